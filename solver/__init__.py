@@ -1,0 +1,28 @@
+"""memory-solver: solver and hint engine, with a compiled core, for five memory-themed tabletop games.
+
+The Python API mirrors the engine's actions::
+
+    >>> import solver
+    >>> solver.score("aetherya", {"kingdom": "FEFP/MDMH/PHFS/SSGS"})["total"]
+    17
+
+See ``README.md`` and ``docs/``.
+"""
+
+from solver.api import hint, legal_moves, score, solve
+from solver.errors import (IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError,
+                           NotationError, SolverError, UnknownCardError, UnknownGameError,
+                           UnsupportedActionError)
+from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State
+from solver.registry import game_names, load_game
+from solver.results import HintResult, MoveInfo, SolveResult
+from solver.search import Limits, SearchContext
+
+from solver.version import __version__
+
+__all__ = [
+    "CHANCE_PLAYER", "TERMINAL_PLAYER", "Game", "HintResult", "IllegalMoveError", "ImpossibleStateError",
+    "InvalidInputError", "InvalidMoveError", "Limits", "MoveInfo", "NotationError", "SearchContext",
+    "SolveResult", "SolverError", "State", "UnknownCardError", "UnknownGameError", "UnsupportedActionError",
+    "game_names", "hint", "legal_moves", "load_game", "score", "solve",
+]

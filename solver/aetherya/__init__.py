@@ -1,0 +1,1 @@
+"""Aetherya: rules, notation, scoring, optimal kingdoms, hints and puzzles."""

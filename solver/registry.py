@@ -1,0 +1,67 @@
+"""The game registry: ``load_game("forgotten(width=4,height=4)")``.
+
+Games are listed here by name and imported on first use, so that a broken or
+slow game module never slows down the others. Parameters follow OpenSpiel's
+``name(key=value,...)`` syntax; unknown names and parameters raise
+:class:`~solver.errors.UnknownGameError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+from solver.errors import UnknownGameError
+from solver.game import Game
+
+#: name -> "module:ClassName"
+GAMES: dict[str, str] = {
+    "aetherya": "solver.aetherya.game:AetheryaGame",
+}
+
+_SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def game_names() -> list[str]:
+    """Registered game names, sorted."""
+    return sorted(GAMES)
+
+
+def game_class(name: str, field: str = "game") -> type[Game]:
+    """The class registered under ``name``."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise UnknownGameError(field, name, f"unknown game (known: {', '.join(game_names())})")
+    module_name, _, class_name = GAMES[name].partition(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def parse_spec(spec: str, field: str = "game") -> tuple[str, dict[str, str]]:
+    """Split ``"name(a=1,b=x)"`` into ``("name", {"a": "1", "b": "x"})``."""
+    if not isinstance(spec, str):
+        raise UnknownGameError(field, spec, "expected a game name such as 'aetherya'")
+    match = _SPEC.match(spec)
+    if not match:
+        raise UnknownGameError(field, spec, "expected name or name(key=value,...)")
+    name, body = match.group(1), match.group(2)
+    params: dict[str, str] = {}
+    if body and body.strip():
+        for part in body.split(","):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip():
+                raise UnknownGameError(field, spec, f"bad parameter {part.strip()!r}: expected key=value")
+            if key.strip() in params:
+                raise UnknownGameError(field, spec, f"parameter {key.strip()!r} given twice")
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
+    """A game instance from a name, a ``name(key=value,...)`` spec, or a game (returned as is)."""
+    if isinstance(spec, Game):
+        if params:
+            return type(spec)(**{**spec.params, **params})
+        return spec
+    name, spec_params = parse_spec(spec, field)
+    cls = game_class(name, field)
+    return cls(**{**spec_params, **params})

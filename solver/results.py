@@ -1,0 +1,91 @@
+"""Typed results returned by the Python API and serialised by the engine.
+
+The JSON shapes follow KataGo's analysis engine: a hint has ranked
+``moveInfos`` (``order`` 0 is best) and a ``rootInfo``; every result says
+whether it is an interim report (``isDuringSearch``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class MoveInfo:
+    """One ranked candidate move.
+
+    ``value`` is the game's figure of merit for the move, from the point of
+    view of the player being advised (its meaning is stated in
+    ``rootInfo["valueMeaning"]``: an expected final score, a win probability,
+    ...). ``pv`` is the principal variation starting with ``move``; ``why`` a
+    one-line human reason. ``extra`` holds game-specific figures (confidence
+    intervals, expected turns, visits) and is merged into the JSON object.
+    """
+
+    move: str
+    value: float
+    pv: list[str]
+    why: str
+    order: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The engine's ``moveInfos`` entry."""
+        out: dict[str, Any] = {"order": self.order, "move": self.move, "value": self.value,
+                               "pv": list(self.pv), "why": self.why}
+        out.update(self.extra)
+        return out
+
+
+@dataclass
+class HintResult:
+    """Ranked advice for the player to move (or for a named player)."""
+
+    game: str
+    move_infos: list[MoveInfo]
+    root_info: dict[str, Any]
+    is_during_search: bool = False
+
+    def __post_init__(self) -> None:
+        for rank, info in enumerate(self.move_infos):
+            info.order = rank
+
+    @property
+    def best(self) -> MoveInfo | None:
+        """The top-ranked move, or ``None`` when there is no legal move."""
+        return self.move_infos[0] if self.move_infos else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The engine's hint response body (without ``id``)."""
+        return {"game": self.game, "isDuringSearch": self.is_during_search,
+                "moveInfos": [m.to_json() for m in self.move_infos], "rootInfo": dict(self.root_info)}
+
+
+@dataclass
+class SolveResult:
+    """An optimisation or exact-search result with its proof.
+
+    ``optimal`` is true only when the search proved it (``status`` says how:
+    ``"OPTIMAL"`` from CP-SAT, ``"EXHAUSTIVE"`` from a complete search).
+    ``bound`` is the proven bound on the best achievable value (equal to
+    ``value`` when optimal). ``solution`` holds the game-specific answer and is
+    merged into the JSON object.
+    """
+
+    game: str
+    value: float | None
+    optimal: bool
+    bound: float | None
+    status: str
+    seconds: float
+    solution: dict[str, Any] = field(default_factory=dict)
+    is_during_search: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The engine's solve response body (without ``id``)."""
+        out: dict[str, Any] = {"game": self.game, "isDuringSearch": self.is_during_search}
+        out.update(self.solution)
+        out.update({"value": self.value, "optimal": self.optimal, "bound": self.bound,
+                    "status": self.status, "seconds": round(self.seconds, 6)})
+        return out

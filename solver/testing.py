@@ -1,0 +1,101 @@
+"""Contract checks any game can run on itself (after OpenSpiel's ``basic_tests``).
+
+``random_simulation`` plays seeded random games and checks, at every state,
+that the contract holds: sorted legal actions, chance probabilities summing to
+one, JSON and notation round trips, independent clones, and observations that
+survive re-sampling of the hidden information. Games add their own invariants
+(no card lost or duplicated) through ``check``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.game import Game, State
+
+
+@dataclass
+class SimulationReport:
+    """What a batch of random games did."""
+
+    games: int = 0
+    steps: int = 0
+    chance_steps: int = 0
+    terminal: int = 0
+
+
+def check_state_contract(state: State, rng: np.random.Generator, resample: bool = True) -> None:
+    """Assert the contract at one state (raises ``AssertionError`` with the state's notation)."""
+    game = state.game
+    where = state.to_notation()
+    legal = state.legal_actions()
+    assert legal == sorted(legal), f"legal actions not sorted at {where}"
+    assert len(set(legal)) == len(legal), f"duplicate legal actions at {where}"
+    if state.is_terminal():
+        assert not legal, f"terminal state with legal actions at {where}"
+        assert len(state.returns()) >= 1
+    else:
+        assert legal, f"non-terminal state without legal actions at {where}"
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sorted(a for a, _ in outcomes) == legal, f"chance outcomes differ from legal actions at {where}"
+        total = sum(p for _, p in outcomes)
+        assert math.isclose(total, 1.0, rel_tol=0, abs_tol=1e-9), f"chance probabilities sum to {total} at {where}"
+        assert all(p > 0 for _, p in outcomes), f"zero-probability chance outcome at {where}"
+    else:
+        for action in legal:
+            text = state.action_to_string(action)
+            assert state.parse_move(text) == action, f"move {text!r} does not parse back at {where}"
+    as_json = state.to_json()
+    json.dumps(as_json)  # must be plain JSON
+    assert game.state_from_json(as_json).to_json() == as_json, f"JSON round trip changed the state at {where}"
+    assert game.state_from_notation(where).to_notation() == where, f"notation round trip failed at {where}"
+    copy = state.clone()
+    assert copy.to_json() == as_json
+    if resample and not state.is_terminal() and not state.is_chance_node():
+        player = state.current_player()
+        seen = state.observation(player)
+        json.dumps(seen)
+        sampled = state.resample_from_observation(player, rng)
+        assert sampled.observation(player) == seen, f"re-sampling changed player {player}'s observation at {where}"
+
+
+def random_simulation(game: Game, games: int, seed: int, max_steps: int = 100_000,
+                      check: Callable[[State], None] | None = None, check_every: int = 1,
+                      resample: bool = True) -> SimulationReport:
+    """Play ``games`` random games (seeded) checking the contract (and ``check``) along the way."""
+    rng = np.random.default_rng(seed)
+    report = SimulationReport()
+    for g in range(games):
+        state = game.new_initial_state(seed=int(rng.integers(2**62)))
+        for step in range(max_steps):
+            if step % check_every == 0:
+                check_state_contract(state, rng, resample=resample)
+                if check is not None:
+                    check(state)
+            if state.is_terminal():
+                report.terminal += 1
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+                report.chance_steps += 1
+            else:
+                legal = state.legal_actions()
+                action = int(legal[rng.integers(len(legal))])
+            copy_before = state.to_json()
+            child = state.child(action)
+            assert state.to_json() == copy_before, "child() modified its parent"
+            state = child
+            report.steps += 1
+        else:
+            raise AssertionError(f"game {g} did not end within {max_steps} steps")
+        if check is not None:
+            check(state)
+        report.games += 1
+    return report

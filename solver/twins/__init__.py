@@ -1,0 +1,1 @@
+"""Pure-Python twins of the compiled kernels (``solver.kernels``), same names and signatures."""

@@ -1,0 +1,108 @@
+"""Small checked accessors for JSON-like input.
+
+Every game reads its JSON state through these helpers so that a bad value is
+always reported with the dotted path of its field and the value itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from solver.errors import InvalidInputError
+
+T = TypeVar("T")
+_MISSING: Any = object()
+
+
+def join(path: str, key: str | int) -> str:
+    """``join("state", "kingdom") == "state.kingdom"``; ``join("cards", 3) == "cards[3]"``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def as_object(value: Any, field: str) -> dict[str, Any]:
+    """The value as a JSON object (dict with string keys)."""
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(field, value, "expected a JSON object")
+    return dict(value)
+
+
+def check_keys(obj: Mapping[str, Any], allowed: Iterable[str], field: str) -> None:
+    """Reject keys that are not in ``allowed`` (a typo must not be ignored silently)."""
+    allowed_set = set(allowed)
+    for key in obj:
+        if key not in allowed_set:
+            raise InvalidInputError(join(field, str(key)), key, f"unknown key (allowed: {', '.join(sorted(allowed_set))})")
+
+
+def get(obj: Mapping[str, Any], key: str, field: str, default: Any = _MISSING) -> Any:
+    """``obj[key]``, or ``default``; a missing required key names its path."""
+    if key in obj:
+        return obj[key]
+    if default is _MISSING:
+        raise InvalidInputError(join(field, key), problem="missing required field")
+    return default
+
+
+def as_int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer (booleans rejected), optionally within ``[lo, hi]``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise InvalidInputError(field, value, "expected an integer")
+    if lo is not None and value < lo:
+        raise InvalidInputError(field, value, f"must be at least {lo}")
+    if hi is not None and value > hi:
+        raise InvalidInputError(field, value, f"must be at most {hi}")
+    return value
+
+
+def as_number(value: Any, field: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A finite real number, optionally within ``[lo, hi]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInputError(field, value, "expected a number")
+    number = float(value)
+    if number != number or number in (float("inf"), float("-inf")):
+        raise InvalidInputError(field, value, "expected a finite number")
+    if lo is not None and number < lo:
+        raise InvalidInputError(field, value, f"must be at least {lo}")
+    if hi is not None and number > hi:
+        raise InvalidInputError(field, value, f"must be at most {hi}")
+    return number
+
+
+def as_bool(value: Any, field: str) -> bool:
+    """A JSON boolean."""
+    if not isinstance(value, bool):
+        raise InvalidInputError(field, value, "expected true or false")
+    return value
+
+
+def as_str(value: Any, field: str) -> str:
+    """A JSON string."""
+    if not isinstance(value, str):
+        raise InvalidInputError(field, value, "expected a string")
+    return value
+
+
+def as_list(value: Any, field: str, min_len: int | None = None, max_len: int | None = None) -> list[Any]:
+    """A JSON array, optionally with a length range."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidInputError(field, value, "expected a JSON array")
+    items = list(value)
+    if min_len is not None and len(items) < min_len:
+        raise InvalidInputError(field, value, f"expected at least {min_len} items")
+    if max_len is not None and len(items) > max_len:
+        raise InvalidInputError(field, value, f"expected at most {max_len} items")
+    return items
+
+
+def as_choice(value: Any, field: str, choices: Iterable[T]) -> T:
+    """One of ``choices`` (compared with ``==``)."""
+    options = list(choices)
+    if value not in options:
+        raise InvalidInputError(field, value, f"expected one of {', '.join(map(str, options))}")
+    return value
