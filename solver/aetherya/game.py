@@ -6,11 +6,15 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+import numpy as np
+
 from solver.aetherya.cards import CATEGORIES
 from solver.aetherya.scoring import KingdomScore, score_kingdom
+from solver.aetherya.state import MODES, AetheryaState
+from solver.aetherya.tiles import load_families
 from solver.cli import print_json
-from solver.errors import InvalidInputError, UnsupportedActionError
-from solver.game import Game, Information, Parameter, State, Utility
+from solver.errors import InvalidInputError, UnknownGameError
+from solver.game import CHANCE_PLAYER, Game, Information, Parameter, State, Utility
 from solver.validate import as_list, as_object, check_keys, get
 
 
@@ -45,17 +49,71 @@ class AetheryaGame(Game):
     max_players = 4
     PARAMETERS = {
         "players": Parameter(2, int, "number of players (1 = solo campaign)", lo=1, hi=4),
+        "mode": Parameter("base", str, "base, objects (Objects and Characters), coop (Cooperative) or solo "
+                                       "(3-Age campaign; players=1)", choices=MODES),
+        "tiles": Parameter("default", str, "Objects and Characters tile family: 'default' (the shipped family, "
+                                           "not the printed one) or a JSON file (docs/formats/aetherya.md)"),
     }
 
-    # The full game state arrives with the rules engine (docs/rules/aetherya.md).
-    def new_initial_state(self, seed: int) -> State:
-        raise UnsupportedActionError("action", "new_initial_state", "the Aetherya rules engine is not built yet")
+    def __init__(self, **params: Any) -> None:
+        if params.get("mode") == "solo" and "players" not in params:
+            params["players"] = 1
+        super().__init__(**params)
+        if self.params["players"] == 1 and self.params["mode"] == "base" and "mode" not in params:
+            self.params["mode"] = "solo"
+        mode, players = self.params["mode"], self.params["players"]
+        if (mode == "solo") != (players == 1):
+            raise UnknownGameError("game.mode", mode, "the solo campaign is the only 1-player mode, and it is "
+                                                      f"played alone (got players={players})")
+        self.mode: str = mode
+        self.num_players: int = players
+        self.families = load_families(self.params["tiles"]) if mode == "objects" else ()
 
-    def state_from_json(self, obj: Any, field: str = "state") -> State:
-        raise UnsupportedActionError("action", "state", "the Aetherya rules engine is not built yet")
+    def spec(self) -> str:
+        changed = [f"{k}={v}" for k, v in sorted(self.params.items())
+                   if v != self.PARAMETERS[k].default and not (k == "mode" and v == "solo")]
+        return f"{self.name}({','.join(changed)})" if changed else self.name
 
-    def state_from_notation(self, text: str, field: str = "state") -> State:
-        raise UnsupportedActionError("action", "state", "the Aetherya rules engine is not built yet")
+    # -- states ---------------------------------------------------------------------
+    def new_root_state(self) -> AetheryaState:
+        """The game before any card is dealt: a chance node (the Legends come first)."""
+        return AetheryaState(self)
+
+    def new_initial_state(self, seed: int) -> AetheryaState:
+        """A game whose setup chance nodes are drawn with ``seed``, stopped at the first decision."""
+        state = self.new_root_state()
+        rng = np.random.default_rng(seed)
+        while state.current_player() == CHANCE_PLAYER:
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        return state
+
+    def state_from_json(self, obj: Any, field: str = "state") -> AetheryaState:
+        from solver.aetherya.serial import state_from_json
+        return state_from_json(self, obj, field)
+
+    def state_from_notation(self, text: str, field: str = "state") -> AetheryaState:
+        from solver.aetherya.serial import notation_to_json, state_from_json
+        return state_from_json(self, notation_to_json(text, field), field)
+
+    def parse_state(self, payload: Any, field: str = "state") -> State:
+        """A state from JSON or notation; a state of another mode or player count loads its own game.
+
+        ``aetherya hint STATE.json`` therefore works for every mode: the state
+        says which mode and how many players it is played with.
+        """
+        if isinstance(payload, State):
+            return payload
+        mode, players = self.mode, self.num_players
+        if isinstance(payload, dict):
+            mode, players = payload.get("mode", mode), payload.get("players", players)
+        elif isinstance(payload, str) and ":" in payload.split(" ", 1)[0]:
+            head_mode, _, head_players = payload.strip().split(" ", 1)[0].partition(":")
+            mode, players = head_mode, int(head_players) if head_players.isdigit() else players
+        if (mode, players) != (self.mode, self.num_players) and mode in MODES and isinstance(players, int) \
+                and not isinstance(players, bool) and 1 <= players <= 4 and (mode == "solo") == (players == 1):
+            return AetheryaGame(players=players, mode=mode, tiles=self.params["tiles"]).parse_state(payload, field)
+        return super().parse_state(payload, field)
 
     def score(self, payload: Any) -> dict[str, Any]:
         return parse_score_request(payload).to_json()

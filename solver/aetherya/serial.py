@@ -1,0 +1,540 @@
+"""JSON form, compact notation, observations and re-sampling of :class:`AetheryaState`.
+
+The JSON form and the notation carry the same fields (``docs/formats/aetherya.md``);
+the notation is parsed into the JSON form, so both go through one validator.
+In kingdoms an upper-case letter is a face-up card, a lower-case letter a
+face-down card (an Unexplored Territory, with the card it hides), ``.`` an
+empty cell (during setup) and, in observations, ``?`` a face-down card whose
+kind the player does not know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, cell_index, legend
+from solver.aetherya.tiles import (TILE_SLUGS, tile_from_code, tile_from_json, tile_kind, tile_to_code,
+                                   tile_to_json, tile_family)
+from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
+from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, get
+
+PHASES_BY_MODE_EXTRA = {"objects": ("tiles", "tile"), "coop": ("legend-discard",), "solo": ("swap", "keep", "block")}
+COMMON_PHASES = ("legends", "start", "arrange", "territories", "first-discard", "choose", "draw", "place",
+                 "end-turn", "refill", "reform", "over")
+
+
+# ---------------------------------------------------------------------- helpers
+def _kingdom_text(cards: list[int], hidden: int, mask_hidden: bool = False) -> str:
+    out = []
+    for c in range(16):
+        if cards[c] < 0:
+            out.append(".")
+        elif hidden >> c & 1:
+            out.append("?" if mask_hidden else LETTERS[cards[c]].lower())
+        else:
+            out.append(LETTERS[cards[c]])
+    text = "".join(out)
+    return "/".join(text[i:i + 4] for i in range(0, 16, 4))
+
+
+def _parse_kingdom(text: Any, field: str) -> tuple[list[int], int]:
+    text = as_str(text, field)
+    rows = text.strip().split("/")
+    if len(rows) != 4 or any(len(r) != 4 for r in rows):
+        raise NotationError(field, text, "expected 4 rows of 4 letters joined by '/' (upper case face up, lower case "
+                                         "face down, '.' empty)")
+    cards, hidden = [], 0
+    for c, ch in enumerate("".join(rows)):
+        if ch == ".":
+            cards.append(-1)
+            continue
+        if ch.upper() not in LETTERS[:CARD_TYPES]:
+            raise NotationError(f"{field} ({CELL_NAMES[c]})", ch, "unknown card letter (expected PFMSHEDGRO, lower "
+                                                                  "case when face down, or '.')")
+        cards.append(LETTERS.index(ch.upper()))
+        if ch.islower():
+            hidden |= 1 << c
+    return cards, hidden
+
+
+def _cards_text(cards: list[int]) -> str:
+    return "".join(LETTERS[c] for c in cards)
+
+
+def _parse_cards(text: Any, field: str) -> list[int]:
+    text = as_str(text, field)
+    out = []
+    for i, ch in enumerate(text.strip()):
+        if ch.upper() not in LETTERS[:CARD_TYPES]:
+            raise NotationError(f"{field}[{i}]", ch, "unknown card letter (expected one of PFMSHEDGRO)")
+        out.append(LETTERS.index(ch.upper()))
+    return out
+
+
+def _legends(items: Any, field: str) -> list[int]:
+    numbers = [legend(x, f"{field}[{i}]").number for i, x in enumerate(as_list(items, field))]
+    return sorted(numbers)
+
+
+def _slugs(numbers: list[int]) -> list[str]:
+    return [LEGENDS[n - 1].slug for n in numbers]
+
+
+# ---------------------------------------------------------------------- state -> JSON
+def state_to_json(s: Any) -> dict[str, Any]:
+    """The full state as JSON (every hidden card included)."""
+    out: dict[str, Any] = {
+        "mode": s.mode, "players": s.players, "phase": s.phase, "toMove": s.to_move, "turn": s.turn,
+        "kingdoms": [_kingdom_text(s.kingdoms[p], s.hidden[p]) for p in range(s.players)],
+        "drawPile": _cards_text([k for k in range(CARD_TYPES) for _ in range(s.pile[k])]),
+        "drawPileKnown": s.pile_known,
+        "discard": [_cards_text(d) for d in s.discards],
+        "hold": None if s.hold < 0 else {"card": LETTERS[s.hold], "from": s.hold_from},
+        "claimed": s.claimed, "afterRefill": s.after_refill,
+        "start": [_cards_text(c) for c in s.start],
+        "legendRow": _slugs(s.row), "legendDeck": _slugs(sorted(s.legend_deck)),
+        "legends": [_slugs(h) for h in s.held],
+    }
+    if s.mode == "coop":
+        out.update({"box": _slugs(s.box), "legendDiscard": _slugs(s.legend_discard),
+                    "wroteThisRound": s.wrote_this_round})
+    if s.mode == "solo":
+        out.update({"age": s.age + 1, "ageRows": [_slugs(r) for r in s.rows], "written": _slugs(s.written),
+                    "ageScores": list(s.age_scores), "failed": s.failed,
+                    "pair": [{"card": LETTERS[c], "from": src} for c, src in s.pair], "drawsNeeded": s.draws_needed})
+    if s.mode == "objects":
+        out["tiles"] = {
+            "undealt": [[tile_to_json(t) for t in u] for u in s.undealt],
+            "territories": [{CELL_NAMES[c]: tile_to_json(t) for c, t in enumerate(tt) if t >= 0}
+                            for tt in s.territory_tiles],
+            "faceUp": [[CELL_NAMES[c] for c in range(16) if f >> c & 1] for f in s.face_up_tiles],
+            "owned": [[tile_to_json(t) for t in o] for o in s.owned],
+            "accords": [{CELL_NAMES[c]: tile_to_json(t) for c, t in enumerate(a) if t >= 0} for a in s.accords],
+            "staffs": [{CELL_NAMES[c]: tile_to_json(t) for c, t in enumerate(a) if t >= 0} for a in s.staffs],
+            "discard": [tile_to_json(t) for t in s.tile_discard],
+            "known": [[f"p{slot // 16} {CELL_NAMES[slot % 16]}" for slot in k] for k in s.known],
+            "pending": None if s.pending_tile < 0 else tile_to_json(s.pending_tile),
+            "peeksUsed": s.peeks_used,
+        }
+    return out
+
+
+# ---------------------------------------------------------------------- JSON -> state
+BASE_KEYS = ("mode", "players", "phase", "toMove", "turn", "kingdoms", "drawPile", "drawPileKnown", "discard", "hold",
+             "claimed", "afterRefill", "start", "legendRow", "legendDeck", "legends")
+MODE_KEYS = {"base": (), "objects": ("tiles",), "coop": ("box", "legendDiscard", "wroteThisRound"),
+             "solo": ("age", "ageRows", "written", "ageScores", "failed", "pair", "drawsNeeded")}
+TILE_KEYS = ("undealt", "territories", "faceUp", "owned", "accords", "staffs", "discard", "known", "pending",
+             "peeksUsed")
+
+
+def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
+    """Parse and validate a JSON state of ``game``'s mode and player count."""
+    from solver.aetherya.state import AetheryaState
+    data = as_object(obj, field)
+    mode = as_str(get(data, "mode", field), f"{field}.mode")
+    if mode != game.mode:
+        raise InvalidInputError(f"{field}.mode", mode, f"this game is {game.spec()!r} (mode {game.mode!r}); "
+                                                      f"load the game with mode={mode}")
+    check_keys(data, BASE_KEYS + MODE_KEYS[mode], field)
+    players = as_int(get(data, "players", field), f"{field}.players", 1, 4)
+    if players != game.num_players:
+        raise InvalidInputError(f"{field}.players", players, f"this game has {game.num_players} player(s); "
+                                                             f"load it with players={players}")
+    s = AetheryaState(game)
+    P = players
+    phase = as_str(get(data, "phase", field), f"{field}.phase")
+    allowed = COMMON_PHASES + PHASES_BY_MODE_EXTRA.get(mode, ())
+    if phase not in allowed:
+        raise InvalidInputError(f"{field}.phase", phase, f"expected one of {', '.join(allowed)}")
+    s.phase = phase
+    s.to_move = as_int(data.get("toMove", 0), f"{field}.toMove", 0, P - 1)
+    s.turn = as_int(data.get("turn", 0), f"{field}.turn", 0, 10**6)
+    kingdoms = as_list(get(data, "kingdoms", field), f"{field}.kingdoms", P, P)
+    for p, text in enumerate(kingdoms):
+        s.kingdoms[p], s.hidden[p] = _parse_kingdom(text, f"{field}.kingdoms[{p}]")
+    pile = _parse_cards(get(data, "drawPile", field), f"{field}.drawPile")
+    s.pile = [pile.count(k) for k in range(CARD_TYPES)]
+    s.pile_known = as_bool(data.get("drawPileKnown", False), f"{field}.drawPileKnown")
+    discards = as_list(get(data, "discard", field), f"{field}.discard", s.piles(), s.piles())
+    s.discards = [_parse_cards(d, f"{field}.discard[{i}]") for i, d in enumerate(discards)]
+    hold = data.get("hold")
+    if hold is not None:
+        h = as_object(hold, f"{field}.hold")
+        check_keys(h, ("card", "from"), f"{field}.hold")
+        cards = _parse_cards(get(h, "card", f"{field}.hold"), f"{field}.hold.card")
+        if len(cards) != 1:
+            raise InvalidInputError(f"{field}.hold.card", h["card"], "expected one card letter")
+        s.hold = cards[0]
+        s.hold_from = as_str(get(h, "from", f"{field}.hold"), f"{field}.hold.from")
+        if s.hold_from not in ("take", "draw"):
+            raise InvalidInputError(f"{field}.hold.from", s.hold_from, "expected 'take' or 'draw'")
+    s.claimed = as_bool(data.get("claimed", False), f"{field}.claimed")
+    s.after_refill = as_str(data.get("afterRefill", ""), f"{field}.afterRefill")
+    if s.after_refill not in ("", "end-turn", "finish", "coop-next"):
+        raise InvalidInputError(f"{field}.afterRefill", s.after_refill, "expected '', end-turn, finish or coop-next")
+    starts = as_list(data.get("start", [""] * P), f"{field}.start", P, P)
+    s.start = [sorted(_parse_cards(x, f"{field}.start[{p}]")) for p, x in enumerate(starts)]
+    s.row = _legends(data.get("legendRow", []), f"{field}.legendRow")
+    s.legend_deck = _legends(data.get("legendDeck", []), f"{field}.legendDeck")
+    held = as_list(data.get("legends", [[]] * P), f"{field}.legends", P, P)
+    s.held = [_legends(h, f"{field}.legends[{p}]") for p, h in enumerate(held)]
+    if mode == "coop":
+        s.box = _legends(data.get("box", []), f"{field}.box")
+        s.legend_discard = _legends(data.get("legendDiscard", []), f"{field}.legendDiscard")
+        s.wrote_this_round = as_bool(data.get("wroteThisRound", False), f"{field}.wroteThisRound")
+    if mode == "solo":
+        _solo_from_json(s, data, field)
+    if mode == "objects":
+        _tiles_from_json(s, data.get("tiles"), f"{field}.tiles")
+    validate_state(s, field)
+    return s
+
+
+def _solo_from_json(s: Any, data: dict[str, Any], field: str) -> None:
+    s.age = as_int(data.get("age", 1), f"{field}.age", 1, 3) - 1
+    rows = as_list(data.get("ageRows", [[], [], []]), f"{field}.ageRows", 3, 3)
+    s.rows = [_legends(r, f"{field}.ageRows[{i}]") for i, r in enumerate(rows)]
+    s.written = _legends(data.get("written", []), f"{field}.written")
+    for n in s.written:
+        if n not in s.rows[s.age]:
+            raise ImpossibleStateError(f"{field}.written", LEGENDS[n - 1].slug, f"not in the row of Age {s.age + 1}")
+    s.age_scores = [as_int(x, f"{field}.ageScores[{i}]", -1000, 1000)
+                    for i, x in enumerate(as_list(data.get("ageScores", []), f"{field}.ageScores", 0, 3))]
+    s.failed = as_bool(data.get("failed", False), f"{field}.failed")
+    pair = as_list(data.get("pair", []), f"{field}.pair", 0, 2)
+    s.pair = []
+    for i, item in enumerate(pair):
+        h = as_object(item, f"{field}.pair[{i}]")
+        check_keys(h, ("card", "from"), f"{field}.pair[{i}]")
+        cards = _parse_cards(get(h, "card", f"{field}.pair[{i}]"), f"{field}.pair[{i}].card")
+        src = as_str(get(h, "from", f"{field}.pair[{i}]"), f"{field}.pair[{i}].from")
+        if len(cards) != 1 or src not in ("take", "draw"):
+            raise InvalidInputError(f"{field}.pair[{i}]", item, "expected {\"card\": one letter, \"from\": take|draw}")
+        s.pair.append((cards[0], src))
+    s.draws_needed = as_int(data.get("drawsNeeded", 0), f"{field}.drawsNeeded", 0, 2)
+    if len(s.age_scores) != (s.age if not (s.phase == "over" and not s.failed) else 3):
+        raise ImpossibleStateError(f"{field}.ageScores", s.age_scores, f"expected one score per finished Age "
+                                                                       f"(Age {s.age + 1} is being played)")
+
+
+def _cell_map(obj: Any, field: str, players: int) -> list[int]:
+    cells = [-1] * 16
+    for key, value in as_object(obj, field).items():
+        cells[cell_index(key, f"{field}.{key}")] = tile_from_json(value, f"{field}.{key}", players)
+    return cells
+
+
+def _tiles_from_json(s: Any, obj: Any, field: str) -> None:
+    P = s.players
+    data = as_object(obj if obj is not None else {}, field)
+    check_keys(data, TILE_KEYS, field)
+
+    def per_seat(key: str, default: Any) -> list[Any]:
+        return as_list(data.get(key, [default] * P), f"{field}.{key}", P, P)
+
+    s.undealt = [sorted(tile_from_json(t, f"{field}.undealt[{p}][{i}]", P) for i, t in enumerate(as_list(u, f"{field}.undealt[{p}]")))
+                 for p, u in enumerate(per_seat("undealt", []))]
+    s.territory_tiles = [_cell_map(m, f"{field}.territories[{p}]", P) for p, m in enumerate(per_seat("territories", {}))]
+    s.face_up_tiles = [sum(1 << cell_index(c, f"{field}.faceUp[{p}][{i}]") for i, c in enumerate(as_list(f, f"{field}.faceUp[{p}]")))
+                       for p, f in enumerate(per_seat("faceUp", []))]
+    s.owned = [sorted(tile_from_json(t, f"{field}.owned[{p}][{i}]", P) for i, t in enumerate(as_list(o, f"{field}.owned[{p}]")))
+               for p, o in enumerate(per_seat("owned", []))]
+    s.accords = [_cell_map(m, f"{field}.accords[{p}]", P) for p, m in enumerate(per_seat("accords", {}))]
+    s.staffs = [_cell_map(m, f"{field}.staffs[{p}]", P) for p, m in enumerate(per_seat("staffs", {}))]
+    s.tile_discard = sorted(tile_from_json(t, f"{field}.discard[{i}]", P)
+                            for i, t in enumerate(as_list(data.get("discard", []), f"{field}.discard")))
+    s.known = []
+    for p, k in enumerate(per_seat("known", [])):
+        slots = []
+        for i, text in enumerate(as_list(k, f"{field}.known[{p}]")):
+            f = f"{field}.known[{p}][{i}]"
+            parts = as_str(text, f).split()
+            if len(parts) != 2 or not parts[0].startswith("p") or not parts[0][1:].isdigit() or int(parts[0][1:]) >= P:
+                raise InvalidInputError(f, text, "expected 'pSEAT CELL', e.g. 'p1 a1'")
+            slots.append(int(parts[0][1:]) * 16 + cell_index(parts[1], f))
+        s.known.append(sorted(set(slots)))
+    pending = data.get("pending")
+    s.pending_tile = -1 if pending is None else tile_from_json(pending, f"{field}.pending", P)
+    s.peeks_used = as_int(data.get("peeksUsed", 0), f"{field}.peeksUsed", 0, 4)
+
+
+# ---------------------------------------------------------------------- validation
+def validate_state(s: Any, field: str = "state") -> None:
+    """Structural checks beyond the field types: an impossible state raises :class:`ImpossibleStateError`."""
+    from solver.aetherya.state import CENTRE, SOLO_ROWS
+    setup = s.phase in ("legends", "start", "arrange", "territories")
+    for p in range(s.players):
+        f = f"{field}.kingdoms[{p}]"
+        if not setup and min(s.kingdoms[p]) < 0 and s.phase not in ("territories",):
+            raise ImpossibleStateError(f, _kingdom_text(s.kingdoms[p], s.hidden[p]), "empty cells ('.') only during setup")
+        if any(s.hidden[p] >> c & 1 for c in CENTRE) and s.phase != "over":
+            raise ImpossibleStateError(f, _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                       "the centre 2x2 (b2 c2 b3 c3) is never face down")
+        if s.phase == "over" and s.hidden[p]:
+            raise ImpossibleStateError(f, _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                       "every card is face up once the game is over")
+        if s.mode == "objects":
+            for c in range(16):
+                t = s.territory_tiles[p][c]
+                if t >= 0 and not (s.hidden[p] >> c & 1):
+                    raise ImpossibleStateError(f"{field}.tiles.territories[{p}].{CELL_NAMES[c]}", tile_to_json(t),
+                                               "a tile lies only on a face-down Unexplored Territory")
+                if s.face_up_tiles[p] >> c & 1 and (t < 0 or tile_kind(t) != 3):
+                    raise ImpossibleStateError(f"{field}.tiles.faceUp[{p}]", CELL_NAMES[c],
+                                               "only a Griffin lies face up on a territory")
+                if t >= 0 and tile_kind(t) != 3 and tile_family(t) != p:
+                    raise ImpossibleStateError(f"{field}.tiles.territories[{p}].{CELL_NAMES[c]}", tile_to_json(t),
+                                               "a face-down tile lies on its own family's kingdom")
+                if s.accords[p][c] >= 0 and (tile_kind(s.accords[p][c]) != 0 or s.kingdoms[p][c] not in (4, 5, 6, 7)):
+                    raise ImpossibleStateError(f"{field}.tiles.accords[{p}].{CELL_NAMES[c]}", tile_to_json(s.accords[p][c]),
+                                               "an Accord lies on a Tribe card")
+                if s.staffs[p][c] >= 0 and (tile_kind(s.staffs[p][c]) != 1 or s.kingdoms[p][c] != 8):
+                    raise ImpossibleStateError(f"{field}.tiles.staffs[{p}].{CELL_NAMES[c]}", tile_to_json(s.staffs[p][c]),
+                                               "a Staff of Command lies on a Dragon")
+    if (s.hold >= 0) != (s.phase == "place"):
+        raise ImpossibleStateError(f"{field}.hold", None if s.hold < 0 else LETTERS[s.hold],
+                                   "a card is held exactly in phase 'place'")
+    if s.mode == "objects" and (s.pending_tile >= 0) != (s.phase == "tile"):
+        raise ImpossibleStateError(f"{field}.tiles.pending", s.pending_tile, "a pending tile exists exactly in phase 'tile'")
+    if s.mode == "solo":
+        if s.phase == "keep" and len(s.pair) != 2:
+            raise ImpossibleStateError(f"{field}.pair", len(s.pair), "phase 'keep' needs two cards")
+        if s.phase not in ("keep", "draw") and s.pair:
+            raise ImpossibleStateError(f"{field}.pair", len(s.pair), "a pair of cards exists only while drawing two")
+        if not s.phase == "legends":
+            for i, n in enumerate(SOLO_ROWS):
+                if len(s.rows[i]) != n:
+                    raise ImpossibleStateError(f"{field}.ageRows[{i}]", len(s.rows[i]), f"Age {i + 1} has {n} Legends")
+    elif not s.phase == "legends" and len(s.row) > s.row_target():
+        raise ImpossibleStateError(f"{field}.legendRow", len(s.row), f"at most {s.row_target()} Legends are face up")
+    if any(s.start) and s.phase not in ("start", "arrange"):
+        raise ImpossibleStateError(f"{field}.start", [_cards_text(x) for x in s.start],
+                                   "starting cards are held only during setup")
+    for p, cards in enumerate(s.start):
+        if len(set(cards)) != len(cards) or len(cards) > 4:
+            raise ImpossibleStateError(f"{field}.start[{p}]", _cards_text(cards), "at most 4 different starting cards")
+    if s.phase == "draw" and s.mode != "solo" and s.draws_needed:
+        raise ImpossibleStateError(f"{field}.drawsNeeded", s.draws_needed, "only the solo mode draws two cards")
+    s.check_invariants(field)
+    if s.phase != "over" and not s.legal_actions():
+        raise ImpossibleStateError(field, s.phase, "the player to act would have no legal move")
+
+
+# ---------------------------------------------------------------------- notation
+# (json key, notation key, kind)
+NOTATION_FIELDS = (
+    ("phase", "ph", "str"), ("toMove", "to", "int"), ("turn", "t", "int"),
+    ("kingdoms", "k", "strs"), ("drawPile", "dp", "str"), ("drawPileKnown", "dk", "bool"),
+    ("discard", "d", "strs"), ("hold", "h", "source"), ("claimed", "cl", "bool"), ("afterRefill", "ar", "str"),
+    ("start", "st", "strs"), ("legendRow", "lr", "legends"), ("legendDeck", "ld", "legends"),
+    ("legends", "lh", "legendlists"),
+    ("box", "bx", "legends"), ("legendDiscard", "lx", "legends"), ("wroteThisRound", "wr", "bool"),
+    ("age", "age", "int"), ("ageRows", "rows", "legendlists"), ("written", "wn", "legends"),
+    ("ageScores", "as", "ints"), ("failed", "fl", "bool"), ("pair", "pr", "sources"), ("drawsNeeded", "dn", "int"),
+)
+TILE_NOTATION = (
+    ("undealt", "tu", "tilelists"), ("territories", "tt", "cellmaps"), ("faceUp", "tf", "celllists"),
+    ("owned", "tw", "tilelists"), ("accords", "ta", "cellmaps"), ("staffs", "ts", "cellmaps"),
+    ("discard", "tx", "tiles"), ("known", "tk", "knownlists"), ("pending", "tp", "tile"), ("peeksUsed", "pk", "int"),
+)
+
+
+def _enc(kind: str, v: Any) -> str:
+    if kind == "str":
+        return v if v else "-"
+    if kind == "int":
+        return str(v)
+    if kind == "bool":
+        return "1" if v else "0"
+    if kind == "strs":
+        return ",".join(x if x else "-" for x in v)
+    if kind == "ints":
+        return ",".join(str(x) for x in v) or "-"
+    if kind == "legends":
+        return ",".join(str(legend(x, "x").number) for x in v) or "-"
+    if kind == "legendlists":
+        return ";".join(_enc("legends", x) for x in v)
+    if kind == "source":
+        return "-" if v is None else f"{v['card']}:{v['from']}"
+    if kind == "sources":
+        return ",".join(_enc("source", x) for x in v) or "-"
+    if kind == "tile":
+        return "-" if v is None else _code(v)
+    if kind == "tiles":
+        return ",".join(_code(x) for x in v) or "-"
+    if kind == "tilelists":
+        return ";".join(_enc("tiles", x) for x in v)
+    if kind == "cellmaps":
+        return ";".join(",".join(f"{c}:{_code(t)}" for c, t in m.items()) or "-" for m in v)
+    if kind == "celllists":
+        return ";".join(",".join(x) or "-" for x in v)
+    if kind == "knownlists":
+        return ";".join(",".join(x.replace(" ", ":") for x in k) or "-" for k in v)
+    raise AssertionError(kind)
+
+
+def _code(tile_json: str) -> str:
+    slug, _, fam = tile_json.partition("@")
+    return tile_to_code(TILE_SLUGS.index(slug) + 16 * int(fam))
+
+
+def _uncode(text: str, field: str, players: int) -> str:
+    return tile_to_json(tile_from_code(text, field, players))
+
+
+def _dec(kind: str, text: str, field: str, players: int) -> Any:
+    items = [] if text == "-" else text.split(",")
+    if kind == "str":
+        return "" if text == "-" else text
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise NotationError(field, text, "expected an integer") from None
+    if kind == "bool":
+        if text not in ("0", "1"):
+            raise NotationError(field, text, "expected 0 or 1")
+        return text == "1"
+    if kind == "strs":
+        return ["" if x == "-" else x for x in text.split(",")]
+    if kind == "ints":
+        return [_dec("int", x, field, players) for x in items]
+    if kind == "legends":
+        return [_dec("int", x, field, players) for x in items]
+    if kind == "legendlists":
+        return [_dec("legends", x, field, players) for x in text.split(";")]
+    if kind == "source":
+        if text == "-":
+            return None
+        card, sep, src = text.partition(":")
+        if not sep:
+            raise NotationError(field, text, "expected CARD:take or CARD:draw")
+        return {"card": card, "from": src}
+    if kind == "sources":
+        return [_dec("source", x, field, players) for x in items]
+    if kind == "tile":
+        return None if text == "-" else _uncode(text, field, players)
+    if kind == "tiles":
+        return [_uncode(x, field, players) for x in items]
+    if kind == "tilelists":
+        return [_dec("tiles", x, field, players) for x in text.split(";")]
+    if kind == "cellmaps":
+        out = []
+        for part in text.split(";"):
+            m = {}
+            for item in ([] if part == "-" else part.split(",")):
+                cell, sep, code = item.partition(":")
+                if not sep:
+                    raise NotationError(field, item, "expected CELL:TILE, e.g. a1:G0")
+                m[cell] = _uncode(code, field, players)
+            out.append(m)
+        return out
+    if kind == "celllists":
+        return [[] if part == "-" else part.split(",") for part in text.split(";")]
+    if kind == "knownlists":
+        return [[] if part == "-" else [x.replace(":", " ") for x in part.split(",")] for part in text.split(";")]
+    raise AssertionError(kind)
+
+
+def state_to_notation(s: Any) -> str:
+    """The compact notation: ``MODE:PLAYERS`` then ``key=value`` fields separated by spaces."""
+    data = state_to_json(s)
+    parts = [f"{s.mode}:{s.players}"]
+    for key, short, kind in NOTATION_FIELDS:
+        if key in data:
+            parts.append(f"{short}={_enc(kind, data[key])}")
+    if "tiles" in data:
+        for key, short, kind in TILE_NOTATION:
+            parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
+    return " ".join(parts)
+
+
+def notation_to_json(text: Any, field: str = "state") -> dict[str, Any]:
+    """Parse the notation into the JSON form (validated by :func:`state_from_json`)."""
+    if not isinstance(text, str) or not text.strip():
+        raise NotationError(field, text, "expected an Aetherya state such as 'base:2 ph=choose ...' "
+                                         "(docs/formats/aetherya.md)")
+    tokens = text.split()
+    head = tokens[0]
+    mode, sep, players = head.partition(":")
+    if not sep or not players.isdigit():
+        raise NotationError(field, head, "the notation starts with MODE:PLAYERS, e.g. 'base:2'")
+    P = int(players)
+    data: dict[str, Any] = {"mode": mode, "players": P}
+    by_short = {short: (key, kind) for key, short, kind in NOTATION_FIELDS}
+    tile_short = {short: (key, kind) for key, short, kind in TILE_NOTATION}
+    for token in tokens[1:]:
+        short, sep, value = token.partition("=")
+        if not sep:
+            raise NotationError(field, token, "expected key=value")
+        if short in by_short:
+            key, kind = by_short[short]
+            if key in data:
+                raise NotationError(field, token, "field given twice")
+            data[key] = _dec(kind, value, f"{field} ({short}=)", P)
+        elif short in tile_short:
+            key, kind = tile_short[short]
+            data.setdefault("tiles", {})[key] = _dec(kind, value, f"{field} ({short}=)", P)
+        else:
+            raise NotationError(field, token, "unknown field (see docs/formats/aetherya.md)")
+    return data
+
+
+# ---------------------------------------------------------------------- observation
+def observation(s: Any, player: int) -> dict[str, Any]:
+    """What ``player`` may know: face-down cards and the draw order hidden, Palantir peeks private."""
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < s.players:
+        raise InvalidInputError("player", player, f"expected a seat 0..{s.players - 1}")
+    data = state_to_json(s)
+    data["observer"] = player
+    data["kingdoms"] = [_kingdom_text(s.kingdoms[p], s.hidden[p], mask_hidden=True) for p in range(s.players)]
+    if not s.pile_known:
+        data["drawPile"] = len(data["drawPile"])
+    data.pop("legendDeck")  # known by elimination; its order is hidden
+    data["legendDeckCount"] = len(s.legend_deck)
+    if "tiles" in data:
+        tiles = data["tiles"]
+        known = set(s.known[player])
+        tiles["territories"] = [{CELL_NAMES[c]: (tile_to_json(t) if (s.face_up_tiles[p] >> c & 1 or p * 16 + c in known)
+                                                 else "?")
+                                 for c, t in enumerate(s.territory_tiles[p]) if t >= 0} for p in range(s.players)]
+        tiles["undealt"] = [len(u) for u in s.undealt]
+        tiles["known"] = tiles["known"][player]
+        tiles["peeked"] = [len(k) for k in s.known]
+    return data
+
+
+def resample(s: Any, player: int, rng: np.random.Generator) -> Any:
+    """A state drawn uniformly among those consistent with ``player``'s observation.
+
+    The unknown cards (the face-down territories of every kingdom, and the draw
+    pile unless it was re-formed from the known discard) are shuffled among the
+    face-down cells and the pile; each family's unseen tiles are shuffled among
+    its face-down tile places that ``player`` has not peeked at.
+    """
+    out = s.clone()
+    slots = [(p, c) for p in range(s.players) for c in range(16) if s.hidden[p] >> c & 1]
+    pool = [s.kingdoms[p][c] for p, c in slots]
+    if not s.pile_known:
+        pool += [k for k in range(CARD_TYPES) for _ in range(s.pile[k])]
+    pool = list(rng.permutation(np.asarray(pool, dtype=np.int64))) if pool else []
+    for i, (p, c) in enumerate(slots):
+        out.kingdoms[p][c] = int(pool[i])
+    if not s.pile_known:
+        rest = pool[len(slots):]
+        out.pile = [sum(1 for x in rest if x == k) for k in range(CARD_TYPES)]
+    if s.mode == "objects":
+        known = set(s.known[player])
+        for fam in range(s.players):
+            slots_t = [(p, c) for p in range(s.players) for c in range(16)
+                       if s.territory_tiles[p][c] >= 0 and not s.face_up_tiles[p] >> c & 1 and p * 16 + c not in known
+                       and tile_family(s.territory_tiles[p][c]) == fam]
+            tiles = [s.territory_tiles[p][c] for p, c in slots_t] + list(s.undealt[fam])
+            order = [tiles[i] for i in rng.permutation(len(tiles))] if tiles else []
+            for i, (p, c) in enumerate(slots_t):
+                out.territory_tiles[p][c] = order[i]
+            out.undealt[fam] = sorted(order[len(slots_t):])
+    return out
