@@ -786,7 +786,7 @@ class AetheryaState(State):
         if action >= A_PLACE:
             reveal = action >= A_REVEAL
             pile, cell = divmod(action - (A_REVEAL if reveal else A_PLACE), 16)
-            suffix = f" pile{pile + 1}" if self.mode == "coop" else ""
+            suffix = " pile2" if pile == 1 else ""
             return f"{'reveal' if reveal else 'place'} {CELL_NAMES[cell]}{suffix}"
         return {A_TAKE: "take", A_TAKE2: "take2", A_DRAW: "draw", A_DRAW2: "draw2",
                 A_TAKE_DRAW: "take+draw"}.get(action, f"action {action}")
