@@ -1,0 +1,246 @@
+"""Greedy and random policies on :class:`AetheryaState`, and packing positions for the playout kernel.
+
+The greedy policy (best immediate value, see ``solver/twins/aetherya_play.py``)
+is the benchmark's "greedy" player and finishes the current turn inside the
+hint search; from the next turn on, positions are packed into the int32 vector
+of the compiled playout kernel (``solver.kernels.aetherya_play``), which plays
+the same policy for every player to the end of the game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.aetherya.cards import CARD_TYPES, DRAGON, PORTAL
+from solver.aetherya.rules import LEGEND_POINTS, board_array, legend_points, score_board
+from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END,
+                                   A_HAMMER, A_KEEP, A_LDISCARD, A_NOSWAP, A_PLACE, A_REVEAL, A_STAFF, A_TAKE,
+                                   A_TAKE2, A_TAKE_DRAW, A_TILE_REFUSE, A_TILE_TAKE, BLOCKS, CENTRE, PERMS,
+                                   AetheryaState)
+from solver.aetherya.tiles import STONES, family_tiles, stone_value, tile_kind, best_stone_value
+from solver.kernels import aetherya_play as kernel
+from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD, HID,
+                                        LD_POINTS, LENGTH, MODE, PILE, PLAYERS, ROW, ROW_TARGET, SROW, STF, TO_MOVE,
+                                        TURN, WRIT, WROTE)
+
+MODE_CODES = {"base": 0, "objects": 1, "coop": 2, "solo": 3}
+UNEXPLORED = 10
+
+
+# ---------------------------------------------------------------------- packing
+def pack(state: AetheryaState) -> np.ndarray:
+    """The int32 playout vector of a full (determinised) state at the start of a turn (phase 'choose')."""
+    if state.phase != "choose":
+        raise ValueError(f"pack: expected a state at the start of a turn, not in phase {state.phase!r}")
+    s = np.zeros(LENGTH, dtype=np.int32)
+    s[MODE] = MODE_CODES[state.mode]
+    s[PLAYERS] = state.players
+    s[TO_MOVE] = state.to_move
+    s[TURN] = min(state.turn, 1 << 20)
+    s[AGE] = state.age
+    s[AGE_SUM] = sum(state.age_scores)
+    s[WROTE] = int(state.wrote_this_round)
+    s[LD_POINTS] = legend_points(state.legend_discard)
+    s[ROW_TARGET] = 0 if state.mode == "solo" else state.row_target()
+    s[FAILED] = int(state.failed)
+    s[PILE:PILE + CARD_TYPES] = state.pile
+    for p in range(state.players):
+        s[HID + p] = state.hidden[p]
+        s[HELD + p] = legend_points(state.held[p]) + (state.stones(p) if state.mode == "objects" else 0)
+        s[ACC + p] = state.mask(state.accords[p])
+        s[STF + p] = state.mask(state.staffs[p])
+        s[CARDS + 16 * p:CARDS + 16 * p + 16] = [c if c >= 0 else UNEXPLORED for c in state.kingdoms[p]]
+    for p in range(state.players, 4):
+        s[CARDS + 16 * p:CARDS + 16 * p + 16] = UNEXPLORED
+    for n in state.row:
+        s[ROW + n] = 1
+    for n in state.legend_deck:
+        s[DECK + n] = 1
+    for age, row in enumerate(state.rows):
+        for n in row:
+            s[SROW + n] = age + 1
+    for n in state.written:
+        s[WRIT + n] = 1
+    for pile, cards in enumerate(state.discards):
+        kept = cards[-DISC_CAP:]
+        s[DLEN + pile] = len(kept)
+        s[DISC + pile * DISC_CAP:DISC + pile * DISC_CAP + len(kept)] = kept
+    return s
+
+
+def playout_values(packed: list[np.ndarray], seeds: list[int]) -> np.ndarray:
+    """Returns (n, 4) of the greedy playouts of packed positions, in one compiled call."""
+    if not packed:
+        return np.zeros((0, 4), dtype=np.int32)
+    states = np.ascontiguousarray(np.stack(packed), dtype=np.int32)
+    out = np.zeros((len(packed), 4), dtype=np.int32)
+    kernel.playout_batch(states, np.asarray(seeds, dtype=np.uint64), out)
+    return out
+
+
+# ---------------------------------------------------------------------- values
+def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> int:
+    """The greedy policy's value of ``seat``'s kingdom ``cards``/``hidden`` (board + best claim, or solo bonus)."""
+    board = board_array(cards, hidden)
+    result = score_board(board, state.mask(state.accords[seat]), state.mask(state.staffs[seat]))
+    total = result.total
+    met = {leg.number for leg in result.satisfied}
+    if state.mode in ("base", "objects"):
+        total += max((LEGEND_POINTS[n] for n in state.row if n in met), default=0)
+    elif state.mode == "solo":
+        if any(n in met and n not in state.written for n in state.rows[state.age]):
+            total += 10
+    return total
+
+
+def placements(state: AetheryaState, seat: int, card: int) -> list[tuple[int, int]]:
+    """``(cell, value)`` for every legal placement of ``card`` in ``seat``'s kingdom."""
+    cards, hidden = state.kingdoms[seat], state.hidden[seat]
+    out = []
+    for c in range(16):
+        old = cards[c]
+        if not hidden >> c & 1 and (old in (DRAGON, PORTAL) or old == card):
+            continue
+        trial = list(cards)
+        trial[c] = card
+        out.append((c, value_of(state, seat, trial, hidden & ~(1 << c))))
+    return out
+
+
+def _pick(options: list[tuple[int, int]], rng: np.random.Generator) -> tuple[int, int]:
+    best = max(v for _, v in options)
+    ties = [o for o in options if o[1] == best]
+    return ties[int(rng.integers(len(ties)))]
+
+
+def current_value(state: AetheryaState, seat: int) -> int:
+    return value_of(state, seat, state.kingdoms[seat], state.hidden[seat])
+
+
+# ---------------------------------------------------------------------- greedy policy
+def greedy_action(state: AetheryaState, rng: np.random.Generator) -> int:
+    """The greedy policy's action (best immediate value; random tie-breaks)."""
+    phase, seat = state.phase, state.to_move
+    legal = state.legal_actions()
+    if phase == "choose":
+        return _greedy_choose(state, seat, legal, rng)
+    if phase == "place":
+        return _greedy_place(state, seat, rng)
+    if phase == "keep":
+        values = [max(v for _, v in placements(state, seat, card)) for card, _ in state.pair]
+        keep = state.pair[1][0] if values[1] >= values[0] else state.pair[0][0]
+        return A_KEEP + keep
+    if phase == "tile":
+        return A_TILE_TAKE if take_tile_is_best(state) else A_TILE_REFUSE
+    if phase == "end-turn":
+        return _greedy_end_turn(state, seat, legal)
+    if phase == "arrange":
+        scored = []
+        for a in legal:
+            cards = list(state.kingdoms[seat])
+            perm = PERMS[a - A_ARRANGE]
+            for i, cell in enumerate(CENTRE):
+                cards[cell] = state.start[seat][perm[i]]
+            scored.append((a, value_of(state, seat, cards, state.hidden[seat])))
+        return _pick(scored, rng)[0]
+    if phase == "block":
+        scored = []
+        for i, corner in enumerate(BLOCKS):
+            cards = [-1] * 16
+            for j, cell in enumerate((corner, corner + 1, corner + 4, corner + 5)):
+                cards[CENTRE[j]] = state.kingdoms[0][cell]
+            scored.append((A_BLOCK + i, score_board(board_array(cards)).total))
+        return _pick(scored, rng)[0]
+    if phase == "swap":
+        return A_NOSWAP
+    if phase == "legend-discard":
+        return min(legal, key=lambda a: (LEGEND_POINTS[a - A_LDISCARD], a))
+    return legal[0]
+
+
+def _greedy_choose(state: AetheryaState, seat: int, legal: list[int], rng: np.random.Generator) -> int:
+    cur = current_value(state, seat)
+    if state.mode == "solo":
+        if A_TAKE_DRAW in legal:
+            take_v = max(v for _, v in placements(state, seat, state.discards[0][-1]))
+            if take_v > cur or A_DRAW2 not in legal:
+                return A_TAKE_DRAW
+        return A_DRAW2 if A_DRAW2 in legal else legal[0]
+    best, best_v = -1, None
+    for action in (A_TAKE, A_TAKE2):
+        if action in legal:
+            v = max(v for _, v in placements(state, seat, state.discards[action - A_TAKE][-1]))
+            if best_v is None or v > best_v:
+                best, best_v = action, v
+    if best >= 0 and (best_v > cur or A_DRAW not in legal):
+        return best
+    return A_DRAW
+
+
+def _greedy_place(state: AetheryaState, seat: int, rng: np.random.Generator) -> int:
+    cell, v = _pick(placements(state, seat, state.hold), rng)
+    if state.hold_from == "take" or v > current_value(state, seat):
+        return A_PLACE + cell
+    hidden = [c for c in range(16) if state.hidden[seat] >> c & 1]
+    return A_REVEAL + hidden[int(rng.integers(len(hidden)))]
+
+
+def _greedy_end_turn(state: AetheryaState, seat: int, legal: list[int]) -> int:
+    now = state.score(seat).total
+    for action in legal:  # tiles that raise the score at once: Accord, Staff, Hammer
+        if A_ACCORD <= action < A_STAFF + 16 or A_HAMMER <= action < A_HAMMER + 256:
+            trial = state.clone()
+            trial.apply_action(action)
+            if trial.score(seat).total >= now + (2 if action >= A_HAMMER else 1):
+                return action
+    claims = [a for a in legal if A_CLAIM < a <= A_CLAIM + 15]
+    if claims:
+        return max(claims, key=lambda a: (LEGEND_POINTS[a - A_CLAIM], -a))
+    swords = [a for a in legal if A_CLAIM_SWORD < a <= A_CLAIM_SWORD + 15]
+    if swords:
+        return swords[0]
+    return A_END
+
+
+def take_tile_is_best(state: AetheryaState) -> bool:
+    """Take a non-Stone tile; take a Power Stone only when the exact best reachable Stone score allows it (AE-30)."""
+    tile = state.pending_tile
+    if tile_kind(tile) not in STONES:
+        return True
+    seat = state.to_move
+    held = sum(stone_value(tile_kind(t)) for t in state.owned[seat])
+    future = unseen_stones(state, seat)
+    x = stone_value(tile_kind(tile))
+    with_it = (best_stone_value(held + x, future)[0], (held + x) % 10)
+    without = (best_stone_value(held, future)[0], held % 10)
+    return with_it >= without
+
+
+def unseen_stones(state: AetheryaState, seat: int) -> list[int]:
+    """Values of ``seat``'s family Stones still face down on ``seat``'s territories (as ``seat`` knows them)."""
+    seen = set(state.tile_discard) | {state.pending_tile}
+    for p in range(state.players):
+        seen |= set(state.owned[p]) | {t for t in state.accords[p] + state.staffs[p] if t >= 0}
+        seen |= {state.territory_tiles[p][c] for c in range(16) if state.face_up_tiles[p] >> c & 1}
+    return sorted(stone_value(tile_kind(t)) for t in family_tiles(state.families, seat)
+                  if tile_kind(t) in STONES and t not in seen)
+
+
+def random_action(state: AetheryaState, rng: np.random.Generator) -> int:
+    """A uniformly random legal action."""
+    legal = state.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def sample_chance(state: AetheryaState, rng: np.random.Generator) -> int:
+    """A chance outcome drawn with its probability."""
+    actions, probs = zip(*state.chance_outcomes())
+    return int(actions[int(rng.choice(len(actions), p=np.asarray(probs) / sum(probs)))])
+
+
+def advance_to_turn_start(state: AetheryaState, rng: np.random.Generator) -> AetheryaState:
+    """Play chance nodes and greedy decisions until the next turn starts (phase 'choose') or the game ends."""
+    while not state.is_terminal() and state.phase != "choose":
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else greedy_action(state, rng))
+    return state
+

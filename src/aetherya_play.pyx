@@ -1,0 +1,622 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Greedy Aetherya playouts on a packed state vector (compiled kernel).
+
+Twin: ``solver/twins/aetherya_play.py`` (same functions, same results, same
+splitmix64 random numbers); the packed layout and the greedy policy are
+documented there and in ``docs/rules/aetherya.md`` ("Playouts").
+"""
+
+from libc.stdint cimport uint64_t, int32_t
+from libc.string cimport memcpy
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int) nogil
+    int lowest_bit "__builtin_ctz"(unsigned int) nogil
+
+cdef enum:
+    MODE = 0
+    PLAYERS = 1
+    TO_MOVE = 2
+    TURN = 3
+    AGE = 4
+    AGE_SUM = 5
+    WROTE = 6
+    LD_POINTS = 7
+    ROW_TARGET = 8
+    FAILED = 9
+    PILE = 10
+    HID = 20
+    HELD = 24
+    ACC = 28
+    STF = 32
+    CARDS = 40
+    ROW = 110
+    DECK = 130
+    SROW = 150
+    WRIT = 170
+    DLEN = 190
+    DISC = 200
+    DISC_CAP = 80
+    LENGTH = 360
+    BASE = 0
+    OBJECTS = 1
+    COOP = 2
+    SOLO = 3
+    MAX_TURNS = 3000
+    PLAINS = 0
+    FOREST = 1
+    MOUNTAIN = 2
+    SWAMP = 3
+    HUMANS = 4
+    ELVES = 5
+    DWARVES = 6
+    GOBLINS = 7
+    DRAGON = 8
+    PORTAL = 9
+    UNEXPLORED = 10
+    RING_MASK = 0xF99F
+    NEG = -1073741824
+
+cdef unsigned int FULL = 0xFFFF
+cdef unsigned int COL_A = 0x1111
+cdef unsigned int COL_D = 0x8888
+cdef int DRAGON_VALUE[4]
+DRAGON_VALUE[:] = [0, 3, 5, 6]
+cdef int LEGEND_POINTS[16]
+LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
+cdef int CENTRE[4]
+CENTRE[:] = [5, 6, 9, 10]
+cdef int CORNERS[9]
+CORNERS[:] = [0, 1, 2, 4, 5, 6, 8, 9, 10]
+
+
+# ---------------------------------------------------------------------- random numbers
+cdef inline uint64_t next_u64(uint64_t* rng) noexcept nogil:
+    cdef uint64_t z
+    rng[0] += 0x9E3779B97F4A7C15ULL
+    z = rng[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int below(uint64_t* rng, int n) noexcept nogil:
+    return <int>((next_u64(rng) >> 33) % <uint64_t>n)
+
+
+# ---------------------------------------------------------------------- scoring
+cdef inline unsigned int spread(unsigned int m) noexcept nogil:
+    return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
+
+
+cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned int* legends_out) noexcept nogil:
+    cdef unsigned int kinds[11]
+    cdef unsigned int ortho[16]
+    cdef unsigned int conn[16]
+    cdef unsigned int portals, remaining, hub, grown, around, rest, m
+    cdef unsigned int P, F, M, S, H, E, D, G, legends = 0
+    cdef int c, kind, total = 0, pairs = 0, tamed = 0, n, value, counted
+    for c in range(11):
+        kinds[c] = 0
+    for c in range(16):
+        kinds[k[c]] |= (<unsigned int>1) << c
+        ortho[c] = spread((<unsigned int>1) << c)
+        conn[c] = ortho[c]
+    portals = kinds[PORTAL]
+    remaining = portals
+    while remaining:
+        hub = remaining & (~remaining + 1)
+        while True:
+            grown = hub | (spread(hub) & portals)
+            if grown == hub:
+                break
+            hub = grown
+        remaining &= ~hub
+        around = spread(hub) & ~hub
+        rest = around
+        while rest:
+            c = lowest_bit(rest)
+            rest &= rest - 1
+            conn[c] |= around & ~((<unsigned int>1) << c)
+    P = kinds[PLAINS]; F = kinds[FOREST]; M = kinds[MOUNTAIN]; S = kinds[SWAMP]
+    H = kinds[HUMANS]; E = kinds[ELVES]; D = kinds[DWARVES]; G = kinds[GOBLINS]
+    for c in range(16):
+        m = conn[c]
+        kind = k[c]
+        if kind == ELVES:
+            total += 2 * popcount(m & F) - popcount(m & S)
+            if not (accords >> c) & 1:
+                pairs += popcount(m & D & ~accords)
+            if m & H:
+                legends |= 1 << 0
+            if m & E:
+                legends |= 1 << 4
+            if popcount(m & G) >= 2:
+                legends |= 1 << 8
+            if popcount(m & D) >= 2:
+                legends |= 1 << 10
+        elif kind == DWARVES:
+            total += 2 * popcount(m & M)
+            if m & H:
+                legends |= 1 << 1
+            if m & D:
+                legends |= 1 << 5
+            if popcount(m & G) >= 2:
+                legends |= 1 << 9
+            if popcount(m & E) >= 2:
+                legends |= 1 << 10
+        elif kind == HUMANS:
+            total += 2 * popcount(m & P) + popcount(m & F) + popcount(m & M) - popcount(m & S)
+            if m & E:
+                legends |= 1 << 0
+            if m & D:
+                legends |= 1 << 1
+            if m & H:
+                legends |= 1 << 3
+            if popcount(m & G) >= 2:
+                legends |= 1 << 7
+        elif kind == GOBLINS:
+            total += 3 * popcount(ortho[c] & S)
+            if not (accords >> c) & 1:
+                pairs += popcount(m & (H | E | D) & ~accords)
+            if ortho[c] & G:
+                legends |= 1 << 2
+            if popcount(ortho[c] & H) >= 2:
+                legends |= 1 << 7
+            if popcount(ortho[c] & E) >= 2:
+                legends |= 1 << 8
+            if popcount(ortho[c] & D) >= 2:
+                legends |= 1 << 9
+        elif kind == DRAGON:
+            if (staffs >> c) & 1 or popcount(m & H) >= 2 or popcount(m & E) >= 2 or popcount(m & D) >= 2:
+                tamed += 1
+        elif kind == PLAINS:
+            if popcount(m & P) >= 2:
+                legends |= 1 << 11
+        elif kind == SWAMP:
+            if popcount(m & S) >= 2:
+                legends |= 1 << 12
+        elif kind == MOUNTAIN:
+            if popcount(m & M) >= 2:
+                legends |= 1 << 13
+        elif kind == FOREST:
+            if popcount(m & F) >= 2:
+                legends |= 1 << 14
+    if H and E and D and G:
+        legends |= 1 << 6
+    n = popcount(kinds[DRAGON])
+    value = DRAGON_VALUE[3 if n > 3 else n]
+    counted = 3 if tamed > 3 else tamed
+    total += value * counted - value * (n - counted) - 2 * pairs
+    legends_out[0] = legends
+    return total
+
+
+cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
+    cdef int c
+    cdef unsigned int hidden = <unsigned int>s[HID + seat]
+    for c in range(16):
+        k[c] = UNEXPLORED if (hidden >> c) & 1 else s[CARDS + seat * 16 + c]
+
+
+cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
+    cdef unsigned int legends
+    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+    cdef int mode = s[MODE], best = 0, n
+    if mode == BASE or mode == OBJECTS:
+        for n in range(1, 16):
+            if s[ROW + n] and (legends >> (n - 1)) & 1 and LEGEND_POINTS[n] > best:
+                best = LEGEND_POINTS[n]
+        total += best
+    elif mode == SOLO:
+        for n in range(1, 16):
+            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
+                total += 10
+                break
+    return total
+
+
+cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
+    cdef int k[16]
+    cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
+    cdef unsigned int hidden = <unsigned int>s[HID + seat]
+    board(s, seat, k)
+    for c in range(16):
+        old = k[c]
+        if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
+            continue
+        k[c] = card
+        v = value_of(s, seat, k)
+        k[c] = old
+        if v > best_value:
+            best_cell = c
+            best_value = v
+            ties = 1
+        elif v == best_value:
+            ties += 1
+            if below(rng, ties) == 0:
+                best_cell = c
+    value_out[0] = best_value
+    return best_cell
+
+
+# ---------------------------------------------------------------------- piles
+cdef inline int pile_total(const int* s) noexcept nogil:
+    cdef int kind, total = 0
+    for kind in range(10):
+        total += s[PILE + kind]
+    return total
+
+
+cdef int draw(int* s, uint64_t* rng) noexcept nogil:
+    cdef int kind, r = below(rng, pile_total(s))
+    for kind in range(10):
+        if r < s[PILE + kind]:
+            s[PILE + kind] -= 1
+            return kind
+        r -= s[PILE + kind]
+    return 0
+
+
+cdef inline void push(int* s, int pile, int card) noexcept nogil:
+    cdef int n = s[DLEN + pile]
+    if n < DISC_CAP:
+        s[DISC + pile * DISC_CAP + n] = card
+        s[DLEN + pile] = n + 1
+
+
+cdef inline int pop_discard(int* s, int pile) noexcept nogil:
+    s[DLEN + pile] -= 1
+    return s[DISC + pile * DISC_CAP + s[DLEN + pile]]
+
+
+cdef inline void place(int* s, int seat, int cell, int card) noexcept nogil:
+    push(s, 0, s[CARDS + seat * 16 + cell])
+    s[CARDS + seat * 16 + cell] = card
+    s[HID + seat] &= ~(1 << cell)
+    s[ACC + seat] &= ~(1 << cell)
+
+
+cdef void reveal_random(int* s, int seat, uint64_t* rng) noexcept nogil:
+    cdef unsigned int hidden = <unsigned int>s[HID + seat]
+    cdef int c, r = below(rng, popcount(hidden))
+    for c in range(16):
+        if (hidden >> c) & 1:
+            if r == 0:
+                s[HID + seat] &= ~(1 << c)
+                return
+            r -= 1
+
+
+cdef void refill(int* s, uint64_t* rng) noexcept nogil:
+    cdef int visible, deck, n, r
+    while True:
+        visible = 0
+        deck = 0
+        for n in range(1, 16):
+            visible += s[ROW + n]
+            deck += s[DECK + n]
+        if visible >= s[ROW_TARGET] or deck == 0:
+            return
+        r = below(rng, deck)
+        for n in range(1, 16):
+            if s[DECK + n]:
+                if r == 0:
+                    s[DECK + n] = 0
+                    s[ROW + n] = 1
+                    break
+                r -= 1
+
+
+cdef unsigned int claimable_mask(const int* s, int seat) noexcept nogil:
+    cdef int k[16]
+    cdef unsigned int legends
+    board(s, seat, k)
+    score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+    return legends
+
+
+# ---------------------------------------------------------------------- one turn
+cdef int turn(int* s, uint64_t* rng) noexcept nogil:
+    cdef int seat = s[TO_MOVE]
+    cdef int k[16]
+    cdef int cur, piles, pile, top, cell, v, best_pile = -1, best_cell = -1, best_v = NEG, card
+    board(s, seat, k)
+    cur = value_of(s, seat, k)
+    piles = 2 if s[MODE] == COOP else 1
+    for pile in range(piles):
+        if s[DLEN + pile] > 0:
+            top = s[DISC + pile * DISC_CAP + s[DLEN + pile] - 1]
+            cell = best_place(s, seat, top, rng, &v)
+            if v > best_v:
+                best_pile = pile
+                best_cell = cell
+                best_v = v
+    if best_pile >= 0 and (best_v > cur or pile_total(s) == 0):
+        card = pop_discard(s, best_pile)
+        place(s, seat, best_cell, card)
+    else:
+        card = draw(s, rng)
+        cell = best_place(s, seat, card, rng, &v)
+        if v > cur:
+            place(s, seat, cell, card)
+        else:
+            push(s, 0, card)
+            reveal_random(s, seat, rng)
+    return 1 if s[HID + seat] == 0 else 0
+
+
+cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
+    cdef int k[16]
+    cdef int cur, take_v = NEG, a, a_draw, b, cell_a, cell_b, va, vb, card, cell, v, drawn
+    board(s, 0, k)
+    cur = value_of(s, 0, k)
+    if s[DLEN] > 0:
+        best_place(s, 0, s[DISC + s[DLEN] - 1], rng, &take_v)
+    if (s[DLEN] > 0 and take_v > cur) or pile_total(s) < 2:
+        a = pop_discard(s, 0)
+        a_draw = 0
+    else:
+        a = draw(s, rng)
+        a_draw = 1
+    b = draw(s, rng)
+    cell_a = best_place(s, 0, a, rng, &va)
+    cell_b = best_place(s, 0, b, rng, &vb)
+    if vb >= va:
+        push(s, 0, a)
+        card = b
+        cell = cell_b
+        v = vb
+        drawn = 1
+    else:
+        push(s, 0, b)
+        card = a
+        cell = cell_a
+        v = va
+        drawn = a_draw
+    if not drawn or v > cur:
+        place(s, 0, cell, card)
+    else:
+        push(s, 0, card)
+        reveal_random(s, 0, rng)
+    return 1 if s[HID] == 0 else 0
+
+
+cdef void claim_best(int* s, int seat) noexcept nogil:
+    cdef unsigned int mask = claimable_mask(s, seat)
+    cdef int n, ok, best = 0
+    for n in range(1, 16):
+        if not (mask >> (n - 1)) & 1:
+            continue
+        if s[MODE] == SOLO:
+            ok = s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]
+        else:
+            ok = s[ROW + n] == 1
+        if ok and (best == 0 or LEGEND_POINTS[n] > LEGEND_POINTS[best]):
+            best = n
+    if best == 0:
+        return
+    if s[MODE] == SOLO:
+        s[WRIT + best] = 1
+    else:
+        s[ROW + best] = 0
+        s[HELD + seat] += LEGEND_POINTS[best]
+
+
+cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
+    cdef int k[16]
+    cdef int block[16]
+    cdef int kept[4]
+    cdef unsigned int legends
+    cdef int age = s[AGE], objective = 0, n, c, i, corner, v, best_corner = 0, best_v = NEG, ties = 0, kind
+    s[HID] = 0
+    for n in range(1, 16):
+        if s[SROW + n] == age + 1:
+            if not s[WRIT + n]:
+                s[FAILED] = 1
+                return 1
+            objective += LEGEND_POINTS[n]
+    board(s, 0, k)
+    s[AGE_SUM] += score(k, 0, 0, &legends) - objective
+    if age == 2:
+        return 1
+    s[AGE] = age + 1
+    for n in range(1, 16):
+        s[WRIT + n] = 0
+    for i in range(9):
+        corner = CORNERS[i]
+        for c in range(16):
+            block[c] = UNEXPLORED
+        block[CENTRE[0]] = k[corner]
+        block[CENTRE[1]] = k[corner + 1]
+        block[CENTRE[2]] = k[corner + 4]
+        block[CENTRE[3]] = k[corner + 5]
+        v = score(block, 0, 0, &legends)
+        if v > best_v:
+            best_corner = corner
+            best_v = v
+            ties = 1
+        elif v == best_v:
+            ties += 1
+            if below(rng, ties) == 0:
+                best_corner = corner
+    kept[0] = k[best_corner]
+    kept[1] = k[best_corner + 1]
+    kept[2] = k[best_corner + 4]
+    kept[3] = k[best_corner + 5]
+    for kind in range(10):
+        s[PILE + kind] = 4
+    for i in range(4):
+        s[PILE + kept[i]] -= 1
+    s[DLEN] = 0
+    for c in range(16):
+        s[CARDS + c] = UNEXPLORED
+    for i in range(4):
+        s[CARDS + CENTRE[i]] = kept[i]
+    for c in range(16):
+        if (RING_MASK >> c) & 1:
+            s[CARDS + c] = draw(s, rng)
+    s[HID] = RING_MASK
+    push(s, 0, draw(s, rng))
+    return 0
+
+
+cdef inline int legends_gone(const int* s) noexcept nogil:
+    cdef int n
+    for n in range(1, 16):
+        if s[ROW + n] or s[DECK + n]:
+            return 0
+    return 1
+
+
+cdef int row_count(const int* s) noexcept nogil:
+    cdef int n, total = 0
+    for n in range(1, 16):
+        total += s[ROW + n]
+    return total
+
+
+cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
+    cdef int seat = s[TO_MOVE], mode = s[MODE], n, cheapest, i
+    cdef unsigned int mask
+    if mode == COOP:
+        mask = claimable_mask(s, seat)
+        for n in range(1, 16):
+            if s[ROW + n] and (mask >> (n - 1)) & 1:
+                s[ROW + n] = 0
+                s[WROTE] = 1
+        refill(s, rng)
+        if pile_total(s) == 0 or legends_gone(s):
+            return 1
+        if seat == s[PLAYERS] - 1:
+            if not s[WROTE] and row_count(s):
+                cheapest = 0
+                for n in range(1, 16):
+                    if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
+                        cheapest = n
+                s[ROW + cheapest] = 0
+                s[LD_POINTS] += LEGEND_POINTS[cheapest]
+                refill(s, rng)
+                if legends_gone(s):
+                    return 1
+            s[WROTE] = 0
+    elif mode == SOLO:
+        claim_best(s, 0)
+        if pile_total(s) == 0:
+            return age_end(s, rng)
+    else:
+        claim_best(s, seat)
+        refill(s, rng)
+        if pile_total(s) == 0:
+            for i in range(s[DLEN]):
+                s[PILE + s[DISC + i]] += 1
+            s[DLEN] = 0
+            if pile_total(s) > 0:
+                push(s, 0, draw(s, rng))
+    s[TO_MOVE] = (seat + 1) % s[PLAYERS]
+    s[TURN] += 1
+    return 0
+
+
+cdef int run(int* s, uint64_t* rng) noexcept nogil:
+    cdef int turns = 0
+    while turns < MAX_TURNS:
+        turns += 1
+        if s[MODE] == SOLO:
+            if solo_turn(s, rng):
+                if age_end(s, rng):
+                    return turns
+                continue
+        elif turn(s, rng):
+            return turns
+        if end_of_turn(s, rng):
+            return turns
+    return turns
+
+
+cdef void returns(int* s, int32_t* out) noexcept nogil:
+    cdef int k[16]
+    cdef int totals[4]
+    cdef unsigned int legends
+    cdef int p, players = s[PLAYERS], mode = s[MODE], low
+    if mode == SOLO:
+        out[0] = 0 if s[FAILED] else s[AGE_SUM]
+        return
+    for p in range(players):
+        s[HID + p] = 0
+        board(s, p, k)
+        totals[p] = score(k, <unsigned int>s[ACC + p], <unsigned int>s[STF + p], &legends) + \
+            (0 if mode == COOP else s[HELD + p])
+    low = totals[0]
+    for p in range(players):
+        if totals[p] < low:
+            low = totals[p]
+    for p in range(players):
+        out[p] = low - s[LD_POINTS] if mode == COOP else totals[p]
+
+
+cdef int checked(const int32_t* state) noexcept nogil:
+    cdef int i
+    if state[PLAYERS] < 1 or state[PLAYERS] > 4 or state[MODE] < 0 or state[MODE] > 3:
+        return 0
+    for i in range(CARDS, CARDS + 64):
+        if state[i] < 0 or state[i] > 10:
+            return 0
+    for i in range(DISC, DISC + 2 * DISC_CAP):
+        if state[i] < 0 or state[i] > 9:
+            return 0
+    if state[DLEN] < 0 or state[DLEN] > DISC_CAP or state[DLEN + 1] < 0 or state[DLEN + 1] > DISC_CAP:
+        return 0
+    return 1
+
+
+cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out) noexcept nogil:
+    cdef int s[LENGTH]
+    cdef int i, turns
+    cdef uint64_t rng = seed
+    for i in range(LENGTH):
+        s[i] = state[i]
+    turns = run(s, &rng)
+    returns(s, out)
+    return turns
+
+
+def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out):
+    """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``.
+
+    ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. Returns the number of turns played.
+    """
+    if state.shape[0] != LENGTH or out.shape[0] < 1 or out.shape[0] < state[PLAYERS]:
+        raise ValueError("playout: expected a packed state of length 360 and an output array")
+    if not checked(&state[0]):
+        raise ValueError("playout: the packed state holds an out-of-range value")
+    return play_one(&state[0], seed, &out[0])
+
+
+def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32_t[:, ::1] out):
+    """``playout`` for each row of ``states`` (n, 360) with ``seeds`` (n,) into ``out`` (n, 4). Returns total turns."""
+    cdef Py_ssize_t i, n = states.shape[0]
+    cdef long total = 0
+    if states.shape[1] != LENGTH or seeds.shape[0] != n or out.shape[0] != n or out.shape[1] != 4:
+        raise ValueError("playout_batch: expected states (n, 360) int32, seeds (n,) uint64, out (n, 4) int32")
+    for i in range(n):
+        if not checked(&states[i, 0]):
+            raise ValueError(f"playout_batch: states[{i}] holds an out-of-range value")
+    with nogil:
+        for i in range(n):
+            total += play_one(&states[i, 0], seeds[i], &out[i, 0])
+    return total
+
+
+def board_value(const int32_t[::1] cards, unsigned int accords, unsigned int staffs):
+    """The board total of 16 codes with Accord and Staff cells (the scorer the playouts use)."""
+    cdef unsigned int legends
+    cdef int k[16]
+    cdef int c
+    if cards.shape[0] != 16:
+        raise ValueError("board_value: expected 16 card codes")
+    for c in range(16):
+        if cards[c] < 0 or cards[c] > 10:
+            raise ValueError("board_value: expected 16 card codes in 0..10")
+        k[c] = cards[c]
+    return score(k, accords, staffs, &legends)
