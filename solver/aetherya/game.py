@@ -12,9 +12,11 @@ from solver.aetherya.cards import CATEGORIES
 from solver.aetherya.scoring import KingdomScore, score_kingdom
 from solver.aetherya.state import MODES, AetheryaState
 from solver.aetherya.tiles import load_families
-from solver.cli import print_json
+from solver.cli import add_hint_command, add_legal_moves_command, print_json
 from solver.errors import InvalidInputError, UnknownGameError
 from solver.game import CHANCE_PLAYER, Game, Information, Parameter, State, Utility
+from solver.results import HintResult
+from solver.search import SearchContext
 from solver.validate import as_list, as_object, check_keys, get
 
 
@@ -116,7 +118,22 @@ class AetheryaGame(Game):
         return super().parse_state(payload, field)
 
     def score(self, payload: Any) -> dict[str, Any]:
+        """Score a kingdom (notation or ``{"kingdom", "legends"}``) or, given a game state, every seat's sheet."""
+        if isinstance(payload, dict) and "mode" in payload or isinstance(payload, State) or \
+                (isinstance(payload, str) and ":" in payload.split(" ", 1)[0]):
+            state = self.parse_state(payload)
+            return {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
+                    "returns": state.returns() if state.is_terminal() else None,
+                    "winners": state.winners() if state.is_terminal() else None}
         return parse_score_request(payload).to_json()
+
+    def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+             full_information: bool = False) -> HintResult:
+        """Rank every decision of the turn for the player to act (``solver/aetherya/hints.py``)."""
+        from solver.aetherya.hints import hint
+        if not isinstance(state, AetheryaState):
+            state = self.parse_state(state)
+        return hint(state, ctx, top=top, player=player, full_information=full_information)
 
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
@@ -128,11 +145,27 @@ class AetheryaGame(Game):
                            help="Legends held: numbers 1-15 or slugs such as plains-3 (docs/rules/aetherya.md)")
         score.add_argument("--json", action="store_true", help="print one JSON object")
         score.set_defaults(run=_run_score)
+        add_hint_command(commands, self)
+        add_legal_moves_command(commands, self)
 
     def demo(self, out: TextIO) -> None:
         kingdom = "FEFP/MDMH/PHFS/SSGS"
         out.write(f"Score of the kingdom {kingdom} holding the Legend 'plains-3':\n")
         render_score(score_kingdom(kingdom, ["plains-3"]), out)
+        from solver.aetherya.playout import advance_to_turn_start
+        from solver.cli import render_hint
+        from solver.search import Limits
+        game = AetheryaGame()
+        state = advance_to_turn_start(game.new_initial_state(3), np.random.default_rng(0))
+        obs = state.observation(state.to_move)
+        out.write(f"\nA dealt 2-player game (seed 3), player {state.to_move} to move; what that player sees:\n")
+        for seat, text in enumerate(obs["kingdoms"]):
+            out.write(f"  kingdom {seat}: {text}\n")
+        out.write(f"  discard top: {obs['discard'][0][-1:]}, draw pile: {obs['drawPile']} cards, "
+                  f"Legends face up: {', '.join(obs['legendRow'])}\n")
+        result = self.hint(state, SearchContext(limits=Limits(time_ms=500), seed=0), top=3)
+        out.write("Hint (0.5 s, `memory-solver aetherya hint STATE.json`):\n")
+        render_hint(result, out)
 
 
 def _run_score(args: argparse.Namespace) -> int:

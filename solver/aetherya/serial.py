@@ -520,6 +520,7 @@ def resample(s: Any, player: int, rng: np.random.Generator) -> Any:
     pool = [s.kingdoms[p][c] for p, c in slots]
     if not s.pile_known:
         pool += [k for k in range(CARD_TYPES) for _ in range(s.pile[k])]
+    pool = sorted(pool)  # canonical order: the draw depends on the observation only, never on the true cards
     pool = list(rng.permutation(np.asarray(pool, dtype=np.int64))) if pool else []
     for i, (p, c) in enumerate(slots):
         out.kingdoms[p][c] = int(pool[i])
@@ -532,7 +533,7 @@ def resample(s: Any, player: int, rng: np.random.Generator) -> Any:
             slots_t = [(p, c) for p in range(s.players) for c in range(16)
                        if s.territory_tiles[p][c] >= 0 and not s.face_up_tiles[p] >> c & 1 and p * 16 + c not in known
                        and tile_family(s.territory_tiles[p][c]) == fam]
-            tiles = [s.territory_tiles[p][c] for p, c in slots_t] + list(s.undealt[fam])
+            tiles = sorted([s.territory_tiles[p][c] for p, c in slots_t] + list(s.undealt[fam]))
             order = [tiles[i] for i in rng.permutation(len(tiles))] if tiles else []
             for i, (p, c) in enumerate(slots_t):
                 out.territory_tiles[p][c] = order[i]

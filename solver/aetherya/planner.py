@@ -1,0 +1,107 @@
+"""What a kingdom can still become: the best arrangement of a player's 16 cards.
+
+The planner answers "if these 16 cards (the face-down ones drawn consistently
+with the player's view) could be rearranged, keeping the locked Portals and
+Dragons where they are, what is the best kingdom?". It calls the foundation's
+optimal-kingdom search (``solver.aetherya.optimize.optimize_kingdom``, fast
+heuristic path) when that module is present, and otherwise a steepest-ascent
+swap search over the compiled batch scorer (``local_search``), which is also
+what the tests use to cross-check on small cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solver.aetherya.cards import CELL_NAMES, DRAGON, LETTERS, PORTAL
+from solver.aetherya.scoring import format_kingdom
+from solver.kernels import aetherya_score as score_kernel
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A target kingdom, its board score and which search produced it."""
+
+    kingdom: str
+    score: int
+    planner: str
+    optimal: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kingdom": self.kingdom, "score": self.score, "planner": self.planner, "optimal": self.optimal}
+
+
+def _scores(boards: np.ndarray) -> np.ndarray:
+    out = np.empty((boards.shape[0], 8), dtype=np.int32)
+    score_kernel.score_batch(np.ascontiguousarray(boards, dtype=np.uint8), out)
+    return out[:, 6]
+
+
+def local_search(cards: list[int], fixed: int, rng: np.random.Generator, restarts: int = 3) -> tuple[list[int], int]:
+    """Steepest-ascent pair swaps from the given arrangement and ``restarts`` shuffles; ``fixed`` cells stay put."""
+    free = [c for c in range(16) if not fixed >> c & 1]
+    pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1:]]
+    best_cards, best_score = list(cards), int(_scores(np.asarray([cards]))[0])
+    starts = [list(cards)]
+    for _ in range(restarts):
+        start = list(cards)
+        shuffled = [start[c] for c in free]
+        rng.shuffle(shuffled)
+        for c, k in zip(free, shuffled):
+            start[c] = k
+        starts.append(start)
+    for start in starts:
+        current, current_score = start, int(_scores(np.asarray([start]))[0])
+        while pairs:
+            trials = np.tile(np.asarray(current, dtype=np.uint8), (len(pairs), 1))
+            idx = np.arange(len(pairs))
+            a = np.asarray([p[0] for p in pairs])
+            b = np.asarray([p[1] for p in pairs])
+            trials[idx, a], trials[idx, b] = trials[idx, b], trials[idx, a]
+            scores = _scores(trials)
+            k = int(np.argmax(scores))
+            if scores[k] <= current_score:
+                break
+            current, current_score = trials[k].tolist(), int(scores[k])
+        if current_score > best_score:
+            best_cards, best_score = current, current_score
+    return best_cards, best_score
+
+
+def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:
+    """The best arrangement found of 16 card codes, ``fixed`` cells (bitmask) staying in place."""
+    try:
+        from solver.aetherya.optimize import optimize_kingdom  # the foundation's optimiser, once merged
+    except ImportError:
+        optimize_kingdom = None
+    if optimize_kingdom is not None:
+        letters = "".join(LETTERS[c] for c in cards)
+        fixed_cells = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
+        try:
+            result = optimize_kingdom(letters, fixed=fixed_cells or None, time_ms=time_ms)
+            kingdom = _field(result, "kingdom")
+            total = _field(result, "score")
+            total = total.get("total") if isinstance(total, dict) else getattr(total, "total", total)
+            return Plan(str(kingdom), int(total), "optimize_kingdom", bool(_field(result, "optimal", False)))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            pass  # an optimiser API this adapter does not know yet: the local search answers (and says so)
+    arranged, total = local_search(cards, fixed, rng)
+    return Plan(format_kingdom(arranged), total, "local-search")
+
+
+def _field(result: Any, name: str, default: Any = None) -> Any:
+    if isinstance(result, dict):
+        return result.get(name, default)
+    if hasattr(result, name):
+        return getattr(result, name)
+    return getattr(result, "solution", {}).get(name, default)
+
+
+def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:
+    """The best rearrangement of ``seat``'s 16 cards in a (sampled) full state; locked cards stay."""
+    cards = [c for c in world.kingdoms[seat]]
+    fixed = sum(1 << c for c in range(16) if cards[c] in (DRAGON, PORTAL) and not world.hidden[seat] >> c & 1)
+    return best_kingdom(cards, fixed, rng, time_ms)

@@ -1,0 +1,177 @@
+"""Hints: every decision ranked, player's information only, full information labelled, Power Stones exact."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from solver.aetherya.game import AetheryaGame
+from solver.aetherya.hints import candidate_plans, power_stones
+from solver.aetherya.planner import local_search
+from solver.aetherya.playout import advance_to_turn_start
+from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
+from solver.search import Limits, SearchContext
+
+from .test_modes import objects_state
+from .test_state import base_state
+
+
+def ctx(nodes=None, time_ms=None, seed=0):
+    return SearchContext(limits=Limits(time_ms=time_ms, nodes=nodes), seed=seed)
+
+
+def dealt(spec_kwargs=None, seed=3):
+    game = AetheryaGame(**(spec_kwargs or {}))
+    return advance_to_turn_start(game.new_initial_state(seed), np.random.default_rng(0))
+
+
+def test_hint_ranks_take_and_draw_with_plans_and_reasons():
+    state = base_state()
+    result = AetheryaGame().hint(state, ctx(nodes=400), top=5)
+    moves = [m.move for m in result.move_infos]
+    assert sorted(moves) == ["draw", "take"]
+    for info in result.move_infos:
+        assert info.pv[0] == info.move and info.why and "expected" in info.why
+        assert info.extra["samples"] >= 6 and info.extra["valueStdev"] >= 0
+    take = next(m for m in result.move_infos if m.move == "take")
+    assert take.pv[1].startswith("place ") and len(take.extra["plans"]) >= 2
+    assert result.root_info["fullInformation"] is False
+    assert result.move_infos[0].value >= result.move_infos[-1].value
+
+
+def test_hint_uses_only_the_players_observation():
+    """Two states with the same observation for the player to move get the same hint (same seed)."""
+    state = base_state()
+    other = state.resample_from_observation(0, np.random.default_rng(42))
+    assert other.to_json() != state.to_json() and other.observation(0) == state.observation(0)
+    a = AetheryaGame().hint(state, ctx(nodes=150), top=3).to_json()
+    b = AetheryaGame().hint(other, ctx(nodes=150), top=3).to_json()
+    for r in (a, b):
+        r["rootInfo"].pop("seconds")
+    assert a == b
+
+
+def test_full_information_analysis_is_labelled_and_differs():
+    state = base_state()
+    full = AetheryaGame().hint(state, ctx(nodes=150), full_information=True)
+    assert full.root_info["fullInformation"] is True
+    other = state.resample_from_observation(0, np.random.default_rng(42))
+    full_other = AetheryaGame().hint(other, ctx(nodes=150), full_information=True)
+    assert [m.value for m in full.move_infos] != [m.value for m in full_other.move_infos]
+
+
+def test_hint_in_every_phase_of_every_mode():
+    for kwargs in ({}, {"mode": "coop", "players": 3}, {"mode": "solo"}, {"mode": "objects"}):
+        state = dealt(kwargs)
+        rng = np.random.default_rng(1)
+        for _ in range(6):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                advance_to_turn_start(state, rng)
+                continue
+            result = state.game.hint(state, ctx(nodes=60), top=3)
+            assert result.move_infos and result.move_infos[0].move in [state.action_to_string(a)
+                                                                         for a in state.legal_actions()]
+            state.apply_move(result.move_infos[0].move)
+
+
+def test_arrangement_and_block_decisions_are_hinted():
+    game = AetheryaGame()
+    state = game.new_initial_state(1)
+    assert state.phase == "arrange"
+    result = game.hint(state, ctx(nodes=100), top=24)
+    assert len(result.move_infos) == 24
+
+
+def test_hint_errors():
+    state = base_state()
+    with pytest.raises(InvalidInputError):
+        AetheryaGame().hint(state, ctx(nodes=10), player=1)
+    state.apply_move("draw")
+    with pytest.raises(InvalidInputError):
+        AetheryaGame().hint(state, ctx(nodes=10))
+
+
+def test_hint_improves_with_time_more_samples():
+    state = base_state()
+    short = AetheryaGame().hint(state, ctx(nodes=100))
+    long = AetheryaGame().hint(state, ctx(nodes=1200))
+    assert long.move_infos[0].extra["samples"] > short.move_infos[0].extra["samples"]
+
+
+def test_power_stones_best_set_exact_AE30():
+    """AE-30: the hint reports the exact best Stone set; the tile decision reason quotes it."""
+    state = objects_state(owned0=["stone1", "stone4"])
+    stones = power_stones(state, 0)
+    assert stones["held"] == [1, 4] and stones["value"] == 5 and stones["unseen"] == [2, 3]
+    assert stones["bestReachable"] == 8 and stones["bestToAdd"] == [3]
+    # reveal a territory holding the 2-Stone
+    cell = next(c for c in range(16) if state.territory_tiles[0][c] >= 0 and state.territory_tiles[0][c] % 16 == 7)
+    from solver.aetherya.cards import CELL_NAMES
+    state.apply_move("draw")
+    state.apply_action(2000 + 9)
+    state.apply_move(f"reveal {CELL_NAMES[cell]}")
+    assert state.phase == "tile"
+    stones = power_stones(state, 0)
+    # 1+4+2 = 7 and the 3 would then give 0; refusing keeps 8 (1+4+3) reachable: refuse, exactly
+    assert stones["offered"] == [2] and stones["takeOffered"] is False and stones["bestReachable"] == 8
+    result = state.game.hint(state, ctx(nodes=60))
+    assert any("Stone" in m.why for m in result.move_infos)
+    assert result.root_info["powerStones"]["bestReachable"] == 8
+    state = objects_state(owned0=["stone1", "stone4"])
+    cell = next(c for c in range(16) if state.territory_tiles[0][c] >= 0 and state.territory_tiles[0][c] % 16 == 8)
+    state.apply_move("draw")
+    state.apply_action(2000 + 9)
+    state.apply_move(f"reveal {CELL_NAMES[cell]}")
+    assert power_stones(state, 0)["takeOffered"] is True  # 1+4+3 = 8 beats anything with the 2
+
+
+def test_local_search_planner_reaches_the_exhaustive_optimum_on_small_cases():
+    """The planner's local search equals brute force when only 4 cells are free (4! arrangements)."""
+    import itertools
+    from solver.aetherya.rules import score_board
+    rng = np.random.default_rng(0)
+    for trial in range(5):
+        cards = [int(x) for x in rng.integers(0, 10, size=16)]
+        fixed = 0xFFFF & ~(1 << 5 | 1 << 6 | 1 << 9 | 1 << 10)
+        free = [5, 6, 9, 10]
+        best = -999
+        for perm in itertools.permutations([cards[c] for c in free]):
+            trial_cards = list(cards)
+            for c, k in zip(free, perm):
+                trial_cards[c] = k
+            best = max(best, score_board(np.asarray(trial_cards, np.uint8)).total)
+        _, found = local_search(cards, fixed, rng, restarts=6)
+        assert found == best
+
+
+def test_cli_hint_and_engine(tmp_path):
+    state = base_state()
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state.to_json()))
+    out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", str(path), "--nodes", "60", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert body["moveInfos"][0]["move"] in ("take", "draw")
+    bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", '{"mode": "base"}'],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "state" in bad.stderr.lower() and "Traceback" not in bad.stderr
+    query = {"id": 7, "game": "aetherya", "action": "hint", "state": state.to_notation(), "limits": {"nodes": 60}}
+    eng = subprocess.run([sys.executable, "-m", "solver", "engine"], input=json.dumps(query) + "\n",
+                         capture_output=True, text=True, timeout=120)
+    reply = json.loads(eng.stdout.splitlines()[-1])
+    assert reply["id"] == 7 and reply["moveInfos"]
+
+
+def test_candidate_plans_cover_every_decision():
+    state = base_state()
+    plans = candidate_plans(state)
+    take_plans = [p for p in plans if len(p) == 2]
+    after = state.child(0)
+    assert len(take_plans) == len(after.legal_actions()) and [2] in plans
