@@ -147,6 +147,25 @@ class AetheryaGame(Game):
         score.set_defaults(run=_run_score)
         add_hint_command(commands, self)
         add_legal_moves_command(commands, self)
+        gen = commands.add_parser("generate", help="generate puzzles with verified solutions (JSON lines)",
+                                  description="Generate puzzles as JSON lines, each with its verified solution: "
+                                              "best-kingdom (place cards around fixed ones for the best score; "
+                                              "optimum proven by exhaustive enumeration, unique up to symmetry) or "
+                                              "legend-race (write a named Legend in the fewest turns; verified by "
+                                              "breadth-first search).")
+        gen.add_argument("--kind", required=True, choices=("best-kingdom", "legend-race"))
+        gen.add_argument("--count", type=int, default=1)
+        gen.add_argument("--seed", type=int, default=0)
+        gen.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+        gen.set_defaults(run=_run_generate)
+        chk = commands.add_parser("check", help="check an answer to a puzzle",
+                                  description="PUZZLE is one JSON line from 'generate' (a file, '-' or inline JSON). "
+                                              "ANSWER is a kingdom (best-kingdom) or turns separated by ';' such as "
+                                              "'take, place b2; draw, reveal a1' (legend-race), or a JSON file.")
+        chk.add_argument("puzzle", metavar="PUZZLE")
+        chk.add_argument("answer", metavar="ANSWER")
+        chk.add_argument("--json", action="store_true")
+        chk.set_defaults(run=_run_check)
 
     def demo(self, out: TextIO) -> None:
         kingdom = "FEFP/MDMH/PHFS/SSGS"
@@ -166,6 +185,39 @@ class AetheryaGame(Game):
         result = self.hint(state, SearchContext(limits=Limits(time_ms=500), seed=0), top=3)
         out.write("Hint (0.5 s, `memory-solver aetherya hint STATE.json`):\n")
         render_hint(result, out)
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    if args.count < 1:
+        raise InvalidInputError("--count", args.count, "must be at least 1")
+    if args.seed < 0:
+        raise InvalidInputError("--seed", args.seed, "must be at least 0")
+    from solver.aetherya.puzzles import best_kingdom_puzzle, legend_race_puzzle
+    rng = np.random.default_rng(args.seed)
+    make = best_kingdom_puzzle if args.kind == "best-kingdom" else legend_race_puzzle
+    for i in range(args.count):
+        print_json(make(rng, args.difficulty, i, args.seed))
+        sys.stdout.flush()
+    return 0
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from solver.aetherya.puzzles import check
+    from solver.cli import read_input_arg
+    puzzle = read_input_arg(args.puzzle, "PUZZLE")
+    if isinstance(puzzle, str):
+        lines = [line for line in puzzle.splitlines() if line.strip()]
+        if len(lines) == 1 and lines[0].startswith("{"):
+            puzzle = read_input_arg(lines[0], "PUZZLE")
+        else:
+            raise InvalidInputError("PUZZLE", puzzle[:80], "expected one puzzle as a JSON object (one line of "
+                                                           "'generate' output)")
+    verdict = check(puzzle, read_input_arg(args.answer, "ANSWER"))
+    if args.json:
+        print_json(verdict)
+    else:
+        sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
+    return 0 if verdict["correct"] else 4
 
 
 def _run_score(args: argparse.Namespace) -> int:
