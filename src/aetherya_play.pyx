@@ -212,7 +212,6 @@ cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
         for n in range(1, 16):
             if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
                 total += 10
-                break
     return total
 
 
@@ -348,12 +347,10 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
 
 cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
     cdef int k[16]
-    cdef int cur, take_v = NEG, a, a_draw, b, cell_a, cell_b, va, vb, card, cell, v, drawn
+    cdef int cur, a, a_draw, b, cell_a, cell_b, va, vb, card, cell, v, drawn
     board(s, 0, k)
     cur = value_of(s, 0, k)
-    if s[DLEN] > 0:
-        best_place(s, 0, s[DISC + s[DLEN] - 1], rng, &take_v)
-    if (s[DLEN] > 0 and take_v > cur) or pile_total(s) < 2:
+    if s[DLEN] > 0 or pile_total(s) < 2:
         a = pop_discard(s, 0)
         a_draw = 0
     else:
@@ -534,6 +531,16 @@ cdef int run(int* s, uint64_t* rng) noexcept nogil:
     return turns
 
 
+cdef int solo_progress(const int* s) noexcept nogil:
+    cdef int n, done = 0
+    for n in range(1, 16):
+        if s[SROW + n] and (s[SROW + n] <= s[AGE] and not (s[FAILED] and s[SROW + n] == s[AGE] + 1)):
+            done += 1
+        elif s[SROW + n] == s[AGE] + 1 and s[WRIT + n]:
+            done += 1
+    return done
+
+
 cdef void returns(int* s, int32_t* out) noexcept nogil:
     cdef int k[16]
     cdef int totals[4]
@@ -541,6 +548,7 @@ cdef void returns(int* s, int32_t* out) noexcept nogil:
     cdef int p, players = s[PLAYERS], mode = s[MODE], low
     if mode == SOLO:
         out[0] = 0 if s[FAILED] else s[AGE_SUM]
+        out[1] = solo_progress(s)
         return
     for p in range(players):
         s[HID + p] = 0
@@ -582,11 +590,12 @@ cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out) noexcept no
 
 
 def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out):
-    """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``.
+    """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``
+    (solo: ``out[0]`` the campaign score, ``out[1]`` the Legends written over the campaign).
 
     ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. Returns the number of turns played.
     """
-    if state.shape[0] != LENGTH or out.shape[0] < 1 or out.shape[0] < state[PLAYERS]:
+    if state.shape[0] != LENGTH or out.shape[0] < 2 or out.shape[0] < state[PLAYERS]:
         raise ValueError("playout: expected a packed state of length 360 and an output array")
     if not checked(&state[0]):
         raise ValueError("playout: the packed state holds an out-of-range value")

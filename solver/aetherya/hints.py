@@ -43,11 +43,18 @@ class Candidate:
 
     plan: list[int]
     values: list[float] = field(default_factory=list)
+    progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
 
     @property
     def mean(self) -> float:
         return float(np.mean(self.values)) if self.values else float("-inf")
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """Ranking key: the expected value, then (solo) the expected Legends written, which separates
+        moves when every sampled campaign fails."""
+        return (round(self.mean, 9), float(np.mean(self.progress)) if self.progress else 0.0)
 
     @property
     def stdev(self) -> float:
@@ -112,7 +119,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
         rounds += 1
         seconds_per_unit = (time.perf_counter() - started) / (len(live) * batch)
         if len(live) > top and rounds >= 2:
-            live.sort(key=lambda c: c.mean, reverse=True)
+            live.sort(key=lambda c: c.key, reverse=True)
             keep = max(top, math.ceil(len(live) / 2))
             for cand in live[keep:]:
                 cand.dropped_round = rounds
@@ -140,6 +147,8 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
             advance_to_turn_start(w, np.random.default_rng(seed))
             if w.is_terminal():
                 cand.values.append(float(w.returns()[player]))
+                if w.mode == "solo":
+                    cand.progress.append(float(solo_progress(w)))
             else:
                 packed.append(pack(w))
                 owners.append(cand)
@@ -147,13 +156,15 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     values = playout_values(packed, seed_list)
     for row, cand in enumerate(owners):
         cand.values.append(float(values[row][player]))
+        if worlds[0].mode == "solo":
+            cand.progress.append(float(values[row][1]))
     return len(worlds) * len(live)
 
 
 # ---------------------------------------------------------------------- presenting
 def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     """Candidates still live first (by mean), then the dropped ones (later-dropped first, then by mean)."""
-    return sorted(candidates, key=lambda c: (c.dropped_round == -1, c.dropped_round, c.mean), reverse=True)
+    return sorted(candidates, key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
 
 
 def _result(state: AetheryaState, candidates: list[Candidate], player: int, full: bool, top: int, rounds: int,
@@ -171,6 +182,8 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
             "valueStdev": round(best.stdev, 3), "samples": n,
             "ci95": None if half is None else [round(best.mean - half, 3), round(best.mean + half, 3)],
         }
+        if best.progress:
+            extra["legendsWritten"] = round(float(np.mean(best.progress)), 3)
         if len(cands) > 1:
             extra["plans"] = [{"pv": _pv(state, c.plan),
                                "value": round(c.mean, 3), "samples": len(c.values)} for c in cands[:3]]
@@ -194,8 +207,14 @@ def _meaning(state: AetheryaState, player: int) -> str:
     if state.mode == "coop":
         return "expected team score (lowest player score minus the discarded Legends' points), higher is better"
     if state.mode == "solo":
-        return "expected campaign score (sum of the Age scores; 0 if an Age fails)"
+        return ("expected campaign score (sum of the Age scores; 0 if an Age fails); ties broken by the expected "
+                "number of Legends written (legendsWritten)")
     return f"expected final score of player {player} (Harmony points, Legends included)"
+
+
+def solo_progress(state: AetheryaState) -> int:
+    """Legends written over a solo campaign so far (finished Ages count in full)."""
+    return sum(len(state.rows[i]) for i in range(state.age)) + len(state.written)
 
 
 def _pv(state: AetheryaState, plan: list[int]) -> list[str]:

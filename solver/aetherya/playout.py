@@ -88,8 +88,7 @@ def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> 
     if state.mode in ("base", "objects"):
         total += max((LEGEND_POINTS[n] for n in state.row if n in met), default=0)
     elif state.mode == "solo":
-        if any(n in met and n not in state.written for n in state.rows[state.age]):
-            total += 10
+        total += 10 * sum(1 for n in state.rows[state.age] if n in met and n not in state.written)
     return total
 
 
@@ -159,13 +158,9 @@ def greedy_action(state: AetheryaState, rng: np.random.Generator) -> int:
 
 
 def _greedy_choose(state: AetheryaState, seat: int, legal: list[int], rng: np.random.Generator) -> int:
+    if state.mode == "solo":  # the rulebook's tip: drawing two from the pile shortens the Age
+        return A_TAKE_DRAW if A_TAKE_DRAW in legal else (A_DRAW2 if A_DRAW2 in legal else legal[0])
     cur = current_value(state, seat)
-    if state.mode == "solo":
-        if A_TAKE_DRAW in legal:
-            take_v = max(v for _, v in placements(state, seat, state.discards[0][-1]))
-            if take_v > cur or A_DRAW2 not in legal:
-                return A_TAKE_DRAW
-        return A_DRAW2 if A_DRAW2 in legal else legal[0]
     best, best_v = -1, None
     for action in (A_TAKE, A_TAKE2):
         if action in legal:

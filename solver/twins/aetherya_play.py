@@ -13,9 +13,10 @@ team score (co-op) or the campaign score (solo).
 Greedy policy, for the player to move: take the top discard if its best
 placement raises the player's value, otherwise draw and place the card where
 it raises the value most, or discard it and reveal a random Unexplored
-Territory when no placement raises it. The value is the board total, plus the
+Territory when no placement raises it (solo: always the discard top plus
+one drawn card, the rulebook's tip, keeping the better of the two). The value is the board total, plus the
 points of the best Legend that could be claimed (base, objects), or plus 10
-while a Legend of the current Age can be written (solo). Claims take the
+for each Legend of the current Age the kingdom meets and has not written (solo). Claims take the
 highest-scoring Legend; co-op writes every Legend met and the group discards
 the cheapest Legend after a round without writing; solo keeps the 2x2 block
 that scores best alone. Ties between cells are broken at random.
@@ -184,7 +185,6 @@ def _value(s: list[int], seat: int, k: list[int]) -> int:
         for n in range(1, 16):
             if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and legends >> (n - 1) & 1:
                 total += 10
-                break
     return total
 
 
@@ -305,10 +305,7 @@ def _turn(s: list[int], rng: list[int]) -> int:
 
 def _solo_turn(s: list[int], rng: list[int]) -> int:
     cur = _value(s, 0, _board(s, 0))
-    take_v = -(1 << 30)
-    if s[DLEN] > 0:
-        take_v = _best_place(s, 0, s[DISC + s[DLEN] - 1], rng)[1]
-    if (s[DLEN] > 0 and take_v > cur) or _pile_total(s) < 2:
+    if s[DLEN] > 0 or _pile_total(s) < 2:  # the rulebook's tip: drawing two from the pile shortens the Age
         a, a_draw = _pop_discard(s, 0), 0
     else:
         a, a_draw = _draw(s, rng), 1
@@ -450,6 +447,7 @@ def _returns(s: list[int], out) -> None:
     mode = s[MODE]
     if mode == SOLO:
         out[0] = 0 if s[FAILED] else s[AGE_SUM]
+        out[1] = _solo_progress(s)
         return
     totals = []
     for p in range(players):
@@ -457,6 +455,17 @@ def _returns(s: list[int], out) -> None:
         totals.append(_score(_board(s, p), s[ACC + p], s[STF + p])[0] + (0 if mode == COOP else s[HELD + p]))
     for p in range(players):
         out[p] = min(totals) - s[LD_POINTS] if mode == COOP else totals[p]
+
+
+def _solo_progress(s: list[int]) -> int:
+    """Legends written over the campaign: the finished Ages' rows and the current Age's written ones."""
+    done = 0
+    for n in range(1, 16):
+        if s[SROW + n] and (s[SROW + n] <= s[AGE] and not (s[FAILED] and s[SROW + n] == s[AGE] + 1)):
+            done += 1
+        elif s[SROW + n] == s[AGE] + 1 and s[WRIT + n]:
+            done += 1
+    return done
 
 
 def _run(s: list[int], rng: list[int]) -> int:
@@ -484,11 +493,12 @@ def _checked(state: np.ndarray) -> bool:
 
 
 def playout(state: np.ndarray, seed: int, out: np.ndarray) -> int:
-    """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``.
+    """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``
+    (solo: ``out[0]`` the campaign score, ``out[1]`` the Legends written over the campaign).
 
     ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. Returns the number of turns played.
     """
-    if state.shape[0] != LENGTH or out.shape[0] < 1 or out.shape[0] < state[PLAYERS]:
+    if state.shape[0] != LENGTH or out.shape[0] < 2 or out.shape[0] < state[PLAYERS]:
         raise ValueError("playout: expected a packed state of length 360 and an output array")
     if not _checked(state):
         raise ValueError("playout: the packed state holds an out-of-range value")

@@ -343,3 +343,20 @@ def test_solo_claim_only_from_the_current_age():
     assert state.written == [1] and state.phase == "choose"
     with pytest.raises(IllegalMoveError):
         state.apply_move("claim humans-2")
+
+
+def test_tile_family_files_AE40(tmp_path):
+    """AE-40: the default family is one tile of each kind (not the printed family); other families load and are checked."""
+    import json as _json
+    from solver.aetherya.tiles import load_families, parse_tile_file
+    from solver.errors import InvalidInputError
+    assert load_families("default") == (tuple(range(12)),)
+    path = tmp_path / "fam.json"
+    path.write_text(_json.dumps({"format": "aetherya-tiles/1", "families": [["griffin"] * 12, ["stone4"] * 12]}))
+    game = AetheryaGame(mode="objects", tiles=str(path))
+    state = game.new_initial_state(0)
+    assert sorted({t % 16 for t in state.expected_tiles()}) == [3, 9]
+    with pytest.raises(InvalidInputError, match="tiles"):
+        parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11})
+    with pytest.raises(InvalidInputError):
+        parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11 + ["dragon"]})

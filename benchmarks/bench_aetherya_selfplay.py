@@ -1,0 +1,222 @@
+"""Aetherya self-play: the hint policy against greedy and random play, and the cost of hidden information.
+
+``python benchmarks/run.py aetherya_selfplay [--quick]`` prints:
+
+1. 2-player games (seeded deals, every deal played twice with the seats
+   swapped): the hint policy (``solver.aetherya.hints``, fixed evaluation
+   budget per decision) against the greedy policy and against the random legal
+   policy, and greedy against random: mean final score with a 95% interval, win
+   rate (ties by the tie-break, a full tie counts half) with its Wilson
+   interval, games per second.
+2. Solo campaigns (3 Ages): mean campaign score, success rate, per policy.
+3. The gap to full-information analysis: the hint policy fed the true hidden
+   cards, on the same deals and seeds, against the same opponent.
+4. Throughput: random and greedy games per second through the rules engine,
+   greedy playouts per second in the compiled kernel against its twin.
+5. The no-card-lost invariant over thousands of random games in every mode.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import mean_ci, table, wilson  # noqa: E402
+
+from solver.aetherya.game import AetheryaGame  # noqa: E402
+from solver.aetherya.hints import hint  # noqa: E402
+from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, random_action,  # noqa: E402
+                                     sample_chance)
+from solver.aetherya.state import AetheryaState  # noqa: E402
+from solver.kernels import aetherya_play as kernel  # noqa: E402
+from solver.search import Limits, SearchContext  # noqa: E402
+from solver.twins import aetherya_play as twin  # noqa: E402
+
+Policy = Callable[[AetheryaState, np.random.Generator], int]
+
+
+def hint_policy(nodes: int, full_information: bool = False) -> Policy:
+    """The hint engine's best move, with ``nodes`` evaluations per decision."""
+    def choose(state: AetheryaState, rng: np.random.Generator) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        ctx = SearchContext(limits=Limits(nodes=nodes), seed=int(rng.integers(2**31)))
+        result = hint(state, ctx, top=1, full_information=full_information)
+        return state.parse_move(result.move_infos[0].move)
+    return choose
+
+
+POLICIES: dict[str, Callable[[int], Policy]] = {
+    "hint": lambda nodes: hint_policy(nodes),
+    "hint-full-info": lambda nodes: hint_policy(nodes, full_information=True),
+    "greedy": lambda nodes: greedy_action,
+    "random": lambda nodes: random_action,
+}
+
+
+def play(game: AetheryaGame, deal_seed: int, seats: list[Policy], play_seed: int) -> AetheryaState:
+    """One game: the deal (setup chance) from ``deal_seed``, the rest from ``play_seed``."""
+    state = game.new_initial_state(deal_seed)
+    chance_rng = np.random.default_rng([play_seed, 1])
+    rngs = [np.random.default_rng([play_seed, 2, p]) for p in range(len(seats))]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, chance_rng))
+        else:
+            p = state.to_move
+            state.apply_action(seats[p](state, rngs[p]))
+    return state
+
+
+def match(a: str, b: str, deals: int, nodes: int, seed: int) -> dict:
+    """``a`` against ``b`` at 2 players, each deal twice with the seats swapped."""
+    game = AetheryaGame(players=2)
+    pa, pb = POLICIES[a](nodes), POLICIES[b](nodes)
+    scores = {a: [], b: []}
+    wins = 0.0
+    games = 0
+    start = time.perf_counter()
+    for d in range(deals):
+        for swap in (False, True):
+            seats = [pb, pa] if swap else [pa, pb]
+            state = play(game, seed + d, seats, seed * 7919 + d)
+            seat_a = 1 if swap else 0
+            ret = state.returns()
+            scores[a].append(ret[seat_a])
+            scores[b].append(ret[1 - seat_a])
+            winners = state.winners()
+            wins += (1.0 / len(winners)) if seat_a in winners else 0.0
+            games += 1
+    seconds = time.perf_counter() - start
+    return {"a": a, "b": b, "games": games, "scores": scores, "wins": wins, "seconds": seconds}
+
+
+def solo(policy: str, campaigns: int, nodes: int, seed: int) -> dict:
+    game = AetheryaGame(mode="solo")
+    p = POLICIES[policy](nodes)
+    values, successes, ages = [], 0, []
+    start = time.perf_counter()
+    for c in range(campaigns):
+        state = play(game, seed + c, [p], seed * 104729 + c)
+        values.append(state.returns()[0])
+        successes += 0 if state.failed else 1
+        ages.append(len(state.age_scores))
+    return {"policy": policy, "values": values, "successes": successes, "ages": ages,
+            "seconds": time.perf_counter() - start}
+
+
+def _fmt_ci(values: list[float]) -> str:
+    mean, lo, hi = mean_ci(values)
+    return f"{mean:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def _fmt_rate(k: float, n: int) -> str:
+    lo, hi = wilson(int(round(k)), n)
+    return f"{k / n:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def throughput(games: int) -> list[list]:
+    rows = []
+    for name, pol in (("random", random_action), ("greedy", greedy_action)):
+        for mode, players in (("base", 2), ("coop", 2), ("solo", 1), ("objects", 2)):
+            game = AetheryaGame(mode=mode, players=players)
+            start = time.perf_counter()
+            for g in range(games):
+                play(game, g, [pol] * players, g)
+            rows.append([f"{name} policy, {mode}", games, round(games / (time.perf_counter() - start), 1)])
+    return rows
+
+
+def kernel_speed(n: int) -> list[list]:
+    game = AetheryaGame()
+    rng = np.random.default_rng(0)
+    states = np.stack([pack(advance_to_turn_start(game.new_initial_state(s), rng)) for s in range(n)])
+    seeds = np.arange(n, dtype=np.uint64) + 1
+    out = np.zeros((n, 4), np.int32)
+    start = time.perf_counter()
+    kernel.playout_batch(states, seeds, out)
+    k = time.perf_counter() - start
+    m = max(2, n // 50)
+    start = time.perf_counter()
+    twin.playout_batch(states[:m], seeds[:m], np.zeros((m, 4), np.int32))
+    t = (time.perf_counter() - start) / m * n
+    return [["greedy playouts from the first turn, 2 players", n, round(n / k), round(n / t, 1), round(t / k)]]
+
+
+def invariant_run(games: int) -> list[list]:
+    rows = []
+    for mode, players in (("base", 2), ("base", 3), ("base", 4), ("objects", 2), ("objects", 4), ("coop", 2),
+                          ("coop", 3), ("coop", 4), ("solo", 1)):
+        game = AetheryaGame(mode=mode, players=players)
+        rng = np.random.default_rng(players * 31 + len(mode))
+        steps = 0
+        start = time.perf_counter()
+        for _ in range(games):
+            state = game.new_root_state()
+            while not state.is_terminal():
+                state.check_invariants()
+                state.apply_action(sample_chance(state, rng) if state.is_chance_node() else random_action(state, rng))
+                steps += 1
+            state.check_invariants()
+        rows.append([f"{mode}, {players} player(s)", games, steps, "none", round(time.perf_counter() - start, 1)])
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    deals = 2 if quick else 30
+    campaigns = 2 if quick else 40
+    nodes = 120 if quick else 400
+    seed = 2026
+    print(f"Self-play ({'quick' if quick else 'full'} run): {deals} deals per pairing, each played twice with the "
+          f"seats swapped; hint policy budget {nodes} evaluations per decision; seed {seed}.\n")
+    print(f"Command: `python benchmarks/run.py aetherya_selfplay{' --quick' if quick else ''}`\n")
+
+    rows = []
+    results = {}
+    for a, b in (("hint", "greedy"), ("hint", "random"), ("greedy", "random"), ("hint-full-info", "greedy")):
+        r = match(a, b, deals, nodes, seed)
+        results[(a, b)] = r
+        rows.append([f"{a} vs {b}", r["games"], _fmt_ci(r["scores"][a]), _fmt_ci(r["scores"][b]),
+                     _fmt_rate(r["wins"], r["games"]), round(r["games"] / r["seconds"], 2)])
+    print("### 2 players\n")
+    print(table(["pairing (A vs B)", "games", "A mean score [95% CI]", "B mean score [95% CI]",
+                 "A win rate [95% Wilson]", "games/s"], rows))
+
+    full, part = results[("hint-full-info", "greedy")], results[("hint", "greedy")]
+    diffs = [f - p for f, p in zip(full["scores"]["hint-full-info"], part["scores"]["hint"])]
+    print("\n### Cost of hidden information (same deals, same seeds, against greedy)\n")
+    print(table(["policy", "mean score [95% CI]", "win rate vs greedy"],
+                [["hint (player's information)", _fmt_ci(part["scores"]["hint"]), _fmt_rate(part["wins"], part["games"])],
+                 ["full-information analysis", _fmt_ci(full["scores"]["hint-full-info"]),
+                  _fmt_rate(full["wins"], full["games"])],
+                 ["gap (full - hint), paired", _fmt_ci(diffs), ""]]))
+
+    print("\n### Solo campaigns (3 Ages)\n")
+    solo_rows = []
+    for policy in ("hint", "greedy", "random", "hint-full-info"):
+        r = solo(policy, campaigns, nodes, seed)
+        solo_rows.append([policy, campaigns, _fmt_ci(r["values"]), _fmt_rate(r["successes"], campaigns),
+                          f"{np.mean(r['ages']):.2f}", round(campaigns / r["seconds"], 2)])
+    print(table(["policy", "campaigns", "mean campaign score [95% CI]", "campaigns completed [95% Wilson]",
+                 "Ages scored (mean)", "campaigns/s"], solo_rows))
+
+    print("\n### Throughput\n")
+    print(table(["games simulated", "games", "games/s"], throughput(5 if quick else 40)))
+    print()
+    print(table(["compiled playout kernel vs twin", "playouts", "kernel playouts/s", "twin playouts/s",
+                 "ratio"], kernel_speed(200 if quick else 2000)))
+
+    print("\n### Invariant: no card, Legend or tile lost or duplicated (random legal play)\n")
+    print(table(["mode", "games", "steps checked", "violations", "seconds"], invariant_run(50 if quick else 600)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
