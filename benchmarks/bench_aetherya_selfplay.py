@@ -149,6 +149,41 @@ def kernel_speed(n: int) -> list[list]:
     return [["greedy playouts from the first turn, 2 players", n, round(n / k), round(n / t, 1), round(t / k)]]
 
 
+def anytime(positions: int, budgets: list[int], reference: int) -> list[list]:
+    """How the hint improves with its budget: agreement with, and regret against, a long reference search."""
+    game = AetheryaGame()
+    rng = np.random.default_rng(7)
+    states = []
+    for p in range(positions):
+        state = game.new_initial_state(100 + p)
+        for _ in range(int(rng.integers(0, 8))):
+            state = advance_to_turn_start(state, rng)
+            if state.is_terminal():
+                break
+            state.apply_action(greedy_action(state, rng))
+        state = advance_to_turn_start(state, rng)
+        if not state.is_terminal():
+            states.append(state)
+    refs = []
+    for i, state in enumerate(states):
+        result = hint(state, SearchContext(limits=Limits(nodes=reference), seed=999 + i), top=100)
+        refs.append({m.move: m.value for m in result.move_infos})
+    rows = []
+    for budget in budgets:
+        agree, regret, seconds = 0, [], 0.0
+        for i, state in enumerate(states):
+            start = time.perf_counter()
+            result = hint(state, SearchContext(limits=Limits(nodes=budget), seed=i), top=1)
+            seconds += time.perf_counter() - start
+            move = result.move_infos[0].move
+            best = max(refs[i], key=refs[i].get)
+            agree += move == best
+            regret.append(refs[i][best] - refs[i].get(move, min(refs[i].values())))
+        rows.append([budget, len(states), f"{agree / len(states):.2f}", f"{np.mean(regret):.2f}",
+                     f"{seconds / len(states):.2f}"])
+    return rows
+
+
 def invariant_run(games: int) -> list[list]:
     rows = []
     for mode, players in (("base", 2), ("base", 3), ("base", 4), ("objects", 2), ("objects", 4), ("coop", 2),
@@ -170,12 +205,14 @@ def invariant_run(games: int) -> list[list]:
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
-    deals = 2 if quick else 30
-    campaigns = 2 if quick else 40
-    nodes = 120 if quick else 400
+    deals = 2 if quick else 20
+    campaigns = {"hint": 2, "hint-full-info": 2, "greedy": 4, "random": 4} if quick else \
+        {"hint": 10, "hint-full-info": 10, "greedy": 200, "random": 200}
+    nodes = 120 if quick else 300
     seed = 2026
     print(f"Self-play ({'quick' if quick else 'full'} run): {deals} deals per pairing, each played twice with the "
-          f"seats swapped; hint policy budget {nodes} evaluations per decision; seed {seed}.\n")
+          f"seats swapped; hint policy budget {nodes} evaluations (sampled world x plan) per decision, instead of "
+          f"a time limit, so that the figures do not depend on the machine's load; seed {seed}.\n")
     print(f"Command: `python benchmarks/run.py aetherya_selfplay{' --quick' if quick else ''}`\n")
 
     rows = []
@@ -200,12 +237,21 @@ def main(argv: list[str]) -> int:
 
     print("\n### Solo campaigns (3 Ages)\n")
     solo_rows = []
-    for policy in ("hint", "greedy", "random", "hint-full-info"):
-        r = solo(policy, campaigns, nodes, seed)
-        solo_rows.append([policy, campaigns, _fmt_ci(r["values"]), _fmt_rate(r["successes"], campaigns),
-                          f"{np.mean(r['ages']):.2f}", round(campaigns / r["seconds"], 2)])
+    for policy in ("hint", "hint-full-info", "greedy", "random"):
+        n = campaigns[policy]
+        r = solo(policy, n, nodes, seed)
+        passed = [sum(1 for a in r["ages"] if a >= k) for k in (1, 2, 3)]
+        solo_rows.append([policy, n, _fmt_ci(r["values"]), _fmt_rate(r["successes"], n),
+                          " / ".join(f"{k / n:.2f}" for k in passed), round(n / r["seconds"], 2)])
     print(table(["policy", "campaigns", "mean campaign score [95% CI]", "campaigns completed [95% Wilson]",
-                 "Ages scored (mean)", "campaigns/s"], solo_rows))
+                 "share passing Age 1 / 2 / 3", "campaigns/s"], solo_rows))
+
+    reference = 1600 if quick else 6400
+    print(f"\n### Hints improve with their budget (2 players; reference: {reference} evaluations, "
+          "regret measured with the reference's values)\n")
+    print(table(["evaluations per hint", "positions", "same move as the reference", "mean regret (points)",
+                 "seconds per hint"],
+                anytime(4 if quick else 16, [50, 200, 800] if quick else [50, 200, 800, 3200], reference)))
 
     print("\n### Throughput\n")
     print(table(["games simulated", "games", "games/s"], throughput(5 if quick else 40)))
