@@ -26,8 +26,8 @@ from solver.aetherya.cards import CATEGORIES
 from solver.aetherya.planner import kingdom_potential
 from solver.aetherya.playout import advance_to_turn_start, pack, playout_values, unseen_stones
 from solver.aetherya.rules import legend_card
-from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_END, A_GRIFFIN, A_HAMMER, A_PEEK, A_TAKE,
-                                   A_TAKE2, A_TILE_TAKE, AetheryaState)
+from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
+                                   A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
 from solver.aetherya.tiles import STONES, best_stone_value, stone_value, tile_kind
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
@@ -188,7 +188,8 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
             extra["plans"] = [{"pv": _pv(state, c.plan),
                                "value": round(c.mean, 3), "samples": len(c.values)} for c in cands[:3]]
         infos.append(MoveInfo(move=state.action_to_string(root), value=round(best.mean, 3), pv=_pv(state, best.plan),
-                              why=explain(state, best.plan, best.mean, best.stdev), extra=extra))
+                              why=explain(state, best.plan, best.mean, best.stdev,
+                                         float(np.mean(best.progress)) if best.progress else None), extra=extra))
     infos = infos[:top]
     root = {
         "player": player, "phase": state.phase, "fullInformation": full,
@@ -222,14 +223,16 @@ def _pv(state: AetheryaState, plan: list[int]) -> list[str]:
     for action in plan:
         out.append(s.action_to_string(action))
         s.apply_action(action)
-    if s.phase == "draw":
+    if s.phase == "draw" and s.mode == "solo":
+        out.append("(keep the better of the two cards and play it)")
+    elif s.phase == "draw":
         out.append("(place the drawn card where it scores best, or reveal a territory)")
     elif s.phase == "end-turn":
         out.append("(then the best Legend or tile)")
     return out
 
 
-def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float) -> str:
+def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, progress: float | None = None) -> str:
     """A one-line human reason for a plan: its immediate effect and its expected final value."""
     seat = state.to_move
     s = state.clone()
@@ -242,6 +245,10 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float) ->
             words.append(f"the discard {_card_name(s.discards[action - A_TAKE][-1])} on {where}")
         elif action == A_DRAW and s.phase == "choose":
             words.append("a fresh card from the pile")
+        elif action == A_TAKE_DRAW:
+            words.append(f"the discard {_card_name(s.discards[0][-1])} plus one card: the pile lasts longer")
+        elif action == A_DRAW2:
+            words.append("two fresh cards, but the Age ends sooner")
         elif A_CLAIM < action <= A_CLAIM + 15 or A_CLAIM_SWORD < action <= A_CLAIM_SWORD + 15:
             number = action - (A_CLAIM_SWORD if action > A_CLAIM_SWORD else A_CLAIM)
             words.append(f"writes {legend_card(number).title} ({legend_card(number).points} pts)")
@@ -259,7 +266,8 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float) ->
     change = after.total - before.total
     now = f"{change:+d} now" + (f" ({', '.join(deltas[:3])})" if deltas else "")
     text = "; ".join(words + [now]) if words else now
-    return f"{text}; expected {mean:.1f} ± {stdev:.1f}"
+    tail = f" ({progress:.1f} Legends written)" if progress is not None else ""
+    return f"{text}; expected {mean:.1f} ± {stdev:.1f}{tail}"
 
 
 def _card_name(code: int) -> str:
