@@ -175,3 +175,12 @@ def test_candidate_plans_cover_every_decision():
     take_plans = [p for p in plans if len(p) == 2]
     after = state.child(0)
     assert len(take_plans) == len(after.legal_actions()) and [2] in plans
+
+
+def test_demo_shows_the_score_example_and_a_hint():
+    import io
+    out = io.StringIO()
+    AetheryaGame().demo(out)
+    text = out.getvalue()
+    assert "total" in text and "Hint" in text and "hint from the player's own information" in text
+    assert "?" in text  # the dealt position is shown as the player sees it
