@@ -325,3 +325,14 @@ def test_solo_rows_of_4_5_6_AE33():
     """AE-33 (errata): the solo Legend rows hold 4, 5 and 6 cards."""
     state = AetheryaGame(mode="solo").new_initial_state(2)
     assert [len(r) for r in state.rows] == list(SOLO_ROWS)
+
+
+def test_the_notation_example_of_the_docs_parses():
+    """A user typing the position from docs/formats/aetherya.md gets that position and its moves."""
+    from pathlib import Path
+    doc = Path(__file__).resolve().parents[2] / "docs" / "formats" / "aetherya.md"
+    line = next(l.strip() for l in doc.read_text().splitlines() if l.strip().startswith("base:2 "))
+    state = AetheryaGame().state_from_notation(line)
+    assert state.to_notation() == line
+    assert AetheryaGame().legal_moves(line) == ["take", "draw"]
+    assert state.score(0).total == base_state().score(0).total
