@@ -89,13 +89,12 @@ cdef inline unsigned int spread(unsigned int m) noexcept nogil:
     return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
 
 
-cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned int* legends_out,
-               unsigned int* near_out) noexcept nogil:
+cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned int* legends_out) noexcept nogil:
     cdef unsigned int kinds[11]
     cdef unsigned int ortho[16]
     cdef unsigned int conn[16]
     cdef unsigned int portals, remaining, hub, grown, around, rest, m
-    cdef unsigned int P, F, M, S, H, E, D, G, legends = 0, near = 0
+    cdef unsigned int P, F, M, S, H, E, D, G, legends = 0
     cdef int c, kind, total = 0, pairs = 0, tamed = 0, n, value, counted
     for c in range(11):
         kinds[c] = 0
@@ -126,8 +125,6 @@ cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned
         kind = k[c]
         if kind == ELVES:
             total += 2 * popcount(m & F) - popcount(m & S)
-            if m & D:
-                near |= 1 << 10
             if not (accords >> c) & 1:
                 pairs += popcount(m & D & ~accords)
             if m & H:
@@ -160,12 +157,6 @@ cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned
                 legends |= 1 << 7
         elif kind == GOBLINS:
             total += 3 * popcount(ortho[c] & S)
-            if m & H:
-                near |= 1 << 7
-            if m & E:
-                near |= 1 << 8
-            if m & D:
-                near |= 1 << 9
             if not (accords >> c) & 1:
                 pairs += popcount(m & (H | E | D) & ~accords)
             if ortho[c] & G:
@@ -180,47 +171,24 @@ cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned
             if (staffs >> c) & 1 or popcount(m & H) >= 2 or popcount(m & E) >= 2 or popcount(m & D) >= 2:
                 tamed += 1
         elif kind == PLAINS:
-            if m & P:
-                near |= 1 << 11
             if popcount(m & P) >= 2:
                 legends |= 1 << 11
         elif kind == SWAMP:
-            if m & S:
-                near |= 1 << 12
             if popcount(m & S) >= 2:
                 legends |= 1 << 12
         elif kind == MOUNTAIN:
-            if m & M:
-                near |= 1 << 13
             if popcount(m & M) >= 2:
                 legends |= 1 << 13
         elif kind == FOREST:
-            if m & F:
-                near |= 1 << 14
             if popcount(m & F) >= 2:
                 legends |= 1 << 14
     if H and E and D and G:
         legends |= 1 << 6
-    if H and E:
-        near |= 1 << 0
-    if H and D:
-        near |= 1 << 1
-    if popcount(G) >= 2:
-        near |= 1 << 2
-    if popcount(H) >= 2:
-        near |= 1 << 3
-    if popcount(E) >= 2:
-        near |= 1 << 4
-    if popcount(D) >= 2:
-        near |= 1 << 5
-    if (H != 0) + (E != 0) + (D != 0) + (G != 0) >= 3:
-        near |= 1 << 6
     n = popcount(kinds[DRAGON])
     value = DRAGON_VALUE[3 if n > 3 else n]
     counted = 3 if tamed > 3 else tamed
     total += value * counted - value * (n - counted) - 2 * pairs
     legends_out[0] = legends
-    near_out[0] = near & ~legends
     return total
 
 
@@ -232,8 +200,8 @@ cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
 
 
 cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
-    cdef unsigned int legends, near
-    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends, &near)
+    cdef unsigned int legends
+    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
     cdef int mode = s[MODE], best = 0, n
     if mode == BASE or mode == OBJECTS:
         for n in range(1, 16):
@@ -242,11 +210,8 @@ cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
         total += best
     elif mode == SOLO:
         for n in range(1, 16):
-            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]:
-                if (legends >> (n - 1)) & 1:
-                    total += 10
-                elif (near >> (n - 1)) & 1:
-                    total += 3
+            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
+                total += 10
     return total
 
 
@@ -344,9 +309,9 @@ cdef void refill(int* s, uint64_t* rng) noexcept nogil:
 
 cdef unsigned int claimable_mask(const int* s, int seat) noexcept nogil:
     cdef int k[16]
-    cdef unsigned int legends, near
+    cdef unsigned int legends
     board(s, seat, k)
-    score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends, &near)
+    score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
     return legends
 
 
@@ -439,7 +404,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     cdef int k[16]
     cdef int block[16]
     cdef int kept[4]
-    cdef unsigned int legends, near
+    cdef unsigned int legends
     cdef int age = s[AGE], objective = 0, n, c, i, corner, v, best_corner = 0, best_v = NEG, ties = 0, kind
     s[HID] = 0
     for n in range(1, 16):
@@ -449,7 +414,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
                 return 1
             objective += LEGEND_POINTS[n]
     board(s, 0, k)
-    s[AGE_SUM] += score(k, 0, 0, &legends, &near) - objective
+    s[AGE_SUM] += score(k, 0, 0, &legends) - objective
     if age == 2:
         return 1
     s[AGE] = age + 1
@@ -463,7 +428,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
         block[CENTRE[1]] = k[corner + 1]
         block[CENTRE[2]] = k[corner + 4]
         block[CENTRE[3]] = k[corner + 5]
-        v = score(block, 0, 0, &legends, &near)
+        v = score(block, 0, 0, &legends)
         if v > best_v:
             best_corner = corner
             best_v = v
@@ -579,7 +544,7 @@ cdef int solo_progress(const int* s) noexcept nogil:
 cdef void returns(int* s, int32_t* out) noexcept nogil:
     cdef int k[16]
     cdef int totals[4]
-    cdef unsigned int legends, near
+    cdef unsigned int legends
     cdef int p, players = s[PLAYERS], mode = s[MODE], low
     if mode == SOLO:
         out[0] = 0 if s[FAILED] else s[AGE_SUM]
@@ -588,7 +553,7 @@ cdef void returns(int* s, int32_t* out) noexcept nogil:
     for p in range(players):
         s[HID + p] = 0
         board(s, p, k)
-        totals[p] = score(k, <unsigned int>s[ACC + p], <unsigned int>s[STF + p], &legends, &near) + \
+        totals[p] = score(k, <unsigned int>s[ACC + p], <unsigned int>s[STF + p], &legends) + \
             (0 if mode == COOP else s[HELD + p])
     low = totals[0]
     for p in range(players):
@@ -654,7 +619,7 @@ def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32
 
 def board_value(const int32_t[::1] cards, unsigned int accords, unsigned int staffs):
     """The board total of 16 codes with Accord and Staff cells (the scorer the playouts use)."""
-    cdef unsigned int legends, near
+    cdef unsigned int legends
     cdef int k[16]
     cdef int c
     if cards.shape[0] != 16:
@@ -663,4 +628,4 @@ def board_value(const int32_t[::1] cards, unsigned int accords, unsigned int sta
         if cards[c] < 0 or cards[c] > 10:
             raise ValueError("board_value: expected 16 card codes in 0..10")
         k[c] = cards[c]
-    return score(k, accords, staffs, &legends, &near)
+    return score(k, accords, staffs, &legends)

@@ -88,38 +88,8 @@ def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> 
     if state.mode in ("base", "objects"):
         total += max((LEGEND_POINTS[n] for n in state.row if n in met), default=0)
     elif state.mode == "solo":
-        near = near_legends(board) - met
-        for n in state.rows[state.age]:
-            if n not in state.written:
-                total += 10 if n in met else (3 if n in near else 0)
+        total += 10 * sum(1 for n in state.rows[state.age] if n in met and n not in state.written)
     return total
-
-
-def near_legends(board: np.ndarray) -> set[int]:
-    """Legends one step from being met (the playout kernel's solo shaping): both kinds of an Alliance present,
-    two of a Tribe, three of the four Tribes, a Battle's 1-vs-1 connected, two connected cards of a Terrain."""
-    from solver.kernels import aetherya_score
-    conn = aetherya_score.connections(board)
-    kinds = [int(x) for x in board]
-    count = {k: kinds.count(k) for k in range(11)}
-    near = set()
-    if count[4] and count[5]:
-        near.add(1)
-    if count[4] and count[6]:
-        near.add(2)
-    for number, kind in ((3, 7), (4, 4), (5, 5), (6, 6)):
-        if count[kind] >= 2:
-            near.add(number)
-    if sum(1 for k in (4, 5, 6, 7) if count[k]) >= 3:
-        near.add(7)
-    masks = [0] * 11
-    for c, k in enumerate(kinds):
-        masks[k] |= 1 << c
-    for number, (a, b) in ((8, (7, 4)), (9, (7, 5)), (10, (7, 6)), (11, (5, 6)), (12, (0, 0)), (13, (3, 3)),
-                           (14, (2, 2)), (15, (1, 1))):
-        if any(conn[c] & masks[b] for c in range(16) if kinds[c] == a):
-            near.add(number)
-    return near
 
 
 def placements(state: AetheryaState, seat: int, card: int) -> list[tuple[int, int]]:

@@ -16,8 +16,7 @@ it raises the value most, or discard it and reveal a random Unexplored
 Territory when no placement raises it (solo: always the discard top plus
 one drawn card, the rulebook's tip, keeping the better of the two). The value is the board total, plus the
 points of the best Legend that could be claimed (base, objects), or plus 10
-for each Legend of the current Age the kingdom meets and has not written, plus 3 for each one
-step from being met (solo). Claims take the
+for each Legend of the current Age the kingdom meets and has not written (solo). Claims take the
 highest-scoring Legend; co-op writes every Legend met and the group discards
 the cheapest Legend after a round without writing; solo keeps the 2x2 block
 that scores best alone. Ties between cells are broken at random.
@@ -66,11 +65,8 @@ def _pop(m: int) -> int:
     return bin(m).count("1")
 
 
-def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int, int]:
-    """Board total (Accords and Staffs applied), the satisfied-Legend mask and the "near" mask of 16 codes.
-
-    A Legend is near when one step is missing: both kinds of an Alliance present; two of a Tribe present;
-    three of the four Tribes; a 1-vs-1 of a Battle connected; two connected cards of a Terrain."""
+def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int]:
+    """Board total (Accords and Staffs applied) and the satisfied-Legend mask of 16 codes."""
     kinds = [0] * 11
     ortho = [0] * 16
     conn = [0] * 16
@@ -99,15 +95,12 @@ def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int, int]:
     total = 0
     pairs = 0
     legends = 0
-    near = 0
     tamed = 0
     for c in range(16):
         m = conn[c]
         kind = k[c]
         if kind == ELVES:
             total += 2 * _pop(m & F) - _pop(m & S)
-            if m & D:
-                near |= 1 << 10
             if not accords >> c & 1:
                 pairs += _pop(m & D & ~accords)
             if m & H:
@@ -140,12 +133,6 @@ def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int, int]:
                 legends |= 1 << 7
         elif kind == GOBLINS:
             total += 3 * _pop(ortho[c] & S)
-            if m & H:
-                near |= 1 << 7
-            if m & E:
-                near |= 1 << 8
-            if m & D:
-                near |= 1 << 9
             if not accords >> c & 1:
                 pairs += _pop(m & (H | E | D) & ~accords)
             if ortho[c] & G:
@@ -160,41 +147,24 @@ def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int, int]:
             if staffs >> c & 1 or _pop(m & H) >= 2 or _pop(m & E) >= 2 or _pop(m & D) >= 2:
                 tamed += 1
         elif kind == PLAINS:
-            if m & P:
-                near |= 1 << 11
             if _pop(m & P) >= 2:
                 legends |= 1 << 11
         elif kind == SWAMP:
-            if m & S:
-                near |= 1 << 12
             if _pop(m & S) >= 2:
                 legends |= 1 << 12
         elif kind == MOUNTAIN:
-            if m & M:
-                near |= 1 << 13
             if _pop(m & M) >= 2:
                 legends |= 1 << 13
         elif kind == FOREST:
-            if m & F:
-                near |= 1 << 14
             if _pop(m & F) >= 2:
                 legends |= 1 << 14
     if H and E and D and G:
         legends |= 1 << 6
-    if H and E:
-        near |= 1 << 0
-    if H and D:
-        near |= 1 << 1
-    for bit, tribe in ((2, G), (3, H), (4, E), (5, D)):
-        if _pop(tribe) >= 2:
-            near |= 1 << bit
-    if (H != 0) + (E != 0) + (D != 0) + (G != 0) >= 3:
-        near |= 1 << 6
     n = _pop(kinds[DRAGON])
     value = DRAGON_VALUE[3 if n > 3 else n]
     counted = 3 if tamed > 3 else tamed
     total += value * counted - value * (n - counted) - 2 * pairs
-    return total, legends, near & ~legends
+    return total, legends
 
 
 def _board(s: list[int], seat: int) -> list[int]:
@@ -203,7 +173,7 @@ def _board(s: list[int], seat: int) -> list[int]:
 
 
 def _value(s: list[int], seat: int, k: list[int]) -> int:
-    total, legends, near = _score(k, s[ACC + seat], s[STF + seat])
+    total, legends = _score(k, s[ACC + seat], s[STF + seat])
     mode = s[MODE]
     if mode == BASE or mode == OBJECTS:
         best = 0
@@ -213,11 +183,8 @@ def _value(s: list[int], seat: int, k: list[int]) -> int:
         total += best
     elif mode == SOLO:
         for n in range(1, 16):
-            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]:
-                if legends >> (n - 1) & 1:
-                    total += 10
-                elif near >> (n - 1) & 1:
-                    total += 3
+            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and legends >> (n - 1) & 1:
+                total += 10
     return total
 
 
