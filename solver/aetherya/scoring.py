@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.aetherya.cards import CATEGORIES, CELLS, LETTERS, SIDE, Legend, card_code, legend, legends_from_mask
-from solver.errors import InvalidInputError, NotationError
+from solver.aetherya.cards import CATEGORIES, CELLS, LETTERS, SIDE, Legend, legend, legends_from_mask
+from solver.errors import InvalidInputError, NotationError, UnknownCardError
 from solver.kernels import aetherya_score as kernel
 
 
@@ -30,7 +30,10 @@ def parse_kingdom(text: str, field: str = "kingdom") -> np.ndarray:
     codes = np.empty(CELLS, dtype=np.uint8)
     for r, row in enumerate(rows):
         for c, letter in enumerate(row):
-            codes[r * SIDE + c] = card_code(letter, f"{field} (row {r + 1}, column {'abcd'[c]})")
+            if letter.upper() not in LETTERS:
+                raise UnknownCardError(field, letter, f"unknown card at row {r + 1}, column {'abcd'[c]} "
+                                                      f"(expected one of {' '.join(LETTERS)})")
+            codes[r * SIDE + c] = LETTERS.index(letter.upper())
     return codes
 
 
