@@ -133,7 +133,7 @@ def test_internal_errors_are_reported_and_the_engine_survives(pile_game, monkeyp
     assert ok["moves"] == ["take1", "take2"]
 
 
-def test_engine_process_end_to_end():
+def test_engine_process_end_to_end(tmp_path):
     """The real command: queries in on stdin, responses out on stdout, exit 0 when stdin closes."""
     queries = "\n".join([
         json.dumps({"id": 1, "game": "aetherya", "action": "score", "state": "FEFP/MDMH/PHFS/SSGS"}),
@@ -142,7 +142,7 @@ def test_engine_process_end_to_end():
                     "state": {"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3"]}}),
     ]) + "\n"
     proc = subprocess.run([sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())",
-                           "engine"], input=queries.encode(), capture_output=True, timeout=60)
+                           "engine"], input=queries.encode(), capture_output=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(l) for l in proc.stdout.decode().splitlines()]
     got = {l.get("id"): l for l in lines}
