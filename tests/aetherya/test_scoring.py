@@ -146,7 +146,7 @@ def test_AE_16_two_linked_tribes_through_a_portal():
 def test_rulebook_example_jordan():
     """Jordan's kingdom of the rulebook's scoring example, built to match every sentence of its description.
 
-    H . P D     a1 Human: the Plains c1 only through the Portal b1 (+2), the Marsh a2 (-1): 1 point
+    H O P D     a1 Human: the Plains c1 only through the Portal b1 (+2), the Marsh a2 (-1): 1 point
     S R H M     c2 Human: Plains, Mountain, Forest: 4;  d3 Human: Mountain and 2 Forests: 3
     D E F H     c4 Elf: 3 Forests (6), b3 Elf: 2 Forests (4); a3 and d1 Dwarves: one Mountain each
     M F E F     b2 Dragon: tamed by the Humans c2 (adjacent) and a1 (through the Portal)
