@@ -974,6 +974,7 @@ cdef struct Search:
     const int32_t* deck
     int player
     int32_t rf[CELLS]
+    int32_t union_ex[CELLS]
     int64_t node_limit
     int64_t nodes
     double deadline
@@ -992,9 +993,19 @@ cdef struct Search:
 
 
 cdef inline int h_of(const int32_t* s, const Search* sr) noexcept nogil:
-    cdef int p = s[PIECE + sr.player], r, c, m
+    cdef int p = s[PIECE + sr.player], r, c, m, own, d
+    cdef int32_t ex[CELLS]
+    cdef int32_t dist[CELLS]
     if s[VARIANT] == VAR_BASE:
-        return sr.rf[p] if sr.rf[p] >= 0 else INF
+        own = sr.deck[T_EXITS + s[UP + p]]
+        if own == sr.union_ex[p]:
+            d = sr.rf[p]
+        else:
+            memcpy(ex, sr.union_ex, sizeof(int32_t) * CELLS)
+            ex[p] = own
+            field(ex, dist)
+            d = dist[p]
+        return d if d >= 0 else INF
     r = p // 5
     c = p % 5
     m = r
@@ -1111,8 +1122,8 @@ cdef void init_search(Search* sr, const int32_t* s, const int32_t* deck, int pla
     sr.deck = deck
     sr.player = player
     for c in range(CELLS):
-        ex[c] = deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
-    field(ex, sr.rf)
+        sr.union_ex[c] = deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
+    field(sr.union_ex, sr.rf)
     sr.nodes = 0
     sr.stopped = False
     sr.next_bound = INF
@@ -1208,3 +1219,59 @@ def count_solutions(const int32_t[::1] state, const int32_t[::1] deck, int playe
         dfs(&sr, s, 1, depth, 0)
     free(sr.arena)
     return (sr.count if sr.count < limit else limit), sr.nodes, (0 if sr.stopped else 1)
+
+
+def greedy_escape(const int32_t[::1] state, const int32_t[::1] deck, int player, int max_turns, int tries,
+                  uint64_t seed, int32_t[::1] moves):
+    """An upper bound for ``shortest_escape``: the shortest of ``tries`` solitaire runs of the greedy policy
+    knowing every card. Returns ``(turns, decisions)`` with the run's actions in ``moves`` (``(-1, 0)``: no run
+    left the forest within ``max_turns``)."""
+    cdef int32_t root[STATE_LEN]
+    cdef int32_t s[STATE_LEN]
+    cdef int32_t* run
+    cdef uint64_t rng = seed
+    cdef int best = -1, best_n = 0, t, c, turns, limit, n, a, i
+    solitaire_root(state, deck, player, root)
+    if max_turns < 1 or max_turns > 1000 or tries < 1 or moves.shape[0] < 3 * max_turns:
+        raise ValueError("max_turns must be 1..1000, tries positive, and moves hold 3 * max_turns entries")
+    for c in range(CELLS):
+        root[SEEN + c] = (1 << root[NPLAYERS]) - 1
+    run = <int32_t*>malloc(sizeof(int32_t) * (3 * max_turns + 3))
+    if run == NULL:
+        raise MemoryError()
+    with nogil:
+        for t in range(tries):
+            memcpy(s, root, sizeof(int32_t) * STATE_LEN)
+            n = 0
+            turns = 1
+            limit = max_turns if best < 0 else best - 1
+            while turns <= limit:
+                a = greedy(s, &deck[0], &rng)
+                run[n] = a
+                n += 1
+                apply(s, &deck[0], a)
+                if s[PHASE] == PH_OVER:
+                    if s[WINNER] == player:
+                        best = turns
+                        best_n = n
+                        for i in range(n):
+                            moves[i] = run[i]
+                    break
+                if s[PHASE] == PH_FLIP:
+                    advance_to(s, &deck[0], player)
+                    turns += 1
+                    if s[PHASE] == PH_OVER:
+                        break
+    free(run)
+    return best, best_n
+
+
+def skip_to_player(int32_t[::1] state, const int32_t[::1] deck, int player):
+    """Solitaire model: end the other players' turns in place without any flip until ``player`` is to move."""
+    check_state(state, deck)
+    if not 0 <= player < state[NPLAYERS]:
+        raise ValueError("player: out of range")
+    if state[TOMOVE] != player and state[PHASE] != PH_FLIP:
+        raise ValueError("state: another player is in the middle of a turn")
+    if state[PHASE] != PH_OVER:
+        advance_to(&state[0], &deck[0], player)

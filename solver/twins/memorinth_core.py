@@ -783,18 +783,29 @@ def _advance_to(s: list[int], deck: Sequence[int], player: int) -> None:
         _end_turn(s, deck)
 
 
-def _relaxed_field(s: list[int], deck: Sequence[int]) -> list[int]:
-    """Base game: moves out along the union of both sides of each card (cards never move), a lower bound."""
-    ex = [deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]] for c in range(CELLS)]
-    d = [0] * CELLS
-    _field(ex, d)
-    return d
+def _union_exits(s: list[int], deck: Sequence[int]) -> list[int]:
+    """Base game: each cell's path ends on either side of its card (cards never move)."""
+    return [deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]] for c in range(CELLS)]
 
 
-def _h(s: list[int], player: int, rf: list[int]) -> int:
+def _h(s: list[int], deck: Sequence[int], player: int, union: list[int], rf: list[int]) -> int:
+    """Admissible bound on the own turns still needed (each turn moves the piece by at most one card).
+
+    Base game: moves out along the union of both sides of every card, except the card under the piece, which
+    nobody may flip while the piece stands on it. Master Memorinth (cards move): distance to the nearest edge + 1.
+    """
     p = s[PIECE + player]
     if s[VARIANT] == VAR_BASE:
-        return rf[p] if rf[p] >= 0 else INF
+        own = deck[T_EXITS + s[UP + p]]
+        if own == union[p]:
+            d = rf[p]
+        else:
+            ex = union[:]
+            ex[p] = own
+            dist = [0] * CELLS
+            _field(ex, dist)
+            d = dist[p]
+        return d if d >= 0 else INF
     r, c = divmod(p, 5)
     return min(r, c, 4 - r, 4 - c) + 1
 
@@ -805,9 +816,11 @@ def _key(s: list[int]) -> tuple[int, ...]:
 
 
 class _Search:
-    def __init__(self, deck: Sequence[int], player: int, rf: list[int], node_limit: int, deadline: float,
+    def __init__(self, deck: Sequence[int], player: int, union: list[int], node_limit: int, deadline: float,
                  moves: Any, use_tt: bool, collapse_peeks: bool, count_limit: int) -> None:
-        self.deck, self.player, self.rf = deck, player, rf
+        self.deck, self.player, self.union = deck, player, union
+        self.rf = [0] * CELLS
+        _field(union, self.rf)
         self.node_limit, self.moves = node_limit, moves
         self.deadline = deadline
         self.use_tt, self.collapse = use_tt, collapse_peeks
@@ -831,7 +844,7 @@ class _Search:
         """True when a solution was found (or, counting, the count limit reached)."""
         if self.limit_hit():
             return False
-        f = d - 1 + _h(s, self.player, self.rf)
+        f = d - 1 + _h(s, self.deck, self.player, self.union, self.rf)
         if f > bound:
             if f < self.next_bound:
                 self.next_bound = f
@@ -894,14 +907,16 @@ def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_lim
     s = _solitaire_root(state, deck, player)
     if max_depth < 1 or max_depth > 64 or len(moves) < 3 * max_depth:
         raise ValueError("max_depth must be 1..64 and moves hold 3 * max_depth entries")
-    rf = _relaxed_field(s, deck)
-    bound = _h(s, player, rf)
+    union = _union_exits(s, deck)
+    rf = [0] * CELLS
+    _field(union, rf)
+    bound = _h(s, deck, player, union, rf)
     if bound >= INF:
         return 1, 0, INF, 0
     nodes = 0
     deadline = time.perf_counter() + time_limit if time_limit > 0 else 0.0
     while bound <= max_depth:
-        search = _Search(deck, player, rf, node_limit - nodes if node_limit > 0 else 0, deadline, moves,
+        search = _Search(deck, player, union, node_limit - nodes if node_limit > 0 else 0, deadline, moves,
                          True, True, 1)
         found = search.dfs(s, 1, bound, 0)
         nodes += search.nodes
@@ -923,7 +938,54 @@ def count_solutions(state: Any, deck: Any, player: int, depth: int, limit: int, 
     s = _solitaire_root(state, deck, player)
     if depth < 1 or depth > 64 or limit < 1:
         raise ValueError("depth must be 1..64 and limit positive")
-    rf = _relaxed_field(s, deck)
-    search = _Search(deck, player, rf, node_limit, 0.0, [0] * (3 * depth), False, False, limit)
+    search = _Search(deck, player, _union_exits(s, deck), node_limit, 0.0, [0] * (3 * depth), False, False, limit)
     search.dfs(s, 1, depth, 0)
     return min(search.count, limit), search.nodes, 0 if search.stopped else 1
+
+
+def greedy_escape(state: Any, deck: Any, player: int, max_turns: int, tries: int, seed: int,
+                  moves: Any) -> tuple[int, int]:
+    """An upper bound for ``shortest_escape``: the shortest of ``tries`` solitaire runs of the greedy policy
+    knowing every card. Returns ``(turns, decisions)`` with the run's actions in ``moves`` (``(-1, 0)``: no run
+    left the forest within ``max_turns``)."""
+    root = _solitaire_root(state, deck, player)
+    if max_turns < 1 or max_turns > 1000 or tries < 1 or len(moves) < 3 * max_turns:
+        raise ValueError("max_turns must be 1..1000, tries positive, and moves hold 3 * max_turns entries")
+    for c in range(CELLS):
+        root[SEEN + c] = (1 << root[NPLAYERS]) - 1
+    rng = _Rng(seed)
+    best, best_n = -1, 0
+    for _ in range(tries):
+        s = root[:]
+        run: list[int] = []
+        turns = 1
+        limit = max_turns if best < 0 else best - 1
+        while turns <= limit:
+            a = _greedy(s, deck, rng)
+            run.append(a)
+            _apply(s, deck, a)
+            if s[PHASE] == PH_OVER:
+                if s[WINNER] == player:
+                    best, best_n = turns, len(run)
+                    for i, x in enumerate(run):
+                        moves[i] = x
+                break
+            if s[PHASE] == PH_FLIP:
+                _advance_to(s, deck, player)
+                turns += 1
+                if s[PHASE] == PH_OVER:
+                    break
+    return best, best_n
+
+
+def skip_to_player(state: Any, deck: Any, player: int) -> None:
+    """Solitaire model: end the other players' turns in place without any flip until ``player`` is to move."""
+    s = _checked(state, deck)
+    if not 0 <= player < s[NPLAYERS]:
+        raise ValueError("player: out of range")
+    if s[TOMOVE] != player and s[PHASE] != PH_FLIP:
+        raise ValueError("state: another player is in the middle of a turn")
+    if s[PHASE] != PH_OVER:
+        _advance_to(s, deck, player)
+    for i in range(STATE_LEN):
+        state[i] = s[i]
