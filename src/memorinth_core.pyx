@@ -318,16 +318,28 @@ cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept n
     return n
 
 
+cdef inline int first_step_bound(const int32_t* s, const int32_t* deck, int p, const int32_t* union_ex,
+                                 const int32_t* rf) noexcept nogil:
+    cdef int own = deck[T_EXITS + s[UP + p]], best = -1, d, t
+    for d in range(4):
+        if not (own >> d) & 1:
+            continue
+        t = neighbor(p, d)
+        if t < 0:
+            return 1
+        if (union_ex[t] >> ((d + 2) & 3)) & 1 and rf[t] >= 0 and (best < 0 or rf[t] + 1 < best):
+            best = rf[t] + 1
+    return best
+
+
 cdef bint stuck(const int32_t* s, const int32_t* deck, int player) noexcept nogil:
-    cdef int32_t ex[CELLS]
-    cdef int32_t d[CELLS]
-    cdef int c, p = s[PIECE + player]
+    cdef int32_t union_ex[CELLS]
+    cdef int32_t rf[CELLS]
+    cdef int c
     for c in range(CELLS):
-        ex[c] = deck[T_EXITS + s[UP + c]]
-        if c != p:
-            ex[c] |= deck[T_EXITS + s[DOWN + c]]
-    field(ex, d)
-    return d[p] < 0
+        union_ex[c] = deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
+    field(union_ex, rf)
+    return first_step_bound(s, deck, s[PIECE + player], union_ex, rf) < 0
 
 
 cdef inline void end_turn(int32_t* s, const int32_t* deck) noexcept nogil:
@@ -626,6 +638,13 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
                 cells[n] = c
                 vals[n] = s[DOWN + c]
                 n += 1
+        for i in range(1, n):   # sorted first: the sample depends on what the player knows only
+            tmp = vals[i]
+            j = i - 1
+            while j >= 0 and vals[j] > tmp:
+                vals[j + 1] = vals[j]
+                j -= 1
+            vals[j + 1] = tmp
         i = n - 1
         while i > 0:
             j = rng_below(rng, i + 1)
@@ -803,6 +822,19 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
             pick_add(&pk, legal_buf[i], score, 1)
         return pick_done(&pk, rng)
     pend = s[PENDING]
+    if pend == ACT_SWAPCARDS:   # only swaps that bring a new card next to the piece are weighed
+        nu = 0
+        for i in range(n):
+            pair_from_index(legal_buf[i] - A_SWAPCARDS, CELLS, &xa, &ya)
+            for j in range(4):
+                x = neighbor(p, j)
+                if x == xa or x == ya:
+                    legal_buf[nu] = legal_buf[i]
+                    nu += 1
+                    break
+        if nu == 0:
+            return legal_buf[rng_below(rng, n)]
+        n = nu
     if pend < 4 or pend == ACT_SWAPCARDS:
         for i in range(n):
             memcpy(t, s, sizeof(int32_t) * STATE_LEN)
@@ -993,18 +1025,9 @@ cdef struct Search:
 
 
 cdef inline int h_of(const int32_t* s, const Search* sr) noexcept nogil:
-    cdef int p = s[PIECE + sr.player], r, c, m, own, d
-    cdef int32_t ex[CELLS]
-    cdef int32_t dist[CELLS]
+    cdef int p = s[PIECE + sr.player], r, c, m, d
     if s[VARIANT] == VAR_BASE:
-        own = sr.deck[T_EXITS + s[UP + p]]
-        if own == sr.union_ex[p]:
-            d = sr.rf[p]
-        else:
-            memcpy(ex, sr.union_ex, sizeof(int32_t) * CELLS)
-            ex[p] = own
-            field(ex, dist)
-            d = dist[p]
+        d = first_step_bound(s, sr.deck, p, sr.union_ex, sr.rf)
         return d if d >= 0 else INF
     r = p // 5
     c = p % 5

@@ -409,31 +409,45 @@ def check_state(state: MemorinthState, field: str) -> None:
 
 
 def stuck(state: MemorinthState, player: int) -> bool:
-    """No sequence of flips can ever open a way out for ``player``'s piece (MR-19; the kernel's rule)."""
+    """No sequence of flips can ever open a way out for ``player``'s piece (MR-19; the kernel's rule).
+
+    Any card may come to show either side, except the card under the piece: nobody may flip it while the piece
+    is there, so the piece's first step follows its face-up paths.
+    """
     deck = state.rules.deck
     v = state.vec
     here = int(v[PIECE + player])
-    exits = [deck.side(int(v[UP + c])).paths | (0 if c == here else deck.side(int(v[DOWN + c])).paths)
-             for c in range(25)]
+    union = [deck.side(int(v[UP + c])).paths | deck.side(int(v[DOWN + c])).paths for c in range(25)]
     reached: set[int] = set()
     frontier = []
     for c in range(25):
         r, col = divmod(c, 5)
-        if (r == 0 and exits[c] & 1) or (col == 4 and exits[c] & 2) or (r == 4 and exits[c] & 4) \
-                or (col == 0 and exits[c] & 8):
+        if (r == 0 and union[c] & 1) or (col == 4 and union[c] & 2) or (r == 4 and union[c] & 4) \
+                or (col == 0 and union[c] & 8):
             reached.add(c)
             frontier.append(c)
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
     while frontier:
         cell = frontier.pop()
         r, col = divmod(cell, 5)
-        for d, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+        for d, (dr, dc) in enumerate(steps):
             rr, cc = r + dr, col + dc
             if 0 <= rr < 5 and 0 <= cc < 5:
                 nb = 5 * rr + cc
-                if nb not in reached and exits[cell] >> d & 1 and exits[nb] >> ((d + 2) % 4) & 1:
+                if nb not in reached and union[cell] >> d & 1 and union[nb] >> ((d + 2) % 4) & 1:
                     reached.add(nb)
                     frontier.append(nb)
-    return here not in reached
+    own = deck.side(int(v[UP + here])).paths
+    r, col = divmod(here, 5)
+    for d, (dr, dc) in enumerate(steps):
+        if own >> d & 1:
+            rr, cc = r + dr, col + dc
+            if not (0 <= rr < 5 and 0 <= cc < 5):
+                return False
+            nb = 5 * rr + cc
+            if nb in reached and union[nb] >> ((d + 2) % 4) & 1:
+                return False
+    return True
 
 
 # -- notation -----------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ class MemorinthGame(Game):
         if changes.get("variant") == "base" and "action_side" not in changes:
             params["action_side"] = "shift"
         params.update(changes)
+        if params.get("seats") == R.DEFAULT_SEATS.get(params.get("players")):
+            params["seats"] = "auto"
         inline: Deck | None = None
         if isinstance(deck, Deck):
             inline = deck

@@ -279,18 +279,29 @@ def _options(s: list[int], deck: Sequence[int]) -> list[int]:
     return out
 
 
-def _stuck(s: list[int], deck: Sequence[int], player: int) -> bool:
-    """Base game: no sequence of flips can ever open a way out for this piece.
+def _first_step_bound(s: list[int], deck: Sequence[int], p: int, union: list[int], rf: list[int]) -> int:
+    """Fewest moves out for a piece on cell ``p`` if every card could show either side, except that its first
+    step follows the face-up paths of the card under it (nobody may flip that card while the piece is there;
+    once it has left, the card may be flipped and crossed again). -1 when there is no way out at all."""
+    own = deck[T_EXITS + s[UP + p]]
+    best = -1
+    for d in range(4):
+        if not own >> d & 1:
+            continue
+        t = _neighbor(p, d)
+        if t < 0:
+            return 1
+        if union[t] >> ((d + 2) & 3) & 1 and rf[t] >= 0 and (best < 0 or rf[t] + 1 < best):
+            best = rf[t] + 1
+    return best
 
-    Paths may use either side of every card, except the card the piece stands on: nobody may flip it while
-    the piece is there, and the piece leaves it only along its face-up paths.
-    """
-    p = s[PIECE + player]
-    ex = [deck[T_EXITS + s[UP + c]] if c == p else deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
-          for c in range(CELLS)]
-    d = [0] * CELLS
-    _field(ex, d)
-    return d[p] < 0
+
+def _stuck(s: list[int], deck: Sequence[int], player: int) -> bool:
+    """Base game: no sequence of flips can ever open a way out for this piece (MR-19)."""
+    union = [deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]] for c in range(CELLS)]
+    rf = [0] * CELLS
+    _field(union, rf)
+    return _first_step_bound(s, deck, s[PIECE + player], union, rf) < 0
 
 
 def _end_turn(s: list[int], deck: Sequence[int]) -> None:
@@ -514,7 +525,7 @@ def _resample(s: list[int], player: int, rng: _Rng) -> None:
     bit = 1 << player
     for face in (0, 1):
         cells = [c for c in range(CELLS) if (s[UP + c] & 1) == face and not s[SEEN + c] & bit]
-        vals = [s[DOWN + c] for c in cells]
+        vals = sorted(s[DOWN + c] for c in cells)  # sorted first: the sample depends on what the player knows only
         for i in range(len(vals) - 1, 0, -1):
             j = rng.below(i + 1)
             vals[i], vals[j] = vals[j], vals[i]
@@ -655,6 +666,11 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
             vals.append((a, score, 1))
         return _pick_best(vals, rng)
     pend = s[PENDING]
+    if pend == ACT_SWAPCARDS:  # only swaps that bring a new card next to the piece are weighed
+        near = [a for a in legal if _touches_neighbour(a - A_SWAPCARDS, p)]
+        if not near:
+            return legal[rng.below(len(legal))]
+        legal = near
     if pend < 4 or pend == ACT_SWAPCARDS:
         vals = []
         d2 = [0] * CELLS
@@ -679,6 +695,11 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
         pool = unseen or legal
         return pool[rng.below(len(pool))]
     return legal[rng.below(len(legal))]
+
+
+def _touches_neighbour(pair: int, p: int) -> bool:
+    x, y = _pair_from_index(pair, CELLS)
+    return any(_neighbor(p, d) in (x, y) for d in range(4))
 
 
 def _policy(s: list[int], deck: Sequence[int], policy: int, rng: _Rng) -> int:
@@ -791,20 +812,12 @@ def _union_exits(s: list[int], deck: Sequence[int]) -> list[int]:
 def _h(s: list[int], deck: Sequence[int], player: int, union: list[int], rf: list[int]) -> int:
     """Admissible bound on the own turns still needed (each turn moves the piece by at most one card).
 
-    Base game: moves out along the union of both sides of every card, except the card under the piece, which
-    nobody may flip while the piece stands on it. Master Memorinth (cards move): distance to the nearest edge + 1.
+    Base game (cards never move): :func:`_first_step_bound`. Master Memorinth (cards move): distance to the
+    nearest edge + 1.
     """
     p = s[PIECE + player]
     if s[VARIANT] == VAR_BASE:
-        own = deck[T_EXITS + s[UP + p]]
-        if own == union[p]:
-            d = rf[p]
-        else:
-            ex = union[:]
-            ex[p] = own
-            dist = [0] * CELLS
-            _field(ex, dist)
-            d = dist[p]
+        d = _first_step_bound(s, deck, p, union, rf)
         return d if d >= 0 else INF
     r, c = divmod(p, 5)
     return min(r, c, 4 - r, 4 - c) + 1

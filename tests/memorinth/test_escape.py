@@ -155,3 +155,17 @@ def test_solve_rejects_finished_games_and_players_mid_turn(position, load):
     with pytest.raises(InvalidInputError, match="middle of a turn"):
         shortest_escape(chooser, 1)
     assert shortest_escape(chooser, 0).turns >= 1
+
+
+def test_the_piece_may_come_back_over_its_own_card_after_flipping_it():
+    """MR-26 regression: the bound must let the piece return through the card it stood on, once flipped.
+
+    The piece on d1 sits on 9M (a dead end south): step south, flip d1 to 9S (north-south), step back, leave north.
+    """
+    text = ("1p base S | 11S+0,7M+0,6S+0,9M+0,18S+0/23M+0,8M+0,13M+0,10S+0,5S+0/21S+0,12M+0,CS+0,20M+0,2S+0/"
+            "15M+0,22S+0,4M+0,14S+0,24M+0/1S+0,16M+0,3S+0,19M+0,17M+0 | d1 | N=RP E=HX S=FB W=GT | r6 p0 flip "
+            "last=c5 turns=5:5")
+    state = MemorinthGame(players=1).state_from_notation(text)
+    escape = shortest_escape(state)
+    assert escape.optimal and escape.turns == 3
+    assert exhaustive_escape(state.vec, state.deck_table, 0, 3) == 3

@@ -327,3 +327,28 @@ def test_mr12_shift_keeps_track_of_the_card_flipped_last(position, load):
     play(state, "shift col a north")             # a1 (just flipped, now Moon) re-enters at a5
     assert state.to_json()["lastFlipped"] == "a5"
     assert "flip a5" not in moves(state)
+
+
+def test_mr19_the_python_check_matches_the_kernel_rule(position, load):
+    """MR-19: solver.memorinth.codec.stuck (used to validate input) agrees with the kernel's rule (its twin)."""
+    import numpy as np
+
+    from solver.memorinth.codec import stuck
+    from solver.twins import memorinth_core as T
+    game = MemorinthGame(players=2)
+    rng = np.random.default_rng(4)
+    known = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "c3"]))
+    assert stuck(known, 0) and not stuck(known, 1)
+    assert T._stuck([int(x) for x in known.vec], list(known.deck_table), 0)
+    agree = both = 0
+    for seed in range(60):
+        state = game.deal(seed)
+        obj = state.to_json()
+        obj["pieces"] = [f"{'abcde'[int(rng.integers(5))]}{int(rng.integers(5)) + 1}" for _ in range(2)]
+        state = game.state_from_json(obj)
+        for p in range(2):
+            mine = stuck(state, p)
+            assert mine == T._stuck([int(x) for x in state.vec], list(state.deck_table), p)
+            both += mine
+            agree += 1
+    assert agree == 120

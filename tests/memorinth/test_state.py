@@ -167,3 +167,17 @@ def test_clone_is_independent():
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     assert copy.to_json() != state.to_json()
+
+
+def test_resampling_depends_on_the_observation_only():
+    """MR-21: two states with the same observation for player 0 re-sample to the same state for one seed."""
+    state = MemorinthGame().deal(6)
+    state.apply_action(state.legal_actions()[2])
+    other = state.clone()
+    hidden = [c for c in range(25) if not state.seen_by(c, 0) and state.vec[UP + c] % 2 == 1]
+    other.vec[DOWN + hidden[0]], other.vec[DOWN + hidden[-1]] = (other.vec[DOWN + hidden[-1]],
+                                                                 other.vec[DOWN + hidden[0]])
+    assert other.observation(0) == state.observation(0) and other.to_json() != state.to_json()
+    a = state.resample_from_observation(0, np.random.default_rng(9))
+    b = other.resample_from_observation(0, np.random.default_rng(9))
+    assert a.to_json() == b.to_json()
