@@ -74,7 +74,8 @@ cdef enum:
     ESCAPE_SCORE = 1000
     INF = 1 << 20
     KEY_BYTES = 48
-    TT_BITS = 18
+    TT_BITS = 20
+    TT_START_BITS = 10
 
 cdef uint32_t FULL = (1 << 25) - 1
 
@@ -129,40 +130,27 @@ cdef inline void pair_from_index(int i, int n, int* a, int* b) noexcept nogil:
     b[0] = x + 1 + i
 
 
+cdef uint32_t ROW0 = 0x1F
+cdef uint32_t ROW4 = 0x1F << 20
+cdef uint32_t COL0 = 0x108421
+cdef uint32_t COL4 = 0x108421 << 4
+
+
 cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
-    """out: link N, E, S, W and escape bitboards."""
-    cdef uint32_t ln = 0, le = 0, ls = 0, lw = 0, esc = 0, bit
-    cdef int c, r, col, e
+    """out: link N, E, S, W and escape bitboards (branch-free)."""
+    cdef uint32_t on = 0, oe = 0, os = 0, ow = 0, e
+    cdef int c
     for c in range(CELLS):
-        e = ex[c]
-        r = c // 5
-        col = c % 5
-        bit = (<uint32_t>1) << c
-        if e & 1:
-            if r == 0:
-                esc |= bit
-            elif ex[c - 5] & 4:
-                ln |= bit
-        if e & 2:
-            if col == 4:
-                esc |= bit
-            elif ex[c + 1] & 8:
-                le |= bit
-        if e & 4:
-            if r == 4:
-                esc |= bit
-            elif ex[c + 5] & 1:
-                ls |= bit
-        if e & 8:
-            if col == 0:
-                esc |= bit
-            elif ex[c - 1] & 2:
-                lw |= bit
-    out[0] = ln
-    out[1] = le
-    out[2] = ls
-    out[3] = lw
-    out[4] = esc
+        e = <uint32_t>ex[c]
+        on |= (e & 1) << c
+        oe |= ((e >> 1) & 1) << c
+        os |= ((e >> 2) & 1) << c
+        ow |= ((e >> 3) & 1) << c
+    out[0] = on & (os << 5) & FULL
+    out[1] = oe & (ow >> 1) & ~COL4
+    out[2] = os & (on >> 5)
+    out[3] = ow & (oe << 1) & ~COL0
+    out[4] = (on & ROW0) | (oe & COL4) | (os & ROW4) | (ow & COL0)
 
 
 cdef inline int field(const int32_t* ex, int32_t* dist) noexcept nogil:
@@ -297,10 +285,27 @@ cdef int action_options(const int32_t* s, int code, int player, int32_t* out) no
     return n
 
 
+cdef inline bint action_possible(const int32_t* s, int code, int player) noexcept nogil:
+    """True when action ``code`` can be carried out (``action_options`` would list something)."""
+    cdef int q, free = 0, c
+    if code < 4 or code == ACT_SWAPCHARS:
+        return True
+    if code == ACT_CLOVER:
+        if s[SUPPLY] > 0:
+            return True
+        for q in range(s[NPLAYERS]):
+            if q != player and s[CLOVER + q] > 0:
+                return True
+        return False
+    for c in range(CELLS):
+        if not piece_on(s, c):
+            free += 1
+    return free >= (1 if code == ACT_PEEK else 2)
+
+
 cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept nogil:
     cdef int p = s[TOMOVE], chars = deck[T_CHARS + s[UP + s[LAST]]]
     cdef int keys = 0, n = 0, c, loc, t
-    cdef int32_t buf[N_ACTIONS]
     for c in range(8):
         if not (chars >> c) & 1:
             continue
@@ -312,7 +317,7 @@ cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept n
             if move_result(s, deck, p, loc, -1, -1, &t):
                 out[n] = c
                 n += 1
-        elif action_options(s, action_code(s, deck, loc - 4), p, buf) > 0:
+        elif action_possible(s, action_code(s, deck, loc - 4), p):
             out[n] = c
             n += 1
     return n
@@ -551,34 +556,60 @@ cdef void check_state(const int32_t[::1] state, const int32_t[::1] deck) except 
     check_vector(state)
 
 
+cdef int vector_error(const int32_t* s) noexcept nogil:
+    """0 when the vector is safe to run the rules on, else the number of the first problem found."""
+    cdef int n = s[NPLAYERS], c, i
+    if not 1 <= n <= 4:
+        return 1
+    for c in range(CELLS):
+        if not (0 <= s[UP + c] < 50 and 0 <= s[DOWN + c] < 50):
+            return 2
+    for i in range(4):
+        if i < n and not 0 <= s[PIECE + i] <= OUT:
+            return 3
+        if not 0 <= s[SEAT + i] < 4:
+            return 4
+    for i in range(8):
+        if not 0 <= s[CHAR + i] < 8:
+            return 5
+    if not 0 <= s[TOMOVE] < n or not -1 <= s[LAST] < CELLS or not 0 <= s[PHASE] <= PH_OVER:
+        return 6
+    if s[PHASE] == PH_CHOOSE and s[LAST] < 0:
+        return 7
+    if s[PHASE] != PH_OVER:
+        for i in range(n):
+            if s[PIECE + i] == OUT:
+                return 8
+    if s[PHASE] == PH_ACT and (not 0 <= s[PENDING] < 8 or (s[PENDING] == ACT_CLOVER and s[SUPPLY] > 0)):
+        return 9
+    return 0
+
+
+VECTOR_ERRORS = ("", "bad player count", "bad side id", "bad piece", "bad seat", "bad character place",
+                 "bad turn fields", "choose phase without a flipped card",
+                 "a piece left the forest but the game goes on", "bad pending action")
+
+
 cdef void check_vector(const int32_t[::1] state) except *:
-    cdef int n, c, i
+    cdef int err
     if state.shape[0] != STATE_LEN:
         raise ValueError("state: expected 112 entries")
-    n = state[NPLAYERS]
-    if not 1 <= n <= 4:
-        raise ValueError("state: bad player count")
-    for c in range(CELLS):
-        if not (0 <= state[UP + c] < 50 and 0 <= state[DOWN + c] < 50):
-            raise ValueError("state: bad side id")
-    for i in range(4):
-        if i < n and not 0 <= state[PIECE + i] <= OUT:
-            raise ValueError("state: bad piece")
-        if not 0 <= state[SEAT + i] < 4:
-            raise ValueError("state: bad seat")
-    for i in range(8):
-        if not 0 <= state[CHAR + i] < 8:
-            raise ValueError("state: bad character place")
-    if not 0 <= state[TOMOVE] < n or not -1 <= state[LAST] < CELLS or not 0 <= state[PHASE] <= PH_OVER:
-        raise ValueError("state: bad turn fields")
-    if state[PHASE] == PH_CHOOSE and state[LAST] < 0:
-        raise ValueError("state: choose phase without a flipped card")
-    if state[PHASE] != PH_OVER:
-        for i in range(n):
-            if state[PIECE + i] == OUT:
-                raise ValueError("state: a piece left the forest but the game goes on")
-    if state[PHASE] == PH_ACT and (not 0 <= state[PENDING] < 8 or (state[PENDING] == ACT_CLOVER and state[SUPPLY] > 0)):
-        raise ValueError("state: bad pending action")
+    err = vector_error(&state[0])
+    if err:
+        raise ValueError("state: " + VECTOR_ERRORS[err])
+
+
+cdef void check_rows(const int32_t[:, ::1] states, const int32_t[::1] deck) except *:
+    cdef Py_ssize_t i
+    cdef int err
+    if deck.shape[0] != DECK_LEN:
+        raise ValueError("deck: expected 160 entries")
+    if states.shape[1] != STATE_LEN:
+        raise ValueError("states: expected rows of 112 entries")
+    for i in range(states.shape[0]):
+        err = vector_error(&states[i, 0])
+        if err:
+            raise ValueError(f"states[{i}]: " + VECTOR_ERRORS[err])
 
 
 def path_bitboards(const int32_t[::1] state, const int32_t[::1] deck):
@@ -623,6 +654,47 @@ def apply_action(int32_t[::1] state, const int32_t[::1] deck, int action):
         return 0
     apply(&state[0], &deck[0], action)
     return 1
+
+
+def escape_distances_batch(const int32_t[:, ::1] states, const int32_t[::1] deck, int32_t[:, ::1] out):
+    """``escape_distances`` for every row of ``states`` (n, 112) into ``out`` (n, 25)."""
+    cdef int32_t ex[CELLS]
+    cdef Py_ssize_t i, n = states.shape[0]
+    check_rows(states, deck)
+    if out.shape[0] != n or out.shape[1] != CELLS:
+        raise ValueError("out: expected (n, 25)")
+    with nogil:
+        for i in range(n):
+            exits_of(&states[i, 0], &deck[0], ex)
+            field(ex, &out[i, 0])
+
+
+def legal_actions_batch(const int32_t[:, ::1] states, const int32_t[::1] deck, int32_t[:, ::1] out,
+                        int32_t[::1] counts):
+    """``legal_actions`` for every row of ``states`` (n, 112): actions into ``out`` (n, 396), counts (n)."""
+    cdef Py_ssize_t i, n = states.shape[0]
+    check_rows(states, deck)
+    if out.shape[0] != n or out.shape[1] < N_ACTIONS or counts.shape[0] != n:
+        raise ValueError("out: expected (n, 396) and counts (n)")
+    with nogil:
+        for i in range(n):
+            counts[i] = legal(&states[i, 0], &deck[0], &out[i, 0])
+
+
+def apply_actions_batch(int32_t[:, ::1] states, const int32_t[::1] deck, const int32_t[::1] actions,
+                        int32_t[::1] applied):
+    """``apply_action`` of ``actions[i]`` to row ``i`` of ``states`` in place; ``applied[i]`` 1 or 0 (illegal)."""
+    cdef Py_ssize_t i, n = states.shape[0]
+    check_rows(states, deck)
+    if actions.shape[0] != n or applied.shape[0] != n:
+        raise ValueError("actions and applied: expected n entries")
+    with nogil:
+        for i in range(n):
+            if is_legal(&states[i, 0], &deck[0], actions[i]):
+                apply(&states[i, 0], &deck[0], actions[i])
+                applied[i] = 1
+            else:
+                applied[i] = 0
 
 
 # -- resampling and dealing ------------------------------------------------------------------------
@@ -1019,7 +1091,10 @@ cdef struct Search:
     int next_bound
     int length
     int count
+    const int32_t* stop  # polled every 1024 nodes: another thread sets stop[0] to cancel the search
     TTEntry* tt
+    int tt_bits
+    int64_t tt_used
     int32_t stamp
     int32_t* arena       # per decision depth: a state copy and a legal-action buffer
 
@@ -1068,6 +1143,18 @@ cdef inline uint64_t key_hash(const int8_t* key) noexcept nogil:
     return h
 
 
+cdef bint grow_tt(Search* sr) noexcept nogil:
+    """Double the transposition table (its entries are dropped: it only ever prunes exact repeats)."""
+    cdef TTEntry* bigger = <TTEntry*>calloc(1 << (sr.tt_bits + 1), sizeof(TTEntry))
+    if bigger == NULL:
+        return False
+    free(sr.tt)
+    sr.tt = bigger
+    sr.tt_bits += 1
+    sr.tt_used = 0
+    return True
+
+
 cdef bint dfs(Search* sr, const int32_t* s, int d, int bound, int idx) noexcept nogil:
     cdef int f, n, i, a
     cdef bint peek_done = False, found
@@ -1078,7 +1165,8 @@ cdef bint dfs(Search* sr, const int32_t* s, int d, int bound, int idx) noexcept 
     sr.nodes += 1
     if sr.node_limit > 0 and sr.nodes > sr.node_limit:
         sr.stopped = True
-    elif sr.deadline > 0 and (sr.nodes & 1023) == 0 and now() > sr.deadline:
+    elif (sr.nodes & 1023) == 0 and ((sr.deadline > 0 and now() > sr.deadline)
+                                     or (sr.stop != NULL and (<volatile int32_t*>sr.stop)[0] != 0)):
         sr.stopped = True
     if sr.stopped:
         return False
@@ -1089,10 +1177,14 @@ cdef bint dfs(Search* sr, const int32_t* s, int d, int bound, int idx) noexcept 
         return False
     if sr.use_tt and s[PHASE] == PH_FLIP:
         make_key(s, key)
-        e = &sr.tt[key_hash(key) & ((1 << TT_BITS) - 1)]
+        e = &sr.tt[key_hash(key) & ((1 << sr.tt_bits) - 1)]
         if e.stamp == sr.stamp and memcmp(e.key, key, KEY_BYTES) == 0:
             if e.depth <= d:
                 return False
+        elif e.stamp != sr.stamp:
+            sr.tt_used += 1
+            if sr.tt_used * 2 > (1 << sr.tt_bits) and sr.tt_bits < TT_BITS and grow_tt(sr):
+                e = &sr.tt[key_hash(key) & ((1 << sr.tt_bits) - 1)]
         memcpy(e.key, key, KEY_BYTES)
         e.depth = d
         e.stamp = sr.stamp
@@ -1153,6 +1245,7 @@ cdef void init_search(Search* sr, const int32_t* s, const int32_t* deck, int pla
     sr.length = 0
     sr.count = 0
     sr.stamp = 0
+    sr.stop = NULL
     sr.tt = NULL
     sr.arena = <int32_t*>malloc(sizeof(int32_t) * (STATE_LEN + N_ACTIONS) * (3 * max_depth + 3))
     if sr.arena == NULL:
@@ -1160,13 +1253,13 @@ cdef void init_search(Search* sr, const int32_t* s, const int32_t* deck, int pla
 
 
 def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int player, int max_depth,
-                    int64_t node_limit, double time_limit, int32_t[::1] moves):
+                    int64_t node_limit, double time_limit, int32_t[::1] moves, const int32_t[::1] stop):
     """Fewest own turns for ``player`` to leave the forest, knowing every card (IDA*, admissible bound).
 
     The other players' turns change nothing (solitaire). Returns ``(status, length, bound, nodes)``:
     status 0 found (``moves[:decisions]`` holds the actions, ``length`` turns, proven shortest), 1 no escape
     within ``max_depth`` turns (``bound`` = max_depth + 1, or ``2**20`` when no path can ever lead out),
-    2 stopped by ``node_limit`` / ``time_limit`` (``bound`` = proven lower bound).
+    2 stopped by ``node_limit`` / ``time_limit`` / ``stop[0]`` set by another thread (``bound`` = proven lower bound).
     """
     cdef int32_t s[STATE_LEN]
     cdef Search sr
@@ -1176,12 +1269,17 @@ def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int playe
     solitaire_root(state, deck, player, s)
     if max_depth < 1 or max_depth > 64 or moves.shape[0] < 3 * max_depth:
         raise ValueError("max_depth must be 1..64 and moves hold 3 * max_depth entries")
+    if stop.shape[0] != 1:
+        raise ValueError("stop: expected 1 entry")
     init_search(&sr, s, &deck[0], player, max_depth)
+    sr.stop = &stop[0]
     bound = h_of(s, &sr)
     if bound >= INF:
         free(sr.arena)
         return 1, 0, INF, 0
-    sr.tt = <TTEntry*>calloc(1 << TT_BITS, sizeof(TTEntry))
+    sr.tt_bits = TT_START_BITS
+    sr.tt_used = 0
+    sr.tt = <TTEntry*>calloc(1 << TT_START_BITS, sizeof(TTEntry))
     if sr.tt == NULL:
         free(sr.arena)
         raise MemoryError()
@@ -1195,6 +1293,7 @@ def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int playe
     with nogil:
         while bound <= max_depth:
             sr.stamp += 1
+            sr.tt_used = 0
             sr.node_limit = node_limit - nodes if node_limit > 0 else 0
             sr.nodes = 0
             sr.next_bound = INF

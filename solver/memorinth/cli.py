@@ -303,8 +303,10 @@ def demo(game: Any, out: TextIO) -> None:
     escape = shortest_escape(state, ctx=SearchContext(limits=Limits(time_ms=1000)))
     out.write(f"Full-information shortest escape for yellow: {escape.turns} own turns ({escape.status}): "
               + " / ".join(", ".join(t) for t in escape.turn_moves) + "\n\n")
-    puzzles, _ = generate(game, 1, 7, "easy", ctx=SearchContext(limits=Limits(time_ms=5000)))
-    if puzzles:
+    puzzles, _ = generate(game, 1, 2, "easy", ctx=SearchContext(limits=Limits(time_ms=20000)))
+    if not puzzles:
+        out.write("(no easy puzzle found within 20 s)\n\n")
+    else:
         puzzle = puzzles[0]
         out.write(f"An easy puzzle (solitaire, every card known): leave the forest in {puzzle.turns} turns; the "
                   "only shortest solution is\n  " + " / ".join(", ".join(t) for t in puzzle.solution) + "\n")

@@ -14,6 +14,7 @@ the proven lower bound.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,9 +108,28 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
     best = [int(a) for a in buf[:decisions]] if upper > 0 else []
     remaining = ctx.remaining()
     nodes_limit = ctx.limits.nodes or 0
-    status, length, bound, nodes = kernel.shortest_escape(
-        vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
-        0.0 if remaining is None else max(remaining, 1e-3), buf)
+    stop = np.array([1 if ctx.cancel.is_set() else 0], dtype=np.int32)
+    done = threading.Event()
+
+    def watch() -> None:  # the engine's 'terminate' sets ctx.cancel: pass it on to the compiled search
+        while not done.wait(0.02):
+            if ctx.cancel.is_set():
+                stop[0] = 1
+                return
+
+    # A watcher thread only for searches that may run long (no node limit and more than a second to go).
+    bounded = nodes_limit > 0 or (remaining is not None and remaining <= 1.0)
+    watcher = threading.Thread(target=watch, daemon=True)
+    if not bounded:
+        watcher.start()
+    try:
+        status, length, bound, nodes = kernel.shortest_escape(
+            vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
+            0.0 if remaining is None else max(remaining, 1e-3), buf, stop)
+    finally:
+        done.set()
+        if not bounded:
+            watcher.join()
     if status == 0:
         result = Escape(player, "OPTIMAL", length, length, nodes=nodes, max_depth=max_depth)
         actions = [int(a) for a in buf[:_decisions(state, player, buf, length)]]

@@ -35,7 +35,7 @@ POLICY = np.array([1, 1, 1, 1], dtype=np.int32)      # greedy for everybody afte
 MAX_TURNS = 400                                      # playouts longer than this count as unfinished
 BATCH = 16                                           # playouts per candidate per round
 SCREEN = 24                                          # more candidates than this: screen them first
-TIME_SHARE = 0.85                                    # of the time limit spent on playouts
+TIME_SHARE = 0.7                                     # of the time limit spent on playouts
 DEFAULT_PLAYOUTS = 200_000                           # cap when neither time nor node limit is given
 
 

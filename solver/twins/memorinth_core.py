@@ -257,6 +257,15 @@ def _action_options(s: list[int], code: int, player: int) -> list[int]:
     return [A_SWAPCHARS + _pair_index(a, b, 8) for a in range(8) for b in range(a + 1, 8)]
 
 
+def _action_possible(s: list[int], code: int, player: int) -> bool:
+    """True when action ``code`` can be carried out (``_action_options`` would list something)."""
+    if code < 4 or code == ACT_SWAPCHARS:
+        return True
+    if code == ACT_CLOVER:
+        return s[SUPPLY] > 0 or any(q != player and s[CLOVER + q] > 0 for q in range(s[NPLAYERS]))
+    return len(_free_cells(s)) >= (1 if code == ACT_PEEK else 2)
+
+
 def _options(s: list[int], deck: Sequence[int]) -> list[int]:
     """Characters the mover may choose after the flip: one per distinct effect, only effective ones."""
     p = s[TOMOVE]
@@ -274,7 +283,7 @@ def _options(s: list[int], deck: Sequence[int]) -> list[int]:
             kind, _ = _move_result(s, deck, p, loc, -1, -1)
             if kind:
                 out.append(c)
-        elif _action_options(s, _action_code(s, deck, loc - 4), p):
+        elif _action_possible(s, _action_code(s, deck, loc - 4), p):
             out.append(c)
     return out
 
@@ -491,33 +500,101 @@ def _checked(state: Any, deck: Any) -> list[int]:
     return _checked_vector(state)
 
 
+VECTOR_ERRORS = ("", "bad player count", "bad side id", "bad piece", "bad seat", "bad character place",
+                 "bad turn fields", "choose phase without a flipped card",
+                 "a piece left the forest but the game goes on", "bad pending action")
+
+
+def _vector_error(s: list[int]) -> int:
+    """0 when the vector is safe to run the rules on, else the number of the first problem found."""
+    n = s[NPLAYERS]
+    if not 1 <= n <= 4:
+        return 1
+    for c in range(CELLS):
+        if not (0 <= s[UP + c] < 50 and 0 <= s[DOWN + c] < 50):
+            return 2
+    for i in range(4):
+        if i < n and not 0 <= s[PIECE + i] <= OUT:
+            return 3
+        if not 0 <= s[SEAT + i] < 4:
+            return 4
+    for i in range(8):
+        if not 0 <= s[CHAR + i] < 8:
+            return 5
+    if not 0 <= s[TOMOVE] < n or not -1 <= s[LAST] < CELLS or not 0 <= s[PHASE] <= PH_OVER:
+        return 6
+    if s[PHASE] == PH_CHOOSE and s[LAST] < 0:
+        return 7
+    if s[PHASE] != PH_OVER and any(s[PIECE + i] == OUT for i in range(n)):
+        return 8
+    if s[PHASE] == PH_ACT and (not 0 <= s[PENDING] < 8 or (s[PENDING] == ACT_CLOVER and s[SUPPLY] > 0)):
+        return 9
+    return 0
+
+
 def _checked_vector(state: Any) -> list[int]:
     if len(state) != STATE_LEN:
         raise ValueError("state: expected 112 entries")
     s = [int(v) for v in state]
-    n = s[NPLAYERS]
-    if not 1 <= n <= 4:
-        raise ValueError("state: bad player count")
-    for c in range(CELLS):
-        if not (0 <= s[UP + c] < 50 and 0 <= s[DOWN + c] < 50):
-            raise ValueError("state: bad side id")
-    for i in range(4):
-        if i < n and not 0 <= s[PIECE + i] <= OUT:
-            raise ValueError("state: bad piece")
-        if not 0 <= s[SEAT + i] < 4:
-            raise ValueError("state: bad seat")
-    for i in range(8):
-        if not 0 <= s[CHAR + i] < 8:
-            raise ValueError("state: bad character place")
-    if not 0 <= s[TOMOVE] < n or not -1 <= s[LAST] < CELLS or not 0 <= s[PHASE] <= PH_OVER:
-        raise ValueError("state: bad turn fields")
-    if s[PHASE] == PH_CHOOSE and s[LAST] < 0:
-        raise ValueError("state: choose phase without a flipped card")
-    if s[PHASE] != PH_OVER and any(s[PIECE + i] == OUT for i in range(n)):
-        raise ValueError("state: a piece left the forest but the game goes on")
-    if s[PHASE] == PH_ACT and (not 0 <= s[PENDING] < 8 or (s[PENDING] == ACT_CLOVER and s[SUPPLY] > 0)):
-        raise ValueError("state: bad pending action")
+    err = _vector_error(s)
+    if err:
+        raise ValueError("state: " + VECTOR_ERRORS[err])
     return s
+
+
+def _checked_rows(states: Any, deck: Any) -> list[list[int]]:
+    if len(deck) != DECK_LEN:
+        raise ValueError("deck: expected 160 entries")
+    rows = []
+    for i, row in enumerate(states):
+        if len(row) != STATE_LEN:
+            raise ValueError("states: expected rows of 112 entries")
+        s = [int(v) for v in row]
+        err = _vector_error(s)
+        if err:
+            raise ValueError(f"states[{i}]: " + VECTOR_ERRORS[err])
+        rows.append(s)
+    return rows
+
+
+def escape_distances_batch(states: Any, deck: Any, out: Any) -> None:
+    """``escape_distances`` for every row of ``states`` (n, 112) into ``out`` (n, 25)."""
+    rows = _checked_rows(states, deck)
+    if len(out) != len(rows) or any(len(o) != CELLS for o in out):
+        raise ValueError("out: expected (n, 25)")
+    dist = [0] * CELLS
+    for i, s in enumerate(rows):
+        _field(_exits_of(s, deck), dist)
+        for c in range(CELLS):
+            out[i][c] = dist[c]
+
+
+def legal_actions_batch(states: Any, deck: Any, out: Any, counts: Any) -> None:
+    """``legal_actions`` for every row of ``states`` (n, 112): actions into ``out`` (n, 396), counts (n)."""
+    rows = _checked_rows(states, deck)
+    if len(out) != len(rows) or any(len(o) < N_ACTIONS for o in out) or len(counts) != len(rows):
+        raise ValueError("out: expected (n, 396) and counts (n)")
+    for i, s in enumerate(rows):
+        acts = _legal(s, deck)
+        counts[i] = len(acts)
+        for j, a in enumerate(acts):
+            out[i][j] = a
+
+
+def apply_actions_batch(states: Any, deck: Any, actions: Any, applied: Any) -> None:
+    """``apply_action`` of ``actions[i]`` to row ``i`` of ``states`` in place; ``applied[i]`` 1 or 0 (illegal)."""
+    rows = _checked_rows(states, deck)
+    if len(actions) != len(rows) or len(applied) != len(rows):
+        raise ValueError("actions and applied: expected n entries")
+    for i, s in enumerate(rows):
+        a = int(actions[i])
+        if a in _legal(s, deck):
+            _apply(s, deck, a)
+            applied[i] = 1
+            for j in range(STATE_LEN):
+                states[i][j] = s[j]
+        else:
+            applied[i] = 0
 
 
 # -- resampling and dealing -------------------------------------------------------------------
@@ -838,6 +915,7 @@ class _Search:
         self.deadline = deadline
         self.use_tt, self.collapse = use_tt, collapse_peeks
         self.count_limit = count_limit
+        self.stop: Any = None
         self.nodes = 0
         self.stopped = False
         self.next_bound = INF
@@ -849,7 +927,8 @@ class _Search:
         self.nodes += 1
         if self.node_limit > 0 and self.nodes > self.node_limit:
             self.stopped = True
-        elif self.deadline and (self.nodes & 1023) == 0 and time.perf_counter() > self.deadline:
+        elif (self.nodes & 1023) == 0 and ((self.deadline and time.perf_counter() > self.deadline)
+                                           or (self.stop is not None and self.stop[0] != 0)):
             self.stopped = True
         return self.stopped
 
@@ -909,17 +988,19 @@ def _solitaire_root(state: Any, deck: Any, player: int) -> list[int]:
 
 
 def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_limit: int, time_limit: float,
-                    moves: Any) -> tuple[int, int, int, int]:
+                    moves: Any, stop: Any) -> tuple[int, int, int, int]:
     """Fewest own turns for ``player`` to leave the forest, knowing every card (IDA*, admissible bound).
 
     The other players' turns change nothing (solitaire). Returns ``(status, length, bound, nodes)``:
     status 0 found (``moves[:decisions]`` holds the actions, ``length`` turns, proven shortest), 1 no escape
     within ``max_depth`` turns (``bound`` = max_depth + 1, or ``2**20`` when no path can ever lead out),
-    2 stopped by ``node_limit`` / ``time_limit`` (``bound`` = proven lower bound).
+    2 stopped by ``node_limit`` / ``time_limit`` / ``stop[0]`` set by another thread (``bound`` = proven lower bound).
     """
     s = _solitaire_root(state, deck, player)
     if max_depth < 1 or max_depth > 64 or len(moves) < 3 * max_depth:
         raise ValueError("max_depth must be 1..64 and moves hold 3 * max_depth entries")
+    if len(stop) != 1:
+        raise ValueError("stop: expected 1 entry")
     union = _union_exits(s, deck)
     rf = [0] * CELLS
     _field(union, rf)
@@ -931,6 +1012,7 @@ def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_lim
     while bound <= max_depth:
         search = _Search(deck, player, union, node_limit - nodes if node_limit > 0 else 0, deadline, moves,
                          True, True, 1)
+        search.stop = stop
         found = search.dfs(s, 1, bound, 0)
         nodes += search.nodes
         if found:

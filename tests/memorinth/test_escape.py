@@ -169,3 +169,23 @@ def test_the_piece_may_come_back_over_its_own_card_after_flipping_it():
     escape = shortest_escape(state)
     assert escape.optimal and escape.turns == 3
     assert exhaustive_escape(state.vec, state.deck_table, 0, 3) == 3
+
+
+def test_a_long_search_can_be_cancelled():
+    """The engine's terminate reaches the compiled search (it polls a stop flag); the answer keeps its bound."""
+    import threading
+    import time
+
+    from solver.kernels import memorinth_core as K
+    game = MemorinthGame(variant="master", action_side="special")
+    state = game.deal(30)                      # IDA* needs far more than a second here
+    stopped = K.shortest_escape(state.vec, state.deck_table, 0, 8, 0, 0.0, np.zeros(24, np.int32),
+                                np.ones(1, np.int32))
+    assert stopped[0] == 2 and stopped[3] <= 2048
+    search = SearchContext()
+    timer = threading.Timer(0.2, search.cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    escape = shortest_escape(state, max_depth=8, ctx=search)
+    assert time.perf_counter() - start < 3
+    assert escape.status == "LIMIT" and escape.lower_bound >= 3 and escape.turns is not None

@@ -154,3 +154,20 @@ def test_interim_reports_during_search():
     search = SearchContext(limits=Limits(time_ms=300), report=reports.append, report_every=0.01)
     final = GAME.hint(state, search)
     assert reports and all(r.is_during_search for r in reports) and not final.is_during_search
+
+
+def test_mr27_the_playout_policy_uses_only_what_the_mover_has_seen():
+    """MR-27: the greedy policy weighs an unseen underside by the pool of unseen sides, so two positions with the
+    same observation for the player to move get the same decision."""
+    from solver.kernels import memorinth_core as K
+    state = GAME.deal(12)
+    state.apply_action(state.legal_actions()[1])
+    other = state.clone()
+    mover = other.current_player()
+    hidden = [c for c in range(25) if not state.seen_by(c, mover) and state.vec[UP + c] % 2 == 0]
+    other.vec[DOWN + hidden[0]], other.vec[DOWN + hidden[-1]] = (other.vec[DOWN + hidden[-1]],
+                                                                 other.vec[DOWN + hidden[0]])
+    assert other.observation(mover) == state.observation(mover)
+    for seed in range(40):
+        assert (K.policy_action(state.vec, state.deck_table, 1, seed)
+                == K.policy_action(other.vec, other.deck_table, 1, seed))

@@ -212,7 +212,8 @@ def test_mr11_action_instead_of_moving_and_mr24_action_or_move_is_a_choice(posit
 
 
 def test_mr14_a_goblin_on_the_way_costs_one_clover(position, load):
-    """MR-14: moving north from the clearing into 2M passes the goblin on its south path: pay one clover."""
+    """MR-14 / MR-23: moving north from the clearing into 2M passes the goblin on its south path: the clover is
+    paid and the piece moves (moving is compulsory when possible, so the player cannot decline to pay)."""
     state = master(position, load, {"a1": "6S", "c2": "2M"}, actionSide="special", clovers=[1, 1], supply=3,
                    characters={"N": "H", "E": "R", "S": "B", "W": "F", "action": "GXPT"})
     play(state, "flip a1")
@@ -352,3 +353,20 @@ def test_mr19_the_python_check_matches_the_kernel_rule(position, load):
             both += mine
             agree += 1
     assert agree == 120
+
+
+def test_mr28_leaving_the_forest_past_a_goblin_costs_a_clover(position, load):
+    """MR-28: 5S has a goblin on its north path; leaving north from c1 passes it: one clover, then the win."""
+    state = master(position, load, {"c1": "5S", "a1": "6S"}, actionSide="special", clovers=[1, 1], supply=3,
+                   pieces=["c1", "c3"], characters={"N": "H", "E": "R", "S": "B", "W": "F", "action": "GXPT"})
+    play(state, "flip a1")
+    out = state.to_json()
+    assert out["winner"] == 0 and out["clovers"] == [0, 1] and out["supply"] == 4
+
+
+def test_mr28_only_the_arms_crossed_count(position, load):
+    """MR-28: 4M's goblin sits on its east arm; entering 4M from the west crosses only its west arm: free."""
+    state = master(position, load, {"d3": "4M", "a1": "20S"}, actionSide="special", clovers=[0, 2], supply=3,
+                   characters={"N": "G", "E": "R", "S": "B", "W": "F", "action": "HXPT"})
+    play(state, "flip a1")          # 20M shows R (east): c3 -> d3 without passing the goblin
+    assert state.to_json()["pieces"][0] == "d3" and state.to_json()["clovers"] == [0, 2]

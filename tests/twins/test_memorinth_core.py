@@ -131,10 +131,10 @@ def test_shortest_escape_and_solution_counts_agree(vec):
         return
     player = int(vec[T.TOMOVE])
     a, b = np.zeros(9, np.int32), np.zeros(9, np.int32)
-    ka = K.shortest_escape(vec, DECK, player, 3, 20000, 0.0, a)
+    ka = K.shortest_escape(vec, DECK, player, 3, 20000, 0.0, a, np.zeros(1, np.int32))
     if ka[0] == 2:
         return
-    tb = T.shortest_escape(vec, DECK, player, 3, 0, 0.0, b)
+    tb = T.shortest_escape(vec, DECK, player, 3, 0, 0.0, b, np.zeros(1, np.int32))
     assert ka[:3] == tb[:3]
     assert (a == b).all()
     if ka[0] == 0 and ka[1] <= 2:
@@ -162,4 +162,29 @@ def test_bad_vectors_are_rejected(module):
     with pytest.raises(ValueError):
         module.playouts(vec, DECK, 0, 999, 1, 0, 0, np.zeros(4, np.int32), 10, np.zeros(12, np.int64))
     with pytest.raises(ValueError):
-        module.shortest_escape(vec, DECK, 0, 0, 0, 0.0, np.zeros(3, np.int32))
+        module.shortest_escape(vec, DECK, 0, 0, 0, 0.0, np.zeros(3, np.int32), np.zeros(1, np.int32))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(states, min_size=1, max_size=6), st.integers(0, 395))
+def test_batch_functions_agree(vecs, pick):
+    rows = np.stack(vecs)
+    n = len(vecs)
+    a, b = np.zeros((n, 25), np.int32), np.zeros((n, 25), np.int32)
+    K.escape_distances_batch(rows, DECK, a)
+    T.escape_distances_batch(rows, DECK, b)
+    assert (a == b).all()
+    la, lb = np.zeros((n, 396), np.int32), np.zeros((n, 396), np.int32)
+    ca, cb = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    K.legal_actions_batch(rows, DECK, la, ca)
+    T.legal_actions_batch(rows, DECK, lb, cb)
+    assert (ca == cb).all() and all((la[i, :ca[i]] == lb[i, :cb[i]]).all() for i in range(n))
+    actions = np.array([la[i, pick % ca[i]] if ca[i] else pick for i in range(n)], np.int32)
+    x, y = rows.copy(), rows.copy()
+    ra, rb = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    K.apply_actions_batch(x, DECK, actions, ra)
+    T.apply_actions_batch(y, DECK, actions, rb)
+    assert (ra == rb).all() and (x == y).all()
+    for i in range(n):
+        single = rows[i].copy()
+        assert K.apply_action(single, DECK, int(actions[i])) == ra[i] and (single == x[i]).all()
