@@ -29,7 +29,15 @@ def _game(game: Any, args: argparse.Namespace) -> Any:
         if value is not None:
             changes[key] = value
     deck = getattr(args, "deck", None)
-    return game.derive(changes, deck, "--" + ("deck" if deck and not changes else "game")) if changes or deck else game
+    if not changes and not deck:
+        return game
+    flags = {"players": "--players", "variant": "--variant", "actionSide": "--action-side", "seats": "--seats",
+             "deck": "--deck"}
+    try:
+        return game.derive(changes, deck, "game")
+    except InvalidInputError as exc:
+        key = (exc.field or "").removeprefix("game.")
+        raise type(exc)(flags.get(key, exc.field), exc.value, exc.problem) from None
 
 
 def _state(game: Any, args: argparse.Namespace, name: str = "state") -> Any:

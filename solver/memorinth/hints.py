@@ -167,10 +167,11 @@ def _result(view: MemorinthState, state: MemorinthState, tallies: dict[int, Tall
                    "expectedTurnsCI": None if half is None else [round(mean - half, 2), round(mean + half, 2)],
                    "playouts": t.games, "unfinished": t.unfinished}))
     root = {"player": advised, "colour": R.COLOURS[advised], "fullInformation": full_information,
-            "valueMeaning": "probability that this player leaves the forest first, from playouts in which "
-                            + ("the true cards are known" if full_information else
-                               "the undersides this player has not seen are re-dealt each time")
-                            + "; then every player follows the greedy policy",
+            "valueMeaning": "probability that this player leaves the forest first, from playouts "
+                            + ("on the true position (every underside as it really is)" if full_information else
+                               "in which the undersides this player has not seen are re-dealt each time")
+                            + "; after the move every player follows the greedy policy, which uses what that "
+                              "player has seen (MR-27)",
             "expectedTurnsMeaning": "mean own turns (this one included) until this player leaves, over the "
                                     "playouts this player won",
             "playouts": done, "candidates": len(tallies), "seconds": round(time.perf_counter() - started, 4),
