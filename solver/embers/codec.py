@@ -331,6 +331,8 @@ def check_state(state: EmbersState, field: str = "state") -> None:
             raise bad("row", [], "Fenrys has drawn at least one card when he decides whether to draw again")
         if phase == "draw" and not state.pile:
             raise bad("phase", phase, "the deck is empty")
+        if phase == "blink" and not state.row:
+            raise bad("row", [], "Blink ends when the memory row is empty")
         if phase in ("blink", "reveal", "split") and demons_in_row:
             raise bad("row", deck.cards[demons_in_row[0]].id, "demons go to the demon row before Blink")
         if phase in ("reveal", "split") and not state.added:
