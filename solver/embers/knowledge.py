@@ -138,7 +138,10 @@ def suit_count_distribution(state: EmbersState, player: int) -> list[list[float]
     for c in pool:
         if not cards[c].is_demon:
             by_strength.setdefault(cards[c].strength, []).append(cards[c].suit)
+    grouped: Counter[tuple[int, ...]] = Counter()
     for vector, weight in zip(vectors, weights):
+        grouped[tuple(sorted(vector))] += weight  # the law below depends only on the multiset of strengths
+    for vector, weight in grouped.items():
         need = Counter(vector)
         for s in range(len(SUITS)):
             # number of hidden cards of suit s: sum over strengths of hypergeometric draws
@@ -171,6 +174,30 @@ def expected_reveals(state: EmbersState, player: int, max_relives: int = 8) -> l
         return [[float(min(r, counts.get(s, 0))) for r in range(max_relives + 1)] for s in range(len(SUITS))]
     return [[sum(p * min(r, n) for n, p in enumerate(dist[s])) for r in range(max_relives + 1)]
             for s in range(len(SUITS))]
+
+
+def resolve_distribution(state: EmbersState, player: int, row_index: int) -> dict[int, float]:
+    """The strength of a strength row's Resolve card as ``player`` sees it (exact when they can see it)."""
+    row = state.rows[row_index]
+    if row.face_up or state.sees_resolve(player):
+        return {state.deck.cards[row.resolve].strength: 1.0}
+    slots = hidden_slots(state, player)
+    position = slots.index(row_index)
+    vectors, weights = _strength_vectors(state, slots, unseen_pool(state, player))
+    total = sum(weights)
+    out: Counter[int] = Counter()
+    for vector, weight in zip(vectors, weights):
+        out[vector[position]] += weight / total
+    return dict(out)
+
+
+def need_distribution(state: EmbersState, player: int) -> dict[int, float]:
+    """What Aelin's current strength row still needs to reach exactly 7, as ``player`` sees it."""
+    if state.completed >= len(state.rows):
+        return {}
+    row = state.rows[state.completed]
+    others = sum(state.deck.cards[c].strength for c in row.cards)
+    return {TARGET - others - s: p for s, p in resolve_distribution(state, player, state.completed).items()}
 
 
 def deck_composition(state: EmbersState, player: int) -> dict[int, float]:

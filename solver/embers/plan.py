@@ -1,15 +1,18 @@
 """Optimal relive plans for Fenrys's Blink, proven with CP-SAT and cross-checked by exhaustive search.
 
 The Blink problem (docs/rules/embers-of-memory.md, EM-70..EM-76): given the
-Mind, the memory cards of the memory row, the suits of the demons in the demon
-row and what Fenrys knows of Aelin's Resolve, choose which cards to add, in
-which order and where (the others are discarded), to maximise
+Mind, the memory cards of the memory row, the demons in the demon row (with
+the cards tainted under them) and what Fenrys knows of Aelin's Resolve, choose
+which cards to add, in which order and where (the others are discarded), to
+maximise (EM-71)
 
-    1000 x demons banished
-  +  400 x expected face-down Resolve cards Aelin can turn (relives of their suits)
-  -  150 x cards tainted and left under a demon at the end of the Blink
-  +   20 x visible cards Aelin could add to her current strength row
-  +    5 x other visible cards
+  - 1000 x demons left in the demon row at the end of the Blink
+  +  150 x cards rescued (tainted under a demon that a relive banishes)
+  -  150 x cards tainted by this Blink's discards and left under a demon
+  +  150 x expected face-down Resolve cards of a relived suit (Aelin may turn them)
+  +  value of every visible card at the end: 5, plus 60 x P(it completes Aelin's
+     current strength row) + 15 x P(it fits without completing it), the
+     probabilities taken over the face-down Resolve card as Fenrys sees it
 
 over plans in which every add is legal when it is made and the Mind never
 splits (a split hands the choice to Aelin, so no plan can count on it, EM-73).
@@ -32,8 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, Deck
 from solver.embers.state import FENRYS, TARGET
@@ -46,11 +47,12 @@ Placement = tuple[int, int, int]  # (card, x, y)
 class Weights:
     """The objective's integer weights (docs/rules/embers-of-memory.md, EM-71)."""
 
-    banish: int = 1000
-    reveal: int = 400
-    taint: int = 150
-    usable: int = 20
-    visible: int = 5
+    demon: int = 1000  # per demon left in the demon row
+    taint: int = 150  # per card tainted and left under a demon (and per tainted card a banish rescues)
+    reveal: int = 150  # per expected face-down Resolve card a relive lets Aelin turn
+    exact: int = 60  # x P(a visible card completes Aelin's current row)
+    fit: int = 15  # x P(a visible card fits her current row without completing it)
+    visible: int = 5  # per visible card
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,15 @@ class BlinkProblem:
     row: tuple[int, ...]
     demon_suits: frozenset[int]
     reveal_value: tuple[tuple[int, ...], ...]  # per suit: scaled value of r relives, r = 0..len(row)
-    need_max: int  # largest strength Aelin might still add to her current row
+    card_value: dict[int, int]  # value of each card of the Mind and the row if visible at the end
+    rescue: dict[int, int] = field(default_factory=dict)  # per demon suit: cards already tainted under it
     must_add: bool = True
     weights: Weights = field(default_factory=Weights)
+    require_all: bool = False  # puzzles: every card of the row must be added
 
-    def usable(self, card: int) -> bool:
-        """Whether a visible card could go into Aelin's current row."""
-        return self.deck.cards[card].strength <= self.need_max
+    def value_of(self, card: int) -> int:
+        """What a visible card is worth to Aelin (see :class:`Weights`)."""
+        return self.card_value.get(card, self.weights.visible)
 
 
 @dataclass
@@ -80,15 +84,15 @@ class Outcome:
     banished: list[int]
     tainted: list[int]
     visible: list[int]
-    usable: list[int]
+    demons_left: list[int]
 
     def to_json(self, deck: Deck) -> dict[str, Any]:
         """The objective's parts, readable."""
         return {"value": self.value, "relives": {SUITS[s]: n for s, n in sorted(self.relives.items())},
                 "banished": [SUITS[s] for s in self.banished],
+                "demonsLeft": [SUITS[s] for s in sorted(self.demons_left)],
                 "tainted": [deck.cards[c].id for c in self.tainted],
-                "visible": [deck.cards[c].id for c in self.visible],
-                "usable": [deck.cards[c].id for c in self.usable]}
+                "visible": [deck.cards[c].id for c in self.visible]}
 
 
 @dataclass
@@ -106,6 +110,7 @@ class PlanResult:
     cuts: int = 0
     candidates: int = 0
     variables: int = 0
+    exhaustive: Any = None  # the ExhaustiveResult when the plan comes from exhaustive search
 
     def moves(self, deck: Deck) -> list[str]:
         """The plan as move strings, adds in order then discards."""
@@ -114,26 +119,30 @@ class PlanResult:
 
 
 # ---------------------------------------------------------------------------------- problem
-def problem_from_state(state: Any, weights: Weights | None = None, player: int = FENRYS) -> BlinkProblem:
-    """The Blink problem of a Chapter One state in Observe (after stopping) or Blink, as ``player`` sees it."""
-    from solver.embers.knowledge import expected_reveals, resolve_options
+def problem_from_state(state: Any, weights: Weights | None = None, player: int = FENRYS,
+                       reveals: list[list[float]] | None = None) -> BlinkProblem:
+    """The Blink problem of a Chapter One state in Observe (after stopping) or Blink, as ``player`` sees it.
+
+    ``reveals`` may pass a precomputed :func:`solver.embers.knowledge.expected_reveals` table.
+    """
+    from solver.embers.knowledge import expected_reveals, need_distribution
     deck = state.deck
     weights = weights or Weights()
     row = tuple(c for c in state.row if not deck.cards[c].is_demon)
     demon_suits = {deck.cards[d].suit for d, _ in state.demons}
     demon_suits |= {deck.cards[c].suit for c in state.row if deck.cards[c].is_demon}
-    table = expected_reveals(state, player, max_relives=len(row))
+    rescue = {deck.cards[d].suit: len(t) for d, t in state.demons if t}
+    table = reveals if reveals is not None and len(reveals[0]) > len(row) else \
+        expected_reveals(state, player, max_relives=len(row))
     reveal_value = tuple(tuple(int(round(weights.reveal * v)) for v in table[s]) for s in range(len(SUITS)))
-    need_max = 0
-    if state.completed < len(state.rows):
-        current = state.rows[state.completed]
-        others = sum(deck.cards[c].strength for c in current.cards)
-        if current.face_up or state.sees_resolve(player):
-            lowest = deck.cards[current.resolve].strength
-        else:
-            lowest = min(resolve_options(state, state.completed), default=1)
-        need_max = TARGET - others - lowest
-    return BlinkProblem(deck, tuple(state.mind), row, frozenset(demon_suits), reveal_value, need_max,
+    need = need_distribution(state, player)
+    card_value = {}
+    for card in [e[0] for e in state.mind] + list(row):
+        strength = deck.cards[card].strength
+        exact = sum(p for n, p in need.items() if n == strength)
+        fit = sum(p for n, p in need.items() if n > strength)
+        card_value[card] = weights.visible + int(round(weights.exact * exact + weights.fit * fit))
+    return BlinkProblem(deck, tuple(state.mind), row, frozenset(demon_suits), reveal_value, card_value, rescue,
                         must_add=not state.added, weights=weights)
 
 
@@ -146,7 +155,7 @@ def evaluate(problem: BlinkProblem, adds: Sequence[Placement]) -> Outcome | None
     relives: Counter[int] = Counter()
     banished: list[int] = []
     used: set[int] = set()
-    if problem.must_add and not adds:
+    if (problem.must_add and not adds) or (problem.require_all and len(adds) != len(problem.row)):
         return None
     for card, x, y in adds:
         if card in used or card not in problem.row or not mindlib.is_legal_placement(deck, mind, card, x, y):
@@ -169,10 +178,10 @@ def _score(problem: BlinkProblem, mind: list[Placement], relives: Counter[int], 
     deck, w = problem.deck, problem.weights
     tainted = [c for c in discarded if deck.cards[c].suit in demons_left]
     visible = mindlib.visible_cards(mind)
-    usable = [c for c in visible if problem.usable(c)]
-    value = (w.banish * len(banished) + sum(problem.reveal_value[s][n] for s, n in relives.items())
-             - w.taint * len(tainted) + w.usable * len(usable) + w.visible * (len(visible) - len(usable)))
-    return Outcome(value, dict(relives), banished, tainted, visible, usable)
+    value = (-w.demon * len(demons_left) + w.taint * sum(problem.rescue.get(s, 0) for s in banished)
+             + sum(problem.reveal_value[s][n] for s, n in relives.items()) - w.taint * len(tainted)
+             + sum(problem.value_of(c) for c in visible))
+    return Outcome(value, dict(relives), banished, tainted, visible, sorted(demons_left))
 
 
 # ---------------------------------------------------------------------------------- exhaustive search
@@ -184,23 +193,34 @@ class ExhaustiveResult:
     best: list[list[Placement]]
     plans: int
     complete: bool
+    by_first: dict[Placement, int] = field(default_factory=dict)  # best value of plans starting with an add
+    without: dict[int, int] = field(default_factory=dict)  # best value of plans that never add a card
 
 
-def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000) -> ExhaustiveResult:
-    """Enumerate every plan (order and positions of the adds) with the rules engine."""
+def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: float | None = None) -> ExhaustiveResult:
+    """Enumerate every plan (order and positions of the adds) with the rules engine.
+
+    Stops early (``complete`` false) after ``max_plans`` plans or at ``deadline`` (``time.perf_counter()``).
+    """
     deck = problem.deck
     result = ExhaustiveResult(None, [], 0, True)
 
     def visit(mind: list[Placement], adds: list[Placement], relives: Counter[int], banished: list[int],
               demons: set[int]) -> None:
-        if result.plans >= max_plans:
+        if result.plans >= max_plans or not result.complete or \
+                (deadline is not None and result.plans % 64 == 0 and time.perf_counter() > deadline):
             result.complete = False
             return
         used = {c for c, _, _ in adds}
         remaining = [c for c in problem.row if c not in used]
-        if adds or not problem.must_add:
+        if (adds or not problem.must_add) and not (problem.require_all and remaining):
             result.plans += 1
             value = _score(problem, mind, relives, banished, remaining, demons).value
+            if adds and value > result.by_first.get(adds[0], -10**9):
+                result.by_first[adds[0]] = value
+            for card in remaining:
+                if value > result.without.get(card, -10**9):
+                    result.without[card] = value
             if result.value is None or value > result.value:
                 result.value, result.best = value, [list(adds)]
             elif value == result.value:
@@ -288,13 +308,14 @@ class _Model:
     """The CP-SAT model of one Blink problem."""
 
     def __init__(self, problem: BlinkProblem) -> None:
+        from ortools.sat.python import cp_model  # imported on first use: it loads pandas (over a second)
         self.problem = problem
         self.deck = problem.deck
         self.m = cp_model.CpModel()
         self.steps = len(problem.row)
         self.candidates = candidate_placements(problem)
         self.top = _top_layer(self.deck, problem.mind)
-        self.a: dict[tuple[Placement, int], cp_model.IntVar] = {}
+        self.a: dict[tuple[Placement, int], Any] = {}
         self._build()
 
     # -- helpers ---------------------------------------------------------------------
@@ -358,6 +379,12 @@ class _Model:
             else:
                 m.add(filled[0] == 1)
         self.placed = {c: self._bool_of([v for _, _, v in by_card[c]]) for c in p.row}
+        if p.require_all:
+            for c in p.row:
+                if _const(self.placed[c]):
+                    m.add_bool_or([])  # a card with no possible place: infeasible
+                else:
+                    m.add(self.placed[c] == 1)
         self._quarter_states(by_step)
         self._legality()
         relive = self._relives(by_card)
@@ -507,7 +534,7 @@ class _Model:
                 terms.append(value)
             if suit in p.demon_suits:
                 banish = self._or([relive[c] for c in cards])
-                terms.append(w.banish * banish)
+                terms.append((w.demon + w.taint * p.rescue.get(suit, 0)) * banish)
                 for c in cards:
                     if _const(self.placed[c]) and _const(banish):
                         terms.append(-w.taint * int(self.placed[c] == 0 and banish == 0))
@@ -526,7 +553,7 @@ class _Model:
                 continue
             vis = m.new_bool_var("")
             m.add(vis <= sum(1 - later[q][0] if q in later else 1 for q in mine))
-            terms.append((w.usable if p.usable(card) else w.visible) * vis)
+            terms.append(p.value_of(card) * vis)
         for c in p.row:
             if not by_card[c]:
                 continue
@@ -540,7 +567,8 @@ class _Model:
             vis = m.new_bool_var("")
             m.add(vis <= sum(flags))
             m.add(vis <= self.placed[c])
-            terms.append((w.usable if p.usable(c) else w.visible) * vis)
+            terms.append(p.value_of(c) * vis)
+        terms.append(-w.demon * len(p.demon_suits))
         m.maximize(sum(terms))
 
     def _relive_limit(self, suit: int, cards: list[int]) -> int:
@@ -573,7 +601,7 @@ class _Model:
             later[q] = chain
         return later
 
-    def plan(self, solver: cp_model.CpSolver) -> list[Placement]:
+    def plan(self, solver: Any) -> list[Placement]:
         """The adds of the solver's current solution, in order."""
         chosen = sorted((t, placement) for (placement, t), v in self.a.items() if solver.boolean_value(v))
         return [placement for _, placement in chosen]
@@ -645,7 +673,11 @@ def greedy_plan(problem: BlinkProblem) -> list[Placement]:
 
 def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 1, seed: int = 0,
                 max_cuts: int = 500) -> PlanResult:
-    """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed)."""
+    """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed).
+
+    ``time_limit`` covers building the model and solving it.
+    """
+    from ortools.sat.python import cp_model
     start = time.perf_counter()
     if not problem.row:
         outcome = evaluate(problem, []) if not problem.must_add else None
@@ -680,14 +712,16 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
             cuts += 1
             continue
         value = int(round(solver.objective_value))
-        if value != outcome.value:
+        optimal = status == cp_model.OPTIMAL
+        # Auxiliary variables (visibility, taints) are only bounded on the side the objective pushes against,
+        # so they are exact at the optimum; an interim solution's objective may undercount its true value.
+        if (optimal and value != outcome.value) or value > outcome.value:
             raise AssertionError(f"CP-SAT value {value} differs from the replayed value {outcome.value} "
                                  f"for plan {adds}")
         used = {c for c, _, _ in adds}
-        optimal = status == cp_model.OPTIMAL
-        return PlanResult(adds, [c for c in problem.row if c not in used], value,
-                          value if optimal else solver.best_objective_bound, name, optimal, seconds, outcome,
-                          **base)
+        return PlanResult(adds, [c for c in problem.row if c not in used], outcome.value,
+                          outcome.value if optimal else max(solver.best_objective_bound, outcome.value), name,
+                          optimal, seconds, outcome, **base)
 
 
 def _splitting_prefix(problem: BlinkProblem, adds: list[Placement]) -> list[Placement] | None:
