@@ -267,8 +267,11 @@ def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
     cost = draw_cost(state, player, settings)
     if len(memory) >= settings.max_row:
         cost += 1e6
-    out.append(Scored(encode(DRAW), expected - cost, f"draw: expected plan {expected:.0f} minus card cost {cost:.0f}",
-                      extra={"expectedPlan": round(expected, 1), "cardCost": round(cost, 1)}))
+    score = expected - cost
+    why = f"draw: expected plan {expected:.0f} minus card cost {cost:.0f}"
+    if stop_value <= -1e8:  # stopping now loses at once (EM-41): drawing is the only hope
+        score, why = max(score, stop_value) + 1e6, "draw: no card of the row can be added yet"
+    out.append(Scored(encode(DRAW), score, why, extra={"expectedPlan": round(expected, 1), "cardCost": round(cost, 1)}))
     return sorted(out, key=lambda s: -s.score)
 
 

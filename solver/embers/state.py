@@ -567,7 +567,7 @@ class EmbersState(State):
 
     # ------------------------------------------------------------------ copies and text
     def clone(self) -> EmbersState:
-        other = EmbersState.__new__(EmbersState)
+        other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.deck = self.deck
         other.chapter = self.chapter
