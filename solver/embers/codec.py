@@ -20,7 +20,7 @@ from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
 from solver.embers.state import (AELIN, ARRANGEMENTS, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
                                  StrengthRow)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, join
+from solver.validate import as_bool, as_int, as_list, as_object, check_keys, join
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame

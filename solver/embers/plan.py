@@ -29,6 +29,7 @@ again, so the final ``OPTIMAL`` status is a proof over split-free plans.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -197,18 +198,20 @@ class ExhaustiveResult:
     without: dict[int, int] = field(default_factory=dict)  # best value of plans that never add a card
 
 
-def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: float | None = None) -> ExhaustiveResult:
+def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: float | None = None,
+               cancel: threading.Event | None = None) -> ExhaustiveResult:
     """Enumerate every plan (order and positions of the adds) with the rules engine.
 
-    Stops early (``complete`` false) after ``max_plans`` plans or at ``deadline`` (``time.perf_counter()``).
+    Stops early (``complete`` false) after ``max_plans`` plans, at ``deadline`` (``time.perf_counter()``) or
+    when ``cancel`` is set.
     """
     deck = problem.deck
     result = ExhaustiveResult(None, [], 0, True)
 
     def visit(mind: list[Placement], adds: list[Placement], relives: Counter[int], banished: list[int],
               demons: set[int]) -> None:
-        if result.plans >= max_plans or not result.complete or \
-                (deadline is not None and result.plans % 64 == 0 and time.perf_counter() > deadline):
+        if result.plans >= max_plans or not result.complete or (result.plans % 64 == 0 and (
+                (deadline is not None and time.perf_counter() > deadline) or (cancel is not None and cancel.is_set()))):
             result.complete = False
             return
         used = {c for c, _, _ in adds}
@@ -359,7 +362,7 @@ class _Model:
 
     # -- the model -------------------------------------------------------------------
     def _build(self) -> None:
-        p, m, deck = self.problem, self.m, self.deck
+        p, m = self.problem, self.m
         T = self.steps
         for placement, depth in self.candidates.items():
             for t in range(depth, T):
@@ -672,10 +675,11 @@ def greedy_plan(problem: BlinkProblem) -> list[Placement]:
 
 
 def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 1, seed: int = 0,
-                max_cuts: int = 500) -> PlanResult:
+                max_cuts: int = 500, cancel: threading.Event | None = None) -> PlanResult:
     """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed).
 
-    ``time_limit`` covers building the model and solving it.
+    ``time_limit`` covers building the model and solving it; setting ``cancel`` stops the search (the best
+    plan so far is returned, unproven).
     """
     from ortools.sat.python import cp_model
     start = time.perf_counter()
@@ -692,8 +696,11 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
     cuts = 0
     while True:
         left = time_limit - (time.perf_counter() - start)
+        if cancel is not None and cancel.is_set():
+            return PlanResult([], list(problem.row), None, None, "CANCELLED", False,
+                              time.perf_counter() - start, cuts=cuts, candidates=len(model.candidates))
         solver.parameters.max_time_in_seconds = max(left, 0.01)
-        status = solver.solve(model.m)
+        status = _solve_cancellable(solver, model.m, cancel)
         name = solver.status_name(status)
         seconds = time.perf_counter() - start
         base = dict(candidates=len(model.candidates), variables=len(model.m.proto.variables), cuts=cuts)
@@ -722,6 +729,27 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
         return PlanResult(adds, [c for c in problem.row if c not in used], outcome.value,
                           outcome.value if optimal else max(solver.best_objective_bound, outcome.value), name,
                           optimal, seconds, outcome, **base)
+
+
+def _solve_cancellable(solver: Any, model: Any, cancel: threading.Event | None) -> Any:
+    """``solver.solve(model)``, stopped early when ``cancel`` is set (CP-SAT runs outside Python)."""
+    if cancel is None:
+        return solver.solve(model)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(0.02):
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True, name="cpsat-cancel")
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _splitting_prefix(problem: BlinkProblem, adds: list[Placement]) -> list[Placement] | None:

@@ -35,8 +35,8 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
-from solver.embers.state import (ADD, AELIN, ARRANGE, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP, TAKE,
-                                 TARGET, EmbersState, decode, encode, encode_add)
+from solver.embers.state import (ADD, AELIN, ARRANGEMENTS, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
+                                 TARGET, EmbersState, decode, decode_add, encode, encode_add)
 
 
 class Policy(Protocol):
@@ -159,7 +159,6 @@ def aelin_scores(state: EmbersState) -> list[Scored]:
         deck = state.deck
         out = []
         for action in state.legal_actions():
-            from solver.embers.state import ARRANGEMENTS
             order = ARRANGEMENTS[decode(action)[1]]
             strengths = [deck.cards[state.rows[i].resolve].strength for i in order]
             out.append(Scored(action, float(sum(s * (3 - k) for k, s in enumerate(strengths))),
@@ -328,19 +327,13 @@ def fallback_blink(state: EmbersState) -> int:
         kind, payload = decode(action)
         if kind != ADD:
             continue
-        card, x, y = planlib_decode(payload)
+        card, x, y = decode_add(payload)
         grown = state.mind + [(card, x, y)]
         parts = mindlib.sections(grown)
         score = max(len(p) for p in parts) - 3 * (len(parts) - 1)
         if best is None or score > best[0]:
             best = (score, action)
     return best[1] if best else state.legal_actions()[0]
-
-
-def planlib_decode(payload: int) -> tuple[int, int, int]:
-    """``(card, x, y)`` of an add payload."""
-    from solver.embers.state import decode_add
-    return decode_add(payload)
 
 
 def plan_actions(result: planlib.PlanResult) -> list[int]:
@@ -371,7 +364,7 @@ class GreedyPolicy:
                 kind, payload = decode(action)
                 if kind != ADD:
                     continue
-                card, x, y = planlib_decode(payload)
+                card, x, y = decode_add(payload)
                 grown = view.mind + [(card, x, y)]
                 score = (50 if mindlib.relives(deck, grown) else 0) + len(mindlib.visible_cards(grown)) \
                     - 20 * (len(mindlib.sections(grown)) - 1)
@@ -460,7 +453,7 @@ class HintPolicy:
     def _expected_key(state: EmbersState, action: int) -> Any:
         kind, payload = decode(action)
         if kind == ADD:
-            card, x, y = planlib_decode(payload)
+            card, x, y = decode_add(payload)
             return (tuple(state.mind) + ((card, x, y),), tuple(c for c in state.row if c != card))
         return (tuple(state.mind), tuple(c for c in state.row if c != payload))
 
@@ -511,7 +504,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings, alte
     if exact is not None and exact.complete:
         for action in others:
             kind, payload = decode(action)
-            value = exact.by_first.get(planlib_decode(payload)) if kind == ADD else exact.without.get(payload)
+            value = exact.by_first.get(decode_add(payload)) if kind == ADD else exact.without.get(payload)
             if value is not None:
                 ranked.append(Scored(action, float(value), "best plan starting with this move",
                                      extra={"planStatus": "EXHAUSTIVE"}))
@@ -520,7 +513,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings, alte
     first_step = []
     for action in others:
         kind, payload = decode(action)
-        outcome = planlib.evaluate(problem, [planlib_decode(payload)]) if kind == ADD else None
+        outcome = planlib.evaluate(problem, [decode_add(payload)]) if kind == ADD else None
         first_step.append((outcome.value if outcome else -1e9 if kind == ADD else -1e8, action))
     for _, action in sorted(first_step, reverse=True)[:alternatives]:
         kind, payload = decode(action)
@@ -538,7 +531,7 @@ def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> flo
         sub = dataclasses.replace(problem, row=rest, must_add=False)
         adds = planlib.greedy_plan(sub)
     else:
-        first = planlib_decode(payload)
+        first = decode_add(payload)
         grown = dataclasses.replace(problem, mind=problem.mind + (first,),
                                     row=tuple(c for c in problem.row if c != first[0]), must_add=False)
         if planlib.evaluate(problem, [first]) is None:
@@ -555,7 +548,7 @@ def prologue_play_scores(state: EmbersState) -> list[Scored]:
     for action in state.legal_actions():
         kind, payload = decode(action)
         if kind == ADD:
-            card, x, y = planlib_decode(payload)
+            card, x, y = decode_add(payload)
             grown = state.mind + [(card, x, y)]
             relive = mindlib.relives(deck, grown)
             score = (100.0 if relive else 0.0) + len(mindlib.visible_cards(grown))
@@ -563,13 +556,3 @@ def prologue_play_scores(state: EmbersState) -> list[Scored]:
         else:
             out.append(Scored(action, -1.0 - deck.cards[payload].strength / 10, "discard"))
     return sorted(out, key=lambda s: -s.score)
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    """``(fn(), seconds)``."""
-    start = time.perf_counter()
-    value = fn()
-    return value, time.perf_counter() - start
-
-
-__all__ = ["AELIN", "ARRANGE", "FENRYS", "FullInformationPolicy", "GreedyPolicy", "HintPolicy", "RandomPolicy"]

@@ -30,7 +30,7 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
         result = _exhaustive(problem, ctx)
     else:
         result = planlib.solve_cpsat(problem, time_limit=60.0 if remaining is None else max(remaining, 0.05),
-                                     seed=ctx.seed)
+                                     seed=ctx.seed, cancel=ctx.cancel)
     moves = (["stop"] if state.phase == "observe" else []) + result.moves(state.deck)
     solution: dict[str, Any] = {
         "plan": moves if result.value is not None else [],
@@ -51,7 +51,10 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
 def _exhaustive(problem: planlib.BlinkProblem, ctx: SearchContext) -> planlib.PlanResult:
     import time
     start = time.perf_counter()
-    ex = planlib.exhaustive(problem, max_plans=ctx.limits.nodes or EXHAUSTIVE_LIMIT)
+    remaining = ctx.remaining()
+    deadline = None if remaining is None else start + remaining
+    ex = planlib.exhaustive(problem, max_plans=ctx.limits.nodes or EXHAUSTIVE_LIMIT, deadline=deadline,
+                            cancel=ctx.cancel)
     seconds = time.perf_counter() - start
     if ex.value is None:
         status = "INFEASIBLE" if ex.complete else "INCOMPLETE"

@@ -20,7 +20,7 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck
-from solver.errors import IllegalMoveError, InvalidMoveError
+from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class EmbersState(State):
         rows = ROWS[self.chapter]
         need = 1 + rows + (4 if self.chapter == "prologue" else 0)
         if len(order) < need:
-            raise IllegalMoveError("deck", len(order), f"not enough memory cards to set up (need {need})")
+            raise ImpossibleStateError("game.deck", len(order), f"not enough memory cards to set up (need {need})")
         self.mind = [(order[0], *MIND_CARD_POSITION)]
         self.rows = [StrengthRow(card) for card in order[1:1 + rows]]
         rest = order[1 + rows:]

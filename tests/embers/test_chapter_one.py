@@ -9,7 +9,7 @@ import pytest
 from solver.errors import IllegalMoveError
 from solver.game import CHANCE_PLAYER
 
-from .helpers import DECK, GAME, check_zones, cid, one, play, state
+from .helpers import DECK, check_zones, cid, one, play, state
 
 
 def ids(cards):
