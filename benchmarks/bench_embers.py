@@ -129,6 +129,11 @@ def bench_cpsat(quick: bool) -> None:
 
 
 def _problem(k: int, seed: int) -> planlib.BlinkProblem:
+    return planlib.problem_from_state(_long_row_state(k, seed))
+
+
+def _long_row_state(k: int, seed: int):
+    """A mid-game position of a seeded greedy game in which Fenrys blinks with ``k`` cards drawn from the deck."""
     rng = np.random.default_rng(seed)
     while True:
         state = GAME.new_initial_state(int(rng.integers(1 << 30)))
@@ -148,7 +153,9 @@ def _problem(k: int, seed: int) -> planlib.BlinkProblem:
             pool = [c for c in sorted(state.pile) if not DECK.cards[c].is_demon]
             state.row = [int(c) for c in rng.choice(pool, size=k, replace=False)]
             state.pile = state.pile - set(state.row)
-            return planlib.problem_from_state(state)
+            state.added = False
+            state._legal = None
+            return state
 
 
 def bench_hints(quick: bool) -> None:
@@ -172,6 +179,14 @@ def bench_hints(quick: bool) -> None:
                 GAME.hint(state, ctx, top=3)
                 samples.setdefault(key, []).append(time.perf_counter() - start)
             state.apply_action(policy.choose(state, rng))
+    for k in (5, 7):  # long memory rows (greedy games rarely make them)
+        key = f"fenrys blink, {k}-card row"
+        for i in range(3 if quick else 15):
+            state = _long_row_state(k, seed=300 + 10 * k + i)
+            ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
+            start = time.perf_counter()
+            GAME.hint(state, ctx, top=3)
+            samples.setdefault(key, []).append(time.perf_counter() - start)
     rows = [(key, len(v), f"{1000 * statistics.median(v):.1f}", f"{1000 * percentile(v, 95):.1f}",
              f"{1000 * max(v):.1f}") for key, v in sorted(samples.items())]
     print(table(("decision", "hints", "median ms", "p95 ms", "max ms"), rows))

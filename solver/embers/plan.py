@@ -310,13 +310,13 @@ def _could_fit(card: int, blocked: int, x: int, y: int, top: dict[tuple[int, int
 class _Model:
     """The CP-SAT model of one Blink problem."""
 
-    def __init__(self, problem: BlinkProblem) -> None:
+    def __init__(self, problem: BlinkProblem, candidates: dict[Placement, int] | None = None) -> None:
         from ortools.sat.python import cp_model  # imported on first use: it loads pandas (over a second)
         self.problem = problem
         self.deck = problem.deck
         self.m = cp_model.CpModel()
         self.steps = len(problem.row)
-        self.candidates = candidate_placements(problem)
+        self.candidates = candidate_placements(problem) if candidates is None else candidates
         self.top = _top_layer(self.deck, problem.mind)
         self.a: dict[tuple[Placement, int], Any] = {}
         self._build()
@@ -674,8 +674,18 @@ def greedy_plan(problem: BlinkProblem) -> list[Placement]:
         adds.append(placement)
 
 
+#: measured cost of building the model in Python, per placement variable (for budgeting anytime searches)
+BUILD_SECONDS_PER_VARIABLE = 0.0004
+
+
+def placement_variables(problem: BlinkProblem, candidates: dict[Placement, int]) -> int:
+    """How many card-position-step Booleans the model of ``problem`` has (its size)."""
+    return sum(len(problem.row) - depth for depth in candidates.values())
+
+
 def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 1, seed: int = 0,
-                max_cuts: int = 500, cancel: threading.Event | None = None) -> PlanResult:
+                max_cuts: int = 500, cancel: threading.Event | None = None,
+                candidates: dict[Placement, int] | None = None) -> PlanResult:
     """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed).
 
     ``time_limit`` covers building the model and solving it; setting ``cancel`` stops the search (the best
@@ -687,7 +697,7 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
         outcome = evaluate(problem, []) if not problem.must_add else None
         return PlanResult([], [], outcome.value if outcome else None, outcome.value if outcome else None,
                           "OPTIMAL" if outcome else "INFEASIBLE", outcome is not None, 0.0, outcome)
-    model = _Model(problem)
+    model = _Model(problem, candidates)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed

@@ -302,8 +302,10 @@ def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
                                        "GREEDY", False, time.perf_counter() - start, outcome)
     left = budget - (time.perf_counter() - start)
     loaded = "ortools.sat.python.cp_model" in sys.modules
-    if left > (0.05 if loaded else 2.0):
-        result = planlib.solve_cpsat(problem, time_limit=left)
+    candidates = planlib.candidate_placements(problem) if left > (0.05 if loaded else 2.0) else {}
+    build = planlib.placement_variables(problem, candidates) * planlib.BUILD_SECONDS_PER_VARIABLE
+    if candidates and build < 0.6 * left:
+        result = planlib.solve_cpsat(problem, time_limit=left, candidates=candidates)
         if result.value is not None and (incumbent is None or result.value >= incumbent.value):
             return problem, result, result.status
         if result.status == "INFEASIBLE":
