@@ -20,7 +20,7 @@ from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
 from solver.embers.state import (AELIN, ARRANGEMENTS, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
                                  StrengthRow)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, check_keys, join
+from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame
@@ -158,7 +158,7 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersS
     if turn not in roles:
         raise InvalidInputError(join(field, "turn"), turn, f"expected one of {', '.join(roles)}")
     state.turn = roles[turn]
-    phase = obj.get("phase")
+    phase = get(obj, "phase", field)
     if phase not in PHASES[chapter]:
         raise InvalidInputError(join(field, "phase"), phase, f"expected one of {', '.join(PHASES[chapter])}")
     state.phase = phase
