@@ -15,8 +15,9 @@ Decisions (docs/rules/embers-of-memory.md, EM-80..EM-86):
   one more card beats the current plan's value by more than the cost of a card
   (which grows as the deck nears what the day still needs); never stop with no
   card that can be added.
-* Fenrys, Blink: follow an optimal plan (:mod:`solver.embers.plan`):
-  exhaustive search on short rows, CP-SAT otherwise, within a time budget.
+* Fenrys, Blink: follow the best plan found within the time budget
+  (:mod:`solver.embers.plan`): exhaustive search on short rows, CP-SAT when
+  its model fits the budget, else a greedy plan (each plan says which).
 * Aelin: take the visible card that best completes or advances her current
   strength row, keeping the Mind whole and never emptying it; keep the
   section with the most use for her rows; always reveal (it only informs Fenrys).
