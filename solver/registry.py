@@ -19,6 +19,7 @@ from solver.game import Game
 GAMES: dict[str, str] = {
     "aetherya": "solver.aetherya.game:AetheryaGame",
     "memorinth": "solver.memorinth.game:MemorinthGame",
+    "embers": "solver.embers.game:EmbersGame",
 }
 
 _SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)
