@@ -327,25 +327,46 @@ cdef bint maybe_tamed(Search* s, int cell) noexcept nogil:
 
 
 cdef int tribe_potential(Search* s, int tribe, int cell) noexcept nogil:
-    """Most points a Tribe still to place can bring from ``cell``: exact with placed and fixed cards,
-    optimistic (best remaining Terrains, no conflict) on the free neighbours."""
+    """Most points a Tribe still to place can bring from ``cell``.
+
+    Exact with the cards already there (placed Tribes, fixed cards); each free neighbour is given the
+    best card still in hand, counts respected (a Terrain is valued for this Tribe alone, a Tribe still
+    to place for half of the conflict, the other half going to that Tribe's own potential).
+    """
     cdef uint32_t around = s.conn[cell]
     cdef uint32_t slots = around & s.undecided & ~((<uint32_t>1) << cell)
-    cdef int kind, value = 0, n_slots = popcount(slots), used
+    cdef int kind, value = 0, n_slots = popcount(slots), take, best_kind
+    cdef int avail[9]
+    cdef int slot_value[9]
     for kind in range(SWAMP + 1):
         value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
     for kind in range(HUMANS, DRAGON):
         value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
     if tribe == GOBLINS:
-        value += GOBLIN_SWAMP * (popcount(s.orth[cell] & s.mask[SWAMP])
-                                 + imin(popcount(s.orth[cell] & slots), s.rem[SWAMP]))
-    elif tribe == HUMANS:
-        used = imin(n_slots, s.rem[PLAINS])
-        value += 2 * used + imin(n_slots - used, s.rem[FOREST] + s.rem[MOUNTAIN])
-    elif tribe == ELVES:
-        value += 2 * imin(n_slots, s.rem[FOREST])
-    elif tribe == DWARVES:
-        value += 2 * imin(n_slots, s.rem[MOUNTAIN])
+        value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
+    for kind in range(DRAGON + 1):
+        avail[kind] = s.rem[kind]
+        if HUMANS <= kind <= GOBLINS:
+            slot_value[kind] = PAIR[tribe][kind] / 2
+        else:
+            slot_value[kind] = PAIR[tribe][kind]
+    avail[tribe] -= 1
+    if tribe == GOBLINS:
+        take = imin(popcount(s.orth[cell] & slots), avail[SWAMP])
+        value += GOBLIN_SWAMP * take
+        avail[SWAMP] -= take
+        n_slots -= take
+    while n_slots > 0:
+        best_kind = -1
+        for kind in range(DRAGON + 1):
+            if avail[kind] > 0 and (best_kind < 0 or slot_value[kind] > slot_value[best_kind]):
+                best_kind = kind
+        if best_kind < 0:
+            break
+        take = imin(n_slots, avail[best_kind])
+        value += take * slot_value[best_kind]
+        avail[best_kind] -= take
+        n_slots -= take
     return value
 
 

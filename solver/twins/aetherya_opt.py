@@ -302,22 +302,40 @@ class _Search:
                    for kind in (HUMANS, ELVES, DWARVES))
 
     def tribe_potential(self, tribe: int, cell: int) -> int:
-        """Most points a Tribe still to place can bring from ``cell``."""
+        """Most points a Tribe still to place can bring from ``cell``.
+
+        Exact with the cards already there; each free neighbour gets the best card still in hand,
+        counts respected: a Terrain valued for this Tribe alone, a Tribe still to place for half of
+        the conflict (the other half goes to that Tribe's own potential), a Dragon for nothing.
+        """
         around = self.conn[cell]
         slots = around & self.undecided & ~(1 << cell)
         n_slots = _popcount(slots)
         value = sum(PAIR[tribe][kind] * _popcount(around & self.mask[kind])
                     for kind in (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS))
         if tribe == GOBLINS:
-            value += GOBLIN_SWAMP * (_popcount(self.orth[cell] & self.mask[SWAMP])
-                                     + min(_popcount(self.orth[cell] & slots), self.rem[SWAMP]))
-        elif tribe == HUMANS:
-            used = min(n_slots, self.rem[PLAINS])
-            value += 2 * used + min(n_slots - used, self.rem[FOREST] + self.rem[MOUNTAIN])
-        elif tribe == ELVES:
-            value += 2 * min(n_slots, self.rem[FOREST])
-        elif tribe == DWARVES:
-            value += 2 * min(n_slots, self.rem[MOUNTAIN])
+            value += GOBLIN_SWAMP * _popcount(self.orth[cell] & self.mask[SWAMP])
+        avail = self.rem[:DRAGON + 1]
+        avail[tribe] -= 1
+        # half of a conflict: int(-2 / 2) == -1, like C's truncating division
+        slot_value = [int(PAIR[tribe][kind] / 2) if HUMANS <= kind <= GOBLINS else PAIR[tribe][kind]
+                      for kind in range(DRAGON + 1)]
+        if tribe == GOBLINS:
+            take = min(_popcount(self.orth[cell] & slots), avail[SWAMP])
+            value += GOBLIN_SWAMP * take
+            avail[SWAMP] -= take
+            n_slots -= take
+        while n_slots > 0:
+            best_kind = -1
+            for kind in range(DRAGON + 1):
+                if avail[kind] > 0 and (best_kind < 0 or slot_value[kind] > slot_value[best_kind]):
+                    best_kind = kind
+            if best_kind < 0:
+                break
+            take = min(n_slots, avail[best_kind])
+            value += take * slot_value[best_kind]
+            avail[best_kind] -= take
+            n_slots -= take
         return value
 
     def node_bound(self) -> tuple[int, list[int], list[int], list[int]]:
