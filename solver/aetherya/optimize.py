@@ -15,11 +15,11 @@ How it works (details and measurements in ``docs/rules/aetherya.md``,
    strong kingdom within milliseconds: the incumbent.
 3. A compiled upper bound ranks the layouts; every layout whose bound does not
    beat the incumbent is pruned.
-4. Each remaining layout is proven by the *prover*: ``"cp-sat"`` (OR-Tools
-   CP-SAT, see :mod:`solver.aetherya.optimize_cpsat`) or ``"search"`` (the
-   compiled exact branch-and-bound of ``aetherya_opt.search_layout``). Both
-   look only for kingdoms strictly better than the incumbent, so a layout is
-   closed either with a better kingdom or with a proof that none exists.
+4. Each remaining layout is closed by the *prover*: ``"search"`` (default: the
+   compiled exact branch-and-bound of ``aetherya_opt.search_layout``) or
+   ``"cp-sat"`` (OR-Tools CP-SAT, see :mod:`solver.aetherya.optimize_cpsat`).
+   Both look only for kingdoms strictly better than the incumbent, so a layout
+   is closed either with a better kingdom or with a proof that none exists.
 
 Within the time limit the call returns the best kingdom found and a proven
 upper bound on the board total (the incumbent and the bounds of the layouts
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -88,6 +89,21 @@ def map_mask(mask: int, image: Sequence[int]) -> int:
         if mask >> cell & 1:
             out |= 1 << image[cell]
     return out
+
+
+def _byte_tables(image: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Images of the low and high byte of a cell mask, for :func:`_map_fast`."""
+    low = [map_mask(b, image) for b in range(256)]
+    high = [map_mask(b << 8, image) for b in range(256)]
+    return low, high
+
+
+_TABLES = {image: _byte_tables(image) for image in SYMMETRIES}
+
+
+def _map_fast(mask: int, image: tuple[int, ...]) -> int:
+    low, high = _TABLES[image]
+    return low[mask & 0xFF] | high[mask >> 8]
 
 
 def apply_symmetry(kingdom: Sequence[int], image: Sequence[int]) -> list[int]:
@@ -244,7 +260,7 @@ def layouts(hand: Hand) -> tuple[Layout, ...]:
     found = []
     for chosen in itertools.combinations(open_cells, free_portals):
         mask = fixed_portals | sum(1 << c for c in chosen)
-        images = [map_mask(mask, g) for g in group]
+        images = [_map_fast(mask, g) for g in group]
         if min(images) != mask:
             continue
         codes = list(base)
@@ -278,7 +294,7 @@ class OptimizeResult:
     total: int
     optimal: bool
     bound: int
-    status: str          # "OPTIMAL" (proven), "FEASIBLE" (time ran out first)
+    status: str          # proven: "EXHAUSTIVE" (search) or "OPTIMAL" (cp-sat); else "FEASIBLE"
     seconds: float
     prover: str
     layouts: int = 0              # classes of Portal layouts
@@ -344,7 +360,7 @@ def heuristic_kingdom(hand: Hand, seed: int = 0, starts: int = _LOCAL_SEARCH_STA
     starts_list = [np.array(warm_start, dtype=np.uint8)] if warm_start is not None else []
     starts_list += [_start_kingdom(hand, rng) for _ in range(starts)]
     for i, start in enumerate(starts_list):
-        total = kernel.local_search(start, locked, seed * 1000 + i + 1, rounds, out)
+        total = kernel.local_search(start, locked, (seed * 1000 + i + 1) % 2**64, rounds, out)
         if best_total is None or total > best_total:
             best_kingdom, best_total = out.copy(), total
     return best_kingdom, int(best_total)
@@ -359,7 +375,7 @@ def _layout_start(layout: Layout, hand: Hand, seed: int) -> np.ndarray:
     start = np.array([code if code != FREE else next(it) for code in layout.codes], dtype=np.uint8)
     locked = np.array([0 if code == FREE else 1 for code in layout.codes], dtype=np.uint8)
     out = np.empty(CELLS, dtype=np.uint8)
-    kernel.local_search(start, locked, seed + 7, _LOCAL_SEARCH_ROUNDS, out)
+    kernel.local_search(start, locked, (seed + 7) % 2**64, _LOCAL_SEARCH_ROUNDS, out)
     return out
 
 
@@ -370,6 +386,7 @@ def _check_prover(prover: Any, field: str = "prover") -> str:
 
 
 _RESULT_CACHE: OrderedDict[tuple[Hand, str], OptimizeResult] = OrderedDict()
+_CACHE_LOCK = threading.Lock()  # the engine may run several searches at once
 
 
 def _canonical_hand(hand: Hand) -> tuple[Hand, tuple[int, ...]]:
@@ -388,7 +405,7 @@ def _context(time_ms: Any, ctx: SearchContext | None, seed: int | None) -> Searc
         time_ms = as_int(time_ms, "time_ms", 1, MAX_TIME_MS)
     if ctx is None:
         return SearchContext(limits=Limits(time_ms=DEFAULT_TIME_MS if time_ms is None else time_ms),
-                             seed=0 if seed is None else as_int(seed, "seed", 0, 2**63 - 1))
+                             seed=0 if seed is None else seed)
     if time_ms is not None:
         ctx.limits = Limits(time_ms=time_ms, nodes=ctx.limits.nodes)
     elif ctx.limits.time_ms is None:
@@ -416,14 +433,15 @@ def optimize_kingdom(cards: Any, fixed: Any = None, time_ms: int | None = None, 
     started = time.perf_counter()
     hand = cards if isinstance(cards, Hand) else make_hand(cards, fixed)
     _check_prover(prover)
+    if seed is not None:
+        seed = as_int(seed, "seed", 0, 2**63 - 1)
     ctx = _context(time_ms, ctx, seed)
     seed = ctx.seed if seed is None else seed
     start_codes = _check_warm_start(warm_start, hand) if warm_start is not None else None
     canonical, image = _canonical_hand(hand)
     key = (canonical, prover)
-    if use_cache and key in _RESULT_CACHE:
-        _RESULT_CACHE.move_to_end(key)
-        cached = _RESULT_CACHE[key]
+    cached = _cached(key) if use_cache else None
+    if cached is not None:
         inverse = [0] * CELLS
         for c in range(CELLS):
             inverse[image[c]] = c
@@ -432,17 +450,27 @@ def optimize_kingdom(cards: Any, fixed: Any = None, time_ms: int | None = None, 
                               cached.layouts_closed, {"cached": True})
     result = _solve(hand, ctx, prover, seed, start_codes, started)
     if use_cache and result.optimal:
-        _RESULT_CACHE[key] = OptimizeResult(canonical, tuple(apply_symmetry(result.kingdom, image)), result.total,
-                                            True, result.bound, result.status, result.seconds, result.prover,
-                                            result.layouts, result.layouts_closed)
-        while len(_RESULT_CACHE) > _CACHE_SIZE:
-            _RESULT_CACHE.popitem(last=False)
+        with _CACHE_LOCK:
+            _RESULT_CACHE[key] = OptimizeResult(canonical, tuple(apply_symmetry(result.kingdom, image)),
+                                                result.total, True, result.bound, result.status, result.seconds,
+                                                result.prover, result.layouts, result.layouts_closed)
+            while len(_RESULT_CACHE) > _CACHE_SIZE:
+                _RESULT_CACHE.popitem(last=False)
     return result
+
+
+def _cached(key: tuple[Hand, str]) -> OptimizeResult | None:
+    with _CACHE_LOCK:
+        if key not in _RESULT_CACHE:
+            return None
+        _RESULT_CACHE.move_to_end(key)
+        return _RESULT_CACHE[key]
 
 
 def clear_cache() -> None:
     """Forget the cached proven results."""
-    _RESULT_CACHE.clear()
+    with _CACHE_LOCK:
+        _RESULT_CACHE.clear()
 
 
 def _check_warm_start(warm_start: str | Sequence[int], hand: Hand, field: str = "warm_start") -> list[int]:
@@ -522,8 +550,10 @@ def _close_by_search(layout: Layout, counts: np.ndarray, incumbent: _Incumbent, 
     out = np.empty(CELLS, dtype=np.uint8)
     stats = np.zeros(4, dtype=np.int64)
     symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, CELLS)
+    left = ctx.remaining()
+    seconds = 0.0 if left is None else max(left, 1e-6)  # 0 means no limit to the kernel
     best = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, incumbent.total,
-                                nodes_left or 0, ctx.remaining() or 0.0, out, stats)
+                                nodes_left or 0, seconds, out, stats)
     if stats[3]:
         incumbent.offer(out, best)
     return bool(stats[1]), int(stats[2]), int(stats[0])

@@ -233,6 +233,14 @@ def test_node_limit_gives_a_valid_kingdom_and_an_honest_bound():
     assert score_kingdom(early.notation).total == early.total
 
 
+def test_any_seed_works_and_the_same_seed_gives_the_same_answer():
+    a = optimize_kingdom("PFFMMSSHHEEDGGRO", seed=2**63 - 1, use_cache=False)
+    b = optimize_kingdom("PFFMMSSHHEEDGGRO", seed=2**63 - 1, use_cache=False)
+    assert a.kingdom == b.kingdom and a.optimal
+    with pytest.raises(InvalidInputError, match="seed"):
+        optimize_kingdom("PFFMMSSHHEEDGGRO", seed=-1)
+
+
 def test_tiny_time_limit_still_answers():
     result = optimize_kingdom("PFFMMSSHHEEDGGRO", time_ms=1, use_cache=False)
     assert score_kingdom(result.notation).total == result.total <= result.bound
@@ -243,6 +251,18 @@ def test_cancelled_search_returns_the_incumbent():
     ctx.cancel.set()
     result = optimize_kingdom("HHHEEEDDDGGGPFMS", ctx=ctx, use_cache=False)
     assert not result.optimal and result.bound >= result.total
+
+
+def test_interim_reports_between_layouts():
+    """With reporting on, each closed layout may emit an interim result marked as during search."""
+    reports = []
+    ctx = SearchContext(limits=Limits(time_ms=60_000), report=reports.append, report_every=1e-9)
+    final = optimize_kingdom("MMMSSHHHEDGGROOO", ctx=ctx, use_cache=False)
+    assert final.optimal and reports
+    for partial in reports:
+        body = partial.to_json()
+        assert body["isDuringSearch"] and not body["optimal"] and body["bound"] >= body["value"]
+        assert score_kingdom(body["kingdom"]).total == body["value"]
 
 
 def test_cache_answers_a_rotated_question_with_a_rotated_kingdom():
@@ -309,6 +329,12 @@ def test_bad_limits_and_prover():
 def test_more_than_eight_copies_is_a_valid_question():
     """AE-OPT-2: a hand is any 16 cards; the deck limit of 8 copies is not enforced."""
     assert optimize_kingdom("PPPPPPPPPPPPHHEO").optimal
+
+
+def test_a_pasted_kingdom_is_a_hand():
+    """AE-OPT-2: '/' and spaces are ignored, letters are case-insensitive."""
+    a = optimize_kingdom("pffm/mssh/heed/ggro")
+    assert a.hand == make_hand("PFFMMSSHHEEDGGRO") and a.optimal
 
 
 def test_fixed_cells_may_hold_any_card():
