@@ -212,6 +212,32 @@ def summary_row(method: str, runs: list[Run], cap: float) -> list:
             fmt(censored_percentile(times, 90)), fmt(max(times)), sum(r.checked for r in runs)]
 
 
+def short_call_rows(n: int, seed: int) -> list[list]:
+    """The planner's use (issue 3): short calls with 3 to 6 fixed cells, no cache."""
+    from solver.aetherya.cards import CELL_NAMES
+    rng = np.random.default_rng(seed + 1)
+    cases = []
+    for hand in deal_hands(n, seed + 1):
+        k = int(rng.integers(3, 7))
+        cells = rng.choice(16, k, replace=False)
+        picked = rng.choice(16, k, replace=False)
+        cases.append((hand, {CELL_NAMES[c]: hand[i] for c, i in zip(cells, picked)}))
+    rows = []
+    for time_ms in (20, 50, 200):
+        times, proven = [], 0
+        for hand, fixed in cases:
+            start = time.perf_counter()
+            result = optimize_kingdom(hand, fixed, time_ms=time_ms, use_cache=False)
+            times.append(time.perf_counter() - start)
+            proven += result.optimal
+            assert score_kingdom(result.notation).total == result.total
+        lo, hi = wilson(proven, len(cases))
+        rows.append([time_ms, len(cases), f"{proven}/{len(cases)} ({100 * proven / len(cases):.0f}%, CI "
+                     f"{100 * lo:.0f}-{100 * hi:.0f}%)", f"{1000 * sum(times) / len(times):.1f}",
+                     f"{1000 * percentile(times, 90):.1f}", f"{1000 * max(times):.1f}"])
+    return rows
+
+
 def kernel_rows(quick: bool) -> list[list]:
     """Compiled kernel against its twin: calls per second and the ratio."""
     rng = np.random.default_rng(0)
@@ -303,6 +329,9 @@ def main(argv: list[str]) -> int:
                 row.append(f"{r.total}{'' if r.proven else ' (bound %g)' % r.bound} in {r.seconds:.2f} s")
             rows.append(row)
         print(table(["hand", "Portals", "Dragons"] + [name for name, _ in methods], rows))
+    print("\n#### Short calls with fixed cells (the hint engine's planner)\n")
+    print(table(["time limit ms", "calls", "proven optimal", "mean ms", "p90 ms", "max ms"],
+                short_call_rows(20 if args.quick else 200, args.seed)))
     print("\n#### Compiled kernel against its twin\n")
     print(table(["operation", "kernel", "twin", "ratio"], kernel_rows(args.quick)))
     if failures:
