@@ -11,6 +11,8 @@ from solver.aetherya.scoring import KingdomScore, score_kingdom
 from solver.cli import print_json
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, Information, Parameter, State, Utility
+from solver.results import SolveResult
+from solver.search import SearchContext
 from solver.validate import as_list, as_object, check_keys, get
 
 
@@ -60,6 +62,10 @@ class AetheryaGame(Game):
     def score(self, payload: Any) -> dict[str, Any]:
         return parse_score_request(payload).to_json()
 
+    def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
+        from solver.aetherya.optimize import solve
+        return solve(payload, ctx)
+
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
         score = commands.add_parser("score", help="score a kingdom",
@@ -70,6 +76,8 @@ class AetheryaGame(Game):
                            help="Legends held: numbers 1-15 or slugs such as plains-3 (docs/rules/aetherya.md)")
         score.add_argument("--json", action="store_true", help="print one JSON object")
         score.set_defaults(run=_run_score)
+        from solver.aetherya.optimize import add_optimize_command
+        add_optimize_command(commands)
 
     def demo(self, out: TextIO) -> None:
         kingdom = "FEFP/MDMH/PHFS/SSGS"
