@@ -4,7 +4,7 @@ The Python API mirrors the engine's actions::
 
     >>> import solver
     >>> solver.score("aetherya", {"kingdom": "FEFP/MDMH/PHFS/SSGS"})["total"]
-    17
+    16
 
 See ``README.md`` and ``docs/``.
 """

@@ -18,6 +18,8 @@ from solver.game import Game
 #: name -> "module:ClassName"
 GAMES: dict[str, str] = {
     "aetherya": "solver.aetherya.game:AetheryaGame",
+    "memorinth": "solver.memorinth.game:MemorinthGame",
+    "embers": "solver.embers.game:EmbersGame",
 }
 
 _SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)

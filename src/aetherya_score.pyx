@@ -34,11 +34,21 @@ cdef uint32_t COL_A = 0x1111
 cdef uint32_t COL_D = 0x8888
 cdef int DRAGON_VALUE[4]
 DRAGON_VALUE[:] = [0, 3, 5, 6]
+cdef uint32_t ORTHO[16]
 
 
 cdef inline uint32_t spread(uint32_t m) noexcept nogil:
     """Cells orthogonally adjacent to any cell of ``m``."""
     return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
+
+
+cdef void init_tables() noexcept:
+    cdef int c
+    for c in range(CELLS):
+        ORTHO[c] = spread((<uint32_t>1) << c)
+
+
+init_tables()
 
 
 cdef inline void connect(const uint8_t* k, uint32_t* ortho, uint32_t* conn, uint32_t* kinds) noexcept nogil:
@@ -49,8 +59,8 @@ cdef inline void connect(const uint8_t* k, uint32_t* ortho, uint32_t* conn, uint
     for c in range(CELLS):
         if k[c] < KINDS:
             kinds[k[c]] |= (<uint32_t>1) << c
-        ortho[c] = spread((<uint32_t>1) << c)
-        conn[c] = ortho[c]
+        ortho[c] = ORTHO[c]
+        conn[c] = ORTHO[c]
     portals = kinds[PORTAL]
     remaining = portals
     while remaining:

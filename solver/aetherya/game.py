@@ -15,7 +15,7 @@ from solver.aetherya.tiles import load_families
 from solver.cli import add_hint_command, add_legal_moves_command, print_json
 from solver.errors import InvalidInputError, UnknownGameError
 from solver.game import CHANCE_PLAYER, Game, Information, Parameter, State, Utility
-from solver.results import HintResult
+from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
 from solver.validate import as_list, as_object, check_keys, get
 
@@ -135,6 +135,10 @@ class AetheryaGame(Game):
             state = self.parse_state(state)
         return hint(state, ctx, top=top, player=player, full_information=full_information)
 
+    def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
+        from solver.aetherya.optimize import solve
+        return solve(payload, ctx)
+
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
         score = commands.add_parser("score", help="score a kingdom",
@@ -166,6 +170,8 @@ class AetheryaGame(Game):
         chk.add_argument("answer", metavar="ANSWER")
         chk.add_argument("--json", action="store_true")
         chk.set_defaults(run=_run_check)
+        from solver.aetherya.optimize import add_optimize_command
+        add_optimize_command(commands)
 
     def demo(self, out: TextIO) -> None:
         kingdom = "FEFP/MDMH/PHFS/SSGS"

@@ -2,11 +2,11 @@
 
 The planner answers "if these 16 cards (the face-down ones drawn consistently
 with the player's view) could be rearranged, keeping the locked Portals and
-Dragons where they are, what is the best kingdom?". It calls the foundation's
-optimal-kingdom search (``solver.aetherya.optimize.optimize_kingdom``, fast
-heuristic path) when that module is present, and otherwise a steepest-ascent
-swap search over the compiled batch scorer (``local_search``), which is also
-what the tests use to cross-check on small cases.
+Dragons where they are, what is the best kingdom?" with the foundation's
+optimal-kingdom search (``solver.aetherya.optimize.optimize_kingdom``) under a
+short time limit, which says whether its answer is proven. ``local_search``
+(steepest-ascent swaps over the compiled batch scorer) is a plain baseline
+kept for the tests.
 """
 
 from __future__ import annotations
@@ -72,32 +72,16 @@ def local_search(cards: list[int], fixed: int, rng: np.random.Generator, restart
 
 
 def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:
-    """The best arrangement found of 16 card codes, ``fixed`` cells (bitmask) staying in place."""
-    try:
-        from solver.aetherya.optimize import optimize_kingdom  # the foundation's optimiser, once merged
-    except ImportError:
-        optimize_kingdom = None
-    if optimize_kingdom is not None:
-        letters = "".join(LETTERS[c] for c in cards)
-        fixed_cells = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
-        try:
-            result = optimize_kingdom(letters, fixed=fixed_cells or None, time_ms=time_ms)
-            kingdom = _field(result, "kingdom")
-            total = _field(result, "score")
-            total = total.get("total") if isinstance(total, dict) else getattr(total, "total", total)
-            return Plan(str(kingdom), int(total), "optimize_kingdom", bool(_field(result, "optimal", False)))
-        except (TypeError, ValueError, KeyError, AttributeError):
-            pass  # an optimiser API this adapter does not know yet: the local search answers (and says so)
-    arranged, total = local_search(cards, fixed, rng)
-    return Plan(format_kingdom(arranged), total, "local-search")
+    """The best arrangement found of 16 card codes, ``fixed`` cells (bitmask) staying in place.
 
-
-def _field(result: Any, name: str, default: Any = None) -> Any:
-    if isinstance(result, dict):
-        return result.get(name, default)
-    if hasattr(result, name):
-        return getattr(result, name)
-    return getattr(result, "solution", {}).get(name, default)
+    Calls the foundation's optimiser (``optimize_kingdom``: compiled local search, layout bounds and the
+    compiled branch-and-bound) for ``time_ms``; the result says whether it is proven optimal.
+    """
+    from solver.aetherya.optimize import optimize_kingdom
+    letters = "".join(LETTERS[c] for c in cards)
+    locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
+    result = optimize_kingdom(letters, fixed=locked or None, time_ms=time_ms, seed=int(rng.integers(2**31)))
+    return Plan(result.notation, int(result.total), "optimize_kingdom", bool(result.optimal))
 
 
 def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:

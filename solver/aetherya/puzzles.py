@@ -4,7 +4,9 @@ best-kingdom: a hand of 16 cards, some of them locked Portals and Dragons
 already in place (``fixed``); arrange the rest for the best score. The optimum
 is proven by exhaustive enumeration of every distinct arrangement (scored by
 the compiled batch scorer), which also proves that the optimal kingdom is
-unique up to the board symmetries that keep the fixed cards in place. Hands are
+unique up to the board symmetries that keep the fixed cards in place; the
+foundation's optimiser (``optimize_kingdom``) proves the same optimum
+independently (``crossCheck``). Hands are
 drawn so that enumeration stays small (few kinds among the free cards).
 Difficulty comes from how far a greedy player (each card in turn on the cell
 that scores best now) falls short of the optimum, and from the number of
@@ -172,6 +174,7 @@ def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, index: int, s
         gap = proof.score - greedy_score
         if proof.optimal_orbits != 1 or not lo <= gap <= hi:
             continue
+        cross = _optimizer_cross_check(cards, fixed, proof.score)
         return {
             "kind": "best-kingdom", "id": f"aetherya-bk-{seed}-{index}", "difficulty": difficulty,
             "cards": "".join(LETTERS[c] for c in order),
@@ -181,8 +184,20 @@ def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, index: int, s
                          "bound": proof.score, "arrangements": proof.arrangements,
                          "optimalKingdoms": proof.optimal_boards, "uniqueUpToSymmetry": True},
             "greedy": {"kingdom": greedy, "score": greedy_score, "gap": gap},
+            "crossCheck": cross,
         }
     raise InvalidInputError("--difficulty", difficulty, f"no {difficulty} best-kingdom puzzle found in {max_tries} tries")
+
+
+def _optimizer_cross_check(cards: list[int], fixed: dict[int, int], score: int) -> dict[str, Any]:
+    """The foundation's optimiser must prove the same optimum independently (else the generator stops)."""
+    from solver.aetherya.optimize import optimize_kingdom
+    locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[k]}" for c, k in sorted(fixed.items()))
+    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, time_ms=20_000,
+                              use_cache=False)
+    if result.optimal and result.total != score:
+        raise AssertionError(f"optimiser and enumeration disagree on {cards} {fixed}: {result.total} != {score}")
+    return {"optimizer": result.status, "score": int(result.total), "agrees": result.total == score}
 
 
 # ---------------------------------------------------------------------- legend-race
@@ -411,7 +426,8 @@ def check(puzzle: Any, answer: Any) -> dict[str, Any]:
 
 
 def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
-    check_keys(p, ("kind", "id", "difficulty", "cards", "fixed", "question", "solution", "greedy"), "PUZZLE")
+    check_keys(p, ("kind", "id", "difficulty", "cards", "fixed", "question", "solution", "greedy", "crossCheck"),
+               "PUZZLE")
     cards_text = as_str(get(p, "cards", "PUZZLE"), "PUZZLE.cards")
     if len(cards_text) != 16:
         raise InvalidInputError("PUZZLE.cards", cards_text, "expected 16 card letters")

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.aetherya.cards import CATEGORIES, CELLS, LETTERS, SIDE, Legend, card_code, legend, legends_from_mask
-from solver.errors import InvalidInputError, NotationError
+from solver.aetherya.cards import CATEGORIES, CELLS, LETTERS, SIDE, Legend, legend, legends_from_mask
+from solver.errors import InvalidInputError, NotationError, UnknownCardError
 from solver.kernels import aetherya_score as kernel
 
 
@@ -30,8 +30,21 @@ def parse_kingdom(text: str, field: str = "kingdom") -> np.ndarray:
     codes = np.empty(CELLS, dtype=np.uint8)
     for r, row in enumerate(rows):
         for c, letter in enumerate(row):
-            codes[r * SIDE + c] = card_code(letter, f"{field} (row {r + 1}, column {'abcd'[c]})")
+            if letter.upper() not in LETTERS:
+                raise UnknownCardError(field, letter, f"unknown card at row {r + 1}, column {'abcd'[c]} "
+                                                      f"(expected one of {' '.join(LETTERS)})")
+            codes[r * SIDE + c] = LETTERS.index(letter.upper())
     return codes
+
+
+def kingdom_codes(codes: Sequence[int] | np.ndarray, field: str = "kingdom") -> np.ndarray:
+    """16 card codes (0..10) as a contiguous uint8 array, checked."""
+    if isinstance(codes, (str, bytes)) or not hasattr(codes, "__len__") or len(codes) != CELLS:
+        raise NotationError(field, codes, "expected a kingdom string such as 'FEFP/MDMH/PHFS/SSGS' or 16 card codes")
+    values = [int(k) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else -1 for k in codes]
+    if any(not 0 <= v < len(LETTERS) for v in values):
+        raise NotationError(field, list(codes), f"card codes must be integers 0..{len(LETTERS) - 1}")
+    return np.asarray(values, dtype=np.uint8)
 
 
 def format_kingdom(codes: Sequence[int]) -> str:
@@ -101,7 +114,7 @@ def score_kingdom(kingdom: str | Sequence[int] | np.ndarray, legends: Iterable[A
     ``extra_legend_points`` is added to the Legends line (the rulebook adds
     Power Stones there in the Objects and Characters mode).
     """
-    codes = parse_kingdom(kingdom, field) if isinstance(kingdom, str) else np.ascontiguousarray(kingdom, dtype=np.uint8)
+    codes = parse_kingdom(kingdom, field) if isinstance(kingdom, str) else kingdom_codes(kingdom, field)
     held = parse_legend_list(legends)
     elves, dwarves, humans, goblins, dragons, conflicts, _total, mask = kernel.score_one(codes)
     return KingdomScore(elves, dwarves, humans, goblins, dragons,

@@ -1,0 +1,258 @@
+"""Embers of Memory benchmarks: kernels against twins, CP-SAT proof times, hint latency, puzzles, self-play.
+
+Run ``python benchmarks/run.py embers`` (``--quick`` for a small run). Every
+figure is printed with the command that produced it; ``docs/benchmarks.md``
+quotes them.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import best_time, machine, mean_ci, percentile, table, wilson  # noqa: E402
+
+from solver.embers import mind as mindlib  # noqa: E402
+from solver.embers import plan as planlib  # noqa: E402
+from solver.embers.policy import (FenrysSettings, FullInformationPolicy, GreedyPolicy, HintPolicy,  # noqa: E402
+                                  RandomPolicy)
+from solver.embers.puzzles import generate  # noqa: E402
+from solver.embers.selfplay import play  # noqa: E402
+from solver.kernels import embers_mind as mind_kernel  # noqa: E402
+from solver.kernels import embers_placement as placement_kernel  # noqa: E402
+from solver.registry import load_game  # noqa: E402
+from solver.search import Limits, SearchContext  # noqa: E402
+from solver.twins import embers_mind as mind_twin  # noqa: E402
+from solver.twins import embers_placement as placement_twin  # noqa: E402
+
+GAME = load_game("embers")
+DECK = GAME.deck
+
+
+def grown_mind(size: int, seed: int) -> list[mindlib.Entry]:
+    """A legal Mind of ``size`` cards grown by random legal adds (seeded)."""
+    for attempt in range(1000):
+        rng = np.random.default_rng([seed, attempt])
+        cards = [c.index for c in DECK.memory]
+        order = [cards[i] for i in rng.permutation(len(cards))]
+        mind = [(order[0], 0, 0)]
+        pending = order[1:]
+        progress = True
+        while len(mind) < size and progress:
+            progress = False
+            for card in list(pending):
+                spots = mindlib.legal_placements(DECK, mind, [card])
+                if spots:
+                    mind.append(spots[int(rng.integers(len(spots)))])
+                    pending.remove(card)
+                    progress = True
+                    if len(mind) == size:
+                        break
+        if len(mind) == size:
+            return mind
+    raise RuntimeError(f"no Mind of {size} cards")
+
+
+def bench_kernels(quick: bool) -> None:
+    print("### Kernels against their twins\n")
+    mind = grown_mind(30, 1)
+    used = {e[0] for e in mind}
+    row = [c.index for c in DECK.memory if c.index not in used][:6]
+    a = mindlib.arrays(DECK, mind)
+    row_blocked = np.array([DECK.cards[c].blocked for c in row], dtype=np.uint8)
+    masks = np.zeros((len(row), 64), dtype=np.uint64)
+    labels = np.zeros(len(mind), dtype=np.int32)
+    adj = np.zeros(len(mind), dtype=np.uint64)
+    visible = mind_kernel.visible_mask(a.xs, a.ys)
+    placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)
+    count = int(sum(bin(int(m)).count("1") for m in masks.ravel()))
+    repeat, seconds = (3, 0.05) if quick else (7, 0.3)
+    cases = [
+        ("legal placements, 6-card row vs 30-card Mind",
+         lambda: placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks),
+         lambda: placement_twin.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)),
+        ("visibility, 30 cards", lambda: mind_kernel.visible_mask(a.xs, a.ys),
+         lambda: mind_twin.visible_mask(a.xs, a.ys)),
+        ("overlap graph, 30 cards", lambda: mind_kernel.overlap_masks(a.xs, a.ys, adj),
+         lambda: mind_twin.overlap_masks(a.xs, a.ys, adj)),
+        ("split detection, 30 cards", lambda: mind_kernel.section_labels(a.xs, a.ys, visible, labels),
+         lambda: mind_twin.section_labels(a.xs, a.ys, visible, labels)),
+        ("same-suit group strength, 30 cards",
+         lambda: mind_kernel.group_strength(a.xs, a.ys, a.suits, a.strengths, 29),
+         lambda: mind_twin.group_strength(a.xs, a.ys, a.suits, a.strengths, 29)),
+    ]
+    rows = []
+    for name, fast, slow in cases:
+        kernel = best_time(fast, repeat=repeat, min_seconds=seconds)
+        twin = best_time(slow, repeat=max(2, repeat // 2), min_seconds=seconds)
+        rows.append((name, f"{kernel * 1e6:.2f}", f"{twin * 1e6:.1f}", f"{twin / kernel:.0f}x"))
+    wrapper = best_time(lambda: mindlib.legal_placements(DECK, mind, row), repeat=repeat, min_seconds=seconds)
+    rows.append(("same, with decoding to (card, x, y) in Python", f"{wrapper * 1e6:.2f}", "", ""))
+    print(table(("kernel call", "kernel (µs)", "twin (µs)", "twin / kernel"), rows))
+    print(f"\nThe 30-card Mind spans {mindlib.span(mind)} quarters; the row has {count} legal placements. "
+          "Target: under 20 µs and at least 50x the twin for the first line.\n")
+
+
+def bench_cpsat(quick: bool) -> None:
+    print("### CP-SAT proof times for Blink plans (1 worker)\n")
+    per_size = 3 if quick else 8
+    sizes = (3, 4, 5) if quick else (3, 4, 5, 6, 7, 8)
+    rows = []
+    for k in sizes:
+        times, proven, cuts, variables, exhaustive_times, agree = [], 0, 0, [], [], 0
+        for i in range(per_size):
+            problem = _problem(k, seed=100 * k + i)
+            result = planlib.solve_cpsat(problem, time_limit=120.0)
+            times.append(result.seconds)
+            proven += result.optimal or result.status == "INFEASIBLE"
+            cuts += result.cuts
+            variables.append(result.variables)
+            if k <= 4:
+                start = time.perf_counter()
+                ex = planlib.exhaustive(problem)
+                exhaustive_times.append(time.perf_counter() - start)
+                agree += ex.value == result.value
+        rows.append((k, per_size, proven, f"{statistics.median(times):.2f}", f"{max(times):.2f}", cuts,
+                     int(statistics.median(variables)),
+                     f"{statistics.median(exhaustive_times):.3f} ({agree}/{per_size} agree)" if exhaustive_times
+                     else "-"))
+    print(table(("row cards", "instances", "proven", "median s", "max s", "split cuts", "median vars",
+                 "exhaustive median s"), rows))
+    print("\nInstances: mid-game Minds of seeded games, rows drawn from the deck; time includes building the model.\n")
+
+
+def _problem(k: int, seed: int) -> planlib.BlinkProblem:
+    return planlib.problem_from_state(_long_row_state(k, seed))
+
+
+def _long_row_state(k: int, seed: int):
+    """A mid-game position of a seeded greedy game in which Fenrys blinks with ``k`` cards drawn from the deck."""
+    rng = np.random.default_rng(seed)
+    while True:
+        state = GAME.new_initial_state(int(rng.integers(1 << 30)))
+        policy = GreedyPolicy()
+        blinks = []
+        while not state.is_terminal() and len(blinks) < 12:
+            if state.phase == "blink" and not state.added:
+                blinks.append(state.clone())
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            else:
+                state.apply_action(policy.choose(state, rng))
+        blinks = [b for b in blinks if sum(1 for c in b.pile if not DECK.cards[c].is_demon) >= k]
+        if blinks:
+            state = blinks[len(blinks) // 2]
+            pool = [c for c in sorted(state.pile) if not DECK.cards[c].is_demon]
+            state.row = [int(c) for c in rng.choice(pool, size=k, replace=False)]
+            state.pile = state.pile - set(state.row)
+            state.added = False
+            state._legal = None
+            return state
+
+
+def bench_hints(quick: bool) -> None:
+    print("### Hint latency at the default limit (1 s), in-process\n")
+    import ortools.sat.python.cp_model  # noqa: F401  (the engine pays this import once)
+    games = 3 if quick else 12
+    samples: dict[str, list[float]] = {}
+    rng = np.random.default_rng(7)
+    for g in range(games):
+        state = GAME.new_initial_state(1000 + g)
+        policy = GreedyPolicy()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            key = f"{state.role(state.current_player())} {state.phase}"
+            if len(samples.get(key, [])) < (5 if quick else 40):
+                ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
+                start = time.perf_counter()
+                GAME.hint(state, ctx, top=3)
+                samples.setdefault(key, []).append(time.perf_counter() - start)
+            state.apply_action(policy.choose(state, rng))
+    for k in (5, 7):  # long memory rows (greedy games rarely make them)
+        key = f"fenrys blink, {k}-card row"
+        for i in range(3 if quick else 15):
+            state = _long_row_state(k, seed=300 + 10 * k + i)
+            ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
+            start = time.perf_counter()
+            GAME.hint(state, ctx, top=3)
+            samples.setdefault(key, []).append(time.perf_counter() - start)
+    rows = [(key, len(v), f"{1000 * statistics.median(v):.1f}", f"{1000 * percentile(v, 95):.1f}",
+             f"{1000 * max(v):.1f}") for key, v in sorted(samples.items())]
+    print(table(("decision", "hints", "median ms", "p95 ms", "max ms"), rows))
+    print("\nPositions from seeded greedy games. A fresh `memory-solver` process also pays Python's and "
+          "numpy's start-up; OR-Tools (which loads pandas, about a second) is imported only when a hint "
+          "needs CP-SAT and the budget allows it.\n")
+
+
+def bench_puzzles(quick: bool) -> None:
+    print("### Puzzle generation (unique optimal plan, verified by exhaustive search and CP-SAT)\n")
+    rows = []
+    for difficulty, count in (("easy", 3 if quick else 10), ("medium", 2 if quick else 10),
+                              ("hard", 1 if quick else 4)):
+        start = time.perf_counter()
+        puzzles = generate(GAME, count, seed=1, difficulty=difficulty)
+        seconds = time.perf_counter() - start
+        relives = Counter(p.relives for p in puzzles)
+        rows.append((difficulty, count, f"{seconds / count:.2f}", dict(sorted(relives.items())),
+                     f"{statistics.median(p.cpsat_seconds for p in puzzles):.3f}"))
+    print(table(("difficulty", "puzzles", "seconds each", "relives", "CP-SAT check median s"), rows))
+    print()
+
+
+def bench_selfplay(quick: bool) -> None:
+    print("### Self-play of whole Chapter One games (both players use the named policy)\n")
+    import ortools.sat.python.cp_model  # noqa: F401
+    n = 8 if quick else 200
+    n_slow = 6 if quick else 100
+    settings = FenrysSettings(plan_time=0.3)
+    configs = [
+        ("random", lambda: RandomPolicy(), lambda: RandomPolicy(), n),
+        ("greedy", lambda: GreedyPolicy(), lambda: GreedyPolicy(), n),
+        ("hint", lambda: HintPolicy(settings), lambda: HintPolicy(settings), n_slow),
+        ("hint Fenrys + greedy Aelin", lambda: HintPolicy(settings), lambda: GreedyPolicy(), n_slow),
+        ("greedy Fenrys + hint Aelin", lambda: GreedyPolicy(), lambda: HintPolicy(settings), n),
+        ("full information (reference)", lambda: FullInformationPolicy(settings),
+         lambda: FullInformationPolicy(settings), n_slow),
+    ]
+    rows = []
+    for name, fenrys, aelin, games in configs:
+        start = time.perf_counter()
+        records = [play(GAME, 5000 + i, fenrys(), aelin()) for i in range(games)]
+        seconds = time.perf_counter() - start
+        wins = sum(r.won for r in records)
+        lo, hi = wilson(wins, games)
+        days, dlo, dhi = mean_ci([r.day if not r.won else 4 for r in records])
+        losses = Counter(r.result.split(":")[-1] for r in records if not r.won)
+        rows.append((name, games, f"{wins / games:.1%}", f"[{lo:.1%}, {hi:.1%}]", f"{days:.2f}",
+                     ", ".join(f"{k} {v}" for k, v in losses.most_common()) or "-", f"{games / seconds:.2f}"))
+    print(table(("policy", "games", "win rate", "95% CI (Wilson)", "days reached (4 = won)", "losses",
+                 "games/s"), rows))
+    print("\nSeeds 5000.. (the same deals for every policy). The full-information reference lets Fenrys see "
+          "Aelin's Resolve and the deck's next card: a reference, not a proven upper bound.\n")
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    command = "python benchmarks/run.py embers" + (" --quick" if quick else "")
+    print(f"Command: `{command}`  \nMachine: {machine()}\n")
+    bench_kernels(quick)
+    bench_cpsat(quick)
+    bench_hints(quick)
+    bench_puzzles(quick)
+    bench_selfplay(quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,561 @@
+"""Policies for Fenrys and Aelin: random, greedy, the hint policy and its full-information reference.
+
+Silence (EM-80): a player's policy is a function of what that player may
+see. :class:`HintPolicy` enforces it by deciding on
+``state.resample_from_observation(player, rng)``: whatever it reads of the
+hidden cards is a random draw consistent with the table, never the truth.
+:class:`FullInformationPolicy` is the same policy with the truth (Aelin's
+Resolve for Fenrys, and the next card of the deck when the game driver
+provides a deck order): a reference for how much hidden information costs,
+not a proven bound.
+
+Decisions (docs/rules/embers-of-memory.md, EM-80..EM-86):
+
+* Fenrys, Observe: draw again while the expected value of the best plan with
+  one more card beats the current plan's value by more than the cost of a card
+  (which grows as the deck nears what the day still needs); never stop with no
+  card that can be added.
+* Fenrys, Blink: follow the best plan found within the time budget
+  (:mod:`solver.embers.plan`): exhaustive search on short rows, CP-SAT when
+  its model fits the budget, else a greedy plan (each plan says which).
+* Aelin: take the visible card that best completes or advances her current
+  strength row, keeping the Mind whole and never emptying it; keep the
+  section with the most use for her rows; always reveal (it only informs Fenrys).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from solver.embers import mind as mindlib
+from solver.embers import plan as planlib
+from solver.embers.state import (ADD, AELIN, ARRANGEMENTS, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
+                                 TARGET, EmbersState, decode, decode_add, encode, encode_add)
+
+
+class Policy(Protocol):
+    """Chooses an action for the player to move."""
+
+    name: str
+
+    def choose(self, state: EmbersState, rng: np.random.Generator) -> int:
+        """A legal action of ``state.current_player()``."""
+
+
+@dataclass
+class Scored:
+    """An action with its score and a one-line reason."""
+
+    action: int
+    score: float
+    why: str
+    pv: list[int] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class RandomPolicy:
+    """Uniformly random legal actions."""
+
+    name = "random"
+
+    def choose(self, state: EmbersState, rng: np.random.Generator) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.integers(len(legal)))]
+
+
+# ------------------------------------------------------------------------------ Aelin
+def aelin_take_scores(state: EmbersState) -> list[Scored]:
+    """Aelin's view of every card she may take now (she knows her Resolve cards), best first (EM-84).
+
+    In order of priority: never empty the Mind; complete the current row; else
+    take the largest card that fits (a bonus if what is then missing is already
+    visible); else, when every card overflows, the smallest one, preferring a
+    card whose suit has no demon (it would be tainted). Cards lost to a split
+    cost 20 points each.
+    """
+    deck = state.deck
+    row = state.rows[state.completed]
+    need = TARGET - state.row_total(row)
+    last_row = state.completed == len(state.rows) - 1
+    demon_suits = state.demon_suits()
+    out = []
+    for action in state.legal_actions():
+        card = decode(action)[1]
+        strength = deck.cards[card].strength
+        rest = [e for e in state.mind if e[0] != card]
+        left_need = need - strength if strength <= need else need
+        _, lost = _best_section(state, rest, left_need)
+        after = [e for e in rest if e[0] not in lost]
+        if state.chapter == "one" and not after:
+            out.append(Scored(action, -10_000.0, "empties the Mind: Aelin breaks"))
+            continue
+        visible = [deck.cards[c].strength for c in mindlib.visible_cards(after)]
+        if strength == need:
+            score = 1000.0 + (100.0 if last_row else 0.0)
+            why = "completes the row" + (" and the day" if last_row else "")
+        elif strength < need:
+            left = need - strength
+            score = 500.0 + 10.0 * strength + (15.0 if left in visible else 0.0)
+            why = f"adds {strength}; {left} still missing" + (" (visible)" if left in visible else "")
+        else:
+            score = -10.0 * strength
+            why = f"every card overflows: discard the smallest ({strength} > {need})"
+            if deck.cards[card].suit in demon_suits:
+                score, why = score - 30.0, why + ", tainted"
+        tainted = sum(1 for c in lost if deck.cards[c].suit in demon_suits)
+        score -= 20.0 * len(lost) + 10.0 * tainted
+        if lost:
+            why += f"; splits the Mind, {len(lost)} card(s) lost"
+        score += 1.0 * len(visible)
+        out.append(Scored(action, score, why))
+    return sorted(out, key=lambda s: -s.score)
+
+
+def _best_section(state: EmbersState, mind: list[mindlib.Entry], need: int) -> tuple[list[int], set[int]]:
+    """The section Aelin keeps after a split (see :func:`section_score`) and the visible cards she loses."""
+    parts = mindlib.sections(mind) if mind else []
+    if len(parts) <= 1:
+        return (parts[0] if parts else []), set()
+    best = max(parts, key=lambda p: section_score(state, p, need))
+    return best, {c for p in parts if p is not best for c in p}
+
+
+def section_score(state: EmbersState, section: list[int], need: int) -> float:
+    """How much a section is worth keeping: cards that fit the current row, then its size."""
+    deck = state.deck
+    fits = sum(1 for c in section if deck.cards[c].strength <= need)
+    exact = sum(1 for c in section if deck.cards[c].strength == need)
+    return 10.0 * exact + 4.0 * fits + 1.0 * len(section)
+
+
+def aelin_scores(state: EmbersState) -> list[Scored]:
+    """Aelin's ranked options in any of her decisions."""
+    phase = state.phase
+    if phase == "acknowledge" and state.chapter == "one":
+        return aelin_take_scores(state)
+    if phase == "acknowledge":
+        return _part_two_take_scores(state)
+    if phase == "split":
+        need = TARGET - state.row_total(state.rows[state.completed]) if state.completed < len(state.rows) else 0
+        out = []
+        for action in state.legal_actions():
+            part = next(p for p in mindlib.sections(state.mind) if p[0] == decode(action)[1])
+            out.append(Scored(action, section_score(state, part, need), f"keeps {len(part)} visible card(s)"))
+        return sorted(out, key=lambda s: -s.score)
+    if phase == "reveal":
+        reveals = [a for a in state.legal_actions() if decode(a)[0] == REVEAL]
+        current = [a for a in reveals if decode(a)[1] == state.completed]
+        ranked = current + [a for a in reveals if a not in current] + [encode(PASS)]
+        return [Scored(a, float(len(ranked) - i), "turning a Resolve card face up tells Fenrys its strength"
+                       if decode(a)[0] == REVEAL else "keep the Resolve card hidden")
+                for i, a in enumerate(ranked)]
+    if phase == "arrange":
+        deck = state.deck
+        out = []
+        for action in state.legal_actions():
+            order = ARRANGEMENTS[decode(action)[1]]
+            strengths = [deck.cards[state.rows[i].resolve].strength for i in order]
+            out.append(Scored(action, float(sum(s * (3 - k) for k, s in enumerate(strengths))),
+                              "strongest Resolve cards first: the first rows need the least"))
+        return sorted(out, key=lambda s: -s.score)
+    raise ValueError(f"not Aelin's decision: {phase}")
+
+
+def _part_two_take_scores(state: EmbersState) -> list[Scored]:
+    """Prologue part two: the same reasoning, but taking the last card does not lose."""
+    deck = state.deck
+    need = TARGET - state.row_total(state.rows[state.completed])
+    out = []
+    for action in state.legal_actions():
+        card = decode(action)[1]
+        strength = deck.cards[card].strength
+        rest = [e for e in state.mind if e[0] != card]
+        _, lost = _best_section(state, rest, need)
+        if strength == need:
+            score, why = 100.0, "completes the row"
+        elif strength < need:
+            score, why = 10.0 * strength, f"adds {strength}"
+        else:
+            score, why = -40.0, "over 7: discarded"
+        score -= 12.0 * len(lost)
+        if not [e for e in rest if e[0] not in lost] and state.completed < len(state.rows) - 1 and strength != need:
+            score -= 5_000.0
+            why += "; leaves the Mind empty"
+        out.append(Scored(action, score, why))
+    return sorted(out, key=lambda s: -s.score)
+
+
+# ------------------------------------------------------------------------------ Fenrys
+@dataclass
+class FenrysSettings:
+    """Tunable constants of Fenrys's draw decision (docs/rules/embers-of-memory.md, EM-81)."""
+
+    card_cost: float = 45.0  # value of a card of deck, before pressure
+    pressure: float = 400.0  # extra cost per card as the deck's slack over the day's needs shrinks
+    max_row: int = 7  # never draw beyond this many memory cards in the row
+    plan_time: float = 0.5  # CP-SAT budget per Blink plan (seconds)
+    exhaustive_plans: int = 20_000  # exhaustive search first, up to this many plans
+
+
+def turns_needed(state: EmbersState, player: int) -> float:
+    """Fenrys's estimate of how many more turns the day needs (from what the table shows)."""
+    deck = state.deck
+    missing = 0.0
+    for i in range(state.completed, len(state.rows)):
+        row = state.rows[i]
+        others = sum(deck.cards[c].strength for c in row.cards)
+        if row.face_up or state.sees_resolve(player):
+            resolve = deck.cards[row.resolve].strength
+        else:
+            from solver.embers.knowledge import resolve_options
+            options = resolve_options(state, i) or {3}
+            resolve = sum(options) / len(options)
+        missing += max(TARGET - others - resolve, 0.0)
+    return missing / 2.5 + (len(state.rows) - state.completed)
+
+
+def draw_cost(state: EmbersState, player: int, settings: FenrysSettings) -> float:
+    """The cost of drawing one more card: a base price plus pressure as the deck runs short."""
+    slack = len(state.pile) - turns_needed(state, player)
+    return settings.card_cost + settings.pressure / max(slack, 0.5)
+
+
+def plan_value(problem: planlib.BlinkProblem) -> float:
+    """The greedy plan's value (the draw decision compares many rows, so it uses the fast planner)."""
+    if not problem.row:
+        return -1e9 if problem.must_add else 0.0
+    adds = planlib.greedy_plan(problem)
+    if not adds:
+        placeable = mindlib.legal_placements(problem.deck, list(problem.mind), list(problem.row))
+        return -1e9 if not placeable else -500.0  # only plans that split the Mind are left
+    outcome = planlib.evaluate(problem, adds)
+    return float(outcome.value) if outcome else -500.0
+
+
+def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
+                   next_card: int | None = None) -> list[Scored]:
+    """Fenrys's draw-or-stop decision; ``next_card`` (full information only) is the deck's next card."""
+    from solver.embers.knowledge import deck_composition, expected_reveals
+    deck = state.deck
+    reveals = expected_reveals(state, player, max_relives=settings.max_row + 1)
+    stop_problem = planlib.problem_from_state(state, player=player, reveals=reveals)
+    stop_value = plan_value(stop_problem)
+    memory = [c for c in state.row if not deck.cards[c].is_demon]
+    out = [Scored(encode(STOP), stop_value, "stop: plan the Blink with this row" if stop_value > -1e8
+                  else "stop: no card can be added, Aelin would break")]
+    if not state.pile:
+        return out
+    if next_card is not None:
+        weights = {next_card: 1.0}
+    else:
+        composition = deck_composition(state, player)
+        total = sum(composition.values())
+        weights = {c: p / total for c, p in composition.items() if p > 0}
+    expected = 0.0
+    for card, p in weights.items():
+        grown = state.clone()
+        grown.row = grown.row + [card]
+        grown.pile = set(grown.pile) - {card}
+        expected += p * plan_value(planlib.problem_from_state(grown, player=player, reveals=reveals))
+    cost = draw_cost(state, player, settings)
+    if len(memory) >= settings.max_row:
+        cost += 1e6
+    score = expected - cost
+    why = f"draw: expected plan {expected:.0f} minus card cost {cost:.0f}"
+    if stop_value <= -1e8:  # stopping now loses at once (EM-41): drawing is the only hope
+        score, why = max(score, stop_value) + 1e6, "draw: no card of the row can be added yet"
+    out.append(Scored(encode(DRAW), score, why, extra={"expectedPlan": round(expected, 1), "cardCost": round(cost, 1)}))
+    return sorted(out, key=lambda s: -s.score)
+
+
+def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
+               time_limit: float | None = None) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str]:
+    """The best plan found for the Blink within the budget, or ``None`` when every plan splits the Mind.
+
+    Exhaustive search proves short rows; otherwise a greedy plan is the
+    incumbent and CP-SAT improves and proves it when the budget allows (its
+    status says so: ``OPTIMAL``, ``FEASIBLE``, ``EXHAUSTIVE`` or ``GREEDY``).
+    """
+    start = time.perf_counter()
+    budget = settings.plan_time if time_limit is None else time_limit
+    problem = planlib.problem_from_state(state, player=player)
+    if len(problem.row) <= 5:
+        deadline = None if len(problem.row) <= 3 else start + 0.4 * budget
+        ex = planlib.exhaustive(problem, max_plans=settings.exhaustive_plans, deadline=deadline)
+        if ex.complete:
+            found = _exact(problem, ex)
+            if found is not None:
+                found.exhaustive = ex
+            return problem, found, "EXHAUSTIVE"
+    adds = planlib.greedy_plan(problem)
+    incumbent = None
+    if adds:
+        outcome = planlib.evaluate(problem, adds)
+        used = {c for c, _, _ in adds}
+        incumbent = planlib.PlanResult(adds, [c for c in problem.row if c not in used], outcome.value, None,
+                                       "GREEDY", False, time.perf_counter() - start, outcome)
+    left = budget - (time.perf_counter() - start)
+    loaded = "ortools.sat.python.cp_model" in sys.modules
+    candidates = planlib.candidate_placements(problem) if left > (0.05 if loaded else 2.0) else {}
+    build = planlib.placement_variables(problem, candidates) * planlib.BUILD_SECONDS_PER_VARIABLE
+    if candidates and build < 0.6 * left:
+        result = planlib.solve_cpsat(problem, time_limit=left, candidates=candidates)
+        if result.value is not None and (incumbent is None or result.value >= incumbent.value):
+            return problem, result, result.status
+        if result.status == "INFEASIBLE":
+            return problem, None, "INFEASIBLE"
+    return problem, incumbent, "GREEDY" if incumbent else "NO_PLAN"
+
+
+def _exact(problem: planlib.BlinkProblem, ex: planlib.ExhaustiveResult) -> planlib.PlanResult | None:
+    if ex.value is None:
+        return None
+    adds = ex.best[0]
+    used = {c for c, _, _ in adds}
+    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], ex.value, ex.value, "EXHAUSTIVE",
+                              True, 0.0, planlib.evaluate(problem, adds))
+
+
+def fallback_blink(state: EmbersState) -> int:
+    """When every plan splits the Mind: the add that keeps the most of it, else a discard."""
+    best = None
+    for action in state.legal_actions():
+        kind, payload = decode(action)
+        if kind != ADD:
+            continue
+        card, x, y = decode_add(payload)
+        grown = state.mind + [(card, x, y)]
+        parts = mindlib.sections(grown)
+        score = max(len(p) for p in parts) - 3 * (len(parts) - 1)
+        if best is None or score > best[0]:
+            best = (score, action)
+    return best[1] if best else state.legal_actions()[0]
+
+
+def plan_actions(result: planlib.PlanResult) -> list[int]:
+    """The plan as actions: adds in order, then discards."""
+    return [encode_add(c, x, y) for c, x, y in result.adds] + [encode(DISCARD, c) for c in result.discards]
+
+
+# ------------------------------------------------------------------------------ policies
+class GreedyPolicy:
+    """A plain baseline: Fenrys draws until a card can be added, adds the best single placement at a time and
+    discards the rest; Aelin takes the card that completes her row, else the largest that fits."""
+
+    name = "greedy"
+
+    def choose(self, state: EmbersState, rng: np.random.Generator) -> int:
+        player = state.current_player()
+        view = state.resample_from_observation(player, rng)
+        legal = view.legal_actions()
+        deck = view.deck
+        if view.phase == "observe":
+            memory = [c for c in view.row if not deck.cards[c].is_demon]
+            if not mindlib.legal_placements(deck, view.mind, memory) and encode(DRAW) in legal:
+                return encode(DRAW)
+            return encode(STOP)
+        if view.phase in ("blink", "first", "second"):
+            best = None
+            for action in legal:
+                kind, payload = decode(action)
+                if kind != ADD:
+                    continue
+                card, x, y = decode_add(payload)
+                grown = view.mind + [(card, x, y)]
+                score = (50 if mindlib.relives(deck, grown) else 0) + len(mindlib.visible_cards(grown)) \
+                    - 20 * (len(mindlib.sections(grown)) - 1)
+                if best is None or score > best[0]:
+                    best = (score, action)
+            if best is not None:
+                return best[1]
+            return legal[0]
+        if view.phase == "acknowledge":
+            row = view.rows[view.completed]
+            need = TARGET - view.row_total(row)
+            options = []
+            for action in legal:
+                card = decode(action)[1]
+                strength = deck.cards[card].strength
+                alone = len(view.mind) == 1 and view.chapter == "one"
+                options.append(((strength == need, strength <= need, strength if strength <= need else -strength,
+                                 not alone), action))
+            return max(options)[1]
+        if view.phase == "split":
+            parts = mindlib.sections(view.mind)
+            return encode(KEEP, max(parts, key=len)[0])
+        if view.phase == "reveal":
+            reveals = [a for a in legal if decode(a)[0] == REVEAL]
+            return reveals[0] if reveals else encode(PASS)
+        return legal[0]
+
+
+class HintPolicy:
+    """The policy behind ``hint``: Fenrys plans optimally, both decide from their own observation only."""
+
+    name = "hint"
+    full_information = False
+
+    def __init__(self, settings: FenrysSettings | None = None,
+                 next_card: Callable[[EmbersState], int | None] | None = None) -> None:
+        self.settings = settings or FenrysSettings()
+        self.next_card = next_card
+        self._plan: list[int] = []
+        self._plan_key: Any = None
+
+    def view(self, state: EmbersState, rng: np.random.Generator) -> EmbersState:
+        """What the deciding player may know, as a full state (hidden cards re-sampled)."""
+        return state.resample_from_observation(state.current_player(), rng)
+
+    def scores(self, state: EmbersState, rng: np.random.Generator) -> list[Scored]:
+        """Ranked options for the player to move (used by the hint engine)."""
+        player = state.current_player()
+        view = self.view(state, rng)
+        if player == AELIN and view.phase in ("acknowledge", "split", "reveal", "arrange"):
+            return aelin_scores(view)
+        if view.phase == "observe":
+            return observe_scores(view, player, self.settings, self._peek(state))
+        if view.phase == "blink":
+            return blink_scores(view, player, self.settings)
+        if view.phase in ("first", "second"):
+            return prologue_play_scores(view)
+        if view.phase == "acknowledge":
+            return aelin_scores(view)
+        legal = view.legal_actions()
+        return [Scored(a, 0.0, "") for a in legal]
+
+    def _peek(self, state: EmbersState) -> int | None:
+        return self.next_card(state) if (self.full_information and self.next_card) else None
+
+    def choose(self, state: EmbersState, rng: np.random.Generator) -> int:
+        if state.phase == "blink" and state.current_player() == FENRYS:
+            key = (tuple(state.mind), tuple(state.row))
+            if self._plan and self._plan_key == key and self._plan[0] in state.legal_actions():
+                action = self._plan.pop(0)
+                self._plan_key = self._expected_key(state, action)
+                return action
+            view = self.view(state, rng)
+            problem, result, _ = blink_plan(view, FENRYS, self.settings)
+            if result is None:
+                return fallback_blink(state)
+            actions = plan_actions(result)
+            action = actions[0]
+            self._plan = actions[1:]
+            self._plan_key = self._expected_key(state, action)
+            return action
+        ranked = self.scores(state, rng)
+        return ranked[0].action
+
+    @staticmethod
+    def _expected_key(state: EmbersState, action: int) -> Any:
+        kind, payload = decode(action)
+        if kind == ADD:
+            card, x, y = decode_add(payload)
+            return (tuple(state.mind) + ((card, x, y),), tuple(c for c in state.row if c != card))
+        return (tuple(state.mind), tuple(c for c in state.row if c != payload))
+
+
+class FullInformationPolicy(HintPolicy):
+    """The hint policy given the truth: Fenrys sees Aelin's Resolve and, with a deck order, the next card."""
+
+    name = "full-information"
+    full_information = True
+
+    def view(self, state: EmbersState, rng: np.random.Generator) -> EmbersState:
+        view = state.clone()
+        if view.chapter == "one":
+            view.game = state.game
+            view.__class__ = _OpenState
+        return view
+
+
+class _OpenState(EmbersState):
+    """A state whose Resolve everybody sees (for the full-information reference only)."""
+
+    def sees_resolve(self, player: int) -> bool:
+        return self.chapter == "one"
+
+
+def blink_scores(state: EmbersState, player: int, settings: FenrysSettings, alternatives: int = 4) -> list[Scored]:
+    """Fenrys's Blink: the optimal plan's first move first, with the plan as principal variation.
+
+    Other moves get the value of the best plan that starts with them: exact on
+    short rows (exhaustive search), else the greedy continuation (``planStatus``
+    says which).
+    """
+    problem, result, status = blink_plan(state, player, settings)
+    if result is None:
+        action = fallback_blink(state)
+        return [Scored(action, -500.0, "every plan splits the Mind: this add keeps the most of it",
+                       extra={"planStatus": status})]
+    actions = plan_actions(result)
+    outcome = result.outcome
+    why = (f"optimal plan ({result.status.lower()}): {sum(outcome.relives.values())} relive(s), "
+           f"{len(outcome.banished)} demon(s) banished, {len(outcome.tainted)} tainted, "
+           f"{len(outcome.visible)} card(s) visible")
+    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
+             "objective": outcome.to_json(state.deck)}
+    ranked = [Scored(actions[0], float(result.value), why, pv=actions, extra=extra)]
+    others = [a for a in state.legal_actions() if a != actions[0]]
+    exact = result.exhaustive
+    if exact is not None and exact.complete:
+        for action in others:
+            kind, payload = decode(action)
+            value = exact.by_first.get(decode_add(payload)) if kind == ADD else exact.without.get(payload)
+            if value is not None:
+                ranked.append(Scored(action, float(value), "best plan starting with this move",
+                                     extra={"planStatus": "EXHAUSTIVE"}))
+        return sorted(ranked, key=lambda s: -s.score)
+    # long rows: rank the other moves by their immediate effect, then value the best few by a greedy plan
+    first_step = []
+    for action in others:
+        kind, payload = decode(action)
+        outcome = planlib.evaluate(problem, [decode_add(payload)]) if kind == ADD else None
+        first_step.append((outcome.value if outcome else -1e9 if kind == ADD else -1e8, action))
+    for _, action in sorted(first_step, reverse=True)[:alternatives]:
+        kind, payload = decode(action)
+        value = _greedy_after(problem, kind, payload)
+        if value is not None:
+            ranked.append(Scored(action, float(value), "greedy plan starting with this move",
+                                 extra={"planStatus": "GREEDY"}))
+    return sorted(ranked, key=lambda s: -s.score)
+
+
+def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> float | None:
+    """The value of a greedy plan that starts with this move (discard: the card is never added)."""
+    if kind == DISCARD:
+        rest = tuple(c for c in problem.row if c != payload)
+        sub = dataclasses.replace(problem, row=rest, must_add=False)
+        adds = planlib.greedy_plan(sub)
+    else:
+        first = decode_add(payload)
+        grown = dataclasses.replace(problem, mind=problem.mind + (first,),
+                                    row=tuple(c for c in problem.row if c != first[0]), must_add=False)
+        if planlib.evaluate(problem, [first]) is None:
+            return None
+        adds = [first] + planlib.greedy_plan(grown)
+    outcome = planlib.evaluate(problem, adds)
+    return float(outcome.value) if outcome else None
+
+
+def prologue_play_scores(state: EmbersState) -> list[Scored]:
+    """Prologue part one: prefer relives, then plays that keep the most cards visible."""
+    deck = state.deck
+    out = []
+    for action in state.legal_actions():
+        kind, payload = decode(action)
+        if kind == ADD:
+            card, x, y = decode_add(payload)
+            grown = state.mind + [(card, x, y)]
+            relive = mindlib.relives(deck, grown)
+            score = (100.0 if relive else 0.0) + len(mindlib.visible_cards(grown))
+            out.append(Scored(action, score, "relives a memory" if relive else "adds a card"))
+        else:
+            out.append(Scored(action, -1.0 - deck.cards[payload].strength / 10, "discard"))
+    return sorted(out, key=lambda s: -s.score)

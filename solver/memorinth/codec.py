@@ -1,0 +1,576 @@
+"""Memorinth JSON states, the compact notation, and observations (``docs/formats/memorinth.md``).
+
+Both formats describe the full state and round-trip. Parsing checks every
+field and raises the classes of ``solver.errors`` naming the field and quoting
+the value; well-formed input that no game can reach raises
+:class:`~solver.errors.ImpossibleStateError`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.errors import ImpossibleStateError, InvalidInputError, NotationError, UnknownCardError
+from solver.memorinth import rules as R
+from solver.memorinth.deck import DIRECTIONS, Deck, load_deck
+from solver.memorinth.state import (CHAR, CLOVER, DEAL_CARD, DEAL_CHAR, DOWN, LAST, NPLAYERS, OWNTURNS, PENDING,
+                                    PH_ACT, PH_CHOOSE, PH_FLIP, PH_OVER, PHASE, PIECE, ROUND, SEEN, START, SUPPLY,
+                                    TOMOVE, TURNS, UP, WINNER, MemorinthState, rule_vector)
+from solver.memorinth.rules import kernel
+from solver.validate import as_int, as_list, as_object, as_str, check_keys, get, join
+
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
+
+FACE_NAMES = ("sun", "moon")
+JSON_KEYS = ("players", "variant", "actionSide", "seats", "deck", "board", "seen", "pieces", "characters",
+             "clovers", "supply", "round", "toMove", "startCard", "lastFlipped", "phase", "pending", "winner",
+             "turns", "ownTurns", "dealt", "dealtCharacters")
+_CELL_TOKEN = re.compile(r"^([A-Za-z0-9]{1,4})([SM])(?::([A-Za-z0-9]{1,4}))?(?:\+([0-3]+))?$")
+
+
+# =============================================================================================
+# output
+# =============================================================================================
+def cell_token(state: MemorinthState, cell: int, with_seen: bool) -> str:
+    """``12S`` (its own underside), ``12S:7`` (underside: the other face of card 7), with ``+01`` who has seen it."""
+    deck = state.rules.deck
+    up, down = int(state.vec[UP + cell]), int(state.vec[DOWN + cell])
+    text = deck.side_name(up)
+    if down != up ^ 1:
+        text += ":" + deck.cards[down >> 1].ident
+    if with_seen:
+        seen = "".join(str(p) for p in range(state.rules.players) if state.vec[SEEN + cell] >> p & 1)
+        if seen:
+            text += "+" + seen
+    return text
+
+
+def _characters_json(state: MemorinthState) -> dict[str, str]:
+    codes = state.rules.deck.codes
+    out = {d: "" for d in DIRECTIONS}
+    action = [""] * 4
+    for i in range(8):
+        loc = int(state.vec[CHAR + i])
+        if loc < 4:
+            out[DIRECTIONS[loc]] += codes[i]
+        else:
+            action[loc - 4] = codes[i]
+    if state.rules.master:
+        out["action"] = "".join(action)
+    return out
+
+
+def _rules_json(game: MemorinthGame) -> dict[str, Any]:
+    rules = game.rules
+    deck: Any = "default" if rules.deck.is_default else (game.params["deck"] if game.deck_is_file
+                                                         else rules.deck.to_json())
+    return {"players": rules.players, "variant": rules.variant, "actionSide": rules.action_side,
+            "seats": rules.seats, "deck": deck}
+
+
+def state_to_json(state: MemorinthState) -> dict[str, Any]:
+    """The full state as JSON."""
+    out = _rules_json(state.game)
+    if state.setup is not None:
+        deck = state.rules.deck
+        out["phase"] = "setup"
+        out["dealt"] = [deck.cards[a - DEAL_CARD].ident for a in state.setup[:24]]
+        out["dealtCharacters"] = "".join(deck.codes[a - DEAL_CHAR] for a in state.setup[24:])
+        return out
+    v = state.vec
+    n = state.rules.players
+    out["board"] = [" ".join(cell_token(state, 5 * r + c, False) for c in range(5)) for r in range(5)]
+    out["seen"] = [[R.cell_name(c) for c in range(25) if v[SEEN + c] >> p & 1] for p in range(n)]
+    out["pieces"] = ["out" if v[PIECE + p] == R.OUT else R.cell_name(int(v[PIECE + p])) for p in range(n)]
+    out["characters"] = _characters_json(state)
+    if state.rules.goblins:
+        out["clovers"] = [int(v[CLOVER + p]) for p in range(n)]
+        out["supply"] = int(v[SUPPLY])
+    out["round"] = int(v[ROUND])
+    out["toMove"] = int(v[TOMOVE])
+    out["startCard"] = FACE_NAMES[int(v[START])]
+    out["lastFlipped"] = None if v[LAST] < 0 else R.cell_name(int(v[LAST]))
+    out["phase"] = R.PHASE_NAMES[int(v[PHASE])]
+    out["pending"] = R.PENDING_NAMES[int(v[PENDING])] if v[PHASE] == PH_ACT else None
+    out["winner"] = None if v[WINNER] < 0 else int(v[WINNER])
+    out["turns"] = int(v[TURNS])
+    out["ownTurns"] = [int(v[OWNTURNS + p]) for p in range(n)]
+    return out
+
+
+def state_to_notation(state: MemorinthState) -> str:
+    """The compact one-line notation (``docs/formats/memorinth.md``)."""
+    head = state.rules.header()
+    deck = state.rules.deck
+    if state.setup is not None:
+        cards = ",".join(deck.cards[a - DEAL_CARD].ident for a in state.setup[:24]) or "-"
+        chars = "".join(deck.codes[a - DEAL_CHAR] for a in state.setup[24:]) or "-"
+        return f"{head} | setup {cards} | {chars}"
+    v = state.vec
+    n = state.rules.players
+    board = "/".join(",".join(cell_token(state, 5 * r + c, True) for c in range(5)) for r in range(5))
+    pieces = ",".join("out" if v[PIECE + p] == R.OUT else R.cell_name(int(v[PIECE + p])) for p in range(n))
+    chars = _characters_json(state)
+    char_text = " ".join(f"{d}={chars[d]}" for d in DIRECTIONS)
+    if state.rules.master:
+        char_text += f" A={chars['action']}"
+    status = [f"r{int(v[ROUND])}", f"p{int(v[TOMOVE])}", R.PHASE_NAMES[int(v[PHASE])]]
+    if v[PHASE] == PH_ACT:
+        status[-1] += ":" + R.PENDING_NAMES[int(v[PENDING])]
+    if v[LAST] >= 0:
+        status.append(f"last={R.cell_name(int(v[LAST]))}")
+    if state.rules.goblins:
+        status.append("clovers=" + ",".join(str(int(v[CLOVER + p])) for p in range(n)) + f"/{int(v[SUPPLY])}")
+    if v[WINNER] >= 0:
+        status.append(f"winner={int(v[WINNER])}")
+    if v[TURNS] or any(v[OWNTURNS + p] for p in range(n)):
+        status.append(f"turns={int(v[TURNS])}:" + ",".join(str(int(v[OWNTURNS + p])) for p in range(n)))
+    return f"{head} | {board} | {pieces} | {char_text} | {' '.join(status)}"
+
+
+def observation(state: MemorinthState, player: int) -> dict[str, Any]:
+    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they saw."""
+    out = {"player": player, **_rules_json(state.game)}
+    if state.setup is not None:
+        out.update(phase="setup", dealt=len(state.setup))
+        return out
+    full = state_to_json(state)
+    deck = state.rules.deck
+    v = state.vec
+    board = []
+    for r in range(5):
+        row = []
+        for c in range(5):
+            cell = 5 * r + c
+            seen = [p for p in range(state.rules.players) if v[SEEN + cell] >> p & 1]
+            row.append({"up": deck.side_name(int(v[UP + cell])),
+                        "under": deck.side_name(int(v[DOWN + cell])) if player in seen else None,
+                        "seenBy": seen})
+        board.append(row)
+    out["board"] = board
+    for key in ("pieces", "characters", "clovers", "supply", "round", "toMove", "startCard", "lastFlipped",
+                "phase", "pending", "winner", "turns", "ownTurns"):
+        if key in full:
+            out[key] = full[key]
+    return out
+
+
+# =============================================================================================
+# input
+# =============================================================================================
+def _resolve_game(game: MemorinthGame, obj: dict[str, Any], field: str) -> MemorinthGame:
+    """The game whose rules the JSON names (missing keys keep ``game``'s parameters)."""
+    params: dict[str, Any] = {}
+    if "players" in obj:
+        params["players"] = as_int(obj["players"], join(field, "players"), 1, 4)
+    if "variant" in obj:
+        params["variant"] = obj["variant"]
+    if "actionSide" in obj:
+        params["action_side"] = obj["actionSide"]
+    if "seats" in obj:
+        params["seats"] = obj["seats"]
+    deck: Any = None
+    if "deck" in obj:
+        deck = obj["deck"]
+        if isinstance(deck, dict):
+            deck = load_deck(deck, join(field, "deck"))
+        elif not isinstance(deck, str):
+            raise InvalidInputError(join(field, "deck"), deck, "expected 'default', a deck file path or a deck object")
+    return game.derive(params, deck, field)
+
+
+def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> MemorinthState:
+    """Parse and validate a JSON state."""
+    obj = as_object(obj, field)
+    check_keys(obj, JSON_KEYS, field)
+    game = _resolve_game(game, obj, field)
+    rules = game.rules
+    if obj.get("phase") == "setup":
+        return _setup_from_lists(game, as_list(obj.get("dealt", []), join(field, "dealt")),
+                                 as_str(obj.get("dealtCharacters", ""), join(field, "dealtCharacters")), field)
+    for key in ("dealt", "dealtCharacters"):
+        if key in obj:
+            raise InvalidInputError(join(field, key), obj[key], "only allowed with \"phase\": \"setup\"")
+    vec = rule_vector(rules)
+    rows = as_list(get(obj, "board", field), join(field, "board"), 5, 5)
+    tokens: list[str] = []
+    for r, row in enumerate(rows):
+        f = join(join(field, "board"), r)
+        cells = row.split() if isinstance(row, str) else as_list(row, f)
+        if len(cells) != 5:
+            raise InvalidInputError(f, row, "expected 5 cells (west to east) such as '3S 17M CS 5M 9S'")
+        tokens.extend(as_str(c, join(f, i)) for i, c in enumerate(cells))
+    _fill_board(vec, rules.deck, tokens, [join(join(field, "board"), c // 5) + f" cell {R.cell_name(c)}"
+                                         for c in range(25)], allow_seen=False)
+    n = rules.players
+    seen_lists = as_list(obj.get("seen", [[] for _ in range(n)]), join(field, "seen"), n, n)
+    for p, cells in enumerate(seen_lists):
+        f = join(join(field, "seen"), p)
+        for i, name in enumerate(as_list(cells, f)):
+            cell = R.parse_cell(name, join(f, i))
+            if vec[SEEN + cell] >> p & 1:
+                raise InvalidInputError(join(f, i), name, "cell listed twice")
+            vec[SEEN + cell] |= 1 << p
+    _read_pieces(vec, as_list(get(obj, "pieces", field), join(field, "pieces"), n, n), n, join(field, "pieces"))
+    _read_characters(vec, rules, as_object(get(obj, "characters", field), join(field, "characters")),
+                     join(field, "characters"))
+    if rules.goblins:
+        clovers = as_list(get(obj, "clovers", field), join(field, "clovers"), n, n)
+        for p, value in enumerate(clovers):
+            vec[CLOVER + p] = as_int(value, join(join(field, "clovers"), p), 0, 5)
+        vec[SUPPLY] = as_int(get(obj, "supply", field), join(field, "supply"), 0, 5)
+    else:
+        for key in ("clovers", "supply"):
+            if key in obj:
+                raise InvalidInputError(join(field, key), obj[key],
+                                        "lucky clovers are only in play in Master Memorinth with the special side "
+                                        "(actionSide 'special' or 'alternate')")
+    _read_turn(vec, rules, obj, field)
+    _read_counters(vec, obj, n, field)
+    state = MemorinthState(game, vec)
+    check_state(state, field)
+    return state
+
+
+def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: str) -> MemorinthState:
+    deck = game.rules.deck
+    setup: list[int] = []
+    for i, ident in enumerate(cards):
+        f = join(join(field, "dealt"), i)
+        k = deck.card_index(as_str(ident, f), f)
+        if k == 0:
+            raise InvalidInputError(f, ident, "the clearing is not dealt: it always starts in the centre")
+        if DEAL_CARD + k in setup:
+            raise InvalidInputError(f, ident, "card dealt twice")
+        setup.append(DEAL_CARD + k)
+    if len(setup) > 24:
+        raise InvalidInputError(join(field, "dealt"), len(setup), "at most 24 forest cards")
+    if chars and len(setup) < 24:
+        raise InvalidInputError(join(field, "dealtCharacters"), chars, "characters are dealt after the 24 cards")
+    for ch in chars:
+        i = deck.character_index(ch, join(field, "dealtCharacters"))
+        if DEAL_CHAR + i in setup:
+            raise InvalidInputError(join(field, "dealtCharacters"), chars, f"character {ch} dealt twice")
+        setup.append(DEAL_CHAR + i)
+    if len(setup) == 32:
+        raise InvalidInputError(join(field, "phase"), "setup", "the deal is complete: give the dealt position instead")
+    return MemorinthState(game, rule_vector(game.rules), setup)
+
+
+def _fill_board(vec: np.ndarray, deck: Deck, tokens: list[str], fields: list[str], allow_seen: bool) -> None:
+    used: dict[int, str] = {}
+    for cell, (token, f) in enumerate(zip(tokens, fields)):
+        m = _CELL_TOKEN.match(token)
+        if not m or (m.group(4) and not allow_seen):
+            raise InvalidInputError(f, token, "expected a card id and its face-up side, such as '12S' or 'CM' "
+                                              "(optionally ':7' for the underside of a different card)")
+        k = deck.card_index(m.group(1), f)
+        face = "SM".index(m.group(2))
+        up = 2 * k + face
+        down = up ^ 1 if m.group(3) is None else 2 * deck.card_index(m.group(3), f) + 1 - face
+        for side in (up, down):
+            if side in used:
+                raise ImpossibleStateError(f, token, f"side {deck.side_name(side)} is already on {used[side]}")
+            used[side] = R.cell_name(cell)
+        vec[UP + cell], vec[DOWN + cell] = up, down
+        if m.group(4):
+            for ch in m.group(4):
+                vec[SEEN + cell] |= 1 << int(ch)
+
+
+def _read_pieces(vec: np.ndarray, items: list[Any], n: int, field: str) -> None:
+    for p, name in enumerate(items):
+        vec[PIECE + p] = R.OUT if name == "out" else R.parse_cell(name, join(field, p))
+
+
+def _read_characters(vec: np.ndarray, rules: R.Rules, obj: dict[str, Any], field: str) -> None:
+    deck = rules.deck
+    keys = tuple(DIRECTIONS) + (("action",) if rules.master else ())
+    check_keys(obj, keys, field)
+    placed: dict[int, str] = {}
+    per_side = 1 if rules.master else 2
+    for key in keys:
+        text = as_str(get(obj, key, field), join(field, key))
+        want = 4 if key == "action" else per_side
+        if len(text) != want:
+            raise ImpossibleStateError(join(field, key), text,
+                                       f"expected {want} character{'s' if want > 1 else ''} "
+                                       + ("around the action card (its N, E, S, W edges)" if key == "action"
+                                          else f"on the {key} side of the forest"))
+        for j, ch in enumerate(text):
+            i = deck.character_index(ch, join(field, key))
+            if i in placed:
+                raise ImpossibleStateError(join(field, key), text, f"character {ch} is already on {placed[i]}")
+            placed[i] = key
+            vec[CHAR + i] = 4 + j if key == "action" else DIRECTIONS.index(key)
+
+
+def _read_turn(vec: np.ndarray, rules: R.Rules, obj: dict[str, Any], field: str) -> None:
+    n = rules.players
+    to_move = as_int(obj.get("toMove", 0), join(field, "toMove"), 0, n - 1)
+    vec[TOMOVE] = to_move
+    card = obj.get("startCard")
+    side = None
+    if card is not None:
+        if card not in FACE_NAMES:
+            raise InvalidInputError(join(field, "startCard"), card, "expected 'sun' or 'moon'")
+        side = FACE_NAMES.index(card)
+    if "round" in obj:
+        rnd = as_int(obj["round"], join(field, "round"), 1, 1_000_000)
+    elif side is None:
+        rnd = 1
+    else:
+        rnd = 2 if R.start_side(2, to_move) == side else 3
+    if side is not None and R.start_side(rnd, to_move) != side:
+        raise ImpossibleStateError(join(field, "startCard"), card,
+                                   f"in round {rnd} the start-player card shows "
+                                   f"{FACE_NAMES[R.start_side(rnd, to_move)]} during player {to_move}'s turn")
+    vec[ROUND] = rnd
+    vec[START] = R.start_side(rnd, to_move)
+    last = obj.get("lastFlipped")
+    vec[LAST] = -1 if last is None else R.parse_cell(last, join(field, "lastFlipped"))
+    phase = obj.get("phase", "flip")
+    if phase not in R.PHASE_NAMES:
+        raise InvalidInputError(join(field, "phase"), phase, "expected flip, choose, act, over or setup")
+    vec[PHASE] = R.PHASE_NAMES.index(phase)
+    pending = obj.get("pending")
+    if vec[PHASE] == PH_ACT:
+        if pending not in R.PENDING_NAMES:
+            raise InvalidInputError(join(field, "pending"), pending,
+                                    f"expected one of {', '.join(R.PENDING_NAMES)} in the act phase")
+        vec[PENDING] = R.PENDING_NAMES.index(pending)
+    elif pending is not None:
+        raise InvalidInputError(join(field, "pending"), pending, "only allowed in the act phase")
+    winner = obj.get("winner")
+    vec[WINNER] = -1 if winner is None else as_int(winner, join(field, "winner"), 0, n - 1)
+
+
+def _read_counters(vec: np.ndarray, obj: dict[str, Any], n: int, field: str) -> None:
+    vec[TURNS] = as_int(obj.get("turns", 0), join(field, "turns"), 0, 10**9)
+    own = as_list(obj.get("ownTurns", [0] * n), join(field, "ownTurns"), n, n)
+    for p, value in enumerate(own):
+        vec[OWNTURNS + p] = as_int(value, join(join(field, "ownTurns"), p), 0, 10**9)
+
+
+def check_state(state: MemorinthState, field: str) -> None:
+    """Reject positions the rules cannot produce (the kernel relies on these invariants)."""
+    v, rules = state.vec, state.rules
+    n = rules.players
+    phase = int(v[PHASE])
+    winner = int(v[WINNER])
+    out = [p for p in range(n) if v[PIECE + p] == R.OUT]
+    if winner >= 0:
+        if phase != PH_OVER:
+            raise ImpossibleStateError(join(field, "winner"), winner, "a winner is only named when the phase is 'over'")
+        if out != [winner]:
+            raise ImpossibleStateError(join(field, "pieces"), [R.cell_name(int(v[PIECE + p])) if p not in out else "out"
+                                                              for p in range(n)],
+                                       f"the winner's piece (and only it) must be 'out'")
+    elif out:
+        raise ImpossibleStateError(join(field, "pieces"), "out", "a piece left the forest but no winner is named")
+    if rules.goblins and int(v[SUPPLY]) + sum(int(v[CLOVER + p]) for p in range(n)) != 5:
+        raise ImpossibleStateError(join(field, "clovers"), [int(v[CLOVER + p]) for p in range(n)],
+                                   f"the players' clovers and the supply ({int(v[SUPPLY])}) must add up to 5")
+    last = int(v[LAST])
+    if phase == PH_CHOOSE:
+        if last < 0:
+            raise ImpossibleStateError(join(field, "lastFlipped"), None, "the choose phase needs the card just flipped")
+        if (int(v[UP + last]) & 1) == int(v[START]):
+            raise ImpossibleStateError(join(field, "lastFlipped"), R.cell_name(last),
+                                       "the card just flipped must show the side the start-player card does not")
+    if int(v[ROUND]) == 1 and int(v[TOMOVE]) == 0 and phase == PH_FLIP and last >= 0:
+        raise ImpossibleStateError(join(field, "lastFlipped"), R.cell_name(last), "nobody has flipped a card yet")
+    if phase == PH_OVER and winner < 0 and (rules.master or not all(stuck(state, p) for p in range(n))):
+        raise ImpossibleStateError(join(field, "phase"), "over",
+                                   "the game is over only when a piece has left the forest, or (base game) when "
+                                   "no piece can ever leave (MR-19)")
+    if phase != PH_OVER:
+        try:
+            legal = state.legal_actions()
+        except ValueError as exc:  # the kernel's own guard
+            raise ImpossibleStateError(field, state_to_notation(state), str(exc)) from None
+        if phase in (PH_CHOOSE, PH_ACT) and len(legal) < 2:
+            raise ImpossibleStateError(join(field, "phase"), R.PHASE_NAMES[phase],
+                                       "a choice is only pending when there are at least two options "
+                                       f"(here: {len(legal)})")
+    if phase == PH_ACT:
+        pending = int(v[PENDING])
+        if not rules.master:
+            raise ImpossibleStateError(join(field, "phase"), "act", "actions exist only in Master Memorinth")
+        side = {"shift": 0, "special": 1}.get(rules.action_side, int(v[START]))
+        if (pending < 4) != (side == 0):
+            raise ImpossibleStateError(join(field, "pending"), R.PENDING_NAMES[pending],
+                                       f"not an action of the action card's {('shift', 'special')[side]} side, "
+                                       "the side in use")
+
+
+def stuck(state: MemorinthState, player: int) -> bool:
+    """No sequence of flips can ever open a way out for ``player``'s piece (MR-19; the kernel's rule).
+
+    Any card may come to show either side, except the card under the piece: nobody may flip it while the piece
+    is there, so the piece's first step follows its face-up paths.
+    """
+    deck = state.rules.deck
+    v = state.vec
+    here = int(v[PIECE + player])
+    union = [deck.side(int(v[UP + c])).paths | deck.side(int(v[DOWN + c])).paths for c in range(25)]
+    reached: set[int] = set()
+    frontier = []
+    for c in range(25):
+        r, col = divmod(c, 5)
+        if (r == 0 and union[c] & 1) or (col == 4 and union[c] & 2) or (r == 4 and union[c] & 4) \
+                or (col == 0 and union[c] & 8):
+            reached.add(c)
+            frontier.append(c)
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
+    while frontier:
+        cell = frontier.pop()
+        r, col = divmod(cell, 5)
+        for d, (dr, dc) in enumerate(steps):
+            rr, cc = r + dr, col + dc
+            if 0 <= rr < 5 and 0 <= cc < 5:
+                nb = 5 * rr + cc
+                if nb not in reached and union[cell] >> d & 1 and union[nb] >> ((d + 2) % 4) & 1:
+                    reached.add(nb)
+                    frontier.append(nb)
+    own = deck.side(int(v[UP + here])).paths
+    r, col = divmod(here, 5)
+    for d, (dr, dc) in enumerate(steps):
+        if own >> d & 1:
+            rr, cc = r + dr, col + dc
+            if not (0 <= rr < 5 and 0 <= cc < 5):
+                return False
+            nb = 5 * rr + cc
+            if nb in reached and union[nb] >> ((d + 2) % 4) & 1:
+                return False
+    return True
+
+
+# -- notation -----------------------------------------------------------------------------------
+_HEAD = re.compile(r"^([1-4])p\s+(base|master-shift|master-special|master-alternate)\s+([NESW]{1,4})"
+                   r"(?:\s+(default|#[0-9a-f]{8}))?$")
+
+
+def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") -> MemorinthState:
+    """Parse the compact notation."""
+    if not isinstance(text, str):
+        raise NotationError(field, text, "expected a notation string")
+    parts = [p.strip() for p in text.strip().split("|")]
+    if not parts or not parts[0]:
+        raise NotationError(field, text, "expected '<rules> | <board> | <pieces> | <characters> | <status>'")
+    m = _HEAD.match(parts[0])
+    if not m:
+        raise NotationError(f"{field} (rules)", parts[0], "expected e.g. '2p base SN' or '3p master-special SWN'")
+    players, variant, seats, tag = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+    params: dict[str, Any] = {"players": players, "seats": seats}
+    if variant == "base":
+        params["variant"] = "base"
+    else:
+        params["variant"] = "master"
+        params["action_side"] = variant.split("-", 1)[1]
+    game = game.derive(params, None, field)
+    if (tag or "default") != game.rules.deck.tag():
+        raise NotationError(f"{field} (rules)", tag or "default",
+                            f"the notation was written with another deck than this game's ({game.rules.deck.tag()}); "
+                            "pass the deck file with --deck")
+    if len(parts) == 3 and parts[1].startswith("setup"):
+        cards = parts[1][len("setup"):].strip()
+        card_list = [] if cards in ("", "-") else [c.strip() for c in cards.split(",")]
+        chars = "" if parts[2] in ("", "-") else parts[2]
+        try:
+            return _setup_from_lists(game, card_list, chars, field)
+        except InvalidInputError as exc:
+            raise NotationError(f"{field} (setup)", text, exc.problem) from None
+    if len(parts) != 5:
+        raise NotationError(field, text, "expected 5 sections separated by '|': rules, board, pieces, characters, "
+                                         "status")
+    vec = rule_vector(game.rules)
+    rows = parts[1].split("/")
+    tokens = [t.strip() for row in rows for t in row.split(",")]
+    if len(rows) != 5 or len(tokens) != 25:
+        raise NotationError(f"{field} (board)", parts[1], "expected 5 rows separated by '/', 5 cells each "
+                                                          "separated by ','")
+    try:
+        _fill_board(vec, game.rules.deck, tokens, [f"{field} (board cell {R.cell_name(c)})" for c in range(25)],
+                    allow_seen=True)
+    except InvalidInputError as exc:
+        if isinstance(exc, (ImpossibleStateError, UnknownCardError)):
+            raise
+        raise NotationError(exc.field, exc.value, exc.problem) from None
+    n = players
+    for c in range(25):
+        if vec[SEEN + c] >> n:
+            raise NotationError(f"{field} (board cell {R.cell_name(c)})", tokens[c], f"players are 0..{n - 1}")
+    pieces = [p.strip() for p in parts[2].split(",")]
+    if len(pieces) != n:
+        raise NotationError(f"{field} (pieces)", parts[2], f"expected {n} cells separated by ','")
+    try:
+        _read_pieces(vec, pieces, n, f"{field} (pieces)")
+    except InvalidInputError as exc:
+        raise NotationError(exc.field, exc.value, exc.problem) from None
+    chars: dict[str, str] = {}
+    for item in parts[3].split():
+        key, sep, value = item.partition("=")
+        key = {"A": "action"}.get(key, key)
+        if not sep or key in chars or key not in tuple(DIRECTIONS) + ("action",):
+            raise NotationError(f"{field} (characters)", parts[3], "expected 'N=RF E=GH S=PB W=XT' (+ ' A=....' in "
+                                                                   "Master Memorinth)")
+        chars[key] = value
+    _read_characters(vec, game.rules, chars, f"{field} (characters)")
+    obj = _parse_status(parts[4], game.rules, f"{field} (status)")
+    if game.rules.goblins:
+        clovers = obj.pop("clovers", None)
+        if clovers is None:
+            raise NotationError(f"{field} (status)", parts[4], "expected clovers=a,b/supply in this variant")
+        for p, value in enumerate(clovers[0]):
+            vec[CLOVER + p] = value
+        vec[SUPPLY] = clovers[1]
+    elif "clovers" in obj:
+        raise NotationError(f"{field} (status)", parts[4], "clovers are not in play in this variant")
+    _read_turn(vec, game.rules, obj, f"{field} (status)")
+    _read_counters(vec, obj, n, f"{field} (status)")
+    state = MemorinthState(game, vec)
+    check_state(state, field)
+    return state
+
+
+def _parse_status(text: str, rules: R.Rules, field: str) -> dict[str, Any]:
+    words = text.split()
+    bad = NotationError(field, text, "expected e.g. 'r3 p1 flip last=b2' (phase flip, choose, act:<action>, over; "
+                                     "optional last=, clovers=a,b/supply, winner=, turns=t:a,b)")
+    if len(words) < 3 or not re.fullmatch(r"r[0-9]{1,7}", words[0]) or not re.fullmatch(r"p[0-3]", words[1]):
+        raise bad
+    obj: dict[str, Any] = {"round": int(words[0][1:]), "toMove": int(words[1][1:])}
+    if obj["round"] < 1 or obj["toMove"] >= rules.players:
+        raise bad
+    phase, _, pending = words[2].partition(":")
+    obj["phase"] = phase
+    if pending:
+        obj["pending"] = pending
+    n = rules.players
+    for word in words[3:]:
+        key, sep, value = word.partition("=")
+        if not sep or key in obj:
+            raise bad
+        if key == "last":
+            obj["lastFlipped"] = value
+        elif key == "winner" and value in "0123" and len(value) == 1:
+            obj["winner"] = int(value)
+        elif key == "clovers":
+            m = re.fullmatch(r"([0-5](?:,[0-5]){0,3})/([0-5])", value)
+            if not m or len(m.group(1).split(",")) != n:
+                raise bad
+            obj["clovers"] = ([int(x) for x in m.group(1).split(",")], int(m.group(2)))
+        elif key == "turns":
+            m = re.fullmatch(r"([0-9]{1,9}):([0-9]{1,9}(?:,[0-9]{1,9}){0,3})", value)
+            if not m or len(m.group(2).split(",")) != n:
+                raise bad
+            obj["turns"] = int(m.group(1))
+            obj["ownTurns"] = [int(x) for x in m.group(2).split(",")]
+        else:
+            raise bad
+    return obj

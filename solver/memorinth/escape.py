@@ -1,0 +1,204 @@
+"""Full-information shortest escapes (MR-26): the fewest own turns for one player to leave the forest.
+
+The model is solitaire: the player knows every card, and the other players'
+turns change nothing (their pieces stay where they are, only the turn order
+and the start-player card advance). The compiled IDA* search
+(``solver.kernels.memorinth_core.shortest_escape``) uses an admissible bound
+(base game: moves out along the union of both sides of every card, which
+never move; Master Memorinth: the distance to the nearest edge plus one, since
+a turn moves a piece by at most one card), so the first solution it finds is
+proven shortest. A greedy full-information run gives an upper bound first, so
+a search stopped by its limits still answers with the best escape known and
+the proven lower bound.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.memorinth import rules as R
+from solver.memorinth.rules import kernel
+from solver.memorinth.state import PIECE, TOMOVE, MemorinthState
+from solver.results import SolveResult
+from solver.search import SearchContext
+from solver.validate import as_int, as_object, check_keys, get, join
+
+INF_BOUND = 1 << 20
+MODEL = ("solitaire, full information: the player knows every card; the other players' turns change nothing "
+         "(their pieces stay, only the turn order and the start-player card advance)")
+
+
+@dataclass
+class Escape:
+    """A shortest-escape answer."""
+
+    player: int
+    status: str                 # "OPTIMAL", "NO_ESCAPE" (none within max_depth) or "LIMIT"
+    turns: int | None           # best known number of own turns (None: no escape known)
+    lower_bound: int            # proven: no escape in fewer own turns
+    turn_moves: list[list[str]] = field(default_factory=list)   # the move strings of each own turn
+    nodes: int = 0
+    seconds: float = 0.0
+    max_depth: int = 0
+
+    @property
+    def moves(self) -> list[str]:
+        """All move strings in order."""
+        return [m for turn in self.turn_moves for m in turn]
+
+    @property
+    def optimal(self) -> bool:
+        """True when ``turns`` is proven shortest."""
+        return self.status == "OPTIMAL"
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON (``lowerBound`` is ``null`` when no escape can ever exist)."""
+        return {"player": self.player, "turns": self.turns, "moves": self.moves, "turnMoves": self.turn_moves,
+                "status": self.status,
+                "lowerBound": None if self.lower_bound >= INF_BOUND else self.lower_bound,
+                "maxDepth": self.max_depth, "nodes": self.nodes, "fullInformation": True, "model": MODEL}
+
+
+def _move_strings(state: MemorinthState, player: int, actions: list[int]) -> list[list[str]]:
+    """Replay ``actions`` in the solitaire model: the move strings of each own turn (checks the escape)."""
+    copy = state.clone()
+    turns: list[list[str]] = [[]]
+    for action in actions:
+        if copy.current_player() != player:
+            _advance(copy, player)
+        if copy.phase == "flip" and turns[-1]:
+            turns.append([])
+        turns[-1].append(copy.action_to_string(action))
+        copy.apply_action(action)
+    if copy.winner() != player:
+        raise AssertionError("the escape did not replay")
+    return turns
+
+
+def _advance(state: MemorinthState, player: int) -> None:
+    """Skip the other players' turns as the solitaire model does (the kernel's own bookkeeping)."""
+    kernel.skip_to_player(state.vec, state.deck_table, player)
+
+
+def shortest_escape(state: MemorinthState, player: int | None = None, *, max_depth: int = 30,
+                    ctx: SearchContext | None = None) -> Escape:
+    """The fewest own turns for ``player`` (default: the player to move) to leave the forest, knowing every card."""
+    start = time.perf_counter()
+    ctx = ctx or SearchContext()
+    if state.setup is not None:
+        raise UnsupportedActionError("state", "setup", "deal the game first")
+    if state.is_terminal():
+        raise InvalidInputError("state.phase", "over", "the game is over")
+    if player is None:
+        player = state.current_player()
+    player = as_int(player, "player", 0, state.rules.players - 1)
+    if player != state.current_player() and state.phase != "flip":
+        raise InvalidInputError("player", player, f"player {state.current_player()} is in the middle of a turn; "
+                                                  "ask for the player to move or finish that turn")
+    max_depth = as_int(max_depth, "maxDepth", 1, 64)
+    vec, deck = state.vec, state.deck_table
+    buf = np.zeros(3 * max_depth, dtype=np.int32)
+    upper, decisions = kernel.greedy_escape(vec, deck, player, max_depth, 32, ctx.seed, buf)
+    best = [int(a) for a in buf[:decisions]] if upper > 0 else []
+    remaining = ctx.remaining()
+    nodes_limit = ctx.limits.nodes or 0
+    stop = np.array([1 if ctx.cancel.is_set() else 0], dtype=np.int32)
+    done = threading.Event()
+
+    def watch() -> None:  # the engine's 'terminate' sets ctx.cancel: pass it on to the compiled search
+        while not done.wait(0.02):
+            if ctx.cancel.is_set():
+                stop[0] = 1
+                return
+
+    # A watcher thread only for searches that may run long (no node limit and more than a second to go).
+    bounded = nodes_limit > 0 or (remaining is not None and remaining <= 1.0)
+    watcher = threading.Thread(target=watch, daemon=True)
+    if not bounded:
+        watcher.start()
+    try:
+        status, length, bound, nodes = kernel.shortest_escape(
+            vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
+            0.0 if remaining is None else max(remaining, 1e-3), buf, stop)
+    finally:
+        done.set()
+        if not bounded:
+            watcher.join()
+    if status == 0:
+        result = Escape(player, "OPTIMAL", length, length, nodes=nodes, max_depth=max_depth)
+        actions = [int(a) for a in buf[:_decisions(state, player, buf, length)]]
+        result.turn_moves = _move_strings(state, player, actions)
+    elif status == 1 and upper < 0:
+        result = Escape(player, "NO_ESCAPE", None, bound, nodes=nodes, max_depth=max_depth)
+    elif status == 1:  # cannot happen: the greedy escape is within the searched depth
+        raise AssertionError("IDA* missed the greedy escape")
+    else:
+        result = Escape(player, "LIMIT", upper if upper > 0 else None, bound, nodes=nodes, max_depth=max_depth)
+        result.turn_moves = _move_strings(state, player, best) if best else []
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _decisions(state: MemorinthState, player: int, buf: np.ndarray, turns: int) -> int:
+    """How many entries of ``buf`` the kernel's solution uses (replay until the player has left)."""
+    copy = state.clone()
+    for i, action in enumerate(buf):
+        if copy.current_player() != player:
+            _advance(copy, player)
+        copy.apply_action(int(action))
+        if copy.is_terminal():
+            return i + 1
+    raise AssertionError("the kernel's solution does not end with an escape")
+
+
+def solve_request(game: Any, payload: Any, ctx: SearchContext) -> SolveResult:
+    """Engine ``solve``: a state (JSON or notation), or ``{"state", "player", "maxDepth"}``."""
+    player, max_depth = None, 30
+    if isinstance(payload, dict) and "state" in payload:
+        obj = as_object(payload, "state")
+        check_keys(obj, ("state", "player", "maxDepth"), "state")
+        player = obj.get("player")
+        max_depth = as_int(obj.get("maxDepth", 30), join("state", "maxDepth"), 1, 64)
+        state = game.parse_state(get(obj, "state", "state"), "state.state")
+    else:
+        state = game.parse_state(payload)
+    if player is not None:
+        player = as_int(player, join("state", "player"), 0, state.rules.players - 1)
+    escape = shortest_escape(state, player, max_depth=max_depth, ctx=ctx)
+    bound = None if escape.lower_bound >= INF_BOUND else escape.lower_bound
+    status = {"OPTIMAL": "EXHAUSTIVE", "NO_ESCAPE": "EXHAUSTIVE", "LIMIT": "LIMIT"}[escape.status]
+    solution = escape.to_json()
+    solution["result"] = escape.status
+    return SolveResult(game=game.name, value=escape.turns, optimal=escape.optimal, bound=bound, status=status,
+                       seconds=escape.seconds, solution=solution)
+
+
+def race_report(state: MemorinthState) -> dict[str, Any]:
+    """``score``: where each piece stands in the race (paths as they lie, and each shortest solitaire escape)."""
+    if state.setup is not None:
+        raise UnsupportedActionError("state", "setup", "deal the game first")
+    dist = np.zeros(25, dtype=np.int32)
+    kernel.escape_distances(state.vec, state.deck_table, dist)
+    players = []
+    for p in range(state.rules.players):
+        cell = int(state.vec[PIECE + p])
+        entry: dict[str, Any] = {"player": p, "colour": R.COLOURS[p],
+                                 "cell": "out" if cell == R.OUT else R.cell_name(cell)}
+        if cell != R.OUT:
+            entry["pathDistance"] = int(dist[cell]) if dist[cell] >= 0 else None
+            if not state.is_terminal() and (p == state.current_player() or state.phase == "flip"):
+                ctx = SearchContext()
+                ctx.limits = ctx.limits.with_defaults(200, 300_000)
+                escape = shortest_escape(state, p, max_depth=20, ctx=ctx)
+                entry["shortestEscape"] = {"turns": escape.turns, "status": escape.status,
+                                           "lowerBound": escape.to_json()["lowerBound"]}
+        players.append(entry)
+    return {"players": players, "winner": state.winner(), "over": state.is_terminal(),
+            "pathDistanceMeaning": "fewest moves out along the paths as they lie now (characters ignored)",
+            "shortestEscapeMeaning": MODEL}

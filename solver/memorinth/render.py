@@ -1,0 +1,96 @@
+"""A readable text picture of a Memorinth position (or of one player's view of it).
+
+Each card is drawn 9 characters wide and 3 lines high: its path arms (``|``
+and ``----``, ``g`` marks a goblin on the arm), its id and face (``12M``), the
+characters on its face-up side, the players standing on it (``@01``) and, for
+a player's view, whether that player knows its underside (``?`` = not seen).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from solver.memorinth import rules as R
+from solver.memorinth.deck import DIRECTIONS
+from solver.memorinth.state import CHAR, CLOVER, DOWN, LAST, PIECE, SEEN, SUPPLY, UP, MemorinthState
+
+
+def _cell_lines(state: MemorinthState, cell: int, viewer: int | None) -> list[str]:
+    deck = state.rules.deck
+    side = deck.side(int(state.vec[UP + cell]))
+    label = deck.side_name(int(state.vec[UP + cell]))
+    chars = "".join(c for i, c in enumerate(deck.codes) if side.characters >> i & 1)
+
+    def arm(d: int, vertical: bool) -> str:
+        if not side.paths >> d & 1:
+            return " " if vertical else "    "
+        if side.goblins >> d & 1:
+            return "g" if vertical else ("-g--" if d == 3 else "--g-")
+        return "|" if vertical else "----"
+
+    pieces = "".join(str(p) for p in range(state.rules.players) if state.vec[PIECE + p] == cell)
+    mark = ""
+    if viewer is not None and not state.vec[SEEN + cell] >> viewer & 1:
+        mark = "?"
+    elif viewer is not None:
+        mark = deck.side_name(int(state.vec[DOWN + cell]))
+    if state.vec[LAST] == cell:
+        label = label + "*"
+    top = f"{label:<4}{arm(0, True)}{chars:>4}"
+    centre = "+" if side.paths else " "
+    middle = f"{arm(3, False)}{centre}{arm(1, False)}"
+    bottom = f"{('@' + pieces) if pieces else '':<4}{arm(2, True)}{mark:>4}"
+    return [top, middle, bottom]
+
+
+def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> None:
+    """Draw the board, the characters, and the turn; with ``viewer`` mark the undersides they have not seen."""
+    rules = state.rules
+    if state.setup is not None:
+        out.write(f"{rules.header()}: setting up ({len(state.setup)} of 32 chance outcomes dealt)\n")
+        return
+    codes = rules.deck.codes
+    sides = {d: "".join(codes[i] for i in range(8) if state.vec[CHAR + i] == k) for k, d in enumerate(DIRECTIONS)}
+    action = "".join(codes[i] for k in range(4) for i in range(8) if state.vec[CHAR + i] == 4 + k)
+    out.write(f"{rules.header()}   north: {sides['N']}\n")
+    border = "   +" + "+".join(["---------"] * 5) + "+\n"
+    out.write("    " + "".join(f"{c:^10}" for c in R.COLUMNS) + "\n")
+    out.write(border)
+    for r in range(5):
+        cells = [_cell_lines(state, 5 * r + c, viewer) for c in range(5)]
+        for line in range(3):
+            left = f"{r + 1:>2} " if line == 1 else "   "
+            if line == 1 and r == 2:
+                left = f"{sides['W']:>2} " if len(sides['W']) <= 2 else "W: "
+            right = f"  {sides['E']}" if line == 1 and r == 2 else ""
+            out.write(left + "|" + "|".join(cell[line] for cell in cells) + "|" + right + "\n")
+        out.write(border)
+    out.write(f"   south: {sides['S']}   west: {sides['W']}   east: {sides['E']}\n")
+    if rules.master:
+        side = {"shift": "shift side", "special": "special side"}.get(rules.action_side, "turns with the start card")
+        names = [_action_name(state, k) for k in range(4)]
+        out.write(f"   action card ({side}): " + ", ".join(f"{codes_at} {DIRECTIONS[k]} edge: {names[k]}"
+                                                          for k, codes_at in enumerate(action)) + "\n")
+    js = state.to_json()
+    line = (f"   round {js['round']}, start card {js['startCard']}, {R.COLOURS[js['toMove']]} (player "
+            f"{js['toMove']}, seat {rules.seats[js['toMove']]}) to {js['phase']}")
+    if js["pending"]:
+        line += f" ({js['pending']})"
+    if js["lastFlipped"]:
+        line += f"; last flipped {js['lastFlipped']} (marked *)"
+    out.write(line + "\n")
+    if rules.goblins:
+        out.write("   clovers: " + ", ".join(f"{R.COLOURS[p]} {int(state.vec[CLOVER + p])}"
+                                          for p in range(rules.players)) + f", supply {int(state.vec[SUPPLY])}\n")
+    if state.is_terminal():
+        w = state.winner()
+        out.write("   game over: " + (f"{R.COLOURS[w]} (player {w}) left the forest\n" if w is not None
+                                      else "nobody can ever leave the forest (MR-19)\n"))
+    if viewer is not None:
+        out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not seen, else the side underneath\n")
+
+
+def _action_name(state: MemorinthState, edge: int) -> str:
+    from solver.memorinth.deck import ACTION_NAMES
+    side = {"shift": 0, "special": 1}.get(state.rules.action_side, int(state.vec[R.K["START"]]))
+    return ACTION_NAMES[state.rules.deck.actions[side][edge]]

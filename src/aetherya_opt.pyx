@@ -1,0 +1,714 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Optimal Aetherya kingdoms: compiled local search, layout bounds and exact branch-and-bound.
+
+Twin: ``solver/twins/aetherya_opt.py`` (same functions, same results). The
+objective is the board total of ``docs/rules/aetherya.md`` (Elves + Dwarves +
+Humans + Goblins + Dragons + Conflicts; Legends are held cards, not placement).
+
+Card codes: 0 P, 1 F, 2 M, 3 S, 4 H, 5 E, 6 D, 7 G, 8 R (Dragon), 9 O (Portal);
+in a *layout* the code 10 marks a free cell still to be filled. Cell ``c`` is
+row ``c // 4`` (0 = top), column ``c % 4``.
+
+The exact search works on one Portal layout (the Portal cells, which fix who is
+connected to whom) and decides the *skeleton* first: where the Tribes go. Once
+every Tribe is placed, the best placement of the Terrains and Dragons is an
+assignment problem (each free cell earns, for each kind of card, a profit that
+depends only on the Tribes around it), solved exactly by the Hungarian method.
+At a partial skeleton the same assignment, with every Tribe still to place
+valued optimistically at each free cell, is an upper bound (see
+``docs/rules/aetherya.md``, "Optimal kingdoms").
+"""
+
+from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, int64_t, uint64_t
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int) nogil
+    int lowest_bit "__builtin_ctz"(unsigned int) nogil
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec* tp)
+    int CLOCK_MONOTONIC
+
+
+cdef enum:
+    PLAINS = 0
+    FOREST = 1
+    MOUNTAIN = 2
+    SWAMP = 3
+    HUMANS = 4
+    ELVES = 5
+    DWARVES = 6
+    GOBLINS = 7
+    DRAGON = 8
+    PORTAL = 9
+    FREE = 10
+    KINDS = 10
+    CELLS = 16
+    BIG = 1 << 28
+    STAT_NODES = 0
+    STAT_COMPLETE = 1
+    STAT_BOUND = 2
+    STAT_FOUND = 3
+
+cdef uint32_t FULL = 0xFFFF
+cdef uint32_t COL_A = 0x1111
+cdef uint32_t COL_D = 0x8888
+cdef int DRAGON_VALUE[4]
+DRAGON_VALUE[:] = [0, 3, 5, 6]
+# Points of a connected pair (row kind, column kind), each pair counted once; Goblin-Swamp is separate
+# (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf.
+cdef int PAIR[10][10]
+PAIR[:] = [
+    #  P   F   M   S   H   E   D   G   R   O
+    [0, 0, 0, 0, 2, 0, 0, 0, 0, 0],     # P
+    [0, 0, 0, 0, 1, 2, 0, 0, 0, 0],     # F
+    [0, 0, 0, 0, 1, 0, 2, 0, 0, 0],     # M
+    [0, 0, 0, 0, -1, -1, 0, 0, 0, 0],   # S
+    [2, 1, 1, -1, 0, 0, 0, -2, 0, 0],   # H
+    [0, 2, 0, -1, 0, 0, -2, -2, 0, 0],  # E
+    [0, 0, 2, 0, 0, -2, 0, -2, 0, 0],   # D
+    [0, 0, 0, 0, -2, -2, -2, 0, 0, 0],  # G
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],     # R
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],     # O
+]
+cdef int GOBLIN_SWAMP = 3
+cdef int ORDER_SIGN = 0
+cdef int TRIBE_ORDER[4]
+TRIBE_ORDER[:] = [HUMANS, ELVES, DWARVES, GOBLINS]
+
+
+# -- connection and board total ---------------------------------------------------------------
+
+cdef inline uint32_t spread(uint32_t m) noexcept nogil:
+    """Cells orthogonally adjacent to any cell of ``m``."""
+    return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
+
+
+cdef void connect_portals(uint32_t portals, uint32_t* orth, uint32_t* conn) noexcept nogil:
+    """Orthogonal and full connection masks of every cell for Portals on ``portals`` (AE-1, AE-2)."""
+    cdef int c
+    cdef uint32_t remaining = portals, hub, grown, around, rest
+    for c in range(CELLS):
+        orth[c] = spread((<uint32_t>1) << c)
+        conn[c] = orth[c]
+    while remaining:
+        hub = remaining & (~remaining + 1)
+        while True:
+            grown = hub | (spread(hub) & portals)
+            if grown == hub:
+                break
+            hub = grown
+        remaining &= ~hub
+        around = spread(hub) & ~hub
+        rest = around
+        while rest:
+            c = lowest_bit(rest)
+            rest &= rest - 1
+            conn[c] |= around & ~((<uint32_t>1) << c)
+
+
+cdef int board_total(const uint8_t* k) noexcept nogil:
+    """The board total of a complete kingdom (same rules as ``aetherya_score.score_one``)."""
+    cdef uint32_t orth[16]
+    cdef uint32_t conn[16]
+    cdef uint32_t kinds[10]
+    cdef int c, total = 0, tamed = 0, n_dragons, value, counted
+    cdef uint32_t m
+    for c in range(KINDS):
+        kinds[c] = 0
+    for c in range(CELLS):
+        kinds[k[c]] |= (<uint32_t>1) << c
+    connect_portals(kinds[PORTAL], orth, conn)
+    for c in range(CELLS):
+        m = conn[c]
+        if k[c] == ELVES:
+            total += 2 * popcount(m & kinds[FOREST]) - popcount(m & kinds[SWAMP]) - 2 * popcount(m & kinds[DWARVES])
+        elif k[c] == DWARVES:
+            total += 2 * popcount(m & kinds[MOUNTAIN])
+        elif k[c] == HUMANS:
+            total += (2 * popcount(m & kinds[PLAINS]) + popcount(m & kinds[FOREST]) + popcount(m & kinds[MOUNTAIN])
+                      - popcount(m & kinds[SWAMP]))
+        elif k[c] == GOBLINS:
+            total += (GOBLIN_SWAMP * popcount(orth[c] & kinds[SWAMP])
+                      - 2 * popcount(m & (kinds[HUMANS] | kinds[ELVES] | kinds[DWARVES])))
+        elif k[c] == DRAGON:
+            if (popcount(m & kinds[HUMANS]) >= 2 or popcount(m & kinds[ELVES]) >= 2
+                    or popcount(m & kinds[DWARVES]) >= 2):
+                tamed += 1
+    n_dragons = popcount(kinds[DRAGON])
+    value = DRAGON_VALUE[3 if n_dragons > 3 else n_dragons]
+    counted = 3 if tamed > 3 else tamed
+    return total + value * counted - value * (n_dragons - counted)
+
+
+# -- local search ------------------------------------------------------------------------------
+
+cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:
+    """xorshift64* (the same sequence as the twin)."""
+    cdef uint64_t x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef int climb(uint8_t* k, const int* movable, int n_movable, int value) noexcept nogil:
+    """Best-improvement swaps of two movable cells until no swap raises the total; the final total."""
+    cdef int i, j, a, b, best_a, best_b, best_value, v
+    cdef uint8_t tmp
+    while True:
+        best_value = value
+        best_a = -1
+        best_b = -1
+        for i in range(n_movable):
+            a = movable[i]
+            for j in range(i + 1, n_movable):
+                b = movable[j]
+                if k[a] == k[b]:
+                    continue
+                tmp = k[a]; k[a] = k[b]; k[b] = tmp
+                v = board_total(k)
+                tmp = k[a]; k[a] = k[b]; k[b] = tmp
+                if v > best_value:
+                    best_value = v
+                    best_a = a
+                    best_b = b
+        if best_a < 0:
+            return value
+        tmp = k[best_a]; k[best_a] = k[best_b]; k[best_b] = tmp
+        value = best_value
+
+
+cdef int iterated_local_search(const uint8_t* start, const uint8_t* locked, uint64_t seed, int64_t rounds,
+                               uint8_t* out) noexcept nogil:
+    cdef uint8_t cur[16]
+    cdef int movable[16]
+    cdef int n_movable = 0, c, value, best, kicks, kick, a, b, tries
+    cdef int64_t r
+    cdef uint64_t state = seed * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>0x632BE59BD9B4E019
+    cdef uint8_t tmp
+    if state == 0:
+        state = 1
+    for c in range(CELLS):
+        cur[c] = start[c]
+        out[c] = start[c]
+        if not locked[c]:
+            movable[n_movable] = c
+            n_movable += 1
+    best = board_total(cur)
+    value = best
+    for r in range(rounds):
+        value = climb(cur, movable, n_movable, value)
+        if value > best:
+            best = value
+            for c in range(CELLS):
+                out[c] = cur[c]
+        # kick: restart from the best kingdom with 2 to 4 random swaps of different cards
+        for c in range(CELLS):
+            cur[c] = out[c]
+        if n_movable < 2:
+            break
+        kicks = 2 + <int>(next_random(&state) % 3)
+        for kick in range(kicks):
+            for tries in range(8):
+                a = movable[<int>(next_random(&state) % <uint64_t>n_movable)]
+                b = movable[<int>(next_random(&state) % <uint64_t>n_movable)]
+                if cur[a] != cur[b]:
+                    tmp = cur[a]; cur[a] = cur[b]; cur[b] = tmp
+                    break
+        value = board_total(cur)
+    return best
+
+
+# -- exact search over one Portal layout ------------------------------------------------------
+
+cdef struct Search:
+    uint32_t orth[16]
+    uint32_t conn[16]
+    int8_t kind[16]           # -1: free cell not (yet) a Tribe; else the card on the cell
+    uint32_t mask[10]         # cells holding each kind (Tribes placed, fixed cards, Portals)
+    uint32_t undecided        # free cells without a Tribe
+    int32_t rem[10]           # free cards still to place, by kind
+    int32_t conflicts         # points of the connected Tribe pairs placed so far
+    int32_t dragon_value
+    int32_t n_dragons
+    int32_t best
+    uint8_t best_kingdom[16]
+    int found
+    int64_t nodes
+    int64_t node_limit
+    double deadline
+    int stop
+    int n_sym
+    int8_t sym[8][16]
+    int sym_kind
+    int order[4]              # the order in which the Tribes are placed
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int hungarian_max(int n, int* profit, int* assign) noexcept nogil:
+    """Maximum-profit assignment of ``n`` rows to ``n`` columns (``profit`` has row stride 16)."""
+    cdef int u[17]
+    cdef int v[17]
+    cdef int p[17]
+    cdef int way[17]
+    cdef int minv[17]
+    cdef char used[17]
+    cdef int i, j, j0, j1, i0, delta, cur, total = 0
+    for j in range(n + 1):
+        u[j] = 0
+        v[j] = 0
+        p[j] = 0
+        way[j] = 0
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        for j in range(n + 1):
+            minv[j] = BIG
+            used[j] = 0
+        while True:
+            used[j0] = 1
+            i0 = p[j0]
+            delta = BIG
+            j1 = 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = -profit[(i0 - 1) * 16 + j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    for j in range(1, n + 1):
+        assign[p[j] - 1] = j - 1
+        total += profit[(p[j] - 1) * 16 + j - 1]
+    return total
+
+
+cdef inline int imin(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef bint maybe_tamed(Search* s, int cell) noexcept nogil:
+    """Can a Dragon on ``cell`` still end up connected to two Tribes of one kind (AE-7)?"""
+    cdef uint32_t around = s.conn[cell]
+    cdef int open_slots = popcount(around & s.undecided & ~((<uint32_t>1) << cell))
+    cdef int kind
+    for kind in range(HUMANS, GOBLINS):
+        if popcount(around & s.mask[kind]) + imin(open_slots, s.rem[kind]) >= 2:
+            return True
+    return False
+
+
+cdef int tribe_potential(Search* s, int tribe, int cell) noexcept nogil:
+    """Most points a Tribe still to place can bring from ``cell``.
+
+    Exact with the cards already there (placed Tribes, fixed cards); each free neighbour is given the
+    best card still in hand, counts respected (a Terrain is valued for this Tribe alone, a Tribe still
+    to place for half of the conflict, the other half going to that Tribe's own potential).
+    """
+    cdef uint32_t around = s.conn[cell]
+    cdef uint32_t slots = around & s.undecided & ~((<uint32_t>1) << cell)
+    cdef int kind, value = 0, n_slots = popcount(slots), take, best_kind
+    cdef int avail[9]
+    cdef int slot_value[9]
+    for kind in range(SWAMP + 1):
+        value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
+    for kind in range(HUMANS, DRAGON):
+        value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
+    if tribe == GOBLINS:
+        value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
+    for kind in range(DRAGON + 1):
+        avail[kind] = s.rem[kind]
+        if HUMANS <= kind <= GOBLINS:
+            slot_value[kind] = PAIR[tribe][kind] / 2
+        else:
+            slot_value[kind] = PAIR[tribe][kind]
+    avail[tribe] -= 1
+    if tribe == GOBLINS:
+        take = imin(popcount(s.orth[cell] & slots), avail[SWAMP])
+        value += GOBLIN_SWAMP * take
+        avail[SWAMP] -= take
+        n_slots -= take
+    while n_slots > 0:
+        best_kind = -1
+        for kind in range(DRAGON + 1):
+            if avail[kind] > 0 and (best_kind < 0 or slot_value[kind] > slot_value[best_kind]):
+                best_kind = kind
+        if best_kind < 0:
+            break
+        take = imin(n_slots, avail[best_kind])
+        value += take * slot_value[best_kind]
+        avail[best_kind] -= take
+        n_slots -= take
+    return value
+
+
+cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept nogil:
+    """Upper bound on every completion of the current skeleton; exact once all Tribes are placed.
+
+    Fills ``rows`` (free cells), ``columns`` (the card kind of each column; DRAGON + 1 marks a Dragon
+    beyond the three that can be tamed) and ``assign`` (row -> column) of the optimal assignment.
+    """
+    cdef int profit[256]
+    cdef int n = 0, n_columns = 0, cell, kind, j, copies, fixed_tamed = 0, tamable_dragons, value
+    cdef int terrain[4]
+    cdef int potential[4]
+    cdef int dragon_profit
+    cdef uint32_t rest, around
+    s.nodes += 1
+    value = s.conflicts
+    # fixed Terrains around the placed Tribes
+    for kind in range(SWAMP + 1):
+        rest = s.mask[kind]
+        while rest:
+            cell = lowest_bit(rest)
+            rest &= rest - 1
+            around = s.conn[cell]
+            for j in range(HUMANS, DRAGON):
+                value += PAIR[j][kind] * popcount(around & s.mask[j])
+            if kind == SWAMP:
+                value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
+    # fixed Dragons, optimistically tamed; at most 3 tamed Dragons count (AE-7)
+    rest = s.mask[DRAGON]
+    while rest:
+        cell = lowest_bit(rest)
+        rest &= rest - 1
+        if maybe_tamed(s, cell):
+            fixed_tamed += 1
+    if fixed_tamed > 3:
+        fixed_tamed = 3
+    value += s.dragon_value * (2 * fixed_tamed - s.n_dragons)
+    tamable_dragons = imin(s.rem[DRAGON], 3 - fixed_tamed)
+    # columns: the free cards still to place
+    for kind in range(KINDS):
+        copies = s.rem[kind]
+        for j in range(copies):
+            if kind == DRAGON and j >= tamable_dragons:
+                columns[n_columns] = DRAGON + 1
+            else:
+                columns[n_columns] = kind
+            n_columns += 1
+    rest = s.undecided
+    while rest:
+        cell = lowest_bit(rest)
+        rest &= rest - 1
+        rows[n] = cell
+        around = s.conn[cell]
+        for kind in range(SWAMP + 1):
+            terrain[kind] = 0
+            for j in range(HUMANS, DRAGON):
+                terrain[kind] += PAIR[j][kind] * popcount(around & s.mask[j])
+        terrain[SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
+        dragon_profit = 2 * s.dragon_value if maybe_tamed(s, cell) else 0
+        for kind in range(4):
+            potential[kind] = -BIG
+        for j in range(n_columns):
+            kind = columns[j]
+            if kind <= SWAMP:
+                profit[n * 16 + j] = terrain[kind]
+            elif kind == DRAGON:
+                profit[n * 16 + j] = dragon_profit
+            elif kind == DRAGON + 1:
+                profit[n * 16 + j] = 0
+            else:
+                if potential[kind - HUMANS] == -BIG:
+                    potential[kind - HUMANS] = tribe_potential(s, kind, cell)
+                profit[n * 16 + j] = potential[kind - HUMANS]
+        n += 1
+    if n == 0:
+        return value
+    return value + hungarian_max(n, profit, assign)
+
+
+cdef void place(Search* s, int tribe, int cell) noexcept nogil:
+    cdef int kind
+    for kind in range(HUMANS, DRAGON):
+        s.conflicts += PAIR[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
+    s.kind[cell] = tribe
+    s.mask[tribe] |= (<uint32_t>1) << cell
+    s.undecided &= ~((<uint32_t>1) << cell)
+    s.rem[tribe] -= 1
+
+
+cdef void unplace(Search* s, int tribe, int cell) noexcept nogil:
+    cdef int kind
+    s.rem[tribe] += 1
+    s.undecided |= (<uint32_t>1) << cell
+    s.mask[tribe] &= ~((<uint32_t>1) << cell)
+    s.kind[cell] = -1
+    for kind in range(HUMANS, DRAGON):
+        s.conflicts -= PAIR[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
+
+
+cdef bint canonical(Search* s, uint32_t m) noexcept nogil:
+    """Is ``m`` the smallest of its images under the layout's symmetries?"""
+    cdef int g, c
+    cdef uint32_t image
+    for g in range(s.n_sym):
+        image = 0
+        for c in range(CELLS):
+            if m >> c & 1:
+                image |= (<uint32_t>1) << s.sym[g][c]
+        if image < m:
+            return False
+    return True
+
+
+cdef void check_limits(Search* s) noexcept nogil:
+    if s.node_limit > 0 and s.nodes >= s.node_limit:
+        s.stop = 1
+    elif s.deadline > 0 and (s.nodes & 255) == 0 and now() >= s.deadline:
+        s.stop = 1
+
+
+cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign) noexcept nogil:
+    cdef int c, n = popcount(s.undecided), kind
+    s.best = value
+    s.found = 1
+    for c in range(CELLS):
+        s.best_kingdom[c] = <uint8_t>s.kind[c]
+    for c in range(n):
+        kind = columns[assign[c]]
+        s.best_kingdom[rows[c]] = <uint8_t>(DRAGON if kind > DRAGON else kind)
+
+
+cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept nogil:
+    """Place the remaining Tribes; returns 1 when stopped before the subtree was finished."""
+    cdef int rows[16]
+    cdef int columns[16]
+    cdef int assign[16]
+    cdef int child_cell[16]
+    cdef int child_bound[16]
+    cdef int n_children = 0, tribe, cell, b, k, i, value
+    cdef uint32_t rest
+    while order_index < 4 and s.rem[s.order[order_index]] == 0:
+        if s.order[order_index] == s.sym_kind and not canonical(s, s.mask[s.sym_kind]):
+            return 0
+        order_index += 1
+        start = 0
+    if order_index == 4:
+        value = node_bound(s, rows, columns, assign)
+        check_limits(s)
+        if value > s.best:
+            record_leaf(s, value, rows, columns, assign)
+        return s.stop
+    tribe = s.order[order_index]
+    rest = s.undecided & ~(((<uint32_t>1) << start) - 1)
+    while rest:
+        cell = lowest_bit(rest)
+        rest &= rest - 1
+        place(s, tribe, cell)
+        b = node_bound(s, rows, columns, assign)
+        unplace(s, tribe, cell)
+        check_limits(s)
+        if s.stop:
+            return 1
+        if b > s.best:
+            # insertion by bound, best first; ties keep the cell order
+            i = n_children
+            while i > 0 and child_bound[i - 1] < b:
+                child_bound[i] = child_bound[i - 1]
+                child_cell[i] = child_cell[i - 1]
+                i -= 1
+            child_bound[i] = b
+            child_cell[i] = cell
+            n_children += 1
+    for k in range(n_children):
+        if child_bound[k] <= s.best:
+            break
+        cell = child_cell[k]
+        place(s, tribe, cell)
+        if dfs(s, order_index, cell + 1, open_bound):
+            unplace(s, tribe, cell)
+            if child_bound[k] > open_bound[0]:
+                open_bound[0] = child_bound[k]
+            return 1
+        unplace(s, tribe, cell)
+    return 0
+
+
+_SETUP_PROBLEMS = ("", "counts must not be negative", "Portals belong to the layout, not to the free cards",
+                  "layout codes must be 0..10", "the free cards must fill the free cells exactly")
+
+
+cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept nogil:
+    """Fill ``s`` from a layout and the free cards; returns 0, or the index of a problem in _SETUP_PROBLEMS."""
+    cdef int c, kind, j, n_free = 0, n_cards = 0
+    cdef uint32_t portals = 0
+    for kind in range(KINDS):
+        s.mask[kind] = 0
+        if counts[kind] < 0:
+            return 1
+        s.rem[kind] = counts[kind]
+        n_cards += counts[kind]
+    if counts[PORTAL] != 0:
+        return 2
+    s.undecided = 0
+    for c in range(CELLS):
+        if layout[c] > FREE:
+            return 3
+        if layout[c] == FREE:
+            s.kind[c] = -1
+            s.undecided |= (<uint32_t>1) << c
+            n_free += 1
+        else:
+            s.kind[c] = <int8_t>layout[c]
+            s.mask[layout[c]] |= (<uint32_t>1) << c
+    if n_free != n_cards:
+        return 4
+    connect_portals(s.mask[PORTAL], s.orth, s.conn)
+    for c in range(CELLS):
+        s.orth[c] &= ~s.mask[PORTAL]
+        s.conn[c] &= ~s.mask[PORTAL]
+    s.conflicts = 0
+    for c in range(CELLS):
+        if HUMANS <= s.kind[c] <= GOBLINS:
+            for kind in range(HUMANS, DRAGON):
+                s.conflicts += PAIR[s.kind[c]][kind] * popcount(s.conn[c] & s.mask[kind])
+    s.conflicts //= 2
+    s.n_dragons = counts[DRAGON] + popcount(s.mask[DRAGON])
+    s.dragon_value = DRAGON_VALUE[3 if s.n_dragons > 3 else s.n_dragons]
+    s.nodes = 0
+    s.stop = 0
+    s.found = 0
+    s.n_sym = 0
+    s.sym_kind = -1
+    # Tribes with more free copies first (ties: Humans, Elves, Dwarves, Goblins)
+    for kind in range(4):
+        s.order[kind] = TRIBE_ORDER[kind]
+    for kind in range(1, 4):
+        j = kind
+        while j > 0 and counts[s.order[j]] > counts[s.order[j - 1]]:
+            s.order[j], s.order[j - 1] = s.order[j - 1], s.order[j]
+            j -= 1
+    for kind in range(4):
+        if counts[s.order[kind]] > 0:
+            s.sym_kind = s.order[kind]
+            break
+    return 0
+
+
+cdef int check_kingdom(const uint8_t[::1] kingdom, str name) except -1:
+    cdef int c
+    if kingdom.shape[0] != CELLS:
+        raise ValueError(f"{name}: expected 16 card codes")
+    for c in range(CELLS):
+        if kingdom[c] >= KINDS:
+            raise ValueError(f"{name}: expected card codes 0..9")
+    return 0
+
+
+# -- public functions ---------------------------------------------------------------------------
+
+def board_value(const uint8_t[::1] kingdom):
+    """The board total of a complete kingdom (16 codes 0..9)."""
+    check_kingdom(kingdom, "kingdom")
+    return board_total(&kingdom[0])
+
+
+def local_search(const uint8_t[::1] kingdom, const uint8_t[::1] locked, uint64_t seed, int64_t rounds,
+                 uint8_t[::1] out):
+    """Iterated local search from ``kingdom``: swaps of unlocked cells, ``rounds`` kicks; the best total.
+
+    ``out`` receives the best kingdom found (never worse than ``kingdom``).
+    """
+    check_kingdom(kingdom, "kingdom")
+    if locked.shape[0] != CELLS or out.shape[0] != CELLS:
+        raise ValueError("local_search: locked and out must have 16 entries")
+    if rounds < 0:
+        raise ValueError("local_search: rounds must be at least 0")
+    cdef int best
+    with nogil:
+        best = iterated_local_search(&kingdom[0], &locked[0], seed, rounds, &out[0])
+    return best
+
+
+def layout_bound(const uint8_t[::1] layout, const int32_t[::1] counts):
+    """Upper bound on the board total of every filling of ``layout`` (code 10 = free) with ``counts``."""
+    cdef Search s
+    cdef int rows[16]
+    cdef int columns[16]
+    cdef int assign[16]
+    cdef int problem
+    if layout.shape[0] != CELLS or counts.shape[0] != KINDS:
+        raise ValueError("layout_bound: expected 16 layout codes and 10 counts")
+    problem = setup(&s, &layout[0], &counts[0])
+    if problem:
+        raise ValueError(f"layout_bound: {_SETUP_PROBLEMS[problem]}")
+    return node_bound(&s, rows, columns, assign)
+
+
+def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const int8_t[:, ::1] symmetries,
+                  int incumbent, int64_t node_limit, double seconds, uint8_t[::1] out, int64_t[::1] stats):
+    """Exact branch-and-bound over the fillings of one layout, looking for a total above ``incumbent``.
+
+    ``layout``: 16 codes, 10 for a free cell (Portals, fixed cards and free cells); ``counts``: the free
+    cards by kind (no Portal); ``symmetries``: cell permutations (``image[c]``) that map the layout and
+    its fixed cards onto themselves. Stops after ``node_limit`` bound evaluations or ``seconds``
+    (either <= 0: no limit). Returns the best total (``incumbent`` when nothing better exists or was
+    found); ``out`` receives the kingdom when one was found; ``stats`` = [nodes, complete (0/1),
+    proven bound on this layout (max with ``incumbent``), found (0/1)].
+    """
+    cdef Search s
+    cdef int rows[16]
+    cdef int columns[16]
+    cdef int assign[16]
+    cdef int root, open_bound, c, g, problem
+    if layout.shape[0] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS or stats.shape[0] != 4:
+        raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
+    if symmetries.shape[0] > 8 or (symmetries.shape[0] > 0 and symmetries.shape[1] != CELLS):
+        raise ValueError("search_layout: expected at most 8 symmetries of 16 cells")
+    problem = setup(&s, &layout[0], &counts[0])
+    if problem:
+        raise ValueError(f"search_layout: {_SETUP_PROBLEMS[problem]}")
+    s.n_sym = symmetries.shape[0]
+    for g in range(s.n_sym):
+        for c in range(CELLS):
+            if not 0 <= symmetries[g, c] < CELLS:
+                raise ValueError("search_layout: symmetry images must be cells 0..15")
+            s.sym[g][c] = symmetries[g, c]
+    s.best = incumbent
+    s.node_limit = node_limit
+    with nogil:
+        s.deadline = now() + seconds if seconds > 0 else 0.0
+        open_bound = -BIG
+        root = node_bound(&s, rows, columns, assign)
+        if root > s.best:
+            if dfs(&s, 0, 0, &open_bound):
+                if open_bound == -BIG:
+                    open_bound = root
+    stats[STAT_NODES] = s.nodes
+    stats[STAT_COMPLETE] = 0 if s.stop else 1
+    stats[STAT_BOUND] = s.best if not s.stop or open_bound < s.best else open_bound
+    stats[STAT_FOUND] = s.found
+    if s.found:
+        for c in range(CELLS):
+            out[c] = s.best_kingdom[c]
+    return s.best

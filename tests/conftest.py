@@ -1,0 +1,27 @@
+"""Shared fixtures. (Tests import the installed ``solver``; see ``--import-mode=importlib`` in pyproject.)"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import registry
+
+
+def _load_toygame():
+    name = "memory_solver_tests_toygame"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("toygame.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture
+def pile_game(monkeypatch):
+    """Registers the toy game ``pile`` (tests/toygame.py) for protocol tests."""
+    module = _load_toygame()
+    monkeypatch.setitem(registry.GAMES, "pile", f"{module.__name__}:PileGame")
+    return module.PileGame()

@@ -1,0 +1,103 @@
+"""The command line: memory-solver memorinth ... and the demo (one-line errors, exit codes)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.cli import main
+from solver.memorinth.game import MemorinthGame
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def state_file(tmp_path):
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(MemorinthGame().deal(3).to_json()))
+    return str(path)
+
+
+def test_hint_from_a_json_file(capsys, state_file):
+    code, out, err = run(capsys, "memorinth", "hint", state_file, "--nodes", "1500")
+    assert code == 0 and err == ""
+    assert "hint from the player's own information" in out and " 1. flip " in out and "wins" in out
+
+
+def test_hint_json_and_board(capsys, state_file):
+    code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--json", "--top", "2")
+    body = json.loads(out)
+    assert code == 0 and len(body["moveInfos"]) == 2 and body["rootInfo"]["fullInformation"] is False
+    code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--board")
+    assert code == 0 and "+---------+" in out and "'?' = underside not seen" in out
+
+
+def test_new_play_show_legal_moves_round_trip(capsys):
+    code, notation, _ = run(capsys, "memorinth", "new", "--seed", "3", "--players", "3")
+    assert code == 0 and notation.startswith("3p base SWN |")
+    code, out, _ = run(capsys, "memorinth", "play", notation.strip(), "flip a1")
+    assert code == 0 and "last=a1" in out
+    code, out, _ = run(capsys, "memorinth", "legal-moves", out.strip(), "--json")
+    assert code == 0 and "flip a1" not in json.loads(out)["moves"] and "flip c1" in json.loads(out)["moves"]
+    code, out, _ = run(capsys, "memorinth", "show", notation.strip(), "--player", "1", "--json")
+    assert json.loads(out)["player"] == 1
+
+
+def test_solve_and_score(capsys, state_file):
+    code, out, _ = run(capsys, "memorinth", "solve", state_file)
+    assert code == 0 and "proven shortest" in out and "turn 1:" in out
+    code, out, _ = run(capsys, "memorinth", "solve", state_file, "--json")
+    assert json.loads(out)["status"] == "OPTIMAL"
+    code, out, _ = run(capsys, "memorinth", "score", state_file)
+    assert code == 0 and "yellow" in out and "shortest escape" in out
+
+
+def test_generate(capsys):
+    code, out, _ = run(capsys, "memorinth", "generate", "--count", "2", "--seed", "3", "--difficulty", "easy",
+                       "--json")
+    puzzles = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(puzzles) == 2
+    assert all(p["unique"] and p["verified"] and 2 <= p["turns"] <= 3 for p in puzzles)
+    again = MemorinthGame(players=1).state_from_json(puzzles[0]["state"])
+    for turn in puzzles[0]["solution"]:
+        for move in turn:
+            again.apply_move(move)
+    assert again.winner() == 0
+
+
+def test_deck_command(capsys, tmp_path):
+    code, out, _ = run(capsys, "memorinth", "deck")
+    assert code == 0 and "NOT the printed cards" in out
+    bad = tmp_path / "deck.json"
+    bad.write_text('{"format": "memorinth-deck/1"}')
+    code, out, err = run(capsys, "memorinth", "deck", str(bad))
+    assert code == 1 and err.count("\n") == 1 and "FILE.name" in err
+
+
+@pytest.mark.parametrize("args,code,needle", [
+    (("memorinth", "hint", "{not json"), 1, "malformed JSON"),
+    (("memorinth", "hint", "2p base SN | oops"), 1, "STATE: expected 5 sections"),
+    (("memorinth", "play", "2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/"
+                           "5S,2M,14S,17M,3S | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip", "flip c3"),
+     1, "MOVE[0]"),
+    (("memorinth", "hint", "x", "--top", "0"), 1, ""),
+    (("memorinth", "generate", "--difficulty", "insane"), 2, "invalid choice"),
+    (("memorinth", "new", "--players", "9"), 1, "players"),
+    (("memorinth", "frobnicate"), 2, "invalid choice"),
+])
+def test_bad_input_is_one_line_and_non_zero(capsys, args, code, needle):
+    got, out, err = run(capsys, *args)
+    assert got == code and err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_demo(capsys):
+    code, out, _ = run(capsys, "demo", "--game", "memorinth")
+    assert code == 0
+    for needle in ("INVENTED", "hint from the player's own information", "shortest escape", "puzzle",
+                   "Master Memorinth"):
+        assert needle in out

@@ -1,0 +1,191 @@
+"""Full-information shortest escape (MR-26): proven optimal, cross-checked by exhaustive breadth-first search."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import solver
+from solver.engine import Engine
+from solver.errors import InvalidInputError
+from solver.memorinth.escape import INF_BOUND, shortest_escape
+from solver.memorinth.game import MemorinthGame
+from solver.search import Limits, SearchContext
+from solver.twins import memorinth_core as T
+
+
+def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns: int) -> int | None:
+    """Plain breadth-first search over whole own turns (no bound, no pruning) in the solitaire model."""
+    root = [int(x) for x in vec]
+    if root[T.TOMOVE] != player:
+        T._advance_to(root, list(deck), player)
+    frontier = {tuple(root)}
+    deck_list = list(deck)
+    for turn in range(1, max_turns + 1):
+        ends: set[tuple[int, ...]] = set()
+        stack = [list(s) for s in frontier]
+        while stack:
+            s = stack.pop()
+            for action in T._legal(s, deck_list):
+                c = s[:]
+                T._apply(c, deck_list, action)
+                if c[T.PHASE] == T.PH_OVER:
+                    if c[T.WINNER] == player:
+                        return turn
+                    continue
+                if c[T.PHASE] == T.PH_FLIP:
+                    T._advance_to(c, deck_list, player)
+                    if c[T.PHASE] != T.PH_OVER:
+                        ends.add(tuple(c))
+                else:
+                    stack.append(c)
+        frontier = ends
+    return None
+
+
+def random_position(game: MemorinthGame, seed: int, edge: bool = False) -> object:
+    """A random reachable position; with ``edge`` the player to move is put on a random edge card."""
+    state = game.deal(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(int(rng.integers(0, 25))):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        if state.is_terminal():
+            state = game.deal(seed)
+            break
+    if edge:
+        obj = state.to_json()
+        obj["pieces"][obj["toMove"]] = ["a1", "c1", "e2", "e5", "b5", "a3"][seed % 6]
+        state = game.state_from_json(obj)
+    return state
+
+
+@pytest.mark.parametrize("spec,depth,seeds,edge", [
+    (dict(players=1), 3, range(8), False),
+    (dict(players=2), 3, range(8), False),
+    (dict(players=3), 3, range(4), False),
+    (dict(variant="master"), 3, range(5), False),
+    (dict(variant="master", action_side="special"), 1, range(12), True),
+])
+def test_ida_star_matches_exhaustive_search(spec, depth, seeds, edge):
+    """MR-26: the proven shortest escape equals plain breadth-first search on shallow instances."""
+    game = MemorinthGame(**spec)
+    checked = 0
+    for seed in seeds:
+        state = random_position(game, seed, edge)
+        player = state.current_player()
+        truth = exhaustive_escape(state.vec, state.deck_table, player, depth)
+        escape = shortest_escape(state, max_depth=depth, ctx=SearchContext())
+        if truth is None:
+            assert escape.status == "NO_ESCAPE" and escape.lower_bound > depth
+        else:
+            assert escape.status == "OPTIMAL" and escape.turns == truth
+            assert len(escape.turn_moves) == truth
+            checked += 1
+    assert checked >= 1
+
+
+def test_solution_replays_move_by_move():
+    """The moves of a shortest escape are legal and end with the player out of the forest."""
+    game = MemorinthGame(players=1)
+    state = game.deal(5)
+    escape = shortest_escape(state)
+    assert escape.optimal and escape.turns == len(escape.turn_moves)
+    for move in escape.moves:
+        state.apply_move(move)
+    assert state.winner() == 0
+
+
+def test_no_escape_when_the_piece_can_never_leave(position, load):
+    """MR-19 / MR-26: a piece on a dead end facing a card with no path back can never leave."""
+    state = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "c3"]))
+    escape = shortest_escape(state, 0)
+    assert escape.status == "NO_ESCAPE" and escape.turns is None and escape.lower_bound >= INF_BOUND
+    assert escape.to_json()["lowerBound"] is None
+
+
+def test_limits_give_the_best_known_escape_and_a_proven_lower_bound():
+    """Anytime: stopped by a node limit, the answer is the greedy upper bound with IDA*'s proven lower bound."""
+    game = MemorinthGame(variant="master", action_side="special")
+    state = game.deal(2)
+    full = shortest_escape(state, ctx=SearchContext())
+    limited = shortest_escape(state, ctx=SearchContext(limits=Limits(nodes=50)))
+    assert full.optimal
+    assert limited.status == "LIMIT" and not limited.optimal
+    assert limited.lower_bound <= full.turns <= (limited.turns or 99)
+
+
+def test_solve_through_the_api_and_the_engine():
+    """The engine's solve answers with the proof (status, bound) and the full-information label."""
+    state = MemorinthGame().deal(3)
+    result = solver.solve("memorinth", state.to_json())
+    assert result.optimal and result.value == result.bound and result.status == "EXHAUSTIVE"
+    body = result.to_json()
+    assert body["fullInformation"] is True and body["turns"] == result.value and body["result"] == "OPTIMAL"
+    wrapped = solver.solve("memorinth", {"state": state.to_notation(), "player": 1, "maxDepth": 10})
+    assert wrapped.to_json()["player"] == 1
+    lines = []
+
+    class Out:
+        def write(self, text):
+            lines.append(text)
+
+        def flush(self):
+            pass
+
+    engine = Engine(Out())
+    engine.serve([json.dumps({"id": 1, "game": "memorinth", "action": "solve", "state": state.to_json()}),
+                  json.dumps({"id": 2, "game": "memorinth", "action": "solve",
+                              "state": {"state": state.to_json(), "player": 7}})])
+    answers = {a["id"]: a for a in map(json.loads, lines)}
+    assert answers[1]["optimal"] is True and answers[1]["isDuringSearch"] is False
+    assert answers[2]["field"] == "state.player"
+
+
+def test_solve_rejects_finished_games_and_players_mid_turn(position, load):
+    state = load(position({"c1": "17S", "a1": "20S"}, pieces=["c1", "c3"],
+                          characters={"N": "RG", "E": "HX", "S": "BT", "W": "FP"}))
+    state.apply_move("flip a1")
+    with pytest.raises(InvalidInputError, match="over"):
+        shortest_escape(state)
+    chooser = load(position({"c3": "CS", "c2": "9S", "d3": "11S", "a1": "19S"}))
+    chooser.apply_move("flip a1")
+    with pytest.raises(InvalidInputError, match="middle of a turn"):
+        shortest_escape(chooser, 1)
+    assert shortest_escape(chooser, 0).turns >= 1
+
+
+def test_the_piece_may_come_back_over_its_own_card_after_flipping_it():
+    """MR-26 regression: the bound must let the piece return through the card it stood on, once flipped.
+
+    The piece on d1 sits on 9M (a dead end south): step south, flip d1 to 9S (north-south), step back, leave north.
+    """
+    text = ("1p base S | 11S+0,7M+0,6S+0,9M+0,18S+0/23M+0,8M+0,13M+0,10S+0,5S+0/21S+0,12M+0,CS+0,20M+0,2S+0/"
+            "15M+0,22S+0,4M+0,14S+0,24M+0/1S+0,16M+0,3S+0,19M+0,17M+0 | d1 | N=RP E=HX S=FB W=GT | r6 p0 flip "
+            "last=c5 turns=5:5")
+    state = MemorinthGame(players=1).state_from_notation(text)
+    escape = shortest_escape(state)
+    assert escape.optimal and escape.turns == 3
+    assert exhaustive_escape(state.vec, state.deck_table, 0, 3) == 3
+
+
+def test_a_long_search_can_be_cancelled():
+    """The engine's terminate reaches the compiled search (it polls a stop flag); the answer keeps its bound."""
+    import threading
+    import time
+
+    from solver.kernels import memorinth_core as K
+    game = MemorinthGame(variant="master", action_side="special")
+    state = game.deal(30)                      # IDA* needs far more than a second here
+    stopped = K.shortest_escape(state.vec, state.deck_table, 0, 8, 0, 0.0, np.zeros(24, np.int32),
+                                np.ones(1, np.int32))
+    assert stopped[0] == 2 and stopped[3] <= 2048
+    search = SearchContext()
+    timer = threading.Timer(0.2, search.cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    escape = shortest_escape(state, max_depth=8, ctx=search)
+    assert time.perf_counter() - start < 3
+    assert escape.status == "LIMIT" and escape.lower_bound >= 3 and escape.turns is not None

@@ -1,0 +1,80 @@
+"""The command line: readable output, one-line errors, exit codes."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from solver.cli import main
+
+
+def cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_json_has_the_contract_keys(capsys):
+    code, out, err = cli(capsys, "aetherya", "score", "FEFP/MDMH/PHFS/SSGS", "--legends", "plains-3,7", "--json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    for key in ("elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts", "total"):
+        assert isinstance(result[key], int)
+    assert result["legends"] == 8 and result["total"] == 24
+    assert result["tiebreak"] == sorted(result["tiebreak"], reverse=True) and len(result["tiebreak"]) == 7
+
+
+def test_score_text(capsys):
+    code, out, _ = cli(capsys, "aetherya", "score", "FEFP/MDMH/PHFS/SSGS")
+    assert code == 0 and "total" in out and "16" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("aetherya", "score", "FEFP/MDMH/PHFS/SSGX"), "'X'"),
+    (("aetherya", "score", "FEFP/MDMH"), "'FEFP/MDMH'"),
+    (("aetherya", "score", "FEFP/MDMH/PHFS/SSGS", "--legends", "dragons-9"), "'dragons-9'"),
+    (("aetherya", "score", "FEFP/MDMH/PHFS/SSGS", "--legends", ","), "--legends"),
+])
+def test_input_errors_are_one_line_with_status_1(capsys, args, fragment):
+    code, out, err = cli(capsys, *args)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [(), ("nope",), ("aetherya",), ("aetherya", "score"), ("demo", "--game", "x"),
+                                  ("aetherya", "score", "P", "--bogus")])
+def test_usage_errors_are_one_line_with_status_2(capsys, args):
+    code, out, err = cli(capsys, *args)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_games_listing(capsys):
+    code, out, _ = cli(capsys, "games", "--json")
+    assert code == 0 and any(g["name"] == "aetherya" for g in json.loads(out))
+
+
+def test_demo_runs_every_game(capsys):
+    code, out, err = cli(capsys, "demo")
+    assert code == 0 and err == ""
+    assert "Aetherya" in out
+
+
+@pytest.mark.parametrize("launcher", ["console-script", "module"])
+def test_installed_entry_points(tmp_path, launcher):
+    """``memory-solver`` and ``python -m solver`` both work (run outside the source tree)."""
+    if launcher == "console-script":
+        exe = shutil.which("memory-solver")
+        if exe is None:
+            pytest.fail("the memory-solver console script is not installed")
+        cmd = [exe]
+    else:
+        cmd = [sys.executable, "-m", "solver"]
+    proc = subprocess.run(cmd + ["aetherya", "score", "FEFP/MDMH/PHFS/SSGS", "--json"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["total"] == 16
+    bad = subprocess.run(cmd + ["aetherya", "score", "XXXX"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1

@@ -1,0 +1,152 @@
+"""The JSON-lines engine: good queries, malformed ones, interim reports, terminate; it never dies."""
+
+import io
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from solver.engine import Engine
+
+
+class Lines(io.StringIO):
+    def objects(self):
+        return [json.loads(line) for line in self.getvalue().splitlines()]
+
+
+def run(lines, threads=1):
+    out = Lines()
+    Engine(out, threads=threads).serve([l if isinstance(l, (bytes, str)) else json.dumps(l) for l in lines])
+    return out.objects()
+
+
+def by_id(responses):
+    return {r.get("id"): r for r in responses}
+
+
+def test_hint_response_shape(pile_game):
+    [resp] = run([{"id": "a", "game": "pile", "action": "hint", "state": "7:0", "top": 2}])
+    assert resp["id"] == "a" and resp["game"] == "pile" and resp["action"] == "hint"
+    assert resp["isDuringSearch"] is False
+    assert [m["order"] for m in resp["moveInfos"]] == [0, 1]
+    assert resp["moveInfos"][0] == {"order": 0, "move": "take1", "value": 1.0, "pv": ["take1"],
+                                    "why": "leaves a multiple of 3"}
+    assert "rootInfo" in resp
+
+
+def test_every_action(pile_game):
+    out = by_id(run([
+        {"id": 1, "game": "pile", "action": "legal_moves", "state": {"pile": 1}},
+        {"id": 2, "game": "pile", "action": "score", "state": "4:1"},
+        {"id": 3, "game": "pile", "action": "solve", "state": "4:1"},
+        {"id": 4, "action": "query_version"},
+    ]))
+    assert out[1]["moves"] == ["take1"]
+    assert out[2]["pile"] == 4
+    assert out[3]["optimal"] is True and out[3]["bound"] == 1.0 and out[3]["status"] == "EXHAUSTIVE"
+    assert out[3]["winner"] == 1
+    assert out[4]["version"] and "aetherya" in out[4]["games"]
+
+
+def test_hint_is_the_default_action(pile_game):
+    [resp] = run([{"id": 9, "game": "pile", "state": "3:0"}])
+    assert resp["action"] == "hint" and resp["moveInfos"]
+
+
+@pytest.mark.parametrize("line, field, fragment", [
+    ("{not json", None, "malformed JSON"),
+    ("[1, 2]", None, "must be a JSON object"),
+    ('"hello"', None, "must be a JSON object"),
+    ('{"game": "pile", "state": "3:0"}', "id", "missing"),
+    ('{"id": [1], "game": "pile", "state": "3:0"}', "id", "string or an integer"),
+    ('{"id": 1, "game": "nope", "state": "3:0"}', "game", "unknown game"),
+    ('{"id": 1, "game": "pile(size=3)", "state": "3:0"}', "game.size", "unknown parameter"),
+    ('{"id": 1, "game": "pile", "action": "dance", "state": "3:0"}', "action", "expected one of"),
+    ('{"id": 1, "game": "pile"}', "state", "missing"),
+    ('{"id": 1, "state": "3:0"}', "game", "missing"),
+    ('{"id": 1, "game": "pile", "state": "x"}', "state", "PILE:PLAYER"),
+    ('{"id": 1, "game": "pile", "state": {"pile": -1}}', "state.pile", "at least 0"),
+    ('{"id": 1, "game": "pile", "state": {"pile": 3, "colour": 1}}', "state.colour", "unknown key"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "limits": {"time_ms": 0}}', "limits.time_ms", "at least 1"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "limits": {"ms": 5}}', "limits.ms", "unknown key"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "limits": 5}', "limits", "JSON object"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "top": 0}', "top", "at least 1"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "top": "3"}', "top", "integer"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "seed": -4}', "seed", "at least 0"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "fullInformation": "yes"}', "fullInformation", "true or false"),
+    ('{"id": 1, "game": "pile", "state": "3:0", "reportDuringSearchEvery": 0}', "reportDuringSearchEvery", "at least"),
+    ('{"id": 1, "action": "terminate"}', "terminateId", "missing"),
+    (b"\xff\xfe{}", None, "UTF-8"),
+])
+def test_malformed_queries_get_an_error_and_the_engine_keeps_serving(pile_game, line, field, fragment):
+    responses = run([line, {"id": "after", "action": "query_version"}])
+    assert len(responses) == 2
+    after = next(r for r in responses if r.get("id") == "after")
+    error = next(r for r in responses if r.get("id") != "after")
+    assert set(error) == {"id", "error", "field"}
+    assert error["field"] == field
+    assert fragment in error["error"]
+    assert after["id"] == "after" and "version" in after
+
+
+def test_unknown_top_level_field_is_a_warning_not_an_error(pile_game):
+    warning, resp = run([{"id": 5, "game": "pile", "state": "3:0", "maxVisits": 10}])
+    assert warning == {"id": 5, "warning": "unknown field, ignored", "field": "maxVisits"}
+    assert resp["moveInfos"]
+
+
+def test_interim_reports_then_one_final_response(pile_game):
+    responses = run([{"id": "s", "game": "pile", "state": "300:0", "limits": {"time_ms": 400},
+                      "reportDuringSearchEvery": 0.05}])
+    interim = [r for r in responses if r["isDuringSearch"]]
+    final = [r for r in responses if not r["isDuringSearch"]]
+    assert len(interim) >= 2 and len(final) == 1
+    assert responses[-1] is final[0]
+
+
+def test_terminate_stops_a_running_search(pile_game):
+    out = Lines()
+    engine = Engine(out, threads=1)
+    engine.handle_line(json.dumps({"id": "long", "game": "pile", "state": "300:0", "limits": {"time_ms": 60000}}))
+    engine.handle_line(json.dumps({"id": "queued", "game": "pile", "state": "300:0"}))
+    time.sleep(0.2)
+    started = time.perf_counter()
+    engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "long"}))
+    engine.handle_line(json.dumps({"id": "t2", "action": "terminate", "terminateId": "queued"}))
+    engine.close()
+    assert time.perf_counter() - started < 5
+    responses = by_id(out.objects())
+    assert responses["t"] == {"id": "t", "action": "terminate", "terminated": 1, "terminateId": "long"}
+    assert responses["long"]["terminated"] is True and responses["long"]["moveInfos"]
+    assert responses["queued"]["noResults"] is True
+
+
+def test_internal_errors_are_reported_and_the_engine_survives(pile_game, monkeypatch):
+    module = sys.modules[type(pile_game).__module__]
+    monkeypatch.setattr(module.PileGame, "score", lambda self, payload: 1 / 0)
+    err, ok = run([{"id": 1, "game": "pile", "action": "score", "state": "3:0"},
+                   {"id": 2, "game": "pile", "action": "legal_moves", "state": "3:0"}])
+    assert err["id"] == 1 and "internal error" in err["error"] and err["field"] is None
+    assert ok["moves"] == ["take1", "take2"]
+
+
+def test_engine_process_end_to_end(tmp_path):
+    """The real command: queries in on stdin, responses out on stdout, exit 0 when stdin closes."""
+    queries = "\n".join([
+        json.dumps({"id": 1, "game": "aetherya", "action": "score", "state": "FEFP/MDMH/PHFS/SSGS"}),
+        "garbage",
+        json.dumps({"id": 2, "game": "aetherya", "action": "score",
+                    "state": {"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3"]}}),
+    ]) + "\n"
+    proc = subprocess.run([sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())",
+                           "engine"], input=queries.encode(), capture_output=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(l) for l in proc.stdout.decode().splitlines()]
+    got = {l.get("id"): l for l in lines}
+    assert set(got) == {1, None, 2}
+    assert got[1]["total"] == 16 and got[2]["total"] == 20
+    assert got[None]["field"] is None and "malformed JSON" in got[None]["error"]
+

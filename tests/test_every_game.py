@@ -1,0 +1,81 @@
+"""Checks every registered game passes: the state contract on random games, and the engine's hint contract."""
+
+import json
+
+import numpy as np
+import pytest
+
+from solver.engine import Engine
+from solver.errors import UnsupportedActionError
+from solver.registry import game_names, load_game
+from solver.testing import random_simulation
+
+GAMES = game_names()
+
+
+def first_decision(game, seed):
+    """A seeded deal advanced through chance nodes to the first decision of a player."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed=seed)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+    return state
+
+
+def games_with_states():
+    out = []
+    for name in GAMES:
+        game = load_game(name)
+        try:
+            game.new_initial_state(seed=1)
+        except UnsupportedActionError:
+            continue
+        out.append(name)
+    return out
+
+
+def test_the_pile_toy_game_passes_the_contract(pile_game):
+    report = random_simulation(pile_game, games=5, seed=3)
+    assert report.games == 5 and report.terminal == 5 and report.steps > 0
+
+
+@pytest.mark.parametrize("name", games_with_states())
+def test_random_games_respect_the_state_contract(name):
+    report = random_simulation(load_game(name), games=2, seed=11, check_every=7)
+    assert report.games == 2
+
+
+@pytest.mark.parametrize("name", games_with_states())
+def test_hint_response_contract(name):
+    game = load_game(name)
+    state = first_decision(game, seed=5)
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    out = []
+
+    class Sink:
+        def write(self, text):
+            out.append(text)
+
+        def flush(self):
+            pass
+
+    engine = Engine(Sink())
+    for qid, full in (("mine", False), ("seer", True)):
+        engine.handle_line(json.dumps({"id": qid, "game": game.spec(), "action": "hint", "state": state.to_json(),
+                                       "top": 2, "limits": {"time_ms": 500}, "fullInformation": full}))
+    engine.close()
+    responses = {r["id"]: r for r in map(json.loads, "".join(out).splitlines()) if not r.get("isDuringSearch")}
+    for qid, full in (("mine", False), ("seer", True)):
+        resp = responses[qid]
+        assert "error" not in resp, resp
+        infos = resp["moveInfos"]
+        assert 1 <= len(infos) <= 2
+        assert [m["order"] for m in infos] == list(range(len(infos)))
+        for m in infos:
+            assert m["move"] in legal, (m["move"], sorted(legal)[:10])
+            assert m["pv"] and m["pv"][0] == m["move"]
+            assert isinstance(m["why"], str) and m["why"]
+            assert isinstance(m["value"], (int, float))
+        assert resp["rootInfo"]["valueMeaning"]
+        assert bool(resp["rootInfo"].get("fullInformation", False)) is full

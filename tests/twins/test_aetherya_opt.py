@@ -1,0 +1,126 @@
+"""The compiled optimiser kernel and its pure-Python twin agree, step for step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.aetherya.optimize import SYMMETRIES, layout_counts, layouts, make_hand
+from solver.kernels import aetherya_opt as kernel
+from solver.kernels import aetherya_score
+from solver.twins import aetherya_opt as twin
+
+kingdoms = st.lists(st.integers(0, 9), min_size=16, max_size=16).map(lambda v: np.array(v, dtype=np.uint8))
+hands = st.lists(st.sampled_from("PFMSHEDGRO"), min_size=16, max_size=16).map("".join)
+
+
+def slow(examples: int) -> settings:
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@settings(max_examples=300, deadline=None)
+@given(kingdoms)
+def test_board_value_agrees_with_twin_and_scorer(kingdom):
+    assert kernel.board_value(kingdom) == twin.board_value(kingdom) == aetherya_score.score_one(kingdom)[6]
+
+
+@slow(25)
+@given(kingdoms, st.lists(st.booleans(), min_size=16, max_size=16), st.integers(0, 2**64 - 1), st.integers(0, 3))
+def test_local_search_agrees(kingdom, locked, seed, rounds):
+    locked = np.array(locked, dtype=np.uint8)
+    out_k = np.zeros(16, dtype=np.uint8)
+    out_t = np.zeros(16, dtype=np.uint8)
+    assert kernel.local_search(kingdom, locked, seed, rounds, out_k) == twin.local_search(kingdom, locked, seed,
+                                                                                          rounds, out_t)
+    assert (out_k == out_t).all()
+    assert (out_k[locked == 1] == kingdom[locked == 1]).all()
+    assert sorted(out_k) == sorted(kingdom)
+
+
+@st.composite
+def layout_cases(draw):
+    cards = draw(hands)
+    n_fixed = draw(st.integers(0, 5))
+    cells = draw(st.permutations(range(16)))[:n_fixed]
+    order = draw(st.permutations(range(16)))[:n_fixed]
+    hand = make_hand(cards, {f"{'abcd'[c % 4]}{c // 4 + 1}": cards[i] for c, i in zip(cells, order)})
+    options = layouts(hand)
+    layout = options[draw(st.integers(0, len(options) - 1))]
+    return np.array(layout.codes, dtype=np.uint8), layout_counts(hand), \
+        np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
+
+
+@slow(60)
+@given(layout_cases())
+def test_layout_bound_agrees(case):
+    codes, counts, _ = case
+    assert kernel.layout_bound(codes, counts) == twin.layout_bound(codes, counts)
+
+
+@slow(20)
+@given(layout_cases(), st.integers(-20, 30), st.integers(1, 120))
+def test_search_layout_agrees(case, incumbent, node_limit):
+    codes, counts, symmetries = case
+    out_k = np.zeros(16, dtype=np.uint8)
+    out_t = np.zeros(16, dtype=np.uint8)
+    stats_k = np.zeros(4, dtype=np.int64)
+    stats_t = np.zeros(4, dtype=np.int64)
+    a = kernel.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_k, stats_k)
+    b = twin.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_t, stats_t)
+    assert a == b and list(stats_k) == list(stats_t)
+    if stats_k[3]:
+        assert (out_k == out_t).all() and kernel.board_value(out_k) == a
+    assert stats_k[2] >= a
+
+
+def test_search_layout_agrees_to_the_end_on_a_small_layout():
+    hand = make_hand("PPPPPPPPHHEEDGRO", {"a1": "P", "b1": "P", "c1": "P", "d1": "P"})
+    for layout in layouts(hand)[:2]:
+        codes = np.array(layout.codes, dtype=np.uint8)
+        counts = layout_counts(hand)
+        symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
+        results = []
+        for module in (kernel, twin):
+            out = np.zeros(16, dtype=np.uint8)
+            stats = np.zeros(4, dtype=np.int64)
+            results.append((module.search_layout(codes, counts, symmetries, -100, 0, 0.0, out, stats),
+                            list(stats), list(out)))
+        assert results[0] == results[1] and results[0][1][1] == 1
+
+
+BAD_CALLS = [
+    ("board_value", lambda m: m.board_value(np.zeros(15, dtype=np.uint8))),
+    ("board_value", lambda m: m.board_value(np.full(16, 10, dtype=np.uint8))),
+    ("local_search", lambda m: m.local_search(np.zeros(16, dtype=np.uint8), np.zeros(16, dtype=np.uint8), 1, -1,
+                                              np.zeros(16, dtype=np.uint8))),
+    ("layout_bound", lambda m: m.layout_bound(np.full(16, 10, dtype=np.uint8),
+                                              np.array([15, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32))),
+    ("layout_bound", lambda m: m.layout_bound(np.full(16, 10, dtype=np.uint8),
+                                              np.array([15, 0, 0, 0, 0, 0, 0, 0, 0, 1], dtype=np.int32))),
+    ("layout_bound", lambda m: m.layout_bound(np.full(16, 11, dtype=np.uint8),
+                                              np.array([16, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32))),
+    ("search_layout", lambda m: m.search_layout(np.full(16, 10, dtype=np.uint8),
+                                                np.array([16, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32),
+                                                np.full((1, 16), 16, dtype=np.int8), 0, 0, 0.0,
+                                                np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64))),
+]
+
+
+@pytest.mark.parametrize("name,call", BAD_CALLS)
+def test_bad_arguments_raise_the_same_error(name, call):
+    """Both raise ValueError with the same message (``name`` only labels the case)."""
+    with pytest.raises(ValueError) as compiled:
+        call(kernel)
+    with pytest.raises(ValueError) as python:
+        call(twin)
+    assert str(compiled.value) == str(python.value)
+
+
+def test_symmetries_are_a_group_of_eight():
+    images = {tuple(s) for s in SYMMETRIES}
+    assert len(images) == 8
+    for a in SYMMETRIES:
+        for b in SYMMETRIES:
+            assert tuple(b[a[c]] for c in range(16)) in images

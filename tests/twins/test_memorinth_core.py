@@ -1,0 +1,190 @@
+"""The compiled Memorinth kernel and its pure-Python twin agree (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.kernels import memorinth_core as K
+from solver.memorinth.deck import default_deck
+from solver.memorinth.game import MemorinthGame
+from solver.twins import memorinth_core as T
+
+DECK = default_deck().table()
+CONFIGS = [dict(players=2), dict(players=3), dict(players=4), dict(players=1),
+           dict(variant="master", players=2), dict(variant="master", players=3, seats="WEN"),
+           dict(variant="master", action_side="special", players=3),
+           dict(variant="master", action_side="alternate", players=4)]
+GAMES = [MemorinthGame(**cfg) for cfg in CONFIGS]
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def make_state(config: int, seed: int, steps: int, resample_for: int) -> np.ndarray:
+    """A reachable state: a seeded deal, then random legal actions, optionally re-sampled for one player."""
+    game = GAMES[config]
+    vec = game.deal(seed).vec.copy()
+    rng = np.random.default_rng(seed)
+    buf = np.empty(396, dtype=np.int32)
+    for _ in range(steps):
+        n = K.legal_actions(vec, DECK, buf)
+        if n == 0:
+            break
+        K.apply_action(vec, DECK, int(buf[rng.integers(n)]))
+    if resample_for >= 0 and vec[T.PHASE] != T.PH_OVER:
+        K.resample(vec, resample_for % int(vec[T.NPLAYERS]), seed)
+    return vec
+
+
+states = st.builds(make_state, st.integers(0, len(CONFIGS) - 1), st.integers(0, 2**31),
+                   st.integers(0, 80), st.integers(-1, 3))
+
+
+def test_layouts_agree():
+    assert K.layout() == T.layout()
+
+
+@SETTINGS
+@given(states)
+def test_legal_actions_and_every_transition_agree(vec):
+    a, b = np.zeros(396, np.int32), np.zeros(396, np.int32)
+    n = K.legal_actions(vec, DECK, a)
+    assert n == T.legal_actions(vec, DECK, b)
+    assert (a[:n] == b[:n]).all()
+    actions = list(a[:n])
+    if len(actions) > 25:
+        actions = actions[:: max(1, len(actions) // 25)]
+    for action in actions + [395, 25, 0]:
+        x, y = vec.copy(), vec.copy()
+        assert K.apply_action(x, DECK, int(action)) == T.apply_action(y, DECK, int(action))
+        assert (x == y).all()
+
+
+@SETTINGS
+@given(states)
+def test_paths_and_distances_agree(vec):
+    assert K.path_bitboards(vec, DECK) == T.path_bitboards(vec, DECK)
+    a, b = np.zeros(25, np.int32), np.zeros(25, np.int32)
+    assert K.escape_distances(vec, DECK, a) == T.escape_distances(vec, DECK, b)
+    assert (a == b).all()
+
+
+@SETTINGS
+@given(states, st.integers(0, 2**63), st.sampled_from([0, 1]))
+def test_policies_agree(vec, seed, policy):
+    if vec[T.PHASE] == T.PH_OVER:
+        with pytest.raises(ValueError):
+            K.policy_action(vec, DECK, policy, seed)
+        with pytest.raises(ValueError):
+            T.policy_action(vec, DECK, policy, seed)
+        return
+    assert K.policy_action(vec, DECK, policy, seed) == T.policy_action(vec, DECK, policy, seed)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(states, st.integers(0, 2**63), st.integers(0, 1), st.lists(st.sampled_from([0, 1]), min_size=4, max_size=4),
+       st.integers(-1, 50))
+def test_playouts_agree(vec, seed, resample, policies, pick):
+    pol = np.array(policies, dtype=np.int32)
+    player = int(vec[T.TOMOVE])
+    first = -1
+    if pick >= 0 and vec[T.PHASE] != T.PH_OVER:
+        buf = np.zeros(396, np.int32)
+        n = K.legal_actions(vec, DECK, buf)
+        first = int(buf[pick % n])
+    a, b = np.zeros(12, np.int64), np.zeros(12, np.int64)
+    K.playouts(vec, DECK, player, first, 3, seed, resample, pol, 150, a)
+    T.playouts(vec, DECK, player, first, 3, seed, resample, pol, 150, b)
+    assert (a == b).all()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, len(CONFIGS) - 1), st.integers(0, 2**63), st.lists(st.sampled_from([0, 1]), min_size=4,
+                                                                          max_size=4))
+def test_random_games_and_deals_agree(config, seed, policies):
+    vec = GAMES[config].deal(0).vec
+    a, b = np.zeros(12, np.int64), np.zeros(12, np.int64)
+    K.random_games(vec, DECK, 2, seed, np.array(policies, np.int32), 150, a)
+    T.random_games(vec, DECK, 2, seed, np.array(policies, np.int32), 150, b)
+    assert (a == b).all()
+    x, y = vec.copy(), vec.copy()
+    K.deal(x, DECK, seed)
+    T.deal(y, DECK, seed)
+    assert (x == y).all()
+
+
+@SETTINGS
+@given(states, st.integers(0, 2**63), st.integers(0, 3))
+def test_resampling_agrees(vec, seed, player):
+    player %= int(vec[T.NPLAYERS])
+    x, y = vec.copy(), vec.copy()
+    K.resample(x, player, seed)
+    T.resample(y, player, seed)
+    assert (x == y).all()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(states)
+def test_shortest_escape_and_solution_counts_agree(vec):
+    if vec[T.PHASE] == T.PH_OVER:
+        return
+    player = int(vec[T.TOMOVE])
+    a, b = np.zeros(9, np.int32), np.zeros(9, np.int32)
+    ka = K.shortest_escape(vec, DECK, player, 3, 20000, 0.0, a, np.zeros(1, np.int32))
+    if ka[0] == 2:
+        return
+    tb = T.shortest_escape(vec, DECK, player, 3, 0, 0.0, b, np.zeros(1, np.int32))
+    assert ka[:3] == tb[:3]
+    assert (a == b).all()
+    if ka[0] == 0 and ka[1] <= 2:
+        assert K.count_solutions(vec, DECK, player, ka[1], 50, 0) == T.count_solutions(vec, DECK, player, ka[1],
+                                                                                      50, 0)
+
+
+@pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
+def test_bad_vectors_are_rejected(module):
+    vec = GAMES[0].deal(0).vec.copy()
+    buf = np.zeros(396, np.int32)
+    with pytest.raises(ValueError):
+        module.legal_actions(vec[:100].copy(), DECK, buf)
+    with pytest.raises(ValueError):
+        module.legal_actions(vec, DECK[:10].copy(), buf)
+    bad = vec.copy()
+    bad[T.UP + 3] = 77
+    with pytest.raises(ValueError):
+        module.apply_action(bad, DECK, 0)
+    bad = vec.copy()
+    bad[T.PHASE] = T.PH_ACT
+    bad[T.PENDING] = 9
+    with pytest.raises(ValueError):
+        module.legal_actions(bad, DECK, buf)
+    with pytest.raises(ValueError):
+        module.playouts(vec, DECK, 0, 999, 1, 0, 0, np.zeros(4, np.int32), 10, np.zeros(12, np.int64))
+    with pytest.raises(ValueError):
+        module.shortest_escape(vec, DECK, 0, 0, 0, 0.0, np.zeros(3, np.int32), np.zeros(1, np.int32))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(states, min_size=1, max_size=6), st.integers(0, 395))
+def test_batch_functions_agree(vecs, pick):
+    rows = np.stack(vecs)
+    n = len(vecs)
+    a, b = np.zeros((n, 25), np.int32), np.zeros((n, 25), np.int32)
+    K.escape_distances_batch(rows, DECK, a)
+    T.escape_distances_batch(rows, DECK, b)
+    assert (a == b).all()
+    la, lb = np.zeros((n, 396), np.int32), np.zeros((n, 396), np.int32)
+    ca, cb = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    K.legal_actions_batch(rows, DECK, la, ca)
+    T.legal_actions_batch(rows, DECK, lb, cb)
+    assert (ca == cb).all() and all((la[i, :ca[i]] == lb[i, :cb[i]]).all() for i in range(n))
+    actions = np.array([la[i, pick % ca[i]] if ca[i] else pick for i in range(n)], np.int32)
+    x, y = rows.copy(), rows.copy()
+    ra, rb = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    K.apply_actions_batch(x, DECK, actions, ra)
+    T.apply_actions_batch(y, DECK, actions, rb)
+    assert (ra == rb).all() and (x == y).all()
+    for i in range(n):
+        single = rows[i].copy()
+        assert K.apply_action(single, DECK, int(actions[i])) == ra[i] and (single == x[i]).all()
