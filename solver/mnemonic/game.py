@@ -1,0 +1,116 @@
+"""Mnemonic: the game object, its engine services and its command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from solver.cli import print_json
+from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.game import Game, Information, Parameter, State, Utility
+from solver.mnemonic.odds import (GroupOdds, IndividualOdds, fraction_text, group_odds, individual_odds,
+                                  parse_pools)
+from solver.mnemonic.rules import MnemonicRules, load_rules
+
+
+def render_individual(odds: IndividualOdds, out: TextIO) -> None:
+    """One Individual Scene roll as text."""
+    out.write(f"Individual Scene, {odds.dice} {'die' if odds.dice == 1 else 'dice'} (keep the highest; a 6 succeeds)\n")
+    out.write(f"  success       {fraction_text(odds.success):>22}  {float(odds.success):9.4%}\n")
+    out.write(f"  complication  {fraction_text(odds.complication):>22}  {float(odds.complication):9.4%}\n")
+
+
+def render_group(odds: GroupOdds, out: TextIO) -> None:
+    """One Group Scene as text."""
+    pools = ",".join(map(str, odds.pools)) or "none"
+    out.write(f"Group Scene, player pools {pools} against an Adversary pool of {odds.adversary}\n")
+    for name in ("victory", "defeat", "draw"):
+        value = odds.get(name)
+        out.write(f"  {name:<12}  {fraction_text(value):>22}  {float(value):9.4%}\n")
+    if odds.nobody_rolls:
+        out.write("  nobody rolls a die: the outcome is set by rules group.nobodyRolls (MN-6)\n")
+
+
+class MnemonicGame(Game):
+    """Mnemonic (Into the Grey and Deck Burner): exact odds, session tracking and advice."""
+
+    name = "mnemonic"
+    long_name = "Mnemonic"
+    utility = Utility.IDENTICAL
+    information = Information.IMPERFECT
+    min_players = 1
+    max_players = 6
+    PARAMETERS = {
+        "players": Parameter(3, int, "number of players in a new session", lo=1, hi=6),
+        "mode": Parameter("deck-burner", str, "mode of play", choices=("deck-burner", "into-the-grey")),
+        "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)"),
+    }
+    default_time_ms = 5000
+
+    @property
+    def rules(self) -> MnemonicRules:
+        """The rule set this game uses (the shipped defaults unless ``rules=PATH``)."""
+        return load_rules(self.params["rules"])
+
+    def new_initial_state(self, seed: int) -> State:
+        raise UnsupportedActionError("action", "new_initial_state", "Mnemonic sessions arrive in milestone 2")
+
+    def state_from_json(self, obj: Any, field: str = "state") -> State:
+        raise UnsupportedActionError("action", "state", "Mnemonic sessions arrive in milestone 2")
+
+    def state_from_notation(self, text: str, field: str = "state") -> State:
+        raise UnsupportedActionError("action", "state", "Mnemonic sessions arrive in milestone 2")
+
+    def score(self, payload: Any) -> dict[str, Any]:
+        """Odds of a scene: ``{"individual": n}`` or ``{"players": [...], "adversary": m}``."""
+        from solver.validate import as_object, check_keys
+        obj = as_object(payload, "state")
+        check_keys(obj, ("individual", "players", "adversary"), "state")
+        if "individual" in obj:
+            if "players" in obj or "adversary" in obj:
+                raise InvalidInputError("state.individual", obj["individual"], "give individual or players, not both")
+            return individual_odds(obj["individual"], "state.individual").to_json()
+        if "players" not in obj:
+            raise InvalidInputError("state.players", problem="missing required field (or give individual)")
+        return group_odds(obj["players"], obj.get("adversary", 0), self.rules["group.nobodyRolls"],
+                          "state.players", "state.adversary").to_json()
+
+    # -- command line ---------------------------------------------------------------
+    def add_cli(self, commands: argparse._SubParsersAction) -> None:
+        odds = commands.add_parser(
+            "odds", help="exact odds of an Individual or a Group Scene",
+            description="Exact odds as fractions in lowest terms. Individual Scene: --individual N (pool of N dice, "
+                        "extra dice from weaving or help included). Group Scene: --players 3,2,0 (each player's "
+                        "pool; 0 = no skill available) and --adversary M (one die per complication).")
+        which = odds.add_mutually_exclusive_group(required=True)
+        which.add_argument("--individual", type=int, metavar="N", help="dice in an Individual Scene pool")
+        which.add_argument("--players", metavar="POOLS", help="comma-separated player pools, e.g. 3,2,0")
+        odds.add_argument("--adversary", type=int, default=None, metavar="M", help="Adversary dice (complications)")
+        odds.add_argument("--rules", default=None, metavar="FILE", help="rules file (default: the shipped rules)")
+        odds.add_argument("--json", action="store_true", help="print one JSON object")
+        odds.set_defaults(run=self._run_odds)
+
+    def _run_odds(self, args: argparse.Namespace) -> int:
+        rules = load_rules(args.rules) if args.rules else self.rules
+        if args.individual is not None:
+            if args.adversary is not None:
+                raise InvalidInputError("--adversary", args.adversary, "applies to a Group Scene (--players), "
+                                                                       "not to --individual")
+            result: IndividualOdds | GroupOdds = individual_odds(args.individual, "--individual")
+        else:
+            pools = parse_pools(args.players, "--players")
+            result = group_odds(pools, 0 if args.adversary is None else args.adversary,
+                                rules["group.nobodyRolls"], "--players", "--adversary")
+        if args.json:
+            print_json(result.to_json())
+        elif isinstance(result, IndividualOdds):
+            render_individual(result, sys.stdout)
+        else:
+            render_group(result, sys.stdout)
+        return 0
+
+    def demo(self, out: TextIO) -> None:
+        for dice in (1, 2, 3):
+            render_individual(individual_odds(dice), out)
+        render_group(group_odds([3, 2, 0], 4), out)
