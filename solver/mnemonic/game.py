@@ -54,13 +54,17 @@ class MnemonicGame(Game):
         return load_rules(self.params["rules"])
 
     def new_initial_state(self, seed: int) -> State:
-        raise UnsupportedActionError("action", "new_initial_state", "Mnemonic sessions arrive in milestone 2")
+        """A new session: characters from the rule data, the deck dealt (Into the Grey) or shuffled (Deck Burner)."""
+        from solver.mnemonic.setup import new_session
+        return new_session(self, self.params["players"], self.params["mode"], seed)
 
     def state_from_json(self, obj: Any, field: str = "state") -> State:
-        raise UnsupportedActionError("action", "state", "Mnemonic sessions arrive in milestone 2")
+        from solver.mnemonic.serialize import state_from_json
+        return state_from_json(self, obj, field)
 
     def state_from_notation(self, text: str, field: str = "state") -> State:
-        raise UnsupportedActionError("action", "state", "Mnemonic sessions arrive in milestone 2")
+        from solver.mnemonic.serialize import state_from_notation
+        return state_from_notation(self, text, field)
 
     def score(self, payload: Any) -> dict[str, Any]:
         """Odds of a scene: ``{"individual": n}`` or ``{"players": [...], "adversary": m}``."""
@@ -91,6 +95,35 @@ class MnemonicGame(Game):
         odds.add_argument("--json", action="store_true", help="print one JSON object")
         odds.set_defaults(run=self._run_odds)
 
+        new = commands.add_parser("new", help="start a session and print its state",
+                                  description="Start a session: characters from the rule data, the deck dealt "
+                                              "(into-the-grey) or shuffled (deck-burner). Prints the JSON state.")
+        new.add_argument("--players", type=int, default=self.params["players"], help="players (1-6, default 3)")
+        new.add_argument("--mode", default=self.params["mode"], help="deck-burner (default) or into-the-grey")
+        new.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        new.add_argument("--rules", default=None, metavar="FILE", help="rules file (default: the shipped rules)")
+        new.add_argument("--notation", action="store_true", help="print the one-line notation instead of JSON")
+        new.set_defaults(run=self._run_new)
+
+        apply = commands.add_parser("apply", help="play moves and print the new state",
+                                    description="Play MOVE... in order (move strings as listed by legal-moves, "
+                                                "chance results included: 'reveal 7H', 'roll 4', 'result defeat').")
+        apply.add_argument("state", metavar="STATE")
+        apply.add_argument("moves", metavar="MOVE", nargs="+")
+        apply.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
+        apply.add_argument("--notation", action="store_true", help="print the one-line notation instead of JSON")
+        apply.set_defaults(run=self._run_apply)
+
+        show = commands.add_parser("show", help="describe a state in words",
+                                   description="Who acts, the table, the Adversary's pool and the legal moves.")
+        show.add_argument("state", metavar="STATE")
+        show.add_argument("--player", type=int, default=None, help="show this player's hand (default: the actor)")
+        show.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
+        show.set_defaults(run=self._run_show)
+
+        from solver.cli import add_legal_moves_command
+        add_legal_moves_command(commands, self)
+
     def _run_odds(self, args: argparse.Namespace) -> int:
         rules = load_rules(args.rules) if args.rules else self.rules
         if args.individual is not None:
@@ -108,6 +141,43 @@ class MnemonicGame(Game):
             render_individual(result, sys.stdout)
         else:
             render_group(result, sys.stdout)
+        return 0
+
+    def _with_rules(self, path: str | None) -> MnemonicGame:
+        return self if not path else MnemonicGame(**{**self.params, "rules": path})
+
+    def _run_new(self, args: argparse.Namespace) -> int:
+        game = MnemonicGame(**{**self.params, "players": args.players, "mode": args.mode,
+                               **({"rules": args.rules} if args.rules else {})})
+        if args.seed < 0:
+            raise InvalidInputError("--seed", args.seed, "must be at least 0")
+        state = game.new_initial_state(args.seed)
+        if args.notation:
+            sys.stdout.write(state.to_notation() + "\n")
+        else:
+            print_json(state.to_json())
+        return 0
+
+    def _run_apply(self, args: argparse.Namespace) -> int:
+        from solver.cli import read_input_arg
+        game = self._with_rules(args.rules)
+        state = game.parse_state(read_input_arg(args.state), "STATE")
+        for i, move in enumerate(args.moves):
+            if state.is_terminal():
+                raise InvalidInputError(f"MOVE[{i}]", move, "the session is over")
+            state.apply_move(move, f"MOVE[{i}]")
+        if args.notation:
+            sys.stdout.write(state.to_notation() + "\n")
+        else:
+            print_json(state.to_json())
+        return 0
+
+    def _run_show(self, args: argparse.Namespace) -> int:
+        from solver.cli import read_input_arg
+        from solver.mnemonic.describe import describe
+        game = self._with_rules(args.rules)
+        state = game.parse_state(read_input_arg(args.state), "STATE")
+        sys.stdout.write(describe(state, args.player))
         return 0
 
     def demo(self, out: TextIO) -> None:
