@@ -9,6 +9,9 @@ from typing import Any, TextIO
 from solver.cli import print_json
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, Information, Parameter, State, Utility
+from solver.mnemonic.state import MnemonicState
+from solver.results import HintResult, SolveResult
+from solver.search import SearchContext
 from solver.mnemonic.odds import (GroupOdds, IndividualOdds, fraction_text, group_odds, individual_odds,
                                   parse_pools)
 from solver.mnemonic.rules import MnemonicRules, load_rules
@@ -30,6 +33,34 @@ def render_group(odds: GroupOdds, out: TextIO) -> None:
         out.write(f"  {name:<12}  {fraction_text(value):>22}  {float(value):9.4%}\n")
     if odds.nobody_rolls:
         out.write("  nobody rolls a die: the outcome is set by rules group.nobodyRolls (MN-6)\n")
+
+
+def parse_horizon(text: str, field: str = "--horizon") -> tuple[int, int]:
+    """``"1,2"`` -> (1 round, 2 Group Scenes)."""
+    parts = text.split(",") if isinstance(text, str) else []
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InvalidInputError(field, text, "expected ROUNDS,GROUP_SCENES such as 1,2")
+    rounds, groups = int(parts[0]), int(parts[1])
+    if rounds > 4 or not 1 <= groups <= 6:
+        raise InvalidInputError(field, text, "rounds 0-4 and Group Scenes 1-6")
+    return rounds, groups
+
+
+def render_hint_details(result: HintResult, out: TextIO) -> None:
+    """The horizon, the search size and the scene's story prompt under the ranked moves."""
+    info = result.root_info
+    if info.get("chance"):
+        return
+    if info.get("horizon"):
+        h = info["horizon"]
+        done = "" if info.get("complete") else (f" (asked for {info['requestedHorizon']['rounds']} rounds, "
+                                                 f"{info['requestedHorizon']['groupScenes']} Group Scenes: "
+                                                 "limits reached)")
+        out.write(f"horizon: {h['rounds']} new round(s), {h['groupScenes']} Group Scene(s){done}; "
+                  f"{info.get('states', 0):,} states searched in {info.get('seconds', 0)} s\n")
+    if "prompt" in info:
+        out.write(f"scene card {info['card']}: {info['prompt']}\n")
+    out.write(f"Adversary's pool: {info.get('adversaryPool', 0)} dice\n")
 
 
 class MnemonicGame(Game):
@@ -65,6 +96,44 @@ class MnemonicGame(Game):
     def state_from_notation(self, text: str, field: str = "state") -> State:
         from solver.mnemonic.serialize import state_from_notation
         return state_from_notation(self, text, field)
+
+    def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+             full_information: bool = False, horizon: tuple[int, int] | None = None) -> HintResult:
+        """Ranked moves with the chance of a Victory within the horizon (rules ``planner.*`` by default)."""
+        from solver.mnemonic.advice import hint, horizon_of
+        if not isinstance(state, MnemonicState):
+            raise InvalidInputError("state", type(state).__name__, "expected a Mnemonic state")
+        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+            raise InvalidInputError("top", top, "expected a positive integer")
+        target = None if horizon is None else horizon_of(state, *horizon)
+        return hint(state, ctx, top=top, player=player, full_information=full_information, horizon=target)
+
+    def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
+        """The table's plan: the best move where the state stands and its proven Victory chance within the horizon.
+
+        ``payload`` is a state (JSON or notation). The result is optimal for the planning model within the
+        reported horizon (exhaustive expectimax, status ``EXHAUSTIVE``); ``exact`` gives the value as a
+        fraction when the position is small enough for the exact twin.
+        """
+        from solver.mnemonic.advice import advised_player, horizon_of
+        from solver.mnemonic.planner import evaluate
+        state = self.parse_state(payload)
+        if state.is_terminal() or state.is_chance_node():
+            raise UnsupportedActionError("state.phase", state.phase, "solve needs a position where a player decides")
+        who = advised_player(state, None)
+        evaluation = evaluate(state, who, horizon_of(state), max_states=ctx.limits.nodes or 400_000,
+                              seconds=ctx.remaining())
+        if evaluation.horizon is None:
+            raise UnsupportedActionError("limits", ctx.limits.nodes, "the smallest horizon does not fit the limits")
+        best = max(evaluation.actions, key=lambda a: (evaluation.values[a], -evaluation.actions.index(a)))
+        value = evaluation.values[best]
+        solution = {"move": state.action_to_string(best), "player": who,
+                    "values": {state.action_to_string(a): evaluation.values[a] for a in evaluation.actions},
+                    "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
+                    "complete": evaluation.complete, "states": evaluation.states}
+        if best in evaluation.exact:
+            solution["exact"] = fraction_text(evaluation.exact[best])
+        return SolveResult(self.name, value, True, value, "EXHAUSTIVE", evaluation.seconds, solution)
 
     def score(self, payload: Any) -> dict[str, Any]:
         """Odds of a scene: ``{"individual": n}`` or ``{"players": [...], "adversary": m}``."""
@@ -124,6 +193,25 @@ class MnemonicGame(Game):
         from solver.cli import add_legal_moves_command
         add_legal_moves_command(commands, self)
 
+        hint = commands.add_parser(
+            "hint", help="advice for the player to act (or the table)",
+            description="Rank the moves of the player to act by the chance of a Victory within the horizon "
+                        "(exact expectimax over the planning model), with exact odds and the card's story prompt. "
+                        "STATE is a JSON file, '-' for stdin, inline JSON or the notation.")
+        hint.add_argument("state", metavar="STATE")
+        hint.add_argument("--top", type=int, default=3, help="number of moves to show (default 3)")
+        hint.add_argument("--player", type=int, default=None,
+                          help="advise this player (default: the player to act; anyone for the table's choices)")
+        hint.add_argument("--full-information", action="store_true", help="analyse with every hand known")
+        hint.add_argument("--horizon", default=None, metavar="R,G",
+                          help="rounds and Group Scenes the plan may use (default: rules planner.rounds, "
+                               "planner.groupScenes)")
+        hint.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
+        hint.add_argument("--json", action="store_true", help="print the engine's JSON response")
+        from solver.cli import add_limit_args
+        add_limit_args(hint)
+        hint.set_defaults(run=self._run_hint)
+
     def _run_odds(self, args: argparse.Namespace) -> int:
         rules = load_rules(args.rules) if args.rules else self.rules
         if args.individual is not None:
@@ -172,6 +260,22 @@ class MnemonicGame(Game):
             print_json(state.to_json())
         return 0
 
+    def _run_hint(self, args: argparse.Namespace) -> int:
+        from solver.cli import context_from_args, read_input_arg, render_hint
+        game = self._with_rules(args.rules)
+        state = game.parse_state(read_input_arg(args.state), "STATE")
+        if args.top < 1:
+            raise InvalidInputError("--top", args.top, "must be at least 1")
+        horizon = parse_horizon(args.horizon) if args.horizon is not None else None
+        result = game.hint(state, context_from_args(game, args), top=args.top, player=args.player,
+                           full_information=args.full_information, horizon=horizon)
+        if args.json:
+            print_json(result.to_json())
+        else:
+            render_hint(result, sys.stdout)
+            render_hint_details(result, sys.stdout)
+        return 0
+
     def _run_show(self, args: argparse.Namespace) -> int:
         from solver.cli import read_input_arg
         from solver.mnemonic.describe import describe
@@ -181,6 +285,34 @@ class MnemonicGame(Game):
         return 0
 
     def demo(self, out: TextIO) -> None:
+        """Exact odds, then a short Deck Burner session with advice at each kind of decision."""
+        from solver.cli import render_hint
+        from solver.mnemonic.describe import describe
+        from solver.search import Limits, SearchContext
         for dice in (1, 2, 3):
             render_individual(individual_odds(dice), out)
         render_group(group_odds([3, 2, 0], 4), out)
+        out.write("\nA Deck Burner session (3 players, seed 7):\n")
+        state = self.new_initial_state(7)
+
+        def advise(horizon: tuple[int, int], top: int = 3) -> None:
+            ctx = SearchContext(limits=Limits(time_ms=60_000, nodes=2_000_000))
+            result = self.hint(state, ctx, top=top, horizon=horizon)
+            render_hint(result, out)
+            render_hint_details(result, out)
+
+        for move in ("draw", "reveal 8S"):
+            state.apply_move(move)
+        out.write(describe(state))
+        out.write("\n> hint (plan to the next Group Scene):\n")
+        advise((0, 2))
+        for move in ('use "Sneak"', "roll 4"):
+            state.apply_move(move)
+        out.write(f"\n> {state.players[0].name} uses Sneak and rolls a 4: a complication unless they weave.\n")
+        advise((0, 2), top=4)
+        for move in ("weave give 1", "draw", "reveal QD", 'use "Bargain"', "roll 6", "no weave", "draw",
+                     "reveal 3C", 'use "Endure"', "roll 2", "no weave"):
+            state.apply_move(move)
+        out.write("\n> The round is over; the table chooses (one more round allowed in the plan):\n")
+        out.write(describe(state))
+        advise((1, 1))

@@ -77,6 +77,8 @@ SPEC: dict[str, Setting] = {
     "injury.scope": Setting(str, "what Defeat injures: every skill of the suit used, or only the skill used",
                             choices=("suit", "skill")),
     "injury.effect": Setting(str, "what an injury does to a skill", choices=("unusable", "minus-one-die", "none")),
+    "group.needsComplication": Setting(bool, "a Group Scene can only be played with at least one complication "
+                                              "in the Adversary's pool"),
     "group.nobodyRolls": Setting(str, "outcome of a Group Scene in which nobody rolls a die",
                                  choices=("draw", "victory", "defeat")),
     "group.afterDraw": Setting(str, "the choices after a Draw: those after Defeat or those after Victory",

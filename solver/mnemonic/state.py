@@ -147,7 +147,9 @@ class MnemonicState(State):
         return sum(1 for p in self.players if not p.hand) <= len(self.deck)
 
     def group_feasible(self) -> bool:
-        """Deck Burner draws a card per player for the plan, so the deck must hold enough (MN-23)."""
+        """A Group Scene needs complications at stake (MN-39) and, in Deck Burner, a card per player (MN-23)."""
+        if self.rules["group.needsComplication"] and self.adversary_pool() == 0:
+            return False
         return self.mode == "into-the-grey" or len(self.deck) >= self.n
 
     def cards_in_play(self) -> list[int]:

@@ -77,3 +77,93 @@ def mn():
     from types import SimpleNamespace
     return SimpleNamespace(skill=skill, player=player, state_json=state_json, moves=moves, play=play,
                            cards_accounted=cards_accounted)
+
+
+RULE_CHOICES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "minus-one-die", "none"]),
+                ("injury.scope", ["suit", "skill"]), ("group.afterDraw", ["as-defeat", "as-victory"]),
+                ("help.extraDice", [0, 1]), ("complications.repairOutsideVictory", ["none", "weaving"]),
+                ("group.nobodyRolls", ["draw", "victory", "defeat"]), ("learning.allowed", [True, False]),
+                ("round.rotateFirstPlayer", [False, True]), ("weaving.refresh", ["never", "round"]),
+                ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
+                ("help.onlyWithoutMatch", [True, False]), ("learning.onlyWithoutMatch", [True, False]),
+                ("weaving.avoidCoversHelper", [True, False]), ("help.helperSharesComplication", [True, False])]
+
+
+def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", steps: int = 5) -> MnemonicState:
+    """A late-session Deck Burner position: few cards left, random skills, statuses and rule variants."""
+    import numpy as np
+    k = int(rng.integers(1, max_players + 1))
+    cards = [int(c) for c in rng.permutation(54)]
+    players = []
+    for _ in range(k):
+        skills = []
+        for i in range(int(rng.integers(1, 4))):
+            skills.append({"name": f"S{i}", "suit": ["hearts", "diamonds", "clubs", "spades"][int(rng.integers(4))],
+                           "rating": int(rng.integers(1, 3)),
+                           "status": ["ok", "ok", "complicated", "injured", "complicated+injured"][int(rng.integers(5))]})
+        hand = [card_code(cards.pop()) for _ in range(int(rng.integers(0, 3)))]
+        players.append({"skills": skills, "hand": hand, "weavings": int(rng.integers(0, 2)),
+                        "bonusDice": int(rng.integers(0, 2))})
+    deck = [card_code(cards.pop()) for _ in range(int(rng.integers(k, 2 * k + 2)))]
+    discard = [{"card": card_code(c), "by": int(rng.integers(k))} for c in cards]
+    rules = {"deckBurner.handSize": 2}
+    for key, values in RULE_CHOICES:
+        rules[key] = values[int(rng.integers(len(values)))]
+    obj = {"mode": mode, "players": players, "deck": deck, "discard": discard, "rules": rules,
+           "phase": ["scene-card", "table"][int(rng.integers(2))]}
+    if obj["phase"] == "table" and rules["group.needsComplication"]:
+        obj["players"][0]["skills"][0]["status"] = "complicated"
+    state = game.state_from_json(obj)
+    for _ in range(int(rng.integers(0, steps + 1))):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+def exhaustive(state, rounds: int, groups: int, memo: dict | None = None, base: int | None = None):
+    """Exact chance of a new Victory within the horizon, by expectimax over the real session state.
+
+    Cards of one suit lead to the same future (ranks only tell the story), so chance draws and card plays are
+    merged by suit; everything else is the session's own rules, move by move.
+    """
+    from fractions import Fraction
+    from solver.mnemonic import state as S
+    from solver.mnemonic.cards import category
+    memo = {} if memo is None else memo
+    base = state.tally.victories if base is None else base
+    key = (state.to_notation(), rounds, groups)
+    if key in memo:
+        return memo[key]
+    if state.tally.victories > base:
+        return Fraction(1)
+    if state.is_terminal():
+        return Fraction(0)
+    if state.is_chance_node():
+        merged = {}
+        for a, p in state.chance_outcomes_exact():
+            k_ = ("suit", category(a - S.REVEAL)) if state.phase in ("scene-draw", "group-draw") else a
+            merged[k_] = (merged[k_][0], merged[k_][1] + p) if k_ in merged else (a, p)
+        value = sum((p * exhaustive(state.child(a), rounds, groups, memo, base) for a, p in merged.values()),
+                    Fraction(0))
+    else:
+        value, seen = Fraction(0), set()
+        for a in state.legal_actions():
+            if state.phase == "scene-card" and a < 54:
+                if category(a) in seen:
+                    continue
+                seen.add(category(a))
+            r = rounds - (a in (S.ROUND, S.REGROUP) and state.phase in ("table", "after-victory", "after-defeat"))
+            g = groups - (a in (S.GROUP, S.TRY_AGAIN) and state.phase in ("table", "after-victory", "after-defeat"))
+            if r < 0 or g < 0:
+                continue
+            value = max(value, exhaustive(state.child(a), r, g, memo, base))
+    memo[key] = value
+    return value
+
+
+@pytest.fixture
+def planning():
+    from types import SimpleNamespace
+    return SimpleNamespace(small_position=small_position, exhaustive=exhaustive)

@@ -201,8 +201,20 @@ def test_mn20_extra_dice_wait_for_the_next_roll_even_in_a_group_scene(build, mn)
 def test_mn21_table_choices_and_who_speaks(build, mn):
     """MN-21: after the round the first player chooses Group Scene, another round or end."""
     state = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")], rules=HAND5)
-    mn.play(state, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 6", "no weave")
+    mn.play(state, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 2", "no weave")
     assert state.current_player() == 0 and mn.moves(state) == ["group", "round", "end"]
+
+
+def test_mn39_no_group_scene_without_a_complication(build, mn):
+    """MN-39: with the Adversary's pool empty the table cannot face it (group.needsComplication)."""
+    state = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")], rules=HAND5)
+    mn.play(state, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 3", "weave avoid")
+    assert state.adversary_pool() == 0 and mn.moves(state) == ["round", "end"]
+    free = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")],
+                 rules={**HAND5, "group.needsComplication": False})
+    mn.play(free, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 6", "no weave", "group",
+            "reveal 2C", "reveal 2D")
+    assert free.phase == "group-roll" and dict(free.chance_outcomes_exact()) == {702: 1}  # nobody rolls: draw
 
 
 def test_mn22_the_adversary_pool_counts_complications(build, mn):
@@ -305,7 +317,7 @@ def test_mn30_complications_stay_until_victory(build, mn):
 def test_mn31_the_session_is_won_by_any_victory(build, mn):
     """MN-31: identical returns for everyone: 1 after a session with a Victory, else 0."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
-    won = build([mn.player("A=H3"), mn.player("D=C2")], **grey)
+    won = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], **grey)
     mn.play(won, "group", 'group use "A"', 'group use "D"', "result victory", "end")
     assert won.is_terminal() and won.returns() == [1.0, 1.0]
     lost = build([mn.player("A=H3"), mn.player("D=C2")], **grey)
