@@ -133,9 +133,6 @@ cdef struct Model:
     int failed_alloc
     double deadline
     size_t visits
-    double success[MAX_DICE]
-    double* victory
-    double* defeat
 
 
 # -- layout helpers (twin: _Model.pl, .sl, ...) ---------------------------------------------------
@@ -502,7 +499,7 @@ cdef double win(const Model* m, int n, int mm) noexcept nogil:
         return 1.0
     if n == 0:
         return 0.0
-    return m.victory[n * MAX_ADVERSARY + mm]
+    return VICTORY_TABLE[n * MAX_ADVERSARY + mm]
 
 
 cdef int best_dice(const Model* m, const int* pos, int q, int cat) noexcept nogil:
@@ -633,7 +630,7 @@ cdef double chance(Model* m, const int* pos) noexcept nogil:
         return result
     if phase == SCENE_ROLL:
         n = dice(m, pos, pos[POS_SKILL], pos[POS_HELPER] >= 0)
-        success = m.success[n]
+        success = SUCCESS_TABLE[n]
         if success > 0.0:
             memcpy(child, pos, m.L * sizeof(int))
             roll(m, child, SUCCEEDED)
@@ -658,8 +655,8 @@ cdef double chance(Model* m, const int* pos) noexcept nogil:
         return 1.0
     if n == 0:  # only the Adversary rolls
         return after_group(m, pos, DEFEAT)
-    victory = m.victory[n * MAX_ADVERSARY + mm]
-    defeat = m.defeat[n * MAX_ADVERSARY + mm]
+    victory = VICTORY_TABLE[n * MAX_ADVERSARY + mm]
+    defeat = DEFEAT_TABLE[n * MAX_ADVERSARY + mm]
     draw = 1.0 - victory - defeat
     result = victory + defeat * after_group(m, pos, DEFEAT)
     if m.aborted:
@@ -833,6 +830,23 @@ cdef double skill_choices(Model* m, const int* pos) noexcept nogil:
     return best
 
 
+# -- probability tables, computed once at import ----------------------------------------------------
+cdef double SUCCESS_TABLE[MAX_DICE]
+cdef double VICTORY_TABLE[MAX_DICE * MAX_ADVERSARY]
+cdef double DEFEAT_TABLE[MAX_DICE * MAX_ADVERSARY]
+
+
+cdef void fill_tables() noexcept nogil:
+    cdef int n, w
+    for n in range(MAX_DICE):
+        SUCCESS_TABLE[n] = 1.0 - pow(5.0 / 6.0, n)
+        for w in range(MAX_ADVERSARY):
+            VICTORY_TABLE[n * MAX_ADVERSARY + w] = group_victory(n, w, &DEFEAT_TABLE[n * MAX_ADVERSARY + w])
+
+
+fill_tables()
+
+
 # -- Python entry -------------------------------------------------------------------------------
 cdef int field_width(int f, int k) noexcept:
     """Bits for field ``f`` (values -1..2**w - 2 are stored as value + 1)."""
@@ -923,15 +937,6 @@ def plan_values(const int32_t[::1] config, const int32_t[:, ::1] skills, const i
             for f in range(L):
                 if positions[r, f] < -1 or positions[r, f] + 1 >= (1 << m.width[f]):
                     raise ValueError(f"positions[{r}][{f}]: {positions[r, f]} does not fit the kernel's layout")
-        for f in range(MAX_DICE):
-            m.success[f] = 1.0 - pow(5.0 / 6.0, f)
-        m.victory = <double*>malloc(MAX_DICE * MAX_ADVERSARY * sizeof(double))
-        m.defeat = <double*>malloc(MAX_DICE * MAX_ADVERSARY * sizeof(double))
-        if m.victory == NULL or m.defeat == NULL:
-            raise MemoryError()
-        for f in range(MAX_DICE):
-            for w in range(MAX_ADVERSARY):
-                m.victory[f * MAX_ADVERSARY + w] = group_victory(f, w, &m.defeat[f * MAX_ADVERSARY + w])
         m.cap = 1024
         m.limit = limit
         m.deadline = now() + seconds if seconds > 0 else 0.0
@@ -954,8 +959,6 @@ def plan_values(const int32_t[::1] config, const int32_t[:, ::1] skills, const i
             return [0.0] * rows, m.size, False
         return out, m.size, True
     finally:
-        free(m.victory)
-        free(m.defeat)
         free(m.keys)
         free(m.values)
         free(m.used)

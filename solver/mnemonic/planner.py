@@ -101,9 +101,11 @@ def _batch(state: MnemonicState, layout: Layout, horizon: Horizon,
     for action in state.legal_actions():
         if action in skip:
             continue
-        child = state.child(action)
         dr, dg = started(state, action)
         r, g = horizon.rounds - dr, horizon.groups - dg
+        if r < 0 or g < 0:
+            continue  # beyond the horizon: not valued
+        child = state.child(action)
         rows.append(position_of(child, layout, r, g))
         index.append((action, None))
         if not child.is_terminal() and not child.is_chance_node() and child.current_player() == state.current_player():

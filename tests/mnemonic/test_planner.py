@@ -41,7 +41,7 @@ FAST_SEEDS = [2, 4, 6, 10, 15, 22, 33, 41, 47, 48, 60, 68, 82, 83, 84, 116, 120,
 
 
 @pytest.mark.parametrize("seed", FAST_SEEDS)
-def test_mn33_twin_equals_exhaustive_search_over_the_real_state(game, planning, seed):
+def test_mn33_mn37_twin_equals_exhaustive_search_over_the_real_state(game, planning, seed):
     """MN-33/MN-37: the planning model's value is the exact expectimax value of the session's own rules."""
     rng = np.random.default_rng(seed)
     state = planning.small_position(game, rng, max_players=2 if seed % 3 else 3)
@@ -139,8 +139,8 @@ def test_hint_shape_prompt_and_odds(game):
     assert result["rootInfo"]["horizon"]["groupScenes"] >= 1
 
 
-def test_table_advice_lists_group_round_and_end(build, mn):
-    """The table's choice: each option valued, 'group' with its exact odds for this scene."""
+def test_mn38_table_advice_lists_group_round_and_end(build, mn):
+    """MN-38: the table's choice within one more round: each option valued, 'group' with its exact odds now."""
     state = build([mn.player("A=H2,B=S1c", "7H 8H"), mn.player("D=C2", "9C TC")], rules={"deckBurner.handSize": 2},
                   phase="table")
     result = advise(state, horizon=(1, 1)).to_json()
@@ -169,8 +169,8 @@ def test_chance_node_hint_does_not_reveal_the_deck(game):
     assert sum(Fraction(m["probability"]) for m in result["moveInfos"]) == 1
 
 
-def test_fallback_when_nothing_fits(game):
-    """Large tables early in a round: the scene's own exact odds, clearly labelled, never a silent guess."""
+def test_mn38_fallback_when_nothing_fits(game):
+    """MN-38: large tables early in a round: the scene's own exact odds, clearly labelled, never a silent guess."""
     big = MnemonicGame(players=5)
     state = big.new_initial_state(2)
     state.apply_move("draw")
