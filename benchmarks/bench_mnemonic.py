@@ -87,6 +87,37 @@ def bench_planner_kernel(quick: bool) -> list[list[object]]:
              f"{k * 1e6 / len(cases):.0f}", f"{t * 1e6 / len(cases):.0f}", f"{t / k:.0f}x"]]
 
 
+def first_table(players: int, seed: int = 1):
+    """The first table decision of a seeded Deck Burner session played with the plain scene choices."""
+    from solver.mnemonic.policies import plain_scene_move
+    state = MnemonicGame(players=players).new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    while state.phase != "table":
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            state.apply_action(plain_scene_move(state))
+    return state
+
+
+def bench_scaling(quick: bool) -> list[list[object]]:
+    """Memoised states and time of one exact evaluation, by table size and horizon (30 s cap)."""
+    rows = []
+    cases = [(2, 0, 2), (2, 1, 1), (2, 1, 2), (3, 0, 2), (3, 1, 1), (3, 1, 2), (4, 0, 2), (4, 1, 1)]
+    if quick:
+        cases = [(2, 0, 2), (2, 1, 1), (3, 0, 2), (3, 1, 1)]
+    for players, rounds, groups in cases:
+        state = first_table(players)
+        layout = layout_of(state, rounds, 0)
+        pos = position_of(state, layout, rounds, groups).reshape(1, -1)
+        start = time.perf_counter()
+        _, states, complete = plan_kernel.plan_values(layout.config, layout.skills, pos, 20_000_000, 30.0)
+        seconds = time.perf_counter() - start
+        rows.append([players, rounds, groups, f"{states:,}", f"{seconds:.2f}" if complete else "> 30 (stopped)"])
+    return rows
+
+
 def game_with(changes: dict[str, object]) -> MnemonicGame:
     """A 3-player Deck Burner game whose rules differ from the defaults by ``changes``."""
     if not changes:
@@ -112,17 +143,22 @@ def bench_sessions(quick: bool, changes: dict[str, object]) -> list[list[object]
         ("never before two rounds; plain scenes", rule_of_thumb(2), plain),
     ]
     rows = []
-    for name, policy, count in contestants:
-        wins = rounds = groups = 0
+    reference = rule_of_thumb(1, planned_scenes=True)
+    for index, (name, policy, count) in enumerate(contestants):
+        wins = rounds = groups = choices = differ = 0
         start = time.perf_counter()
         for seed in range(count):
-            result = play_session(game.new_initial_state(seed), policy, np.random.default_rng(10_000 + seed))
+            result = play_session(game.new_initial_state(seed), policy, np.random.default_rng(10_000 + seed),
+                                  compare=reference if index == 0 else None)
             wins += result["victory"]
             rounds += result["rounds"]
             groups += result["groups"]
+            choices += result["tableChoices"]
+            differ += result["disagreements"]
         lo, hi = wilson(wins, count)
+        note = f"{differ} of {choices}" if index == 0 else ""
         rows.append([name, count, f"{wins / count:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{rounds / count:.2f}",
-                     f"{groups / count:.2f}", f"{(time.perf_counter() - start) / count:.2f}"])
+                     f"{groups / count:.2f}", note, f"{(time.perf_counter() - start) / count:.2f}"])
     return rows
 
 
@@ -131,12 +167,15 @@ def main(argv: list[str]) -> int:
     print("### Kernels against their twins\n")
     print(table(["kernel", "kernel µs / call", "twin µs / call", "ratio"],
                 bench_odds(quick) + bench_planner_kernel(quick)))
+    print("\n### Planner size: one exact evaluation at the first table decision (Deck Burner, seed 1)\n")
+    print(table(["players", "rounds", "Group Scenes", "memoised states", "seconds"], bench_scaling(quick)))
     for title, changes in (("default rules", {}), ("no weavings (weaving.perPlayer = 0)", {"weaving.perPlayer": 0})):
         print(f"\n### Exact planner against rules of thumb (Deck Burner, 3 players, {title})\n")
         print("A session is at most 3 rounds of Individual Scenes (one evening) and stops at its first Victory; "
               "the same seeds for every policy.\n")
         print(table(["policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
-                     "Group Scenes / session", "s / session"], bench_sessions(quick, changes)), flush=True)
+                     "Group Scenes / session", "table choices unlike 'after one round'", "s / session"],
+                    bench_sessions(quick, changes)), flush=True)
     return 0
 
 

@@ -65,9 +65,12 @@ def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: in
             odds = roll_odds(child, follow[0]) if child.phase == "scene-skill" else None
             if odds is not None:
                 extra["success"] = fraction_text(odds[1])
-                text += f"; then {extra['then']} ({_odds_text(*odds)})"
-            else:
-                text += f"; then {extra['then']}"
+                text += f" ({_odds_text(*odds)})"
+        same = [c for c in state.players[state.focus].hand if c != card and category(c) == category(card)]
+        if same:
+            extra["sameSuit"] = [card_code(c) for c in same]
+            extra["sameSuitPrompts"] = {card_code(c): prompt(c) for c in same}
+            text += f"; as good: {', '.join(card_code(c) for c in same)} (same suit, other prompts)"
         return text, extra
     if phase == "scene-skill":
         if action == S.PASS:
@@ -215,6 +218,15 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
     if evaluation.horizon is None:
         return myopic_hint(state, who, observer, bool(full_information), top, evaluation)
     valued = [a for a in evaluation.actions if a in evaluation.values]
+    if state.phase == "scene-card":  # cards of one suit lead to the same future: one line per suit
+        seen: set[int] = set()
+        kept = []
+        for a in valued:
+            if a == S.DRAW or category(a) not in seen:
+                kept.append(a)
+                if a != S.DRAW:
+                    seen.add(category(a))
+        valued = kept
     order = sorted(valued, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
     infos = []
     for action in evaluation.unvalued:

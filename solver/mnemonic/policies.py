@@ -119,12 +119,13 @@ def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, 
 
 
 def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator, max_rounds: int = 3,
-                 max_steps: int = 20_000) -> dict[str, int]:
+                 max_steps: int = 20_000, compare: Policy | None = None) -> dict[str, int]:
     """Play at most ``max_rounds`` rounds, until the first Victory or the end; chance outcomes drawn with ``rng``.
 
-    A move that would start a round past ``max_rounds`` ends the session instead.
+    A move that would start a round past ``max_rounds`` ends the session instead. With ``compare``, count the
+    table's decisions (with a real choice) and how many of them ``compare`` would have decided differently.
     """
-    groups = decisions = 0
+    groups = decisions = table_choices = disagreements = 0
     last_group_round = 0
     for _ in range(max_steps):
         if state.is_terminal() or state.tally.victories:
@@ -136,6 +137,9 @@ def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator,
             rounds_left = max(0, max_rounds - state.round)
             action = policy(state, rounds_left, state.round - last_group_round)
             decisions += 1
+            if compare is not None and state.phase in TABLE_PHASES and len(state.legal_actions()) > 1:
+                table_choices += 1
+                disagreements += int(compare(state, rounds_left, state.round - last_group_round) != action)
             if state.phase in TABLE_PHASES:
                 if action in (S.ROUND, S.REGROUP) and rounds_left == 0:
                     action = S.END if state.phase != "after-defeat" else S.RETREAT
@@ -144,4 +148,4 @@ def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator,
                     last_group_round = state.round
         state.apply_action(action)
     return {"victory": int(state.tally.victories > 0), "rounds": state.round, "groups": groups,
-            "decisions": decisions}
+            "decisions": decisions, "tableChoices": table_choices, "disagreements": disagreements}
