@@ -15,16 +15,15 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.kernels import mnemonic_plan as kernel
 from solver.mnemonic import state as S
-from solver.mnemonic.cards import CATEGORIES, DECK_SIZE, SUITS, card_code, card_name, category, prompt
+from solver.mnemonic.cards import CATEGORIES, DECK_SIZE, category
 from solver.mnemonic.model import Layout, layout_of, position_of
-from solver.mnemonic.odds import fraction_text, group_odds, individual_odds
+from solver.mnemonic.odds import group_odds, individual_odds
 from solver.mnemonic.state import MnemonicState
 from solver.twins import mnemonic_plan as twin
 

@@ -16,7 +16,7 @@ from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.mnemonic.cards import DECK_SIZE, SUIT_LETTERS, SUITS, card_class, card_code, category, check_name, parse_card, parse_suit
 from solver.mnemonic.rules import SPEC
 from solver.mnemonic.session import MODES, OUTCOMES, PHASES, STATUSES, Group, Player, Scene, Skill, Tally, matches
-from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, get, join
+from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame

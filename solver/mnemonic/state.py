@@ -41,7 +41,7 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
-from solver.mnemonic.cards import (DECK_SIZE, JOKER, SUITS, card_class, card_code, category, parse_card)
+from solver.mnemonic.cards import JOKER, SUITS, card_class, card_code, category
 from solver.mnemonic.odds import group_odds, highest_distribution
 from solver.mnemonic.rules import MnemonicRules
 from solver.mnemonic.session import Group, Player, Scene, Skill, Tally, matches

@@ -91,7 +91,6 @@ RULE_CHOICES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "
 
 def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", steps: int = 5) -> MnemonicState:
     """A late-session Deck Burner position: few cards left, random skills, statuses and rule variants."""
-    import numpy as np
     k = int(rng.integers(1, max_players + 1))
     cards = [int(c) for c in rng.permutation(54)]
     players = []
