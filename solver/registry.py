@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "aetherya": "solver.aetherya.game:AetheryaGame",
     "memorinth": "solver.memorinth.game:MemorinthGame",
     "embers": "solver.embers.game:EmbersGame",
+    "mnemonic": "solver.mnemonic.game:MnemonicGame",
 }
 
 _SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)

@@ -1,0 +1,183 @@
+"""Mnemonic: compiled kernels against their twins, and the exact planner against two rules of thumb.
+
+``python benchmarks/run.py mnemonic [--quick]``
+
+1. Odds kernel (128-bit counts) vs its twin on a batch of Group Scenes.
+2. Planner kernel (doubles) vs its exact-fraction twin on small positions (values checked equal to 1e-12).
+3. Seeded Deck Burner sessions (3 players, default rules, at most 3 rounds, until the first Victory):
+   Victory rate with 95% Wilson intervals for the exact planner at the table's choices against "always face
+   the Adversary after one round" and "never before two rounds", all three with the same planned scene
+   choices (so only the table's decisions differ); and the two rules of thumb with plain scene choices.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import best_time, table, wilson  # noqa: E402
+
+from solver.kernels import mnemonic_odds as odds_kernel  # noqa: E402
+from solver.kernels import mnemonic_plan as plan_kernel  # noqa: E402
+from solver.mnemonic.game import MnemonicGame  # noqa: E402
+from solver.mnemonic.model import layout_of, position_of  # noqa: E402
+from solver.mnemonic.planner import Horizon  # noqa: E402
+from solver.mnemonic.policies import planner_policy, play_session, rule_of_thumb  # noqa: E402
+from solver.twins import mnemonic_odds as odds_twin  # noqa: E402
+from solver.twins import mnemonic_plan as plan_twin  # noqa: E402
+
+
+def bench_odds(quick: bool) -> list[list[object]]:
+    rng = np.random.default_rng(0)
+    cases = [(np.asarray(rng.integers(0, 5, size=int(rng.integers(1, 6))), dtype=np.int64), int(rng.integers(0, 15)))
+             for _ in range(200)]
+    lists = [(list(map(int, p)), m) for p, m in cases]
+    assert all(odds_kernel.group_counts(p, m, 2) == odds_twin.group_counts(q, m, 2)
+               for (p, m), (q, _) in zip(cases, lists))
+    k = best_time(lambda: [odds_kernel.group_counts(p, m, 2) for p, m in cases], repeat=3 if quick else 5)
+    t = best_time(lambda: [odds_twin.group_counts(p, m, 2) for p, m in lists], repeat=3 if quick else 5)
+    return [["group_counts (200 scenes)", f"{k * 1e6 / 200:.2f}", f"{t * 1e6 / 200:.2f}", f"{t / k:.1f}x"]]
+
+
+def planner_positions(count: int) -> list[tuple[object, np.ndarray, np.ndarray, np.ndarray]]:
+    """Small late-game Deck Burner positions the fraction twin solves in well under a second."""
+    game = MnemonicGame(players=2)
+    out = []
+    seed = 0
+    while len(out) < count:
+        state = game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        seed += 1
+        while not state.is_terminal() and (len(state.deck) > 8 or state.phase != "scene-card"):  # late game
+            legal = state.legal_actions()
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            else:
+                keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
+                state.apply_action(int(keep[rng.integers(len(keep))]))
+        if state.is_terminal() or state.phase != "scene-card":
+            continue
+        layout = layout_of(state, 0, None)
+        pos = position_of(state, layout, 0, 2).reshape(1, -1)
+        _, states, ok = plan_kernel.plan_values(layout.config, layout.skills, pos, 3000, 0.0)
+        if ok and 50 <= states <= 3000:
+            out.append((state, layout.config, layout.skills, pos))
+    return out
+
+
+def bench_planner_kernel(quick: bool) -> list[list[object]]:
+    cases = planner_positions(3 if quick else 8)
+    for _, config, skills, pos in cases:
+        kv, kn, _ = plan_kernel.plan_values(config, skills, pos, 10**6, 0.0)
+        tv, tn, _ = plan_twin.plan_values(config, skills, [pos[0]], 10**6, 0)
+        assert kn == tn and abs(kv[0] - float(tv[0])) < 1e-12
+    k = best_time(lambda: [plan_kernel.plan_values(c, s, p, 10**6, 0.0) for _, c, s, p in cases], repeat=3)
+    t = best_time(lambda: [plan_twin.plan_values(c, s, [p[0]], 10**6, 0) for _, c, s, p in cases], repeat=1,
+                  min_seconds=0.0)
+    states = sum(plan_kernel.plan_values(c, s, p, 10**6, 0.0)[1] for _, c, s, p in cases)
+    return [[f"plan_values ({len(cases)} positions, {states:,} states, horizon 0 rounds / 2 Group Scenes)",
+             f"{k * 1e6 / len(cases):.0f}", f"{t * 1e6 / len(cases):.0f}", f"{t / k:.0f}x"]]
+
+
+def first_table(players: int, seed: int = 1):
+    """The first table decision of a seeded Deck Burner session played with the plain scene choices."""
+    from solver.mnemonic.policies import plain_scene_move
+    state = MnemonicGame(players=players).new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    while state.phase != "table":
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            state.apply_action(plain_scene_move(state))
+    return state
+
+
+def bench_scaling(quick: bool) -> list[list[object]]:
+    """Memoised states and time of one exact evaluation, by table size and horizon (30 s cap)."""
+    rows = []
+    cases = [(2, 0, 2), (2, 1, 1), (2, 1, 2), (3, 0, 2), (3, 1, 1), (3, 1, 2), (4, 0, 2), (4, 1, 1)]
+    if quick:
+        cases = [(2, 0, 2), (2, 1, 1), (3, 0, 2), (3, 1, 1)]
+    for players, rounds, groups in cases:
+        state = first_table(players)
+        layout = layout_of(state, rounds, 0)
+        pos = position_of(state, layout, rounds, groups).reshape(1, -1)
+        start = time.perf_counter()
+        _, states, complete = plan_kernel.plan_values(layout.config, layout.skills, pos, 20_000_000, 30.0)
+        seconds = time.perf_counter() - start
+        rows.append([players, rounds, groups, f"{states:,}", f"{seconds:.2f}" if complete else "> 30 (stopped)"])
+    return rows
+
+
+def game_with(changes: dict[str, object]) -> MnemonicGame:
+    """A 3-player Deck Burner game whose rules differ from the defaults by ``changes``."""
+    if not changes:
+        return MnemonicGame(players=3, mode="deck-burner")
+    rules = MnemonicGame().rules.with_overrides(changes).to_json()
+    handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    with handle:
+        json.dump(rules, handle)
+    return MnemonicGame(players=3, mode="deck-burner", rules=handle.name)
+
+
+def bench_sessions(quick: bool, changes: dict[str, object]) -> list[list[object]]:
+    sessions = 12 if quick else 200
+    plain = 24 if quick else 400
+    game = game_with(changes)
+    planned = "scenes planned (rest of the round, 1 Group Scene)"
+    contestants = [
+        (f"exact planner at the table (1 round, 1 Group Scene); {planned}",
+         planner_policy(Horizon(1, 1), scenes=True), sessions),
+        (f"always face the Adversary after one round; {planned}", rule_of_thumb(1, planned_scenes=True), sessions),
+        (f"never before two rounds; {planned}", rule_of_thumb(2, planned_scenes=True), sessions),
+        ("always face the Adversary after one round; plain scenes", rule_of_thumb(1), plain),
+        ("never before two rounds; plain scenes", rule_of_thumb(2), plain),
+    ]
+    rows = []
+    reference = rule_of_thumb(1, planned_scenes=True)
+    for index, (name, policy, count) in enumerate(contestants):
+        wins = rounds = groups = choices = differ = 0
+        start = time.perf_counter()
+        for seed in range(count):
+            result = play_session(game.new_initial_state(seed), policy, np.random.default_rng(10_000 + seed),
+                                  compare=reference if index == 0 else None)
+            wins += result["victory"]
+            rounds += result["rounds"]
+            groups += result["groups"]
+            choices += result["tableChoices"]
+            differ += result["disagreements"]
+        lo, hi = wilson(wins, count)
+        note = f"{differ} of {choices}" if index == 0 else ""
+        rows.append([name, count, f"{wins / count:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{rounds / count:.2f}",
+                     f"{groups / count:.2f}", note, f"{(time.perf_counter() - start) / count:.2f}"])
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    print("### Kernels against their twins\n")
+    print(table(["kernel", "kernel µs / call", "twin µs / call", "ratio"],
+                bench_odds(quick) + bench_planner_kernel(quick)))
+    print("\n### Planner size: one exact evaluation at the first table decision (Deck Burner, seed 1)\n")
+    print(table(["players", "rounds", "Group Scenes", "memoised states", "seconds"], bench_scaling(quick)))
+    for title, changes in (("default rules", {}), ("no weavings (weaving.perPlayer = 0)", {"weaving.perPlayer": 0})):
+        print(f"\n### Exact planner against rules of thumb (Deck Burner, 3 players, {title})\n")
+        print("A session is at most 3 rounds of Individual Scenes (one evening) and stops at its first Victory; "
+              "the same seeds for every policy.\n")
+        print(table(["policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
+                     "Group Scenes / session", "table choices unlike 'after one round'", "s / session"],
+                    bench_sessions(quick, changes)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""Mnemonic (Into the Grey and Deck Burner): exact odds, session tracking and advice."""

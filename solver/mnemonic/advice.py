@@ -1,0 +1,262 @@
+"""Hints for a Mnemonic session: ranked moves with exact odds, story prompts and the plan's Victory chance."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.mnemonic import state as S
+from solver.mnemonic.cards import CATEGORIES, SUITS, card_code, card_name, category, prompt
+from solver.mnemonic.odds import fraction_text, individual_odds
+from solver.mnemonic.planner import (ASSUMPTIONS, DEFAULT_STATES, Evaluation, Horizon, draw_odds, evaluate,
+                                     group_now_odds, roll_odds)
+from solver.mnemonic.state import MnemonicState
+from solver.results import HintResult, MoveInfo
+from solver.search import SearchContext
+
+VALUE_MEANING = ("probability that a Group Scene ends in Victory within the horizon, playing on optimally "
+                 "(exact expectimax over the planning model, docs/rules/mnemonic.md MN-33..MN-38)")
+TABLE_PHASES = ("table", "after-victory", "after-defeat")
+
+
+def horizon_of(state: MnemonicState, rounds: int | None = None, groups: int | None = None) -> Horizon:
+    """The horizon asked for, defaulting to the rules' ``planner.rounds`` / ``planner.groupScenes``."""
+    r = state.rules["planner.rounds"] if rounds is None else rounds
+    g = state.rules["planner.groupScenes"] if groups is None else groups
+    return Horizon(max(0, r), max(1, g))
+
+
+def advised_player(state: MnemonicState, player: int | None) -> int:
+    """Who is advised: the player to act, or anyone for the table's choices and chance events."""
+    actor = state.current_player()
+    if player is None:
+        if actor < 0:
+            return 0
+        return actor
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.n:
+        raise InvalidInputError("player", player, f"expected a player index 0..{state.n - 1}")
+    if actor >= 0 and player != actor and state.phase not in TABLE_PHASES:
+        raise InvalidInputError("player", player, f"it is player {actor}'s decision ({state.phase}); only the "
+                                                  "table's choices can be advised to anyone")
+    return player
+
+
+def _odds_text(n: int, success: Fraction) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}: succeeds {fraction_text(success)} ({float(success):.1%})"
+
+
+def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: int | None) -> tuple[str, dict[str, Any]]:
+    """A one-line reason and the figures behind it."""
+    phase = state.phase
+    extra: dict[str, Any] = {}
+    if phase == "scene-card":
+        if action == S.DRAW:
+            odds = draw_odds(state, observer)
+            extra["drawOdds"] = {k: fraction_text(v) for k, v in odds.items()}
+            return ("draw from the deck: " + ", ".join(f"{k} {fraction_text(v)}" for k, v in odds.items()), extra)
+        card = action
+        extra.update({"card": card_code(card), "prompt": prompt(card), "category": CATEGORIES[category(card)]})
+        follow = evaluation.best_next.get(action)
+        text = f"{card_name(card)}: \u201c{prompt(card)}\u201d"
+        if follow is not None:
+            child = state.child(action)
+            extra["then"] = child.action_to_string(follow[0])
+            odds = roll_odds(child, follow[0]) if child.phase == "scene-skill" else None
+            if odds is not None:
+                extra["success"] = fraction_text(odds[1])
+                text += f" ({_odds_text(*odds)})"
+        same = [c for c in state.players[state.focus].hand if c != card and category(c) == category(card)]
+        if same:
+            extra["sameSuit"] = [card_code(c) for c in same]
+            extra["sameSuitPrompts"] = {card_code(c): prompt(c) for c in same}
+            text += f"; as good: {', '.join(card_code(c) for c in same)} (same suit, other prompts)"
+        return text, extra
+    if phase == "scene-skill":
+        if action == S.PASS:
+            return "no skill, no help, no learning: the scene is played without a roll", extra
+        odds = roll_odds(state, action)
+        if odds is not None:
+            n, success = odds
+            extra.update({"dice": n, "success": fraction_text(success), "complication": fraction_text(1 - success)})
+            if action >= S.ASK:
+                helper = (action - S.ASK) // 10
+                return (f"with {state.players[helper].name}'s help ({_odds_text(n, success)}); "
+                        "both skills are at risk", extra)
+            if S.LEARN <= action < S.PASS:
+                return f"learn a new {SUITS[action - S.LEARN]} skill ({_odds_text(n, success)})", extra
+            return _odds_text(n, success), extra
+        return "choose the helper's skill next", extra
+    if phase == "scene-help":
+        odds = roll_odds(state, action)
+        if odds is not None:
+            extra.update({"dice": odds[0], "success": fraction_text(odds[1])})
+            return f"this skill is at risk if the roll fails ({_odds_text(*odds)})", extra
+        return "help", extra
+    if phase == "scene-weave":
+        m = state.adversary_pool()
+        if action == S.WEAVE_AVOID:
+            return f"keep the skill usable; the Adversary's pool stays at {m}", extra
+        if action == S.NO_WEAVE:
+            return "keep the weaving for later", extra
+        if S.WEAVE_GIVE <= action < S.WEAVE_REPAIR:
+            q = action - S.WEAVE_GIVE
+            return f"{state.players[q].name} rolls one extra die next time", extra
+        return "repair a complicated skill: one die fewer for the Adversary", extra
+    if phase == "group-skill":
+        q = state.current_player()
+        n = state.dice(q, action - S.USE)
+        extra["dice"] = n
+        return f"{n} {'die' if n == 1 else 'dice'} to the plan; on a Defeat this suit is injured", extra
+    if phase in TABLE_PHASES:
+        if action in (S.GROUP, S.TRY_AGAIN):
+            v, d, w = group_now_odds(state, observer)
+            extra["groupNow"] = {"victory": fraction_text(v), "defeat": fraction_text(d), "draw": fraction_text(w)}
+            return (f"face the Adversary's {state.adversary_pool()} dice now: Victory {fraction_text(v)} "
+                    f"({float(v):.1%}) in this scene", extra)
+        if action in (S.ROUND, S.REGROUP):
+            return "another round of Individual Scenes first (more complications are likely)", extra
+        return "end the session here (no further Victory)", extra
+    return "", extra
+
+
+def scene_success(state: MnemonicState, cat: int) -> Fraction:
+    """Best exact chance that the focus player's scene with a card of ``cat`` ends without a new complication."""
+    p = state.focus
+    joker = cat == 4
+    best = Fraction(0)
+    matching = state.matching(p, cat)
+    for s in matching:
+        best = max(best, individual_odds(state.dice(p, s)).success)
+    rules = state.rules
+    player = state.players[p]
+    if (rules["learning.allowed"] and len(player.skills) < rules["skills.maxPerCharacter"]
+            and not (rules["learning.onlyWithoutMatch"] and matching) and (not joker or rules["joker"] == "wild")):
+        best = max(best, individual_odds(max(0, rules["learning.rating"] + player.bonus)).success)
+    helpers = [q for q in range(state.n) if q != p and state.available(q)]
+    can_help = bool(helpers) and not (rules["help.onlyWithoutMatch"] and matching)
+    if can_help:
+        for s in state.available(p):
+            best = max(best, individual_odds(state.dice(p, s, helped=True)).success)
+    learnable = (rules["learning.allowed"] and len(player.skills) < rules["skills.maxPerCharacter"]
+                 and not (rules["learning.onlyWithoutMatch"] and matching) and (not joker or rules["joker"] == "wild"))
+    if not matching and not can_help and not learnable:
+        return Fraction(1)  # a scene without a roll complicates nothing
+    return best
+
+
+def myopic_values(state: MnemonicState, observer: int | None) -> dict[int, Fraction]:
+    """Fallback when no horizon fits the limits: the exact chance that this scene adds no complication."""
+    out: dict[int, Fraction] = {}
+    for action in state.legal_actions():
+        if state.phase == "scene-card":
+            if action == S.DRAW:
+                out[action] = sum((p * scene_success(state, CATEGORIES.index(name))
+                                   for name, p in draw_odds(state, observer).items()), Fraction(0))
+            else:
+                out[action] = scene_success(state, category(action))
+        elif state.phase in ("scene-skill", "scene-help"):
+            odds = roll_odds(state, action)
+            out[action] = Fraction(1) if odds is None and action == S.PASS else (odds[1] if odds else Fraction(0))
+        elif state.phase == "scene-weave":
+            failed = state.scene is not None and state.scene.failed
+            out[action] = Fraction(1) if (not failed or action == S.WEAVE_AVOID) else Fraction(0)
+        else:
+            out[action] = Fraction(0)
+    return out
+
+
+def myopic_hint(state: MnemonicState, who: int, observer: int | None, full: bool, top: int,
+                evaluation: Evaluation) -> HintResult:
+    """Ranked by the scene's own exact odds, clearly labelled as a fallback."""
+    values = myopic_values(state, observer)
+    order = sorted(values, key=lambda a: (-values[a], state.legal_actions().index(a)))
+    infos = []
+    for action in order[:top]:
+        why, extra = _why(state, action, evaluation, observer)
+        extra["exact"] = fraction_text(values[action])
+        infos.append(MoveInfo(state.action_to_string(action), float(values[action]), [state.action_to_string(action)],
+                              why, extra=extra))
+    return HintResult("mnemonic", infos, {
+        "player": who, "phase": state.phase, "round": state.round, "fullInformation": full,
+        "valueMeaning": "exact chance that this scene ends without a new complication (fallback: the plan to "
+                        "the next Group Scene did not fit the search limits; raise limits.time_ms or limits.nodes)",
+        "fallback": True, "optimal": False, "horizon": None, "requestedHorizon": evaluation.requested.to_json(),
+        "complete": False, "states": evaluation.states, "adversaryPool": state.adversary_pool()})
+
+
+def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int) -> HintResult:
+    """At a chance node: the outcomes and their exact probabilities (by suit for a draw, unless full information)."""
+    infos: list[MoveInfo] = []
+    if state.phase in ("scene-draw", "group-draw") and not full:
+        for name, p in draw_odds(state, observer).items():
+            infos.append(MoveInfo(f"reveal a {name[:-1] if name != 'joker' else 'joker'} card", float(p), [],
+                                  f"{fraction_text(p)} of the unseen cards", extra={"probability": fraction_text(p)}))
+    else:
+        for action, p in state.chance_outcomes_exact():
+            infos.append(MoveInfo(state.action_to_string(action), float(p), [state.action_to_string(action)],
+                                  f"probability {fraction_text(p)}", extra={"probability": fraction_text(p)}))
+    infos.sort(key=lambda m: -m.value)
+    return HintResult("mnemonic", infos[:top], {
+        "chance": True, "phase": state.phase, "player": observer, "fullInformation": full,
+        "valueMeaning": "exact probability of the chance outcome", "adversaryPool": state.adversary_pool()})
+
+
+def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | None = None,
+         full_information: bool = False, horizon: Horizon | None = None) -> HintResult:
+    """Ranked moves for the advised player (observation-level information unless ``full_information``)."""
+    if state.is_terminal():
+        raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
+    who = advised_player(state, player)
+    observer = None if full_information else who
+    if state.is_chance_node():
+        return chance_hint(state, observer, full_information, top)
+    target = horizon or horizon_of(state)
+    seconds = ctx.remaining()
+    limit = ctx.limits.nodes or None
+    evaluation = evaluate(state, observer, target, max_states=limit or DEFAULT_STATES, seconds=seconds)
+    if evaluation.horizon is None:
+        return myopic_hint(state, who, observer, bool(full_information), top, evaluation)
+    valued = [a for a in evaluation.actions if a in evaluation.values]
+    if state.phase == "scene-card":  # cards of one suit lead to the same future: one line per suit
+        seen: set[int] = set()
+        kept = []
+        for a in valued:
+            if a == S.DRAW or category(a) not in seen:
+                kept.append(a)
+                if a != S.DRAW:
+                    seen.add(category(a))
+        valued = kept
+    order = sorted(valued, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
+    infos = []
+    for action in evaluation.unvalued:
+        infos.append(MoveInfo(state.action_to_string(action), 0.0, [state.action_to_string(action)],
+                              "not valued: one more round of Individual Scenes does not fit the search limits",
+                              extra={"valued": False}))
+    unvalued_infos, infos = infos, []
+    for action in order[:top]:
+        why, extra = _why(state, action, evaluation, observer)
+        pv = [state.action_to_string(action)]
+        follow = evaluation.best_next.get(action)
+        if follow is not None:
+            pv.append(state.child(action).action_to_string(follow[0]))
+        if action in evaluation.exact:
+            extra["exact"] = fraction_text(evaluation.exact[action])
+        infos.append(MoveInfo(state.action_to_string(action), evaluation.values[action], pv, why, extra=extra))
+    infos += unvalued_infos
+    best = evaluation.values[order[0]]
+    root: dict[str, Any] = {
+        "player": who, "phase": state.phase, "round": state.round, "fullInformation": bool(full_information),
+        "valueMeaning": VALUE_MEANING, "value": best, "horizon": evaluation.horizon.to_json(),
+        "requestedHorizon": evaluation.requested.to_json(), "complete": evaluation.complete,
+        "optimal": True, "status": "EXHAUSTIVE", "states": evaluation.states, "seconds": round(evaluation.seconds, 4),
+        "adversaryPool": state.adversary_pool(), "assumptions": list(ASSUMPTIONS if not full_information
+                                                                      else ASSUMPTIONS[:1] + ASSUMPTIONS[2:]),
+    }
+    if state.scene is not None and state.scene.card is not None:
+        root["card"] = card_code(state.scene.card)
+        root["prompt"] = prompt(state.scene.card)
+    if state.phase == "scene-weave" and state.scene is not None:
+        root["rolled"] = state.scene.roll
+        root["failed"] = state.scene.failed
+    return HintResult("mnemonic", infos, root)

@@ -1,0 +1,151 @@
+"""Simple Mnemonic policies: the issue's rules of thumb, and a plain scene policy shared by every contestant.
+
+Used by ``benchmarks/bench_mnemonic.py`` to compare the exact planner with
+"always face the Adversary after one round" and "never before two rounds" on
+seeded sessions. Every policy sees only what its player may see (hands are
+private) and returns a legal action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from solver.mnemonic import state as S
+from solver.mnemonic.cards import category
+from solver.mnemonic.planner import Horizon, evaluate
+from solver.mnemonic.state import MnemonicState
+
+#: ``policy(state, rounds_left, rounds_since_last_group) -> action``
+Policy = Callable[[MnemonicState, int, int], int]
+TABLE_PHASES = ("table", "after-victory", "after-defeat")
+
+
+def plain_scene_move(state: MnemonicState) -> int:
+    """A sensible, simple choice outside the table's decisions.
+
+    Card: the card whose suit has the player's best available skill (a draw
+    when the hand has none). Skill: the most dice; without a match, learn if
+    allowed, else ask the player with the most available skills, risking
+    one's own strongest skill; a helper offers their weakest skill. Weaving:
+    never (weaving is optional; using it well is the planner's job). Group
+    Scene: the most dice.
+    """
+    legal = state.legal_actions()
+    p = state.current_player()
+    phase = state.phase
+    if phase == "scene-card":
+        def strength(action: int) -> tuple[int, int]:
+            if action == S.DRAW:
+                return (0, 0)
+            dice = [state.dice(p, s) for s in state.matching(p, category(action))]
+            return (max(dice, default=-1) + 1, -action)
+        return max(legal, key=strength)
+    if phase == "scene-skill":
+        uses = [a for a in legal if S.USE <= a < S.LEARN]
+        if uses:
+            return max(uses, key=lambda a: (state.dice(p, a - S.USE), -a))
+        learns = [a for a in legal if S.LEARN <= a < S.PASS]
+        if learns:
+            return learns[0]
+        asks = [a for a in legal if a >= S.ASK]
+        if asks:
+            return max(asks, key=lambda a: (len(state.available((a - S.ASK) // 10)),
+                                            state.dice(p, (a - S.ASK) % 10, helped=True), -a))
+        return legal[0]
+    if phase == "scene-help":
+        return min(legal, key=lambda a: (state.players[p].skills[a - S.USE].rating, a))
+    if phase == "scene-weave":
+        return S.NO_WEAVE
+    if phase == "group-skill":
+        return max(legal, key=lambda a: (state.dice(p, a - S.USE), -a))
+    return legal[0]
+
+
+def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 600_000,
+                       seconds: float = 30.0) -> int:
+    """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
+    Group Scenes (falls back to :func:`plain_scene_move` if even that does not fit)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    evaluation = evaluate(state, state.current_player(), Horizon(0, groups), max_states=max_states,
+                          seconds=seconds, exact=False)
+    if not evaluation.values:
+        return plain_scene_move(state)
+    return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+
+
+def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
+    """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
+    or when no round is left; after a Defeat or Draw try again while allowed, else regroup, else retreat."""
+    def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
+        legal = state.legal_actions()
+        if state.phase == "table":
+            if (rounds_since >= min_rounds or rounds_left == 0) and S.GROUP in legal:
+                return S.GROUP
+            if rounds_left > 0 and S.ROUND in legal:
+                return S.ROUND
+            return S.GROUP if S.GROUP in legal else S.END
+        if state.phase == "after-defeat":
+            if S.TRY_AGAIN in legal:
+                return S.TRY_AGAIN
+            return S.REGROUP if rounds_left > 0 and S.REGROUP in legal else S.RETREAT
+        if state.phase == "after-victory":
+            return S.END
+        return planned_scene_move(state) if planned_scenes else plain_scene_move(state)
+    return policy
+
+
+def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, seconds: float = 30.0,
+                   scenes: bool = False) -> Policy:
+    """The exact planner at the table's decisions (and, with ``scenes``, at every decision with a real choice);
+    its horizon never goes past the rounds the session has left."""
+    def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase in TABLE_PHASES:
+            rounds = min(horizon.rounds, rounds_left)
+            evaluation = evaluate(state, state.current_player(), Horizon(rounds, horizon.groups),
+                                  max_states=max_states, seconds=seconds, exact=False)
+            if evaluation.values:
+                return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+        if scenes:
+            return planned_scene_move(state, horizon.groups, max_states, seconds)
+        return plain_scene_move(state)
+    return policy
+
+
+def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator, max_rounds: int = 3,
+                 max_steps: int = 20_000, compare: Policy | None = None) -> dict[str, int]:
+    """Play at most ``max_rounds`` rounds, until the first Victory or the end; chance outcomes drawn with ``rng``.
+
+    A move that would start a round past ``max_rounds`` ends the session instead. With ``compare``, count the
+    table's decisions (with a real choice) and how many of them ``compare`` would have decided differently.
+    """
+    groups = decisions = table_choices = disagreements = 0
+    last_group_round = 0
+    for _ in range(max_steps):
+        if state.is_terminal() or state.tally.victories:
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+        else:
+            rounds_left = max(0, max_rounds - state.round)
+            action = policy(state, rounds_left, state.round - last_group_round)
+            decisions += 1
+            if compare is not None and state.phase in TABLE_PHASES and len(state.legal_actions()) > 1:
+                table_choices += 1
+                disagreements += int(compare(state, rounds_left, state.round - last_group_round) != action)
+            if state.phase in TABLE_PHASES:
+                if action in (S.ROUND, S.REGROUP) and rounds_left == 0:
+                    action = S.END if state.phase != "after-defeat" else S.RETREAT
+                if action in (S.GROUP, S.TRY_AGAIN):
+                    groups += 1
+                    last_group_round = state.round
+        state.apply_action(action)
+    return {"victory": int(state.tally.victories > 0), "rounds": state.round, "groups": groups,
+            "decisions": decisions, "tableChoices": table_choices, "disagreements": disagreements}

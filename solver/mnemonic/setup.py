@@ -1,0 +1,65 @@
+"""New Mnemonic sessions: characters made from the rule data and the deck dealt or shuffled."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solver.errors import InvalidInputError
+from solver.mnemonic.cards import DECK_SIZE, SUITS, card_class
+from solver.mnemonic.rules import MnemonicRules
+from solver.mnemonic.session import MODES, Player, Skill
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
+    from solver.mnemonic.state import MnemonicState
+
+
+def new_character(rules: MnemonicRules, rng: np.random.Generator, name: str) -> Player:
+    """A character with ``newCharacter.skillsPerSuit`` skills per suit, named from ``skillNames``,
+    each rated uniformly in ``newCharacter.ratingMin..ratingMax`` (our invention, not the book's)."""
+    skills = []
+    for suit in range(4):
+        for k in range(rules["newCharacter.skillsPerSuit"]):
+            rating = int(rng.integers(rules["newCharacter.ratingMin"], rules["newCharacter.ratingMax"] + 1))
+            skills.append(Skill(rules.skill_names[SUITS[suit]][k], suit, rating))
+    return Player(name, skills, [], rules["weaving.perPlayer"], 0)
+
+
+def deal(state: MnemonicState, rng: np.random.Generator) -> None:
+    """Into the Grey: face cards, then numbers, then jokers, each pile shuffled and dealt round the table,
+    the deal continuing with the next player (MN-9). Deck Burner: shuffle, deal ``deckBurner.handSize`` each
+    (MN-10); the rest is the deck."""
+    n = state.n
+    if state.mode == "into-the-grey":
+        order: list[int] = []
+        for cls in range(3):
+            pile = [c for c in range(DECK_SIZE) if card_class(c) == cls]
+            rng.shuffle(pile)
+            order += [int(c) for c in pile]
+        for i, card in enumerate(order):
+            state.players[i % n].hand.append(card)
+        state.deck = []
+    else:
+        cards = [int(c) for c in rng.permutation(DECK_SIZE)]
+        size = state.rules["deckBurner.handSize"]
+        for i in range(size * n):
+            state.players[i % n].hand.append(cards[i])
+        state.deck = sorted(cards[size * n:])
+    for p in state.players:
+        p.hand.sort()
+
+
+def new_session(game: MnemonicGame, players: int, mode: str, seed: int, rules: MnemonicRules | None = None) -> MnemonicState:
+    """A session at its first Individual Scene, fully determined by ``seed``."""
+    from solver.mnemonic.state import MnemonicState
+    if mode not in MODES:
+        raise InvalidInputError("mode", mode, f"expected one of {', '.join(MODES)}")
+    rules = rules or game.rules
+    rng = np.random.default_rng(seed)
+    roster = [new_character(rules, rng, f"Player {i + 1}") for i in range(players)]
+    state = MnemonicState(game, rules, mode, roster)
+    deal(state, rng)
+    state._begin_scene(0)
+    return state

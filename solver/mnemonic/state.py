@@ -1,0 +1,595 @@
+"""A Mnemonic session (Into the Grey or Deck Burner) as a :class:`solver.game.State`.
+
+The state follows the Basics of Play round by round: Individual Scenes (card,
+skill, optional help, roll, optional weaving), then the table's choice
+(Group Scene, another round, end), Group Scenes (stakes, plan, roll, Victory /
+Defeat / Draw) and the choices after them. Every rule and every interpretation
+is listed in ``docs/rules/mnemonic.md`` (ids ``MN-*``); what the excerpt does
+not define comes from the rule data (:mod:`solver.mnemonic.rules`).
+
+Chance nodes: a card drawn from the deck (uniform over the cards left, the
+deck being an unordered pile, MN-11), an Individual Scene roll (the highest
+die, 1-6) and a Group Scene result (Victory, Defeat or Draw, with the exact
+odds of :mod:`solver.mnemonic.odds`).
+
+Action ids (interpreted in the state's phase):
+
+====================  ====================================================
+``0..53``             ``play <card>`` from hand
+``60``                ``draw`` from the deck
+``100 + s``           ``use "<skill>"`` / ``help with "<skill>"`` / ``group use "<skill>"``
+``150 + suit``        ``learn <suit>``
+``160``               ``pass`` (a scene without a roll, MN-17)
+``200 + 10 q + s``    ``use "<skill>" helped by <q>``
+``300`` ``301``       ``no weave``, ``weave avoid``
+``310 + q``           ``weave give <q>``
+``320 + s``           ``weave repair "<skill>"``
+``400..405``          ``group``, ``round``, ``end``, ``try again``, ``regroup``, ``retreat``
+``500 + card``        chance: ``reveal <card>``
+``600 + v``           chance: ``roll <v>`` (highest die)
+``700..702``          chance: ``result victory`` / ``result defeat`` / ``result draw``
+====================  ====================================================
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.errors import IllegalMoveError, InvalidMoveError
+from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
+from solver.mnemonic.cards import JOKER, SUITS, card_class, card_code, category
+from solver.mnemonic.odds import group_odds, highest_distribution
+from solver.mnemonic.rules import MnemonicRules
+from solver.mnemonic.session import Group, Player, Scene, Skill, Tally, matches
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
+
+PLAY, DRAW = 0, 60
+USE, LEARN, PASS = 100, 150, 160
+ASK = 200
+NO_WEAVE, WEAVE_AVOID, WEAVE_GIVE, WEAVE_REPAIR = 300, 301, 310, 320
+GROUP, ROUND, END, TRY_AGAIN, REGROUP, RETREAT = 400, 401, 402, 403, 404, 405
+REVEAL, ROLL, RESULT = 500, 600, 700
+TABLE_WORDS = {GROUP: "group", ROUND: "round", END: "end", TRY_AGAIN: "try again", REGROUP: "regroup",
+               RETREAT: "retreat"}
+RESULTS = ("victory", "defeat", "draw")
+CHANCE_PHASES = ("scene-draw", "scene-roll", "group-draw", "group-roll")
+
+
+def grey_deal_classes(players: int) -> list[tuple[int, int, int]]:
+    """Face, number and joker cards each player receives in Into the Grey's deal (MN-9).
+
+    The 16 face cards, then the 36 number cards, then the 2 jokers are dealt
+    one at a time round the table, the deal continuing with the next player
+    each time (card ``i`` of the 54 goes to player ``i % players``).
+    """
+    out = []
+    for q in range(players):
+        face = sum(1 for i in range(0, 16) if i % players == q)
+        number = sum(1 for i in range(16, 52) if i % players == q)
+        joker = sum(1 for i in range(52, 54) if i % players == q)
+        out.append((face, number, joker))
+    return out
+
+
+class MnemonicState(State):
+    """One moment of a Mnemonic session; mutable (``apply_action`` changes it in place)."""
+
+    game: MnemonicGame
+
+    def __init__(self, game: MnemonicGame, rules: MnemonicRules, mode: str, players: list[Player]) -> None:
+        super().__init__(game)
+        self.rules = rules
+        self.mode = mode
+        self.players = players
+        self.deck: list[int] = []
+        self.discard: list[tuple[int, int]] = []
+        self.round = 1
+        self.phase = "scene-card"
+        self.focus = 0
+        self.attempts = 0
+        self.scene: Scene | None = None
+        self.group: Group | None = None
+        self.tally = Tally()
+        self.last: str | None = None
+
+    # -- derived facts --------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        """Number of players."""
+        return len(self.players)
+
+    @property
+    def first(self) -> int:
+        """The round's first player, who also speaks for the table (MN-12, MN-21)."""
+        return (self.round - 1) % self.n if self.rules["round.rotateFirstPlayer"] else 0
+
+    def order(self) -> list[int]:
+        """The table order this round, starting with the first player."""
+        return [(self.first + i) % self.n for i in range(self.n)]
+
+    def usable(self, skill: Skill) -> bool:
+        """A skill is available unless complicated, or injured while injuries make skills unusable (MN-14)."""
+        return not skill.complicated and not (skill.injured and self.rules["injury.effect"] == "unusable")
+
+    def available(self, player: int) -> list[int]:
+        """Indices of the player's available skills."""
+        return [i for i, s in enumerate(self.players[player].skills) if self.usable(s)]
+
+    def matching(self, player: int, cat: int) -> list[int]:
+        """Available skills of the player matching a card of category ``cat``."""
+        joker = self.rules["joker"]
+        return [i for i in self.available(player) if matches(self.players[player].skills[i], cat, joker)]
+
+    def adversary_pool(self) -> int:
+        """One Adversary die per complication on anyone's skills (MN-22)."""
+        return sum(p.complications for p in self.players)
+
+    def dice(self, player: int, skill: int, helped: bool = False) -> int:
+        """Dice rolled with a skill: rating, help dice, pending extra dice, injury penalty (MN-18)."""
+        s = self.players[player].skills[skill]
+        n = s.rating + self.players[player].bonus + (self.rules["help.extraDice"] if helped else 0)
+        if s.injured and self.rules["injury.effect"] == "minus-one-die":
+            n -= 1
+        return max(0, n)
+
+    def can_play_scene(self, player: int) -> bool:
+        """A player leads a scene when they hold a card or can draw one (MN-13)."""
+        return bool(self.players[player].hand) or bool(self.deck)
+
+    def round_feasible(self) -> bool:
+        """A new round needs a card for every player: empty hands at most the deck size (MN-21)."""
+        return sum(1 for p in self.players if not p.hand) <= len(self.deck)
+
+    def group_feasible(self) -> bool:
+        """A Group Scene needs complications at stake (MN-39) and, in Deck Burner, a card per player (MN-23)."""
+        if self.rules["group.needsComplication"] and self.adversary_pool() == 0:
+            return False
+        return self.mode == "into-the-grey" or len(self.deck) >= self.n
+
+    def cards_in_play(self) -> list[int]:
+        """Every card the state holds: hands, deck and discard (must be the 54, once each)."""
+        return [c for p in self.players for c in p.hand] + list(self.deck) + [c for c, _ in self.discard]
+
+    # -- the contract -----------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL_PLAYER
+        if self.phase in CHANCE_PHASES:
+            return CHANCE_PLAYER
+        if self.phase in ("scene-card", "scene-skill", "scene-weave"):
+            return self.focus
+        if self.phase == "scene-help":
+            assert self.scene is not None and self.scene.helper is not None
+            return self.scene.helper
+        if self.phase == "group-skill":
+            assert self.group is not None
+            return self.order()[self.group.turn]
+        return self.first
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def returns(self) -> list[float]:
+        """Identical utility: 1 for everyone when the session had a Victory, else 0 (MN-31)."""
+        won = 1.0 if self.tally.victories > 0 else 0.0
+        return [won] * self.n
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == "over":
+            return []
+        if self.phase in CHANCE_PHASES:
+            return sorted(a for a, _ in self.chance_outcomes_exact())
+        return sorted(getattr(self, "_moves_" + self.phase.replace("-", "_"))())
+
+    def _moves_scene_card(self) -> list[int]:
+        moves = [PLAY + c for c in self.players[self.focus].hand]
+        if self.deck:
+            moves.append(DRAW)
+        return moves
+
+    def _moves_scene_skill(self) -> list[int]:
+        assert self.scene is not None and self.scene.card is not None
+        p, cat = self.focus, category(self.scene.card)
+        player = self.players[p]
+        matching = self.matching(p, cat)
+        moves = [USE + s for s in matching]
+        if (self.rules["learning.allowed"] and len(player.skills) < self.rules["skills.maxPerCharacter"]
+                and not (self.rules["learning.onlyWithoutMatch"] and matching)):
+            suits = [cat] if cat != JOKER else (list(range(4)) if self.rules["joker"] == "wild" else [])
+            moves += [LEARN + suit for suit in suits]
+        if not (self.rules["help.onlyWithoutMatch"] and matching):
+            helpers = [q for q in range(self.n) if q != p and self.available(q)]
+            moves += [ASK + 10 * q + s for q in helpers for s in self.available(p)]
+        return moves or [PASS]
+
+    def _moves_scene_help(self) -> list[int]:
+        assert self.scene is not None and self.scene.helper is not None
+        return [USE + s for s in self.available(self.scene.helper)]
+
+    def _moves_scene_weave(self) -> list[int]:
+        assert self.scene is not None
+        p = self.focus
+        moves = [NO_WEAVE] + [WEAVE_GIVE + q for q in range(self.n) if q != p]
+        if self.scene.failed:
+            moves.append(WEAVE_AVOID)
+        if self.rules["complications.repairOutsideVictory"] == "weaving":
+            moves += [WEAVE_REPAIR + i for i, s in enumerate(self.players[p].skills) if s.complicated]
+        return moves
+
+    def _moves_table(self) -> list[int]:
+        moves = [END]
+        if self.group_feasible():
+            moves.append(GROUP)
+        if self.round_feasible():
+            moves.append(ROUND)
+        return moves
+
+    def _moves_after_victory(self) -> list[int]:
+        return [END, ROUND] if self.round_feasible() else [END]
+
+    def _moves_after_defeat(self) -> list[int]:
+        moves = [RETREAT]
+        if self.attempts < self.rules["group.maxAttempts"] and self.group_feasible():
+            moves.append(TRY_AGAIN)
+        if self.round_feasible():
+            moves.append(REGROUP)
+        return moves
+
+    def _moves_group_skill(self) -> list[int]:
+        return [USE + s for s in self._group_options(self.order()[self.group.turn])]  # type: ignore[union-attr]
+
+    def _group_options(self, player: int) -> list[int]:
+        """Skills a player may bring to the Group Scene (Deck Burner: matching the drawn card, MN-23)."""
+        if self.mode == "deck-burner":
+            card = self.group.cards[player]  # type: ignore[union-attr]
+            return [] if card is None else self.matching(player, category(card))
+        return self.available(player)
+
+    # -- chance -------------------------------------------------------------------------
+    def chance_outcomes_exact(self) -> list[tuple[int, Fraction]]:
+        """``[(action, exact probability)]`` at a chance node."""
+        if self.phase in ("scene-draw", "group-draw"):
+            share = Fraction(1, len(self.deck))
+            return [(REVEAL + c, share) for c in self.deck]
+        if self.phase == "scene-roll":
+            assert self.scene is not None and self.scene.skill is not None
+            n = self.dice(self.focus, self.scene.skill, self.scene.helper is not None)
+            return [(ROLL + v, p) for v, p in enumerate(highest_distribution(n)) if p > 0]
+        if self.phase == "group-roll":
+            odds = self.group_odds()
+            return [(RESULT + i, odds.get(name)) for i, name in enumerate(RESULTS) if odds.get(name) > 0]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return super().chance_outcomes()
+        return [(a, float(p)) for a, p in self.chance_outcomes_exact()]
+
+    def group_pools(self) -> list[int]:
+        """Each player's dice in the Group Scene being planned (0 for a player contributing nothing)."""
+        assert self.group is not None
+        return [0 if s is None else self.dice(q, s) for q, s in enumerate(self.group.skills)]
+
+    def group_odds(self):
+        """Exact odds of the planned Group Scene (MN-3..MN-6)."""
+        return group_odds(self.group_pools(), self.adversary_pool(), self.rules["group.nobodyRolls"])
+
+    # -- applying -------------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InvalidMoveError("action", action, "expected an integer action id")
+        action = int(action)
+        if action not in self.legal_actions():
+            raise IllegalMoveError("action", action, f"not legal in phase {self.phase} of {self.to_notation()!r}")
+        if self.phase == "scene-card":
+            self._play_card(action)
+        elif self.phase in ("scene-draw", "group-draw"):
+            self._reveal(action - REVEAL)
+        elif self.phase == "scene-skill":
+            self._choose_skill(action)
+        elif self.phase == "scene-help":
+            assert self.scene is not None
+            self.scene.helper_skill = action - USE
+            self._to_roll()
+        elif self.phase == "scene-roll":
+            self._roll(action - ROLL)
+        elif self.phase == "scene-weave":
+            self._finish_scene(action)
+        elif self.phase == "group-skill":
+            assert self.group is not None
+            self.group.skills[self.order()[self.group.turn]] = action - USE
+            self.group.turn += 1
+            self._advance_group()
+        elif self.phase == "group-roll":
+            self._resolve_group(RESULTS[action - RESULT])
+        else:
+            self._table(action)
+
+    def _play_card(self, action: int) -> None:
+        if action == DRAW:
+            self.phase = "scene-draw"
+            return
+        self.players[self.focus].hand.remove(action)
+        self._card_played(action)
+
+    def _reveal(self, card: int) -> None:
+        self.deck.remove(card)
+        if self.phase == "scene-draw":
+            self._card_played(card)
+        else:
+            assert self.group is not None
+            player = self.order()[self.group.turn]
+            self.group.cards[player] = card
+            self.discard.append((card, player))
+            self._advance_group()
+
+    def _card_played(self, card: int) -> None:
+        self.discard.append((card, self.focus))
+        self.scene = Scene(card=card)
+        self.phase = "scene-skill"
+
+    def _choose_skill(self, action: int) -> None:
+        assert self.scene is not None
+        player = self.players[self.focus]
+        if action == PASS:
+            self.scene.passed = True
+            self._to_weave()
+        elif USE <= action < LEARN:
+            self.scene.skill = action - USE
+            self._to_roll()
+        elif LEARN <= action < PASS:
+            suit = action - LEARN
+            player.skills.append(Skill(self.learned_name(self.focus, suit), suit, self.rules["learning.rating"]))
+            self.scene.skill = len(player.skills) - 1
+            self.scene.learned = True
+            self._to_roll()
+        else:
+            helper, skill = divmod(action - ASK, 10)
+            self.scene.skill, self.scene.helper = skill, helper
+            self.phase = "scene-help"
+
+    def learned_name(self, player: int, suit: int) -> str:
+        """The name a newly learned skill gets: ``Learned Hearts 1``, ``Learned Hearts 2``..."""
+        taken = {s.name for s in self.players[player].skills}
+        k = 1
+        while f"Learned {SUITS[suit].capitalize()} {k}" in taken:
+            k += 1
+        return f"Learned {SUITS[suit].capitalize()} {k}"
+
+    def _to_roll(self) -> None:
+        assert self.scene is not None and self.scene.skill is not None
+        if self.dice(self.focus, self.scene.skill, self.scene.helper is not None) == 0:
+            self._roll(0)  # no dice, no 6: the skill is complicated (MN-2)
+        else:
+            self.phase = "scene-roll"
+
+    def _roll(self, highest: int) -> None:
+        assert self.scene is not None
+        self.scene.roll = highest
+        self.players[self.focus].bonus = 0  # extra dice are spent on this roll (MN-20)
+        self._to_weave()
+
+    def _to_weave(self) -> None:
+        if self.players[self.focus].weavings > 0:
+            self.phase = "scene-weave"
+        else:
+            self._finish_scene(NO_WEAVE)
+
+    def _finish_scene(self, weave: int) -> None:
+        assert self.scene is not None
+        scene, player = self.scene, self.players[self.focus]
+        if scene.failed:
+            avoided = weave == WEAVE_AVOID
+            if not avoided:
+                player.skills[scene.skill].complicated = True  # type: ignore[index]
+            if (scene.helper is not None and self.rules["help.helperSharesComplication"]
+                    and not (avoided and self.rules["weaving.avoidCoversHelper"])):
+                self.players[scene.helper].skills[scene.helper_skill].complicated = True  # type: ignore[index]
+        if weave != NO_WEAVE:
+            player.weavings -= 1
+            if WEAVE_GIVE <= weave < WEAVE_REPAIR:
+                self.players[weave - WEAVE_GIVE].bonus += 1
+            elif weave >= WEAVE_REPAIR:
+                player.skills[weave - WEAVE_REPAIR].complicated = False
+        self._begin_scene(self.order().index(self.focus) + 1)
+
+    def _begin_scene(self, index: int) -> None:
+        """Focus on the next player of the round who can lead a scene, or go to the table (MN-13)."""
+        order = self.order()
+        while index < self.n and not self.can_play_scene(order[index]):
+            index += 1
+        self.scene = None
+        if index >= self.n:
+            self.phase = "table"
+            self.focus = self.first
+        else:
+            self.phase = "scene-card"
+            self.focus = order[index]
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.attempts = 0
+        self.group = None
+        if self.rules["weaving.refresh"] == "round":
+            for p in self.players:
+                p.weavings = self.rules["weaving.perPlayer"]
+        self._begin_scene(0)
+
+    def _table(self, action: int) -> None:
+        if action in (END, RETREAT):
+            self.phase = "over"
+            self.group = None
+        elif action in (ROUND, REGROUP):
+            self._start_round()
+        else:  # GROUP or TRY_AGAIN
+            self.attempts += 1
+            self.group = Group(0, [None] * self.n, [None] * self.n)
+            self._advance_group()
+
+    def _advance_group(self) -> None:
+        group = self.group
+        assert group is not None
+        order = self.order()
+        while group.turn < self.n:
+            q = order[group.turn]
+            if self.mode == "deck-burner" and group.cards[q] is None:
+                self.phase = "group-draw"
+                return
+            if self._group_options(q):
+                self.phase = "group-skill"
+                return
+            group.turn += 1  # no skill available: they hope for the best (MN-23)
+        self.phase = "group-roll"
+
+    def _resolve_group(self, outcome: str) -> None:
+        group = self.group
+        assert group is not None
+        for q, s in enumerate(group.skills):
+            if s is not None:
+                self.players[q].bonus = 0
+        self.last = outcome
+        if outcome == "victory":
+            self.tally.victories += 1
+            for p in self.players:  # MN-25: clear all complications
+                for skill in p.skills:
+                    skill.complicated = False
+            if self.rules["weaving.refresh"] == "victory":
+                for p in self.players:
+                    p.weavings = self.rules["weaving.perPlayer"]
+            self.phase = "after-victory"
+        elif outcome == "defeat":
+            self.tally.defeats += 1
+            for q, s in enumerate(group.skills):  # MN-26: the suit each player used becomes injured
+                if s is None:
+                    continue
+                used = self.players[q].skills[s]
+                for skill in self.players[q].skills:
+                    if skill is used or (self.rules["injury.scope"] == "suit" and skill.suit == used.suit):
+                        skill.injured = True
+            self.phase = "after-defeat"
+        else:
+            self.tally.draws += 1
+            self.phase = "after-defeat" if self.rules["group.afterDraw"] == "as-defeat" else "after-victory"
+        self.group = None
+
+    # -- moves as text ------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        phase = self.phase
+        if phase == "scene-card":
+            return "draw" if action == DRAW else f"play {card_code(action)}"
+        if phase in ("scene-draw", "group-draw"):
+            return f"reveal {card_code(action - REVEAL)}"
+        if phase == "scene-roll":
+            return f"roll {action - ROLL}"
+        if phase == "group-roll":
+            return f"result {RESULTS[action - RESULT]}"
+        if phase == "scene-skill":
+            if action == PASS:
+                return "pass"
+            if USE <= action < LEARN:
+                return f'use "{self.players[self.focus].skills[action - USE].name}"'
+            if LEARN <= action < PASS:
+                return f"learn {SUITS[action - LEARN]}"
+            helper, skill = divmod(action - ASK, 10)
+            return f'use "{self.players[self.focus].skills[skill].name}" helped by {helper}'
+        if phase == "scene-help":
+            return f'help with "{self.players[self.scene.helper].skills[action - USE].name}"'  # type: ignore[union-attr]
+        if phase == "group-skill":
+            player = self.order()[self.group.turn]  # type: ignore[union-attr]
+            return f'group use "{self.players[player].skills[action - USE].name}"'
+        if phase == "scene-weave":
+            if action == NO_WEAVE:
+                return "no weave"
+            if action == WEAVE_AVOID:
+                return "weave avoid"
+            if WEAVE_GIVE <= action < WEAVE_REPAIR:
+                return f"weave give {action - WEAVE_GIVE}"
+            return f'weave repair "{self.players[self.focus].skills[action - WEAVE_REPAIR].name}"'
+        return TABLE_WORDS.get(action, f"action {action}")
+
+    def parse_move(self, text: str, field: str = "move") -> int:
+        """The action of a move string; case, spacing and ``10``/``T`` are forgiven."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(field, text, "expected a move string")
+        wanted = _canonical(text)
+        for action in self.legal_actions():
+            if _canonical(self.action_to_string(action)) == wanted:
+                return action
+        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions()[:12])
+        raise IllegalMoveError(field, text, f"not a legal move in phase {self.phase} (legal: {legal})")
+
+    # -- information ------------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything ``player`` may know: all public facts, their own hand, never another hand or the deck."""
+        from solver.mnemonic.serialize import public_json
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.n:
+            raise InvalidMoveError("player", player, f"expected a player index 0..{self.n - 1}")
+        view = public_json(self)
+        view["observer"] = int(player)
+        view["players"][player]["hand"] = [card_code(c) for c in sorted(self.players[player].hand)]
+        return view
+
+    def resample_from_observation(self, player: int, rng: np.random.Generator) -> MnemonicState:
+        """Redeal the cards ``player`` cannot see (other hands and the deck), uniformly among consistent deals.
+
+        Into the Grey: each other hand keeps its numbers of face, number and
+        joker cards, which everyone can work out from the deal and the cards
+        played (MN-9, MN-32). Deck Burner: the unseen cards are shuffled
+        between the other hands and the deck.
+        """
+        copy = self.clone()
+        others = [q for q in range(self.n) if q != player]
+        if self.mode == "into-the-grey":
+            for cls in range(3):
+                pool = [c for q in others for c in self.players[q].hand if card_class(c) == cls]
+                rng.shuffle(pool)
+                pool = [int(c) for c in pool]
+                for q in others:
+                    need = sum(1 for c in self.players[q].hand if card_class(c) == cls)
+                    keep = [c for c in copy.players[q].hand if card_class(c) != cls]
+                    copy.players[q].hand = keep + pool[:need]
+                    pool = pool[need:]
+        else:
+            pool = [c for q in others for c in self.players[q].hand] + list(self.deck)
+            rng.shuffle(pool)
+            pool = [int(c) for c in pool]
+            for q in others:
+                need = len(self.players[q].hand)
+                copy.players[q].hand = pool[:need]
+                pool = pool[need:]
+            copy.deck = pool
+        for p in copy.players:
+            p.hand.sort()
+        copy.deck.sort()
+        return copy
+
+    # -- copies and serialisation -----------------------------------------------------------
+    def clone(self) -> MnemonicState:
+        copy = MnemonicState(self.game, self.rules, self.mode, [p.copy() for p in self.players])
+        copy.deck = list(self.deck)
+        copy.discard = list(self.discard)
+        copy.round, copy.phase, copy.focus, copy.attempts = self.round, self.phase, self.focus, self.attempts
+        copy.scene = self.scene.copy() if self.scene else None
+        copy.group = self.group.copy() if self.group else None
+        copy.tally = self.tally.copy()
+        copy.last = self.last
+        return copy
+
+    def to_json(self) -> dict[str, Any]:
+        from solver.mnemonic.serialize import state_to_json
+        return state_to_json(self)
+
+    def to_notation(self) -> str:
+        from solver.mnemonic.serialize import state_to_notation
+        return state_to_notation(self)
+
+
+def _canonical(text: str) -> str:
+    text = " ".join(text.strip().split()).lower()
+    return re.sub(r"\b10([hdcs])\b", r"t\1", text)

@@ -1,0 +1,564 @@
+"""Pure-Python twin of ``src/mnemonic_plan.pyx``: the Mnemonic round planner, in exact fractions.
+
+Same functions and signatures as the compiled kernel
+(``solver.kernels.mnemonic_plan``). The twin computes with
+:class:`fractions.Fraction` and returns exact values; the kernel computes the
+same expectimax in IEEE doubles (tests: they agree to 1e-12).
+
+The planning model
+==================
+Exact dynamic programming (expectimax with memoisation) over an abstraction
+of a session in which card ranks are dropped (only a card's *category*
+matters: hearts, diamonds, clubs, spades or joker, index 0-4) and a roll only
+counts as success or failure. Every other rule is the session's
+(``solver/mnemonic/state.py``), move for move. The value of a position is the
+highest probability, over all ways of playing, that a Group Scene ends in
+Victory before the horizon runs out: ``positions[i][ROUNDS_LEFT]`` new rounds
+of Individual Scenes and ``positions[i][GROUPS_LEFT]`` Group Scenes.
+
+A player's hand is either *known* (its category counts) or *open*: a hidden
+hand of which only the size is known; an open hand may play any category the
+unseen pool still holds (MN-36). Draws from the deck take a category with
+probability ``pool[c] / sum(pool)``, where ``pool`` counts the cards the
+planner cannot see (the deck, plus any open hands).
+
+Arrays
+======
+``config`` (``CFG_*`` indices below), ``skills`` rows ``(owner, rating)`` for
+every skill slot (slots of one player are contiguous, in the order of the
+player's skills, followed by the slots the player may still fill by
+learning), and ``positions``: rows of ``POSITION_LENGTH(players, slots)``
+integers laid out as ``POS_*`` + per player ``PL_*`` + per slot ``SL_*``.
+
+``plan_values(config, skills, positions, limit, seconds)`` returns ``(values,
+states, complete)``: the value of each position, the number of memoised
+states, and False if ``limit`` states were exceeded (values are then
+meaningless).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+# -- config indices ---------------------------------------------------------------------------
+CFG_PLAYERS, CFG_SLOTS, CFG_GREY, CFG_JOKER_WILD, CFG_HELP_ONLY, CFG_HELP_DICE, CFG_HELPER_SHARES = range(7)
+CFG_LEARN, CFG_LEARN_ONLY, CFG_WEAVINGS, CFG_REFRESH, CFG_AVOID_HELPER, CFG_REPAIR = range(7, 13)
+CFG_INJURY_SKILL, CFG_INJURY_EFFECT, CFG_NOBODY, CFG_DRAW_AS_VICTORY, CFG_MAX_ATTEMPTS, CFG_ROTATE = range(13, 19)
+CFG_NEEDS_COMPLICATION = 19
+CONFIG_LENGTH = 20
+# injury effects, refresh rules, nobody-rolls outcomes
+UNUSABLE, MINUS_ONE, NO_EFFECT = 0, 1, 2
+REFRESH_NEVER, REFRESH_ROUND, REFRESH_VICTORY = 0, 1, 2
+VICTORY, DEFEAT, DRAW = 0, 1, 2
+
+# -- phases (same order as solver.mnemonic.session.PHASES) -------------------------------------------
+(SCENE_CARD, SCENE_DRAW, SCENE_SKILL, SCENE_HELP, SCENE_ROLL, SCENE_WEAVE, TABLE, GROUP_DRAW, GROUP_SKILL,
+ GROUP_ROLL, AFTER_VICTORY, AFTER_DEFEAT, OVER) = range(13)
+
+# -- position layout -----------------------------------------------------------------------------
+(POS_PHASE, POS_FOCUS, POS_FIRST, POS_ROUNDS_LEFT, POS_GROUPS_LEFT, POS_ATTEMPTS, POS_DECK) = range(7)
+POS_POOL = 7  # 5 categories
+POS_CAT, POS_SKILL, POS_HELPER, POS_HELPER_SKILL, POS_RESULT, POS_TURN = range(12, 18)
+HEADER = 18
+PL_KNOWN, PL_HAND_SIZE, PL_HAND, PL_TOKENS, PL_BONUS, PL_GROUP_CAT, PL_GROUP_SLOT = 0, 1, 2, 7, 8, 9, 10
+PLAYER_STRIDE = 11
+SL_SUIT, SL_STATUS = 0, 1
+SLOT_STRIDE = 2
+COMPLICATED, INJURED, ABSENT = 1, 2, 4
+# scene results
+FAILED, SUCCEEDED, PASSED = 0, 1, 2
+#: positions are memoised only where paths meet again: the start of a scene and the table's choices
+MEMO_PHASES = (SCENE_CARD, TABLE, AFTER_VICTORY, AFTER_DEFEAT, OVER)
+JOKER = 4
+CATEGORIES = 5
+
+
+def POSITION_LENGTH(players: int, slots: int) -> int:  # noqa: N802 - a layout constant, named like one
+    """Integers in one position row."""
+    return HEADER + PLAYER_STRIDE * players + SLOT_STRIDE * slots
+
+
+class _Abort(Exception):
+    """Raised when the memo would exceed the state limit."""
+
+
+class _Model:
+    def __init__(self, config: Sequence[int], skills: Sequence[Sequence[int]], limit: int,
+                 deadline: float = 0.0) -> None:
+        self.deadline = deadline
+        self.c = [int(x) for x in config]
+        self.k = self.c[CFG_PLAYERS]
+        self.s = self.c[CFG_SLOTS]
+        self.owner = [int(row[0]) for row in skills]
+        self.rating = [int(row[1]) for row in skills]
+        self.slots_of = [[i for i in range(self.s) if self.owner[i] == q] for q in range(self.k)]
+        self.limit = limit
+        self.visits = 0
+        self.memo: dict[tuple[int, ...], Fraction] = {}
+
+    # -- layout helpers --------------------------------------------------------------------------
+    def pl(self, q: int, field: int) -> int:
+        return HEADER + PLAYER_STRIDE * q + field
+
+    def sl(self, i: int, field: int) -> int:
+        return HEADER + PLAYER_STRIDE * self.k + SLOT_STRIDE * i + field
+
+    def present(self, pos: list[int], i: int) -> bool:
+        return not pos[self.sl(i, SL_STATUS)] & ABSENT
+
+    def usable(self, pos: list[int], i: int) -> bool:
+        status = pos[self.sl(i, SL_STATUS)]
+        if status & (ABSENT | COMPLICATED):
+            return False
+        return not (status & INJURED and self.c[CFG_INJURY_EFFECT] == UNUSABLE)
+
+    def available(self, pos: list[int], q: int) -> list[int]:
+        return [i for i in self.slots_of[q] if self.usable(pos, i)]
+
+    def matching(self, pos: list[int], q: int, cat: int) -> list[int]:
+        if cat == JOKER:
+            return self.available(pos, q) if self.c[CFG_JOKER_WILD] else []
+        return [i for i in self.available(pos, q) if pos[self.sl(i, SL_SUIT)] == cat]
+
+    def dice(self, pos: list[int], i: int, helped: bool) -> int:
+        q = self.owner[i]
+        n = self.rating[i] + pos[self.pl(q, PL_BONUS)] + (self.c[CFG_HELP_DICE] if helped else 0)
+        if pos[self.sl(i, SL_STATUS)] & INJURED and self.c[CFG_INJURY_EFFECT] == MINUS_ONE:
+            n -= 1
+        return max(0, n)
+
+    def order(self, pos: list[int], index: int) -> int:
+        return (pos[POS_FIRST] + index) % self.k
+
+    def can_play(self, pos: list[int], q: int) -> bool:
+        return pos[self.pl(q, PL_HAND_SIZE)] > 0 or pos[POS_DECK] > 0
+
+    def round_feasible(self, pos: list[int]) -> bool:
+        empty = sum(1 for q in range(self.k) if pos[self.pl(q, PL_HAND_SIZE)] == 0)
+        return pos[POS_ROUNDS_LEFT] > 0 and empty <= pos[POS_DECK]
+
+    def group_feasible(self, pos: list[int]) -> bool:
+        if self.c[CFG_NEEDS_COMPLICATION] and self.complications(pos) == 0:
+            return False
+        return pos[POS_GROUPS_LEFT] > 0 and (self.c[CFG_GREY] == 1 or pos[POS_DECK] >= self.k)
+
+    def complications(self, pos: list[int]) -> int:
+        return sum(1 for i in range(self.s) if pos[self.sl(i, SL_STATUS)] & COMPLICATED)
+
+    # -- transitions (mirror solver/mnemonic/state.py) ----------------------------------------------
+    def reset_scene(self, pos: list[int]) -> None:
+        pos[POS_CAT] = pos[POS_SKILL] = pos[POS_HELPER] = pos[POS_HELPER_SKILL] = pos[POS_RESULT] = -1
+
+    def begin_scene(self, pos: list[int], index: int) -> None:
+        while index < self.k and not self.can_play(pos, self.order(pos, index)):
+            index += 1
+        self.reset_scene(pos)
+        if index >= self.k:
+            pos[POS_PHASE], pos[POS_FOCUS] = TABLE, pos[POS_FIRST]
+        else:
+            pos[POS_PHASE], pos[POS_FOCUS] = SCENE_CARD, self.order(pos, index)
+
+    def start_round(self, pos: list[int]) -> None:
+        pos[POS_ROUNDS_LEFT] -= 1
+        pos[POS_ATTEMPTS] = 0
+        if self.c[CFG_ROTATE]:
+            pos[POS_FIRST] = (pos[POS_FIRST] + 1) % self.k
+        if self.c[CFG_REFRESH] == REFRESH_ROUND:
+            for q in range(self.k):
+                pos[self.pl(q, PL_TOKENS)] = self.c[CFG_WEAVINGS]
+        self.begin_scene(pos, 0)
+
+    def start_group(self, pos: list[int]) -> None:
+        pos[POS_GROUPS_LEFT] -= 1
+        pos[POS_ATTEMPTS] += 1
+        pos[POS_TURN] = 0
+        for q in range(self.k):
+            pos[self.pl(q, PL_GROUP_CAT)] = pos[self.pl(q, PL_GROUP_SLOT)] = -1
+        self.advance_group(pos)
+
+    def group_options(self, pos: list[int], q: int) -> list[int]:
+        if self.c[CFG_GREY]:
+            return self.available(pos, q)
+        cat = pos[self.pl(q, PL_GROUP_CAT)]
+        return [] if cat < 0 else self.matching(pos, q, cat)
+
+    def advance_group(self, pos: list[int]) -> None:
+        while pos[POS_TURN] < self.k:
+            q = self.order(pos, pos[POS_TURN])
+            if not self.c[CFG_GREY] and pos[self.pl(q, PL_GROUP_CAT)] < 0:
+                pos[POS_PHASE] = GROUP_DRAW
+                return
+            if self.group_options(pos, q):
+                pos[POS_PHASE] = GROUP_SKILL
+                return
+            pos[POS_TURN] += 1
+        pos[POS_PHASE] = GROUP_ROLL
+
+    def to_roll(self, pos: list[int]) -> list[tuple[Fraction, list[int]]] | None:
+        """After the skill (and helper) is chosen: a chance node, or ``None`` after an immediate failure."""
+        if self.dice(pos, pos[POS_SKILL], pos[POS_HELPER] >= 0) == 0:
+            self.roll(pos, FAILED)
+            return None
+        pos[POS_PHASE] = SCENE_ROLL
+        return None
+
+    def roll(self, pos: list[int], result: int) -> None:
+        pos[POS_RESULT] = result
+        pos[self.pl(pos[POS_FOCUS], PL_BONUS)] = 0
+        self.to_weave(pos)
+
+    def to_weave(self, pos: list[int]) -> None:
+        if pos[self.pl(pos[POS_FOCUS], PL_TOKENS)] > 0:
+            pos[POS_PHASE] = SCENE_WEAVE
+        else:
+            self.finish_scene(pos, ("none",))
+
+    def finish_scene(self, pos: list[int], weave: tuple[Any, ...]) -> None:
+        p = pos[POS_FOCUS]
+        if pos[POS_RESULT] == FAILED:
+            avoided = weave[0] == "avoid"
+            if not avoided:
+                pos[self.sl(pos[POS_SKILL], SL_STATUS)] |= COMPLICATED
+            if (pos[POS_HELPER] >= 0 and self.c[CFG_HELPER_SHARES]
+                    and not (avoided and self.c[CFG_AVOID_HELPER])):
+                pos[self.sl(pos[POS_HELPER_SKILL], SL_STATUS)] |= COMPLICATED
+        if weave[0] != "none":
+            pos[self.pl(p, PL_TOKENS)] -= 1
+            if weave[0] == "give":
+                pos[self.pl(weave[1], PL_BONUS)] += 1
+            elif weave[0] == "repair":
+                pos[self.sl(weave[1], SL_STATUS)] &= ~COMPLICATED
+        index = (p - pos[POS_FIRST]) % self.k
+        self.begin_scene(pos, index + 1)
+
+    def take_card(self, pos: list[int], q: int, cat: int) -> None:
+        """Player ``q`` plays a card of ``cat`` from hand."""
+        pos[self.pl(q, PL_HAND_SIZE)] -= 1
+        if pos[self.pl(q, PL_KNOWN)]:
+            pos[self.pl(q, PL_HAND + cat)] -= 1
+        else:
+            pos[POS_POOL + cat] -= 1
+
+    def draw_outcomes(self, pos: list[int]) -> list[tuple[Fraction, int]]:
+        total = sum(pos[POS_POOL:POS_POOL + CATEGORIES])
+        return [(Fraction(pos[POS_POOL + c], total), c) for c in range(CATEGORIES) if pos[POS_POOL + c] > 0]
+
+    def group_result(self, pos: list[int]) -> list[tuple[Fraction, int]]:
+        pools = []
+        for q in range(self.k):
+            slot = pos[self.pl(q, PL_GROUP_SLOT)]
+            if slot >= 0:
+                pools.append(self.dice(pos, slot, False))
+        n, m = sum(pools), self.complications(pos)
+        if n == 0 and m == 0:
+            return [(Fraction(1), self.c[CFG_NOBODY])]
+        victory = defeat = Fraction(0)
+        for v in range(1, 7):
+            hi, lo = Fraction(v, 6), Fraction(v - 1, 6)
+            if n > 0:
+                victory += (hi ** n - lo ** n) * lo ** m
+            if m > 0:
+                defeat += (hi ** m - lo ** m) * lo ** n
+        out = [(victory, VICTORY), (defeat, DEFEAT), (1 - victory - defeat, DRAW)]
+        return [(p, o) for p, o in out if p > 0]
+
+    def canonical(self, pos: list[int]) -> None:
+        """Forget what can no longer matter (exact: equal values before and after).
+
+        Without repairs outside Victory a complicated skill only ever counts as
+        an Adversary die (it cannot be used, and a Victory ends the plan). With
+        no round left, a player whose last scene is over never weaves or plays a
+        card again, and past the round nobody does; then a complicated skill
+        can no longer be repaired either.
+        """
+        phase = pos[POS_PHASE]
+        if phase == OVER:
+            return
+        if not self.c[CFG_REPAIR]:
+            self.forget_complicated(pos)
+        if pos[POS_ROUNDS_LEFT] > 0:
+            return
+        if phase < TABLE:
+            if phase == SCENE_CARD:
+                done = (pos[POS_FOCUS] - pos[POS_FIRST]) % self.k
+                for index in range(done):
+                    self.forget_cards(pos, self.order(pos, index))
+            return
+        for q in range(self.k):
+            self.forget_cards(pos, q)
+        self.forget_complicated(pos)
+
+    def forget_cards(self, pos: list[int], q: int) -> None:
+        """Player ``q`` will not weave or play a card again."""
+        at = self.pl(q, 0)
+        pos[at + PL_TOKENS] = 0
+        pos[at + PL_HAND_SIZE] = 0
+        for c in range(CATEGORIES):
+            pos[at + PL_HAND + c] = 0
+
+    def forget_complicated(self, pos: list[int]) -> None:
+        """A complicated skill that nobody can repair only counts as an Adversary die."""
+        for i in range(self.s):
+            if pos[self.sl(i, SL_STATUS)] & COMPLICATED:
+                pos[self.sl(i, SL_SUIT)] = 0
+                pos[self.sl(i, SL_STATUS)] = COMPLICATED
+
+    # -- the recursion ---------------------------------------------------------------------------
+    def value(self, key: tuple[int, ...]) -> Fraction:
+        pos = list(key)
+        phase = pos[POS_PHASE]
+        if phase in (GROUP_DRAW, GROUP_SKILL, GROUP_ROLL):
+            if pos[POS_GROUPS_LEFT] == 0 or (pos[POS_ROUNDS_LEFT] == 0 and
+                                             pos[POS_ATTEMPTS] >= self.c[CFG_MAX_ATTEMPTS]):
+                return self.final_group(pos)
+        elif pos[POS_GROUPS_LEFT] == 0:
+            return Fraction(0)  # no Group Scene left to win
+        self.canonical(pos)
+        key = tuple(pos)
+        boundary = phase in MEMO_PHASES
+        if boundary:
+            hit = self.memo.get(key)
+            if hit is not None:
+                return hit
+            if len(self.memo) >= self.limit:
+                raise _Abort
+        self.visits += 1
+        if self.deadline and self.visits % 4096 == 0 and time.perf_counter() > self.deadline:
+            raise _Abort
+        if phase == OVER:
+            result = Fraction(0)
+        elif phase in (SCENE_DRAW, SCENE_ROLL, GROUP_DRAW, GROUP_ROLL):
+            result = sum((p * self.leaf(child) for p, child in self.chance(pos)), Fraction(0))
+        else:
+            result = max((self.leaf(child) for child in self.decisions(pos)), default=Fraction(0))
+        if boundary:
+            self.memo[key] = result
+        return result
+
+    def leaf(self, child: list[int] | None) -> Fraction:
+        """``None`` stands for a Victory."""
+        return Fraction(1) if child is None else self.value(tuple(child))
+
+    def chance(self, pos: list[int]) -> list[tuple[Fraction, list[int] | None]]:
+        phase = pos[POS_PHASE]
+        out: list[tuple[Fraction, list[int] | None]] = []
+        if phase == SCENE_DRAW:
+            for p, cat in self.draw_outcomes(pos):
+                child = list(pos)
+                child[POS_DECK] -= 1
+                child[POS_POOL + cat] -= 1
+                child[POS_CAT] = cat
+                child[POS_PHASE] = SCENE_SKILL
+                out.append((p, child))
+        elif phase == SCENE_ROLL:
+            n = self.dice(pos, pos[POS_SKILL], pos[POS_HELPER] >= 0)
+            success = 1 - Fraction(5, 6) ** n
+            for p, result in ((success, SUCCEEDED), (1 - success, FAILED)):
+                if p > 0:
+                    child = list(pos)
+                    self.roll(child, result)
+                    out.append((p, child))
+        elif phase == GROUP_DRAW:
+            q = self.order(pos, pos[POS_TURN])
+            for p, cat in self.draw_outcomes(pos):
+                child = list(pos)
+                child[POS_DECK] -= 1
+                child[POS_POOL + cat] -= 1
+                child[self.pl(q, PL_GROUP_CAT)] = cat
+                self.advance_group(child)
+                out.append((p, child))
+        else:  # GROUP_ROLL
+            for p, outcome in self.group_result(pos):
+                if outcome == VICTORY:
+                    out.append((p, None))
+                    continue
+                child = list(pos)
+                for q in range(self.k):
+                    if child[self.pl(q, PL_GROUP_SLOT)] >= 0:
+                        child[self.pl(q, PL_BONUS)] = 0
+                if outcome == DEFEAT:
+                    self.injure(child)
+                    child[POS_PHASE] = AFTER_DEFEAT
+                else:
+                    child[POS_PHASE] = AFTER_VICTORY if self.c[CFG_DRAW_AS_VICTORY] else AFTER_DEFEAT
+                for q in range(self.k):
+                    child[self.pl(q, PL_GROUP_CAT)] = child[self.pl(q, PL_GROUP_SLOT)] = -1
+                child[POS_TURN] = 0
+                out.append((p, child))
+        return out
+
+    def win(self, n: int, m: int) -> Fraction:
+        """Victory chance of one Group Scene with ``n`` player dice against ``m``."""
+        if n == 0 and m == 0:
+            return Fraction(1 if self.c[CFG_NOBODY] == VICTORY else 0)
+        if m == 0:
+            return Fraction(1)
+        if n == 0:
+            return Fraction(0)
+        return sum(((Fraction(v, 6) ** n - Fraction(v - 1, 6) ** n) * Fraction(v - 1, 6) ** m
+                    for v in range(1, 7)), Fraction(0))
+
+    def best_dice(self, pos: list[int], q: int, cat: int) -> int:
+        """Most dice player ``q`` can bring (``cat`` < 0: any available skill, Into the Grey)."""
+        options = self.available(pos, q) if cat < 0 else self.matching(pos, q, cat)
+        return max((self.dice(pos, i, False) for i in options), default=0)
+
+    def final_group(self, pos: list[int]) -> Fraction:
+        """A Group Scene after which no other can be played: only its Victory counts.
+
+        Victory's chance grows with the players' dice, so each player still to
+        choose brings their most dice, whatever the others drew; the value is
+        the Victory chance summed over the draws still to come.
+        """
+        m = self.complications(pos)
+        turn = pos[POS_TURN]
+        fixed = 0
+        for index in range(turn):
+            slot = pos[self.pl(self.order(pos, index), PL_GROUP_SLOT)]
+            if slot >= 0:
+                fixed += self.dice(pos, slot, False)
+        pool = list(pos[POS_POOL:POS_POOL + CATEGORIES])
+
+        def walk(index: int, n: int) -> Fraction:
+            if index == self.k:
+                return self.win(n, m)
+            q = self.order(pos, index)
+            if self.c[CFG_GREY]:
+                return walk(index + 1, n + self.best_dice(pos, q, -1))
+            cat = pos[self.pl(q, PL_GROUP_CAT)]
+            if cat >= 0:
+                return walk(index + 1, n + self.best_dice(pos, q, cat))
+            total = sum(pool)
+            out = Fraction(0)
+            for c in range(CATEGORIES):
+                if pool[c] > 0:
+                    share = Fraction(pool[c], total)
+                    pool[c] -= 1
+                    out += share * walk(index + 1, n + self.best_dice(pos, q, c))
+                    pool[c] += 1
+            return out
+
+        return walk(turn, fixed)
+
+    def injure(self, pos: list[int]) -> None:
+        for q in range(self.k):
+            used = pos[self.pl(q, PL_GROUP_SLOT)]
+            if used < 0:
+                continue
+            suit = pos[self.sl(used, SL_SUIT)]
+            for i in self.slots_of[q]:
+                if not self.present(pos, i):
+                    continue
+                if i == used or (not self.c[CFG_INJURY_SKILL] and pos[self.sl(i, SL_SUIT)] == suit):
+                    pos[self.sl(i, SL_STATUS)] |= INJURED
+
+    def decisions(self, pos: list[int]) -> list[list[int] | None]:
+        phase = pos[POS_PHASE]
+        out: list[list[int] | None] = []
+        p = pos[POS_FOCUS]
+        if phase == SCENE_CARD:
+            known = pos[self.pl(p, PL_KNOWN)]
+            for cat in range(CATEGORIES):
+                has = pos[self.pl(p, PL_HAND + cat)] > 0 if known else (
+                    pos[self.pl(p, PL_HAND_SIZE)] > 0 and pos[POS_POOL + cat] > 0)
+                if has:
+                    child = list(pos)
+                    self.take_card(child, p, cat)
+                    child[POS_CAT] = cat
+                    child[POS_PHASE] = SCENE_SKILL
+                    out.append(child)
+            if pos[POS_DECK] > 0:
+                child = list(pos)
+                child[POS_PHASE] = SCENE_DRAW
+                out.append(child)
+        elif phase == SCENE_SKILL:
+            out = self.skill_choices(pos)
+        elif phase == SCENE_HELP:
+            for t in self.available(pos, pos[POS_HELPER]):
+                child = list(pos)
+                child[POS_HELPER_SKILL] = t
+                self.to_roll(child)
+                out.append(child)
+        elif phase == SCENE_WEAVE:
+            weaves: list[tuple[Any, ...]] = [("none",)] + [("give", q) for q in range(self.k) if q != p]
+            if pos[POS_RESULT] == FAILED:
+                weaves.append(("avoid",))
+            if self.c[CFG_REPAIR]:
+                weaves += [("repair", i) for i in self.slots_of[p] if pos[self.sl(i, SL_STATUS)] & COMPLICATED]
+            for weave in weaves:
+                child = list(pos)
+                self.finish_scene(child, weave)
+                out.append(child)
+        elif phase == GROUP_SKILL:
+            q = self.order(pos, pos[POS_TURN])
+            for i in self.group_options(pos, q):
+                child = list(pos)
+                child[self.pl(q, PL_GROUP_SLOT)] = i
+                child[POS_TURN] += 1
+                self.advance_group(child)
+                out.append(child)
+        else:  # TABLE, AFTER_VICTORY, AFTER_DEFEAT: ending is always possible and worth 0 (the default)
+            can_group = self.group_feasible(pos) and (
+                phase == TABLE or (phase == AFTER_DEFEAT and pos[POS_ATTEMPTS] < self.c[CFG_MAX_ATTEMPTS]))
+            if can_group:
+                child = list(pos)
+                self.start_group(child)
+                out.append(child)
+            if self.round_feasible(pos):
+                child = list(pos)
+                self.start_round(child)
+                out.append(child)
+        return out
+
+    def skill_choices(self, pos: list[int]) -> list[list[int] | None]:
+        p, cat = pos[POS_FOCUS], pos[POS_CAT]
+        out: list[list[int] | None] = []
+        matching = self.matching(pos, p, cat)
+        for i in matching:
+            child = list(pos)
+            child[POS_SKILL] = i
+            self.to_roll(child)
+            out.append(child)
+        free = [i for i in self.slots_of[p] if not self.present(pos, i)]
+        if self.c[CFG_LEARN] and free and not (self.c[CFG_LEARN_ONLY] and matching):
+            suits = [cat] if cat != JOKER else (list(range(4)) if self.c[CFG_JOKER_WILD] else [])
+            for suit in suits:
+                child = list(pos)
+                child[self.sl(free[0], SL_SUIT)] = suit
+                child[self.sl(free[0], SL_STATUS)] = 0
+                child[POS_SKILL] = free[0]
+                self.to_roll(child)
+                out.append(child)
+        if not (self.c[CFG_HELP_ONLY] and matching):
+            mine = self.available(pos, p)
+            for q in range(self.k):
+                if q == p or not self.available(pos, q):
+                    continue
+                for i in mine:
+                    child = list(pos)
+                    child[POS_SKILL], child[POS_HELPER] = i, q
+                    child[POS_PHASE] = SCENE_HELP
+                    out.append(child)
+        if not out:
+            child = list(pos)
+            child[POS_RESULT] = PASSED
+            self.to_weave(child)
+            out.append(child)
+        return out
+
+
+def plan_values(config: Sequence[int], skills: Sequence[Sequence[int]], positions: Sequence[Sequence[int]],
+                limit: int, seconds: float) -> tuple[list[Fraction], int, bool]:
+    """Exact values (probability of a Victory within each position's horizon) of every position row.
+
+    ``limit`` caps the memoised states and ``seconds`` the time (0: no time limit).
+    """
+    model = _Model(config, skills, limit, time.perf_counter() + seconds if seconds > 0 else 0.0)
+    try:
+        values = [model.value(tuple(int(x) for x in row)) for row in positions]
+    except _Abort:
+        return [Fraction(0)] * len(positions), len(model.memo), False
+    return values, len(model.memo), True

@@ -1,0 +1,120 @@
+"""The compiled planner and its exact twin agree: same values (to 1e-12), same memoised states, same limits."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.kernels import mnemonic_plan as kernel
+from solver.mnemonic.cards import card_code
+from solver.mnemonic.game import MnemonicGame
+from solver.mnemonic.model import layout_of, position_of
+from solver.twins import mnemonic_plan as twin
+
+RULES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "minus-one-die", "none"]),
+         ("injury.scope", ["suit", "skill"]), ("group.afterDraw", ["as-defeat", "as-victory"]),
+         ("help.extraDice", [0, 1]), ("complications.repairOutsideVictory", ["none", "weaving"]),
+         ("group.nobodyRolls", ["draw", "victory", "defeat"]), ("learning.allowed", [True, False]),
+         ("round.rotateFirstPlayer", [False, True]), ("weaving.refresh", ["never", "round"]),
+         ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
+         ("help.onlyWithoutMatch", [True, False]), ("weaving.avoidCoversHelper", [True, False])]
+GAME = MnemonicGame()
+
+
+def position(seed: int, mode: str):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 4))
+    cards = [int(c) for c in rng.permutation(54)]
+    players = []
+    for _ in range(k):
+        skills = [{"name": f"S{i}", "suit": ["hearts", "diamonds", "clubs", "spades"][int(rng.integers(4))],
+                   "rating": int(rng.integers(1, 3)),
+                   "status": ["ok", "ok", "complicated", "injured"][int(rng.integers(4))]}
+                  for i in range(int(rng.integers(1, 4)))]
+        players.append({"skills": skills, "weavings": int(rng.integers(0, 2)), "bonusDice": int(rng.integers(0, 2)),
+                        "hand": [card_code(cards.pop()) for _ in range(int(rng.integers(1, 3)))]})
+    rules = {key: values[int(rng.integers(len(values)))] for key, values in RULES}
+    if mode == "deck-burner":
+        rules["deckBurner.handSize"] = 2
+        deck = [card_code(cards.pop()) for _ in range(int(rng.integers(k, 2 * k + 1)))]
+        discard = [{"card": card_code(c), "by": int(rng.integers(k))} for c in cards]
+        obj = {"mode": mode, "players": players, "deck": deck, "discard": discard, "rules": rules}
+    else:
+        from solver.mnemonic.state import grey_deal_classes
+        from solver.mnemonic.cards import card_class
+        # Into the Grey: everything not in a hand was played by someone, consistently with the deal
+        held = {q: [p for p in players[q]["hand"]] for q in range(k)}
+        left = {q: list(grey_deal_classes(k)[q]) for q in range(k)}
+        from solver.mnemonic.cards import parse_card
+        for q in range(k):
+            for c in held[q]:
+                left[q][card_class(parse_card(c))] -= 1
+        if any(v < 0 for q in range(k) for v in left[q]):
+            return None
+        pool = {cls: [c for c in cards if card_class(c) == cls] for cls in range(3)}
+        discard = []
+        for q in range(k):
+            for cls in range(3):
+                for _ in range(left[q][cls]):
+                    discard.append({"card": card_code(pool[cls].pop()), "by": q})
+        obj = {"mode": mode, "players": players, "discard": discard, "rules": rules}
+    try:
+        state = GAME.state_from_json(obj)
+    except ValueError:
+        return None
+    for _ in range(int(rng.integers(0, 5))):
+        if state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+    return None if state.is_terminal() else state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(["deck-burner", "into-the-grey"]), st.integers(0, 1),
+       st.integers(1, 2), st.booleans())
+def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed):
+    state = position(seed, mode)
+    if state is None:
+        return
+    observer = (seed % state.n) if observed else None
+    layout = layout_of(state, rounds, observer)
+    pos = position_of(state, layout, rounds, groups)
+    kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 3000, 0.0)
+    tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 3000, 0)
+    assert kok == tok
+    if kok:
+        assert kn == tn
+        assert kv[0] == pytest.approx(float(tv[0]), abs=1e-12)
+        assert 0 <= kv[0] <= 1 + 1e-12
+
+
+def test_state_limit_stops_both_the_same_way():
+    state = MnemonicGame(players=3).new_initial_state(4)
+    layout = layout_of(state, 0, 0)
+    pos = position_of(state, layout, 0, 2)
+    kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 50, 0.0)
+    tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 50, 0)
+    assert not kok and not tok and kv == [0.0]
+
+
+def test_kernel_time_limit():
+    state = MnemonicGame(players=4).new_initial_state(4)
+    layout = layout_of(state, 0, 0)
+    pos = position_of(state, layout, 0, 2)
+    _, _, complete = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 10**8, 0.05)
+    assert not complete
+
+
+def test_kernel_rejects_bad_layouts():
+    state = MnemonicGame(players=2).new_initial_state(1)
+    layout = layout_of(state, 0, None)
+    pos = position_of(state, layout, 0, 1)
+    with pytest.raises(ValueError):
+        kernel.plan_values(layout.config[:5].copy(), layout.skills, pos.reshape(1, -1), 10, 0.0)
+    bad = pos.copy()
+    bad[0] = 99
+    with pytest.raises(ValueError):
+        kernel.plan_values(layout.config, layout.skills, bad.reshape(1, -1), 10, 0.0)
+    with pytest.raises(ValueError):
+        kernel.plan_values(layout.config, layout.skills, pos[:-1].reshape(1, -1).copy(), 10, 0.0)
