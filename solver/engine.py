@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
@@ -189,6 +190,7 @@ class Engine:
             self.emit({**head, "game": job.game_spec, "isDuringSearch": False, "noResults": True, "terminated": True})
             return
         job.started = True
+        job.ctx.started = time.perf_counter()  # the time limit counts from the start of the search, not from arrival
         try:
             body = self._execute(job)
         except SolverError as exc:

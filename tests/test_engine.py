@@ -150,3 +150,13 @@ def test_engine_process_end_to_end(tmp_path):
     assert got[1]["total"] == 16 and got[2]["total"] == 20
     assert got[None]["field"] is None and "malformed JSON" in got[None]["error"]
 
+
+
+def test_a_queued_query_gets_its_whole_time_limit(pile_game):
+    """The clock of a query starts when a worker picks it up, not when it was read."""
+    responses = by_id(run([
+        {"id": "first", "game": "pile", "state": "300:0", "limits": {"time_ms": 600}},
+        {"id": "second", "game": "pile", "state": "300:0", "limits": {"time_ms": 600}},
+    ]))
+    # the toy search counts ~1 ms steps until its limit: a starved second query would do almost none
+    assert responses["second"]["rootInfo"]["visits"] > 0.5 * responses["first"]["rootInfo"]["visits"]
