@@ -216,6 +216,12 @@ cdef inline bint piece_on(const int32_t* s, int cell) noexcept nogil:
     return False
 
 
+cdef inline bint knows_under(const int32_t* s, int cell, int bit) noexcept nogil:
+    """MR-21: a player knows an underside they have seen, and the clearing's (side ids 0, 1: its pairing is
+    public, the clearing being the one card set apart at setup)."""
+    return (s[SEEN + cell] & bit) != 0 or s[UP + cell] < 2
+
+
 cdef inline int move_result(const int32_t* s, const int32_t* deck, int player, int d, int xcell, int xside,
                             int* target) noexcept nogil:
     """0 blocked, 1 moves to target[0], 2 leaves the forest."""
@@ -706,7 +712,7 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
     for face in range(2):
         n = 0
         for c in range(CELLS):
-            if (s[UP + c] & 1) == face and not (s[SEEN + c] & bit):
+            if (s[UP + c] & 1) == face and not knows_under(s, c, bit):
                 cells[n] = c
                 vals[n] = s[DOWN + c]
                 n += 1
@@ -729,7 +735,8 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
 
 
 def resample(int32_t[::1] state, int player, uint64_t seed):
-    """Shuffle, in place, the undersides ``player`` has not seen among those cards (Sun-up and Moon-up apart)."""
+    """Shuffle, in place, the undersides ``player`` does not know among those cards (Sun-up and Moon-up apart;
+    known: seen, or the clearing's, MR-21)."""
     cdef uint64_t rng = seed
     check_vector(state)
     if not 0 <= player < state[NPLAYERS]:
@@ -868,13 +875,13 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
         npool[0] = 0
         npool[1] = 0
         for x in range(CELLS):
-            if not (s[SEEN + x] & bit):
+            if not knows_under(s, x, bit):
                 face = s[UP + x] & 1
                 pools[face][npool[face]] = s[DOWN + x]
                 npool[face] += 1
         for i in range(n):
             x = legal_buf[i]
-            if s[SEEN + x] & bit:
+            if knows_under(s, x, bit):
                 pick_add(&pk, x, reveal_value(s, deck, q, x, s[DOWN + x], d), 1)
             else:
                 face = s[UP + x] & 1
@@ -930,7 +937,7 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
     if pend == ACT_PEEK:
         nu = 0
         for i in range(n):
-            if not ((s[SEEN + legal_buf[i] - A_PEEK] >> q) & 1):
+            if not knows_under(s, legal_buf[i] - A_PEEK, 1 << q):
                 d2[nu] = legal_buf[i]
                 nu += 1
         if nu > 0:

@@ -133,7 +133,8 @@ def state_to_notation(state: MemorinthState) -> str:
 
 
 def observation(state: MemorinthState, player: int) -> dict[str, Any]:
-    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they saw."""
+    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they know (seen,
+    or the clearing's, MR-21)."""
     out = {"player": player, **_rules_json(state.game)}
     if state.setup is not None:
         out.update(phase="setup", dealt=len(state.setup))
@@ -148,7 +149,8 @@ def observation(state: MemorinthState, player: int) -> dict[str, Any]:
             cell = 5 * r + c
             seen = [p for p in range(state.rules.players) if v[SEEN + cell] >> p & 1]
             row.append({"up": deck.side_name(int(v[UP + cell])),
-                        "under": deck.side_name(int(v[DOWN + cell])) if player in seen else None,
+                        "under": deck.side_name(int(v[DOWN + cell])) if state.knows_underside(cell, player)
+                        else None,
                         "seenBy": seen})
         board.append(row)
     out["board"] = board

@@ -30,7 +30,7 @@ def _cell_lines(state: MemorinthState, cell: int, viewer: int | None) -> list[st
 
     pieces = "".join(str(p) for p in range(state.rules.players) if state.vec[PIECE + p] == cell)
     mark = ""
-    if viewer is not None and not state.vec[SEEN + cell] >> viewer & 1:
+    if viewer is not None and not state.knows_underside(cell, viewer):
         mark = "?"
     elif viewer is not None:
         mark = deck.side_name(int(state.vec[DOWN + cell]))

@@ -215,6 +215,12 @@ def _piece_on(s: list[int], cell: int) -> bool:
     return False
 
 
+def _knows_under(s: list[int], cell: int, bit: int) -> bool:
+    """MR-21: a player knows an underside they have seen, and the clearing's (side ids 0, 1: its pairing is
+    public, the clearing being the one card set apart at setup)."""
+    return bool(s[SEEN + cell] & bit) or s[UP + cell] < 2
+
+
 def _move_result(s: list[int], deck: Sequence[int], player: int, d: int, xcell: int, xside: int) -> tuple[int, int]:
     """``(kind, target)``: kind 0 blocked, 1 moves to ``target``, 2 leaves the forest.
 
@@ -601,7 +607,7 @@ def apply_actions_batch(states: Any, deck: Any, actions: Any, applied: Any) -> N
 def _resample(s: list[int], player: int, rng: _Rng) -> None:
     bit = 1 << player
     for face in (0, 1):
-        cells = [c for c in range(CELLS) if (s[UP + c] & 1) == face and not s[SEEN + c] & bit]
+        cells = [c for c in range(CELLS) if (s[UP + c] & 1) == face and not _knows_under(s, c, bit)]
         vals = sorted(s[DOWN + c] for c in cells)  # sorted first: the sample depends on what the player knows only
         for i in range(len(vals) - 1, 0, -1):
             j = rng.below(i + 1)
@@ -611,7 +617,8 @@ def _resample(s: list[int], player: int, rng: _Rng) -> None:
 
 
 def resample(state: Any, player: int, seed: int) -> None:
-    """Shuffle, in place, the undersides ``player`` has not seen among those cards (Sun-up and Moon-up apart)."""
+    """Shuffle, in place, the undersides ``player`` does not know among those cards (Sun-up and Moon-up apart;
+    known: seen, or the clearing's, MR-21)."""
     s = _checked_vector(state)
     if not 0 <= player < s[NPLAYERS]:
         raise ValueError("player: out of range")
@@ -721,11 +728,11 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
         bit = 1 << q
         pools: list[list[int]] = [[], []]
         for c in range(CELLS):
-            if not s[SEEN + c] & bit:
+            if not _knows_under(s, c, bit):
                 pools[s[UP + c] & 1].append(s[DOWN + c])
         vals = []
         for x in legal:
-            sides = [s[DOWN + x]] if s[SEEN + x] & bit else pools[s[UP + x] & 1]
+            sides = [s[DOWN + x]] if _knows_under(s, x, bit) else pools[s[UP + x] & 1]
             total = 0
             for side in sides:
                 total += _reveal_value(s, deck, q, x, side, d)
@@ -768,7 +775,7 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
                 best, most = a, s[CLOVER + a - A_CLOVER]
         return best
     if pend == ACT_PEEK:
-        unseen = [a for a in legal if not s[SEEN + a - A_PEEK] >> q & 1]
+        unseen = [a for a in legal if not _knows_under(s, a - A_PEEK, 1 << q)]
         pool = unseen or legal
         return pool[rng.below(len(pool))]
     return legal[rng.below(len(legal))]
