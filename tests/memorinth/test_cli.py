@@ -34,7 +34,7 @@ def test_hint_json_and_board(capsys, state_file):
     body = json.loads(out)
     assert code == 0 and len(body["moveInfos"]) == 2 and body["rootInfo"]["fullInformation"] is False
     code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--board")
-    assert code == 0 and "+---------+" in out and "'?' = underside not seen" in out
+    assert code == 0 and "+---------+" in out and "'?' = underside not known" in out
 
 
 def test_new_play_show_legal_moves_round_trip(capsys):
@@ -101,3 +101,13 @@ def test_demo(capsys):
     for needle in ("INVENTED", "hint from the player's own information", "shortest escape", "puzzle",
                    "Master Memorinth"):
         assert needle in out
+
+
+def test_show_a_finished_game_names_the_winner_and_nobody_to_move(capsys):
+    """A finished game is drawn without 'yellow ... to over'."""
+    state = MemorinthGame().deal(3)
+    obj = state.to_json()
+    obj.update(pieces=["out", "c3"], winner=0, phase="over")
+    code, out, _ = run(capsys, "memorinth", "show", json.dumps(obj))
+    assert code == 0 and "to over" not in out and "game over: yellow (player 0) left the forest" in out
+    assert "round 1, start card sun\n" in out
