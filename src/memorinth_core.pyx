@@ -136,8 +136,8 @@ cdef uint32_t COL0 = 0x108421
 cdef uint32_t COL4 = 0x108421 << 4
 
 
-cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
-    """out: link N, E, S, W and escape bitboards (branch-free)."""
+cdef inline void open_boards(const int32_t* ex, uint32_t* o) noexcept nogil:
+    """o: the cells with a path end to the N, E, S, W (bitboards)."""
     cdef uint32_t on = 0, oe = 0, os = 0, ow = 0, e
     cdef int c
     for c in range(CELLS):
@@ -146,11 +146,37 @@ cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
         oe |= ((e >> 1) & 1) << c
         os |= ((e >> 2) & 1) << c
         ow |= ((e >> 3) & 1) << c
-    out[0] = on & (os << 5) & FULL
-    out[1] = oe & (ow >> 1) & ~COL4
-    out[2] = os & (on >> 5)
-    out[3] = ow & (oe << 1) & ~COL0
-    out[4] = (on & ROW0) | (oe & COL4) | (os & ROW4) | (ow & COL0)
+    o[0] = on
+    o[1] = oe
+    o[2] = os
+    o[3] = ow
+
+
+cdef inline void set_open(uint32_t* o, int cell, int32_t e) noexcept nogil:
+    """Put the path ends ``e`` on ``cell`` in the open bitboards."""
+    cdef uint32_t bit = (<uint32_t>1) << cell
+    cdef int d
+    for d in range(4):
+        if (e >> d) & 1:
+            o[d] |= bit
+        else:
+            o[d] &= ~bit
+
+
+cdef inline void links_of_open(const uint32_t* o, uint32_t* out) noexcept nogil:
+    """out: link N, E, S, W and escape bitboards from the open bitboards (branch-free)."""
+    out[0] = o[0] & (o[2] << 5) & FULL
+    out[1] = o[1] & (o[3] >> 1) & ~COL4
+    out[2] = o[2] & (o[0] >> 5)
+    out[3] = o[3] & (o[1] << 1) & ~COL0
+    out[4] = (o[0] & ROW0) | (o[1] & COL4) | (o[2] & ROW4) | (o[3] & COL0)
+
+
+cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
+    """out: link N, E, S, W and escape bitboards."""
+    cdef uint32_t o[4]
+    open_boards(ex, o)
+    links_of_open(o, out)
 
 
 cdef inline int field(const int32_t* ex, int32_t* dist) noexcept nogil:
@@ -174,6 +200,26 @@ cdef inline int field(const int32_t* ex, int32_t* dist) noexcept nogil:
         frontier = nxt
         k += 1
     return count
+
+
+cdef inline int dist_one(const uint32_t* o, int cell) noexcept nogil:
+    """``field(ex)[cell]`` alone, from the open bitboards of ``ex``: the breadth-first search from the edges stops
+    when it reaches ``cell``."""
+    cdef uint32_t L[5]
+    cdef uint32_t reached, frontier, nxt, bit = (<uint32_t>1) << cell
+    cdef int k = 1
+    links_of_open(o, L)
+    reached = L[4]
+    frontier = L[4]
+    while frontier:
+        if frontier & bit:
+            return k
+        nxt = ((frontier << 5) & L[0]) | ((frontier >> 5) & L[2]) | ((frontier >> 1) & L[1]) | ((frontier << 1) & L[3])
+        nxt &= ~reached & FULL
+        reached |= nxt
+        frontier = nxt
+        k += 1
+    return -1
 
 
 cdef inline void exits_of(const int32_t* s, const int32_t* deck, int32_t* ex) noexcept nogil:
@@ -856,8 +902,10 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
     cdef int32_t d[CELLS]
     cdef int32_t d2[CELLS]
     cdef int32_t ex[CELLS]
+    cdef uint32_t o0[4]
+    cdef uint32_t o2[4]
+    cdef int cells[5]
     cdef int32_t pools[2][CELLS]
-    cdef int32_t t[STATE_LEN]
     cdef int npool[2]
     cdef int n = legal(s, deck, legal_buf), q = s[TOMOVE], p = s[PIECE + q]
     cdef int i, j, x, bit, face, loc, kind, tgt = -1, score, best, most, nu, pend, xa, ya
@@ -915,16 +963,23 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
             return legal_buf[rng_below(rng, n)]
         n = nu
     if pend < 4 or pend == ACT_SWAPCARDS:
+        # the piece's distance after each shift or swap: only the moved cards' exits change (``ex`` is the board's)
+        open_boards(ex, o0)
         for i in range(n):
-            memcpy(t, s, sizeof(int32_t) * STATE_LEN)
+            memcpy(o2, o0, sizeof(uint32_t) * 4)
+            tgt = p
             if pend < 4:
-                shift(t, pend, legal_buf[i] - A_SHIFT)
+                line_cells(pend, legal_buf[i] - A_SHIFT, cells)
+                for j in range(5):
+                    set_open(o2, cells[(j + 1) % 5], ex[cells[j]])
+                    if p == cells[j]:
+                        tgt = cells[(j + 1) % 5]
             else:
                 pair_from_index(legal_buf[i] - A_SWAPCARDS, CELLS, &xa, &ya)
-                swap_cells(t, xa, ya)
-            exits_of(t, deck, ex)
-            field(ex, d2)
-            pick_add(&pk, legal_buf[i], dist_of(d, p) - dist_of(d2, t[PIECE + q]), 1)
+                set_open(o2, xa, ex[ya])
+                set_open(o2, ya, ex[xa])
+            score = dist_one(o2, tgt)
+            pick_add(&pk, legal_buf[i], dist_of(d, p) - (score if score >= 0 else UNREACHABLE), 1)
         return pick_done(&pk, rng)
     if pend == ACT_CLOVER:
         best = legal_buf[0]
