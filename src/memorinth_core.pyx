@@ -357,8 +357,10 @@ cdef inline bint action_possible(const int32_t* s, int code, int player) noexcep
 
 
 cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept nogil:
+    """The characters the mover may follow (MR-8, MR-24): one per distinct effect; the moves that move when there
+    are any (the mover must move when any choice moves), else the actions that can be carried out."""
     cdef int p = s[TOMOVE], chars = deck[T_CHARS + s[UP + s[LAST]]]
-    cdef int keys = 0, n = 0, c, loc, t
+    cdef int keys = 0, n = 0, moves = 0, c, loc, t, i
     for c in range(8):
         if not (chars >> c) & 1:
             continue
@@ -370,10 +372,18 @@ cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept n
             if move_result(s, deck, p, loc, -1, -1, &t):
                 out[n] = c
                 n += 1
+                moves += 1
         elif action_possible(s, action_code(s, deck, loc - 4), p):
             out[n] = c
             n += 1
-    return n
+    if moves == 0 or moves == n:
+        return n
+    t = 0
+    for i in range(n):
+        if s[CHAR + out[i]] < 4:
+            out[t] = out[i]
+            t += 1
+    return t
 
 
 cdef inline int first_step_bound(const int32_t* s, const int32_t* deck, int p, const int32_t* union_ex,
@@ -932,6 +942,7 @@ cdef inline int dist_of(const int32_t* d, int cell) noexcept nogil:
 
 
 cdef int reveal_value(const int32_t* s, const int32_t* deck, int q, int x, int side, const int32_t* d) noexcept nogil:
+    """The best move the revealed side gives (a move is compulsory when there is one, MR-8); 0 without one."""
     cdef int chars = deck[T_CHARS + side], p = s[PIECE + q], best = -INF, c, loc, kind, t = -1, score
     for c in range(8):
         if not (chars >> c) & 1:
@@ -942,10 +953,8 @@ cdef int reveal_value(const int32_t* s, const int32_t* deck, int q, int x, int s
             if kind == 0:
                 continue
             score = ESCAPE_SCORE if kind == 2 else dist_of(d, p) - dist_of(d, t)
-        else:
-            score = 0
-        if score > best:
-            best = score
+            if score > best:
+                best = score
     return best if best > -INF else 0
 
 

@@ -273,11 +273,13 @@ def _action_possible(s: list[int], code: int, player: int) -> bool:
 
 
 def _options(s: list[int], deck: Sequence[int]) -> list[int]:
-    """Characters the mover may choose after the flip: one per distinct effect, only effective ones."""
+    """Characters the mover may choose after the flip: one per distinct effect, only effective ones; the mover
+    must move when any choice moves (MR-8), so actions are offered only when no move is possible (MR-24)."""
     p = s[TOMOVE]
     chars = deck[T_CHARS + s[UP + s[LAST]]]
     keys = 0
-    out: list[int] = []
+    moves: list[int] = []
+    actions: list[int] = []
     for c in range(8):
         if not chars >> c & 1:
             continue
@@ -288,10 +290,10 @@ def _options(s: list[int], deck: Sequence[int]) -> list[int]:
         if loc < 4:
             kind, _ = _move_result(s, deck, p, loc, -1, -1)
             if kind:
-                out.append(c)
+                moves.append(c)
         elif _action_possible(s, _action_code(s, deck, loc - 4), p):
-            out.append(c)
-    return out
+            actions.append(c)
+    return moves if moves else actions
 
 
 def _first_step_bound(s: list[int], deck: Sequence[int], p: int, union: list[int], rf: list[int]) -> int:
@@ -681,7 +683,8 @@ def _dist(d: list[int], cell: int) -> int:
 
 
 def _reveal_value(s: list[int], deck: Sequence[int], q: int, x: int, side: int, d: list[int]) -> int:
-    """What revealing ``side`` on cell ``x`` is worth to player ``q`` (greedy: escape, or distance gained)."""
+    """What revealing ``side`` on cell ``x`` is worth to player ``q`` (greedy: escape, or distance gained by the
+    best move; a move is compulsory when there is one, MR-8; 0 without one)."""
     chars = deck[T_CHARS + side]
     p = s[PIECE + q]
     best = -INF
@@ -694,10 +697,8 @@ def _reveal_value(s: list[int], deck: Sequence[int], q: int, x: int, side: int, 
             if kind == 0:
                 continue
             score = ESCAPE_SCORE if kind == 2 else _dist(d, p) - _dist(d, t)
-        else:
-            score = 0
-        if score > best:
-            best = score
+            if score > best:
+                best = score
     return best if best > -INF else 0
 
 

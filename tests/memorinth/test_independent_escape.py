@@ -219,6 +219,8 @@ def turn_outcomes(pos: Pos, rules: Rules, last_turn: bool = False):
                 ways = list(act(flipped, rules, action))
                 if ways:                # MR-24: an action that can be carried out counts as doing something
                     choices.setdefault(where, (code, action, ways))
+        if any(where in DIRS for where in choices):      # the mover must move when any choice moves (MR-8)
+            choices = {where: choice for where, choice in choices.items() if where in DIRS}
         flip = [f"flip {name_of(rc)}"]
         if not choices:
             yield flip, end_turn(flipped, rules)
