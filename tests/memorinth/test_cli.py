@@ -111,3 +111,12 @@ def test_show_a_finished_game_names_the_winner_and_nobody_to_move(capsys):
     code, out, _ = run(capsys, "memorinth", "show", json.dumps(obj))
     assert code == 0 and "to over" not in out and "game over: yellow (player 0) left the forest" in out
     assert "round 1, start card sun\n" in out
+
+
+def test_a_missing_state_file_is_named_as_such(capsys, tmp_path):
+    """A mistyped file name is reported as a missing file, not as a malformed notation."""
+    missing = str(tmp_path / "nosuch.json")
+    code, _, err = run(capsys, "memorinth", "show", missing)
+    assert code == 1 and "no such file" in err and "nosuch.json" in err
+    code, _, err = run(capsys, "memorinth", "show", "2p base SN | x")
+    assert code == 1 and "expected 5 sections" in err
