@@ -120,3 +120,23 @@ def test_a_missing_state_file_is_named_as_such(capsys, tmp_path):
     assert code == 1 and "no such file" in err and "nosuch.json" in err
     code, _, err = run(capsys, "memorinth", "show", "2p base SN | x")
     assert code == 1 and "expected 5 sections" in err
+
+
+def test_same_seed_same_output_for_generate_hint_and_new(capsys):
+    """Determinism: generate, hint (node limit) and new print the same thing twice for one seed, and a different
+    seed changes the deal."""
+    def twice(*args):
+        first = run(capsys, *args)
+        second = run(capsys, *args)
+        assert first[0] == 0 and first == second
+        return first[1]
+
+    twice("memorinth", "generate", "--count", "1", "--seed", "5", "--difficulty", "easy", "--variant", "master",
+          "--json")
+    notation = twice("memorinth", "new", "--seed", "8", "--players", "3").strip()
+    assert notation != run(capsys, "memorinth", "new", "--seed", "9", "--players", "3")[1].strip()
+    hinted = [json.loads(run(capsys, "memorinth", "hint", notation, "--nodes", "600", "--seed", "4", "--json",
+                             "--top", "5")[1]) for _ in range(2)]
+    for answer in hinted:
+        answer["rootInfo"].pop("seconds")
+    assert hinted[0] == hinted[1]
