@@ -85,11 +85,24 @@ def kernel_vs_twin(quick: bool) -> None:
         lambda: T.apply_actions_batch(small.copy(), deck, picks[:len(small)], applied[:len(small)]), 1)
     _per_row(rows, len(batch), len(small))
 
+    # apply_action along recorded random games (one copy of the start per game, 30 checked moves)
+    rng = np.random.default_rng(3)
+    games_played = []
+    for v in vecs:
+        work, moves = v.copy(), []
+        while len(moves) < 30 and work[T.PHASE] != T.PH_OVER:
+            n = K.legal_actions(work, deck, buf)
+            moves.append(int(buf[rng.integers(n)]))
+            K.apply_action(work, deck, moves[-1])
+        games_played.append((v, moves))
+
     def apply_all(module):
-        for v in vecs:
-            n = K.legal_actions(v, deck, buf)
-            module.apply_action(v.copy(), deck, int(buf[n // 2]))
-    row("apply_action (checked)", "call", lambda: apply_all(K), lambda: apply_all(T), len(vecs))
+        for v, moves in games_played:
+            work = v.copy()
+            for action in moves:
+                module.apply_action(work, deck, action)
+    row("apply_action (checked)", "call", lambda: apply_all(K), lambda: apply_all(T),
+        sum(len(m) for _, m in games_played))
     row("policy_action greedy", "call", lambda: [K.policy_action(v, deck, 1, 7) for v in vecs],
         lambda: [T.policy_action(v, deck, 1, 7) for v in vecs], len(vecs))
     games = 20 if quick else 100
@@ -115,7 +128,7 @@ def kernel_vs_twin(quick: bool) -> None:
         lambda: [K.shortest_escape(s.vec, deck, 0, 5, 0, 0.0, moves, stop) for s in solo],
         lambda: [T.shortest_escape(s.vec, deck, 0, 5, 0, 0.0, moves, stop) for s in solo], len(solo))
     print("### Kernel against its twin (same inputs, same results)\n")
-    print("Single calls pay Python's call and buffer overhead (about 1 µs); the batch functions show the "
+    print("Single calls pay Python's call and argument overhead (about 0.3 µs); the batch functions show the "
           "kernels' own speed.\n")
     print(table(["function", "per", "kernel µs", "twin µs", "ratio"], rows))
     print()
@@ -248,13 +261,13 @@ def self_play(quick: bool) -> None:
     for players in (2, 3, 4):
         game = MemorinthGame(players=players)
         for opponents in ("greedy", "random"):
-            wins = done = 0
-            turns = []
+            wins = 0
+            own_in_wins = []
             start = time.perf_counter()
+            pol = 1 if opponents == "greedy" else 0
             for g in range(games):
                 seat = g % players
                 state = game.deal(10_000 + g)
-                pol = 1 if opponents == "greedy" else 0
                 steps = 0
                 while not state.is_terminal() and steps < 2000:
                     steps += 1
@@ -264,34 +277,45 @@ def self_play(quick: bool) -> None:
                         state.apply_move(result.best.move)
                     else:
                         state.apply_action(K.policy_action(state.vec, game.deck_table, pol, g * 104729 + steps))
-                if state.is_terminal():
-                    done += 1
-                    wins += state.winner() == seat
-                    turns.append(int(state.vec[T.TURNS]))
+                if state.winner() == seat:
+                    wins += 1
+                    own_in_wins.append(int(state.vec[T.OWNTURNS + seat]))
             seconds = time.perf_counter() - start
             lo, hi = wilson(wins, games)
-            baseline = _baseline_share(game, opponents, games * 20)
+            share, greedy_turns = _baseline(game, pol, games, 20)
             rows.append([players, f"hint vs {opponents}", games, f"{wins / games:.1%}", f"{lo:.1%}-{hi:.1%}",
-                         f"{baseline:.1%}", f"{1 / players:.1%}", f"{games / seconds:.2f}"])
+                         f"{share:.1%}", f"{1 / players:.1%}", f"{np.mean(own_in_wins):.2f}" if own_in_wins else "-",
+                         f"{greedy_turns:.2f}", f"{games / seconds:.2f}"])
     print(f"### Self-play: one hint seat (rotating through the seats; {nodes} playouts per decision) against the "
           f"others\n")
+    print("\"Greedy in that seat\": the greedy policy in the hint's place, on the same deals and seats against the "
+          "same opponents (20 seeded games per deal). Own turns: the mean number of own turns of the winning seat "
+          "player in the games it won (lower is a faster race).\n")
     print(table(["players", "match", "games", "hint seat wins", "95% CI", "greedy in that seat",
-                 "fair share", "games/s"], rows))
+                 "fair share", "hint own turns (wins)", "greedy own turns (wins)", "games/s"], rows))
     print()
 
 
-def _baseline_share(game: MemorinthGame, opponents: str, games: int) -> float:
-    """How often a greedy player wins in the same rotating seat against the same opponents (kernel games)."""
-    total = wins = 0
-    vec = game.deal(0).vec
-    players = game.rules.players
-    for seat in range(players):
-        pol = np.array([1 if (i == seat or opponents == "greedy") else 0 for i in range(4)], dtype=np.int32)
-        out = np.zeros(12, dtype=np.int64)
-        K.random_games(vec, game.deck_table, games // players, 1000 + seat, pol, 1000, out)
-        wins += int(out[6 + seat])
-        total += int(out[0])
-    return wins / total
+def _baseline(game: MemorinthGame, opponents: int, games: int, repeats: int) -> tuple[float, float]:
+    """The greedy policy in the hint's seat on the same deals: its win share and mean own turns when winning."""
+    wins = total = 0
+    own = []
+    deck = game.deck_table
+    for g in range(games):
+        seat = g % game.rules.players
+        for r in range(repeats):
+            state = game.deal(10_000 + g)
+            vec = state.vec
+            steps = 0
+            while vec[T.PHASE] != T.PH_OVER and steps < 2000:
+                steps += 1
+                pol = 1 if vec[T.TOMOVE] == seat else opponents
+                K.apply_action(vec, deck, K.policy_action(vec, deck, pol, (g * 1_000_003 + r) * 4099 + steps))
+            total += 1
+            if vec[T.WINNER] == seat:
+                wins += 1
+                own.append(int(vec[T.OWNTURNS + seat]))
+    return wins / total, float(np.mean(own)) if own else float("nan")
 
 
 def main(argv: list[str]) -> int:

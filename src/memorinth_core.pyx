@@ -10,6 +10,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memcmp, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE
 
 cdef extern from *:
     int lowest_bit "__builtin_ctz"(unsigned int) nogil
@@ -136,8 +137,8 @@ cdef uint32_t COL0 = 0x108421
 cdef uint32_t COL4 = 0x108421 << 4
 
 
-cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
-    """out: link N, E, S, W and escape bitboards (branch-free)."""
+cdef inline void open_boards(const int32_t* ex, uint32_t* o) noexcept nogil:
+    """o: the cells with a path end to the N, E, S, W (bitboards)."""
     cdef uint32_t on = 0, oe = 0, os = 0, ow = 0, e
     cdef int c
     for c in range(CELLS):
@@ -146,11 +147,37 @@ cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
         oe |= ((e >> 1) & 1) << c
         os |= ((e >> 2) & 1) << c
         ow |= ((e >> 3) & 1) << c
-    out[0] = on & (os << 5) & FULL
-    out[1] = oe & (ow >> 1) & ~COL4
-    out[2] = os & (on >> 5)
-    out[3] = ow & (oe << 1) & ~COL0
-    out[4] = (on & ROW0) | (oe & COL4) | (os & ROW4) | (ow & COL0)
+    o[0] = on
+    o[1] = oe
+    o[2] = os
+    o[3] = ow
+
+
+cdef inline void set_open(uint32_t* o, int cell, int32_t e) noexcept nogil:
+    """Put the path ends ``e`` on ``cell`` in the open bitboards."""
+    cdef uint32_t bit = (<uint32_t>1) << cell
+    cdef int d
+    for d in range(4):
+        if (e >> d) & 1:
+            o[d] |= bit
+        else:
+            o[d] &= ~bit
+
+
+cdef inline void links_of_open(const uint32_t* o, uint32_t* out) noexcept nogil:
+    """out: link N, E, S, W and escape bitboards from the open bitboards (branch-free)."""
+    out[0] = o[0] & (o[2] << 5) & FULL
+    out[1] = o[1] & (o[3] >> 1) & ~COL4
+    out[2] = o[2] & (o[0] >> 5)
+    out[3] = o[3] & (o[1] << 1) & ~COL0
+    out[4] = (o[0] & ROW0) | (o[1] & COL4) | (o[2] & ROW4) | (o[3] & COL0)
+
+
+cdef inline void links(const int32_t* ex, uint32_t* out) noexcept nogil:
+    """out: link N, E, S, W and escape bitboards."""
+    cdef uint32_t o[4]
+    open_boards(ex, o)
+    links_of_open(o, out)
 
 
 cdef inline int field(const int32_t* ex, int32_t* dist) noexcept nogil:
@@ -174,6 +201,26 @@ cdef inline int field(const int32_t* ex, int32_t* dist) noexcept nogil:
         frontier = nxt
         k += 1
     return count
+
+
+cdef inline int dist_one(const uint32_t* o, int cell) noexcept nogil:
+    """``field(ex)[cell]`` alone, from the open bitboards of ``ex``: the breadth-first search from the edges stops
+    when it reaches ``cell``."""
+    cdef uint32_t L[5]
+    cdef uint32_t reached, frontier, nxt, bit = (<uint32_t>1) << cell
+    cdef int k = 1
+    links_of_open(o, L)
+    reached = L[4]
+    frontier = L[4]
+    while frontier:
+        if frontier & bit:
+            return k
+        nxt = ((frontier << 5) & L[0]) | ((frontier >> 5) & L[2]) | ((frontier >> 1) & L[1]) | ((frontier << 1) & L[3])
+        nxt &= ~reached & FULL
+        reached |= nxt
+        frontier = nxt
+        k += 1
+    return -1
 
 
 cdef inline void exits_of(const int32_t* s, const int32_t* deck, int32_t* ex) noexcept nogil:
@@ -214,6 +261,12 @@ cdef inline bint piece_on(const int32_t* s, int cell) noexcept nogil:
         if s[PIECE + i] == cell:
             return True
     return False
+
+
+cdef inline bint knows_under(const int32_t* s, int cell, int bit) noexcept nogil:
+    """MR-21: a player knows an underside they have seen, and the clearing's (side ids 0, 1: its pairing is
+    public, the clearing being the one card set apart at setup)."""
+    return (s[SEEN + cell] & bit) != 0 or s[UP + cell] < 2
 
 
 cdef inline int move_result(const int32_t* s, const int32_t* deck, int player, int d, int xcell, int xside,
@@ -304,8 +357,10 @@ cdef inline bint action_possible(const int32_t* s, int code, int player) noexcep
 
 
 cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept nogil:
+    """The characters the mover may follow (MR-8, MR-24): one per distinct effect; the moves that move when there
+    are any (the mover must move when any choice moves), else the actions that can be carried out."""
     cdef int p = s[TOMOVE], chars = deck[T_CHARS + s[UP + s[LAST]]]
-    cdef int keys = 0, n = 0, c, loc, t
+    cdef int keys = 0, n = 0, moves = 0, c, loc, t, i
     for c in range(8):
         if not (chars >> c) & 1:
             continue
@@ -317,10 +372,18 @@ cdef int options(const int32_t* s, const int32_t* deck, int32_t* out) noexcept n
             if move_result(s, deck, p, loc, -1, -1, &t):
                 out[n] = c
                 n += 1
+                moves += 1
         elif action_possible(s, action_code(s, deck, loc - 4), p):
             out[n] = c
             n += 1
-    return n
+    if moves == 0 or moves == n:
+        return n
+    t = 0
+    for i in range(n):
+        if s[CHAR + out[i]] < 4:
+            out[t] = out[i]
+            t += 1
+    return t
 
 
 cdef inline int first_step_bound(const int32_t* s, const int32_t* deck, int p, const int32_t* union_ex,
@@ -556,6 +619,40 @@ cdef void check_state(const int32_t[::1] state, const int32_t[::1] deck) except 
     check_vector(state)
 
 
+# The single-call entry points take their arrays through the buffer protocol directly: a typed memoryview costs
+# about 0.2 µs per argument to set up, more than the work of one call (the batch entry points use memoryviews).
+cdef inline bint int32_format(const char* fmt) noexcept:
+    if fmt == NULL:
+        return False
+    if fmt[0] == b'@' or fmt[0] == b'=' or fmt[0] == b'<':
+        fmt += 1
+    return (fmt[0] == b'i' or fmt[0] == b'l') and fmt[1] == 0
+
+
+cdef int32_t* int32_buffer(object obj, Py_buffer* view, bint writable, Py_ssize_t length, bint at_least,
+                           str name) except NULL:
+    """A pointer into ``obj``, a one-dimensional C-contiguous int32 array of ``length`` (or more with
+    ``at_least``) entries; the caller releases ``view``."""
+    PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (PyBUF_WRITABLE if writable else 0))
+    if view.ndim != 1 or view.itemsize != 4 or not int32_format(view.format):
+        PyBuffer_Release(view)
+        raise ValueError(f"{name}: expected a one-dimensional int32 array")
+    if view.shape[0] != length and not (at_least and view.shape[0] > length):
+        PyBuffer_Release(view)
+        if name == "state":
+            raise ValueError("state: expected 112 entries")
+        if name == "deck":
+            raise ValueError("deck: expected 160 entries")
+        raise ValueError(f"{name}: expected {'at least ' if at_least else ''}{length} entries")
+    return <int32_t*>view.buf
+
+
+cdef void check_pointer(const int32_t* s) except *:
+    cdef int err = vector_error(s)
+    if err:
+        raise ValueError("state: " + VECTOR_ERRORS[err])
+
+
 cdef int vector_error(const int32_t* s) noexcept nogil:
     """0 when the vector is safe to run the rules on, else the number of the first problem found."""
     cdef int n = s[NPLAYERS], c, i
@@ -612,48 +709,89 @@ cdef void check_rows(const int32_t[:, ::1] states, const int32_t[::1] deck) exce
             raise ValueError(f"states[{i}]: " + VECTOR_ERRORS[err])
 
 
-def path_bitboards(const int32_t[::1] state, const int32_t[::1] deck):
+def path_bitboards(state, deck):
     """``(open_n, open_e, open_s, open_w, link_n, link_e, link_s, link_w, escape)`` of the face-up sides."""
     cdef int32_t ex[CELLS]
     cdef uint32_t L[5]
     cdef uint32_t opened[4]
-    cdef int c, d
-    check_state(state, deck)
-    exits_of(&state[0], &deck[0], ex)
-    opened[0] = opened[1] = opened[2] = opened[3] = 0
-    for c in range(CELLS):
-        for d in range(4):
-            if (ex[c] >> d) & 1:
-                opened[d] |= (<uint32_t>1) << c
-    links(ex, L)
+    cdef Py_buffer vs, vd
+    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
+    cdef int32_t* st
+    try:
+        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        try:
+            check_pointer(st)
+            exits_of(st, dk, ex)
+        finally:
+            PyBuffer_Release(&vs)
+    finally:
+        PyBuffer_Release(&vd)
+    open_boards(ex, opened)
+    links_of_open(opened, L)
     return (opened[0], opened[1], opened[2], opened[3], L[0], L[1], L[2], L[3], L[4])
 
 
-def escape_distances(const int32_t[::1] state, const int32_t[::1] deck, int32_t[::1] out):
+def escape_distances(state, deck, out):
     """Fill ``out[25]`` with each cell's fewest moves out along the face-up paths (-1: none)."""
     cdef int32_t ex[CELLS]
-    check_state(state, deck)
-    if out.shape[0] != CELLS:
-        raise ValueError("out: expected 25 entries")
-    exits_of(&state[0], &deck[0], ex)
-    return field(ex, &out[0])
+    cdef Py_buffer vs, vd, vo
+    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
+    cdef int32_t* st
+    cdef int32_t* ot
+    try:
+        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        try:
+            check_pointer(st)
+            exits_of(st, dk, ex)
+        finally:
+            PyBuffer_Release(&vs)
+    finally:
+        PyBuffer_Release(&vd)
+    ot = int32_buffer(out, &vo, True, CELLS, False, "out")
+    try:
+        return field(ex, ot)
+    finally:
+        PyBuffer_Release(&vo)
 
 
-def legal_actions(const int32_t[::1] state, const int32_t[::1] deck, int32_t[::1] out):
+def legal_actions(state, deck, out):
     """Write the legal actions (ascending) into ``out`` (at least 396 entries); return how many."""
-    check_state(state, deck)
-    if out.shape[0] < N_ACTIONS:
-        raise ValueError("out: expected at least 396 entries")
-    return legal(&state[0], &deck[0], &out[0])
+    cdef Py_buffer vs, vd, vo
+    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
+    cdef int32_t* st
+    cdef int32_t* ot
+    try:
+        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        try:
+            check_pointer(st)
+            ot = int32_buffer(out, &vo, True, N_ACTIONS, True, "out")
+            try:
+                return legal(st, dk, ot)
+            finally:
+                PyBuffer_Release(&vo)
+        finally:
+            PyBuffer_Release(&vs)
+    finally:
+        PyBuffer_Release(&vd)
 
 
-def apply_action(int32_t[::1] state, const int32_t[::1] deck, int action):
+def apply_action(state, deck, int action):
     """Play ``action`` on ``state`` in place if it is legal; return 1, or 0 (state unchanged) if it is not."""
-    check_state(state, deck)
-    if not is_legal(&state[0], &deck[0], action):
-        return 0
-    apply(&state[0], &deck[0], action)
-    return 1
+    cdef Py_buffer vs, vd
+    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
+    cdef int32_t* st
+    try:
+        st = int32_buffer(state, &vs, True, STATE_LEN, False, "state")
+        try:
+            check_pointer(st)
+            if not is_legal(st, dk, action):
+                return 0
+            apply(st, dk, action)
+            return 1
+        finally:
+            PyBuffer_Release(&vs)
+    finally:
+        PyBuffer_Release(&vd)
 
 
 def escape_distances_batch(const int32_t[:, ::1] states, const int32_t[::1] deck, int32_t[:, ::1] out):
@@ -706,7 +844,7 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
     for face in range(2):
         n = 0
         for c in range(CELLS):
-            if (s[UP + c] & 1) == face and not (s[SEEN + c] & bit):
+            if (s[UP + c] & 1) == face and not knows_under(s, c, bit):
                 cells[n] = c
                 vals[n] = s[DOWN + c]
                 n += 1
@@ -729,7 +867,8 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
 
 
 def resample(int32_t[::1] state, int player, uint64_t seed):
-    """Shuffle, in place, the undersides ``player`` has not seen among those cards (Sun-up and Moon-up apart)."""
+    """Shuffle, in place, the undersides ``player`` does not know among those cards (Sun-up and Moon-up apart;
+    known: seen, or the clearing's, MR-21)."""
     cdef uint64_t rng = seed
     check_vector(state)
     if not 0 <= player < state[NPLAYERS]:
@@ -803,6 +942,7 @@ cdef inline int dist_of(const int32_t* d, int cell) noexcept nogil:
 
 
 cdef int reveal_value(const int32_t* s, const int32_t* deck, int q, int x, int side, const int32_t* d) noexcept nogil:
+    """The best move the revealed side gives (a move is compulsory when there is one, MR-8); 0 without one."""
     cdef int chars = deck[T_CHARS + side], p = s[PIECE + q], best = -INF, c, loc, kind, t = -1, score
     for c in range(8):
         if not (chars >> c) & 1:
@@ -813,10 +953,8 @@ cdef int reveal_value(const int32_t* s, const int32_t* deck, int q, int x, int s
             if kind == 0:
                 continue
             score = ESCAPE_SCORE if kind == 2 else dist_of(d, p) - dist_of(d, t)
-        else:
-            score = 0
-        if score > best:
-            best = score
+            if score > best:
+                best = score
     return best if best > -INF else 0
 
 
@@ -849,8 +987,10 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
     cdef int32_t d[CELLS]
     cdef int32_t d2[CELLS]
     cdef int32_t ex[CELLS]
+    cdef uint32_t o0[4]
+    cdef uint32_t o2[4]
+    cdef int cells[5]
     cdef int32_t pools[2][CELLS]
-    cdef int32_t t[STATE_LEN]
     cdef int npool[2]
     cdef int n = legal(s, deck, legal_buf), q = s[TOMOVE], p = s[PIECE + q]
     cdef int i, j, x, bit, face, loc, kind, tgt = -1, score, best, most, nu, pend, xa, ya
@@ -868,13 +1008,13 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
         npool[0] = 0
         npool[1] = 0
         for x in range(CELLS):
-            if not (s[SEEN + x] & bit):
+            if not knows_under(s, x, bit):
                 face = s[UP + x] & 1
                 pools[face][npool[face]] = s[DOWN + x]
                 npool[face] += 1
         for i in range(n):
             x = legal_buf[i]
-            if s[SEEN + x] & bit:
+            if knows_under(s, x, bit):
                 pick_add(&pk, x, reveal_value(s, deck, q, x, s[DOWN + x], d), 1)
             else:
                 face = s[UP + x] & 1
@@ -908,16 +1048,23 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
             return legal_buf[rng_below(rng, n)]
         n = nu
     if pend < 4 or pend == ACT_SWAPCARDS:
+        # the piece's distance after each shift or swap: only the moved cards' exits change (``ex`` is the board's)
+        open_boards(ex, o0)
         for i in range(n):
-            memcpy(t, s, sizeof(int32_t) * STATE_LEN)
+            memcpy(o2, o0, sizeof(uint32_t) * 4)
+            tgt = p
             if pend < 4:
-                shift(t, pend, legal_buf[i] - A_SHIFT)
+                line_cells(pend, legal_buf[i] - A_SHIFT, cells)
+                for j in range(5):
+                    set_open(o2, cells[(j + 1) % 5], ex[cells[j]])
+                    if p == cells[j]:
+                        tgt = cells[(j + 1) % 5]
             else:
                 pair_from_index(legal_buf[i] - A_SWAPCARDS, CELLS, &xa, &ya)
-                swap_cells(t, xa, ya)
-            exits_of(t, deck, ex)
-            field(ex, d2)
-            pick_add(&pk, legal_buf[i], dist_of(d, p) - dist_of(d2, t[PIECE + q]), 1)
+                set_open(o2, xa, ex[ya])
+                set_open(o2, ya, ex[xa])
+            score = dist_one(o2, tgt)
+            pick_add(&pk, legal_buf[i], dist_of(d, p) - (score if score >= 0 else UNREACHABLE), 1)
         return pick_done(&pk, rng)
     if pend == ACT_CLOVER:
         best = legal_buf[0]
@@ -930,7 +1077,7 @@ cdef int greedy(const int32_t* s, const int32_t* deck, uint64_t* rng) noexcept n
     if pend == ACT_PEEK:
         nu = 0
         for i in range(n):
-            if not ((s[SEEN + legal_buf[i] - A_PEEK] >> q) & 1):
+            if not knows_under(s, legal_buf[i] - A_PEEK, 1 << q):
                 d2[nu] = legal_buf[i]
                 nu += 1
         if nu > 0:
@@ -950,15 +1097,25 @@ cdef inline int policy(const int32_t* s, const int32_t* deck, int pol, uint64_t*
     return buf[0]
 
 
-def policy_action(const int32_t[::1] state, const int32_t[::1] deck, int policy, uint64_t seed):
+def policy_action(state, deck, int policy, uint64_t seed):
     """The action policy ``policy`` (0 random, 1 greedy) plays for the player to act."""
     cdef uint64_t rng = seed
-    check_state(state, deck)
-    if state[PHASE] == PH_OVER:
-        raise ValueError("state: the game is over")
-    if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
-        raise ValueError("policy: expected 0 (random) or 1 (greedy)")
-    return _policy_entry(&state[0], &deck[0], policy, &rng)
+    cdef Py_buffer vs, vd
+    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
+    cdef int32_t* st
+    try:
+        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        try:
+            check_pointer(st)
+            if st[PHASE] == PH_OVER:
+                raise ValueError("state: the game is over")
+            if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
+                raise ValueError("policy: expected 0 (random) or 1 (greedy)")
+            return _policy_entry(st, dk, policy, &rng)
+        finally:
+            PyBuffer_Release(&vs)
+    finally:
+        PyBuffer_Release(&vd)
 
 
 cdef int _policy_entry(const int32_t* s, const int32_t* deck, int pol, uint64_t* rng) noexcept nogil:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -41,7 +42,12 @@ def _game(game: Any, args: argparse.Namespace) -> Any:
 
 
 def _state(game: Any, args: argparse.Namespace, name: str = "state") -> Any:
-    return _game(game, args).parse_state(read_input_arg(getattr(args, name), "STATE"), "STATE")
+    text = getattr(args, name)
+    payload = read_input_arg(text, "STATE")
+    if isinstance(payload, str) and "|" not in payload and text != "-" and not os.path.exists(text):
+        raise InvalidInputError("STATE", text, "no such file, and not inline JSON or a notation (a notation has "
+                                               "five sections separated by '|')")
+    return _game(game, args).parse_state(payload, "STATE")
 
 
 def _deck_arg(parser: argparse.ArgumentParser) -> None:

@@ -133,7 +133,8 @@ def state_to_notation(state: MemorinthState) -> str:
 
 
 def observation(state: MemorinthState, player: int) -> dict[str, Any]:
-    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they saw."""
+    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they know (seen,
+    or the clearing's, MR-21)."""
     out = {"player": player, **_rules_json(state.game)}
     if state.setup is not None:
         out.update(phase="setup", dealt=len(state.setup))
@@ -148,7 +149,8 @@ def observation(state: MemorinthState, player: int) -> dict[str, Any]:
             cell = 5 * r + c
             seen = [p for p in range(state.rules.players) if v[SEEN + cell] >> p & 1]
             row.append({"up": deck.side_name(int(v[UP + cell])),
-                        "under": deck.side_name(int(v[DOWN + cell])) if player in seen else None,
+                        "under": deck.side_name(int(v[DOWN + cell])) if state.knows_underside(cell, player)
+                        else None,
                         "seenBy": seen})
         board.append(row)
     out["board"] = board
@@ -384,6 +386,8 @@ def check_state(state: MemorinthState, field: str) -> None:
                                        "the card just flipped must show the side the start-player card does not")
     if int(v[ROUND]) == 1 and int(v[TOMOVE]) == 0 and phase == PH_FLIP and last >= 0:
         raise ImpossibleStateError(join(field, "lastFlipped"), R.cell_name(last), "nobody has flipped a card yet")
+    if phase == PH_FLIP and last >= 0:
+        _check_previous_flip(state, last, field)
     if phase == PH_OVER and winner < 0 and (rules.master or not all(stuck(state, p) for p in range(n))):
         raise ImpossibleStateError(join(field, "phase"), "over",
                                    "the game is over only when a piece has left the forest, or (base game) when "
@@ -406,6 +410,47 @@ def check_state(state: MemorinthState, field: str) -> None:
             raise ImpossibleStateError(join(field, "pending"), R.PENDING_NAMES[pending],
                                        f"not an action of the action card's {('shift', 'special')[side]} side, "
                                        "the side in use")
+        if last < 0:
+            raise ImpossibleStateError(join(field, "lastFlipped"), None, "the act phase needs the card just flipped")
+        if (int(v[UP + last]) & 1) == int(v[START]):
+            raise ImpossibleStateError(join(field, "lastFlipped"), R.cell_name(last),
+                                       "the card just flipped must show the side the start-player card does not")
+        if pending not in _pending_from_flip(state, last, side):
+            raise ImpossibleStateError(join(field, "pending"), R.PENDING_NAMES[pending],
+                                       f"no character on the card just flipped ({R.cell_name(last)}, "
+                                       f"{rules.deck.side_name(int(v[UP + last]))}) stands at that action")
+
+
+def _check_previous_flip(state: MemorinthState, last: int, field: str) -> None:
+    """MR-5 / MR-6: the card the previous player flipped shows the side other than the one the start-player card
+    showed during that player's turn (no flip has happened since, and shifts and swaps keep the faces)."""
+    v, n = state.vec, state.rules.players
+    to_move, round_no = int(v[TOMOVE]), int(v[ROUND])
+    previous, prev_round = (to_move - 1, round_no) if to_move > 0 else (n - 1, round_no - 1)
+    shown = R.start_side(prev_round, previous)
+    if int(v[UP + last]) & 1 == shown:
+        raise ImpossibleStateError(join(field, "lastFlipped"), R.cell_name(last),
+                                   f"the card player {previous} flipped in round {prev_round} (a "
+                                   f"{FACE_NAMES[shown]} round for them) must now show {FACE_NAMES[1 - shown]}")
+
+
+def _pending_from_flip(state: MemorinthState, last: int, side: int) -> set[int]:
+    """The pending codes the characters on the card just flipped can start (MR-11, MR-18, MR-25)."""
+    from solver.memorinth.deck import ACTION_NAMES
+    v, rules = state.vec, state.rules
+    seat = "NESW".index(rules.seats[int(v[TOMOVE])])
+    out = set()
+    chars = rules.deck.side(int(v[UP + last])).characters
+    for i in range(8):
+        loc = int(v[CHAR + i])
+        if chars >> i & 1 and loc >= 4:
+            name = ACTION_NAMES[rules.deck.actions[side][loc - 4]]
+            if name.startswith("shift-"):
+                rel = ("shift-down", "shift-up", "shift-left", "shift-right").index(name)
+                out.add((seat, (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4)[rel])
+            else:
+                out.add(R.PENDING_NAMES.index(name))
+    return out
 
 
 def stuck(state: MemorinthState, player: int) -> bool:

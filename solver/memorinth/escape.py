@@ -138,8 +138,9 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
         result = Escape(player, "NO_ESCAPE", None, bound, nodes=nodes, max_depth=max_depth)
     elif status == 1:  # cannot happen: the greedy escape is within the searched depth
         raise AssertionError("IDA* missed the greedy escape")
-    else:
-        result = Escape(player, "LIMIT", upper if upper > 0 else None, bound, nodes=nodes, max_depth=max_depth)
+    else:  # stopped: the greedy escape is proven shortest when it meets IDA*'s proven lower bound
+        status_name = "OPTIMAL" if 0 < upper <= bound else "LIMIT"
+        result = Escape(player, status_name, upper if upper > 0 else None, bound, nodes=nodes, max_depth=max_depth)
         result.turn_moves = _move_strings(state, player, best) if best else []
     result.seconds = time.perf_counter() - start
     return result

@@ -112,7 +112,7 @@ def flip_reason(view: MemorinthState, action: int, advised: int, know_all: bool 
     or from the true cards when ``know_all`` (full-information analysis)."""
     cell = action - R.A_FLIP
     deck = view.rules.deck
-    if know_all or view.seen_by(cell, advised):
+    if know_all or view.knows_underside(cell, advised):
         after = view.child(action)
         side = int(view.vec[DOWN + cell])
         parts = [f"reveals {deck.side_name(side)} ({deck.side(side).describe(deck.codes)})"]
@@ -140,10 +140,11 @@ def _flipped(view: MemorinthState, cell: int) -> np.ndarray:
 
 
 def _pool(view: MemorinthState, cell: int, player: int) -> list[int]:
-    """The sides that may lie under ``cell`` for ``player``: unseen undersides of the same colour (MR-21)."""
+    """The sides that may lie under ``cell`` for ``player``: the undersides of the same colour they do not know
+    (MR-21)."""
     face = int(view.vec[UP + cell]) & 1
     return [int(view.vec[DOWN + c]) for c in range(25)
-            if (int(view.vec[UP + c]) & 1) == face and not view.vec[SEEN + c] >> player & 1]
+            if (int(view.vec[UP + c]) & 1) == face and not view.knows_underside(c, player)]
 
 
 def _with_underside(view: MemorinthState, cell: int, side: int) -> MemorinthState:
@@ -166,7 +167,7 @@ def action_reason(view: MemorinthState, action: int, advised: int) -> str:
         parts.append(f"{code} stands on the {where}")
     elif R.A_PEEK <= action < R.A_SWAPCARDS:
         cell = action - R.A_PEEK
-        parts.append("you have already seen that underside" if view.seen_by(cell, advised)
+        parts.append("you already know that underside" if view.knows_underside(cell, advised)
                      else "learn an underside you have not seen")
     elif R.A_CLOVER <= action < R.A_PEEK:
         victim = action - R.A_CLOVER

@@ -30,7 +30,7 @@ def _cell_lines(state: MemorinthState, cell: int, viewer: int | None) -> list[st
 
     pieces = "".join(str(p) for p in range(state.rules.players) if state.vec[PIECE + p] == cell)
     mark = ""
-    if viewer is not None and not state.vec[SEEN + cell] >> viewer & 1:
+    if viewer is not None and not state.knows_underside(cell, viewer):
         mark = "?"
     elif viewer is not None:
         mark = deck.side_name(int(state.vec[DOWN + cell]))
@@ -72,8 +72,10 @@ def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> Non
         out.write(f"   action card ({side}): " + ", ".join(f"{codes_at} {DIRECTIONS[k]} edge: {names[k]}"
                                                           for k, codes_at in enumerate(action)) + "\n")
     js = state.to_json()
-    line = (f"   round {js['round']}, start card {js['startCard']}, {R.COLOURS[js['toMove']]} (player "
-            f"{js['toMove']}, seat {rules.seats[js['toMove']]}) to {js['phase']}")
+    line = f"   round {js['round']}, start card {js['startCard']}"
+    if js["phase"] != "over":
+        line += (f", {R.COLOURS[js['toMove']]} (player {js['toMove']}, seat {rules.seats[js['toMove']]}) to "
+                 f"{js['phase']}")
     if js["pending"]:
         line += f" ({js['pending']})"
     if js["lastFlipped"]:
@@ -87,7 +89,7 @@ def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> Non
         out.write("   game over: " + (f"{R.COLOURS[w]} (player {w}) left the forest\n" if w is not None
                                       else "nobody can ever leave the forest (MR-19)\n"))
     if viewer is not None:
-        out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not seen, else the side underneath\n")
+        out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not known, else the side underneath\n")
 
 
 def _action_name(state: MemorinthState, edge: int) -> str:

@@ -181,6 +181,11 @@ class MemorinthState(State):
         """True when ``player`` has seen the underside of the card on ``cell``."""
         return bool(self.vec[SEEN + cell] >> player & 1)
 
+    def knows_underside(self, cell: int, player: int) -> bool:
+        """True when ``player`` knows the underside of the card on ``cell``: they have seen it, or the card is the
+        clearing (its two sides are known to everybody, MR-21)."""
+        return self.seen_by(cell, player) or int(self.vec[UP + cell]) < 2
+
     # -- copies and serialisation ----------------------------------------------------------------
     def clone(self) -> MemorinthState:
         return MemorinthState(self.game, self.vec.copy(), None if self.setup is None else list(self.setup))

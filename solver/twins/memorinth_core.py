@@ -215,6 +215,12 @@ def _piece_on(s: list[int], cell: int) -> bool:
     return False
 
 
+def _knows_under(s: list[int], cell: int, bit: int) -> bool:
+    """MR-21: a player knows an underside they have seen, and the clearing's (side ids 0, 1: its pairing is
+    public, the clearing being the one card set apart at setup)."""
+    return bool(s[SEEN + cell] & bit) or s[UP + cell] < 2
+
+
 def _move_result(s: list[int], deck: Sequence[int], player: int, d: int, xcell: int, xside: int) -> tuple[int, int]:
     """``(kind, target)``: kind 0 blocked, 1 moves to ``target``, 2 leaves the forest.
 
@@ -267,11 +273,13 @@ def _action_possible(s: list[int], code: int, player: int) -> bool:
 
 
 def _options(s: list[int], deck: Sequence[int]) -> list[int]:
-    """Characters the mover may choose after the flip: one per distinct effect, only effective ones."""
+    """Characters the mover may choose after the flip: one per distinct effect, only effective ones; the mover
+    must move when any choice moves (MR-8), so actions are offered only when no move is possible (MR-24)."""
     p = s[TOMOVE]
     chars = deck[T_CHARS + s[UP + s[LAST]]]
     keys = 0
-    out: list[int] = []
+    moves: list[int] = []
+    actions: list[int] = []
     for c in range(8):
         if not chars >> c & 1:
             continue
@@ -282,10 +290,10 @@ def _options(s: list[int], deck: Sequence[int]) -> list[int]:
         if loc < 4:
             kind, _ = _move_result(s, deck, p, loc, -1, -1)
             if kind:
-                out.append(c)
+                moves.append(c)
         elif _action_possible(s, _action_code(s, deck, loc - 4), p):
-            out.append(c)
-    return out
+            actions.append(c)
+    return moves if moves else actions
 
 
 def _first_step_bound(s: list[int], deck: Sequence[int], p: int, union: list[int], rf: list[int]) -> int:
@@ -601,7 +609,7 @@ def apply_actions_batch(states: Any, deck: Any, actions: Any, applied: Any) -> N
 def _resample(s: list[int], player: int, rng: _Rng) -> None:
     bit = 1 << player
     for face in (0, 1):
-        cells = [c for c in range(CELLS) if (s[UP + c] & 1) == face and not s[SEEN + c] & bit]
+        cells = [c for c in range(CELLS) if (s[UP + c] & 1) == face and not _knows_under(s, c, bit)]
         vals = sorted(s[DOWN + c] for c in cells)  # sorted first: the sample depends on what the player knows only
         for i in range(len(vals) - 1, 0, -1):
             j = rng.below(i + 1)
@@ -611,7 +619,8 @@ def _resample(s: list[int], player: int, rng: _Rng) -> None:
 
 
 def resample(state: Any, player: int, seed: int) -> None:
-    """Shuffle, in place, the undersides ``player`` has not seen among those cards (Sun-up and Moon-up apart)."""
+    """Shuffle, in place, the undersides ``player`` does not know among those cards (Sun-up and Moon-up apart;
+    known: seen, or the clearing's, MR-21)."""
     s = _checked_vector(state)
     if not 0 <= player < s[NPLAYERS]:
         raise ValueError("player: out of range")
@@ -674,7 +683,8 @@ def _dist(d: list[int], cell: int) -> int:
 
 
 def _reveal_value(s: list[int], deck: Sequence[int], q: int, x: int, side: int, d: list[int]) -> int:
-    """What revealing ``side`` on cell ``x`` is worth to player ``q`` (greedy: escape, or distance gained)."""
+    """What revealing ``side`` on cell ``x`` is worth to player ``q`` (greedy: escape, or distance gained by the
+    best move; a move is compulsory when there is one, MR-8; 0 without one)."""
     chars = deck[T_CHARS + side]
     p = s[PIECE + q]
     best = -INF
@@ -687,10 +697,8 @@ def _reveal_value(s: list[int], deck: Sequence[int], q: int, x: int, side: int, 
             if kind == 0:
                 continue
             score = ESCAPE_SCORE if kind == 2 else _dist(d, p) - _dist(d, t)
-        else:
-            score = 0
-        if score > best:
-            best = score
+            if score > best:
+                best = score
     return best if best > -INF else 0
 
 
@@ -721,11 +729,11 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
         bit = 1 << q
         pools: list[list[int]] = [[], []]
         for c in range(CELLS):
-            if not s[SEEN + c] & bit:
+            if not _knows_under(s, c, bit):
                 pools[s[UP + c] & 1].append(s[DOWN + c])
         vals = []
         for x in legal:
-            sides = [s[DOWN + x]] if s[SEEN + x] & bit else pools[s[UP + x] & 1]
+            sides = [s[DOWN + x]] if _knows_under(s, x, bit) else pools[s[UP + x] & 1]
             total = 0
             for side in sides:
                 total += _reveal_value(s, deck, q, x, side, d)
@@ -768,7 +776,7 @@ def _greedy(s: list[int], deck: Sequence[int], rng: _Rng) -> int:
                 best, most = a, s[CLOVER + a - A_CLOVER]
         return best
     if pend == ACT_PEEK:
-        unseen = [a for a in legal if not s[SEEN + a - A_PEEK] >> q & 1]
+        unseen = [a for a in legal if not _knows_under(s, a - A_PEEK, 1 << q)]
         pool = unseen or legal
         return pool[rng.below(len(pool))]
     return legal[rng.below(len(legal))]

@@ -34,7 +34,7 @@ def test_hint_json_and_board(capsys, state_file):
     body = json.loads(out)
     assert code == 0 and len(body["moveInfos"]) == 2 and body["rootInfo"]["fullInformation"] is False
     code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--board")
-    assert code == 0 and "+---------+" in out and "'?' = underside not seen" in out
+    assert code == 0 and "+---------+" in out and "'?' = underside not known" in out
 
 
 def test_new_play_show_legal_moves_round_trip(capsys):
@@ -101,3 +101,42 @@ def test_demo(capsys):
     for needle in ("INVENTED", "hint from the player's own information", "shortest escape", "puzzle",
                    "Master Memorinth"):
         assert needle in out
+
+
+def test_show_a_finished_game_names_the_winner_and_nobody_to_move(capsys):
+    """A finished game is drawn without 'yellow ... to over'."""
+    state = MemorinthGame().deal(3)
+    obj = state.to_json()
+    obj.update(pieces=["out", "c3"], winner=0, phase="over")
+    code, out, _ = run(capsys, "memorinth", "show", json.dumps(obj))
+    assert code == 0 and "to over" not in out and "game over: yellow (player 0) left the forest" in out
+    assert "round 1, start card sun\n" in out
+
+
+def test_a_missing_state_file_is_named_as_such(capsys, tmp_path):
+    """A mistyped file name is reported as a missing file, not as a malformed notation."""
+    missing = str(tmp_path / "nosuch.json")
+    code, _, err = run(capsys, "memorinth", "show", missing)
+    assert code == 1 and "no such file" in err and "nosuch.json" in err
+    code, _, err = run(capsys, "memorinth", "show", "2p base SN | x")
+    assert code == 1 and "expected 5 sections" in err
+
+
+def test_same_seed_same_output_for_generate_hint_and_new(capsys):
+    """Determinism: generate, hint (node limit) and new print the same thing twice for one seed, and a different
+    seed changes the deal."""
+    def twice(*args):
+        first = run(capsys, *args)
+        second = run(capsys, *args)
+        assert first[0] == 0 and first == second
+        return first[1]
+
+    twice("memorinth", "generate", "--count", "1", "--seed", "5", "--difficulty", "easy", "--variant", "master",
+          "--json")
+    notation = twice("memorinth", "new", "--seed", "8", "--players", "3").strip()
+    assert notation != run(capsys, "memorinth", "new", "--seed", "9", "--players", "3")[1].strip()
+    hinted = [json.loads(run(capsys, "memorinth", "hint", notation, "--nodes", "600", "--seed", "4", "--json",
+                             "--top", "5")[1]) for _ in range(2)]
+    for answer in hinted:
+        answer["rootInfo"].pop("seconds")
+    assert hinted[0] == hinted[1]

@@ -124,3 +124,39 @@ def test_bad_game_parameters():
         load_game("memorinth(action_side=special)")
     with pytest.raises(UnknownGameError, match="game.variant"):
         load_game("memorinth(variant=expert)")
+
+
+@pytest.mark.parametrize("cells,change,match", [
+    # round 2, player 1 to move: player 0 flipped in a Sun turn, so the card must show Moon now
+    ({"a1": "20S"}, dict(round=2, toMove=1, lastFlipped="a1"), "must now show moon"),
+    # round 3, player 0 to move: player 1 flipped in round 2 (a Moon turn for them): the card shows Sun
+    ({"b1": "6M"}, dict(round=3, toMove=0, lastFlipped="b1"), "must now show sun"),
+])
+def test_mr5_the_card_flipped_last_must_show_its_new_side(position, cells, change, match):
+    """MR-5 / MR-6: the previous player turned that card over from the side the start card named then."""
+    obj = position(cells)
+    obj.update(change)
+    with pytest.raises(ImpossibleStateError, match=match) as info:
+        GAME.state_from_json(obj)
+    assert info.value.field == "state.lastFlipped"
+    obj["board"] = [row.replace("20S", "20M").replace("6M", "6S") for row in obj["board"]]
+    assert GAME.state_from_json(obj).to_json()["lastFlipped"] == change["lastFlipped"]
+
+
+def test_mr11_an_act_phase_must_come_from_the_card_just_flipped(position):
+    """MR-11: an action is pending only when the card just flipped shows a character at that action."""
+    game = MemorinthGame(variant="master")
+    chars = {"N": "G", "E": "R", "S": "B", "W": "F", "action": "HXPT"}
+    obj = position({"a1": "6M"}, variant="master", characters=chars, phase="act", pending="shift-N",
+                   lastFlipped="a1", seen=[["a1"], ["a1"]])
+    assert game.state_from_json(obj).phase == "act"        # 6M shows H, on the shift-up edge: north for seat S
+    for change, field, match in [
+        (dict(pending="shift-E"), "state.pending", "no character on the card just flipped"),
+        (dict(lastFlipped=None), "state.lastFlipped", "needs the card just flipped"),
+        (dict(board=[row.replace("6M", "6S") for row in obj["board"]]), "state.lastFlipped",
+         "must show the side the start-player card does not"),
+    ]:
+        bad = dict(obj, **change)
+        with pytest.raises(ImpossibleStateError, match=match) as info:
+            game.state_from_json(bad)
+        assert info.value.field == field

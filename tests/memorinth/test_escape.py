@@ -189,3 +189,16 @@ def test_a_long_search_can_be_cancelled():
     escape = shortest_escape(state, max_depth=8, ctx=search)
     assert time.perf_counter() - start < 3
     assert escape.status == "LIMIT" and escape.lower_bound >= 3 and escape.turns is not None
+
+
+def test_a_stopped_search_whose_best_escape_meets_the_lower_bound_is_optimal():
+    """MR-26: stopped by a node limit, an escape as short as the proven lower bound is proven shortest (it was
+    reported as LIMIT although nothing was left to prove)."""
+    state = MemorinthGame().deal(3)                  # the docs' example: 3 own turns, found by the greedy run
+    limited = shortest_escape(state, ctx=SearchContext(limits=Limits(nodes=3)))
+    full = shortest_escape(state, ctx=SearchContext())
+    assert full.optimal and full.turns == 3
+    assert limited.lower_bound == limited.turns == 3
+    assert limited.status == "OPTIMAL" and limited.optimal
+    answer = solver.solve("memorinth", state.to_notation(), nodes=3)
+    assert answer.optimal and answer.status == "EXHAUSTIVE" and answer.value == answer.bound == 3

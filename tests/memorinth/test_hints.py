@@ -59,9 +59,11 @@ def test_reason_names_paths_opened_for_other_players(position, load):
 
 
 def test_unseen_flip_reason_gives_the_odds():
+    """MR-21: in round 1 the 12 Sun-up forest cards hide 12 Moon sides the player does not know (the clearing's
+    Moon side is known: it is on the back of the clearing)."""
     state = GAME.deal(1)
     info = GAME.hint(state, ctx(), top=1).best
-    assert info.why.startswith("unseen underside (one of 13 Moon sides you have not seen)")
+    assert info.why.startswith("unseen underside (one of 12 Moon sides you have not seen)")
     assert 0 < info.extra["playouts"] and len(info.extra["winCI"]) == 2
 
 
@@ -171,3 +173,53 @@ def test_mr27_the_playout_policy_uses_only_what_the_mover_has_seen():
     for seed in range(40):
         assert (K.policy_action(state.vec, state.deck_table, 1, seed)
                 == K.policy_action(other.vec, other.deck_table, 1, seed))
+
+
+def _same_view_world(state, player, rng):
+    """A copy of ``state`` whose undersides ``player`` has not seen are dealt anew (Sun-up and Moon-up apart),
+    including those other players have looked at in private: the same observation for ``player``."""
+    other = state.clone()
+    for face in (0, 1):
+        cells = [c for c in range(25) if not state.knows_underside(c, player) and state.vec[UP + c] % 2 == face]
+        values = [int(state.vec[DOWN + c]) for c in cells]
+        for c, v in zip(cells, rng.permutation(values)):
+            other.vec[DOWN + c] = v
+    return other
+
+
+@pytest.mark.parametrize("spec,obj_changes", [
+    (dict(), dict(seen=[["a1"], ["b2", "e3"]], round=3, toMove=0)),
+    (dict(players=3, variant="master", action_side="special"),
+     dict(seen=[["e1"], ["b2", "d4", "a5"], ["b2", "e5"]], round=2, toMove=0, clovers=[1, 2, 0], supply=2)),
+])
+def test_mr21_hints_ignore_what_the_player_has_not_seen_including_other_players_peeks(spec, obj_changes):
+    """MR-21 / MR-16: positions that differ only in undersides the advised player has not seen (among them the
+    ones other players looked at in private) get identical hints for the same seed, in every phase."""
+    game = MemorinthGame(**spec)
+    obj = game.deal(6).to_json()
+    obj.update(obj_changes)
+    if "clovers" not in obj_changes:
+        obj.pop("clovers", None), obj.pop("supply", None)
+    obj["startCard"] = None
+    state = game.state_from_json({k: v for k, v in obj.items() if v is not None or k in ("lastFlipped",
+                                                                                          "pending", "winner")})
+    rng = np.random.default_rng(1)
+    checked_phases = set()
+    for step in range(6):
+        worlds = [state] + [_same_view_world(state, 0, rng) for _ in range(3)]
+        assert all(w.observation(0) == state.observation(0) for w in worlds)
+        assert len({json.dumps(w.to_json()) for w in worlds}) > 1
+        answers = []
+        for world in worlds:
+            answer = game.hint(world, ctx(nodes=400, seed=9), top=400).to_json()
+            answer["rootInfo"].pop("seconds")
+            answers.append(answer)
+        assert all(a == answers[0] for a in answers)
+        checked_phases.add(state.phase)
+        # play on as player 0 (a choose/act step when there is one), then let the others play
+        state.apply_action(state.legal_actions()[-1])
+        while not state.is_terminal() and state.current_player() != 0:
+            state.apply_action(state.legal_actions()[0])
+        if state.is_terminal():
+            break
+    assert "flip" in checked_phases

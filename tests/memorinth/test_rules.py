@@ -204,11 +204,29 @@ def test_mr12_a_piece_pushed_out_reenters_with_its_card_at_the_other_end(positio
     assert state.to_json()["board"][2].split()[0] == "17S"
 
 
-def test_mr11_action_instead_of_moving_and_mr24_action_or_move_is_a_choice(position, load):
-    """MR-11 / MR-24: 19M shows R (east side: move) and H (action card): the mover picks either."""
+def test_mr11_mr24_a_possible_move_comes_before_the_action(position, load):
+    """MR-8 / MR-11 / MR-24: 19M shows R (east side) and H (action card). The piece can move east, and the mover
+    must move when any choice moves, so the move is made without asking (no shift)."""
     state = master(position, load, {"a1": "19S", "d3": "11S"})
     play(state, "flip a1")
-    assert moves(state) == ["choose R", "choose H"]
+    assert state.phase == "flip" and state.to_json()["pieces"][0] == "d3" and state.to_json()["toMove"] == 1
+
+
+def test_mr11_mr24_the_action_is_performed_when_the_move_is_blocked(position, load):
+    """MR-11 / MR-24: the same card with the way east blocked (13S has no west path end): the action at H's edge
+    (shift-up: north for seat S) must be performed."""
+    state = master(position, load, {"a1": "19S", "d3": "13S"})
+    play(state, "flip a1")
+    assert state.phase == "act" and state.to_json()["pending"] == "shift-N"
+
+
+def test_mr8_mr24_two_actions_are_a_choice(position, load):
+    """MR-8 / MR-24: a card showing two action-card characters (24M: P at the S edge, X at the E edge) offers both
+    actions when no move is possible."""
+    state = master(position, load, {"a1": "24S"}, characters={"N": "G", "E": "R", "S": "B", "W": "F",
+                                                              "action": "HXPT"})
+    play(state, "flip a1")
+    assert moves(state) == ["choose P", "choose X"]
 
 
 def test_mr14_a_goblin_on_the_way_costs_one_clover(position, load):

@@ -131,7 +131,8 @@ def test_observation_hides_unseen_undersides_and_resampling_keeps_it():
     state.apply_action(state.legal_actions()[0])
     seen = state.observation(1)
     unders = [cell["under"] for row in seen["board"] for cell in row]
-    assert sum(u is not None for u in unders) == 1          # only the flipped card
+    assert sum(u is not None for u in unders) == 2          # the flipped card and the clearing
+    assert unders[12] == "CM"
     variants = set()
     for seed in range(20):
         sampled = state.resample_from_observation(1, np.random.default_rng(seed))
@@ -141,14 +142,42 @@ def test_observation_hides_unseen_undersides_and_resampling_keeps_it():
 
 
 def test_resampling_draws_undersides_of_the_right_colour_uniformly():
-    """MR-21: an unseen underside of a Sun-up card is any not-yet-seen Moon side, each about equally often."""
+    """MR-21: an unseen underside of a Sun-up forest card is any Moon side of a forest card not yet seen, each
+    about equally often; the clearing's Moon side stays on the back of the clearing."""
     state = MemorinthGame().deal(1)
     counts: collections.Counter[int] = collections.Counter()
     for seed in range(3000):
-        counts[int(state.resample_from_observation(0, np.random.default_rng(seed)).vec[DOWN + 0])] += 1
-    moon_sides_under_sun = {int(state.vec[DOWN + c]) for c in range(25) if state.vec[UP + c] % 2 == 0}
-    assert set(counts) == moon_sides_under_sun and len(counts) == 13
-    assert max(counts.values()) < 1.4 * 3000 / 13 and min(counts.values()) > 0.6 * 3000 / 13
+        sampled = state.resample_from_observation(0, np.random.default_rng(seed))
+        assert sampled.vec[DOWN + 12] == 1
+        counts[int(sampled.vec[DOWN + 0])] += 1
+    moon_sides_under_sun = {int(state.vec[DOWN + c]) for c in range(25) if state.vec[UP + c] % 2 == 0} - {1}
+    assert set(counts) == moon_sides_under_sun and len(counts) == 12
+    assert max(counts.values()) < 1.4 * 3000 / 12 and min(counts.values()) > 0.6 * 3000 / 12
+
+
+def test_mr21_the_clearings_underside_is_known_to_everybody():
+    """MR-21: the clearing is set apart at setup, so its two sides are known to belong together: its underside is
+    in every observation and never re-dealt (nor dealt under a forest card)."""
+    game = MemorinthGame(players=3)
+    obj = game.deal(4).to_json()
+    obj["pieces"] = ["a1", "e5", "b2"]
+    state = game.state_from_json(obj)
+    assert state.observation(2)["board"][2][2] == {"up": "CS", "under": "CM", "seenBy": []}
+    for seed in range(200):
+        sampled = state.resample_from_observation(1, np.random.default_rng(seed))
+        assert sampled.vec[DOWN + 12] == 1
+        assert all(sampled.vec[DOWN + c] > 1 for c in range(25) if c != 12)
+    # the same holds wherever the clearing has been carried (here: swapped with b4) and with its Moon side up
+    obj["board"][2] = obj["board"][2].replace("CS", "XX")
+    obj["board"][3] = obj["board"][3].split()
+    moved = obj["board"][3][1]
+    obj["board"][3][1] = "CM"
+    obj["board"][2] = obj["board"][2].replace("XX", moved)
+    moved_state = game.state_from_json(obj)
+    for seed in range(50):
+        sampled = moved_state.resample_from_observation(0, np.random.default_rng(seed))
+        assert sampled.vec[DOWN + 16] == 0
+    assert moved_state.observation(0)["board"][3][1]["under"] == "CS"
 
 
 def test_returns_and_terminal():

@@ -188,3 +188,25 @@ def test_batch_functions_agree(vecs, pick):
     for i in range(n):
         single = rows[i].copy()
         assert K.apply_action(single, DECK, int(actions[i])) == ra[i] and (single == x[i]).all()
+
+
+@pytest.mark.parametrize("config", [4, 5, 6, 7])
+def test_greedy_shift_and_swap_choices_agree(config):
+    """The greedy policy's shift and card-swap choices (weighed by the piece's distance after the move) agree
+    between kernel and twin in many act phases."""
+    game = GAMES[config]
+    rng = np.random.default_rng(config)
+    buf = np.empty(396, dtype=np.int32)
+    checked = 0
+    for seed in range(60):
+        vec = game.deal(seed).vec.copy()
+        for _ in range(200):
+            if vec[T.PHASE] == T.PH_ACT and (vec[T.PENDING] < 4 or vec[T.PENDING] == T.ACT_SWAPCARDS):
+                for s in range(4):
+                    assert K.policy_action(vec, DECK, 1, s) == T.policy_action(vec, DECK, 1, s)
+                checked += 1
+            n = K.legal_actions(vec, DECK, buf)
+            if n == 0:
+                break
+            K.apply_action(vec, DECK, int(buf[rng.integers(n)]))
+    assert checked >= 20
