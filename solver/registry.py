@@ -18,6 +18,7 @@ from solver.game import Game
 #: name -> "module:ClassName"
 GAMES: dict[str, str] = {
     "aetherya": "solver.aetherya.game:AetheryaGame",
+    "forgotten": "solver.forgotten.game:ForgottenGame",
 }
 
 _SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)
