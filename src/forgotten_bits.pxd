@@ -174,6 +174,77 @@ cdef inline uint64_t best_route(const Geometry* g, uint64_t c0, uint64_t c1, uin
     return route
 
 
+cdef enum:
+    FAR = 1000000      # "no route through this cell"
+
+
+cdef inline int through_costs(const Geometry* g, uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3,
+                              int* out) noexcept nogil:
+    """``out[c]`` = cost of the cheapest Brain-to-Brain route through cell ``c`` (``FAR`` if none), where a cell
+    of ``c<w>`` costs ``w``; returns the cheapest route's cost (-1 if none)."""
+    cdef uint64_t cls[4]
+    cdef uint64_t fwd[MAX_LEVELS]
+    cdef uint64_t bwd[MAX_LEVELS]
+    cdef int da[64]
+    cdef int db[64]
+    cdef int c, t, w, n_fwd, n_bwd, best = FAR
+    cdef uint64_t layer, prev
+    cls[0] = c0 & ~g.brains
+    cls[1] = c1 & ~g.brains & ~cls[0]
+    cls[2] = c2 & ~g.brains & ~cls[0] & ~cls[1]
+    cls[3] = c3 & ~g.brains & ~cls[0] & ~cls[1] & ~cls[2]
+    n_fwd = all_levels(g, cls, g.start, fwd)
+    n_bwd = all_levels(g, cls, g.goal, bwd)
+    for c in range(g.cells):
+        da[c] = FAR
+        db[c] = FAR
+        out[c] = FAR
+    prev = 0
+    for t in range(n_fwd):
+        layer = fwd[t] & ~prev
+        prev = fwd[t]
+        while layer:
+            c = ctz64(layer)
+            layer &= layer - 1
+            da[c] = t
+    prev = 0
+    for t in range(n_bwd):
+        layer = bwd[t] & ~prev
+        prev = bwd[t]
+        while layer:
+            c = ctz64(layer)
+            layer &= layer - 1
+            db[c] = t
+    for w in range(4):
+        layer = cls[w]
+        while layer:
+            c = ctz64(layer)
+            layer &= layer - 1
+            if da[c] < FAR and db[c] < FAR:
+                out[c] = da[c] + db[c] - w
+                if (g.goal >> c) & 1 and da[c] < best:
+                    best = da[c]
+    return best if best < FAR else -1
+
+
+cdef inline int all_levels(const Geometry* g, const uint64_t* cls, uint64_t src, uint64_t* out) noexcept nogil:
+    """Every weighted distance level from ``src`` until nothing new is reached; returns the number of levels."""
+    cdef int t = 0, w
+    cdef uint64_t x
+    while t < MAX_LEVELS:
+        x = out[t - 1] if t > 0 else 0
+        x |= cls[0] & src
+        for w in range(1, 4):
+            if t >= w:
+                x |= cls[w] & (src | spread(g, out[t - w]))
+        x = closure(g, x, cls[0])
+        out[t] = x
+        if t >= 3 and x == out[t - 3]:
+            return t + 1
+        t += 1
+    return t
+
+
 # -- random stream (splitmix64) ---------------------------------------------------------
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9

@@ -10,7 +10,8 @@ Cell status codes: 0 no tile (Brain or empty), 1 face down, 2 face up, 3 removed
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t
-from forgotten_bits cimport (Geometry, make_geometry, connected, missing_count, best_route, bit, spread)
+from forgotten_bits cimport (Geometry, make_geometry, connected, missing_count, best_route, through_costs, bit, spread,
+                             FAR)
 
 
 cdef Geometry geometry(int width, int height, int brain_a, int brain_b) except *:
@@ -63,6 +64,21 @@ def route(int width, int height, int brain_a, int brain_b, uint64_t c0, uint64_t
     cdef int cost = -1
     cdef uint64_t mask = best_route(&g, c0 & g.full, c1 & g.full, c2 & g.full, c3 & g.full, &cost)
     return cost, mask
+
+
+def route_costs(int width, int height, int brain_a, int brain_b, uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3,
+                int32_t[::1] out):
+    """``out[c]`` = cost of the cheapest Brain-to-Brain route through cell ``c`` (-1 when none passes there),
+    where a cell of ``c<w>`` costs ``w`` (its own cost included); returns the cheapest route's cost (-1 if none)."""
+    cdef Geometry g = geometry(width, height, brain_a, brain_b)
+    cdef int costs[64]
+    cdef int best, c
+    if out.shape[0] != g.cells:
+        raise ValueError("route_costs: out needs one entry per cell")
+    best = through_costs(&g, c0 & g.full, c1 & g.full, c2 & g.full, c3 & g.full, costs)
+    for c in range(g.cells):
+        out[c] = costs[c] if costs[c] < FAR else -1
+    return best
 
 
 cdef bint alive(const Geometry* g, uint64_t down, uint64_t up, uint64_t dead, int goal) noexcept nogil:

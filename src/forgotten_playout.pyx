@@ -13,13 +13,13 @@ the players have seen that tile. ``phase`` 0 waits for the first flip, 1 for the
 
 Policies (``docs/rules/forgotten.md``, "Policies"): 0 random flips; 1 greedy matcher with perfect
 memory (Velleman-Warrington); 2 route (the hint engine's base policy: uses only what was seen);
-3 oracle (full information: knows every tile). Ties go to the lowest cell index; policies 0 and 1
-draw from the random stream.
+3 oracle (full information: knows every tile). Ties go to the lowest cell index; only policy 0
+draws from the random stream (the deal and the Erasure dice always do).
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t
-from forgotten_bits cimport (Geometry, make_geometry, connected, best_route, bit, below, next64, stream_seed,
-                             nth_bit, lowest, popcount64)
+from forgotten_bits cimport (Geometry, make_geometry, connected, best_route, through_costs, bit, below, next64,
+                             stream_seed, nth_bit, lowest, popcount64, FAR)
 
 cdef enum:
     ST_NONE = 0
@@ -127,14 +127,26 @@ cdef inline void classify(const World* w, uint64_t* kp, uint64_t* ku, uint64_t* 
             ku[0] |= bit(c)
 
 
-cdef inline uint64_t knowledge_route(const Geometry* g, const World* w) noexcept nogil:
-    """Cells on a cheapest route where face up costs 0, a known pair 1, a known single 2, unseen 3."""
+cdef inline int knowledge_costs(const Geometry* g, const World* w, int* cost) noexcept nogil:
+    """Cost of the cheapest route through each cell when face up costs 0, a tile of a known pair 1, a seen
+    tile whose partner is unseen 2 and an unseen tile 3 (FAR: no route); returns the cheapest route's cost."""
     cdef uint64_t kp, ku, kd, unk = w.down & ~w.seen
-    cdef int cost
     classify(w, &kp, &ku, &kd)
     if unk == 0:
-        ku = 0          # no unseen tile left on the board: a known single can never be matched
-    return best_route(g, w.up, kp, ku, unk, &cost)
+        ku = 0          # no unseen tile left on the board: a seen single can never be matched
+    return through_costs(g, w.up, kp, ku, unk, cost)
+
+
+cdef inline int cheapest(uint64_t m, const int* cost) noexcept nogil:
+    """The cell of ``m`` on the cheapest route (lowest index among ties); -1 when no route crosses ``m``."""
+    cdef int c, best = -1, best_cost = FAR
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if cost[c] < best_cost:
+            best_cost = cost[c]
+            best = c
+    return best
 
 
 cdef inline int random_cell(uint64_t m, uint64_t* rng) noexcept nogil:
@@ -151,6 +163,7 @@ cdef inline int partner_if_known(const World* w, int cell) noexcept nogil:
 cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* rng) noexcept nogil:
     cdef uint64_t kp, ku, kd, route, m, unk = w.down & ~w.seen, usable
     cdef int c, cost
+    cdef int costs[64]
     if policy == POLICY_RANDOM:
         return random_cell(w.down, rng)
     if policy == POLICY_GREEDY:
@@ -158,8 +171,8 @@ cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* r
         if kp:
             return lowest(kp)
         if unk:
-            return random_cell(unk, rng)
-        return random_cell(w.down, rng)
+            return lowest(unk)
+        return lowest(w.down)
     if policy == POLICY_ORACLE:
         usable = w.down & ~w.dead
         route = best_route(g, w.up, usable, 0, 0, &cost) & usable
@@ -174,21 +187,30 @@ cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* r
         return lowest(usable) if usable else lowest(w.down)
     # POLICY_ROUTE
     classify(w, &kp, &ku, &kd)
-    route = knowledge_route(g, w)
-    if kp & route:
-        return lowest(kp & route)
-    if unk & route:
-        return lowest(unk & route)
+    cost = knowledge_costs(g, w, costs)
+    m = kp
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if costs[c] == cost:
+            return c                    # a known pair on a cheapest route: match it
+    c = cheapest(unk, costs)
+    if c >= 0:
+        return c                        # the unseen tile on the cheapest route through one
     if unk:
         return lowest(unk)
+    c = cheapest(kp, costs)
+    if c >= 0:
+        return c
     if kp:
         return lowest(kp)
     return lowest(w.down)
 
 
 cdef int choose_second(const Geometry* g, const World* w, int policy, uint64_t* rng) noexcept nogil:
-    cdef int first = w.first, p
-    cdef uint64_t others = w.down & ~bit(first), unk = w.down & ~w.seen & ~bit(first), route
+    cdef int first = w.first, p, c
+    cdef uint64_t others = w.down & ~bit(first), unk = w.down & ~w.seen & ~bit(first)
+    cdef int costs[64]
     if policy == POLICY_RANDOM:
         return random_cell(others, rng)
     if policy == POLICY_ORACLE:
@@ -201,11 +223,12 @@ cdef int choose_second(const Geometry* g, const World* w, int policy, uint64_t* 
         return p
     if policy == POLICY_GREEDY:
         if unk:
-            return random_cell(unk, rng)
-        return random_cell(others, rng)
-    route = knowledge_route(g, w)
-    if unk & route:
-        return lowest(unk & route)
+            return lowest(unk)
+        return lowest(others)
+    knowledge_costs(g, w, costs)
+    c = cheapest(unk, costs)
+    if c >= 0:
+        return c
     if unk:
         return lowest(unk)
     return lowest(others)
@@ -471,7 +494,7 @@ def rollouts(int width, int height, int brain_a, int brain_b, int erasure, int g
 def policy_move(int width, int height, int brain_a, int brain_b, const int8_t[::1] tiles,
                 const uint8_t[::1] status, const uint8_t[::1] seen, int first, int policy, uint64_t seed):
     """The cell ``policy`` flips next: a first flip when ``first`` is -1, else the second flip after ``first``.
-    Policies 0 and 1 draw from random stream 0 of ``seed``."""
+    Policy 0 draws from random stream 0 of ``seed``."""
     cdef Geometry g = geometry(width, height, brain_a, brain_b)
     cdef World w = load_world(&g, tiles, status, seen, 0, PHASE_SECOND if first >= 0 else PHASE_FIRST, first)
     cdef uint64_t rng = stream_seed(seed, 0)

@@ -164,6 +164,14 @@ class Board:
         """Cells a path may end on: around the second Brain, diagonals included (FG-5)."""
         return self.around(self.brains[1]) & ~self.brain_mask
 
+    def closure(self, seed: int, cells: int) -> int:
+        """``seed`` grown through orthogonally adjacent cells of ``cells``."""
+        while True:
+            grown = seed | (self.spread(seed) & cells)
+            if grown == seed:
+                return seed
+            seed = grown
+
     def connected(self, cells: int) -> bool:
         """True when ``cells`` hold a path from Brain to Brain (orthogonal steps, diagonal off/onto a Brain)."""
         reach = self.start & cells

@@ -139,6 +139,26 @@ def route(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int,
     return best, sum(1 << c for c in on_route)
 
 
+def route_costs(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int, c2: int, c3: int,
+                out: np.ndarray) -> int:
+    """``out[c]`` = cost of the cheapest Brain-to-Brain route through cell ``c`` (-1 when none passes there),
+    where a cell of ``c<w>`` costs ``w`` (its own cost included); returns the cheapest route's cost (-1 if none)."""
+    _check(width, height, brain_a, brain_b)
+    if out.shape[0] != width * height:
+        raise ValueError("route_costs: out needs one entry per cell")
+    cost: dict[int, int] = {}
+    for weight, mask in ((3, c3), (2, c2), (1, c1), (0, c0)):
+        for c in _cells(int(mask), width, height, brain_a, brain_b):
+            cost[c] = weight
+    forward = _cheapest(width, height, brain_a, brain_b, cost)
+    backward = _cheapest(width, height, brain_a, brain_b, cost, reverse=True)
+    for c in range(width * height):
+        out[c] = forward[c] + backward[c] - cost[c] if c in forward and c in backward else -1
+    _, goals = _ends(width, height, brain_a, brain_b)
+    reached = [forward[c] for c in goals if c in forward]
+    return min(reached) if reached else -1
+
+
 def erasure_odds(width: int, height: int, brain_a: int, brain_b: int, status: Sequence[int],
                  partner: Sequence[int], goal: int) -> tuple[int, int]:
     """``(losing, critical)``: how many of the ``width*height`` equally likely Erasure rolls would lose the

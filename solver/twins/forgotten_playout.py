@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.twins.forgotten_paths import path_exists, route
+from solver.twins.forgotten_paths import path_exists, route, route_costs
 
 MASK64 = (1 << 64) - 1
 NONE, DOWN, UP, REMOVED = 0, 1, 2, 3
@@ -130,12 +130,24 @@ def _route(game: _Game, c0: int, c1: int, c2: int, c3: int) -> int:
     return route(game.width, game.height, game.brain_a, game.brain_b, c0, c1, c2, c3)[1]
 
 
-def _knowledge_route(game: _Game) -> int:
+def _knowledge_costs(game: _Game) -> tuple[int, list[int]]:
+    """Cheapest route cost through each cell (face up 0, known pair 1, seen single 2, unseen 3; -1: none)."""
     kp, ku, _ = _classify(game)
     unk = game.down & ~game.seen
     if unk == 0:
         ku = 0
-    return _route(game, game.up, kp, ku, unk)
+    out = np.zeros(game.cells, np.int32)
+    best = route_costs(game.width, game.height, game.brain_a, game.brain_b, game.up, kp, ku, unk, out)
+    return best, [int(x) for x in out]
+
+
+def _cheapest(mask: int, costs: list[int]) -> int:
+    """The cell of ``mask`` on the cheapest route (lowest index among ties); -1 if no route crosses it."""
+    best, best_cost = -1, None
+    for c in _bits(mask):
+        if costs[c] >= 0 and (best_cost is None or costs[c] < best_cost):
+            best, best_cost = c, costs[c]
+    return best
 
 
 def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
@@ -146,7 +158,7 @@ def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
         kp, _, _ = _classify(game)
         if kp:
             return _lowest(kp)
-        return _random_cell(unk if unk else game.down, rng)
+        return _lowest(unk if unk else game.down)
     if policy == ORACLE:
         usable = game.down & ~game.dead
         on_route = _route(game, game.up, usable, 0, 0) & usable
@@ -157,11 +169,19 @@ def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
             return _lowest(on_route)
         return _lowest(usable) if usable else _lowest(game.down)
     kp, _, _ = _classify(game)
-    on_route = _knowledge_route(game)
-    for mask in (kp & on_route, unk & on_route, unk, kp):
-        if mask:
-            return _lowest(mask)
-    return _lowest(game.down)
+    best, costs = _knowledge_costs(game)
+    for c in _bits(kp):
+        if costs[c] == best:
+            return c
+    c = _cheapest(unk, costs)
+    if c >= 0:
+        return c
+    if unk:
+        return _lowest(unk)
+    c = _cheapest(kp, costs)
+    if c >= 0:
+        return c
+    return _lowest(kp) if kp else _lowest(game.down)
 
 
 def _choose_second(game: _Game, policy: int, rng: _Stream) -> int:
@@ -176,12 +196,12 @@ def _choose_second(game: _Game, policy: int, rng: _Stream) -> int:
     if p >= 0 and p != first and game.seen >> p & 1 and game.down >> p & 1:
         return p
     if policy == GREEDY:
-        return _random_cell(unk if unk else others, rng)
-    on_route = _knowledge_route(game)
-    for mask in (unk & on_route, unk):
-        if mask:
-            return _lowest(mask)
-    return _lowest(others)
+        return _lowest(unk if unk else others)
+    _, costs = _knowledge_costs(game)
+    c = _cheapest(unk, costs)
+    if c >= 0:
+        return c
+    return _lowest(unk) if unk else _lowest(others)
 
 
 # -- rules ----------------------------------------------------------------------------------
@@ -367,7 +387,7 @@ def rollouts(width: int, height: int, brain_a: int, brain_b: int, erasure: int, 
 def policy_move(width: int, height: int, brain_a: int, brain_b: int, tiles: np.ndarray, status: np.ndarray,
                 seen: np.ndarray, first: int, policy: int, seed: int) -> int:
     """The cell ``policy`` flips next: a first flip when ``first`` is -1, else the second flip after ``first``.
-    Policies 0 and 1 draw from random stream 0 of ``seed``."""
+    Policy 0 draws from random stream 0 of ``seed``."""
     _check_board(width, height, brain_a, brain_b)
     game = _load(width, height, brain_a, brain_b, tiles, status, seen, 0, SECOND if first >= 0 else FIRST, first)
     _check_rules(0, 0, policy)
