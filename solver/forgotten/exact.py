@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from solver.forgotten.knowledge import LABEL, UNK, Info, Model
 
-Policy = Callable[[Info, int], int]
+Policy = Callable[[Info, int, bool], int]
 
 
 class SearchStopped(Exception):
@@ -179,8 +179,9 @@ class ExactSolver:
 class PolicyEvaluator:
     """The exact win probability of a policy that reads only the players' knowledge.
 
-    ``policy(info, first)`` returns the cell to flip (``first`` is -1 for a first flip). Memoised on the
-    exact knowledge (no symmetry: a policy may break ties by position).
+    ``policy(info, first, erase_next)`` returns the cell to flip (``first`` is -1 for a first flip;
+    ``erase_next``: an Erasure roll follows this turn). Memoised on the exact knowledge (no symmetry: a
+    policy may break ties by position).
     """
 
     model: Model
@@ -200,7 +201,7 @@ class PolicyEvaluator:
             raise SearchStopped()
         result = 0.0
         if self.model.hopeful(info) and len(_cells(info.down())) >= 2:
-            first = self.policy(info, -1)
+            first = self.policy(info, -1, erase_next)
             result = self.after_first_flip(info, first, erase_next)
         self.memo[key] = result
         return result
@@ -215,7 +216,7 @@ class PolicyEvaluator:
 
     def second(self, info: Info, first: int, erase_next: bool) -> float:
         """Win probability from the second flip on."""
-        second = self.policy(info, first)
+        second = self.policy(info, first, erase_next)
         outcomes = self.model.second_flip(info, first, second)
         total = sum(w for w, _, _ in outcomes)
         return sum(w * self.after_turn(after, matched, erase_next) for w, after, matched in outcomes) / total

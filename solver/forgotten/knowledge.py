@@ -432,3 +432,23 @@ def world_arrays(model: Model, info: Info) -> tuple:
     for host in hosts[info.e:info.e + len(removed_seen)]:
         seen[host] = 1
     return (np.asarray(tiles, np.int8), np.asarray(status, np.uint8), np.asarray(seen, np.uint8))
+
+
+def useful_moves(info: Info, first: int = -1) -> list[int]:
+    """The flips never worse than all others (docs/rules/forgotten.md, "Moves worth considering").
+
+    First flip: an unseen tile or a tile of a known pair; a seen tile whose partner is not known face down
+    is only worth it when no unseen tile is left. Second flip: the known partner or an unseen tile; a seen
+    tile that does not match learns nothing and is kept only when nothing else is left.
+    """
+    up, unk, pairs, singles, dead = info.masks()
+    down = unk | pairs | singles | dead
+    if first < 0:
+        keep = unk | pairs if unk else (pairs or down)
+    else:
+        code = info.codes[first]
+        mate = 0
+        if code >= LABEL:
+            mate = sum(1 << c for c, other in enumerate(info.codes) if other == code and c != first)
+        keep = (mate | (unk & ~(1 << first))) or (down & ~(1 << first))
+    return [c for c in range(len(info.codes)) if keep >> c & 1]

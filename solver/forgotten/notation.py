@@ -70,21 +70,22 @@ def format_row(cells: list[Cell], given: bool = True) -> str:
     return "".join(format_cell(c, given) for c in cells)
 
 
-def parse_row(text: str, width: int, pairs: int, field: str) -> list[Cell]:
-    """The cells of one row; errors name the row and column."""
+def parse_row(text: str, width: int, pairs: int, field: str, label: str = "") -> list[Cell]:
+    """The cells of one row; errors name the field, and the row (``label``) and column in the message."""
     if not isinstance(text, str):
         raise NotationError(field, text, "expected a row of cell tokens such as '@aB+C-d?'")
     cells: list[Cell] = []
     i = 0
     while i < len(text):
-        where = f"{field} (x={len(cells) + 1})"
+        where = field
+        at = f"{label + ', ' if label else ''}x={len(cells) + 1}: "
         ch = text[i]
         prefix = ""
         if ch in "+-":
             prefix = ch
             i += 1
             if i >= len(text):
-                raise NotationError(where, text, f"'{prefix}' must be followed by a tile letter or '?'")
+                raise NotationError(where, text, f"{at}'{prefix}' must be followed by a tile letter or '?'")
             ch = text[i]
         i += 1
         if ch == "@" and not prefix:
@@ -93,20 +94,21 @@ def parse_row(text: str, width: int, pairs: int, field: str) -> list[Cell]:
             cells.append(EMPTY)
         elif ch == "?":
             if prefix == "+":
-                raise NotationError(where, text, "a face-up tile has been seen: write its letter, not '?'")
+                raise NotationError(where, text, f"{at}a face-up tile has been seen: write its letter, not '?'")
             cells.append(Cell(HIDDEN, REMOVED if prefix else DOWN, False))
         elif ch.isalpha() and ch.upper() in LETTERS:
             pair = LETTERS.index(ch.upper())
             if pair >= pairs:
-                raise UnknownCardError(where, ch, f"no pair {ch.upper()} in a game of {pairs} pairs "
+                raise UnknownCardError(where, ch, f"{at}no pair {ch.upper()} in a game of {pairs} pairs "
                                                   f"(letters A-{LETTERS[pairs - 1]})")
             seen = ch.isupper()
             if prefix == "+" and not seen:
-                raise NotationError(where, text, f"a face-up tile has been seen: write '+{ch.upper()}'")
+                raise NotationError(where, text, f"{at}a face-up tile has been seen: write '+{ch.upper()}'")
             status = UP if prefix == "+" else REMOVED if prefix == "-" else DOWN
             cells.append(Cell(pair, status, seen))
         else:
-            raise NotationError(where, text, f"unexpected {ch!r}: tokens are @ . a A +A -a -A ? -?")
+            raise NotationError(where, text, f"{at}unexpected {ch!r}: tokens are @ . a A +A -a -A ? -?")
     if len(cells) != width:
-        raise NotationError(field, text, f"expected {width} cells in a row, found {len(cells)}")
+        raise NotationError(field, text, f"{label + ': ' if label else ''}expected {width} cells in a row, "
+                                         f"found {len(cells)}")
     return cells

@@ -320,8 +320,10 @@ def build_state(game: ForgottenGame, rows: list[str], turn: int, phase: str, fir
                             f"expected {height} rows (the board is {width}x{height})")
     cells: list[Cell] = []
     for y, row in enumerate(rows):
-        cells.extend(parse_row(row, width, pairs, f"{rows_field}[{y}]" if rows_field.endswith("board") else
-                               f"{rows_field} (row y={y + 1})"))
+        if rows_field.endswith("board"):
+            cells.extend(parse_row(row, width, pairs, f"{rows_field}[{y}]"))
+        else:
+            cells.extend(parse_row(row, width, pairs, rows_field, f"row y={y + 1}"))
     brains = [c for c, cell in enumerate(cells) if cell.brain]
     shown = "/".join(rows)
     if len(brains) != 2:
