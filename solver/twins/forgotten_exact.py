@@ -55,7 +55,7 @@ class Solver:
             self.search = PolicyEvaluator(self.model, self._route, should_stop=self._stop)
         self._base = 0
 
-    def _route(self, info: Info, first: int) -> int:
+    def _route(self, info: Info, first: int, erase_next: bool = False) -> int:
         tiles, status, seen = world_arrays(self.model, info)
         w, h = self.board.width, self.board.height
         return forgotten_playout.policy_move(w, h, *self.brains, tiles, status, seen, first, 2, 0)
