@@ -682,7 +682,7 @@ cdef class Solver:
         return route_move(&self.s, &info, first)
 
     def entries(self):
-        """Memo entries stored."""
+        """Knowledge states stored (equivalent states count once)."""
         return self.s.used
 
     def nodes(self):

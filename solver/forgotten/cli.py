@@ -270,6 +270,9 @@ def render_hint(result: HintResult, out: TextIO) -> None:
     if info.get("rollsThatEndTheGame") is not None:
         fatal = info["rollsThatEndTheGame"]
         out.write(f"rolls that end the game: {', '.join(fatal) if fatal else 'none'}\n")
+    plan = info.get("planMove")
+    if plan and all(m.move != plan for m in result.move_infos):
+        out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
         out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")

@@ -244,7 +244,6 @@ class Model:
         reach_a = board.closure(board.start & usable, usable)
         reach_b = board.closure(board.goal & usable, usable)
         cells = reach_a & reach_b
-        ends = board.start | board.goal
         while True:
             drop = 0
             rest = cells

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from solver.forgotten.knowledge import Model, info_from_state
-from solver.forgotten.notation import DOWN, LETTERS, REMOVED, UP
+from solver.forgotten.notation import DOWN, LETTERS, REMOVED
 from solver.forgotten.state import ForgottenState
 from solver.kernels import forgotten_paths
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
@@ -167,9 +166,7 @@ def brute_force_value(game, state) -> float:
     force = BruteForce(game, slots)
     status = tuple({1: "D", 2: "U", 3: "R"}.get(state.status[c], ".") for c in range(state.board.cells))
     seen = tuple(state.seen)
-    rng = np.random.default_rng(0)
     worlds = set()
-    target = state.observation(0)
     hidden = state.hidden_cells()
     bag = [state.tiles[c] for c in hidden]
     for perm in set(permutations(bag)):
@@ -224,7 +221,7 @@ def test_exact_solver_agrees_with_brute_force_after_unseen_erasures(spec, notati
 
 def test_solve_reports_every_move_with_the_brute_force_value():
     from solver.forgotten.solve import solve_position
-    from solver.search import Limits, SearchContext
+    from solver.search import SearchContext
     game = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
     state = game.state_from_notation("C.b./@Bc@/.-a.a 2 first")
     result = solve_position(game, state, SearchContext())

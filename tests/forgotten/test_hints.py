@@ -10,7 +10,7 @@ import pytest
 from solver.errors import UnsupportedActionError
 from solver.forgotten.evaluate import hint_policy, policy_value, route_policy
 from solver.forgotten.hints import hint
-from solver.forgotten.knowledge import Model, info_from_state
+from solver.forgotten.knowledge import Model
 from solver.forgotten.placement import advise_placement, placement_classes
 from solver.forgotten.solve import ExactAnalysis
 from solver.registry import load_game
