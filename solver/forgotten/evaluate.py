@@ -45,7 +45,7 @@ def knowledge_state(game, model: Model, info: Info, first: int, erase_next: bool
     removed = int((status == 3).sum())
     turn = (n_seen - (1 if first >= 0 else 0) + 1) // 2
     while True:
-        rolls = sum(1 for k in range(1, turn + 1) if game.erasure_due(k))
+        rolls = game.rolls_after(turn)
         if game.erasure_due(turn + 1) == erase_next and rolls >= removed:
             break
         turn += 1

@@ -72,6 +72,12 @@ class ForgottenGame(Game):
             return False
         return self.erasure == "turn" or turn % 2 == 0
 
+    def rolls_after(self, turn: int) -> int:
+        """How many Erasure rolls follow turns 1 to ``turn``."""
+        if self.erasure == "off":
+            return 0
+        return turn if self.erasure == "turn" else turn // 2
+
     @property
     def erasure_code(self) -> int:
         """The kernels' code for the erasure rule."""

@@ -209,7 +209,7 @@ def _built_positions(game: Any, rng: np.random.Generator, count: int) -> list[Fo
             state.status[int(c)] = REMOVED_STATUS
         seen = sum(state.seen)
         turn = (seen + 1) // 2 + int(rng.integers(0, 2))
-        while sum(1 for k in range(1, turn + 1) if game.erasure_due(k)) < n_removed or turn < n_up:
+        while game.rolls_after(turn) < n_removed or turn < n_up:
             turn += 1
         state.turn = turn
         try:

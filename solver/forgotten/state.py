@@ -33,6 +33,7 @@ END_PHASES = ("won", "lost", "gave-up")
 PHASES = PLAY_PHASES + END_PHASES
 JSON_KEYS = ("board", "turn", "phase", "first")
 SAMPLE_TRIES = 20_000
+MAX_TURN = 1_000_000
 
 
 class ForgottenState(State):
@@ -405,7 +406,7 @@ def _check_history(state: ForgottenState, cells: list[Cell], field: str) -> None
     if phase == "erase" and (turn < 1 or not game.erasure_due(turn)):
         raise ImpossibleStateError(join(field, "phase"), phase, f"no Erasure roll follows turn {turn} "
                                                                 f"(erasure={game.erasure})")
-    rolls = sum(1 for k in range(1, turn + 1) if game.erasure_due(k))
+    rolls = game.rolls_after(turn)
     if phase == "erase" or (phase == "won" and game.erasure_due(turn)):
         rolls -= 1
     removed = sum(1 for cell in cells if cell.status == REMOVED)
@@ -473,7 +474,7 @@ def state_from_json(game: ForgottenGame, obj: Any, field: str = "state") -> Forg
     rows = as_list(get(data, "board", field), join(field, "board"))
     for i, row in enumerate(rows):
         as_str(row, f"{join(field, 'board')}[{i}]")
-    turn = as_int(get(data, "turn", field), join(field, "turn"), 0, 1_000_000)
+    turn = as_int(get(data, "turn", field), join(field, "turn"), 0, MAX_TURN)
     phase = as_str(get(data, "phase", field), join(field, "phase"))
     return build_state(game, rows, turn, phase, data.get("first"), field, join(field, "board"))
 
@@ -490,7 +491,7 @@ def state_from_notation(game: ForgottenGame, text: Any, field: str = "state") ->
         turn = int(parts[1])
     except ValueError:
         raise NotationError(field, text, f"the turn count {parts[1]!r} is not a number") from None
-    if turn < 0:
-        raise NotationError(field, text, "the turn count must be at least 0")
+    if not 0 <= turn <= MAX_TURN:
+        raise NotationError(field, text, f"the turn count must be 0 to {MAX_TURN:,}")
     first = parts[3] if len(parts) == 4 else None
     return build_state(game, rows, turn, parts[2], first, field, field)
