@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.errors import (IllegalMoveError, ImpossibleStateError, InvalidInputError, NotationError, SolverError,
                            UnknownCardError, UnknownGameError)
@@ -188,3 +190,34 @@ def test_state_rules_agree_with_the_playout_kernel(policy):
             state.apply_action(playout.policy_move(5, 4, *board.brains, tiles, status, seen, first, policy, 0))
         assert (state.phase == "won") == bool(wins[0]), seed
         assert state.turn == turns[0], seed
+
+
+TOKENS = ["@", ".", "a", "A", "b", "B", "c", "+A", "+B", "-a", "-A", "?", "-?", "z", "%", "/", " ", "0", "1", "2",
+          "first", "second", "erase", "won", "lost", "gave-up", "1,1", "9,9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=30))
+def test_any_typed_notation_parses_or_fails_with_a_named_error(tokens):
+    """A user's typo never escapes as anything but a SolverError naming a field (fuzzed)."""
+    game = load_game("forgotten(width=3,height=3,pairs=3)")
+    text = "".join(tokens)
+    try:
+        state = game.state_from_notation(text)
+    except SolverError as exc:
+        assert exc.field
+        return
+    assert game.state_from_notation(state.to_notation()).to_notation() == state.to_notation()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["ab.", "@c@", "abc", "first", "1,1"]),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                        st.sampled_from(["board", "turn", "phase", "first", "x"]), inner, max_size=4),
+                    max_leaves=12))
+def test_any_json_parses_or_fails_with_a_named_error(payload):
+    game = load_game("forgotten(width=3,height=3,pairs=3)")
+    try:
+        game.parse_state(payload)
+    except SolverError as exc:
+        assert exc.field
