@@ -98,7 +98,7 @@ def test_the_hint_policy_is_within_one_point_of_the_exact_optimum():
     game = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
     model = Model(game.board, game.erasure)
     optimum = ExactAnalysis(game).position_value(game.new_initial_state(0))
-    value, _ = policy_value(game, hint_policy(game, model, 6_000))
+    value, _ = policy_value(game, hint_policy(game, model, 3_000))
     route, _ = policy_value(game, route_policy(model))
     assert optimum - route > 0.015
     assert value >= optimum - 0.01

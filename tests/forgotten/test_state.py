@@ -196,7 +196,7 @@ TOKENS = ["@", ".", "a", "A", "b", "B", "c", "+A", "+B", "-a", "-A", "?", "-?", 
           "first", "second", "erase", "won", "lost", "gave-up", "1,1", "9,9"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(TOKENS), max_size=30))
 def test_any_typed_notation_parses_or_fails_with_a_named_error(tokens):
     """A user's typo never escapes as anything but a SolverError naming a field (fuzzed)."""

@@ -48,7 +48,7 @@ def solvers(game, policy):
     return kernel.Solver(*args), twin.Solver(*args)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.sampled_from(SPECS), st.integers(0, 2**32), st.sampled_from([-1, 2]))
 def test_values_agree(spec, seed, policy):
     game = load_game(spec)

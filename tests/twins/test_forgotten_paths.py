@@ -40,7 +40,7 @@ def board_and_masks(draw, count: int):
     return board, out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(board_and_masks(1))
 def test_path_exists_agrees(case):
     board, (mask,) = case
@@ -59,7 +59,7 @@ def test_path_exists_batch_agrees(case):
     assert a.tolist() == b.tolist()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(board_and_masks(2))
 def test_missing_tiles_agrees(case):
     board, (usable, up) = case
@@ -80,7 +80,7 @@ def test_missing_tiles_batch_agrees(case):
     assert a.tolist() == b.tolist()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(board_and_masks(4))
 def test_route_agrees(case):
     board, classes = case
