@@ -18,8 +18,9 @@ from solver.game import Game
 #: name -> "module:ClassName"
 GAMES: dict[str, str] = {
     "aetherya": "solver.aetherya.game:AetheryaGame",
-    "memorinth": "solver.memorinth.game:MemorinthGame",
     "embers": "solver.embers.game:EmbersGame",
+    "forgotten": "solver.forgotten.game:ForgottenGame",
+    "memorinth": "solver.memorinth.game:MemorinthGame",
     "mnemonic": "solver.mnemonic.game:MnemonicGame",
 }
 

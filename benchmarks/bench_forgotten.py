@@ -1,0 +1,236 @@
+"""Forgotten benchmarks: kernels against their twins, self-play win rates, exact gaps on small boards.
+
+``python benchmarks/run.py forgotten`` (add ``--quick`` for a small run). Sections:
+
+1. path queries per second, compiled batch against the pure-Python twin (target: >= 10 M/s, >= 100x);
+2. whole seeded games per second with the route policy on 6x6 (target: >= 20,000/s on one core);
+3. self-play win rates on the real game (6x6, 17 pairs) with 95% intervals: random, greedy matcher,
+   route policy, oracle (full information), and the hint engine (paired with the route policy on the
+   same deals and dice);
+4. the gap between the hint policy and the exact optimum on small boards (target: within 1 point),
+   by exact policy evaluation or by summing exact per-decision losses over seeded games;
+5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
+6. Brain placement advice for the real game.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import best_time, mean_ci, table, wilson  # noqa: E402
+
+from solver.forgotten import evaluate  # noqa: E402
+from solver.forgotten.exact import clear_expected_turns  # noqa: E402
+from solver.forgotten.hints import hint  # noqa: E402
+from solver.forgotten.knowledge import Model  # noqa: E402
+from solver.forgotten.placement import advise_placement  # noqa: E402
+from solver.kernels import forgotten_paths, forgotten_playout  # noqa: E402
+from solver.registry import load_game  # noqa: E402
+from solver.search import Limits, SearchContext  # noqa: E402
+from solver.twins import forgotten_paths as paths_twin  # noqa: E402
+from solver.twins import forgotten_playout as playout_twin  # noqa: E402
+
+POLICIES = {"random": 0, "greedy matcher": 1, "route (hint base)": 2, "oracle (full information)": 3}
+
+
+def section(title: str, command: str) -> None:
+    print(f"\n### {title}\n\nCommand: `{command}`\n")
+
+
+# -- 1. path queries ------------------------------------------------------------------------------------------
+def bench_paths(quick: bool) -> None:
+    section("Path queries (6x6, Brains (1,3) and (6,4))", "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    a, b = game.board.brains
+    rng = np.random.default_rng(1)
+    n = 200_000 if quick else 2_000_000
+    # masks like real boards: each cell face up with probability 0.5
+    masks = np.zeros(n, np.uint64)
+    bits = rng.random((n, 36)) < 0.5
+    for c in range(36):
+        masks |= bits[:, c].astype(np.uint64) << np.uint64(c)
+    out = np.zeros(n, np.uint8)
+    kernel_s = best_time(lambda: forgotten_paths.path_exists_batch(6, 6, a, b, masks, out), repeat=3)
+    twin_n = 2000
+    twin_out = np.zeros(twin_n, np.uint8)
+    twin_s = best_time(lambda: paths_twin.path_exists_batch(6, 6, a, b, masks[:twin_n], twin_out), repeat=2,
+                       min_seconds=0.3)
+    up = masks & np.uint64(0x0F0F0F0F0)
+    ints = np.zeros(n, np.int32)
+    missing_s = best_time(lambda: forgotten_paths.missing_tiles_batch(6, 6, a, b, up, masks, ints), repeat=3)
+    twin_missing_s = best_time(lambda: paths_twin.missing_tiles_batch(6, 6, a, b, up[:twin_n], masks[:twin_n],
+                                                                      ints[:twin_n]), repeat=2, min_seconds=0.3)
+    k_rate, t_rate = n / kernel_s, twin_n / twin_s
+    m_rate, tm_rate = n / missing_s, twin_n / twin_missing_s
+    print(table(["query", "kernel (batch) /s", "twin /s", "kernel / twin", "target"],
+                [["path exists", k_rate, t_rate, f"{k_rate / t_rate:,.0f}x", ">= 10,000,000/s and >= 100x"],
+                 ["fewest missing tiles", m_rate, tm_rate, f"{m_rate / tm_rate:,.0f}x", ""]]))
+    print(f"\nShare of random half-full boards with a path: {out.mean():.3f}")
+
+
+# -- 2. playouts --------------------------------------------------------------------------------------------
+def bench_playouts(quick: bool) -> None:
+    section("Whole seeded games per second (6x6, 17 pairs, one core)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    a, b = game.board.brains
+    rows = []
+    for name, policy in POLICIES.items():
+        n = 20_000 if quick else 200_000
+        wins = np.zeros(n, np.uint8)
+        turns = np.zeros(n, np.int32)
+        seconds = best_time(lambda: forgotten_playout.play_games(6, 6, a, b, 17, 1, 0, policy, 1, wins, turns),
+                            repeat=2, min_seconds=0.2)
+        tn = 20 if policy == 2 else 50
+        tw, tt = np.zeros(tn, np.uint8), np.zeros(tn, np.int32)
+        twin_s = best_time(lambda: playout_twin.play_games(6, 6, a, b, 17, 1, 0, policy, 1, tw, tt), repeat=1,
+                           min_seconds=0.2)
+        target = ">= 20,000/s" if policy == 2 else ""
+        rows.append([name, n / seconds, tn / twin_s, f"{(n / seconds) / (tn / twin_s):,.0f}x", target])
+    print(table(["policy", "kernel games/s", "twin games/s", "kernel / twin", "target"], rows))
+
+
+# -- 3. self-play -------------------------------------------------------------------------------------------
+def bench_selfplay(quick: bool) -> None:
+    games = 50_000 if quick else 1_000_000
+    section(f"Self-play win rates, real game (6x6, 17 pairs, Brains (1,3) and (6,4), Erasure once both have played), "
+            f"{games:,} seeded games", "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    rows = []
+    for spec in ("forgotten", "forgotten(erasure=turn)"):
+        game = load_game(spec)
+        a, b = game.board.brains
+        for name, policy in POLICIES.items():
+            wins = np.zeros(games, np.uint8)
+            turns = np.zeros(games, np.int32)
+            won = forgotten_playout.play_games(6, 6, a, b, 17, game.erasure_code, 0, policy, 2024, wins, turns)
+            lo, hi = wilson(int(won), games)
+            rows.append([spec, name, f"{int(won):,}", f"{won / games:.5f}", f"[{lo:.5f}, {hi:.5f}]",
+                         f"{turns.mean():.2f}"])
+    print(table(["game", "policy", "wins", "win rate", "95% CI", "mean turns"], rows))
+    hint_games = 12 if quick else 200
+    budget = 4000
+    section(f"Hint engine self-play (6x6, {hint_games} games, {budget:,} rollouts per decision), paired with the "
+            f"route policy on the same deals and dice",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    hint_wins, route_wins, diffs = 0, 0, []
+    start = time.perf_counter()
+    for g in range(hint_games):
+        h = play_with(game, g, lambda s: hint(s, SearchContext(limits=Limits(nodes=budget), seed=g), top=1).best.move)
+        r = play_with(game, g, None)
+        hint_wins += h
+        route_wins += r
+        diffs.append(h - r)
+    lo, hi = wilson(hint_wins, hint_games)
+    rlo, rhi = wilson(route_wins, hint_games)
+    mean, dlo, dhi = mean_ci(diffs)
+    print(table(["policy", "wins", "win rate", "95% CI"],
+                [["hint engine", hint_wins, hint_wins / hint_games, f"[{lo:.3f}, {hi:.3f}]"],
+                 ["route policy, same deals and dice", route_wins, route_wins / hint_games, f"[{rlo:.3f}, {rhi:.3f}]"],
+                 ["difference (hint - route)", "", mean, f"[{dlo:.3f}, {dhi:.3f}]"]]))
+    print(f"\n{hint_games} hint games in {time.perf_counter() - start:.0f} s")
+
+
+def play_with(game, seed: int, choose) -> int:
+    """One game from deal ``seed``: ``choose(state) -> move`` (None: the route policy); dice from ``seed``."""
+    state = game.new_initial_state(10_000 + seed)
+    dice = np.random.default_rng(20_000 + seed)
+    board = game.board
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(dice.integers(board.cells)))
+            continue
+        if choose is None:
+            first = state.first if state.phase == "second" else -1
+            state.apply_action(forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(),
+                                                             first, 2, 0))
+        else:
+            state.apply_move(choose(state))
+    return 1 if state.phase == "won" else 0
+
+
+# -- 4. exact gaps ------------------------------------------------------------------------------------------
+EXACT_BOARDS = [("forgotten(width=3,height=3,pairs=3,erasure=turn)", "exact", True),
+                ("forgotten(width=4,height=3,pairs=3,erasure=turn)", "exact", True),
+                ("forgotten(width=4,height=3,pairs=4)", "exact", False),
+                ("forgotten(width=4,height=3)", "regret", False),
+                ("forgotten(width=3,height=4)", "regret", False),
+                ("forgotten(width=4,height=4,pairs=5)", "regret", False)]
+
+
+def bench_gaps(quick: bool) -> None:
+    budget = 40_000
+    section(f"Hint policy against the exact optimum on small boards (hint: {budget:,} rollouts per decision; "
+            "target gap <= 1 point)", "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    rows = []
+    for spec, method, in_quick in EXACT_BOARDS:
+        if quick and not in_quick:
+            continue
+        game = load_game(spec)
+        model = Model(game.board, game.erasure)
+        info, flag = evaluate.initial_info(game)
+        solver = evaluate.optimal_solver(game)
+        start = time.perf_counter()
+        optimum = solver.value(np.asarray(info.codes, np.uint8), info.e, info.d, flag)
+        solve_s = time.perf_counter() - start
+        states = solver.entries()
+        route, _ = evaluate.policy_value(game, evaluate.route_policy(model))
+        start = time.perf_counter()
+        if method == "exact":
+            value, _ = evaluate.policy_value(game, evaluate.hint_policy(game, model, budget))
+            gap, gap_ci = optimum - value, "exact"
+        else:
+            games = 300
+            loss = evaluate.regret(game, evaluate.hint_policy(game, model, budget), games, 1, solver)
+            gap, gap_ci = loss.mean, f"[{loss.low * 100:.2f}, {loss.high * 100:.2f}] ({games} games)"
+        rows.append([game.spec(), f"{optimum:.4f}", f"{states:,}", f"{solve_s:.1f}", f"{route:.4f}",
+                     f"{(optimum - route) * 100:.2f}",
+                     f"{gap * 100:.2f}", gap_ci, f"{time.perf_counter() - start:.0f}"])
+    print(table(["board", "optimal P(win)", "knowledge states", "solve s", "route policy", "route gap (points)",
+                 "hint gap (points)", "hint gap 95% CI (points)", "hint eval s"], rows))
+
+
+# -- 5. memory-game anchor -------------------------------------------------------------------------------------
+def bench_anchor(quick: bool) -> None:
+    games = 50_000 if quick else 500_000
+    section("Memory-game anchor: perfect memory, no Erasure, match every pair (goal=clear)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    rows = []
+    for pairs, width, height in ((2, 3, 3), (4, 3, 4), (17, 6, 6)):
+        game = load_game(f"forgotten(width={width},height={height},pairs={pairs},erasure=off,goal=clear)")
+        wins = np.zeros(games, np.uint8)
+        turns = np.zeros(games, np.int32)
+        forgotten_playout.play_games(width, height, *game.board.brains, pairs, 0, 1, 1, 5, wins, turns)
+        mean, lo, hi = mean_ci(turns.astype(float).tolist())
+        exact = clear_expected_turns(2 * pairs)
+        rows.append([pairs, f"{float(exact):.4f}" + (f" = {exact}" if pairs <= 4 else ""), f"{mean:.4f}",
+                     f"[{lo:.4f}, {hi:.4f}]"])
+    print(table(["pairs", "exact optimum (Velleman-Warrington)", "simulated greedy mean turns", "95% CI"], rows))
+
+
+# -- 6. placement ----------------------------------------------------------------------------------------------
+def bench_placement(quick: bool) -> None:
+    games = 40_000 if quick else 2_000_000
+    section(f"Brain placement advice, real game ({games:,} games in all, successive halving)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    result = advise_placement(load_game("forgotten"), SearchContext(limits=Limits(nodes=games), seed=1), top=5)
+    rows = [[f"{p['brains'][0]} and {p['brains'][1]}", p["spec"], f"{p['winProbability']:.4f}",
+             f"[{p['ci'][0]:.4f}, {p['ci'][1]:.4f}]", f"{p['games']:,}"] for p in result["placements"]]
+    print(table(["Brains", "parameter", "win rate (route policy)", "95% CI", "games"], rows))
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps):
+        bench(quick)
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,188 @@
+"""Forgotten: the game object, its engine services and its command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+import numpy as np
+
+from solver.errors import InvalidInputError, UnknownGameError
+from solver.forgotten.board import MAX_SIDE, MIN_SIDE, Board, default_brains, opposite_sides, parse_brains
+from solver.forgotten.notation import DOWN, MAX_PAIRS, NONE
+from solver.forgotten.state import ForgottenState, state_from_json, state_from_notation
+from solver.game import Game, Information, Parameter, Utility
+from solver.results import HintResult, SolveResult
+from solver.search import SearchContext
+
+ERASURE_CODES = {"off": 0, "round": 1, "turn": 2}
+GOAL_CODES = {"path": 0, "clear": 1}
+
+
+class ForgottenGame(Game):
+    """Forgotten (jonp et al.): two players link their Brain Tiles with matched Memory Tiles before erasure."""
+
+    name = "forgotten"
+    long_name = "Forgotten"
+    utility = Utility.IDENTICAL
+    information = Information.IMPERFECT
+    min_players = 2
+    max_players = 2
+    default_time_ms = 10_000   # hints spend a fixed rollout budget; the time limit is a safety net
+    PARAMETERS = {
+        "width": Parameter(6, int, "board width (columns, the blue die)", lo=MIN_SIDE, hi=MAX_SIDE),
+        "height": Parameter(6, int, "board height (rows, the orange die)", lo=MIN_SIDE, hi=MAX_SIDE),
+        "pairs": Parameter(0, int, "pairs of Memory Tiles; 0 fills every cell but the two Brains", lo=0, hi=MAX_PAIRS),
+        "brains": Parameter("auto", str, "Brain cells as 'xy-xy', e.g. 13-64; auto = middle of the left and right "
+                                         "columns"),
+        "erasure": Parameter("round", str, "when the Erasure Process runs: round = once both players have taken a "
+                                           "turn, turn = after every turn, off = never", choices=("round", "turn", "off")),
+        "goal": Parameter("path", str, "path = link the Brains (the game); clear = match every pair (classic Memory)",
+                          choices=("path", "clear")),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.width: int = self.params["width"]
+        self.height: int = self.params["height"]
+        free = self.width * self.height - 2
+        if free < 2:
+            raise UnknownGameError("game.width", self.width, "the board needs room for two Brains and a pair")
+        pairs = self.params["pairs"] or free // 2
+        if 2 * pairs > free:
+            raise UnknownGameError("game.pairs", self.params["pairs"],
+                                   f"a {self.width}x{self.height} board holds at most {free // 2} pairs besides "
+                                   "the two Brains")
+        if pairs > MAX_PAIRS:
+            raise UnknownGameError("game.pairs", pairs, f"at most {MAX_PAIRS} pairs (letters A-Z); choose a smaller "
+                                                        "board or set pairs")
+        self.pairs: int = pairs
+        try:
+            brains = parse_brains(self.params["brains"], self.width, self.height, "game.brains")
+        except InvalidInputError as exc:
+            raise UnknownGameError("game.brains", self.params["brains"], exc.problem) from None
+        self.board = Board(self.width, self.height, brains)
+        self.erasure: str = self.params["erasure"]
+        self.goal: str = self.params["goal"]
+
+    # -- rules helpers ------------------------------------------------------------------------------
+    def erasure_due(self, turn: int) -> bool:
+        """Whether an Erasure roll follows the ``turn``-th finished turn (FG-8)."""
+        if self.erasure == "off":
+            return False
+        return self.erasure == "turn" or turn % 2 == 0
+
+    def rolls_after(self, turn: int) -> int:
+        """How many Erasure rolls follow turns 1 to ``turn``."""
+        if self.erasure == "off":
+            return 0
+        return turn if self.erasure == "turn" else turn // 2
+
+    @property
+    def erasure_code(self) -> int:
+        """The kernels' code for the erasure rule."""
+        return ERASURE_CODES[self.erasure]
+
+    @property
+    def goal_code(self) -> int:
+        """The kernels' code for the goal."""
+        return GOAL_CODES[self.goal]
+
+    # -- states ---------------------------------------------------------------------------------------
+    def new_initial_state(self, seed: int = 0) -> ForgottenState:
+        """Shuffle the tiles face down onto every cell but the Brains (FG-3), with ``seed``."""
+        rng = np.random.default_rng(seed)
+        board = self.board
+        free = [c for c in range(board.cells) if c not in board.brains]
+        bag = [p for p in range(self.pairs) for _ in range(2)] + [-1] * (len(free) - 2 * self.pairs)
+        tiles = [-1] * board.cells
+        for c, v in zip(free, rng.permutation(bag)):
+            tiles[c] = int(v)
+        status = [DOWN if t >= 0 else NONE for t in tiles]
+        state = ForgottenState(self, board, tiles, status, [False] * board.cells)
+        if not state.alive():
+            state.phase = "lost"
+        return state
+
+    # -- positions carry their own board --------------------------------------------------------------------
+    def game_for_rows(self, rows: Any) -> ForgottenGame:
+        """The game whose board fits a position's rows: their size, pairs and Brains, with this game's rules.
+
+        A typed position carries its own board (docs/formats/forgotten.md); only ``erasure`` and ``goal``
+        come from the game. Rows that do not describe a board leave the game as it is (the parser then says
+        what is wrong).
+        """
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+            return self
+        widths = {_count_cells(r) for r in rows}
+        if len(widths) != 1:
+            return self
+        width, height = widths.pop(), len(rows)
+        if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE) or width * height > 64:
+            return self
+        tokens = [t for r in rows for t in _tokens(r)]
+        tiles = sum(1 for t in tokens if t not in ("@", "."))
+        pairs = min(max(1, (tiles + 1) // 2), MAX_PAIRS, (width * height - 2) // 2)
+        brains = [i for i, t in enumerate(tokens) if t == "@"]
+        spec = "auto"       # with no legal pair of Brains the parser says what is wrong with them
+        if len(brains) == 2 and opposite_sides(brains[0], brains[1], width, height):
+            spec = "-".join(f"{c % width + 1}{c // width + 1}" for c in brains)
+            if tuple(brains) == default_brains(width, height):
+                spec = "auto"
+        derived = (width, height, pairs, parse_brains(spec, width, height, "game.brains"))
+        if derived == (self.width, self.height, self.pairs, self.board.brains):
+            return self
+        return ForgottenGame(width=width, height=height, pairs=pairs, brains=spec, erasure=self.erasure,
+                             goal=self.goal)
+
+    def state_from_json(self, obj: Any, field: str = "state") -> ForgottenState:
+        rows = obj.get("board") if isinstance(obj, dict) else None
+        return state_from_json(self.game_for_rows(rows), obj, field)
+
+    def state_from_notation(self, text: str, field: str = "state") -> ForgottenState:
+        rows = text.split()[0].split("/") if isinstance(text, str) and text.split() else None
+        return state_from_notation(self.game_for_rows(rows), text, field)
+
+    # -- services ---------------------------------------------------------------------------------------------
+    def hint(self, state: ForgottenState, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+             full_information: bool = False) -> HintResult:
+        """Rank the flips of this stage of the turn by win probability (``solver.forgotten.hints``)."""
+        from solver.forgotten.hints import hint
+        return hint(self.parse_state(state), ctx, top=top, player=player, full_information=full_information)
+
+    def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
+        """Exact optimal win probability of every move, on boards of at most 24 cells (``solver.forgotten.solve``)."""
+        from solver.forgotten.solve import solve_position
+        state = self.parse_state(payload)
+        return solve_position(state.game, state, ctx)
+
+    def score(self, payload: Any) -> dict[str, Any]:
+        """Status, route and Erasure risks of a position, from what the players have seen."""
+        from solver.forgotten.summary import position_report
+        return position_report(self.parse_state(payload))
+
+    # -- command line ------------------------------------------------------------------------------------------
+    def add_cli(self, commands: argparse._SubParsersAction) -> None:
+        from solver.forgotten import cli
+        cli.add_commands(commands, self)
+
+    def demo(self, out: TextIO) -> None:
+        from solver.forgotten.cli import demo
+        demo(out)
+
+
+def _tokens(row: str) -> list[str]:
+    """Cell tokens of a notation row (a sign joins the next character)."""
+    out, i = [], 0
+    while i < len(row):
+        if row[i] in "+-" and i + 1 < len(row):
+            out.append(row[i:i + 2])
+            i += 2
+        else:
+            out.append(row[i])
+            i += 1
+    return out
+
+
+def _count_cells(row: str) -> int:
+    return len(_tokens(row))

@@ -1,0 +1,407 @@
+"""Hints for Forgotten: rank the flips of the current stage of the turn by win probability.
+
+A hint reads only what the players have seen (FG-13): the position is rebuilt from
+``state.observation(player)``, and every rollout re-draws the unseen tiles uniformly among the unseen
+cells (rejecting draws in which the game would already be over), then plays the candidate flip and
+continues with the route policy (``docs/rules/forgotten.md``, "Policies") in the compiled kernel. All
+candidates share the same draws and dice (common random numbers), and a successive-halving schedule
+spends the rollouts on the flips that are still in contention. Each move carries its win probability,
+a 95% Wilson interval and the reason it is worth (or not worth) flipping.
+
+A full-information analysis (``full_information=True``) instead plays the true tiles with the oracle
+policy, and says so (``rootInfo["fullInformation"] = true``): it is not advice a player could follow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.errors import UnsupportedActionError
+from solver.forgotten.knowledge import DEAD, LABEL, UNK, Info, Model, info_from_state, useful_moves, world_arrays
+from solver.forgotten.notation import LETTERS
+from solver.forgotten.state import GIVE_UP, ForgottenState
+from solver.kernels import forgotten_paths, forgotten_playout
+from solver.results import HintResult, MoveInfo
+from solver.search import SearchContext
+
+ROUTE_POLICY = 2
+ORACLE_POLICY = 3
+DEFAULT_ROLLOUTS = 40_000
+FIRST_BATCH = 256
+Z_SELECT = 2.0
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of ``wins`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# -- what the players know, in words -----------------------------------------------------------------------
+@dataclass
+class Knowledge:
+    """The knowledge of a position with its route prices (face up 0, known pair 1, seen single 2, unseen 3)."""
+
+    state: ForgottenState
+    info: Info
+    costs: list[int]
+    best: int
+    unseen_pool: int
+
+    @classmethod
+    def of(cls, state: ForgottenState) -> Knowledge:
+        info = info_from_state(state)
+        up, unk, pairs, singles, dead = info.masks()
+        board = state.board
+        out = np.zeros(board.cells, np.int32)
+        best = forgotten_paths.route_costs(board.width, board.height, *board.brains, up, pairs,
+                                           singles if unk else 0, unk, out)
+        return cls(state, info, [int(x) for x in out], best, info.unseen_on_board + info.e)
+
+    def letter(self, cell: int) -> str:
+        """The pair letter of a seen tile."""
+        return LETTERS[self.state.tiles[cell]]
+
+    def mate(self, cell: int) -> int:
+        """The seen face-down partner of ``cell`` (-1 if none)."""
+        code = self.info.codes[cell]
+        if code < LABEL:
+            return -1
+        return next((c for c, other in enumerate(self.info.codes) if other == code and c != cell), -1)
+
+    def route_singles(self) -> int:
+        """Seen tiles with an unseen partner that lie on a shortest route."""
+        singles = self.info.masks()[3]
+        return sum(1 for c in range(len(self.costs)) if singles >> c & 1 and self.costs[c] == self.best)
+
+    def route_words(self, cell: int) -> str:
+        cost = self.costs[cell]
+        if cost < 0:
+            return "off every route"
+        if cost == self.best:
+            return "on the shortest route"
+        return f"on a route {cost - self.best} dearer than the shortest"
+
+    def kind_and_reason(self, action: int, stage: str) -> tuple[str, str]:
+        """A short category and the reason for one candidate flip."""
+        if action == GIVE_UP:
+            return "give-up", "giving up ends the game as a loss"
+        board = self.state.board
+        code = self.info.codes[action]
+        pool = self.unseen_pool
+        lone = self.info.lone
+        if stage == "first":
+            if code == UNK:
+                on_route = self.route_singles()
+                if self.costs[action] == self.best:
+                    odds = f"; it pairs one of the {lone} seen tiles with chance {lone}/{pool}" if lone else ""
+                    return "unseen", f"unseen tile on the shortest route{odds}"
+                if on_route:
+                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of one of "
+                                      f"the {on_route} seen tiles on the shortest route (chance {on_route}/{pool})")
+                return "unseen", f"unseen tile {self.route_words(action)}"
+            mate = self.mate(action)
+            if mate >= 0:
+                return "known-pair", (f"known pair {self.letter(action)} ({board.name(action)} and "
+                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match")
+            if code == DEAD:
+                return "waste", "its partner was erased: avoid wasting a flip on it"
+            return "seen-single", (f"seen tile {self.letter(action)}, partner unseen: the second flip matches it "
+                                   f"only with chance 1/{pool}; an unseen tile first learns more")
+        first = self.state.first
+        if action == self.mate(first):
+            return "match", f"completes the pair {self.letter(first)} {self.route_words(first)}"
+        if code == UNK:
+            first_code = self.info.codes[first]
+            singles_first = first_code >= LABEL and self.mate(first) < 0
+            chance = f"matches {self.letter(first)} with chance 1/{pool}, else " if singles_first else ""
+            return "unseen", f"unseen tile {self.route_words(action)}: {chance}shows one more tile"
+        return "waste", "a seen tile that does not match: avoid wasting a flip, it learns nothing"
+
+
+# -- rollouts --------------------------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    """Rollout results of one candidate (standing for ``members``, flips of equal value)."""
+
+    action: int
+    members: list[int]
+    wins: int = 0
+    n: int = 0
+    turns: int = 0
+    batches: dict[int, np.ndarray] = field(default_factory=dict)
+    advantage: tuple[float, float] | None = None     # paired mean difference to the plan's move, and its SE
+
+    @property
+    def mean(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson(self.wins, self.n)
+
+
+@dataclass
+class Rollouts:
+    """Kernel rollouts from one position; rollouts of one batch share draws and dice across candidates."""
+
+    state: ForgottenState
+    full_information: bool
+    seed: int
+    rejected: int = 0
+    accepted: int = 0
+    arrays: tuple = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.arrays = self.state.arrays()
+
+    def run(self, action: int, batch: int, n: int) -> tuple[np.ndarray, int]:
+        """Per-rollout wins and the total turns of ``n`` rollouts after flipping ``action`` (-1: none)."""
+        state = self.state
+        game, board = state.game, state.board
+        wins = np.zeros(n, np.uint8)
+        turns = np.zeros(n, np.int32)
+        first = state.first if state.phase == "second" else -1
+        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
+        rejected = forgotten_playout.rollouts(board.width, board.height, *board.brains, game.erasure_code,
+                                              game.goal_code, *self.arrays, state.turn, state.phase_code, first,
+                                              action, policy, not self.full_information, seed, wins, turns)
+        self.rejected += rejected
+        self.accepted += n
+        return wins, int(turns.sum())
+
+    def plan(self) -> int:
+        """The move the continuation policy itself would make here."""
+        state = self.state
+        board = state.board
+        first = state.first if state.phase == "second" else -1
+        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        return forgotten_playout.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
+
+
+def advice_state(state: ForgottenState, player: int) -> ForgottenState:
+    """The position as the players know it: rebuilt from their observation (unseen tiles drawn with seed 0)."""
+    return state.game.state_from_json(state.observation(player))
+
+
+def hint(state: ForgottenState, ctx: SearchContext, top: int = 3, player: int | None = None,
+         full_information: bool = False) -> HintResult:
+    """Rank the flips of the player to move (see the module docstring)."""
+    game = state.game
+    if player is not None and player not in (0, 1):
+        raise UnsupportedActionError("player", player, "Forgotten has players 0 and 1")
+    if full_information and not state.given:
+        raise UnsupportedActionError("fullInformation", True, "a full-information analysis needs every tile: the "
+                                                              "position leaves unseen tiles as '?'")
+    viewer = state.current_player() if player is None else player
+    if state.is_terminal():
+        return HintResult(game.spec(), [], {"status": state.phase, "winProbability": state.returns()[0],
+                                            "fullInformation": full_information, "stage": "game over"})
+    work = state if full_information else advice_state(state, max(viewer, 0))
+    roll = Rollouts(work, full_information, ctx.seed)
+    if state.is_chance_node():
+        return _chance_hint(work, roll, ctx, full_information)
+    stage = state.phase
+    knowledge = Knowledge.of(work)
+    groups = candidate_groups(work, knowledge, full_information)
+    plan = roll.plan()
+    plan_rep = next(rep for rep, members in groups.items() if plan in members)
+    tallies = _search(roll, groups, plan_rep, ctx, top, lambda t: _result(work, knowledge, roll, t, plan_rep, top,
+                                                                          stage, full_information, True, viewer))
+    return _result(work, knowledge, roll, tallies, plan_rep, top, stage, full_information, False, viewer)
+
+
+def candidate_groups(state: ForgottenState, knowledge: Knowledge, full_information: bool) -> dict[int, list[int]]:
+    """The flips worth rolling out, each standing for the flips of equal value.
+
+    Dominated flips are left out (``knowledge.useful_moves``); unseen tiles that lie on no possible route
+    are all worth the same (their position cannot matter) and are rolled out once. A full-information
+    analysis keeps every legal flip apart.
+    """
+    legal = [a for a in state.legal_actions() if a != GIVE_UP]
+    if full_information:
+        return {a: [a] for a in legal}
+    first = state.first if state.phase == "second" else -1
+    useful = useful_moves(knowledge.info, first)
+    model = Model(state.board, state.game.erasure)
+    relevant = model.relevant(model.usable(knowledge.info))
+    groups: dict[int, list[int]] = {}
+    loose: list[int] = []
+    for action in useful:
+        if knowledge.info.codes[action] == UNK and not relevant >> action & 1:
+            loose.append(action)
+        else:
+            groups[action] = [action]
+    if loose:
+        groups[loose[0]] = loose
+    return groups
+
+
+def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: SearchContext, top: int,
+            interim) -> list[Tally]:
+    """Successive halving with common random numbers: every live candidate gets the same batch of draws and
+    dice; candidates clearly worse than the best drop out; the plan's own move always stays in."""
+    budget = ctx.limits.nodes or DEFAULT_ROLLOUTS
+    tallies = {a: Tally(a, members) for a, members in groups.items()}
+    live = list(groups)
+    spent, batch_no = 0, 0
+    size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
+    while live and spent < budget:
+        n = min(size, max(1, (budget - spent) // len(live)))
+        for action in live:
+            wins, turns = roll.run(action, batch_no, n)
+            tally = tallies[action]
+            tally.wins += int(wins.sum())
+            tally.n += n
+            tally.turns += turns
+            tally.batches[batch_no] = wins
+            spent += n
+        batch_no += 1
+        if ctx.should_stop(spent):
+            break
+        ctx.maybe_report(lambda: interim(list(tallies.values())))
+        best_low = max(tallies[a].ci[0] for a in live)
+        keep = max(top, 2)
+        ranked = sorted(live, key=lambda a: (-tallies[a].mean, a))
+        live = [a for i, a in enumerate(ranked) if i < keep or tallies[a].ci[1] >= best_low]
+        if len(live) > keep:
+            live = live[:max(keep, (len(live) + 1) // 2)]
+        if plan not in live:
+            live.append(plan)
+        if len(live) <= 1:
+            break
+        size *= 2
+    _paired(tallies, plan)
+    return list(tallies.values())
+
+
+def _paired(tallies: dict[int, Tally], plan: int) -> None:
+    """Each candidate's mean advantage over the plan's move on the rollouts they share, with its standard error."""
+    base = tallies[plan]
+    for tally in tallies.values():
+        shared = [b for b in tally.batches if b in base.batches]
+        if not shared:
+            continue
+        diff = np.concatenate([tally.batches[b].astype(np.int8) - base.batches[b].astype(np.int8) for b in shared])
+        se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
+        tally.advantage = (float(diff.mean()), se)
+
+
+def recommended(tallies: list[Tally], plan: int) -> int:
+    """The plan's move, unless another is better on the shared rollouts by more than ``Z_SELECT`` standard errors."""
+    best, best_gain = plan, 0.0
+    for tally in tallies:
+        if tally.advantage is None or tally.action == plan:
+            continue
+        gain, se = tally.advantage
+        if gain - Z_SELECT * se > 0 and gain > best_gain:
+            best, best_gain = tally.action, gain
+    return best
+
+
+def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies: list[Tally], plan: int, top: int,
+            stage: str, full_information: bool, during: bool, viewer: int) -> HintResult:
+    choice = recommended(tallies, plan)
+    ranked = sorted(tallies, key=lambda t: (t.action != choice, -t.mean, t.action))
+    infos = []
+    for tally in ranked:
+        for member in tally.members:
+            if len(infos) < top:
+                infos.append(_move_info(state, knowledge, tally, member, stage, plan))
+    if len(infos) < top:
+        infos.append(MoveInfo("give up", 0.0, ["give up"], "giving up ends the game as a loss",
+                              extra={"winProbability": 0.0, "ci": [0.0, 0.0], "rollouts": 0, "kind": "give-up"}))
+    best = ranked[0] if ranked else None
+    total = sum(t.n for t in tallies)
+    root: dict[str, Any] = {
+        "stage": "first flip" if stage == "first" else "second flip",
+        "player": state.current_player(),
+        "advisedPlayer": viewer,
+        "winProbability": best.mean if best else 0.0,
+        "ci": list(best.ci) if best else [0.0, 0.0],
+        "rollouts": total,
+        "valueMeaning": ("win probability if the players knew every tile (full-information analysis, not advice)"
+                         if full_information else
+                         "probability that the players win, from what they have seen (both players share it)"),
+        "method": ("oracle rollouts on the true tiles" if full_information else
+                   "rollouts of the route policy over unseen tiles re-drawn from what was seen"),
+        "fullInformation": full_information,
+        "erasureAfterThisTurn": state.game.erasure_due(state.turn + 1),
+        "routeCost": knowledge.best,
+        "seed": roll.seed,
+    }
+    if not full_information and roll.accepted:
+        root["aliveShare"] = roll.accepted / (roll.accepted + roll.rejected)
+    if stage == "second":
+        root["firstFlip"] = {"cell": state.board.name(state.first), "pair": knowledge.letter(state.first)}
+    root["planMove"] = state.action_to_string(plan)
+    listed = {m for t in tallies for m in t.members}
+    skipped = [a for a in state.legal_actions() if a != GIVE_UP and a not in listed]
+    if skipped:
+        root["skipped"] = {state.action_to_string(a): knowledge.kind_and_reason(a, stage)[1] for a in skipped}
+    return HintResult(state.game.spec(), infos, root, is_during_search=during)
+
+
+def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action: int, stage: str,
+               plan: int) -> MoveInfo:
+    move = state.action_to_string(action)
+    kind, why = knowledge.kind_and_reason(action, stage)
+    pv = [move]
+    cost = knowledge.costs[action]
+    extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "rollouts": tally.n, "kind": kind,
+                             "routeCost": cost if cost >= 0 else None}
+    if len(tally.members) > 1:
+        extra["sameValueAs"] = [state.action_to_string(m) for m in tally.members if m != action]
+    if tally.advantage is not None and tally.action != plan:
+        extra["advantageOverPlan"] = {"mean": tally.advantage[0], "se": tally.advantage[1]}
+    if stage == "first":
+        mate = knowledge.mate(action)
+        if mate >= 0:
+            pv.append(state.action_to_string(mate))
+        elif knowledge.info.codes[action] == UNK:
+            extra["then"] = _plan(state, knowledge, action)
+    if tally.n:
+        extra["meanTurns"] = tally.turns / tally.n
+    return MoveInfo(move, tally.mean, pv, why, extra=extra)
+
+
+def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, str]:
+    """What to flip second after turning up the unseen tile on ``cell``, for each thing it may show."""
+    model = Model(state.board, state.game.erasure)
+    board = state.board
+    plan: dict[str, str] = {}
+    for _, after, kind in model.reveal(knowledge.info, cell):
+        if kind == "partner":
+            plan["if it pairs a seen tile"] = "flip that tile: a sure match"
+            continue
+        tiles, status, seen = world_arrays(model, after)
+        second = forgotten_playout.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
+                                               ROUTE_POLICY, 0)
+        label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
+        plan[label] = f"flip {board.name(second)}"
+    return plan
+
+
+def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full_information: bool) -> HintResult:
+    """At the Erasure roll nobody decides: report the win probability and the rolls that end the game."""
+    budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
+    wins = int(roll.run(-1, 0, budget)[0].sum())
+    info = info_from_state(state)
+    model = Model(state.board, state.game.erasure)
+    fatal = [state.board.name(c) for c in range(state.board.cells) if not model.hopeful(model.erase(info, c))]
+    lo, hi = wilson(wins, budget)
+    root = {"stage": "erasure roll", "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,
+            "rollsThatEndTheGame": fatal, "fullInformation": full_information,
+            "valueMeaning": "probability that the players win, from what they have seen"}
+    return HintResult(state.game.spec(), [], root)

@@ -1,0 +1,453 @@
+"""What the players know, as the exact solver sees it, and the chance model over what they have not seen.
+
+An :class:`Info` is a position reduced to the players' knowledge (FG-13). Per cell: ``BLOCK`` (a Brain,
+an empty or a removed cell), ``UNK`` (face down, nobody saw it), ``UP`` (face up), ``DEAD`` (face down,
+seen, its partner known to be removed), or a label ``>= LABEL`` for a face-down tile the players saw:
+two cells with one label are a known pair, a lone label is a tile whose partner nobody has seen.
+Besides the board: ``e`` removed tiles nobody saw, and ``d`` unseen tiles whose partner was removed
+after being seen. The unseen tiles (``u`` face down plus the ``e`` removed) hold, uniformly at random,
+the partner of every lone label, the ``d`` orphans, and ``f`` untouched pairs.
+
+Chance here is *epistemic* (the "lazy deal"): a flip of an unseen tile draws it from the unseen tiles
+without conditioning on the game being alive. It gives every policy the same win probability as the
+real game times the probability that the game is still alive (FG-11, FG-13), so the optimal policy is
+the same; :func:`alive_probability` turns one into the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+from solver.forgotten.board import Board
+from solver.forgotten.notation import DOWN, REMOVED, UP as ST_UP
+from solver.forgotten.state import ForgottenState, partner_cells
+
+BLOCK, UNK, UP, DEAD = 0, 1, 2, 3
+LABEL = 4
+
+
+class Info:
+    """Immutable knowledge of a position (see the module docstring); labels are kept normalised."""
+
+    __slots__ = ("codes", "e", "d", "_hash", "_masks")
+
+    def __init__(self, codes: tuple[int, ...], e: int, d: int) -> None:
+        self.codes = codes
+        self.e = e
+        self.d = d
+        self._hash = hash((codes, e, d))
+        self._masks: tuple[int, int, int, int, int] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Info) and self.codes == other.codes and self.e == other.e and self.d == other.d
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Info({self.codes}, e={self.e}, d={self.d})"
+
+    def masks(self) -> tuple[int, int, int, int, int]:
+        """``(up, unk, pairs, singles, dead)``: face up, unseen, known pairs, lone known tiles, known orphans."""
+        if self._masks is None:
+            up = unk = pairs = singles = dead = 0
+            seen: dict[int, int] = {}
+            for c, code in enumerate(self.codes):
+                if code == UP:
+                    up |= 1 << c
+                elif code == UNK:
+                    unk |= 1 << c
+                elif code == DEAD:
+                    dead |= 1 << c
+                elif code >= LABEL:
+                    if code in seen:
+                        pairs |= (1 << c) | (1 << seen.pop(code))
+                    else:
+                        seen[code] = c
+            for c in seen.values():
+                singles |= 1 << c
+            self._masks = (up, unk, pairs, singles, dead)
+        return self._masks
+
+    @property
+    def unseen_on_board(self) -> int:
+        """``u``: face-down tiles nobody has seen."""
+        return bin(self.masks()[1]).count("1")
+
+    @property
+    def lone(self) -> int:
+        """``k``: seen face-down tiles whose partner nobody has seen."""
+        return bin(self.masks()[3]).count("1")
+
+    @property
+    def fresh_pairs(self) -> int:
+        """``f``: pairs neither of whose tiles anybody has seen."""
+        return (self.unseen_on_board + self.e - self.lone - self.d) // 2
+
+    def down(self) -> int:
+        """Every face-down tile."""
+        up, unk, pairs, singles, dead = self.masks()
+        return unk | pairs | singles | dead
+
+
+def normalise(codes: list[int]) -> tuple[int, ...]:
+    """Labels renumbered ``LABEL, LABEL+1, ...`` in order of first appearance."""
+    names: dict[int, int] = {}
+    out = []
+    for code in codes:
+        if code >= LABEL:
+            code = names.setdefault(code, LABEL + len(names))
+        out.append(code)
+    return tuple(out)
+
+
+def info_from_state(state: ForgottenState) -> Info:
+    """The players' knowledge of a position (the first flip of a turn in progress is known like any other)."""
+    other = partner_cells(state.tiles)
+    codes: list[int] = []
+    labels: dict[int, int] = {}
+    e = d = 0
+    for c, tile in enumerate(state.tiles):
+        status, seen = state.status[c], state.seen[c]
+        if tile < 0 or status == REMOVED:
+            codes.append(BLOCK)
+            if status == REMOVED and not seen:
+                e += 1
+            continue
+        if status == ST_UP:
+            codes.append(UP)
+            continue
+        if not seen:
+            codes.append(UNK)
+            p = other[c]
+            if p >= 0 and state.seen[p] and state.status[p] == REMOVED:
+                d += 1
+            continue
+        p = other[c]
+        if p >= 0 and state.seen[p] and state.status[p] != DOWN:
+            codes.append(DEAD)
+        else:
+            codes.append(labels.setdefault(tile, LABEL + len(labels)))
+    # an orphan nobody has seen may also lie among the removed unseen tiles
+    for c, tile in enumerate(state.tiles):
+        if tile >= 0 and state.status[c] == REMOVED and not state.seen[c]:
+            p = other[c]
+            if p >= 0 and state.seen[p] and state.status[p] == REMOVED:
+                d += 1
+    return Info(normalise(codes), e, d)
+
+
+class Model:
+    """The knowledge-level rules of one game: chance over unseen tiles, flips, matches, Erasure rolls."""
+
+    def __init__(self, board: Board, erasure: str, symmetries: tuple[tuple[int, ...], ...] | None = None) -> None:
+        self.board = board
+        self.cells = board.cells
+        self.erasure = erasure
+        self.symmetries = board.symmetries if symmetries is None else symmetries
+
+    # -- chance: what an unseen tile shows ---------------------------------------------------------------
+    def reveal(self, info: Info, cell: int) -> list[tuple[int, Info, str]]:
+        """Outcomes of turning up the unseen tile on ``cell``: ``(weight, info, kind)``; the weights add up to
+        the number of unseen tiles (``u + e``), each unseen tile being equally likely.
+
+        Kinds: ``partner`` (it pairs a lone seen tile; one outcome per such tile), ``orphan`` (its partner
+        was removed), ``fresh`` (a pair nobody has seen; the labels make all of them one outcome).
+        """
+        up, unk, pairs, singles, dead = info.masks()
+        codes = list(info.codes)
+        out: list[tuple[int, Info, str]] = []
+        rest = singles
+        while rest:
+            j = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            codes[cell] = info.codes[j]
+            out.append((1, Info(normalise(codes), info.e, info.d), "partner"))
+        if info.d:
+            codes[cell] = DEAD
+            out.append((info.d, Info(normalise(codes), info.e, info.d - 1), "orphan"))
+        fresh = info.fresh_pairs
+        if fresh:
+            codes[cell] = max([LABEL - 1, *info.codes]) + 1
+            out.append((2 * fresh, Info(normalise(codes), info.e, info.d), "fresh"))
+        return out
+
+    def second_flip(self, info: Info, first: int, cell: int) -> list[tuple[int, Info, bool]]:
+        """Outcomes of the second flip ``cell`` after ``first`` (already known in ``info``): ``(weight, info,
+        matched)``, weights adding up to ``u + e`` for an unseen tile and 1 for a seen one."""
+        code = info.codes[cell]
+        if code == UNK:
+            outcomes = [(w, after, after.codes[cell] >= LABEL and after.codes[cell] == after.codes[first])
+                        for w, after, _ in self.reveal(info, cell)]
+        else:
+            outcomes = [(1, info, code >= LABEL and code == info.codes[first])]
+        out = []
+        for p, after, matched in outcomes:
+            if matched:
+                codes = list(after.codes)
+                codes[first] = codes[cell] = UP
+                after = Info(normalise(codes), after.e, after.d)
+            out.append((p, after, matched))
+        return out
+
+    def erase(self, info: Info, cell: int) -> Info:
+        """The knowledge after an Erasure roll on ``cell`` (FG-9)."""
+        code = info.codes[cell]
+        if code == BLOCK:
+            return info
+        codes = list(info.codes)
+        codes[cell] = BLOCK
+        e, d = info.e, info.d
+        if code == UNK:
+            e += 1
+        elif code >= LABEL:
+            mates = [c for c, other in enumerate(info.codes) if other == code and c != cell]
+            if mates:
+                codes[mates[0]] = DEAD
+            else:
+                d += 1
+        return Info(normalise(codes), e, d)
+
+    # -- win and hope -------------------------------------------------------------------------------------
+    def won(self, info: Info) -> bool:
+        """Face-up tiles link the Brains (FG-10)."""
+        return self.board.connected(info.masks()[0])
+
+    def usable(self, info: Info) -> int:
+        """Cells that may still end up face up, as far as the players know."""
+        up, unk, pairs, singles, dead = info.masks()
+        return up | unk | pairs | (singles if unk else 0)
+
+    def hopeful(self, info: Info) -> bool:
+        """Some route is still possible as far as the players know."""
+        return self.board.connected(self.usable(info))
+
+    def erase_after(self, turn: int) -> bool:
+        """Whether an Erasure roll follows turn number ``turn`` (1-based)."""
+        if self.erasure == "off":
+            return False
+        return self.erasure == "turn" or turn % 2 == 0
+
+    def next_flag(self, erase_next: bool) -> bool:
+        """``erase_next`` of the following turn."""
+        if self.erasure == "round":
+            return not erase_next
+        return self.erasure == "turn"
+
+    # -- relevance and canonical keys ----------------------------------------------------------------------
+    def relevant(self, usable: int) -> int:
+        """Cells of ``usable`` that can lie on a simple Brain-to-Brain path through ``usable``."""
+        board = self.board
+        reach_a = board.closure(board.start & usable, usable)
+        reach_b = board.closure(board.goal & usable, usable)
+        cells = reach_a & reach_b
+        while True:
+            drop = 0
+            rest = cells
+            while rest:
+                c = (rest & -rest).bit_length() - 1
+                rest &= rest - 1
+                degree = bin(board.spread(1 << c) & cells).count("1")
+                at_a, at_b = board.start >> c & 1, board.goal >> c & 1
+                need = 0 if (at_a and at_b) else 1 if (at_a or at_b) else 2
+                if degree < need:
+                    drop |= 1 << c
+            if not drop:
+                return cells
+            cells &= ~drop
+
+    def canonical(self, info: Info) -> tuple:
+        """A key shared by knowledge states with the same optimal win probability.
+
+        Cells that cannot lie on any route only matter through their counts (unseen tiles, lone seen tiles);
+        the rest is taken up to the board's symmetries, with known pairs renamed in order of appearance.
+        """
+        up, unk, pairs, singles, dead = info.masks()
+        if not unk:
+            singles = 0
+        usable = up | unk | pairs | singles
+        rel = self.relevant(usable)
+        codes = info.codes
+        local = [0] * self.cells
+        loose_unk = bin(unk & ~rel).count("1")
+        loose_single = bin(singles & ~rel).count("1")
+        rest = rel
+        while rest:
+            c = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            code = codes[c]
+            if code >= LABEL:
+                if singles >> c & 1:
+                    local[c] = 3
+                else:
+                    mate = next(m for m in range(self.cells) if m != c and codes[m] == code)
+                    local[c] = code + 2 if rel >> mate & 1 else 4
+            else:
+                local[c] = code
+        best = None
+        for perm in self.symmetries:
+            moved = [0] * self.cells
+            for c, code in enumerate(local):
+                moved[perm[c]] = code
+            names: dict[int, int] = {}
+            key = tuple(names.setdefault(x, 5 + len(names)) if x >= 5 else x for x in moved)
+            if best is None or key < best:
+                best = key
+        return best, loose_unk, loose_single, info.e, info.d
+
+
+def alive_probability(model: Model, info: Info) -> Fraction:
+    """The probability that the true board still has a possible route (FG-11), given only ``info``.
+
+    The unseen tiles (``u`` face down, ``e`` removed) are a uniform shuffle of the partners of the lone
+    seen tiles, ``d`` orphans and ``f`` untouched pairs. A board cell is dead when its tile's partner is
+    among the removed ones; exact enumeration over what the removed unseen tiles are.
+    """
+    up, unk, pairs, singles, dead = info.masks()
+    u, e, d, f = info.unseen_on_board, info.e, info.d, info.fresh_pairs
+    lone = [c for c in range(model.cells) if singles >> c & 1]
+    unk_cells = [c for c in range(model.cells) if unk >> c & 1]
+    pool = u + e
+    total = comb(pool, e)
+    if total == 0:
+        return Fraction(0)
+    result = Fraction(0)
+    base = up | pairs
+    for n_lone in range(min(len(lone), e) + 1):
+        for gone in combinations(lone, n_lone):
+            for a in range(min(d, e - n_lone) + 1):
+                left = e - n_lone - a
+                for b in range(min(f, left) + 1):
+                    if (left - b) % 2:
+                        continue
+                    c_both = (left - b) // 2
+                    if c_both + b > f:
+                        continue
+                    ways = comb(d, a) * comb(f, b) * 2 ** b * comb(f - b, c_both)
+                    if not ways:
+                        continue
+                    killed = sum(1 << c for c in gone)
+                    lone_alive = singles & ~killed
+                    dead_unk = (d - a) + b
+                    result += Fraction(ways, total) * _route_odds(model, base | lone_alive, unk_cells, dead_unk)
+    return result
+
+
+def _route_odds(model: Model, sure: int, unk_cells: list[int], dead: int) -> Fraction:
+    """Probability of a route through ``sure`` plus the unseen cells, ``dead`` of which (at random) are dead."""
+    everything = sure | sum(1 << c for c in unk_cells)
+    if not model.board.connected(everything):
+        return Fraction(0)
+    if dead == 0:
+        return Fraction(1)
+    if dead > len(unk_cells):
+        return Fraction(0)
+    rel = model.relevant(everything)
+    relevant_unk = [c for c in unk_cells if rel >> c & 1]
+    others = len(unk_cells) - len(relevant_unk)
+    good = 0
+    for k in range(min(dead, len(relevant_unk)) + 1):
+        if dead - k > others:
+            continue
+        weight = comb(others, dead - k)
+        for chosen in combinations(relevant_unk, k):
+            if model.board.connected(everything & ~sum(1 << c for c in chosen)):
+                good += weight
+    return Fraction(good, comb(len(unk_cells), dead))
+
+
+def unseen_cells(info: Info) -> Iterator[int]:
+    """Cells of face-down tiles nobody has seen."""
+    unk = info.masks()[1]
+    while unk:
+        c = (unk & -unk).bit_length() - 1
+        unk &= unk - 1
+        yield c
+
+
+def world_arrays(model: Model, info: Info) -> tuple:
+    """A concrete board with this knowledge, as the kernels take it: ``(tiles int8, status uint8, seen uint8)``.
+
+    Seen tiles keep their pairs; the unseen tiles get one arbitrary arrangement and removed tiles are
+    put on Brain-free blocked cells. Only what the players know is meaningful, which is all a policy
+    that reads only what was seen (route, greedy, random) may look at.
+    """
+    import numpy as np
+
+    cells = model.cells
+    brains = set(model.board.brains)
+    tiles = [-1] * cells
+    status = [0] * cells
+    seen = [0] * cells
+    hosts = [c for c in range(cells) if info.codes[c] == BLOCK and c not in brains]
+    next_id = 0
+    pool: list[int] = []
+    removed_seen: list[int] = []
+
+    def new_id() -> int:
+        nonlocal next_id
+        next_id += 1
+        return next_id - 1
+
+    by_label: dict[int, list[int]] = {}
+    for c, code in enumerate(info.codes):
+        if code >= LABEL:
+            by_label.setdefault(code, []).append(c)
+    for group in by_label.values():
+        pair = new_id()
+        for c in group:
+            tiles[c], status[c], seen[c] = pair, 1, 1
+        if len(group) == 1:
+            pool.append(pair)
+    ups = [c for c, code in enumerate(info.codes) if code == UP]
+    for i in range(0, len(ups), 2):
+        pair = new_id()
+        for c in ups[i:i + 2]:
+            tiles[c], status[c], seen[c] = pair, 2, 1
+        if len(ups[i:i + 2]) == 1:
+            removed_seen.append(pair)
+    for c, code in enumerate(info.codes):
+        if code == DEAD:
+            pair = new_id()
+            tiles[c], status[c], seen[c] = pair, 1, 1
+            removed_seen.append(pair)
+    for _ in range(info.d):
+        pair = new_id()
+        pool.append(pair)
+        removed_seen.append(pair)
+    for _ in range(info.fresh_pairs):
+        pair = new_id()
+        pool += [pair, pair]
+    slots = [c for c, code in enumerate(info.codes) if code == UNK]
+    if len(removed_seen) + info.e > len(hosts) or len(pool) != len(slots) + info.e:
+        raise ValueError(f"inconsistent knowledge: {info!r}")
+    for c, pair in zip(slots, pool):
+        tiles[c], status[c] = pair, 1
+    for pair, host in zip(pool[len(slots):] + removed_seen, hosts):
+        tiles[host], status[host] = pair, 3
+    for host in hosts[info.e:info.e + len(removed_seen)]:
+        seen[host] = 1
+    return (np.asarray(tiles, np.int8), np.asarray(status, np.uint8), np.asarray(seen, np.uint8))
+
+
+def useful_moves(info: Info, first: int = -1) -> list[int]:
+    """The flips never worse than all others (docs/rules/forgotten.md, "Moves worth considering").
+
+    First flip: an unseen tile or a tile of a known pair; a seen tile whose partner is not known face down
+    is only worth it when no unseen tile is left. Second flip: the known partner or an unseen tile; a seen
+    tile that does not match learns nothing and is kept only when nothing else is left.
+    """
+    up, unk, pairs, singles, dead = info.masks()
+    down = unk | pairs | singles | dead
+    if first < 0:
+        keep = unk | pairs if unk else (pairs or down)
+    else:
+        code = info.codes[first]
+        mate = 0
+        if code >= LABEL:
+            mate = sum(1 << c for c, other in enumerate(info.codes) if other == code and c != first)
+        keep = (mate | (unk & ~(1 << first))) or (down & ~(1 << first))
+    return [c for c in range(len(info.codes)) if keep >> c & 1]

@@ -1,0 +1,114 @@
+"""The Forgotten board notation: one token per cell, rows joined by ``/`` (``docs/formats/forgotten.md``).
+
+Rows run from ``y = 1`` (top) to ``y = height``; within a row, cells run from ``x = 1`` (left).
+A pair of Memory Tiles is named by a letter (``A`` is the first pair).
+
+===========  ===============================================================
+token        cell
+===========  ===============================================================
+``@``        a Brain Tile
+``.``        no tile (a board with fewer pairs than cells leaves cells empty)
+``a``        a face-down tile of pair A that nobody has seen (lower case)
+``A``        a face-down tile of pair A that the players have seen
+``+A``       a face-up (matched) tile of pair A
+``-a``       a removed tile of pair A, never seen; ``-A`` removed after being seen
+``?``        a face-down tile nobody has seen, its pair not given
+``-?``       a removed tile nobody saw, its pair not given
+===========  ===============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.errors import NotationError, UnknownCardError
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_PAIRS = len(LETTERS)
+
+# cell status codes, shared with the kernels
+NONE, DOWN, UP, REMOVED = 0, 1, 2, 3
+HIDDEN = -2  # a tile whose pair is not given ('?')
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One parsed token: ``tile`` is a pair number, -1 for no tile, ``HIDDEN`` for ``?``."""
+
+    tile: int
+    status: int
+    seen: bool
+    brain: bool = False
+
+
+BRAIN = Cell(-1, NONE, False, True)
+EMPTY = Cell(-1, NONE, False)
+
+
+def letter(pair: int) -> str:
+    """The letter of a pair number."""
+    return LETTERS[pair]
+
+
+def format_cell(cell: Cell, given: bool = True) -> str:
+    """The token of a cell; unseen tiles print as ``?`` when ``given`` is false."""
+    if cell.brain:
+        return "@"
+    if cell.tile == -1:
+        return "."
+    hidden = not cell.seen and (not given or cell.tile == HIDDEN)
+    name = "?" if hidden else (letter(cell.tile) if cell.seen else letter(cell.tile).lower())
+    if cell.status == UP:
+        return "+" + name
+    if cell.status == REMOVED:
+        return "-" + name
+    return name
+
+
+def format_row(cells: list[Cell], given: bool = True) -> str:
+    """The tokens of one row."""
+    return "".join(format_cell(c, given) for c in cells)
+
+
+def parse_row(text: str, width: int, pairs: int, field: str, label: str = "") -> list[Cell]:
+    """The cells of one row; errors name the field, and the row (``label``) and column in the message."""
+    if not isinstance(text, str):
+        raise NotationError(field, text, "expected a row of cell tokens such as '@aB+C-d?'")
+    cells: list[Cell] = []
+    i = 0
+    while i < len(text):
+        where = field
+        at = f"{label + ', ' if label else ''}x={len(cells) + 1}: "
+        ch = text[i]
+        prefix = ""
+        if ch in "+-":
+            prefix = ch
+            i += 1
+            if i >= len(text):
+                raise NotationError(where, text, f"{at}'{prefix}' must be followed by a tile letter or '?'")
+            ch = text[i]
+        i += 1
+        if ch == "@" and not prefix:
+            cells.append(BRAIN)
+        elif ch == "." and not prefix:
+            cells.append(EMPTY)
+        elif ch == "?":
+            if prefix == "+":
+                raise NotationError(where, text, f"{at}a face-up tile has been seen: write its letter, not '?'")
+            cells.append(Cell(HIDDEN, REMOVED if prefix else DOWN, False))
+        elif ch.isalpha() and ch.upper() in LETTERS:
+            pair = LETTERS.index(ch.upper())
+            if pair >= pairs:
+                raise UnknownCardError(where, ch, f"{at}no pair {ch.upper()} in a game of {pairs} pairs "
+                                                  f"(letters A-{LETTERS[pairs - 1]})")
+            seen = ch.isupper()
+            if prefix == "+" and not seen:
+                raise NotationError(where, text, f"{at}a face-up tile has been seen: write '+{ch.upper()}'")
+            status = UP if prefix == "+" else REMOVED if prefix == "-" else DOWN
+            cells.append(Cell(pair, status, seen))
+        else:
+            raise NotationError(where, text, f"{at}unexpected {ch!r}: tokens are @ . a A +A -a -A ? -?")
+    if len(cells) != width:
+        raise NotationError(field, text, f"{label + ': ' if label else ''}expected {width} cells in a row, "
+                                         f"found {len(cells)}")
+    return cells

@@ -1,0 +1,126 @@
+"""The compiled exact solver agrees with its pure-Python twin (hypothesis), method for method."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.forgotten.knowledge import UNK, Model, info_from_state, world_arrays
+from solver.forgotten.state import GIVE_UP
+from solver.kernels import forgotten_exact as kernel
+from solver.kernels import forgotten_playout
+from solver.registry import load_game
+from solver.twins import forgotten_exact as twin
+
+SPECS = ["forgotten(width=3,height=3,pairs=3)", "forgotten(width=3,height=3,pairs=3,erasure=turn)",
+         "forgotten(width=4,height=3,pairs=3,erasure=turn)", "forgotten(width=3,height=4,pairs=3)",
+         "forgotten(width=3,height=3,pairs=2,erasure=off)", "forgotten(width=4,height=3,pairs=4,brains=21-43)"]
+
+
+def test_the_twin_class_has_the_kernels_methods():
+    public = [n for n in dir(kernel.Solver) if not n.startswith("_")]
+    for name in public:
+        assert hasattr(twin.Solver, name), name
+        k = inspect.signature(getattr(kernel.Solver, name))
+        t = inspect.signature(getattr(twin.Solver, name))
+        assert list(k.parameters)[1:] == list(t.parameters)[1:] or list(k.parameters) == list(t.parameters)[1:], name
+
+
+def random_position(game, seed: int):
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    for _ in range(int(rng.integers(0, 16))):
+        if state.is_terminal():
+            return None
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(state.board.cells)))
+        else:
+            flips = [a for a in state.legal_actions() if a != GIVE_UP]
+            state.apply_action(int(flips[rng.integers(len(flips))]))
+    return None if state.is_terminal() or state.is_chance_node() else state
+
+
+def solvers(game, policy):
+    args = (game.width, game.height, *game.board.brains, game.erasure_code, game.board.symmetries, policy, 10**7)
+    return kernel.Solver(*args), twin.Solver(*args)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 2**32), st.sampled_from([-1, 2]))
+def test_values_agree(spec, seed, policy):
+    game = load_game(spec)
+    state = random_position(game, seed)
+    if state is None:
+        return
+    info = info_from_state(state)
+    codes = np.asarray(info.codes, np.uint8)
+    erase_next = game.erasure_due(state.turn + 1)
+    k, t = solvers(game, policy)
+    if state.phase == "first":
+        assert abs(k.value(codes, info.e, info.d, erase_next) - t.value(codes, info.e, info.d, erase_next)) < 1e-12
+        for first in range(game.board.cells):
+            if info.codes[first] in (UNK,) or info.codes[first] >= 3:
+                a = k.first_value(codes, info.e, info.d, erase_next, first)
+                b = t.first_value(codes, info.e, info.d, erase_next, first)
+                assert abs(a - b) < 1e-12
+    else:
+        for second in state.legal_actions():
+            if second != GIVE_UP:
+                a = k.second_value(codes, info.e, info.d, erase_next, state.first, second)
+                b = t.second_value(codes, info.e, info.d, erase_next, state.first, second)
+                assert abs(a - b) < 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SPECS + ["forgotten(width=4,height=4)", "forgotten(width=4,height=5,pairs=8)"]),
+       st.integers(0, 2**32))
+def test_route_policy_on_knowledge_is_the_playout_policy(spec, seed):
+    game = load_game(spec)
+    state = random_position(game, seed)
+    if state is None:
+        return
+    model = Model(game.board, game.erasure)
+    info = info_from_state(state)
+    first = state.first if state.phase == "second" else -1
+    k, t = solvers(game, 2) if game.board.cells <= 24 else (None, None)
+    expected = forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *state.arrays(), first, 2, 0)
+    assert forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *world_arrays(model, info),
+                                         first, 2, 0) == expected
+    if k is not None:
+        codes = np.asarray(info.codes, np.uint8)
+        assert k.policy_move(codes, info.e, info.d, first) == expected == t.policy_move(codes, info.e, info.d, first)
+
+
+def test_limits_stop_the_search():
+    game = load_game("forgotten(width=3,height=4)")
+    info = info_from_state(game.new_initial_state(0))
+    codes = np.asarray(info.codes, np.uint8)
+    for mod in (kernel, twin):
+        solver = mod.Solver(game.width, game.height, *game.board.brains, 1, game.board.symmetries, -1, 10**7)
+        try:
+            solver.value(codes, 0, 0, False, max_nodes=500)
+        except mod.SearchStopped:
+            continue
+        raise AssertionError(f"{mod.__name__} ignored the node limit")
+
+
+def test_bad_arguments():
+    for mod in (kernel, twin):
+        for args in ((5, 5, 0, 4, 1, [list(range(25))], -1, 100), (3, 3, 3, 5, 4, [list(range(9))], -1, 100),
+                     (3, 3, 3, 5, 1, [[0] * 9], -1, 100), (3, 3, 3, 5, 1, [list(range(9))], 0, 100)):
+            try:
+                mod.Solver(*args)
+            except ValueError:
+                continue
+            raise AssertionError(f"{mod.__name__} accepted {args}")
+
+
+def test_solve_value_agrees():
+    game = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
+    info = info_from_state(game.state_from_notation("C.b./@Bc@/.-a.a 2 first"))
+    args = (game.width, game.height, *game.board.brains, 2, game.board.symmetries, np.asarray(info.codes, np.uint8),
+            info.e, info.d, True, 10**6)
+    assert abs(kernel.solve_value(*args) - twin.solve_value(*args)) < 1e-12

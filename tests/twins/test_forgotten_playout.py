@@ -1,0 +1,120 @@
+"""The compiled Forgotten playout kernel agrees with its pure-Python twin, game for game (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.forgotten.state import GIVE_UP
+from solver.registry import load_game
+from solver.kernels import forgotten_playout as kernel
+from solver.twins import forgotten_playout as twin
+
+SPECS = ["forgotten(width=3,height=3,pairs=3)", "forgotten(width=4,height=4,pairs=7,erasure=turn)",
+         "forgotten(width=4,height=3,pairs=4,goal=clear)", "forgotten(width=5,height=4,brains=21-44)",
+         "forgotten(width=4,height=4,erasure=off)", "forgotten(width=3,height=5,pairs=5)"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**63 - 1), st.integers(1, 4))
+def test_play_games_agree(spec, policy, seed, n):
+    game = load_game(spec)
+    args = (game.width, game.height, *game.board.brains, game.pairs, game.erasure_code, game.goal_code, policy, seed)
+    out = []
+    for mod in (kernel, twin):
+        wins, turns = np.zeros(n, np.uint8), np.zeros(n, np.int32)
+        total = mod.play_games(*args, wins, turns)
+        out.append((total, wins.tolist(), turns.tolist()))
+    assert out[0] == out[1]
+
+
+def random_position(game, seed: int):
+    """A position reached by random flips (never giving up); None when the game ended."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    for _ in range(int(rng.integers(0, 30))):
+        if state.is_terminal():
+            return None
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(state.board.cells)))
+        else:
+            flips = [a for a in state.legal_actions() if a != GIVE_UP]
+            state.apply_action(int(flips[rng.integers(len(flips))]))
+    return None if state.is_terminal() else state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**32), st.booleans(), st.integers(0, 2**63 - 1))
+def test_rollouts_agree(spec, policy, position_seed, resample, seed):
+    game = load_game(spec)
+    state = random_position(game, position_seed)
+    if state is None:
+        return
+    tiles, status, seen = state.arrays()
+    first = state.first if state.phase == "second" else -1
+    legal = [a for a in state.legal_actions() if a != GIVE_UP] if not state.is_chance_node() else []
+    forced = legal[seed % len(legal)] if legal and seed % 3 else -1
+    out = []
+    for mod in (kernel, twin):
+        wins, turns = np.zeros(3, np.uint8), np.zeros(3, np.int32)
+        rejected = mod.rollouts(game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code,
+                                tiles, status, seen, state.turn, state.phase_code, first, forced, policy, resample,
+                                seed, wins, turns)
+        out.append((rejected, wins.tolist(), turns.tolist()))
+    assert out[0] == out[1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**32), st.integers(0, 2**63 - 1))
+def test_policy_move_agrees(spec, policy, position_seed, seed):
+    game = load_game(spec)
+    state = random_position(game, position_seed)
+    if state is None or state.is_chance_node():
+        return
+    tiles, status, seen = state.arrays()
+    first = state.first if state.phase == "second" else -1
+    a = kernel.policy_move(game.width, game.height, *game.board.brains, tiles, status, seen, first, policy, seed)
+    b = twin.policy_move(game.width, game.height, *game.board.brains, tiles, status, seen, first, policy, seed)
+    assert a == b
+    assert a in state.legal_actions()
+
+
+def test_policies_use_only_what_was_seen():
+    """Policies 0-2 pick the same flip in every world the players cannot tell apart (FG-13)."""
+    game = load_game("forgotten(width=5,height=4)")
+    rng = np.random.default_rng(4)
+    checked = 0
+    for seed in range(40):
+        state = random_position(game, seed)
+        if state is None or state.is_chance_node():
+            continue
+        first = state.first if state.phase == "second" else -1
+        for policy in (0, 1, 2):
+            picks = set()
+            for _ in range(4):
+                world = state.resample_from_observation(0, rng)
+                picks.add(kernel.policy_move(5, 4, *game.board.brains, *world.arrays(), first, policy, 9))
+            assert len(picks) == 1
+            checked += 1
+    assert checked > 30
+
+
+def test_bad_inputs_raise():
+    game = load_game("forgotten(width=3,height=3,pairs=3)")
+    state = game.state_from_notation("ab./@c@/abc 0 first")
+    tiles, status, seen = state.arrays()
+    wins, turns = np.zeros(2, np.uint8), np.zeros(2, np.int32)
+    for mod in (kernel, twin):
+        bad_tiles = tiles.copy()
+        bad_tiles[0] = 2
+        for kwargs in ({"tiles": bad_tiles}, {"forced": 2}, {"forced": 3}, {"phase": 1, "first": 0}, {"policy": 7}):
+            call = dict(width=3, height=3, brain_a=3, brain_b=5, erasure=1, goal=0, tiles=tiles, status=status,
+                        seen=seen, turn=0, phase=0, first=-1, forced=-1, policy=2, resample=True, seed=1, wins=wins,
+                        turns=turns)
+            call.update(kwargs)
+            try:
+                mod.rollouts(*call.values())
+            except ValueError:
+                continue
+            raise AssertionError(f"{mod.__name__} accepted {kwargs}")
