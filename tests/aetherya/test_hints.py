@@ -155,16 +155,16 @@ def test_cli_hint_and_engine(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state.to_json()))
     out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", str(path), "--nodes", "60", "--json"],
-                         capture_output=True, text=True, timeout=120)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     body = json.loads(out.stdout)
     assert body["moveInfos"][0]["move"] in ("take", "draw")
     bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", '{"mode": "base"}'],
-                         capture_output=True, text=True, timeout=60)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "state" in bad.stderr.lower() and "Traceback" not in bad.stderr
     query = {"id": 7, "game": "aetherya", "action": "hint", "state": state.to_notation(), "limits": {"nodes": 60}}
     eng = subprocess.run([sys.executable, "-m", "solver", "engine"], input=json.dumps(query) + "\n",
-                         capture_output=True, text=True, timeout=120)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     reply = json.loads(eng.stdout.splitlines()[-1])
     assert reply["id"] == 7 and reply["moveInfos"]
 

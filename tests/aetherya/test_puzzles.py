@@ -109,7 +109,7 @@ def test_race_rules_follow_the_base_game():
 
 def test_cli_generate_and_check(tmp_path):
     out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "best-kingdom",
-                          "--count", "2", "--seed", "1", "--difficulty", "easy"], capture_output=True, text=True,
+                          "--count", "2", "--seed", "1", "--difficulty", "easy"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -118,11 +118,11 @@ def test_cli_generate_and_check(tmp_path):
     path = tmp_path / "p.json"
     path.write_text(lines[0])
     ok = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), puzzle["solution"]["kingdom"]],
-                        capture_output=True, text=True, timeout=60)
+                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "correct" in ok.stdout
     bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), "PPPP/PPPP"],
-                         capture_output=True, text=True, timeout=60)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "ANSWER" in bad.stderr
     bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "maze"],
-                         capture_output=True, text=True, timeout=60)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
