@@ -47,8 +47,10 @@ def hint(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | Non
     mover = state.current_player()
     if player is not None and player != mover:
         raise InvalidInputError("player", player, f"player {mover} ({state.role(mover)}) is the one to move")
-    if mover == AELIN and state.guessed and not full_information:
-        raise InvalidInputError("state.resolve", "?", "Aelin's hint needs her Resolve cards; this state has '?'")
+    if state.guessed and (mover == AELIN or full_information):
+        raise InvalidInputError("state.resolve", "?", ("a full-information analysis" if full_information else
+                                                       "Aelin's hint") + " needs Aelin's real Resolve cards; "
+                                                      "this state gives them as '?'")
     remaining = ctx.remaining()
     budget = 0.5 if remaining is None else max(0.05, 0.45 * remaining)
     settings = FenrysSettings(plan_time=budget)

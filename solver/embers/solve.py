@@ -7,7 +7,7 @@ from typing import Any
 from solver.embers import plan as planlib
 from solver.embers.policy import FullInformationPolicy
 from solver.embers.state import FENRYS, EmbersState
-from solver.errors import UnsupportedActionError
+from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import SolveResult
 from solver.search import SearchContext
 
@@ -22,6 +22,9 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
         raise UnsupportedActionError("state.phase", state.phase,
                                      "solve plans Fenrys's Blink: give a Chapter One position in which Fenrys "
                                      "observes (the plan then starts by stopping) or blinks")
+    if full_information and state.guessed:
+        raise InvalidInputError("state.resolve", "?", "a full-information plan needs Aelin's real Resolve cards; "
+                                                      "this state gives them as '?'")
     import numpy as np
     view = FullInformationPolicy().view(state, np.random.default_rng(ctx.seed)) if full_information else state
     problem = planlib.problem_from_state(view, player=FENRYS)

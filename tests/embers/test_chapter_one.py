@@ -207,12 +207,13 @@ def test_EM9_a_discarded_section_can_reveal_another_split():
 
 
 def test_EM8_keep_accepts_any_card_of_the_section():
-    """The move 'keep X' may name any visible card of the section: 'keep G4' is 'keep C4,G4'."""
-    s = state(phase="split", added=True, row=["G3"], mind=["C4@0,0", "S4@1,1", "C3@2,2", "G4@0,1", "F4@2,0"])
-    assert sorted(moves(s)) == ["keep C3", "keep C4,G4", "keep F4"]
-    assert s.parse_move("keep G4") == s.parse_move("keep C4,G4") == s.parse_move("keep C4")
-    play(s, "keep G4")
-    assert sorted(ids(s.discard)) == ["C3", "F4"] and ids([e[0] for e in s.mind]) == ["C4", "S4", "G4"]
+    """The move 'keep X' may name any visible card of the section: 'keep F4' is 'keep C4,F4'. (S4 lies
+    exactly under F4, same pattern, so it is hidden and stays with the kept section.)"""
+    s = state(phase="split", added=True, row=["G3"], mind=["C4@0,0", "S4@1,1", "C3@-1,2", "G4@3,0", "F4@1,1"])
+    assert sorted(moves(s)) == ["keep C3", "keep C4,F4", "keep G4"]
+    assert s.parse_move("keep F4") == s.parse_move("keep C4,F4") == s.parse_move("keep C4")
+    play(s, "keep F4")
+    assert sorted(ids(s.discard)) == ["C3", "G4"] and ids([e[0] for e in s.mind]) == ["C4", "S4", "F4"]
 
 
 def test_illegal_moves_are_refused_with_the_move_quoted():
