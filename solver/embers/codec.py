@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
-from solver.embers.state import (AELIN, ARRANGEMENTS, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
-                                 StrengthRow)
+from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
+                                 StrengthRow, arrangements)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
 
@@ -323,6 +323,16 @@ def check_state(state: EmbersState, field: str = "state") -> None:
         return
     if len(state.rows) != rows_needed:
         raise bad("resolve", len(state.rows), f"Aelin has {rows_needed} strength rows")
+    if phase == "arrange":  # EM-34: the day is set up; Aelin orders her Resolve before Fenrys's first turn
+        if state.row or state.demons or state.discard or state.completed or state.added or any(
+                r.cards or r.at_least or r.face_up for r in state.rows):
+            raise bad("phase", phase, "Aelin arranges her Resolve when the day is set up: only the Mind card and "
+                                      "four face-down Resolve cards are out")
+        if len(state.mind) != 1:
+            raise bad("mind", len(state.mind), "a day starts with one Mind card")
+        if state.turn != FENRYS:
+            raise bad("turn", "aelin", "Fenrys plays first once the Resolve is arranged")
+        return
     _check_rows(state, bad, mid_take=(state.turn == AELIN and phase in ("reveal", "split")))
     if not state.mind:
         raise bad("mind", [], "the Mind is empty (Aelin would have broken)")
@@ -546,5 +556,5 @@ def _notation_int(text: str, field: str) -> int:
 
 
 def arrangement_index(order: list[int]) -> int:
-    """The ``arrange`` action payload for a permutation of the three rows."""
-    return ARRANGEMENTS.index(tuple(order))
+    """The ``arrange`` action payload for a permutation of the strength rows (three or four)."""
+    return arrangements(len(order)).index(tuple(order))

@@ -121,10 +121,12 @@ class PlanResult:
 
 # ---------------------------------------------------------------------------------- problem
 def problem_from_state(state: Any, weights: Weights | None = None, player: int = FENRYS,
-                       reveals: list[list[float]] | None = None) -> BlinkProblem:
+                       reveals: list[list[float]] | None = None,
+                       need: dict[int, float] | None = None) -> BlinkProblem:
     """The Blink problem of a Chapter One state in Observe (after stopping) or Blink, as ``player`` sees it.
 
-    ``reveals`` may pass a precomputed :func:`solver.embers.knowledge.expected_reveals` table.
+    ``reveals`` and ``need`` may pass precomputed :func:`solver.embers.knowledge.expected_reveals` and
+    :func:`solver.embers.knowledge.need_distribution` tables of ``state``.
     """
     from solver.embers.knowledge import expected_reveals, need_distribution
     deck = state.deck
@@ -136,7 +138,8 @@ def problem_from_state(state: Any, weights: Weights | None = None, player: int =
     table = reveals if reveals is not None and len(reveals[0]) > len(row) else \
         expected_reveals(state, player, max_relives=len(row))
     reveal_value = tuple(tuple(int(round(weights.reveal * v)) for v in table[s]) for s in range(len(SUITS)))
-    need = need_distribution(state, player)
+    if need is None:
+        need = need_distribution(state, player)
     card_value = {}
     for card in [e[0] for e in state.mind] + list(row):
         strength = deck.cards[card].strength

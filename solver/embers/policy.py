@@ -36,8 +36,9 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
-from solver.embers.state import (ADD, AELIN, ARRANGEMENTS, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
-                                 TARGET, EmbersState, decode, decode_add, encode, encode_add)
+from solver.embers.state import (ADD, AELIN, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
+                                 TARGET, EmbersState, arrangements, decode, decode_add, encode,
+                                 encode_add)
 
 
 class Policy(Protocol):
@@ -159,10 +160,11 @@ def aelin_scores(state: EmbersState) -> list[Scored]:
     if phase == "arrange":
         deck = state.deck
         out = []
+        n = len(state.rows)
         for action in state.legal_actions():
-            order = ARRANGEMENTS[decode(action)[1]]
+            order = arrangements(n)[decode(action)[1]]
             strengths = [deck.cards[state.rows[i].resolve].strength for i in order]
-            out.append(Scored(action, float(sum(s * (3 - k) for k, s in enumerate(strengths))),
+            out.append(Scored(action, float(sum(s * (n - k) for k, s in enumerate(strengths))),
                               "strongest Resolve cards first: the first rows need the least"))
         return sorted(out, key=lambda s: -s.score)
     raise ValueError(f"not Aelin's decision: {phase}")
@@ -242,7 +244,7 @@ def plan_value(problem: planlib.BlinkProblem) -> float:
 def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
                    next_card: int | None = None) -> list[Scored]:
     """Fenrys's draw-or-stop decision; ``next_card`` (full information only) is the deck's next card."""
-    from solver.embers.knowledge import deck_composition, expected_reveals
+    from solver.embers.knowledge import deck_composition, expected_reveals, need_distribution
     deck = state.deck
     reveals = expected_reveals(state, player, max_relives=settings.max_row + 1)
     stop_problem = planlib.problem_from_state(state, player=player, reveals=reveals)
@@ -259,11 +261,16 @@ def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
         total = sum(composition.values())
         weights = {c: p / total for c, p in composition.items() if p > 0}
     expected = 0.0
+    needs: dict[int, dict[int, float]] = {}  # the need law given the drawn card depends only on its strength
     for card, p in weights.items():
         grown = state.clone()
         grown.row = grown.row + [card]
         grown.pile = set(grown.pile) - {card}
-        expected += p * plan_value(planlib.problem_from_state(grown, player=player, reveals=reveals))
+        strength = deck.cards[card].strength
+        if strength not in needs:
+            needs[strength] = need_distribution(grown, player)
+        expected += p * plan_value(planlib.problem_from_state(grown, player=player, reveals=reveals,
+                                                              need=needs[strength]))
     cost = draw_cost(state, player, settings)
     if len(memory) >= settings.max_row:
         cost += 1e6

@@ -119,8 +119,8 @@ def _check_transition(before, action, after) -> None:
         joined = payload in after.rows[before.completed].cards if after.rows else False
         if not after.is_terminal() and before.day == after.day:
             assert joined == (total <= 7), before.to_notation()  # EM-16
-        if not joined and before.chapter == "one" and DECK.cards[payload].suit in before.demon_suits():
-            assert any(payload in t for _, t in after.demons)  # EM-13: Aelin's overflow is tainted
+            if not joined and before.chapter == "one" and DECK.cards[payload].suit in before.demon_suits():
+                assert any(payload in t for _, t in after.demons)  # EM-13: Aelin's overflow is tainted
     if kind == KEEP and after.day == before.day and not after.is_terminal():
         parts = R.sections(named(before.mind))
         kept = next(p for p in parts if DECK.cards[payload].id in p)
@@ -270,3 +270,115 @@ def test_EM27_guessed_resolve_cards_are_never_passed_off_as_real():
     with pytest.raises(InvalidInputError):
         GAME.legal_moves(s.to_notation())
     assert s.observation(0)["deckCount"] == len(s.pile)
+
+
+def test_EM77_generated_puzzles_checked_by_the_reference():
+    """EM-77: for generated puzzles, the reference brute force (every order and position of every card, no
+    split) finds the stated maximum of relives and exactly one set of placements reaching it: the answer's."""
+    from solver.embers.puzzles import generate
+
+    def full_plans(mind, row):
+        found = []
+
+        def visit(current, adds, relived):
+            left = [c for c in row if c not in {a[0] for a in adds}]
+            if not left:
+                found.append((relived, frozenset(adds)))
+                return
+            for move in sorted(R.all_adds(CARDS, current, left)):
+                grown = current + [move]
+                if len(R.sections(grown)) == 1:
+                    visit(grown, adds + [move], relived + R.relives(CARDS, grown))
+
+        visit(list(mind), [], 0)
+        return found
+
+    for difficulty in ("easy", "medium"):
+        for puzzle in generate(GAME, 2, seed=5, difficulty=difficulty):
+            plans = full_plans(named(puzzle.state.mind), [DECK.cards[c].id for c in puzzle.state.row])
+            best = max(r for r, _ in plans)
+            assert best == puzzle.relives
+            assert {s for r, s in plans if r == best} == {frozenset(named(puzzle.solution))}
+
+
+# ------------------------------------------------------------------------------ hidden information and silence
+def _two_views(phase, row, added):
+    """Two positions Fenrys cannot tell apart: the face-down Resolve cards differ, but each fits what the table
+    shows (row 1 complete with S5 + F1a, so its Resolve card is a 1; row 2 open with C3, so below 4)."""
+    base = dict(phase=phase, row=row, added=added, completed=1, mind=["C4@0,0", "S1a@1,1"],
+                demons=[{"demon": "Dd", "tainted": ["D1b"]}], discard=["G1a"])
+    a = [{"card": "D1a", "cards": ["S5", "F1a"]}, {"card": "G2b", "cards": ["C3"]}, {"card": "S3"}, {"card": "F5"}]
+    b = [{"card": "F1b", "cards": ["S5", "F1a"]}, {"card": "D3", "cards": ["C3"]}, {"card": "S4"}, {"card": "C2a"}]
+    return state(resolve=a, **base), state(resolve=b, **base)
+
+
+@pytest.mark.parametrize("phase,row,added", [("observe", ["G3"], False), ("blink", ["C1b", "G3"], False),
+                                             ("blink", ["G3"], True)])
+def test_EM80_EM24_fenrys_hints_are_identical_for_positions_he_cannot_tell_apart(phase, row, added):
+    """EM-80/EM-24: two positions that differ only in Aelin's face-down Resolve cards (each consistent with the
+    strength rows) give Fenrys exactly the same hint, for the same seed, in Observe and in Blink."""
+    from solver.search import Limits, SearchContext
+    a, b = _two_views(phase, row, added)
+    assert a.observation(0) == b.observation(0) and a.to_json() != b.to_json()
+    for seed in (0, 3):
+        ha = GAME.hint(a, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
+        hb = GAME.hint(b, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
+        for h in (ha, hb):
+            h["rootInfo"].pop("timeMs")
+        assert ha == hb
+
+
+def test_EM80_the_hint_policies_ignore_the_deck_order():
+    """EM-80: nobody sees the deck's order. The hint policies are given an oracle of the deck's next card (the
+    self-play driver knows it) and must not use it, for Fenrys's draw decision or for Aelin's take; the
+    full-information reference does use it (so the comparison can fail)."""
+    from solver.embers.policy import FullInformationPolicy, HintPolicy
+    fenrys, _ = _two_views("observe", ["G3"], False)
+    aelin = state(turn="aelin", phase="acknowledge", mind=["C4@0,0", "S1a@1,1", "C3@-1,0"], added=True)
+    for s in (fenrys, aelin):
+        ranked = [[(x.action, x.score) for x in HintPolicy(next_card=lambda _, c=c: cid(c)).scores(
+            s, np.random.default_rng(0))] for c in ("C1a", "S5", "Dd")]
+        assert ranked[0] == ranked[1] == ranked[2]
+    peeked = [[(x.action, round(x.score, 6)) for x in FullInformationPolicy(next_card=lambda _, c=c: cid(c)).scores(
+        fenrys, np.random.default_rng(0))] for c in ("C2b", "G4")]
+    assert peeked[0] != peeked[1]
+
+
+# ------------------------------------------------------------------------------ determinism
+def test_same_seed_same_hint_same_puzzles_same_game():
+    """Every random process is seeded: the same hint query, puzzle generation and self-played game give the
+    same output when repeated (hint samples, puzzle Minds, deals and both players' choices)."""
+    from solver.embers.policy import HintPolicy
+    from solver.embers.puzzles import generate
+    from solver.embers.selfplay import DeckOrder
+    from solver.search import Limits, SearchContext
+
+    def hint(s, seed):
+        out = GAME.hint(s, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=5).to_json()
+        out["rootInfo"].pop("timeMs")
+        return out
+
+    observe, _ = _two_views("observe", ["G3"], False)
+    assert hint(observe, 4) == hint(observe, 4)
+    def puzzles():
+        out = [p.to_json() for p in generate(GAME, 2, 9, "easy")]
+        for p in out:
+            p["verified"].pop("cpsatSeconds")  # a timing, not an output
+        return out
+
+    assert puzzles() == puzzles()
+
+    def game(seed):
+        s = GAME.new_initial_state(seed)
+        order = DeckOrder(s, np.random.default_rng([seed, 1]))
+        rng = np.random.default_rng(seed)
+        fenrys, aelin = HintPolicy(), HintPolicy()
+        moves = []
+        while not s.is_terminal() and len(moves) < 60:
+            action = order.next_card(s) if s.is_chance_node() else \
+                (aelin if s.current_player() == 1 else fenrys).choose(s, rng)
+            moves.append(s.action_to_string(action))
+            s.apply_action(action)
+        return moves
+
+    assert game(7) == game(7)
