@@ -7,6 +7,7 @@ quotes them.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -210,36 +211,55 @@ def bench_puzzles(quick: bool) -> None:
     print()
 
 
+def mcnemar(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
+    """Paired comparison of two policies on the same seeds: games only ``a`` won, games only ``b`` won, and the
+    exact two-sided McNemar p-value (a binomial test on the discordant games)."""
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    m, k = only_a + only_b, min(only_a, only_b)
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
+    return only_a, only_b, p
+
+
 def bench_selfplay(quick: bool) -> None:
-    print("### Self-play of whole Chapter One games (both players use the named policy)\n")
+    print("### Self-play of whole Chapter One games\n")
     import ortools.sat.python.cp_model  # noqa: F401
-    n = 8 if quick else 200
-    n_slow = 6 if quick else 100
+    n = 12 if quick else 500
     settings = FenrysSettings(plan_time=0.3)
     configs = [
-        ("random", lambda: RandomPolicy(), lambda: RandomPolicy(), n),
-        ("greedy", lambda: GreedyPolicy(), lambda: GreedyPolicy(), n),
-        ("hint", lambda: HintPolicy(settings), lambda: HintPolicy(settings), n_slow),
-        ("hint Fenrys + greedy Aelin", lambda: HintPolicy(settings), lambda: GreedyPolicy(), n_slow),
-        ("greedy Fenrys + hint Aelin", lambda: GreedyPolicy(), lambda: HintPolicy(settings), n),
+        ("random", lambda: RandomPolicy(), lambda: RandomPolicy()),
+        ("greedy", lambda: GreedyPolicy(), lambda: GreedyPolicy()),
+        ("hint (both players)", lambda: HintPolicy(settings), lambda: HintPolicy(settings)),
+        ("hint Fenrys + greedy Aelin", lambda: HintPolicy(settings), lambda: GreedyPolicy()),
+        ("greedy Fenrys + hint Aelin", lambda: GreedyPolicy(), lambda: HintPolicy(settings)),
         ("full information (reference)", lambda: FullInformationPolicy(settings),
-         lambda: FullInformationPolicy(settings), n_slow),
+         lambda: FullInformationPolicy(settings)),
     ]
-    rows = []
-    for name, fenrys, aelin, games in configs:
+    rows, wins_by = [], {}
+    for name, fenrys, aelin in configs:
         start = time.perf_counter()
-        records = [play(GAME, 5000 + i, fenrys(), aelin()) for i in range(games)]
+        records = [play(GAME, 5000 + i, fenrys(), aelin()) for i in range(n)]
         seconds = time.perf_counter() - start
         wins = sum(r.won for r in records)
-        lo, hi = wilson(wins, games)
-        days, dlo, dhi = mean_ci([r.day if not r.won else 4 for r in records])
+        wins_by[name] = [r.won for r in records]
+        lo, hi = wilson(wins, n)
+        days, _, _ = mean_ci([r.day if not r.won else 4 for r in records])
         losses = Counter(r.result.split(":")[-1] for r in records if not r.won)
-        rows.append((name, games, f"{wins / games:.1%}", f"[{lo:.1%}, {hi:.1%}]", f"{days:.2f}",
-                     ", ".join(f"{k} {v}" for k, v in losses.most_common()) or "-", f"{games / seconds:.2f}"))
+        rows.append((name, n, f"{wins / n:.1%}", f"[{lo:.1%}, {hi:.1%}]", f"{days:.2f}",
+                     ", ".join(f"{k} {v}" for k, v in losses.most_common()) or "-", f"{n / seconds:.2f}"))
     print(table(("policy", "games", "win rate", "95% CI (Wilson)", "days reached (4 = won)", "losses",
                  "games/s"), rows))
-    print("\nSeeds 5000.. (the same deals for every policy). The full-information reference lets Fenrys see "
-          "Aelin's Resolve and the deck's next card: a reference, not a proven upper bound.\n")
+    print(f"\nSeeds 5000..{5000 + n - 1}, the same deals and draws for every policy (paired). Both players use "
+          "the named policy unless two are given. The full-information reference lets Fenrys see Aelin's "
+          "Resolve and the deck's next card: a reference, not a proven upper bound.\n")
+    pairs = []
+    for name in ("hint (both players)", "hint Fenrys + greedy Aelin", "greedy Fenrys + hint Aelin"):
+        only_hint, only_greedy, p = mcnemar(wins_by[name], wins_by["greedy"])
+        pairs.append((f"{name} vs greedy", n, only_hint, only_greedy,
+                      f"{(sum(wins_by[name]) - sum(wins_by['greedy'])) / n:+.1%}", f"{p:.2g}"))
+    print(table(("comparison (same seeds)", "games", "won only by the first", "won only by greedy",
+                 "win-rate difference", "McNemar p (exact, two-sided)"), pairs))
+    print()
 
 
 def main(argv: list[str]) -> int:

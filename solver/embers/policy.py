@@ -11,16 +11,18 @@ not a proven bound.
 
 Decisions (docs/rules/embers-of-memory.md, EM-80..EM-86):
 
-* Fenrys, Observe: draw again while the expected value of the best plan with
-  one more card beats the current plan's value by more than the cost of a card
-  (which grows as the deck nears what the day still needs); never stop with no
-  card that can be added.
+* Fenrys, Observe: draw again while one more card raises the chance that a
+  visible card completes Aelin's current row (as he infers her need from the
+  table) by more than the price of a card, up to two memory cards in the row
+  and while the deck holds eight cards; never stop with no card that can be added.
 * Fenrys, Blink: follow the best plan found within the time budget
   (:mod:`solver.embers.plan`): exhaustive search on short rows, CP-SAT when
   its model fits the budget, else a greedy plan (each plan says which).
-* Aelin: take the visible card that best completes or advances her current
-  strength row, keeping the Mind whole and never emptying it; keep the
-  section with the most use for her rows; always reveal (it only informs Fenrys).
+* Aelin: take the visible card that minimises the expected number of turns she
+  still needs to complete the day's rows (a turns-to-go table over the deck's
+  strengths, with one turn of lookahead), never emptying the Mind; keep the
+  section of a split that costs fewest turns; always reveal (it only informs
+  Fenrys); put the strongest Resolve cards first.
 """
 
 from __future__ import annotations
@@ -72,68 +74,122 @@ class RandomPolicy:
 
 
 # ------------------------------------------------------------------------------ Aelin
+#: how many cards a turn typically shows Aelin (the cards left in the Mind plus Fenrys's adds), for EM-84's table
+OFFERS = 3
+TAINT_TURNS = 0.15  # a card tainted under a demon, counted in turns (it is corrupted at Day's End unless banished)
+LOST_TURNS = 0.05  # a card lost to a split, counted in turns
+
+
+def strength_law(state: EmbersState) -> np.ndarray:
+    """``law[s]``: the chance that a memory card still to come from the deck has strength ``s`` (index 0..7).
+
+    Aelin sees every card but the deck's order, so the deck's contents are known to her (EM-27)."""
+    counts = np.zeros(TARGET + 1)
+    for card in state.pile:
+        c = state.deck.cards[card]
+        if not c.is_demon:
+            counts[min(c.strength, TARGET)] += 1
+    if not counts.any():
+        counts[1:6] = 1.0
+    return counts / counts.sum()
+
+
+def turns_table(law: np.ndarray, offers: int = OFFERS, rounds: int = 60) -> np.ndarray:
+    """``T[n]``: the expected number of turns Aelin needs to bring a strength row that still needs ``n`` to
+    exactly 7, when each turn shows her ``offers`` cards drawn from ``law`` and she takes the best one
+    (a card over ``n`` is discarded and the row still needs ``n``). Value iteration on ``T[n] = 1 + E[min over
+    the offered cards of T[n - s] (s <= n) or T[n] (s > n)]``."""
+    table = np.zeros(TARGET + 1)
+    strengths = [s for s in range(1, TARGET + 1) if law[s] > 0]
+    for _ in range(rounds):
+        new = np.zeros(TARGET + 1)
+        for n in range(1, TARGET + 1):
+            costs = sorted((table[n - s] if s <= n else table[n], law[s]) for s in strengths)
+            tails = [sum(p for _, p in costs[i:]) for i in range(len(costs))] + [0.0]
+            # E[min of `offers` independent draws] = sum over values of v * P(min == v)
+            new[n] = 1.0 + sum(v * (tails[i] ** offers - tails[i + 1] ** offers) for i, (v, _) in enumerate(costs))
+        table = new
+    return table
+
+
+def turns_from(table: np.ndarray, law: np.ndarray, need: int, shown: list[int]) -> float:
+    """Expected turns to finish a row needing ``need`` when the next turn shows the strengths ``shown`` (the
+    cards Aelin leaves visible) plus one new card from ``law`` (Fenrys adds at least one card per turn)."""
+    if need <= 0:
+        return 0.0
+    def cost(s: int) -> float:
+        return float(table[need - s] if s <= need else table[need])
+    known = min((cost(s) for s in shown), default=float(table[need]))
+    return 1.0 + sum(p * min(known, cost(s)) for s, p in enumerate(law) if p > 0)
+
+
 def aelin_take_scores(state: EmbersState) -> list[Scored]:
     """Aelin's view of every card she may take now (she knows her Resolve cards), best first (EM-84).
 
-    In order of priority: never empty the Mind; complete the current row; else
-    take the largest card that fits (a bonus if what is then missing is already
-    visible); else, when every card overflows, the smallest one, preferring a
-    card whose suit has no demon (it would be tainted). Cards lost to a split
-    cost 20 points each.
+    The score is minus the expected number of turns she still needs to complete the day's strength rows
+    (:func:`turns_table`, with one turn of lookahead over the cards she leaves visible); taking the last card of
+    the Mind loses (EM-42), completing the fourth row ends the day. Cards tainted (her overflow, or a split's
+    discards under a demon) and cards lost to a split cost a little more.
     """
     deck = state.deck
-    row = state.rows[state.completed]
-    need = TARGET - state.row_total(row)
-    last_row = state.completed == len(state.rows) - 1
+    law = strength_law(state)
+    table = turns_table(law)
+    need = TARGET - state.row_total(state.rows[state.completed])
+    later_rows = [TARGET - state.row_total(r) for r in state.rows[state.completed + 1:]]
     demon_suits = state.demon_suits()
     out = []
     for action in state.legal_actions():
         card = decode(action)[1]
         strength = deck.cards[card].strength
+        left = need - strength if strength <= need else need
         rest = [e for e in state.mind if e[0] != card]
-        left_need = need - strength if strength <= need else need
-        _, lost = _best_section(state, rest, left_need)
+        _, lost = _best_section(state, rest, left, table, law)
         after = [e for e in rest if e[0] not in lost]
         if state.chapter == "one" and not after:
             out.append(Scored(action, -10_000.0, "empties the Mind: Aelin breaks"))
             continue
-        visible = [deck.cards[c].strength for c in mindlib.visible_cards(after)]
-        if strength == need:
-            score = 1000.0 + (100.0 if last_row else 0.0)
-            why = "completes the row" + (" and the day" if last_row else "")
-        elif strength < need:
-            left = need - strength
-            score = 500.0 + 10.0 * strength + (15.0 if left in visible else 0.0)
-            why = f"adds {strength}; {left} still missing" + (" (visible)" if left in visible else "")
+        shown = [deck.cards[c].strength for c in mindlib.visible_cards(after)]
+        if left == 0 and not later_rows:
+            turns, why = 0.0, "completes the fourth row: the day ends"
+        elif left == 0:
+            turns = turns_from(table, law, later_rows[0], shown) + float(sum(table[n] for n in later_rows[1:]))
+            why = "completes the row"
         else:
-            score = -10.0 * strength
-            why = f"every card overflows: discard the smallest ({strength} > {need})"
-            if deck.cards[card].suit in demon_suits:
-                score, why = score - 30.0, why + ", tainted"
+            turns = turns_from(table, law, left, shown) + float(sum(table[n] for n in later_rows))
+            why = f"adds {strength}; {left} still missing" if strength <= need else \
+                f"over 7 ({strength} > {need}): discarded"
         tainted = sum(1 for c in lost if deck.cards[c].suit in demon_suits)
-        score -= 20.0 * len(lost) + 10.0 * tainted
+        if strength > need and deck.cards[card].suit in demon_suits:
+            tainted += 1
+            why += ", tainted"
+        turns += TAINT_TURNS * tainted + LOST_TURNS * len(lost)  # as in keep_cost
         if lost:
             why += f"; splits the Mind, {len(lost)} card(s) lost"
-        score += 1.0 * len(visible)
-        out.append(Scored(action, score, why))
+        out.append(Scored(action, -turns, why + f" (about {turns:.1f} turns left today)",
+                          extra={"expectedTurns": round(turns, 2)}))
     return sorted(out, key=lambda s: -s.score)
 
 
-def _best_section(state: EmbersState, mind: list[mindlib.Entry], need: int) -> tuple[list[int], set[int]]:
-    """The section Aelin keeps after a split (see :func:`section_score`) and the visible cards she loses."""
+def _best_section(state: EmbersState, mind: list[mindlib.Entry], need: int, table: np.ndarray,
+                  law: np.ndarray) -> tuple[list[int], set[int]]:
+    """The section Aelin keeps after a split (:func:`keep_cost`) and the visible cards she loses."""
     parts = mindlib.sections(mind) if mind else []
     if len(parts) <= 1:
         return (parts[0] if parts else []), set()
-    best = max(parts, key=lambda p: section_score(state, p, need))
+    best = min(parts, key=lambda p: keep_cost(state, parts, p, need, table, law))
     return best, {c for p in parts if p is not best for c in p}
 
 
-def section_score(state: EmbersState, section: list[int], need: int) -> float:
-    """How much a section is worth keeping: cards that fit the current row, then its size."""
+def keep_cost(state: EmbersState, parts: list[list[int]], part: list[int], need: int, table: np.ndarray,
+              law: np.ndarray) -> float:
+    """What keeping ``part`` of a split Mind costs Aelin, in turns (EM-85): the expected turns to finish her
+    current row with its cards shown, plus a little per card of the other sections lost (more if tainted);
+    ties go to the larger section."""
     deck = state.deck
-    fits = sum(1 for c in section if deck.cards[c].strength <= need)
-    exact = sum(1 for c in section if deck.cards[c].strength == need)
-    return 10.0 * exact + 4.0 * fits + 1.0 * len(section)
+    demon_suits = state.demon_suits() if state.chapter == "one" else set()
+    others = [c for p in parts if p is not part for c in p]
+    return (turns_from(table, law, need, [deck.cards[c].strength for c in part]) - 0.001 * len(part)
+            + LOST_TURNS * len(others) + TAINT_TURNS * sum(1 for c in others if deck.cards[c].suit in demon_suits))
 
 
 def aelin_scores(state: EmbersState) -> list[Scored]:
@@ -144,11 +200,16 @@ def aelin_scores(state: EmbersState) -> list[Scored]:
     if phase == "acknowledge":
         return _part_two_take_scores(state)
     if phase == "split":
+        law = strength_law(state)
+        table = turns_table(law)
         need = TARGET - state.row_total(state.rows[state.completed]) if state.completed < len(state.rows) else 0
+        parts = mindlib.sections(state.mind)
         out = []
         for action in state.legal_actions():
-            part = next(p for p in mindlib.sections(state.mind) if p[0] == decode(action)[1])
-            out.append(Scored(action, section_score(state, part, need), f"keeps {len(part)} visible card(s)"))
+            part = next(p for p in parts if p[0] == decode(action)[1])
+            turns = keep_cost(state, parts, part, need, table, law)
+            out.append(Scored(action, -turns, f"keeps {len(part)} visible card(s) (about {turns:.1f} turns to "
+                                              f"finish the row)"))
         return sorted(out, key=lambda s: -s.score)
     if phase == "reveal":
         reveals = [a for a in state.legal_actions() if decode(a)[0] == REVEAL]
@@ -174,12 +235,14 @@ def _part_two_take_scores(state: EmbersState) -> list[Scored]:
     """Prologue part two: the same reasoning, but taking the last card does not lose."""
     deck = state.deck
     need = TARGET - state.row_total(state.rows[state.completed])
+    law, table = strength_law(state), None
     out = []
     for action in state.legal_actions():
         card = decode(action)[1]
         strength = deck.cards[card].strength
         rest = [e for e in state.mind if e[0] != card]
-        _, lost = _best_section(state, rest, need)
+        table = table if table is not None else turns_table(law)
+        _, lost = _best_section(state, rest, need, table, law)
         if strength == need:
             score, why = 100.0, "completes the row"
         elif strength < need:
@@ -197,89 +260,65 @@ def _part_two_take_scores(state: EmbersState) -> list[Scored]:
 # ------------------------------------------------------------------------------ Fenrys
 @dataclass
 class FenrysSettings:
-    """Tunable constants of Fenrys's draw decision (docs/rules/embers-of-memory.md, EM-81)."""
+    """Tunable constants of Fenrys's decisions (docs/rules/embers-of-memory.md, EM-81, EM-82)."""
 
-    card_cost: float = 45.0  # value of a card of deck, before pressure
-    pressure: float = 400.0  # extra cost per card as the deck's slack over the day's needs shrinks
-    max_row: int = 7  # never draw beyond this many memory cards in the row
+    card_price: float = 0.1  # a drawn card must raise the chance that Aelin can complete her row by this much
+    max_row: int = 2  # draw a further card only while the memory row holds fewer memory cards than this
+    min_deck: int = 8  # ... and the deck holds at least this many cards
     plan_time: float = 0.5  # CP-SAT budget per Blink plan (seconds)
     exhaustive_plans: int = 20_000  # exhaustive search first, up to this many plans
 
 
-def turns_needed(state: EmbersState, player: int) -> float:
-    """Fenrys's estimate of how many more turns the day needs (from what the table shows)."""
-    deck = state.deck
-    missing = 0.0
-    for i in range(state.completed, len(state.rows)):
-        row = state.rows[i]
-        others = sum(deck.cards[c].strength for c in row.cards)
-        if row.face_up or state.sees_resolve(player):
-            resolve = deck.cards[row.resolve].strength
-        else:
-            from solver.embers.knowledge import resolve_options
-            options = resolve_options(state, i) or {3}
-            resolve = sum(options) / len(options)
-        missing += max(TARGET - others - resolve, 0.0)
-    return missing / 2.5 + (len(state.rows) - state.completed)
-
-
-def draw_cost(state: EmbersState, player: int, settings: FenrysSettings) -> float:
-    """The cost of drawing one more card: a base price plus pressure as the deck runs short."""
-    slack = len(state.pile) - turns_needed(state, player)
-    return settings.card_cost + settings.pressure / max(slack, 0.5)
-
-
-def plan_value(problem: planlib.BlinkProblem) -> float:
-    """The greedy plan's value (the draw decision compares many rows, so it uses the fast planner)."""
-    if not problem.row:
-        return -1e9 if problem.must_add else 0.0
-    adds = planlib.greedy_plan(problem)
-    if not adds:
-        placeable = mindlib.legal_placements(problem.deck, list(problem.mind), list(problem.row))
-        return -1e9 if not placeable else -500.0  # only plans that split the Mind are left
-    outcome = planlib.evaluate(problem, adds)
-    return float(outcome.value) if outcome else -500.0
+def completion_chance(need: dict[int, float], strengths: set[int]) -> float:
+    """The chance that one of ``strengths`` is exactly what Aelin's current row needs (``need``: its law)."""
+    return sum(p for n, p in need.items() if n in strengths)
 
 
 def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
                    next_card: int | None = None) -> list[Scored]:
-    """Fenrys's draw-or-stop decision; ``next_card`` (full information only) is the deck's next card."""
-    from solver.embers.knowledge import deck_composition, expected_reveals, need_distribution
+    """Fenrys's draw-or-stop decision (EM-81); ``next_card`` (full information only) is the deck's next card.
+
+    Value of ``stop``: the chance that, once the row's cards that can be added are in the Mind, a visible card
+    completes Aelin's current row (her need as Fenrys infers it from the table, EM-24). Value of ``draw``: the
+    same chance expected after one more card (over the cards he cannot locate), minus the price of a card. He
+    never stops while no card can be added, and does not draw further once the row holds ``max_row`` memory
+    cards or the deck is down to ``min_deck`` cards.
+    """
+    from solver.embers.knowledge import deck_composition, need_distribution
     deck = state.deck
-    reveals = expected_reveals(state, player, max_relives=settings.max_row + 1)
-    stop_problem = planlib.problem_from_state(state, player=player, reveals=reveals)
-    stop_value = plan_value(stop_problem)
     memory = [c for c in state.row if not deck.cards[c].is_demon]
-    out = [Scored(encode(STOP), stop_value, "stop: plan the Blink with this row" if stop_value > -1e8
-                  else "stop: no card can be added, Aelin would break")]
-    if not state.pile:
-        return out
     if next_card is not None:
         weights = {next_card: 1.0}
     else:
         composition = deck_composition(state, player)
         total = sum(composition.values())
         weights = {c: p / total for c, p in composition.items() if p > 0}
-    expected = 0.0
-    needs: dict[int, dict[int, float]] = {}  # the need law given the drawn card depends only on its strength
-    for card, p in weights.items():
-        grown = state.clone()
-        grown.row = grown.row + [card]
-        grown.pile = set(grown.pile) - {card}
-        strength = deck.cards[card].strength
-        if strength not in needs:
-            needs[strength] = need_distribution(grown, player)
-        expected += p * plan_value(planlib.problem_from_state(grown, player=player, reveals=reveals,
-                                                              need=needs[strength]))
-    cost = draw_cost(state, player, settings)
+    unseen = [c for c in weights if not deck.cards[c].is_demon]
+    placeable = {c for c, _, _ in mindlib.legal_placements(deck, state.mind, memory + unseen)}
+    addable = [c for c in memory if c in placeable]
+    if not addable:
+        stop = Scored(encode(STOP), -1.0, "stop: no card of the row can be added, Aelin would break")
+        if not state.pile:
+            return [stop]
+        return [Scored(encode(DRAW), 1.0, "draw: no card of the row can be added yet"), stop]
+    need = need_distribution(state, player) if state.completed < len(state.rows) else {}
+    shown = {deck.cards[c].strength for c in mindlib.visible_cards(state.mind)}
+    shown |= {deck.cards[c].strength for c in addable}
+    now = completion_chance(need, shown)
+    stop = Scored(encode(STOP), now, f"stop: {now:.0%} chance a visible card completes Aelin's row",
+                  extra={"completionChance": round(now, 3)})
+    if not state.pile:
+        return [stop]
+    after = sum(p * completion_chance(need, shown | ({deck.cards[c].strength} if c in placeable else set()))
+                for c, p in weights.items())
+    score = after - settings.card_price
+    why = f"draw: {after:.0%} chance after one more card, minus {settings.card_price:.0%} for the card"
     if len(memory) >= settings.max_row:
-        cost += 1e6
-    score = expected - cost
-    why = f"draw: expected plan {expected:.0f} minus card cost {cost:.0f}"
-    if stop_value <= -1e8:  # stopping now loses at once (EM-41): drawing is the only hope
-        score, why = max(score, stop_value) + 1e6, "draw: no card of the row can be added yet"
-    out.append(Scored(encode(DRAW), score, why, extra={"expectedPlan": round(expected, 1), "cardCost": round(cost, 1)}))
-    return sorted(out, key=lambda s: -s.score)
+        score, why = -1.0, f"stop drawing: the row holds {len(memory)} memory cards"
+    elif len(state.pile) < settings.min_deck:
+        score, why = -1.0, f"stop drawing: only {len(state.pile)} cards left in the deck"
+    draw = Scored(encode(DRAW), score, why, extra={"completionChance": round(after, 3)})
+    return sorted([stop, draw], key=lambda s: -s.score)
 
 
 def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
