@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
+from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored, node_budget
 from solver.embers.state import AELIN, FENRYS, EmbersState
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
@@ -55,8 +55,8 @@ def hint(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | Non
                                                        "Aelin's hint") + " needs Aelin's real Resolve cards; "
                                                       "this state gives them as '?'")
     remaining = ctx.remaining()
-    budget = 0.5 if remaining is None else max(0.05, 0.45 * remaining)
-    settings = FenrysSettings(plan_time=budget)
+    budget = 0.5 if remaining is None else max(0.02, 0.5 * remaining)
+    settings = FenrysSettings(search_nodes=node_budget(FenrysSettings(), budget))
     policy = FullInformationPolicy(settings) if full_information else HintPolicy(settings)
     rng = np.random.default_rng(ctx.seed)
     ranked = policy.scores(state, rng)

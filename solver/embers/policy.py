@@ -28,7 +28,6 @@ Decisions (docs/rules/embers-of-memory.md, EM-80..EM-86):
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -265,8 +264,7 @@ class FenrysSettings:
     card_price: float = 0.1  # a drawn card must raise the chance that Aelin can complete her row by this much
     max_row: int = 2  # draw a further card only while the memory row holds fewer memory cards than this
     min_deck: int = 8  # ... and the deck holds at least this many cards
-    plan_time: float = 0.5  # CP-SAT budget per Blink plan (seconds)
-    exhaustive_plans: int = 20_000  # exhaustive search first, up to this many plans
+    search_nodes: int = 1_000_000  # node budget of the compiled plan search per Blink (about half a second)
 
 
 def completion_chance(need: dict[int, float], strengths: set[int]) -> float:
@@ -321,52 +319,57 @@ def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
     return sorted([stop, draw], key=lambda s: -s.score)
 
 
+#: the compiled plan search's pace on a loaded 2-core machine (nodes per second), to turn a time budget into a
+#: node budget: hints then depend on their limits, never on the machine's load
+SEARCH_NODES_PER_SECOND = 2_000_000
+
+
+def node_budget(settings: FenrysSettings, time_limit: float | None = None) -> int:
+    """The compiled search's node budget for a Blink plan (``settings.search_nodes``, or a time limit's worth)."""
+    if time_limit is None:
+        return settings.search_nodes
+    return max(10_000, int(SEARCH_NODES_PER_SECOND * time_limit))
+
+
 def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
                time_limit: float | None = None) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str]:
     """The best plan found for the Blink within the budget, or ``None`` when every plan splits the Mind.
 
-    Exhaustive search proves short rows; otherwise a greedy plan is the
-    incumbent and CP-SAT improves and proves it when the budget allows (its
-    status says so: ``OPTIMAL``, ``FEASIBLE``, ``EXHAUSTIVE`` or ``GREEDY``).
+    The compiled branch-and-bound search (:func:`solver.embers.plan.search`) proves the optimum within its node
+    budget (status ``EXHAUSTIVE``); when the budget runs out first, the better of its best plan so far and the
+    greedy plan is returned, unproven (``INCOMPLETE`` or ``GREEDY``).
     """
     start = time.perf_counter()
-    budget = settings.plan_time if time_limit is None else time_limit
     problem = planlib.problem_from_state(state, player=player)
-    if len(problem.row) <= 5:
-        deadline = None if len(problem.row) <= 3 else start + 0.4 * budget
-        ex = planlib.exhaustive(problem, max_plans=settings.exhaustive_plans, deadline=deadline)
-        if ex.complete:
-            found = _exact(problem, ex)
-            if found is not None:
-                found.exhaustive = ex
-            return problem, found, "EXHAUSTIVE"
-    adds = planlib.greedy_plan(problem)
-    incumbent = None
-    if adds:
-        outcome = planlib.evaluate(problem, adds)
-        used = {c for c, _, _ in adds}
-        incumbent = planlib.PlanResult(adds, [c for c in problem.row if c not in used], outcome.value, None,
-                                       "GREEDY", False, time.perf_counter() - start, outcome)
-    left = budget - (time.perf_counter() - start)
-    loaded = "ortools.sat.python.cp_model" in sys.modules
-    candidates = planlib.candidate_placements(problem) if left > (0.05 if loaded else 2.0) else {}
-    build = planlib.placement_variables(problem, candidates) * planlib.BUILD_SECONDS_PER_VARIABLE
-    if candidates and build < 0.6 * left:
-        result = planlib.solve_cpsat(problem, time_limit=left, candidates=candidates)
-        if result.value is not None and (incumbent is None or result.value >= incumbent.value):
-            return problem, result, result.status
-        if result.status == "INFEASIBLE":
+    found = _search(problem, node_budget(settings, time_limit))
+    if found is not None and found.complete:
+        if not found.found:
             return problem, None, "INFEASIBLE"
-    return problem, incumbent, "GREEDY" if incumbent else "NO_PLAN"
+        return problem, _result(problem, found.adds, "EXHAUSTIVE", True, start, found.nodes), "EXHAUSTIVE"
+    adds = planlib.greedy_plan(problem)
+    greedy = planlib.evaluate(problem, adds) if adds else None
+    if found is not None and found.found and (greedy is None or found.value >= greedy.value):
+        return problem, _result(problem, found.adds, "INCOMPLETE", False, start, found.nodes), "INCOMPLETE"
+    if greedy is None:
+        return problem, None, "NO_PLAN"
+    return problem, _result(problem, adds, "GREEDY", False, start, found.nodes if found else 0), "GREEDY"
 
 
-def _exact(problem: planlib.BlinkProblem, ex: planlib.ExhaustiveResult) -> planlib.PlanResult | None:
-    if ex.value is None:
+def _search(problem: planlib.BlinkProblem, nodes: int, **restrict: Any) -> planlib.SearchOutcome | None:
+    """The compiled search, or ``None`` when the Mind is too wide for its board (span + 2 x row + 4 > 64)."""
+    if not planlib.searchable(problem):
         return None
-    adds = ex.best[0]
+    return planlib.search(problem, max_nodes=nodes, **restrict)
+
+
+def _result(problem: planlib.BlinkProblem, adds: list[planlib.Placement], status: str, proven: bool,
+            start: float, nodes: int) -> planlib.PlanResult:
+    outcome = planlib.evaluate(problem, adds)
+    assert outcome is not None, "the plan search returned an illegal plan"
     used = {c for c, _, _ in adds}
-    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], ex.value, ex.value, "EXHAUSTIVE",
-                              True, 0.0, planlib.evaluate(problem, adds))
+    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], outcome.value,
+                              outcome.value if proven else None, status, proven, time.perf_counter() - start,
+                              outcome, candidates=nodes)
 
 
 def fallback_blink(state: EmbersState) -> int:
@@ -528,44 +531,50 @@ class _OpenState(EmbersState):
         return self.chapter == "one"
 
 
-def blink_scores(state: EmbersState, player: int, settings: FenrysSettings, alternatives: int = 4) -> list[Scored]:
+def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
+                 time_limit: float | None = None) -> list[Scored]:
     """Fenrys's Blink: the optimal plan's first move first, with the plan as principal variation.
 
-    Other moves get the value of the best plan that starts with them: exact on
-    short rows (exhaustive search), else the greedy continuation (``planStatus``
-    says which).
+    Every other move gets the value of the best plan that starts with it (an add first, or a card never
+    added for a discard), proven by the compiled search while its node budget lasts (``planStatus``
+    ``EXHAUSTIVE``), else the value of a greedy continuation (``GREEDY``); the most promising moves (by their
+    immediate effect) are searched first.
     """
-    problem, result, status = blink_plan(state, player, settings)
+    problem, result, status = blink_plan(state, player, settings, time_limit)
     if result is None:
         action = fallback_blink(state)
         return [Scored(action, -500.0, "every plan splits the Mind: this add keeps the most of it",
                        extra={"planStatus": status})]
     actions = plan_actions(result)
     outcome = result.outcome
-    why = (f"optimal plan ({result.status.lower()}): {sum(outcome.relives.values())} relive(s), "
-           f"{len(outcome.banished)} demon(s) banished, {len(outcome.tainted)} tainted, "
-           f"{len(outcome.visible)} card(s) visible")
+    why = (f"{'optimal' if result.optimal else 'best found'} plan ({result.status.lower()}): "
+           f"{sum(outcome.relives.values())} relive(s), {len(outcome.banished)} demon(s) banished, "
+           f"{len(outcome.tainted)} tainted, {len(outcome.visible)} card(s) visible")
     extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
              "objective": outcome.to_json(state.deck)}
     ranked = [Scored(actions[0], float(result.value), why, pv=actions, extra=extra)]
-    others = [a for a in state.legal_actions() if a != actions[0]]
-    exact = result.exhaustive
-    if exact is not None and exact.complete:
-        for action in others:
-            kind, payload = decode(action)
-            value = exact.by_first.get(decode_add(payload)) if kind == ADD else exact.without.get(payload)
-            if value is not None:
-                ranked.append(Scored(action, float(value), "best plan starting with this move",
-                                     extra={"planStatus": "EXHAUSTIVE"}))
-        return sorted(ranked, key=lambda s: -s.score)
-    # long rows: rank the other moves by their immediate effect, then value the best few by a greedy plan
+    budget = node_budget(settings, time_limit) // 2
     first_step = []
-    for action in others:
+    for action in state.legal_actions():
+        if action == actions[0]:
+            continue
         kind, payload = decode(action)
         outcome = planlib.evaluate(problem, [decode_add(payload)]) if kind == ADD else None
         first_step.append((outcome.value if outcome else -1e9 if kind == ADD else -1e8, action))
-    for _, action in sorted(first_step, reverse=True)[:alternatives]:
+    for _, action in sorted(first_step, reverse=True):
         kind, payload = decode(action)
+        found = None
+        if budget > 0:
+            restrict = {"first": decode_add(payload)} if kind == ADD else \
+                {"allowed": [c for c in problem.row if c != payload]}
+            found = _search(problem, budget, **restrict)
+            budget -= found.nodes if found else 0
+        if found is not None and found.complete:
+            if found.found:
+                rest = found.adds[1:] if kind == ADD else found.adds
+                ranked.append(Scored(action, float(found.value), "best plan starting with this move",
+                                     pv=[action] + [encode_add(*a) for a in rest], extra={"planStatus": "EXHAUSTIVE"}))
+            continue
         value = _greedy_after(problem, kind, payload)
         if value is not None:
             ranked.append(Scored(action, float(value), "greedy plan starting with this move",
