@@ -7,6 +7,7 @@ quotes them.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -27,10 +28,12 @@ from solver.embers.puzzles import generate  # noqa: E402
 from solver.embers.selfplay import play  # noqa: E402
 from solver.kernels import embers_mind as mind_kernel  # noqa: E402
 from solver.kernels import embers_placement as placement_kernel  # noqa: E402
+from solver.kernels import embers_plan as plan_kernel  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
 from solver.twins import embers_mind as mind_twin  # noqa: E402
 from solver.twins import embers_placement as placement_twin  # noqa: E402
+from solver.twins import embers_plan as plan_twin  # noqa: E402
 
 GAME = load_game("embers")
 DECK = GAME.deck
@@ -95,18 +98,26 @@ def bench_kernels(quick: bool) -> None:
         rows.append((name, f"{kernel * 1e6:.2f}", f"{twin * 1e6:.1f}", f"{twin / kernel:.0f}x"))
     wrapper = best_time(lambda: mindlib.legal_placements(DECK, mind, row), repeat=repeat, min_seconds=seconds)
     rows.append(("same, with decoding to (card, x, y) in Python", f"{wrapper * 1e6:.2f}", "", ""))
+    problem = _problem(3, seed=11)
+    args = planlib.search_arguments(problem)
+    nodes = plan_kernel.search_plans(*args)[3]
+    kernel = best_time(lambda: plan_kernel.search_plans(*args), repeat=repeat, min_seconds=seconds)
+    twin = best_time(lambda: plan_twin.search_plans(*args), repeat=max(2, repeat // 2), min_seconds=seconds)
+    rows.append((f"Blink plan search, 3-card row vs {len(problem.mind)}-card Mind ({nodes} nodes)",
+                 f"{kernel * 1e6:.1f}", f"{twin * 1e6:.0f}", f"{twin / kernel:.0f}x"))
     print(table(("kernel call", "kernel (µs)", "twin (µs)", "twin / kernel"), rows))
     print(f"\nThe 30-card Mind spans {mindlib.span(mind)} quarters; the row has {count} legal placements. "
           "Target: under 20 µs and at least 50x the twin for the first line.\n")
 
 
 def bench_cpsat(quick: bool) -> None:
-    print("### CP-SAT proof times for Blink plans (1 worker)\n")
+    print("### Proof times for optimal Blink plans: CP-SAT (1 worker) and the compiled search\n")
     per_size = 3 if quick else 8
     sizes = (3, 4, 5) if quick else (3, 4, 5, 6, 7, 8)
     rows = []
     for k in sizes:
         times, proven, cuts, variables, exhaustive_times, agree = [], 0, 0, [], [], 0
+        search_times, search_nodes, search_agree = [], [], 0
         for i in range(per_size):
             problem = _problem(k, seed=100 * k + i)
             result = planlib.solve_cpsat(problem, time_limit=120.0)
@@ -114,6 +125,11 @@ def bench_cpsat(quick: bool) -> None:
             proven += result.optimal or result.status == "INFEASIBLE"
             cuts += result.cuts
             variables.append(result.variables)
+            start = time.perf_counter()
+            found = planlib.search(problem)
+            search_times.append(time.perf_counter() - start)
+            search_nodes.append(found.nodes)
+            search_agree += found.complete and found.value == result.value
             if k <= 4:
                 start = time.perf_counter()
                 ex = planlib.exhaustive(problem)
@@ -121,11 +137,15 @@ def bench_cpsat(quick: bool) -> None:
                 agree += ex.value == result.value
         rows.append((k, per_size, proven, f"{statistics.median(times):.2f}", f"{max(times):.2f}", cuts,
                      int(statistics.median(variables)),
+                     f"{statistics.median(search_times):.3f} / {max(search_times):.3f}",
+                     f"{int(statistics.median(search_nodes)):,}", f"{search_agree}/{per_size}",
                      f"{statistics.median(exhaustive_times):.3f} ({agree}/{per_size} agree)" if exhaustive_times
                      else "-"))
-    print(table(("row cards", "instances", "proven", "median s", "max s", "split cuts", "median vars",
-                 "exhaustive median s"), rows))
-    print("\nInstances: mid-game Minds of seeded games, rows drawn from the deck; time includes building the model.\n")
+    print(table(("row cards", "instances", "CP-SAT proven", "CP-SAT median s", "CP-SAT max s", "split cuts",
+                 "median vars", "compiled search median / max s", "median nodes", "search = CP-SAT",
+                 "Python exhaustive median s"), rows))
+    print("\nInstances: mid-game Minds of seeded games, rows drawn from the deck; CP-SAT's time includes building the "
+          "model. The compiled search (src/embers_plan.pyx) is a second, independent proof.\n")
 
 
 def _problem(k: int, seed: int) -> planlib.BlinkProblem:
@@ -179,20 +199,23 @@ def bench_hints(quick: bool) -> None:
                 GAME.hint(state, ctx, top=3)
                 samples.setdefault(key, []).append(time.perf_counter() - start)
             state.apply_action(policy.choose(state, rng))
-    for k in (5, 7):  # long memory rows (greedy games rarely make them)
+    statuses: dict[str, Counter[str]] = {}
+    for k in (5, 6, 7, 8):  # long memory rows (the hint policies rarely make them)
         key = f"fenrys blink, {k}-card row"
         for i in range(3 if quick else 15):
             state = _long_row_state(k, seed=300 + 10 * k + i)
             ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
             start = time.perf_counter()
-            GAME.hint(state, ctx, top=3)
+            result = GAME.hint(state, ctx, top=3)
             samples.setdefault(key, []).append(time.perf_counter() - start)
+            statuses.setdefault(key, Counter())[result.move_infos[0].extra.get("planStatus", "-")] += 1
     rows = [(key, len(v), f"{1000 * statistics.median(v):.1f}", f"{1000 * percentile(v, 95):.1f}",
-             f"{1000 * max(v):.1f}") for key, v in sorted(samples.items())]
-    print(table(("decision", "hints", "median ms", "p95 ms", "max ms"), rows))
+             f"{1000 * max(v):.1f}", ", ".join(f"{s} {n}" for s, n in sorted(statuses.get(key, {}).items())) or "-")
+            for key, v in sorted(samples.items())]
+    print(table(("decision", "hints", "median ms", "p95 ms", "max ms", "plan status"), rows))
     print("\nPositions from seeded greedy games. A fresh `memory-solver` process also pays Python's and "
-          "numpy's start-up; OR-Tools (which loads pandas, about a second) is imported only when a hint "
-          "needs CP-SAT and the budget allows it.\n")
+          "numpy's start-up. Blink hints search with a node budget (EM-76): `EXHAUSTIVE` is a proven optimal plan, "
+          "`INCOMPLETE` the best plan found when the budget ran out.\n")
 
 
 def bench_puzzles(quick: bool) -> None:
@@ -210,36 +233,55 @@ def bench_puzzles(quick: bool) -> None:
     print()
 
 
+def mcnemar(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
+    """Paired comparison of two policies on the same seeds: games only ``a`` won, games only ``b`` won, and the
+    exact two-sided McNemar p-value (a binomial test on the discordant games)."""
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    m, k = only_a + only_b, min(only_a, only_b)
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
+    return only_a, only_b, p
+
+
 def bench_selfplay(quick: bool) -> None:
-    print("### Self-play of whole Chapter One games (both players use the named policy)\n")
+    print("### Self-play of whole Chapter One games\n")
     import ortools.sat.python.cp_model  # noqa: F401
-    n = 8 if quick else 200
-    n_slow = 6 if quick else 100
-    settings = FenrysSettings(plan_time=0.3)
+    n = 12 if quick else 500
+    settings = FenrysSettings()
     configs = [
-        ("random", lambda: RandomPolicy(), lambda: RandomPolicy(), n),
-        ("greedy", lambda: GreedyPolicy(), lambda: GreedyPolicy(), n),
-        ("hint", lambda: HintPolicy(settings), lambda: HintPolicy(settings), n_slow),
-        ("hint Fenrys + greedy Aelin", lambda: HintPolicy(settings), lambda: GreedyPolicy(), n_slow),
-        ("greedy Fenrys + hint Aelin", lambda: GreedyPolicy(), lambda: HintPolicy(settings), n),
+        ("random", lambda: RandomPolicy(), lambda: RandomPolicy()),
+        ("greedy", lambda: GreedyPolicy(), lambda: GreedyPolicy()),
+        ("hint (both players)", lambda: HintPolicy(settings), lambda: HintPolicy(settings)),
+        ("hint Fenrys + greedy Aelin", lambda: HintPolicy(settings), lambda: GreedyPolicy()),
+        ("greedy Fenrys + hint Aelin", lambda: GreedyPolicy(), lambda: HintPolicy(settings)),
         ("full information (reference)", lambda: FullInformationPolicy(settings),
-         lambda: FullInformationPolicy(settings), n_slow),
+         lambda: FullInformationPolicy(settings)),
     ]
-    rows = []
-    for name, fenrys, aelin, games in configs:
+    rows, wins_by = [], {}
+    for name, fenrys, aelin in configs:
         start = time.perf_counter()
-        records = [play(GAME, 5000 + i, fenrys(), aelin()) for i in range(games)]
+        records = [play(GAME, 5000 + i, fenrys(), aelin()) for i in range(n)]
         seconds = time.perf_counter() - start
         wins = sum(r.won for r in records)
-        lo, hi = wilson(wins, games)
-        days, dlo, dhi = mean_ci([r.day if not r.won else 4 for r in records])
+        wins_by[name] = [r.won for r in records]
+        lo, hi = wilson(wins, n)
+        days, _, _ = mean_ci([r.day if not r.won else 4 for r in records])
         losses = Counter(r.result.split(":")[-1] for r in records if not r.won)
-        rows.append((name, games, f"{wins / games:.1%}", f"[{lo:.1%}, {hi:.1%}]", f"{days:.2f}",
-                     ", ".join(f"{k} {v}" for k, v in losses.most_common()) or "-", f"{games / seconds:.2f}"))
+        rows.append((name, n, f"{wins / n:.1%}", f"[{lo:.1%}, {hi:.1%}]", f"{days:.2f}",
+                     ", ".join(f"{k} {v}" for k, v in losses.most_common()) or "-", f"{n / seconds:.2f}"))
     print(table(("policy", "games", "win rate", "95% CI (Wilson)", "days reached (4 = won)", "losses",
                  "games/s"), rows))
-    print("\nSeeds 5000.. (the same deals for every policy). The full-information reference lets Fenrys see "
-          "Aelin's Resolve and the deck's next card: a reference, not a proven upper bound.\n")
+    print(f"\nSeeds 5000..{5000 + n - 1}, the same deals and draws for every policy (paired). Both players use "
+          "the named policy unless two are given. The full-information reference lets Fenrys see Aelin's "
+          "Resolve and the deck's next card: a reference, not a proven upper bound.\n")
+    pairs = []
+    for name in ("hint (both players)", "hint Fenrys + greedy Aelin", "greedy Fenrys + hint Aelin"):
+        only_hint, only_greedy, p = mcnemar(wins_by[name], wins_by["greedy"])
+        pairs.append((f"{name} vs greedy", n, only_hint, only_greedy,
+                      f"{(sum(wins_by[name]) - sum(wins_by['greedy'])) / n:+.1%}", f"{p:.2g}"))
+    print(table(("comparison (same seeds)", "games", "won only by the first", "won only by greedy",
+                 "win-rate difference", "McNemar p (exact, two-sided)"), pairs))
+    print()
 
 
 def main(argv: list[str]) -> int:

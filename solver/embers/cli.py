@@ -225,7 +225,9 @@ def _run_new(default: EmbersGame, args: argparse.Namespace) -> int:
 def _run_play(default: EmbersGame, args: argparse.Namespace) -> int:
     game = _game(default, args)
     state = _state(game, args.state)
+    from solver.embers.game import require_known_resolve
     for i, move in enumerate(args.moves):
+        require_known_resolve(state, f"play MOVE[{i}] {move!r}")
         if move.startswith("chance "):
             if not state.is_chance_node():
                 raise InvalidInputError(f"MOVE[{i}]", move, "not a chance node")
@@ -312,7 +314,7 @@ def render_state(state: EmbersState, out: TextIO, player: int | None = None) -> 
     out.write("Memory row: " + (", ".join(name(c) for c in state.row) or "-") + "\n")
     out.write("Demon row: " + (", ".join(f"{name(d)} [{', '.join(name(c) for c in t)}]" for d, t in state.demons)
                                or "-") + "\n")
-    hidden = player is not None and not state.sees_resolve(player)
+    hidden = (player is not None and not state.sees_resolve(player)) or state.guessed
     for i, row in enumerate(state.rows):
         card = "?" if (hidden and not row.face_up) else name(row.resolve)
         total = "?" if (hidden and not row.face_up) else str(state.row_total(row))

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
-from solver.embers.state import (AELIN, ARRANGEMENTS, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
-                                 StrengthRow)
+from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
+                                 StrengthRow, arrangements)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
 
@@ -60,7 +60,7 @@ def state_to_json(state: EmbersState) -> dict[str, Any]:
         "demons": [{"demon": deck.cards[d].id, "tainted": _ids(deck, t)} for d, t in state.demons],
         "discard": _ids(deck, state.discard),
         "box": _ids(deck, state.box),
-        "resolve": [{"card": deck.cards[r.resolve].id, "faceUp": r.face_up, "cards": _ids(deck, r.cards),
+        "resolve": [{"card": _resolve_id(state, r), "faceUp": r.face_up, "cards": _ids(deck, r.cards),
                      "atLeast": r.at_least} for r in state.rows],
         "completed": state.completed,
         "added": state.added,
@@ -70,14 +70,23 @@ def state_to_json(state: EmbersState) -> dict[str, Any]:
     }
     if state.guessed:
         out["guessed"] = True
+        del out["deck"]  # the deck holds the unknown Resolve cards: it cannot be listed
     return out
+
+
+def _resolve_id(state: EmbersState, row: StrengthRow) -> str:
+    """A Resolve card's id, or ``"?"`` for a face-down card of a guessed state (the guess is not the truth)."""
+    if state.guessed and not row.face_up:
+        return UNKNOWN
+    return state.deck.cards[row.resolve].id
 
 
 def observation_json(state: EmbersState, player: int) -> dict[str, Any]:
     """What ``player`` may know: the deck's size but not its cards, and face-down Resolve cards only for Aelin."""
     out = state_to_json(state)
     out.pop("guessed", None)
-    out["deckCount"] = len(out.pop("deck"))
+    out.pop("deck", None)
+    out["deckCount"] = len(state.pile)
     if not state.sees_resolve(player):
         for entry in out["resolve"]:
             if not entry["faceUp"]:
@@ -97,7 +106,7 @@ def state_to_notation(state: EmbersState) -> str:
     head = "embers/one" if state.chapter == "one" else f"embers/prologue/{state.part}"
     mind = ";".join(f"{deck.cards[c].id}@{x},{y}" for c, x, y in state.mind) or "-"
     demons = ",".join(deck.cards[d].id + "".join(":" + deck.cards[c].id for c in t) for d, t in state.demons) or "-"
-    rows = ",".join(("^" if r.face_up else "") + ".".join(deck.cards[c].id for c in [r.resolve, *r.cards])
+    rows = ",".join(("^" if r.face_up else "") + ".".join([_resolve_id(state, r)] + [deck.cards[c].id for c in r.cards])
                     + (f"!{r.at_least}" if r.at_least else "") for r in state.rows) or "-"
     if state.pending is None:
         pending = "-"
@@ -290,7 +299,9 @@ def check_state(state: EmbersState, field: str = "state") -> None:
     for demon, _ in state.demons:
         if sum(1 for d, _ in state.demons if deck.cards[d].suit == deck.cards[demon].suit) > 1:
             raise bad("demons", deck.cards[demon].id, "two demons of one suit")
+    _check_segments(state, bad)
     if state.result is not None:
+        _check_result(state, bad)
         return
     if chapter == "prologue":
         _check_prologue(state, bad)
@@ -312,6 +323,16 @@ def check_state(state: EmbersState, field: str = "state") -> None:
         return
     if len(state.rows) != rows_needed:
         raise bad("resolve", len(state.rows), f"Aelin has {rows_needed} strength rows")
+    if phase == "arrange":  # EM-34: the day is set up; Aelin orders her Resolve before Fenrys's first turn
+        if state.row or state.demons or state.discard or state.completed or state.added or any(
+                r.cards or r.at_least or r.face_up for r in state.rows):
+            raise bad("phase", phase, "Aelin arranges her Resolve when the day is set up: only the Mind card and "
+                                      "four face-down Resolve cards are out")
+        if len(state.mind) != 1:
+            raise bad("mind", len(state.mind), "a day starts with one Mind card")
+        if state.turn != FENRYS:
+            raise bad("turn", "aelin", "Fenrys plays first once the Resolve is arranged")
+        return
     _check_rows(state, bad, mid_take=(state.turn == AELIN and phase in ("reveal", "split")))
     if not state.mind:
         raise bad("mind", [], "the Mind is empty (Aelin would have broken)")
@@ -360,6 +381,37 @@ def check_state(state: EmbersState, field: str = "state") -> None:
                                                             "Resolve card after Aelin added a card to it")
     elif state.pending is not None:
         raise bad("pending", state.pending, "only phase 'reveal' has a pending choice")
+
+
+def _check_segments(state: EmbersState, bad: Any) -> None:
+    """EM-4: a card is only ever added on matching segments, so every card covering a quarter shows the same
+    segment there (taking or discarding cards never changes that)."""
+    deck = state.deck
+    shown: dict[tuple[int, int], tuple[bool, int]] = {}
+    for k, (card, x, y) in enumerate(state.mind):
+        for s, q in enumerate(((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))):
+            blocked = bool(deck.cards[card].blocked >> s & 1)
+            if q in shown and shown[q][0] != blocked:
+                under = state.mind[shown[q][1]]
+                raise bad(f"mind[{k}]", f"{deck.cards[card].id}@{x},{y}",
+                          f"its {'blocked' if blocked else 'clear'} segment at quarter {q[0]},{q[1]} lies on "
+                          f"{deck.cards[under[0]].id}@{under[1]},{under[2]}'s "
+                          f"{'clear' if blocked else 'blocked'} one (segments must match, EM-4)")
+            shown[q] = (blocked, k)
+
+
+def _check_result(state: EmbersState, bad: Any) -> None:
+    """Results only the rules can reach: a win ends day 3 (or part two); setup-short ends a day."""
+    result = state.result
+    if state.chapter == "one":
+        if result == "won" and state.day != 3:
+            raise bad("result", result, f"Aelin wins when the third day ends (day is {state.day})")
+        if result == "lost:setup-short" and state.day == 1:
+            raise bad("result", result, "a new day is set up only after day 1 ends (day is 1)")
+        return
+    allowed = {1: ("lost:deck-empty", "lost:no-placement"), 2: ("won", "lost:mind-empty")}[state.part]
+    if result not in allowed:
+        raise bad("result", result, f"part {state.part} of the prologue ends with {' or '.join(allowed)}")
 
 
 def _check_rows(state: EmbersState, bad: Any, mid_take: bool) -> None:
@@ -504,5 +556,5 @@ def _notation_int(text: str, field: str) -> int:
 
 
 def arrangement_index(order: list[int]) -> int:
-    """The ``arrange`` action payload for a permutation of the three rows."""
-    return ARRANGEMENTS.index(tuple(order))
+    """The ``arrange`` action payload for a permutation of the strength rows (three or four)."""
+    return arrangements(len(order)).index(tuple(order))

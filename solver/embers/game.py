@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, Deck, load_deck, pattern_text
-from solver.embers.state import TARGET, EmbersState
+from solver.embers.state import AELIN, TARGET, EmbersState
 from solver.errors import InvalidInputError
 from solver.game import Game, Information, Parameter, State, Utility
 from solver.results import HintResult, SolveResult
@@ -101,7 +101,8 @@ class EmbersGame(Game):
         return position_summary(self._own(self.parse_state(payload)))
 
     def legal_moves(self, payload: Any) -> list[str]:
-        state = self.parse_state(payload)
+        state = self._own(self.parse_state(payload))
+        require_known_resolve(state, "list Aelin's choices")
         return [state.action_to_string(a) for a in state.legal_actions()]
 
     def _own(self, state: State) -> EmbersState:
@@ -119,13 +120,24 @@ class EmbersGame(Game):
         demo(self, out)
 
 
+def require_known_resolve(state: EmbersState, what: str) -> None:
+    """Refuse to decide what depends on face-down Resolve cards that were typed as ``"?"`` (a guess is not
+    the truth): Aelin's takes and reveals, and full-information analyses."""
+    if state.guessed and state.current_player() == AELIN and state.phase in ("acknowledge", "reveal"):
+        raise InvalidInputError("state.resolve", "?", f"cannot {what}: the outcome depends on Aelin's face-down "
+                                                      "Resolve cards, which this state gives as '?'")
+
+
 def position_summary(state: EmbersState) -> dict[str, Any]:
-    """The ``score`` answer: a readable account of a position (JSON)."""
+    """The ``score`` answer: a readable account of a position (JSON). Resolve cards given as ``"?"`` stay
+    unknown (``"?"``, row total ``null``)."""
     deck = state.deck
     rows = []
     for i, row in enumerate(state.rows):
-        rows.append({"row": i + 1, "resolve": deck.cards[row.resolve].id, "faceUp": row.face_up,
-                     "cards": [deck.cards[c].id for c in row.cards], "total": state.row_total(row),
+        unknown = state.guessed and not row.face_up
+        rows.append({"row": i + 1, "resolve": "?" if unknown else deck.cards[row.resolve].id,
+                     "faceUp": row.face_up, "cards": [deck.cards[c].id for c in row.cards],
+                     "total": None if unknown else state.row_total(row),
                      "complete": i < state.completed, "current": i == state.completed})
     parts = mindlib.sections(state.mind) if state.mind else []
     placeable = {}

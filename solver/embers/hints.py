@@ -16,20 +16,23 @@ from typing import Any
 
 import numpy as np
 
-from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
+from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored, node_budget
 from solver.embers.state import AELIN, FENRYS, EmbersState
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
 VALUE_MEANING = {
-    "observe": "Blink plan value (greedy estimate, EM-71) if Fenrys stops now, or its expectation over the next "
-               "card minus the cost of a card if he draws (EM-81); higher is better",
+    "observe": "stop: the chance that a visible card completes Aelin's current row once the row's cards are added "
+               "(her need as Fenrys infers it, EM-24); draw: that chance expected after one more card, minus the "
+               "price of a card (EM-81); higher is better",
     "blink": "value of the best Blink plan that starts with this move (objective EM-71); higher is better",
-    "acknowledge": "Aelin's priority score (EM-84): about 1000 completes the row, 500+ fits, negative overflows",
-    "split": "section score (EM-85): cards that complete or fit the current row, then size",
+    "acknowledge": "minus the expected number of turns Aelin still needs to complete the day's strength rows "
+                   "after this take (EM-84); higher is better",
+    "split": "minus the expected turns to finish Aelin's current row with the section kept, plus a little per card "
+             "lost (EM-85); higher is better",
     "reveal": "preference order (EM-86): turning a Resolve card face up only informs Fenrys",
-    "arrange": "strongest Resolve cards in the first rows (EM-57)",
+    "arrange": "strongest Resolve cards in the first rows (EM-57, EM-34)",
     "first": "prologue play score: relives first, then visible cards",
     "second": "prologue play score: relives first, then visible cards",
 }
@@ -47,11 +50,13 @@ def hint(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | Non
     mover = state.current_player()
     if player is not None and player != mover:
         raise InvalidInputError("player", player, f"player {mover} ({state.role(mover)}) is the one to move")
-    if mover == AELIN and state.guessed and not full_information:
-        raise InvalidInputError("state.resolve", "?", "Aelin's hint needs her Resolve cards; this state has '?'")
+    if state.guessed and (mover == AELIN or full_information):
+        raise InvalidInputError("state.resolve", "?", ("a full-information analysis" if full_information else
+                                                       "Aelin's hint") + " needs Aelin's real Resolve cards; "
+                                                      "this state gives them as '?'")
     remaining = ctx.remaining()
-    budget = 0.5 if remaining is None else max(0.05, 0.45 * remaining)
-    settings = FenrysSettings(plan_time=budget)
+    budget = 0.5 if remaining is None else max(0.02, 0.5 * remaining)
+    settings = FenrysSettings(search_nodes=node_budget(FenrysSettings(), budget))
     policy = FullInformationPolicy(settings) if full_information else HintPolicy(settings)
     rng = np.random.default_rng(ctx.seed)
     ranked = policy.scores(state, rng)

@@ -121,10 +121,12 @@ class PlanResult:
 
 # ---------------------------------------------------------------------------------- problem
 def problem_from_state(state: Any, weights: Weights | None = None, player: int = FENRYS,
-                       reveals: list[list[float]] | None = None) -> BlinkProblem:
+                       reveals: list[list[float]] | None = None,
+                       need: dict[int, float] | None = None) -> BlinkProblem:
     """The Blink problem of a Chapter One state in Observe (after stopping) or Blink, as ``player`` sees it.
 
-    ``reveals`` may pass a precomputed :func:`solver.embers.knowledge.expected_reveals` table.
+    ``reveals`` and ``need`` may pass precomputed :func:`solver.embers.knowledge.expected_reveals` and
+    :func:`solver.embers.knowledge.need_distribution` tables of ``state``.
     """
     from solver.embers.knowledge import expected_reveals, need_distribution
     deck = state.deck
@@ -136,7 +138,8 @@ def problem_from_state(state: Any, weights: Weights | None = None, player: int =
     table = reveals if reveals is not None and len(reveals[0]) > len(row) else \
         expected_reveals(state, player, max_relives=len(row))
     reveal_value = tuple(tuple(int(round(weights.reveal * v)) for v in table[s]) for s in range(len(SUITS)))
-    need = need_distribution(state, player)
+    if need is None:
+        need = need_distribution(state, player)
     card_value = {}
     for card in [e[0] for e in state.mind] + list(row):
         strength = deck.cards[card].strength
@@ -242,6 +245,87 @@ def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: floa
 
     visit(list(problem.mind), [], Counter(), [], set(problem.demon_suits))
     return result
+
+
+# ---------------------------------------------------------------------------------- compiled branch and bound
+@dataclass
+class SearchOutcome:
+    """The compiled exact search's answer (:func:`search`)."""
+
+    found: bool
+    value: int | None
+    adds: list[Placement]
+    nodes: int
+    complete: bool  # the search ran to the end: ``value`` is the optimum (over the plans asked about)
+
+
+def searchable(problem: BlinkProblem) -> bool:
+    """Whether the compiled search's 64 x 64 board holds the Mind and every card the row could add."""
+    if not problem.mind or len(problem.row) > 16 or len(problem.mind) + len(problem.row) > 64:
+        return False
+    width, height = mindlib.span(problem.mind)
+    return max(width, height) - 2 + 2 * len(problem.row) + 4 <= 64
+
+
+def search(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed: Sequence[int] | None = None,
+           first: Placement | None = None) -> SearchOutcome:
+    """The best split-free plan by the compiled branch-and-bound kernel (``src/embers_plan.pyx``).
+
+    Same objective and plans as :func:`exhaustive` (EM-70..EM-73), searched in C with a bound that cuts
+    hopeless subtrees. ``allowed``: the row cards that may be added (the others are discarded); ``first``:
+    the plan must start with this add (``must_add`` then holds too). ``max_nodes`` bounds the work
+    (deterministic, unlike a time limit); ``complete`` says whether the search finished.
+    """
+    from solver.kernels import embers_plan as kernel
+    if first is not None and first[0] not in problem.row:
+        return SearchOutcome(False, None, [], 0, True)
+    args = search_arguments(problem, max_nodes, allowed, first)
+    found, value, length, nodes, complete = kernel.search_plans(*args)
+    adds = [(problem.row[int(i)], int(x), int(y)) for i, x, y in args[-1][:length].tolist()]
+    return SearchOutcome(bool(found), int(value) if found else None, adds, int(nodes), bool(complete))
+
+
+def search_arguments(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed: Sequence[int] | None = None,
+                     first: Placement | None = None) -> tuple[Any, ...]:
+    """The arguments of ``search_plans`` (kernel and twin) for ``problem``; the last one is the plan array."""
+    import numpy as np
+    if problem.require_all:
+        raise ValueError("plans that must add every card are searched by exhaustive(), not search()")
+    if not searchable(problem):
+        raise ValueError("mind: too wide for the plan search (span + 2 x row cards + 4 must be at most 64)")
+    deck, mind, row = problem.deck, problem.mind, problem.row
+    cards = deck.cards
+    index = {c: i for i, c in enumerate(row)}
+    mask = (1 << len(row)) - 1 if allowed is None else sum(1 << index[c] for c in allowed if c in index)
+    first_card, first_x, first_y = (-1, 0, 0) if first is None else (index[first[0]], first[1], first[2])
+    width = max(len(t) for t in problem.reveal_value)
+    return (
+        np.array([e[1] for e in mind], dtype=np.int32), np.array([e[2] for e in mind], dtype=np.int32),
+        np.array([cards[e[0]].blocked for e in mind], dtype=np.uint8),
+        np.array([cards[e[0]].suit for e in mind], dtype=np.uint8),
+        np.array([cards[e[0]].strength for e in mind], dtype=np.uint8),
+        np.array([problem.value_of(e[0]) for e in mind], dtype=np.int64),
+        np.array([cards[c].blocked for c in row], dtype=np.uint8), np.array([cards[c].suit for c in row], dtype=np.uint8),
+        np.array([cards[c].strength for c in row], dtype=np.uint8),
+        np.array([problem.value_of(c) for c in row], dtype=np.int64),
+        np.array([list(t) + [t[-1]] * (width - len(t)) for t in problem.reveal_value], dtype=np.int64),
+        sum(1 << s for s in problem.demon_suits),
+        np.array([problem.rescue.get(s, 0) for s in range(len(SUITS))], dtype=np.int64),
+        problem.weights.demon, problem.weights.taint, mask, problem.must_add or first is not None,
+        first_card, first_x, first_y, max_nodes, np.zeros((max(len(row), 1), 3), dtype=np.int32))
+
+
+def search_anytime(problem: BlinkProblem, max_nodes: int = 50_000_000, deadline: float | None = None,
+                   cancel: threading.Event | None = None) -> SearchOutcome:
+    """:func:`search` in rounds of doubling node budgets (from 100,000 to ``max_nodes``), so that a deadline
+    (``time.perf_counter()``) or ``cancel`` stops it between rounds; the last round's answer is returned."""
+    nodes = min(100_000, max_nodes)
+    while True:
+        outcome = search(problem, max_nodes=nodes)
+        if outcome.complete or nodes >= max_nodes or (cancel is not None and cancel.is_set()) or (
+                deadline is not None and time.perf_counter() > deadline):
+            return outcome
+        nodes = min(2 * nodes, max_nodes)
 
 
 # ---------------------------------------------------------------------------------- CP-SAT

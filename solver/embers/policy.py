@@ -11,22 +11,23 @@ not a proven bound.
 
 Decisions (docs/rules/embers-of-memory.md, EM-80..EM-86):
 
-* Fenrys, Observe: draw again while the expected value of the best plan with
-  one more card beats the current plan's value by more than the cost of a card
-  (which grows as the deck nears what the day still needs); never stop with no
-  card that can be added.
+* Fenrys, Observe: draw again while one more card raises the chance that a
+  visible card completes Aelin's current row (as he infers her need from the
+  table) by more than the price of a card, up to two memory cards in the row
+  and while the deck holds eight cards; never stop with no card that can be added.
 * Fenrys, Blink: follow the best plan found within the time budget
   (:mod:`solver.embers.plan`): exhaustive search on short rows, CP-SAT when
   its model fits the budget, else a greedy plan (each plan says which).
-* Aelin: take the visible card that best completes or advances her current
-  strength row, keeping the Mind whole and never emptying it; keep the
-  section with the most use for her rows; always reveal (it only informs Fenrys).
+* Aelin: take the visible card that minimises the expected number of turns she
+  still needs to complete the day's rows (a turns-to-go table over the deck's
+  strengths, with one turn of lookahead), never emptying the Mind; keep the
+  section of a split that costs fewest turns; always reveal (it only informs
+  Fenrys); put the strongest Resolve cards first.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,8 +37,9 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
-from solver.embers.state import (ADD, AELIN, ARRANGEMENTS, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
-                                 TARGET, EmbersState, decode, decode_add, encode, encode_add)
+from solver.embers.state import (ADD, AELIN, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
+                                 TARGET, EmbersState, arrangements, decode, decode_add, encode,
+                                 encode_add)
 
 
 class Policy(Protocol):
@@ -71,68 +73,122 @@ class RandomPolicy:
 
 
 # ------------------------------------------------------------------------------ Aelin
+#: how many cards a turn typically shows Aelin (the cards left in the Mind plus Fenrys's adds), for EM-84's table
+OFFERS = 3
+TAINT_TURNS = 0.15  # a card tainted under a demon, counted in turns (it is corrupted at Day's End unless banished)
+LOST_TURNS = 0.05  # a card lost to a split, counted in turns
+
+
+def strength_law(state: EmbersState) -> np.ndarray:
+    """``law[s]``: the chance that a memory card still to come from the deck has strength ``s`` (index 0..7).
+
+    Aelin sees every card but the deck's order, so the deck's contents are known to her (EM-27)."""
+    counts = np.zeros(TARGET + 1)
+    for card in state.pile:
+        c = state.deck.cards[card]
+        if not c.is_demon:
+            counts[min(c.strength, TARGET)] += 1
+    if not counts.any():
+        counts[1:6] = 1.0
+    return counts / counts.sum()
+
+
+def turns_table(law: np.ndarray, offers: int = OFFERS, rounds: int = 60) -> np.ndarray:
+    """``T[n]``: the expected number of turns Aelin needs to bring a strength row that still needs ``n`` to
+    exactly 7, when each turn shows her ``offers`` cards drawn from ``law`` and she takes the best one
+    (a card over ``n`` is discarded and the row still needs ``n``). Value iteration on ``T[n] = 1 + E[min over
+    the offered cards of T[n - s] (s <= n) or T[n] (s > n)]``."""
+    table = np.zeros(TARGET + 1)
+    strengths = [s for s in range(1, TARGET + 1) if law[s] > 0]
+    for _ in range(rounds):
+        new = np.zeros(TARGET + 1)
+        for n in range(1, TARGET + 1):
+            costs = sorted((table[n - s] if s <= n else table[n], law[s]) for s in strengths)
+            tails = [sum(p for _, p in costs[i:]) for i in range(len(costs))] + [0.0]
+            # E[min of `offers` independent draws] = sum over values of v * P(min == v)
+            new[n] = 1.0 + sum(v * (tails[i] ** offers - tails[i + 1] ** offers) for i, (v, _) in enumerate(costs))
+        table = new
+    return table
+
+
+def turns_from(table: np.ndarray, law: np.ndarray, need: int, shown: list[int]) -> float:
+    """Expected turns to finish a row needing ``need`` when the next turn shows the strengths ``shown`` (the
+    cards Aelin leaves visible) plus one new card from ``law`` (Fenrys adds at least one card per turn)."""
+    if need <= 0:
+        return 0.0
+    def cost(s: int) -> float:
+        return float(table[need - s] if s <= need else table[need])
+    known = min((cost(s) for s in shown), default=float(table[need]))
+    return 1.0 + sum(p * min(known, cost(s)) for s, p in enumerate(law) if p > 0)
+
+
 def aelin_take_scores(state: EmbersState) -> list[Scored]:
     """Aelin's view of every card she may take now (she knows her Resolve cards), best first (EM-84).
 
-    In order of priority: never empty the Mind; complete the current row; else
-    take the largest card that fits (a bonus if what is then missing is already
-    visible); else, when every card overflows, the smallest one, preferring a
-    card whose suit has no demon (it would be tainted). Cards lost to a split
-    cost 20 points each.
+    The score is minus the expected number of turns she still needs to complete the day's strength rows
+    (:func:`turns_table`, with one turn of lookahead over the cards she leaves visible); taking the last card of
+    the Mind loses (EM-42), completing the fourth row ends the day. Cards tainted (her overflow, or a split's
+    discards under a demon) and cards lost to a split cost a little more.
     """
     deck = state.deck
-    row = state.rows[state.completed]
-    need = TARGET - state.row_total(row)
-    last_row = state.completed == len(state.rows) - 1
+    law = strength_law(state)
+    table = turns_table(law)
+    need = TARGET - state.row_total(state.rows[state.completed])
+    later_rows = [TARGET - state.row_total(r) for r in state.rows[state.completed + 1:]]
     demon_suits = state.demon_suits()
     out = []
     for action in state.legal_actions():
         card = decode(action)[1]
         strength = deck.cards[card].strength
+        left = need - strength if strength <= need else need
         rest = [e for e in state.mind if e[0] != card]
-        left_need = need - strength if strength <= need else need
-        _, lost = _best_section(state, rest, left_need)
+        _, lost = _best_section(state, rest, left, table, law)
         after = [e for e in rest if e[0] not in lost]
         if state.chapter == "one" and not after:
             out.append(Scored(action, -10_000.0, "empties the Mind: Aelin breaks"))
             continue
-        visible = [deck.cards[c].strength for c in mindlib.visible_cards(after)]
-        if strength == need:
-            score = 1000.0 + (100.0 if last_row else 0.0)
-            why = "completes the row" + (" and the day" if last_row else "")
-        elif strength < need:
-            left = need - strength
-            score = 500.0 + 10.0 * strength + (15.0 if left in visible else 0.0)
-            why = f"adds {strength}; {left} still missing" + (" (visible)" if left in visible else "")
+        shown = [deck.cards[c].strength for c in mindlib.visible_cards(after)]
+        if left == 0 and not later_rows:
+            turns, why = 0.0, "completes the fourth row: the day ends"
+        elif left == 0:
+            turns = turns_from(table, law, later_rows[0], shown) + float(sum(table[n] for n in later_rows[1:]))
+            why = "completes the row"
         else:
-            score = -10.0 * strength
-            why = f"every card overflows: discard the smallest ({strength} > {need})"
-            if deck.cards[card].suit in demon_suits:
-                score, why = score - 30.0, why + ", tainted"
+            turns = turns_from(table, law, left, shown) + float(sum(table[n] for n in later_rows))
+            why = f"adds {strength}; {left} still missing" if strength <= need else \
+                f"over 7 ({strength} > {need}): discarded"
         tainted = sum(1 for c in lost if deck.cards[c].suit in demon_suits)
-        score -= 20.0 * len(lost) + 10.0 * tainted
+        if strength > need and deck.cards[card].suit in demon_suits:
+            tainted += 1
+            why += ", tainted"
+        turns += TAINT_TURNS * tainted + LOST_TURNS * len(lost)  # as in keep_cost
         if lost:
             why += f"; splits the Mind, {len(lost)} card(s) lost"
-        score += 1.0 * len(visible)
-        out.append(Scored(action, score, why))
+        out.append(Scored(action, -turns, why + f" (about {turns:.1f} turns left today)",
+                          extra={"expectedTurns": round(turns, 2)}))
     return sorted(out, key=lambda s: -s.score)
 
 
-def _best_section(state: EmbersState, mind: list[mindlib.Entry], need: int) -> tuple[list[int], set[int]]:
-    """The section Aelin keeps after a split (see :func:`section_score`) and the visible cards she loses."""
+def _best_section(state: EmbersState, mind: list[mindlib.Entry], need: int, table: np.ndarray,
+                  law: np.ndarray) -> tuple[list[int], set[int]]:
+    """The section Aelin keeps after a split (:func:`keep_cost`) and the visible cards she loses."""
     parts = mindlib.sections(mind) if mind else []
     if len(parts) <= 1:
         return (parts[0] if parts else []), set()
-    best = max(parts, key=lambda p: section_score(state, p, need))
+    best = min(parts, key=lambda p: keep_cost(state, parts, p, need, table, law))
     return best, {c for p in parts if p is not best for c in p}
 
 
-def section_score(state: EmbersState, section: list[int], need: int) -> float:
-    """How much a section is worth keeping: cards that fit the current row, then its size."""
+def keep_cost(state: EmbersState, parts: list[list[int]], part: list[int], need: int, table: np.ndarray,
+              law: np.ndarray) -> float:
+    """What keeping ``part`` of a split Mind costs Aelin, in turns (EM-85): the expected turns to finish her
+    current row with its cards shown, plus a little per card of the other sections lost (more if tainted);
+    ties go to the larger section."""
     deck = state.deck
-    fits = sum(1 for c in section if deck.cards[c].strength <= need)
-    exact = sum(1 for c in section if deck.cards[c].strength == need)
-    return 10.0 * exact + 4.0 * fits + 1.0 * len(section)
+    demon_suits = state.demon_suits() if state.chapter == "one" else set()
+    others = [c for p in parts if p is not part for c in p]
+    return (turns_from(table, law, need, [deck.cards[c].strength for c in part]) - 0.001 * len(part)
+            + LOST_TURNS * len(others) + TAINT_TURNS * sum(1 for c in others if deck.cards[c].suit in demon_suits))
 
 
 def aelin_scores(state: EmbersState) -> list[Scored]:
@@ -143,11 +199,16 @@ def aelin_scores(state: EmbersState) -> list[Scored]:
     if phase == "acknowledge":
         return _part_two_take_scores(state)
     if phase == "split":
+        law = strength_law(state)
+        table = turns_table(law)
         need = TARGET - state.row_total(state.rows[state.completed]) if state.completed < len(state.rows) else 0
+        parts = mindlib.sections(state.mind)
         out = []
         for action in state.legal_actions():
-            part = next(p for p in mindlib.sections(state.mind) if p[0] == decode(action)[1])
-            out.append(Scored(action, section_score(state, part, need), f"keeps {len(part)} visible card(s)"))
+            part = next(p for p in parts if p[0] == decode(action)[1])
+            turns = keep_cost(state, parts, part, need, table, law)
+            out.append(Scored(action, -turns, f"keeps {len(part)} visible card(s) (about {turns:.1f} turns to "
+                                              f"finish the row)"))
         return sorted(out, key=lambda s: -s.score)
     if phase == "reveal":
         reveals = [a for a in state.legal_actions() if decode(a)[0] == REVEAL]
@@ -159,10 +220,11 @@ def aelin_scores(state: EmbersState) -> list[Scored]:
     if phase == "arrange":
         deck = state.deck
         out = []
+        n = len(state.rows)
         for action in state.legal_actions():
-            order = ARRANGEMENTS[decode(action)[1]]
+            order = arrangements(n)[decode(action)[1]]
             strengths = [deck.cards[state.rows[i].resolve].strength for i in order]
-            out.append(Scored(action, float(sum(s * (3 - k) for k, s in enumerate(strengths))),
+            out.append(Scored(action, float(sum(s * (n - k) for k, s in enumerate(strengths))),
                               "strongest Resolve cards first: the first rows need the least"))
         return sorted(out, key=lambda s: -s.score)
     raise ValueError(f"not Aelin's decision: {phase}")
@@ -172,12 +234,14 @@ def _part_two_take_scores(state: EmbersState) -> list[Scored]:
     """Prologue part two: the same reasoning, but taking the last card does not lose."""
     deck = state.deck
     need = TARGET - state.row_total(state.rows[state.completed])
+    law, table = strength_law(state), None
     out = []
     for action in state.legal_actions():
         card = decode(action)[1]
         strength = deck.cards[card].strength
         rest = [e for e in state.mind if e[0] != card]
-        _, lost = _best_section(state, rest, need)
+        table = table if table is not None else turns_table(law)
+        _, lost = _best_section(state, rest, need, table, law)
         if strength == need:
             score, why = 100.0, "completes the row"
         elif strength < need:
@@ -195,132 +259,117 @@ def _part_two_take_scores(state: EmbersState) -> list[Scored]:
 # ------------------------------------------------------------------------------ Fenrys
 @dataclass
 class FenrysSettings:
-    """Tunable constants of Fenrys's draw decision (docs/rules/embers-of-memory.md, EM-81)."""
+    """Tunable constants of Fenrys's decisions (docs/rules/embers-of-memory.md, EM-81, EM-82)."""
 
-    card_cost: float = 45.0  # value of a card of deck, before pressure
-    pressure: float = 400.0  # extra cost per card as the deck's slack over the day's needs shrinks
-    max_row: int = 7  # never draw beyond this many memory cards in the row
-    plan_time: float = 0.5  # CP-SAT budget per Blink plan (seconds)
-    exhaustive_plans: int = 20_000  # exhaustive search first, up to this many plans
-
-
-def turns_needed(state: EmbersState, player: int) -> float:
-    """Fenrys's estimate of how many more turns the day needs (from what the table shows)."""
-    deck = state.deck
-    missing = 0.0
-    for i in range(state.completed, len(state.rows)):
-        row = state.rows[i]
-        others = sum(deck.cards[c].strength for c in row.cards)
-        if row.face_up or state.sees_resolve(player):
-            resolve = deck.cards[row.resolve].strength
-        else:
-            from solver.embers.knowledge import resolve_options
-            options = resolve_options(state, i) or {3}
-            resolve = sum(options) / len(options)
-        missing += max(TARGET - others - resolve, 0.0)
-    return missing / 2.5 + (len(state.rows) - state.completed)
+    card_price: float = 0.1  # a drawn card must raise the chance that Aelin can complete her row by this much
+    max_row: int = 2  # draw a further card only while the memory row holds fewer memory cards than this
+    min_deck: int = 8  # ... and the deck holds at least this many cards
+    search_nodes: int = 1_000_000  # node budget of the compiled plan search per Blink (about half a second)
 
 
-def draw_cost(state: EmbersState, player: int, settings: FenrysSettings) -> float:
-    """The cost of drawing one more card: a base price plus pressure as the deck runs short."""
-    slack = len(state.pile) - turns_needed(state, player)
-    return settings.card_cost + settings.pressure / max(slack, 0.5)
-
-
-def plan_value(problem: planlib.BlinkProblem) -> float:
-    """The greedy plan's value (the draw decision compares many rows, so it uses the fast planner)."""
-    if not problem.row:
-        return -1e9 if problem.must_add else 0.0
-    adds = planlib.greedy_plan(problem)
-    if not adds:
-        placeable = mindlib.legal_placements(problem.deck, list(problem.mind), list(problem.row))
-        return -1e9 if not placeable else -500.0  # only plans that split the Mind are left
-    outcome = planlib.evaluate(problem, adds)
-    return float(outcome.value) if outcome else -500.0
+def completion_chance(need: dict[int, float], strengths: set[int]) -> float:
+    """The chance that one of ``strengths`` is exactly what Aelin's current row needs (``need``: its law)."""
+    return sum(p for n, p in need.items() if n in strengths)
 
 
 def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
                    next_card: int | None = None) -> list[Scored]:
-    """Fenrys's draw-or-stop decision; ``next_card`` (full information only) is the deck's next card."""
-    from solver.embers.knowledge import deck_composition, expected_reveals
+    """Fenrys's draw-or-stop decision (EM-81); ``next_card`` (full information only) is the deck's next card.
+
+    Value of ``stop``: the chance that, once the row's cards that can be added are in the Mind, a visible card
+    completes Aelin's current row (her need as Fenrys infers it from the table, EM-24). Value of ``draw``: the
+    same chance expected after one more card (over the cards he cannot locate), minus the price of a card. He
+    never stops while no card can be added, and does not draw further once the row holds ``max_row`` memory
+    cards or the deck is down to ``min_deck`` cards.
+    """
+    from solver.embers.knowledge import deck_composition, need_distribution
     deck = state.deck
-    reveals = expected_reveals(state, player, max_relives=settings.max_row + 1)
-    stop_problem = planlib.problem_from_state(state, player=player, reveals=reveals)
-    stop_value = plan_value(stop_problem)
     memory = [c for c in state.row if not deck.cards[c].is_demon]
-    out = [Scored(encode(STOP), stop_value, "stop: plan the Blink with this row" if stop_value > -1e8
-                  else "stop: no card can be added, Aelin would break")]
-    if not state.pile:
-        return out
     if next_card is not None:
         weights = {next_card: 1.0}
     else:
         composition = deck_composition(state, player)
         total = sum(composition.values())
         weights = {c: p / total for c, p in composition.items() if p > 0}
-    expected = 0.0
-    for card, p in weights.items():
-        grown = state.clone()
-        grown.row = grown.row + [card]
-        grown.pile = set(grown.pile) - {card}
-        expected += p * plan_value(planlib.problem_from_state(grown, player=player, reveals=reveals))
-    cost = draw_cost(state, player, settings)
+    unseen = [c for c in weights if not deck.cards[c].is_demon]
+    placeable = {c for c, _, _ in mindlib.legal_placements(deck, state.mind, memory + unseen)}
+    addable = [c for c in memory if c in placeable]
+    if not addable:
+        stop = Scored(encode(STOP), -1.0, "stop: no card of the row can be added, Aelin would break")
+        if not state.pile:
+            return [stop]
+        return [Scored(encode(DRAW), 1.0, "draw: no card of the row can be added yet"), stop]
+    need = need_distribution(state, player) if state.completed < len(state.rows) else {}
+    shown = {deck.cards[c].strength for c in mindlib.visible_cards(state.mind)}
+    shown |= {deck.cards[c].strength for c in addable}
+    now = completion_chance(need, shown)
+    stop = Scored(encode(STOP), now, f"stop: {now:.0%} chance a visible card completes Aelin's row",
+                  extra={"completionChance": round(now, 3)})
+    if not state.pile:
+        return [stop]
+    after = sum(p * completion_chance(need, shown | ({deck.cards[c].strength} if c in placeable else set()))
+                for c, p in weights.items())
+    score = after - settings.card_price
+    why = f"draw: {after:.0%} chance after one more card, minus {settings.card_price:.0%} for the card"
     if len(memory) >= settings.max_row:
-        cost += 1e6
-    score = expected - cost
-    why = f"draw: expected plan {expected:.0f} minus card cost {cost:.0f}"
-    if stop_value <= -1e8:  # stopping now loses at once (EM-41): drawing is the only hope
-        score, why = max(score, stop_value) + 1e6, "draw: no card of the row can be added yet"
-    out.append(Scored(encode(DRAW), score, why, extra={"expectedPlan": round(expected, 1), "cardCost": round(cost, 1)}))
-    return sorted(out, key=lambda s: -s.score)
+        score, why = -1.0, f"stop drawing: the row holds {len(memory)} memory cards"
+    elif len(state.pile) < settings.min_deck:
+        score, why = -1.0, f"stop drawing: only {len(state.pile)} cards left in the deck"
+    draw = Scored(encode(DRAW), score, why, extra={"completionChance": round(after, 3)})
+    return sorted([stop, draw], key=lambda s: -s.score)
+
+
+#: the compiled plan search's pace on a loaded 2-core machine (nodes per second), to turn a time budget into a
+#: node budget: hints then depend on their limits, never on the machine's load
+SEARCH_NODES_PER_SECOND = 2_000_000
+
+
+def node_budget(settings: FenrysSettings, time_limit: float | None = None) -> int:
+    """The compiled search's node budget for a Blink plan (``settings.search_nodes``, or a time limit's worth)."""
+    if time_limit is None:
+        return settings.search_nodes
+    return max(10_000, int(SEARCH_NODES_PER_SECOND * time_limit))
 
 
 def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
                time_limit: float | None = None) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str]:
     """The best plan found for the Blink within the budget, or ``None`` when every plan splits the Mind.
 
-    Exhaustive search proves short rows; otherwise a greedy plan is the
-    incumbent and CP-SAT improves and proves it when the budget allows (its
-    status says so: ``OPTIMAL``, ``FEASIBLE``, ``EXHAUSTIVE`` or ``GREEDY``).
+    The compiled branch-and-bound search (:func:`solver.embers.plan.search`) proves the optimum within its node
+    budget (status ``EXHAUSTIVE``); when the budget runs out first, the better of its best plan so far and the
+    greedy plan is returned, unproven (``INCOMPLETE`` or ``GREEDY``).
     """
     start = time.perf_counter()
-    budget = settings.plan_time if time_limit is None else time_limit
     problem = planlib.problem_from_state(state, player=player)
-    if len(problem.row) <= 5:
-        deadline = None if len(problem.row) <= 3 else start + 0.4 * budget
-        ex = planlib.exhaustive(problem, max_plans=settings.exhaustive_plans, deadline=deadline)
-        if ex.complete:
-            found = _exact(problem, ex)
-            if found is not None:
-                found.exhaustive = ex
-            return problem, found, "EXHAUSTIVE"
-    adds = planlib.greedy_plan(problem)
-    incumbent = None
-    if adds:
-        outcome = planlib.evaluate(problem, adds)
-        used = {c for c, _, _ in adds}
-        incumbent = planlib.PlanResult(adds, [c for c in problem.row if c not in used], outcome.value, None,
-                                       "GREEDY", False, time.perf_counter() - start, outcome)
-    left = budget - (time.perf_counter() - start)
-    loaded = "ortools.sat.python.cp_model" in sys.modules
-    candidates = planlib.candidate_placements(problem) if left > (0.05 if loaded else 2.0) else {}
-    build = planlib.placement_variables(problem, candidates) * planlib.BUILD_SECONDS_PER_VARIABLE
-    if candidates and build < 0.6 * left:
-        result = planlib.solve_cpsat(problem, time_limit=left, candidates=candidates)
-        if result.value is not None and (incumbent is None or result.value >= incumbent.value):
-            return problem, result, result.status
-        if result.status == "INFEASIBLE":
+    found = _search(problem, node_budget(settings, time_limit))
+    if found is not None and found.complete:
+        if not found.found:
             return problem, None, "INFEASIBLE"
-    return problem, incumbent, "GREEDY" if incumbent else "NO_PLAN"
+        return problem, _result(problem, found.adds, "EXHAUSTIVE", True, start, found.nodes), "EXHAUSTIVE"
+    adds = planlib.greedy_plan(problem)
+    greedy = planlib.evaluate(problem, adds) if adds else None
+    if found is not None and found.found and (greedy is None or found.value >= greedy.value):
+        return problem, _result(problem, found.adds, "INCOMPLETE", False, start, found.nodes), "INCOMPLETE"
+    if greedy is None:
+        return problem, None, "NO_PLAN"
+    return problem, _result(problem, adds, "GREEDY", False, start, found.nodes if found else 0), "GREEDY"
 
 
-def _exact(problem: planlib.BlinkProblem, ex: planlib.ExhaustiveResult) -> planlib.PlanResult | None:
-    if ex.value is None:
+def _search(problem: planlib.BlinkProblem, nodes: int, **restrict: Any) -> planlib.SearchOutcome | None:
+    """The compiled search, or ``None`` when the Mind is too wide for its board (span + 2 x row + 4 > 64)."""
+    if not planlib.searchable(problem):
         return None
-    adds = ex.best[0]
+    return planlib.search(problem, max_nodes=nodes, **restrict)
+
+
+def _result(problem: planlib.BlinkProblem, adds: list[planlib.Placement], status: str, proven: bool,
+            start: float, nodes: int) -> planlib.PlanResult:
+    outcome = planlib.evaluate(problem, adds)
+    assert outcome is not None, "the plan search returned an illegal plan"
     used = {c for c, _, _ in adds}
-    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], ex.value, ex.value, "EXHAUSTIVE",
-                              True, 0.0, planlib.evaluate(problem, adds))
+    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], outcome.value,
+                              outcome.value if proven else None, status, proven, time.perf_counter() - start,
+                              outcome, candidates=nodes)
 
 
 def fallback_blink(state: EmbersState) -> int:
@@ -482,44 +531,50 @@ class _OpenState(EmbersState):
         return self.chapter == "one"
 
 
-def blink_scores(state: EmbersState, player: int, settings: FenrysSettings, alternatives: int = 4) -> list[Scored]:
+def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
+                 time_limit: float | None = None) -> list[Scored]:
     """Fenrys's Blink: the optimal plan's first move first, with the plan as principal variation.
 
-    Other moves get the value of the best plan that starts with them: exact on
-    short rows (exhaustive search), else the greedy continuation (``planStatus``
-    says which).
+    Every other move gets the value of the best plan that starts with it (an add first, or a card never
+    added for a discard), proven by the compiled search while its node budget lasts (``planStatus``
+    ``EXHAUSTIVE``), else the value of a greedy continuation (``GREEDY``); the most promising moves (by their
+    immediate effect) are searched first.
     """
-    problem, result, status = blink_plan(state, player, settings)
+    problem, result, status = blink_plan(state, player, settings, time_limit)
     if result is None:
         action = fallback_blink(state)
         return [Scored(action, -500.0, "every plan splits the Mind: this add keeps the most of it",
                        extra={"planStatus": status})]
     actions = plan_actions(result)
     outcome = result.outcome
-    why = (f"optimal plan ({result.status.lower()}): {sum(outcome.relives.values())} relive(s), "
-           f"{len(outcome.banished)} demon(s) banished, {len(outcome.tainted)} tainted, "
-           f"{len(outcome.visible)} card(s) visible")
+    why = (f"{'optimal' if result.optimal else 'best found'} plan ({result.status.lower()}): "
+           f"{sum(outcome.relives.values())} relive(s), {len(outcome.banished)} demon(s) banished, "
+           f"{len(outcome.tainted)} tainted, {len(outcome.visible)} card(s) visible")
     extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
              "objective": outcome.to_json(state.deck)}
     ranked = [Scored(actions[0], float(result.value), why, pv=actions, extra=extra)]
-    others = [a for a in state.legal_actions() if a != actions[0]]
-    exact = result.exhaustive
-    if exact is not None and exact.complete:
-        for action in others:
-            kind, payload = decode(action)
-            value = exact.by_first.get(decode_add(payload)) if kind == ADD else exact.without.get(payload)
-            if value is not None:
-                ranked.append(Scored(action, float(value), "best plan starting with this move",
-                                     extra={"planStatus": "EXHAUSTIVE"}))
-        return sorted(ranked, key=lambda s: -s.score)
-    # long rows: rank the other moves by their immediate effect, then value the best few by a greedy plan
+    budget = node_budget(settings, time_limit) // 2
     first_step = []
-    for action in others:
+    for action in state.legal_actions():
+        if action == actions[0]:
+            continue
         kind, payload = decode(action)
         outcome = planlib.evaluate(problem, [decode_add(payload)]) if kind == ADD else None
         first_step.append((outcome.value if outcome else -1e9 if kind == ADD else -1e8, action))
-    for _, action in sorted(first_step, reverse=True)[:alternatives]:
+    for _, action in sorted(first_step, reverse=True):
         kind, payload = decode(action)
+        found = None
+        if budget > 0:
+            restrict = {"first": decode_add(payload)} if kind == ADD else \
+                {"allowed": [c for c in problem.row if c != payload]}
+            found = _search(problem, budget, **restrict)
+            budget -= found.nodes if found else 0
+        if found is not None and found.complete:
+            if found.found:
+                rest = found.adds[1:] if kind == ADD else found.adds
+                ranked.append(Scored(action, float(found.value), "best plan starting with this move",
+                                     pv=[action] + [encode_add(*a) for a in rest], extra={"planStatus": "EXHAUSTIVE"}))
+            continue
         value = _greedy_after(problem, kind, payload)
         if value is not None:
             ranked.append(Scored(action, float(value), "greedy plan starting with this move",

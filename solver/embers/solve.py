@@ -7,11 +7,11 @@ from typing import Any
 from solver.embers import plan as planlib
 from solver.embers.policy import FullInformationPolicy
 from solver.embers.state import FENRYS, EmbersState
-from solver.errors import UnsupportedActionError
+from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import SolveResult
 from solver.search import SearchContext
 
-EXHAUSTIVE_LIMIT = 2_000_000
+EXHAUSTIVE_LIMIT = 50_000_000  # nodes of the compiled search (about 15 s)
 
 
 def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
@@ -22,6 +22,9 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
         raise UnsupportedActionError("state.phase", state.phase,
                                      "solve plans Fenrys's Blink: give a Chapter One position in which Fenrys "
                                      "observes (the plan then starts by stopping) or blinks")
+    if full_information and state.guessed:
+        raise InvalidInputError("state.resolve", "?", "a full-information plan needs Aelin's real Resolve cards; "
+                                                      "this state gives them as '?'")
     import numpy as np
     view = FullInformationPolicy().view(state, np.random.default_rng(ctx.seed)) if full_information else state
     problem = planlib.problem_from_state(view, player=FENRYS)
@@ -49,18 +52,24 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
 
 
 def _exhaustive(problem: planlib.BlinkProblem, ctx: SearchContext) -> planlib.PlanResult:
+    """Every plan, by the compiled branch-and-bound search (or the rules engine when the Mind is too wide for
+    its board); ``INCOMPLETE`` when the node or time limit stops it first."""
     import time
     start = time.perf_counter()
     remaining = ctx.remaining()
     deadline = None if remaining is None else start + remaining
-    ex = planlib.exhaustive(problem, max_plans=ctx.limits.nodes or EXHAUSTIVE_LIMIT, deadline=deadline,
-                            cancel=ctx.cancel)
+    max_nodes = ctx.limits.nodes or EXHAUSTIVE_LIMIT
+    if planlib.searchable(problem):
+        found = planlib.search_anytime(problem, max_nodes=max_nodes, deadline=deadline, cancel=ctx.cancel)
+        value, adds, complete = found.value, found.adds, found.complete
+    else:
+        ex = planlib.exhaustive(problem, max_plans=max_nodes, deadline=deadline, cancel=ctx.cancel)
+        value, adds, complete = ex.value, (ex.best[0] if ex.best else []), ex.complete
     seconds = time.perf_counter() - start
-    if ex.value is None:
-        status = "INFEASIBLE" if ex.complete else "INCOMPLETE"
+    if value is None:
+        status = "INFEASIBLE" if complete else "INCOMPLETE"
         return planlib.PlanResult([], list(problem.row), None, None, status, False, seconds)
-    adds = ex.best[0]
     used = {c for c, _, _ in adds}
-    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], ex.value,
-                              ex.value if ex.complete else None, "EXHAUSTIVE" if ex.complete else "INCOMPLETE",
-                              ex.complete, seconds, planlib.evaluate(problem, adds))
+    return planlib.PlanResult(adds, [c for c in problem.row if c not in used], value, value if complete else None,
+                              "EXHAUSTIVE" if complete else "INCOMPLETE", complete, seconds,
+                              planlib.evaluate(problem, adds))

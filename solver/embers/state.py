@@ -34,17 +34,23 @@ TARGET = 7  # strength rows and relived groups total exactly 7
 KIND_SHIFT = 32
 DRAW, STOP, ADD, DISCARD, TAKE, KEEP, REVEAL, PASS, ARRANGE = range(1, 10)
 COORD_BIAS = 2048  # add-move coordinates are stored as x + 2048, y + 2048 in 12 bits each
-ARRANGEMENTS = tuple(itertools.permutations(range(3)))
+ARRANGEMENTS = tuple(itertools.permutations(range(3)))  # the prologue's three Resolve cards
+_ARRANGEMENTS = {3: ARRANGEMENTS, 4: tuple(itertools.permutations(range(4)))}
 
 CHANCE_PHASES = ("draw", "deal")
 AELIN_PHASES = ("reveal", "split", "arrange")
 PHASES = {
-    "one": ("draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over"),
+    "one": ("arrange", "draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over"),
     "prologue": ("first", "second", "draw", "arrange", "acknowledge", "split", "over"),
 }
 RESULTS = ("won", "lost:deck-empty", "lost:no-placement", "lost:mind-empty", "lost:setup-short")
 ROWS = {"one": 4, "prologue": 3}
 MIND_CARD_POSITION = (0, 0)
+
+
+def arrangements(rows: int) -> tuple[tuple[int, ...], ...]:
+    """Every order of ``rows`` Resolve cards (``arrange`` payloads index this tuple), in lexicographic order."""
+    return _ARRANGEMENTS[rows]
 
 
 def encode(kind: int, payload: int = 0) -> int:
@@ -129,7 +135,8 @@ class EmbersState(State):
         else:
             # EM-30: the demons are shuffled into the deck after the Mind and the Resolve are dealt
             self.pile = set(rest) | {d.index for d in self.deck.demons}
-            self._start_fenrys_turn()
+            self.turn = FENRYS
+            self.phase = "arrange"  # EM-34: Aelin places her Resolve cards in a column, then Fenrys goes first
         self._legal = None
 
     # ------------------------------------------------------------------ contract
@@ -183,7 +190,7 @@ class EmbersState(State):
         if phase == "reveal":
             return sorted([encode(PASS)] + [encode(REVEAL, i) for i in self.revealable_rows()])
         if phase == "arrange":
-            return [encode(ARRANGE, i) for i in range(len(ARRANGEMENTS))]
+            return [encode(ARRANGE, i) for i in range(len(arrangements(len(self.rows))))]
         raise AssertionError(f"unknown phase {phase!r}")
 
     def revealable_rows(self) -> list[int]:
@@ -255,10 +262,13 @@ class EmbersState(State):
             self.pending = None
             self._check_split()
         elif kind == ARRANGE:
-            order = ARRANGEMENTS[payload]
+            order = arrangements(len(self.rows))[payload]
             self.rows = [self.rows[i] for i in order]
             self.added = False
-            self._check_split()  # EM-54: a Mind left split by part one is settled before the first take
+            if self.chapter == "one":
+                self._start_fenrys_turn()  # EM-34: Setup step 8, Fenrys goes first
+            else:
+                self._check_split()  # EM-54: a Mind left split by part one is settled before the first take
         else:
             raise AssertionError(f"unknown action kind {kind}")
 
@@ -408,6 +418,7 @@ class EmbersState(State):
         self.mind = []
         self.rows = []
         self.completed = 0
+        self.added = False
         self.pile |= set(self.discard)  # step 3: shuffle the discard pile into the deck
         self.discard = []
         self.day += 1
@@ -424,7 +435,8 @@ class EmbersState(State):
         else:
             self.rows.append(StrengthRow(card))
         if len(self.rows) == ROWS["one"]:
-            self._start_fenrys_turn()
+            self.turn = FENRYS
+            self.phase = "arrange"  # EM-34: Aelin readies her Resolve (Setup step 6) before Fenrys's turn
 
     def _finish(self, result: str) -> None:
         self.result = result
@@ -517,8 +529,8 @@ class EmbersState(State):
             return f"reveal {payload + 1}"
         if kind == PASS:
             return "pass"
-        if kind == ARRANGE and payload < len(ARRANGEMENTS) and len(self.rows) == 3:
-            return "arrange " + ",".join(cards[self.rows[i].resolve].id for i in ARRANGEMENTS[payload])
+        if kind == ARRANGE and len(self.rows) in _ARRANGEMENTS and payload < len(arrangements(len(self.rows))):
+            return "arrange " + ",".join(cards[self.rows[i].resolve].id for i in arrangements(len(self.rows))[payload])
         return f"action #{action}"
 
     def _card_id(self, index: int) -> str:

@@ -139,7 +139,7 @@ def _end_of_day(day, **extra):
                  resolve=rows, completed=3, **extra)
 
 
-def test_EM31_EM32_days_end():
+def test_EM31_EM32_EM34_days_end():
     """EM-31: after the fourth row the day ends: Mind and rows are discarded, Stags cards (S1a in the Mind,
     S5 and S3 in the rows) are tainted under
     the Stags demon and then corrupted (out of the game), demons go back with the discard pile into the deck.
@@ -152,6 +152,9 @@ def test_EM31_EM32_days_end():
     assert all(not DECK.cards[a].is_demon for a, _ in s.chance_outcomes())
     play(s, "chance C1a", "chance C2a", "chance C2b", "chance C3", "chance C5")
     assert s.mind == [(cid("C1a"), 0, 0)] and ids([r.resolve for r in s.rows]) == ["C2a", "C2b", "C3", "C5"]
+    assert s.phase == "arrange" and s.current_player() == 1  # EM-34: Aelin places her new Resolve column
+    play(s, "arrange C5,C2a,C3,C2b")
+    assert ids([r.resolve for r in s.rows]) == ["C5", "C2a", "C3", "C2b"]
     assert s.phase == "draw" and s.turn == 0 and s.completed == 0
     check_zones(s)
 
@@ -207,12 +210,13 @@ def test_EM9_a_discarded_section_can_reveal_another_split():
 
 
 def test_EM8_keep_accepts_any_card_of_the_section():
-    """The move 'keep X' may name any visible card of the section: 'keep G4' is 'keep C4,G4'."""
-    s = state(phase="split", added=True, row=["G3"], mind=["C4@0,0", "S4@1,1", "C3@2,2", "G4@0,1", "F4@2,0"])
-    assert sorted(moves(s)) == ["keep C3", "keep C4,G4", "keep F4"]
-    assert s.parse_move("keep G4") == s.parse_move("keep C4,G4") == s.parse_move("keep C4")
-    play(s, "keep G4")
-    assert sorted(ids(s.discard)) == ["C3", "F4"] and ids([e[0] for e in s.mind]) == ["C4", "S4", "G4"]
+    """The move 'keep X' may name any visible card of the section: 'keep F4' is 'keep C4,F4'. (S4 lies
+    exactly under F4, same pattern, so it is hidden and stays with the kept section.)"""
+    s = state(phase="split", added=True, row=["G3"], mind=["C4@0,0", "S4@1,1", "C3@-1,2", "G4@3,0", "F4@1,1"])
+    assert sorted(moves(s)) == ["keep C3", "keep C4,F4", "keep G4"]
+    assert s.parse_move("keep F4") == s.parse_move("keep C4,F4") == s.parse_move("keep C4")
+    play(s, "keep F4")
+    assert sorted(ids(s.discard)) == ["C3", "G4"] and ids([e[0] for e in s.mind]) == ["C4", "S4", "F4"]
 
 
 def test_illegal_moves_are_refused_with_the_move_quoted():
@@ -225,3 +229,19 @@ def test_illegal_moves_are_refused_with_the_move_quoted():
     with pytest.raises(IllegalMoveError):
         s.apply_move("discard C1b")  # EM-14: the first card must be added
     assert s.to_json() == before
+
+
+def test_EM34_aelin_orders_her_resolve_before_fenrys_plays():
+    """EM-34: 'Deal four cards to Aelin. Without showing Fenrys, Aelin places them face down in a vertical
+    column': a new game (and each new day) starts with Aelin choosing the order of her four Resolve cards (24
+    orders, top row first); Fenrys sees none of them; then Fenrys's turn starts with a draw."""
+    from .helpers import GAME
+    s = GAME.new_initial_state(4)
+    assert s.phase == "arrange" and s.current_player() == 1 and len(s.legal_actions()) == 24
+    dealt = ids([r.resolve for r in s.rows])
+    assert all(r["card"] == "?" for r in s.observation(0)["resolve"])
+    wanted = [dealt[3], dealt[1], dealt[0], dealt[2]]
+    play(s, "arrange " + ",".join(wanted))
+    assert ids([r.resolve for r in s.rows]) == wanted
+    assert s.phase == "draw" and s.current_player() == CHANCE_PLAYER and s.turn == 0
+    check_zones(s)

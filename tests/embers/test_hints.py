@@ -74,7 +74,7 @@ def test_EM84_aelin_never_empties_the_mind_when_she_can_avoid_it():
 
 def test_EM85_EM86_aelin_splits_and_reveals():
     """EM-85: Aelin keeps the section that fits her row; EM-86: she turns a Resolve card when she may."""
-    s = state(phase="split", added=True, row=["G3"], mind=["S4@0,0", "F4@5,5", "C3@5,5"],
+    s = state(phase="split", added=True, row=["G3"], mind=["S4@0,0", "F3@5,5", "C3@5,5"],
               resolve=[{"card": "D1a", "cards": ["F2a", "F1b"]}, {"card": "G2b"}, {"card": "S3"}, {"card": "F5"}])
     assert GAME.hint(s, ctx()).best.move == "keep C3"  # C3 completes 1 + 2 + 1 + 3; S4 would overflow
     resolve = one()["resolve"]

@@ -138,3 +138,35 @@ def test_greedy_plans_are_valid():
         else:
             assert P.exhaustive(problem).value is None
     assert found >= 4
+
+
+def test_EM70_compiled_search_matches_exhaustive_search():
+    """EM-70: the compiled branch-and-bound search (src/embers_plan.pyx) finds the exhaustive optimum on seeded
+    rows of 1 to 4 cards, returns one of the optimal plans, and its restricted searches give the best value of
+    the plans starting with each add (by_first) and of the plans never adding a card (without)."""
+    import dataclasses
+    for problem in problems(16, (1, 2, 3, 4), seed=9):
+        ex = P.exhaustive(problem)
+        found = P.search(problem)
+        assert found.complete and found.value == ex.value
+        if ex.value is None:
+            continue
+        assert found.adds in ex.best and P.evaluate(problem, found.adds).value == ex.value
+        for first, value in ex.by_first.items():
+            assert P.search(problem, first=first).value == value
+        for card, value in ex.without.items():
+            restricted = P.search(dataclasses.replace(problem), allowed=[c for c in problem.row if c != card])
+            assert restricted.value == value
+
+
+def test_EM76_compiled_search_is_anytime_and_deterministic():
+    """EM-76: a node budget stops the compiled search with the best plan so far (a legal plan, unproven); the
+    same budget always gives the same answer (no dependence on the machine's speed)."""
+    problem = with_row(GAME.state_from_notation(SPLITTING[0][0]), ["F1a", "G2a", "G4", "S5", "C1a"])
+    small = P.search(problem, max_nodes=30)
+    assert not small.complete and small.nodes == 31
+    assert small == P.search(problem, max_nodes=30)
+    if small.found:
+        assert P.evaluate(problem, small.adds).value == small.value
+    full = P.search(problem)
+    assert full.complete and (not small.found or full.value >= small.value)

@@ -91,7 +91,7 @@ def test_cli_hint_solve_score_show(capsys, tmp_path):
 def test_cli_new_play_and_chapters(capsys):
     """'new' deals a game; 'play' applies moves; a prologue state is read with the prologue's rules."""
     code, out, _ = run(capsys, "embers", "new", "--seed", "4", "--notation")
-    assert code == 0 and out.startswith("embers/one ") and "phase=draw" in out
+    assert code == 0 and out.startswith("embers/one ") and "phase=arrange" in out  # EM-34
     code, out, _ = run(capsys, "embers", "new", "--seed", "4", "--chapter", "prologue", "--notation")
     notation = out.strip()
     assert notation.startswith("embers/prologue/1 ")
