@@ -21,15 +21,20 @@ K_BATTLE = "pfmd/sHEg/gGDr/oeph"
 def objects_state(owned0=(), owned1=(), discard="SH", k0=K0, k1=K1, **extra):
     """Objects-mode state: each family's tiles on its own face-down ring cells, except the ones owned."""
     owned = [list(owned0), list(owned1)]
-    territories = []
+    territories, kingdoms = [], []
     for seat, kingdom in enumerate([k0, k1]):
         cells = [c for c in RING if kingdom.replace("/", "")[c].islower()]
         free = [t for t in TILE_SLUGS if t not in owned[seat]]
         territories.append({CELL_NAMES[c]: f"{t}@{seat}" for c, t in zip(cells, free)})
         leftover = free[len(cells):]
         extra.setdefault("_discard_tiles", []).extend(f"{t}@{seat}" for t in leftover)
+        letters = list(kingdom.replace("/", ""))
+        for c in cells[len(free):]:  # the territories whose tiles are owned were revealed
+            letters[c] = letters[c].upper()
+        kingdoms.append("/".join("".join(letters[i:i + 4]) for i in range(0, 16, 4)))
     tdisc = extra.pop("_discard_tiles")
-    data = build([k0, k1], discard, mode="objects", **extra)
+    extra.setdefault("turn", 4 + 2 * max(len(o) for o in owned))
+    data = build(kingdoms, discard, mode="objects", **extra)
     data["tiles"] = {"territories": territories, "owned": [[f"{t}@{s}" for t in owned[s]] for s in range(2)],
                      "discard": tdisc}
     return AetheryaGame(mode="objects").state_from_json(data)
@@ -284,7 +289,7 @@ def test_solo_draw_two_keep_one_AE33():
 
 def test_solo_age_fails_without_all_legends_AE34():
     """AE-34: an Age that ends before all its Legends are written ends the campaign with 0."""
-    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh")
+    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", turn=11)
     state.apply_move("draw2")
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
@@ -295,7 +300,7 @@ def test_solo_age_fails_without_all_legends_AE34():
 
 def test_solo_age_success_then_swap_block_and_new_age_AE35():
     """AE-35: a finished Age scores kingdom - objective; the Age 2/3 swap, the kept 2x2 and 12 new territories."""
-    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
+    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", turn=11, written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
     state.apply_move("draw2")
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
