@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from solver.aetherya.cards import CATEGORIES
-from solver.aetherya.planner import kingdom_potential
+from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
 from solver.aetherya.playout import advance_to_turn_start, pack, playout_values, unseen_stones
 from solver.aetherya.rules import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
-                                   A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
+                                   A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
 from solver.aetherya.tiles import STONES, best_stone_value, stone_value, tile_kind
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
@@ -218,15 +218,24 @@ def solo_progress(state: AetheryaState) -> int:
     return sum(len(state.rows[i]) for i in range(state.age)) + len(state.written)
 
 
+def _uncovers(state: AetheryaState, action: int) -> bool:
+    """True for the actions whose outcome shows the player something hidden (a revealed card, a Griffin's tile)."""
+    return (state.phase == "place" and action >= A_REVEAL) or (state.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK)
+
+
 def _pv(state: AetheryaState, plan: list[int]) -> list[str]:
-    out, s = [], state.clone()
+    out, s, uncovered = [], state.clone(), False
     for action in plan:
         out.append(s.action_to_string(action))
+        uncovered |= _uncovers(s, action)
         s.apply_action(action)
     if s.phase == "draw" and s.mode == "solo":
         out.append("(keep the better of the two cards and play it)")
     elif s.phase == "draw":
         out.append("(place the drawn card where it scores best, or reveal a territory)")
+    elif uncovered and not s.is_terminal() and s.phase != "tile":
+        # what follows depends on the card (or tile) uncovered, which the player does not know yet
+        out.append("(then the best Legend or tile, if any)")
     elif s.phase == "end-turn":
         out.append("(then the best Legend or tile)")
     return out
@@ -238,6 +247,10 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
     s = state.clone()
     before = s.score(seat)
     words = []
+    # the cells still unknown to the player after the plan: a revealed card is not known before it is revealed,
+    # and an end of the game (or of a solo Age) that turns every card over shows nothing the plan could use
+    unknown = state.hidden[seat]
+    griffin_taken: list[int] = []
     for i, action in enumerate(plan):
         text = s.action_to_string(action)
         if action in (A_TAKE, A_TAKE2):
@@ -258,9 +271,18 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
             words.append("nothing left that pays this turn")
         elif s.phase == "place" and text.startswith("reveal"):
             words.append(f"the drawn {_card_name(s.hold)} fits nowhere; exploring {text.split()[1]}")
+        if s.phase == "place" and A_PLACE <= action < A_REVEAL:
+            unknown &= ~(1 << ((action - A_PLACE) % 16))
+        if s.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK:
+            q, cell = divmod(action - A_GRIFFIN, 16)
+            griffin_taken.append(s.territory_tiles[q][cell])
         s.apply_action(action)
         if s.is_chance_node():
             break
+    s.hidden[seat] = unknown
+    for tile in griffin_taken:  # its tile is face down until taken: it is no part of the reason
+        if tile in s.owned[seat]:
+            s.owned[seat].remove(tile)
     after = s.score(seat)
     deltas = [f"{name} {a - b:+d}" for name, a, b in zip(CATEGORIES, after.categories, before.categories) if a != b]
     change = after.total - before.total
@@ -319,7 +341,9 @@ def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | N
     world = state.clone() if full_information else state.resample_from_observation(player, rng)
     extra: dict[str, Any] = {}
     if min(world.kingdoms[seat]) >= 0:
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng).to_json()
+        # a node-limited hint is reproducible: its planner call is node-limited too
+        nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full_information else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
