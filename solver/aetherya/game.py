@@ -27,7 +27,8 @@ def parse_score_request(payload: Any, field: str = "state") -> KingdomScore:
     obj = as_object(payload, field)
     check_keys(obj, ("kingdom", "legends"), field)
     legends = as_list(obj.get("legends", []), f"{field}.legends")
-    return score_kingdom(get(obj, "kingdom", field), legends, field=f"{field}.kingdom")
+    return score_kingdom(get(obj, "kingdom", field), legends, field=f"{field}.kingdom",
+                         legends_field=f"{field}.legends")
 
 
 def render_score(score: KingdomScore, out: TextIO) -> None:
@@ -112,8 +113,14 @@ class AetheryaGame(Game):
         elif isinstance(payload, str) and ":" in payload.split(" ", 1)[0]:
             head_mode, _, head_players = payload.strip().split(" ", 1)[0].partition(":")
             mode, players = head_mode, int(head_players) if head_players.isdigit() else players
-        if (mode, players) != (self.mode, self.num_players) and mode in MODES and isinstance(players, int) \
-                and not isinstance(players, bool) and 1 <= players <= 4 and (mode == "solo") == (players == 1):
+        elif isinstance(payload, str) and payload.strip().lower().endswith(".json"):
+            raise InvalidInputError(field, payload, "no such file (a state is a JSON file, '-' for stdin, inline "
+                                                    "JSON or the notation 'base:2 ph=... ', docs/formats/aetherya.md)")
+        counted = isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
+        if mode in MODES and counted and (mode == "solo") != (players == 1):
+            raise InvalidInputError(f"{field}.players", players, f"the {mode} mode is played by "
+                                    + ("1 player (the solo campaign)" if mode == "solo" else "2 to 4 players"))
+        if (mode, players) != (self.mode, self.num_players) and mode in MODES and counted:
             return AetheryaGame(players=players, mode=mode, tiles=self.params["tiles"]).parse_state(payload, field)
         return super().parse_state(payload, field)
 
@@ -230,7 +237,7 @@ def _run_score(args: argparse.Namespace) -> int:
     legends = [part for part in args.legends.split(",") if part.strip()] if args.legends else []
     if args.legends and not legends:
         raise InvalidInputError("--legends", args.legends, "expected comma-separated Legend ids")
-    result = score_kingdom(args.kingdom, legends, field="KINGDOM")
+    result = score_kingdom(args.kingdom, legends, field="KINGDOM", legends_field="--legends")
     if args.json:
         print_json(result.to_json())
     else:
