@@ -50,6 +50,8 @@ class AetheryaGame(Game):
     information = Information.IMPERFECT
     min_players = 1
     max_players = 4
+    #: a hint's default time: with the command line's start-up (0.2-0.4 s) the answer comes within about 1 s
+    default_time_ms = 700
     PARAMETERS = {
         "players": Parameter(2, int, "number of players (1 = solo campaign)", lo=1, hi=4),
         "mode": Parameter("base", str, "base, objects (Objects and Characters), coop (Cooperative) or solo "
