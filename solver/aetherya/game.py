@@ -200,6 +200,14 @@ class AetheryaGame(Game):
         result = self.hint(state, SearchContext(limits=Limits(time_ms=500), seed=0), top=3)
         out.write("Hint (0.5 s, `memory-solver aetherya hint STATE.json`):\n")
         render_hint(result, out)
+        from solver.aetherya.optimize import optimize_kingdom, render_result
+        hand = "PFFMMSSHHEEDGGRO"
+        out.write(f"\nThe best arrangement of 16 held cards, proven (`memory-solver aetherya optimize {hand}`):\n")
+        render_result(optimize_kingdom(hand, time_ms=20_000), out)
+        hand, fixed = "PPFFMMSHHEEDGRRO", "a1=R,d4=O"
+        out.write(f"\nThe same with a Dragon and a Portal already locked in place "
+                  f"(`memory-solver aetherya optimize {hand} --fixed {fixed}`):\n")
+        render_result(optimize_kingdom(hand, fixed=fixed, time_ms=20_000), out)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
