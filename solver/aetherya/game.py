@@ -41,6 +41,18 @@ def render_score(score: KingdomScore, out: TextIO) -> None:
     out.write(f"  Legends this kingdom satisfies: {satisfied}\n")
 
 
+def solo_age_sheet(state: AetheryaState) -> list[dict[str, Any]]:
+    """The finished Ages of a solo campaign: objective (the Age's Legends' points), kingdom points, Age score
+    and whether the objective was met (kingdom strictly greater, AE-34; missing it only lowers the score)."""
+    from solver.aetherya.rules import legend_points, legend_slugs
+    sheet = []
+    for age, score in enumerate(state.age_scores):
+        objective = legend_points(state.rows[age])
+        sheet.append({"age": age + 1, "legends": legend_slugs(state.rows[age]), "objective": objective,
+                      "kingdom": score + objective, "score": score, "objectiveMet": score > 0})
+    return sheet
+
+
 class AetheryaGame(Game):
     """Aetherya (Nostromo Editions): kingdom building on a 4x4 grid."""
 
@@ -131,9 +143,12 @@ class AetheryaGame(Game):
         if isinstance(payload, dict) and "mode" in payload or isinstance(payload, State) or \
                 (isinstance(payload, str) and ":" in payload.split(" ", 1)[0]):
             state = self.parse_state(payload)
-            return {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
-                    "returns": state.returns() if state.is_terminal() else None,
-                    "winners": state.winners() if state.is_terminal() else None}
+            out = {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
+                   "returns": state.returns() if state.is_terminal() else None,
+                   "winners": state.winners() if state.is_terminal() else None}
+            if state.mode == "solo":
+                out["ages"] = solo_age_sheet(state)
+            return out
         return parse_score_request(payload).to_json()
 
     def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,

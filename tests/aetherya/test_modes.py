@@ -365,3 +365,18 @@ def test_tile_family_files_AE40(tmp_path):
         parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11})
     with pytest.raises(InvalidInputError):
         parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11 + ["dragon"]})
+
+
+@pytest.mark.parametrize("kingdom, board, met", [("FPHF/MODE/GMRS/MFDh", 8, False), ("EGPD/FODM/ERPM/MDSh", 9, True)])
+def test_solo_age_objective_is_strictly_greater_and_missing_it_is_no_failure_AE34(kingdom, board, met):
+    """AE-34: the Age objective is a kingdom strictly greater than its Legends' points (8 here): 8 misses it
+    (Age score 0), 9 meets it (score 1); either way, with every Legend written, the campaign goes on."""
+    state = solo_state(kingdom=kingdom, turn=11, written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
+    state.apply_move("draw2")
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    state.apply_move("reveal d4")
+    assert not state.failed and state.phase == "swap" and state.age_scores == [board - 8]
+    sheet = AetheryaGame(mode="solo").score(state)["ages"]
+    assert sheet == [{"age": 1, "legends": ["human-elf", "humans-2", "elves-2", "dwarves-2"], "objective": 8,
+                      "kingdom": board, "score": board - 8, "objectiveMet": met}]
