@@ -56,6 +56,7 @@ cdef enum:
     UNEXPLORED = 10
     RING_MASK = 0xF99F
     NEG = -1073741824
+    BIG = 99
 
 cdef unsigned int FULL = 0xFFFF
 cdef unsigned int COL_A = 0x1111
@@ -345,33 +346,286 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
     return 1 if s[HID + seat] == 0 else 0
 
 
-cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
+# ---------------------------------------------------------------------- solo: writing the Age's Legends
+# The solo policy values a kingdom by how close it is to each Legend of the Age still to write: the fewest
+# cards to place to meet it ("need"), with only the copies of a kind still to come (public information:
+# the solo deck holds 4 of each kind, minus those face up and those buried in the discard).
+
+cdef enum:
+    NEED_SCALE = 10       # a step closer to a Legend outweighs the board total (which breaks ties)
+    REVEAL_BONUS = 30     # exploring a territory while Legends are left: a chance of the missing card
+    REVEAL_AFTER = -5     # once the Age's Legends are written: reveal only when no placement helps the board
+cdef int NEED_WEIGHT[6]
+NEED_WEIGHT[:] = [400, 120, 40, 12, 4, 1]  # by need 0 (writable now), 1, 2, 3, 4, 5 or more
+cdef int PAIR_A[7]
+cdef int PAIR_B[7]
+cdef int PAIR_ORTH[7]
+PAIR_A[:] = [0, HUMANS, HUMANS, GOBLINS, HUMANS, ELVES, DWARVES]
+PAIR_B[:] = [0, ELVES, DWARVES, GOBLINS, HUMANS, ELVES, DWARVES]
+PAIR_ORTH[:] = [0, 0, 0, 1, 0, 0, 0]
+cdef int BATTLE_X[12]
+cdef int BATTLE_Y[12]
+BATTLE_X[:] = [0, 0, 0, 0, 0, 0, 0, 0, GOBLINS, GOBLINS, GOBLINS, ELVES]
+BATTLE_Y[:] = [0, 0, 0, 0, 0, 0, 0, 0, HUMANS, ELVES, DWARVES, DWARVES]
+cdef int CHAIN_KIND[16]
+CHAIN_KIND[:] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PLAINS, SWAMP, MOUNTAIN, FOREST]
+
+
+cdef void connections(const int* k, unsigned int* ortho, unsigned int* conn) noexcept nogil:
+    """Orthogonal neighbours and connected cells (Portal hubs, AE-2) of every cell."""
+    cdef unsigned int portals = 0, remaining, hub, grown, around, rest
+    cdef int c
+    for c in range(16):
+        ortho[c] = spread((<unsigned int>1) << c)
+        conn[c] = ortho[c]
+        if k[c] == PORTAL:
+            portals |= (<unsigned int>1) << c
+    remaining = portals
+    while remaining:
+        hub = remaining & (~remaining + 1)
+        while True:
+            grown = hub | (spread(hub) & portals)
+            if grown == hub:
+                break
+            hub = grown
+        remaining &= ~hub
+        around = spread(hub) & ~hub
+        rest = around
+        while rest:
+            c = lowest_bit(rest)
+            rest &= rest - 1
+            conn[c] |= around & ~((<unsigned int>1) << c)
+
+
+cdef inline int cell_cost(const int* k, int c, int kind) noexcept nogil:
+    """Cards to place to have ``kind`` on cell ``c``: 0 if it is there, 1 if the cell can take it, else BIG."""
+    if k[c] == kind:
+        return 0
+    if k[c] == DRAGON or k[c] == PORTAL:
+        return BIG
+    return 1
+
+
+cdef inline void two_cheapest(const int* k, unsigned int cells, int kind, int* first, int* second) noexcept nogil:
+    cdef int c, v
+    first[0] = BIG
+    second[0] = BIG
+    while cells:
+        c = lowest_bit(cells)
+        cells &= cells - 1
+        v = cell_cost(k, c, kind)
+        if v < first[0]:
+            second[0] = first[0]
+            first[0] = v
+        elif v < second[0]:
+            second[0] = v
+
+
+cdef void needs_of(const int* k, const int* avail, unsigned int wanted, int* out) noexcept nogil:
+    """out[n] (n = 1..15, bit n of ``wanted`` set; BIG for the others): the fewest cards to place in ``k`` to
+    meet Legend n with the copies in ``avail``."""
+    cdef unsigned int ortho[16]
+    cdef unsigned int conn[16]
+    cdef unsigned int cells, near
+    cdef int n, c, m, a, b, ca, cb, best, mid, side, orientation, kind, missing, present
+    connections(k, ortho, conn)
+    for n in range(16):
+        out[n] = BIG
+    for n in range(1, 7):
+        if not (wanted >> n) & 1:
+            continue
+        a = PAIR_A[n]
+        b = PAIR_B[n]
+        best = BIG
+        for c in range(16):
+            ca = cell_cost(k, c, a)
+            if ca >= BIG:
+                continue
+            near = ortho[c] if PAIR_ORTH[n] else conn[c]
+            while near:
+                m = lowest_bit(near)
+                near &= near - 1
+                cb = cell_cost(k, m, b)
+                if cb >= BIG:
+                    continue
+                if a == b:
+                    if ca + cb > avail[a]:
+                        continue
+                elif ca > avail[a] or cb > avail[b]:
+                    continue
+                if ca + cb < best:
+                    best = ca + cb
+        out[n] = best
+    missing = 0
+    for kind in range(HUMANS, GOBLINS + 1 if (wanted >> 7) & 1 else HUMANS):
+        present = 0
+        for c in range(16):
+            if k[c] == kind:
+                present = 1
+        if not present:
+            if avail[kind] < 1:
+                missing = BIG
+                break
+            missing += 1
+    if (wanted >> 7) & 1:
+        out[7] = missing
+    for n in range(8, 12):
+        if not (wanted >> n) & 1:
+            continue
+        best = BIG
+        for orientation in range(2):
+            mid = BATTLE_X[n] if orientation == 0 else BATTLE_Y[n]
+            side = BATTLE_Y[n] if orientation == 0 else BATTLE_X[n]
+            for c in range(16):
+                ca = cell_cost(k, c, mid)
+                if ca >= BIG:
+                    continue
+                two_cheapest(k, ortho[c] if mid == GOBLINS else conn[c], side, &a, &b)
+                if b >= BIG or ca > avail[mid] or a + b > avail[side]:
+                    continue
+                if ca + a + b < best:
+                    best = ca + a + b
+        out[n] = best
+    for n in range(12, 16):
+        if not (wanted >> n) & 1:
+            continue
+        kind = CHAIN_KIND[n]
+        best = BIG
+        for c in range(16):
+            ca = cell_cost(k, c, kind)
+            if ca >= BIG:
+                continue
+            two_cheapest(k, conn[c], kind, &a, &b)
+            if b >= BIG or ca + a + b > avail[kind]:
+                continue
+            if ca + a + b < best:
+                best = ca + a + b
+        out[n] = best
+
+
+cdef void solo_avail(const int* s, int* avail) noexcept nogil:
+    """Copies of each kind still to come in the solo deck (4 each): not face up, not buried in the discard."""
+    cdef int kind, c, i, card
+    cdef unsigned int hidden = <unsigned int>s[HID]
+    for kind in range(10):
+        avail[kind] = 4
+    for c in range(16):
+        card = s[CARDS + c]
+        if not (hidden >> c) & 1 and card < 10:
+            avail[card] -= 1
+    for i in range(s[DLEN] - 1):
+        avail[s[DISC + i]] -= 1
+    for kind in range(10):
+        if avail[kind] < 0:
+            avail[kind] = 0
+
+
+cdef unsigned int solo_left(const int* s) noexcept nogil:
+    """Bit n: Legend n is in the current Age's row and not written yet."""
+    cdef unsigned int left = 0
+    cdef int n
+    for n in range(1, 16):
+        if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]:
+            left |= (<unsigned int>1) << n
+    return left
+
+
+cdef int solo_value(const int* k, const int* avail, unsigned int left) noexcept nogil:
+    """The solo policy's value of a kingdom: the board total once the Age's Legends are written; before, how
+    close each Legend still to write is (need 0 = writable now), the board total breaking ties."""
+    cdef unsigned int legends
+    cdef int need[16]
+    cdef int total = score(k, 0, 0, &legends), n, v = 0, d
+    if not left:
+        return total
+    needs_of(k, avail, left, need)
+    for n in range(1, 16):
+        if (left >> n) & 1 and need[n] < BIG:
+            d = need[n] if need[n] < 5 else 5
+            v += NEED_WEIGHT[d]
+    return v * NEED_SCALE + total
+
+
+cdef int solo_best_place(const int* k0, unsigned int hidden, int card, const int* avail, unsigned int left,
+                         int protect, uint64_t* rng, int* value_out) noexcept nogil:
+    """The best cell for ``card`` by ``solo_value`` (random tie-break); while Legends are left to write, never
+    the last face-down cell (that would end the Age, a failure). -1 when no cell is allowed."""
     cdef int k[16]
-    cdef int cur, a, a_draw, b, cell_a, cell_b, va, vb, card, cell, v, drawn
+    cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
+    cdef int last = popcount(hidden) == 1
+    memcpy(k, k0, 16 * sizeof(int))
+    for c in range(16):
+        old = k[c]
+        if (hidden >> c) & 1:
+            if protect and last:
+                continue
+        elif old == DRAGON or old == PORTAL or old == card:
+            continue
+        k[c] = card
+        v = solo_value(k, avail, left)
+        k[c] = old
+        if v > best_value:
+            best_cell = c
+            best_value = v
+            ties = 1
+        elif v == best_value:
+            ties += 1
+            if below(rng, ties) == 0:
+                best_cell = c
+    value_out[0] = best_value
+    return best_cell
+
+
+cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
+    """One solo turn: the discard top and a drawn card (two drawn cards only when the discard is empty), keep
+    the card whose best placement (or, for a drawn card, discarding it and revealing a territory) is worth
+    most by ``solo_value``; the other card is discarded. While Legends are left to write, and until the pile's
+    last card, the last face-down card is never turned: that would end the Age early (a failure, or fewer turns
+    to improve the kingdom)."""
+    cdef int k[16]
+    cdef int avail[10]
+    cdef int cur, a, a_draw, b, cell_a, cell_b, va, vb, v, reveal_v, card, cell, other
+    cdef unsigned int left = solo_left(s), hidden = <unsigned int>s[HID]
+    cdef int protect = left != 0 or pile_total(s) > 1
+    cdef int can_reveal = popcount(hidden) > 1 or not protect
     board(s, 0, k)
-    cur = value_of(s, 0, k)
-    if s[DLEN] > 0 or pile_total(s) < 2:
+    solo_avail(s, avail)
+    cur = solo_value(k, avail, left)
+    reveal_v = cur + (REVEAL_BONUS if left else REVEAL_AFTER)
+    if s[DLEN] > 0:
         a = pop_discard(s, 0)
         a_draw = 0
     else:
         a = draw(s, rng)
         a_draw = 1
     b = draw(s, rng)
-    cell_a = best_place(s, 0, a, rng, &va)
-    cell_b = best_place(s, 0, b, rng, &vb)
-    if vb >= va:
-        push(s, 0, a)
-        card = b
-        cell = cell_b
-        v = vb
-        drawn = 1
-    else:
-        push(s, 0, b)
+    cell_a = solo_best_place(k, hidden, a, avail, left, protect, rng, &va)
+    cell_b = solo_best_place(k, hidden, b, avail, left, protect, rng, &vb)
+    # the options in order (a later one must be strictly better): place b, reveal with b, place a, reveal with a
+    card = b
+    other = a
+    cell = cell_b
+    v = vb if cell_b >= 0 else NEG
+    if can_reveal and reveal_v > v:
+        cell = -1
+        v = reveal_v
+    if cell_a >= 0 and va > v:
         card = a
+        other = b
         cell = cell_a
         v = va
-        drawn = a_draw
-    if not drawn or v > cur:
+    if a_draw and can_reveal and reveal_v > v:
+        card = a
+        other = b
+        cell = -1
+        v = reveal_v
+    if cell < 0 and not can_reveal:
+        # every option would turn the last face-down card: place b there (the Age ends)
+        card = b
+        other = a
+        cell = lowest_bit(hidden)
+    push(s, 0, other)
+    if cell >= 0:
         place(s, 0, cell, card)
     else:
         push(s, 0, card)
@@ -404,7 +658,8 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     cdef int k[16]
     cdef int block[16]
     cdef int kept[4]
-    cdef unsigned int legends
+    cdef int avail[10]
+    cdef unsigned int legends, left
     cdef int age = s[AGE], objective = 0, n, c, i, corner, v, best_corner = 0, best_v = NEG, ties = 0, kind
     s[HID] = 0
     for n in range(1, 16):
@@ -420,6 +675,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     s[AGE] = age + 1
     for n in range(1, 16):
         s[WRIT + n] = 0
+    left = solo_left(s)
     for i in range(9):
         corner = CORNERS[i]
         for c in range(16):
@@ -428,7 +684,11 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
         block[CENTRE[1]] = k[corner + 1]
         block[CENTRE[2]] = k[corner + 4]
         block[CENTRE[3]] = k[corner + 5]
-        v = score(block, 0, 0, &legends)
+        for kind in range(10):
+            avail[kind] = 4
+        for c in range(4):
+            avail[block[CENTRE[c]]] -= 1
+        v = solo_value(block, avail, left)  # the 2x2 closest to the next Age's Legends
         if v > best_v:
             best_corner = corner
             best_v = v
@@ -629,3 +889,24 @@ def board_value(const int32_t[::1] cards, unsigned int accords, unsigned int sta
             raise ValueError("board_value: expected 16 card codes in 0..10")
         k[c] = cards[c]
     return score(k, accords, staffs, &legends)
+
+
+def legend_needs(const int32_t[::1] cards, const int32_t[::1] avail, int32_t[::1] out):
+    """``out[n]`` (n = 1..15; ``out[0]`` unused): the fewest cards to place in the kingdom ``cards`` (16 codes,
+    10 = face down) to meet Legend n, using at most ``avail[kind]`` more copies of each kind; 99 when it cannot
+    be met. A card is placed on any cell but a Portal or a Dragon (locked); connections as in AE-2."""
+    cdef int k[16]
+    cdef int av[10]
+    cdef int need[16]
+    cdef int c
+    if cards.shape[0] != 16 or avail.shape[0] != 10 or out.shape[0] != 16:
+        raise ValueError("legend_needs: expected cards (16,), avail (10,) and out (16,) int32")
+    for c in range(16):
+        if cards[c] < 0 or cards[c] > 10:
+            raise ValueError("legend_needs: expected 16 card codes in 0..10")
+        k[c] = cards[c]
+    for c in range(10):
+        av[c] = avail[c] if avail[c] > 0 else 0
+    needs_of(k, av, 0xFFFE, need)
+    for c in range(16):
+        out[c] = need[c]

@@ -27,7 +27,8 @@ def parse_score_request(payload: Any, field: str = "state") -> KingdomScore:
     obj = as_object(payload, field)
     check_keys(obj, ("kingdom", "legends"), field)
     legends = as_list(obj.get("legends", []), f"{field}.legends")
-    return score_kingdom(get(obj, "kingdom", field), legends, field=f"{field}.kingdom")
+    return score_kingdom(get(obj, "kingdom", field), legends, field=f"{field}.kingdom",
+                         legends_field=f"{field}.legends")
 
 
 def render_score(score: KingdomScore, out: TextIO) -> None:
@@ -40,6 +41,18 @@ def render_score(score: KingdomScore, out: TextIO) -> None:
     out.write(f"  Legends this kingdom satisfies: {satisfied}\n")
 
 
+def solo_age_sheet(state: AetheryaState) -> list[dict[str, Any]]:
+    """The finished Ages of a solo campaign: objective (the Age's Legends' points), kingdom points, Age score
+    and whether the objective was met (kingdom strictly greater, AE-34; missing it only lowers the score)."""
+    from solver.aetherya.rules import legend_points, legend_slugs
+    sheet = []
+    for age, score in enumerate(state.age_scores):
+        objective = legend_points(state.rows[age])
+        sheet.append({"age": age + 1, "legends": legend_slugs(state.rows[age]), "objective": objective,
+                      "kingdom": score + objective, "score": score, "objectiveMet": score > 0})
+    return sheet
+
+
 class AetheryaGame(Game):
     """Aetherya (Nostromo Editions): kingdom building on a 4x4 grid."""
 
@@ -49,6 +62,8 @@ class AetheryaGame(Game):
     information = Information.IMPERFECT
     min_players = 1
     max_players = 4
+    #: a hint's default time: with the command line's start-up (0.2-0.4 s) the answer comes within about 1 s
+    default_time_ms = 700
     PARAMETERS = {
         "players": Parameter(2, int, "number of players (1 = solo campaign)", lo=1, hi=4),
         "mode": Parameter("base", str, "base, objects (Objects and Characters), coop (Cooperative) or solo "
@@ -112,8 +127,14 @@ class AetheryaGame(Game):
         elif isinstance(payload, str) and ":" in payload.split(" ", 1)[0]:
             head_mode, _, head_players = payload.strip().split(" ", 1)[0].partition(":")
             mode, players = head_mode, int(head_players) if head_players.isdigit() else players
-        if (mode, players) != (self.mode, self.num_players) and mode in MODES and isinstance(players, int) \
-                and not isinstance(players, bool) and 1 <= players <= 4 and (mode == "solo") == (players == 1):
+        elif isinstance(payload, str) and payload.strip().lower().endswith(".json"):
+            raise InvalidInputError(field, payload, "no such file (a state is a JSON file, '-' for stdin, inline "
+                                                    "JSON or the notation 'base:2 ph=... ', docs/formats/aetherya.md)")
+        counted = isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
+        if mode in MODES and counted and (mode == "solo") != (players == 1):
+            raise InvalidInputError(f"{field}.players", players, f"the {mode} mode is played by "
+                                    + ("1 player (the solo campaign)" if mode == "solo" else "2 to 4 players"))
+        if (mode, players) != (self.mode, self.num_players) and mode in MODES and counted:
             return AetheryaGame(players=players, mode=mode, tiles=self.params["tiles"]).parse_state(payload, field)
         return super().parse_state(payload, field)
 
@@ -122,9 +143,12 @@ class AetheryaGame(Game):
         if isinstance(payload, dict) and "mode" in payload or isinstance(payload, State) or \
                 (isinstance(payload, str) and ":" in payload.split(" ", 1)[0]):
             state = self.parse_state(payload)
-            return {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
-                    "returns": state.returns() if state.is_terminal() else None,
-                    "winners": state.winners() if state.is_terminal() else None}
+            out = {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
+                   "returns": state.returns() if state.is_terminal() else None,
+                   "winners": state.winners() if state.is_terminal() else None}
+            if state.mode == "solo":
+                out["ages"] = solo_age_sheet(state)
+            return out
         return parse_score_request(payload).to_json()
 
     def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
@@ -191,6 +215,14 @@ class AetheryaGame(Game):
         result = self.hint(state, SearchContext(limits=Limits(time_ms=500), seed=0), top=3)
         out.write("Hint (0.5 s, `memory-solver aetherya hint STATE.json`):\n")
         render_hint(result, out)
+        from solver.aetherya.optimize import optimize_kingdom, render_result
+        hand = "PFFMMSSHHEEDGGRO"
+        out.write(f"\nThe best arrangement of 16 held cards, proven (`memory-solver aetherya optimize {hand}`):\n")
+        render_result(optimize_kingdom(hand, time_ms=20_000), out)
+        hand, fixed = "PPFFMMSHHEEDGRRO", "a1=R,d4=O"
+        out.write(f"\nThe same with a Dragon and a Portal already locked in place "
+                  f"(`memory-solver aetherya optimize {hand} --fixed {fixed}`):\n")
+        render_result(optimize_kingdom(hand, fixed=fixed, time_ms=20_000), out)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
@@ -230,7 +262,7 @@ def _run_score(args: argparse.Namespace) -> int:
     legends = [part for part in args.legends.split(",") if part.strip()] if args.legends else []
     if args.legends and not legends:
         raise InvalidInputError("--legends", args.legends, "expected comma-separated Legend ids")
-    result = score_kingdom(args.kingdom, legends, field="KINGDOM")
+    result = score_kingdom(args.kingdom, legends, field="KINGDOM", legends_field="--legends")
     if args.json:
         print_json(result.to_json())
     else:

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from solver.aetherya.cards import CATEGORIES
-from solver.aetherya.planner import kingdom_potential
+from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
 from solver.aetherya.playout import advance_to_turn_start, pack, playout_values, unseen_stones
 from solver.aetherya.rules import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
-                                   A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
+                                   A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
 from solver.aetherya.tiles import STONES, best_stone_value, stone_value, tile_kind
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
@@ -35,6 +35,13 @@ from solver.search import SearchContext
 
 FIRST_ROUND = 6
 MAX_CANDIDATES = 40
+#: solo ranking: one more Legend written (on average) outweighs any campaign-score difference
+SOLO_LEGEND_WEIGHT = 100
+#: solo placements sampled by a hint: the best by the policy's value, plus a few reveals
+SOLO_SHORTLIST = 8
+SOLO_REVEALS = 2
+#: time kept, within a hint's time limit, for the planner call that follows the search
+PLANNER_S = 0.05
 
 
 @dataclass
@@ -45,16 +52,25 @@ class Candidate:
     values: list[float] = field(default_factory=list)
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
+    dominated: bool = False  # 'end' while a Legend can be claimed: claiming is never worse
 
     @property
     def mean(self) -> float:
         return float(np.mean(self.values)) if self.values else float("-inf")
 
     @property
-    def key(self) -> tuple[float, float]:
-        """Ranking key: the expected value, then (solo) the expected Legends written, which separates
-        moves when every sampled campaign fails."""
-        return (round(self.mean, 9), float(np.mean(self.progress)) if self.progress else 0.0)
+    def key(self) -> float:
+        """Ranking key: the expected value; in solo the Legends written come first (AE-34: a campaign that
+        misses one Legend is lost, whatever its kingdoms score), so the key is the mean of
+        ``SOLO_LEGEND_WEIGHT`` x Legends written + campaign score."""
+        if self.progress:
+            return round(SOLO_LEGEND_WEIGHT * float(np.mean(self.progress)) + self.mean, 9)
+        return round(self.mean, 9)
+
+    @property
+    def completion(self) -> float:
+        """Solo: the share of the sampled campaigns that wrote all 15 Legends."""
+        return float(np.mean([p >= 15 for p in self.progress])) if self.progress else 0.0
 
     @property
     def stdev(self) -> float:
@@ -75,7 +91,31 @@ def candidate_plans(state: AetheryaState) -> list[list[int]]:
         return plans
     if state.phase == "end-turn" and len(legal) > MAX_CANDIDATES:
         return [[a] for a in _shortlist_end_turn(state, legal)]
+    if state.mode == "solo" and state.phase == "place" and len(legal) > SOLO_SHORTLIST + SOLO_REVEALS:
+        return [[a] for a in _shortlist_solo_place(state, legal)]
     return [[a] for a in legal]
+
+
+def _shortlist_solo_place(state: AetheryaState, legal: list[int]) -> list[int]:
+    """Solo placements worth sampling: the ``SOLO_SHORTLIST`` best by the solo policy's value (closeness to the
+    Age's Legends, from the face-up cards only) and up to ``SOLO_REVEALS`` reveals (the face-down cells with the
+    most face-up neighbours); sampling every one of 25 moves would leave each too few samples."""
+    from solver.aetherya.playout import solo_options
+    values = {cell: v for v, cell in solo_options(state, state.hold, state.hold_from == "draw")}
+    places = sorted((a for a in legal if a < A_REVEAL), key=lambda a: (-values.get(a - A_PLACE, -10**9), a))
+    keep = places[:SOLO_SHORTLIST]
+    reveals = [a for a in legal if a >= A_REVEAL]
+    if reveals:
+        hidden = state.hidden[0]
+
+        def open_neighbours(a: int) -> int:
+            cell = a - A_REVEAL
+            row, col = divmod(cell, 4)
+            near = [(row + dr) * 4 + col + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                    if 0 <= row + dr < 4 and 0 <= col + dc < 4]
+            return sum(1 for n in near if not hidden >> n & 1)
+        keep += sorted(reveals, key=lambda a: (-open_neighbours(a), a))[:SOLO_REVEALS]
+    return sorted(keep)
 
 
 def _shortlist_end_turn(state: AetheryaState, legal: list[int]) -> list[int]:
@@ -105,6 +145,9 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
            top: int) -> tuple[list[Candidate], dict[str, Any]]:
     """Successive-halving sampling of the turn's plans within the context's limits."""
     candidates = [Candidate(plan) for plan in candidate_plans(state)]
+    if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
+        for cand in candidates:
+            cand.dominated = cand.plan == [A_END]
     rng = np.random.default_rng(ctx.seed)
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
     live = list(candidates)
@@ -129,7 +172,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
                                          worlds_seen, ctx, interim=True))
         if ctx.should_stop(playouts):
             break
-        if budget is not None and ctx.elapsed() + seconds_per_unit * len(live) * batch > budget * 0.9:
+        if budget is not None and ctx.elapsed() + seconds_per_unit * len(live) * batch > budget * 0.9 - PLANNER_S:
             break
         if budget is None and ctx.limits.nodes is None and rounds >= 8:
             break
@@ -163,8 +206,10 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
 
 # ---------------------------------------------------------------------- presenting
 def _ranked(candidates: list[Candidate]) -> list[Candidate]:
-    """Candidates still live first (by mean), then the dropped ones (later-dropped first, then by mean)."""
-    return sorted(candidates, key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
+    """Candidates still live first (by mean), then the dropped ones (later-dropped first, then by mean); 'end'
+    after every claim when a Legend can be claimed (dominated)."""
+    return sorted(candidates, key=lambda c: (not c.dominated, c.dropped_round == -1, c.dropped_round, c.key),
+                  reverse=True)
 
 
 def _result(state: AetheryaState, candidates: list[Candidate], player: int, full: bool, top: int, rounds: int,
@@ -184,6 +229,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
         }
         if best.progress:
             extra["legendsWritten"] = round(float(np.mean(best.progress)), 3)
+            extra["campaignCompleted"] = round(best.completion, 3)
         if len(cands) > 1:
             extra["plans"] = [{"pv": _pv(state, c.plan),
                                "value": round(c.mean, 3), "samples": len(c.values)} for c in cands[:3]]
@@ -208,8 +254,9 @@ def _meaning(state: AetheryaState, player: int) -> str:
     if state.mode == "coop":
         return "expected team score (lowest player score minus the discarded Legends' points), higher is better"
     if state.mode == "solo":
-        return ("expected campaign score (sum of the Age scores; 0 if an Age fails); ties broken by the expected "
-                "number of Legends written (legendsWritten)")
+        return ("expected campaign score (sum of the Age scores; 0 if an Age fails); moves are ranked by the "
+                "expected number of Legends written over the campaign first (legendsWritten; all 15 = the "
+                "campaign is won, campaignCompleted is the share of sampled campaigns that did), then by value")
     return f"expected final score of player {player} (Harmony points, Legends included)"
 
 
@@ -218,17 +265,26 @@ def solo_progress(state: AetheryaState) -> int:
     return sum(len(state.rows[i]) for i in range(state.age)) + len(state.written)
 
 
+def _uncovers(state: AetheryaState, action: int) -> bool:
+    """True for the actions whose outcome shows the player something hidden (a revealed card, a Griffin's tile)."""
+    return (state.phase == "place" and action >= A_REVEAL) or (state.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK)
+
+
 def _pv(state: AetheryaState, plan: list[int]) -> list[str]:
-    out, s = [], state.clone()
+    out, s, uncovered = [], state.clone(), False
     for action in plan:
         out.append(s.action_to_string(action))
+        uncovered |= _uncovers(s, action)
         s.apply_action(action)
     if s.phase == "draw" and s.mode == "solo":
         out.append("(keep the better of the two cards and play it)")
     elif s.phase == "draw":
         out.append("(place the drawn card where it scores best, or reveal a territory)")
+    elif uncovered and not s.is_terminal() and s.phase != "tile":
+        # what follows depends on the card (or tile) uncovered, which the player does not know yet
+        out.append("(the best Legend or tile, if any)")
     elif s.phase == "end-turn":
-        out.append("(then the best Legend or tile)")
+        out.append("(the best Legend or tile)")
     return out
 
 
@@ -238,6 +294,10 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
     s = state.clone()
     before = s.score(seat)
     words = []
+    # the cells still unknown to the player after the plan: a revealed card is not known before it is revealed,
+    # and an end of the game (or of a solo Age) that turns every card over shows nothing the plan could use
+    unknown = state.hidden[seat]
+    griffin_taken: list[int] = []
     for i, action in enumerate(plan):
         text = s.action_to_string(action)
         if action in (A_TAKE, A_TAKE2):
@@ -254,20 +314,52 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
             words.append(f"writes {legend_card(number).title} ({legend_card(number).points} pts)")
         elif s.phase == "tile" and s.pending_tile >= 0 and tile_kind(s.pending_tile) in STONES:
             words.append(_stone_reason(s, action == A_TILE_TAKE))
+        elif action == A_END and any(A_CLAIM < a <= A_CLAIM + 15 for a in s.legal_actions()):
+            words.append("ends the turn without writing a Legend: claiming one is never worse")
         elif action == A_END:
             words.append("nothing left that pays this turn")
         elif s.phase == "place" and text.startswith("reveal"):
             words.append(f"the drawn {_card_name(s.hold)} fits nowhere; exploring {text.split()[1]}")
+        if s.phase == "place" and A_PLACE <= action < A_REVEAL:
+            unknown &= ~(1 << ((action - A_PLACE) % 16))
+        if s.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK:
+            q, cell = divmod(action - A_GRIFFIN, 16)
+            griffin_taken.append(s.territory_tiles[q][cell])
         s.apply_action(action)
         if s.is_chance_node():
             break
+    s.hidden[seat] = unknown
+    for tile in griffin_taken:  # its tile is face down until taken: it is no part of the reason
+        if tile in s.owned[seat]:
+            s.owned[seat].remove(tile)
     after = s.score(seat)
     deltas = [f"{name} {a - b:+d}" for name, a, b in zip(CATEGORIES, after.categories, before.categories) if a != b]
     change = after.total - before.total
     now = f"{change:+d} now" + (f" ({', '.join(deltas[:3])})" if deltas else "")
+    if state.mode == "solo" and s.phase != "over" and s.age == state.age:
+        now = f"{now}; {_solo_progress_words(s)}"
     text = "; ".join(words + [now]) if words else now
     tail = f" ({progress:.1f} Legends written)" if progress is not None else ""
     return f"{text}; expected {mean:.1f} ± {stdev:.1f}{tail}"
+
+
+def _solo_progress_words(s: AetheryaState) -> str:
+    """How far the Age's Legends still to write are after a plan (face-up cards only): writable now, one card
+    away, further."""
+    from solver.aetherya.playout import legend_needs, solo_avail, solo_left
+    left = solo_left(s)
+    if not left:
+        return "every Legend of the Age is written"
+    need = legend_needs(s.kingdoms[0], s.hidden[0], solo_avail(s))
+    groups: dict[str, list[str]] = {}
+    for n in range(1, 16):
+        if left >> n & 1:
+            d = need[n]
+            label = "writable" if d == 0 else "1 card away" if d == 1 else f"{d} cards away" if d < 99 else \
+                "out of reach"
+            groups.setdefault(label, []).append(legend_card(n).slug)
+    order = ["writable", "1 card away"] + [f"{d} cards away" for d in range(2, 17)] + ["out of reach"]
+    return "Legends " + ", ".join(f"{label}: {' '.join(groups[label])}" for label in order if label in groups)
 
 
 def _card_name(code: int) -> str:
@@ -319,7 +411,9 @@ def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | N
     world = state.clone() if full_information else state.resample_from_observation(player, rng)
     extra: dict[str, Any] = {}
     if min(world.kingdoms[seat]) >= 0:
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng).to_json()
+        # a node-limited hint is reproducible: its planner call is node-limited too
+        nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full_information else "sampled once")
                                                 + "; locked Portals and Dragons in place)")

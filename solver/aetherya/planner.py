@@ -71,21 +71,36 @@ def local_search(cards: list[int], fixed: int, rng: np.random.Generator, restart
     return best_cards, best_score
 
 
-def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:
+#: work cap of a node-limited planner call: deterministic (no wall clock), about 20 ms
+PLANNER_NODES = 10_000
+#: wall-clock safety cap of a node-limited call
+PLANNER_NODES_TIME_MS = 2_000
+
+
+def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40,
+                 nodes: int | None = None) -> Plan:
     """The best arrangement found of 16 card codes, ``fixed`` cells (bitmask) staying in place.
 
     Calls the foundation's optimiser (``optimize_kingdom``: compiled local search, layout bounds and the
-    compiled branch-and-bound) for ``time_ms``; the result says whether it is proven optimal.
+    compiled branch-and-bound) for ``time_ms``, or, when ``nodes`` is given, for that much search work (then
+    the answer does not depend on the machine's speed); the result says whether it is proven optimal.
     """
     from solver.aetherya.optimize import optimize_kingdom
+    from solver.search import Limits, SearchContext
     letters = "".join(LETTERS[c] for c in cards)
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
-    result = optimize_kingdom(letters, fixed=locked or None, time_ms=time_ms, seed=int(rng.integers(2**31)))
+    seed = int(rng.integers(2**31))
+    if nodes is None:
+        result = optimize_kingdom(letters, fixed=locked or None, time_ms=time_ms, seed=seed)
+    else:
+        ctx = SearchContext(limits=Limits(time_ms=PLANNER_NODES_TIME_MS, nodes=nodes), seed=seed)
+        result = optimize_kingdom(letters, fixed=locked or None, ctx=ctx, seed=seed, use_cache=False)
     return Plan(result.notation, int(result.total), "optimize_kingdom", bool(result.optimal))
 
 
-def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int = 40) -> Plan:
+def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int = 40,
+                      nodes: int | None = None) -> Plan:
     """The best rearrangement of ``seat``'s 16 cards in a (sampled) full state; locked cards stay."""
     cards = [c for c in world.kingdoms[seat]]
     fixed = sum(1 << c for c in range(16) if cards[c] in (DRAGON, PORTAL) and not world.hidden[seat] >> c & 1)
-    return best_kingdom(cards, fixed, rng, time_ms)
+    return best_kingdom(cards, fixed, rng, time_ms, nodes)

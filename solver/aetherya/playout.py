@@ -19,9 +19,10 @@ from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAI
                                    AetheryaState)
 from solver.aetherya.tiles import STONES, family_tiles, stone_value, tile_kind, best_stone_value
 from solver.kernels import aetherya_play as kernel
-from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD, HID,
-                                        LD_POINTS, LENGTH, MODE, PILE, PLAYERS, ROW, ROW_TARGET, SROW, STF, TO_MOVE,
-                                        TURN, WRIT, WROTE)
+from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, BIG, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD,
+                                        HID, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, PILE, PLAYERS,
+                                        REVEAL_AFTER, REVEAL_BONUS, ROW, ROW_TARGET, SROW, STF, TO_MOVE, TURN, WRIT,
+                                        WROTE)
 
 MODE_CODES = {"base": 0, "objects": 1, "coop": 2, "solo": 3}
 UNEXPLORED = 10
@@ -79,16 +80,83 @@ def playout_values(packed: list[np.ndarray], seeds: list[int]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- values
+def solo_avail(state: AetheryaState) -> list[int]:
+    """Copies of each kind still to come in the solo deck (4 each), from public information only: not face up
+    in the kingdom, not buried in the discard (its top can still be taken)."""
+    avail = [4] * CARD_TYPES
+    for c in range(16):
+        card = state.kingdoms[0][c]
+        if card >= 0 and not state.hidden[0] >> c & 1:
+            avail[card] -= 1
+    for card in state.discards[0][:-1]:
+        avail[card] -= 1
+    return [max(0, a) for a in avail]
+
+
+def solo_left(state: AetheryaState) -> int:
+    """Bit n: Legend n is in the current Age's row and not written yet."""
+    return sum(1 << n for n in state.rows[state.age] if n not in state.written)
+
+
+def legend_needs(cards: list[int], hidden: int, avail: list[int]) -> list[int]:
+    """For each Legend n (index 1..15), the fewest cards to place to meet it (99: out of reach), by the kernel."""
+    codes = np.asarray([UNEXPLORED if (hidden >> c & 1 or cards[c] < 0) else cards[c] for c in range(16)],
+                       dtype=np.int32)
+    out = np.zeros(16, dtype=np.int32)
+    kernel.legend_needs(codes, np.asarray(avail, dtype=np.int32), out)
+    return out.tolist()
+
+
+def solo_value(cards: list[int], hidden: int, avail: list[int], left: int) -> int:
+    """The solo policy's value (the kernel's ``solo_value``): the board total once the Age's Legends are written;
+    before, the closeness of each Legend still to write (``NEED_WEIGHT`` by need) scaled, plus the board."""
+    codes = np.asarray([UNEXPLORED if (hidden >> c & 1 or cards[c] < 0) else cards[c] for c in range(16)],
+                       dtype=np.int32)
+    total = int(kernel.board_value(codes, 0, 0))
+    if not left:
+        return total
+    need = legend_needs(cards, hidden, avail)
+    weight = sum(NEED_WEIGHT[min(need[n], 5)] for n in range(1, 16) if left >> n & 1 and need[n] < BIG)
+    return weight * NEED_SCALE + total
+
+
+def solo_options(state: AetheryaState, card: int, drawn: bool) -> list[tuple[int, int]]:
+    """``(value, cell)`` of every move of the solo policy with ``card`` (cell -1: discard it and reveal a
+    territory, only for a drawn card); the last face-down card is kept while Legends are left to write and
+    until the pile's last card (turning it ends the Age)."""
+    left, hidden = solo_left(state), state.hidden[0]
+    protect = left != 0 or sum(state.pile) > 1
+    last = bin(hidden).count("1") == 1
+    avail = solo_avail(state)
+    cards = state.kingdoms[0]
+    out = []
+    for c in range(16):
+        old = cards[c]
+        if hidden >> c & 1:
+            if protect and last:
+                continue
+        elif old in (DRAGON, PORTAL) or old == card:
+            continue
+        trial = list(cards)
+        trial[c] = card
+        out.append((solo_value(trial, hidden & ~(1 << c), avail, left), c))
+    if drawn and (not last or not protect):
+        bonus = REVEAL_BONUS if left else REVEAL_AFTER
+        out.append((solo_value(cards, hidden, avail, left) + bonus, -1))
+    return out
+
+
 def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> int:
-    """The greedy policy's value of ``seat``'s kingdom ``cards``/``hidden`` (board + best claim, or solo bonus)."""
+    """The greedy policy's value of ``seat``'s kingdom ``cards``/``hidden`` (board + best claim, or, in solo,
+    :func:`solo_value`)."""
+    if state.mode == "solo":
+        return solo_value(cards, hidden, solo_avail(state), solo_left(state))
     board = board_array(cards, hidden)
     result = score_board(board, state.mask(state.accords[seat]), state.mask(state.staffs[seat]))
     total = result.total
     met = {leg.number for leg in result.satisfied}
     if state.mode in ("base", "objects"):
         total += max((LEGEND_POINTS[n] for n in state.row if n in met), default=0)
-    elif state.mode == "solo":
-        total += 10 * sum(1 for n in state.rows[state.age] if n in met and n not in state.written)
     return total
 
 
@@ -124,11 +192,9 @@ def greedy_action(state: AetheryaState, rng: np.random.Generator) -> int:
     if phase == "choose":
         return _greedy_choose(state, seat, legal, rng)
     if phase == "place":
-        return _greedy_place(state, seat, rng)
+        return _solo_place(state, rng) if state.mode == "solo" else _greedy_place(state, seat, rng)
     if phase == "keep":
-        values = [max(v for _, v in placements(state, seat, card)) for card, _ in state.pair]
-        keep = state.pair[1][0] if values[1] >= values[0] else state.pair[0][0]
-        return A_KEEP + keep
+        return _solo_keep(state)
     if phase == "tile":
         return A_TILE_TAKE if take_tile_is_best(state) else A_TILE_REFUSE
     if phase == "end-turn":
@@ -142,13 +208,16 @@ def greedy_action(state: AetheryaState, rng: np.random.Generator) -> int:
                 cards[cell] = state.start[seat][perm[i]]
             scored.append((a, value_of(state, seat, cards, state.hidden[seat])))
         return _pick(scored, rng)[0]
-    if phase == "block":
+    if phase == "block":  # the 2x2 closest to the new Age's Legends (the kernel's choice)
         scored = []
+        left = solo_left(state)
         for i, corner in enumerate(BLOCKS):
             cards = [-1] * 16
+            avail = [4] * CARD_TYPES
             for j, cell in enumerate((corner, corner + 1, corner + 4, corner + 5)):
                 cards[CENTRE[j]] = state.kingdoms[0][cell]
-            scored.append((A_BLOCK + i, score_board(board_array(cards)).total))
+                avail[state.kingdoms[0][cell]] -= 1
+            scored.append((A_BLOCK + i, solo_value(cards, 0, avail, left)))
         return _pick(scored, rng)[0]
     if phase == "swap":
         return A_NOSWAP
@@ -160,6 +229,7 @@ def greedy_action(state: AetheryaState, rng: np.random.Generator) -> int:
 def _greedy_choose(state: AetheryaState, seat: int, legal: list[int], rng: np.random.Generator) -> int:
     if state.mode == "solo":  # the rulebook's tip: drawing two from the pile shortens the Age
         return A_TAKE_DRAW if A_TAKE_DRAW in legal else (A_DRAW2 if A_DRAW2 in legal else legal[0])
+    # (solo: the kept card is chosen in phase 'keep' and played in phase 'place', by solo_options)
     cur = current_value(state, seat)
     best, best_v = -1, None
     for action in (A_TAKE, A_TAKE2):
@@ -170,6 +240,39 @@ def _greedy_choose(state: AetheryaState, seat: int, legal: list[int], rng: np.ra
     if best >= 0 and (best_v > cur or A_DRAW not in legal):
         return best
     return A_DRAW
+
+
+def _solo_best(options: list[tuple[int, int]]) -> tuple[int, int]:
+    return max(options, key=lambda o: (o[0], o[1] >= 0))  # a placement beats a reveal of the same value
+
+
+def _solo_keep(state: AetheryaState) -> int:
+    """Keep the card with the best move (the kernel's order: the drawn card wins ties)."""
+    best = None
+    for card, source in reversed(state.pair):
+        options = solo_options(state, card, source == "draw")
+        if options:
+            value = _solo_best(options)[0]
+            if best is None or value > best[0]:
+                best = (value, card)
+    return A_KEEP + (best[1] if best is not None else state.pair[-1][0])
+
+
+def _solo_place(state: AetheryaState, rng: np.random.Generator) -> int:
+    """The solo policy's move with the kept card (or the forced placement when every move ends the Age)."""
+    options = solo_options(state, state.hold, state.hold_from == "draw")
+    if not options:
+        legal = [a for a in state.legal_actions() if a < A_REVEAL]
+        return legal[0]
+    value = _solo_best(options)[0]
+    ties = [cell for v, cell in options if v == value]
+    if -1 in ties and len(ties) > 1:
+        ties.remove(-1)
+    cell = ties[int(rng.integers(len(ties)))]
+    if cell >= 0:
+        return A_PLACE + cell
+    hidden = [c for c in range(16) if state.hidden[0] >> c & 1]
+    return A_REVEAL + hidden[int(rng.integers(len(hidden)))]
 
 
 def _greedy_place(state: AetheryaState, seat: int, rng: np.random.Generator) -> int:

@@ -108,14 +108,16 @@ class KingdomScore:
 
 
 def score_kingdom(kingdom: str | Sequence[int] | np.ndarray, legends: Iterable[Any] = (),
-                  extra_legend_points: int = 0, field: str = "kingdom") -> KingdomScore:
+                  extra_legend_points: int = 0, field: str = "kingdom",
+                  legends_field: str = "legends") -> KingdomScore:
     """Score a kingdom (notation or 16 codes) holding ``legends`` (slugs or numbers).
 
     ``extra_legend_points`` is added to the Legends line (the rulebook adds
-    Power Stones there in the Objects and Characters mode).
+    Power Stones there in the Objects and Characters mode). ``field`` and
+    ``legends_field`` name the inputs in error messages.
     """
     codes = parse_kingdom(kingdom, field) if isinstance(kingdom, str) else kingdom_codes(kingdom, field)
-    held = parse_legend_list(legends)
+    held = parse_legend_list(legends, legends_field)
     elves, dwarves, humans, goblins, dragons, conflicts, _total, mask = kernel.score_one(codes)
     return KingdomScore(elves, dwarves, humans, goblins, dragons,
                         sum(leg.points for leg in held) + extra_legend_points, conflicts,

@@ -151,10 +151,13 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
         raise InvalidInputError(f"{field}.phase", phase, f"expected one of {', '.join(allowed)}")
     s.phase = phase
     s.to_move = as_int(data.get("toMove", 0), f"{field}.toMove", 0, P - 1)
-    s.turn = as_int(data.get("turn", 0), f"{field}.turn", 0, 10**6)
     kingdoms = as_list(get(data, "kingdoms", field), f"{field}.kingdoms", P, P)
     for p, text in enumerate(kingdoms):
         s.kingdoms[p], s.hidden[p] = _parse_kingdom(text, f"{field}.kingdoms[{p}]")
+    if "turn" in data:
+        s.turn = as_int(data["turn"], f"{field}.turn", 0, 10**6)
+    else:  # the fewest turns that could have produced the kingdoms
+        s.turn = 0 if mode == "solo" and as_int(data.get("age", 1), f"{field}.age", 1, 3) > 1 else _fewest_turns(s)
     pile = _parse_cards(get(data, "drawPile", field), f"{field}.drawPile")
     s.pile = [pile.count(k) for k in range(CARD_TYPES)]
     s.pile_known = as_bool(data.get("drawPileKnown", False), f"{field}.drawPileKnown")
@@ -318,9 +321,236 @@ def validate_state(s: Any, field: str = "state") -> None:
             raise ImpossibleStateError(f"{field}.start[{p}]", _cards_text(cards), "at most 4 different starting cards")
     if s.phase == "draw" and s.mode != "solo" and s.draws_needed:
         raise ImpossibleStateError(f"{field}.drawsNeeded", s.draws_needed, "only the solo mode draws two cards")
+    _validate_setup(s, field)
+    _validate_turn(s, field)
+    _validate_turn_count(s, field)
+    if s.mode == "solo":
+        _validate_solo(s, field)
+    if s.mode == "coop":
+        _validate_coop(s, field)
+    if s.mode == "objects":
+        _validate_tiles(s, field)
     s.check_invariants(field)
     if s.phase != "over" and not s.legal_actions():
         raise ImpossibleStateError(field, s.phase, "the player to act would have no legal move")
+
+
+SETUP_PHASES = ("legends", "start", "arrange", "territories", "tiles", "first-discard")
+PLAY_PHASES = ("choose", "draw", "keep", "place", "tile", "end-turn", "refill", "reform", "legend-discard")
+
+
+def _filled(cards: list[int], cells: Any) -> list[bool]:
+    return [cards[c] >= 0 for c in cells]
+
+
+def _validate_setup(s: Any, field: str) -> None:
+    """Setup happens in a fixed order (AE-17): Legends, starting cards, 2x2 arrangements, territories, tiles,
+    first discard. A state in a setup phase must look like that order produced it."""
+    from solver.aetherya.state import CENTRE, RING, SOLO_ROWS
+    phase = s.phase
+    if phase not in SETUP_PHASES:
+        return
+    kf = f"{field}.kingdoms"
+    if phase in ("legends", "start"):
+        for p in range(s.players):
+            if any(_filled(s.kingdoms[p], range(16))):
+                raise ImpossibleStateError(f"{kf}[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                           f"no card is in a kingdom before the starting cards are arranged "
+                                           f"(phase {phase!r})")
+        if phase == "legends" and any(s.start):
+            raise ImpossibleStateError(f"{field}.start", [_cards_text(x) for x in s.start],
+                                       "the starting cards are dealt after the Legends")
+        if phase == "start":
+            sizes = [len(x) for x in s.start]
+            first = next(p for p in range(s.players) if sizes[p] < 4) if min(sizes) < 4 else s.players
+            if any(sizes[p] for p in range(first + 1, s.players)):
+                raise ImpossibleStateError(f"{field}.start", [_cards_text(x) for x in s.start],
+                                           "starting cards are dealt seat by seat, 4 to each seat in turn")
+    if phase == "arrange":
+        for p in range(s.players):
+            arranged = p < s.to_move
+            if arranged and (not all(_filled(s.kingdoms[p], CENTRE)) or any(_filled(s.kingdoms[p], RING))):
+                raise ImpossibleStateError(f"{kf}[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                           f"seat {p} arranged its 2x2 before seat {s.to_move}: only the centre "
+                                           "b2 c2 b3 c3 is filled")
+            if not arranged and (any(_filled(s.kingdoms[p], range(16))) or len(s.start[p]) != 4):
+                raise ImpossibleStateError(f"{kf}[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                           f"seat {p} has not arranged yet: its kingdom is empty and it holds 4 "
+                                           "starting cards")
+    if phase in ("territories", "tiles", "first-discard"):
+        dealt: list[bool] = []
+        for p in range(s.players):
+            if not all(_filled(s.kingdoms[p], CENTRE)):
+                raise ImpossibleStateError(f"{kf}[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                           "the starting 2x2 (b2 c2 b3 c3) is placed before the territories")
+            for c in RING:
+                if s.kingdoms[p][c] >= 0 and not s.hidden[p] >> c & 1:
+                    raise ImpossibleStateError(f"{kf}[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                               f"before the first turn only the centre 2x2 is face up (at most 4 "
+                                               f"face-up cards), not {CELL_NAMES[c]}")
+            dealt += _filled(s.kingdoms[p], RING)
+        complete = phase != "territories"
+        if (complete and not all(dealt)) or (not complete and dealt != sorted(dealt, reverse=True)):
+            raise ImpossibleStateError(kf, [_kingdom_text(s.kingdoms[p], s.hidden[p]) for p in range(s.players)],
+                                       "the 12 territories are dealt seat by seat, a1 to d4 around the centre"
+                                       + (", all of them before this phase" if complete else ""))
+    if phase != "first-discard" and any(s.discards):
+        raise ImpossibleStateError(f"{field}.discard", [_cards_text(d) for d in s.discards],
+                                   f"the first discard is dealt after the territories (phase {phase!r})")
+    if phase == "first-discard" and all(s.discards):
+        raise ImpossibleStateError(f"{field}.discard", [_cards_text(d) for d in s.discards],
+                                   "phase 'first-discard' needs an empty discard pile to deal to")
+    if s.mode != "solo" and phase == "legends" and len(s.row) >= s.row_target():
+        raise ImpossibleStateError(f"{field}.legendRow", len(s.row), f"phase 'legends' deals the row of "
+                                                                     f"{s.row_target()}: it is not complete yet")
+    if s.mode == "solo" and phase == "legends" and all(len(r) == n for r, n in zip(s.rows, SOLO_ROWS)):
+        raise ImpossibleStateError(f"{field}.ageRows", [len(r) for r in s.rows], "phase 'legends' deals the Age "
+                                                                                  "rows: they are not complete yet")
+
+
+def _validate_turn(s: Any, field: str) -> None:
+    """Turn bookkeeping: the game is over once a player has no face-down card; flags live in their phases."""
+    if s.mode in ("coop", "solo") and any(s.held):
+        raise ImpossibleStateError(f"{field}.legends", [_slugs(h) for h in s.held],
+                                   f"nobody holds Legends in the {s.mode} mode (written Legends go to "
+                                   + ("the box)" if s.mode == "coop" else "'written')"))
+    if s.phase in PLAY_PHASES:
+        for p in range(s.players):
+            if s.hidden[p] == 0 and not (s.phase == "tile" and p == s.to_move):
+                raise ImpossibleStateError(f"{field}.kingdoms[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                           "no face-down card left: the game (solo: the Age) ended as soon as the "
+                                           "last one went (AE-20, AE-34); use phase 'over'")
+    if s.claimed and s.phase not in ("end-turn", "refill", "reform"):
+        raise ImpossibleStateError(f"{field}.claimed", True, f"a Legend claimed this turn, yet phase {s.phase!r} "
+                                                             "is not the end of a turn")
+    allowed = {"base": ("end-turn",), "objects": ("end-turn",), "coop": ("finish", "coop-next"), "solo": ()}[s.mode]
+    if (s.phase == "refill") != bool(s.after_refill) or (s.after_refill and s.after_refill not in allowed):
+        raise ImpossibleStateError(f"{field}.afterRefill", s.after_refill,
+                                   "phase 'refill' needs what follows the refill ("
+                                   + (", ".join(allowed) or "never in solo") + f" in {s.mode}); "
+                                   "other phases leave it empty")
+    if s.mode != "solo" and s.phase not in ("legends", "refill") and s.legend_deck and len(s.row) < s.row_target():
+        raise ImpossibleStateError(f"{field}.legendRow", len(s.row), f"the row is refilled to {s.row_target()} "
+                                                                     "while the Legend deck lasts (AE-21)")
+    if s.phase == "reform" and (s.discards[0] or not s.pile_known):
+        raise ImpossibleStateError(f"{field}.discard", _cards_text(s.discards[0]),
+                                   "phase 'reform' follows the re-forming of the draw pile from the whole discard "
+                                   "(AE-19): the discard is empty and the pile known")
+
+
+MID_TURN = ("tile", "end-turn", "refill", "reform", "legend-discard", "over")
+
+
+def _face_up_ring(s: Any, p: int) -> int:
+    from solver.aetherya.state import RING
+    return sum(1 for c in RING if s.kingdoms[p][c] >= 0 and not s.hidden[p] >> c & 1)
+
+
+def _turns_played(s: Any, turn: int, p: int) -> int:
+    """Turns seat ``p`` has played when ``turn`` turns have been played (seat 0 first), the current one included
+    once its card is down."""
+    done = len(range(p, turn, s.players))
+    return done + (1 if p == s.to_move and s.phase in MID_TURN else 0)
+
+
+def _fewest_turns(s: Any) -> int:
+    """The smallest turn count consistent with the player to move and the face-up territories (each turn turns
+    at most one territory face up)."""
+    if s.phase in SETUP_PHASES or s.phase in ("swap", "block"):
+        return 0
+    turn = s.to_move
+    while any(_face_up_ring(s, p) > _turns_played(s, turn, p) for p in range(s.players)) and turn < 10**6:
+        turn += s.players
+    return turn
+
+
+def _validate_turn_count(s: Any, field: str) -> None:
+    """``turn`` bounds the face-up territories: each turn turns at most one territory face up, so a kingdom with
+    5 face-up cards before its owner's first turn is impossible. (Which seat plays which turn is not checked.)"""
+    if s.mode == "solo" and s.age > 0:
+        return
+    if s.phase in SETUP_PHASES:
+        if s.turn != 0:
+            raise ImpossibleStateError(f"{field}.turn", s.turn, "setup happens before the first turn (turn 0)")
+        return
+    if s.phase in ("swap", "block", "over"):  # at the end every card is turned face up (AE-20)
+        return
+    for p in range(s.players):
+        most = -(-s.turn // s.players) + (1 if p == s.to_move and s.phase in MID_TURN else 0)
+        if _face_up_ring(s, p) > most:
+            raise ImpossibleStateError(f"{field}.kingdoms[{p}]", _kingdom_text(s.kingdoms[p], s.hidden[p]),
+                                       f"{4 + _face_up_ring(s, p)} face-up cards after at most {most} turn(s) of "
+                                       f"seat {p} (turn {s.turn}): each turn turns at most one territory face up "
+                                       "(omit 'turn' to let it be inferred)")
+
+
+def _validate_solo(s: Any, field: str) -> None:
+    from solver.aetherya.state import RING
+    ring_hidden = all(s.hidden[0] >> c & 1 for c in RING)
+    if s.failed and s.phase != "over":
+        raise ImpossibleStateError(f"{field}.failed", True, "a failed campaign is over (AE-34)")
+    shape = (len(s.pair), s.draws_needed)
+    if s.phase == "draw" and shape not in ((0, 0), (0, 2), (1, 1)):
+        raise ImpossibleStateError(f"{field}.drawsNeeded", s.draws_needed, f"with {len(s.pair)} card(s) in "
+                                                                           "'pair' the draws do not add up to two")
+    if s.phase != "draw" and s.draws_needed:
+        raise ImpossibleStateError(f"{field}.drawsNeeded", s.draws_needed, "cards are still to draw only in "
+                                                                           "phase 'draw'")
+    if s.phase == "swap":
+        if s.age == 2 or (s.age == 0 and (s.turn != 0 or not ring_hidden)) or (s.age == 1 and s.hidden[0]):
+            raise ImpossibleStateError(f"{field}.phase", "swap", "the Legend swap comes before Age 1's first turn "
+                                                                 "(turn 0, territories face down) or at the end of "
+                                                                 "Age 1 (kingdom face up), never later")
+    if s.phase == "block" and (s.age == 0 or s.hidden[0]):
+        raise ImpossibleStateError(f"{field}.phase", "block", "the 2x2 is kept at the end of Age 1 or 2 (age 2 or "
+                                                              "3, kingdom face up)")
+    if s.phase in SETUP_PHASES and s.age == 0 and s.turn != 0:
+        raise ImpossibleStateError(f"{field}.turn", s.turn, "Age 1 is set up before the first turn (turn 0)")
+
+
+def _validate_coop(s: Any, field: str) -> None:
+    if s.phase == "legend-discard" and (s.to_move != s.players - 1 or s.wrote_this_round):
+        raise ImpossibleStateError(f"{field}.phase", "legend-discard",
+                                   f"the group discard is decided by the last seat ({s.players - 1}) after a round "
+                                   "without a Legend written (AE-38)")
+    if s.wrote_this_round and s.to_move == 0 and s.phase in ("choose", "draw", "place"):
+        raise ImpossibleStateError(f"{field}.wroteThisRound", True, "a new round starts with seat 0: nobody has "
+                                                                    "written a Legend in it yet")
+
+
+def _validate_tiles(s: Any, field: str) -> None:
+    from solver.aetherya.state import RING
+    from solver.aetherya.tiles import PALANTIR
+    tf = f"{field}.tiles"
+    before = s.phase in ("legends", "start", "arrange", "territories")
+    if before and (any(t >= 0 for tt in s.territory_tiles for t in tt) or any(s.owned) or s.tile_discard):
+        raise ImpossibleStateError(f"{tf}.territories", s.phase, "the tiles are dealt after the territories")
+    if s.phase == "tiles":
+        seat = next(p for p in range(s.players) if s.undealt[p]) if any(s.undealt) else s.players
+        for p in range(s.players):
+            placed = [s.territory_tiles[p][c] >= 0 for c in RING]
+            if placed != sorted(placed, reverse=True) or (p < seat and not all(placed)) or (p > seat and any(placed)):
+                raise ImpossibleStateError(f"{tf}.territories[{p}]", sum(placed), "tiles are dealt seat by seat, "
+                                                                                  "one on each territory in order")
+    if not before and s.phase != "tiles" and any(s.undealt):
+        raise ImpossibleStateError(f"{tf}.undealt", [len(u) for u in s.undealt], "every tile was dealt during setup")
+    if not before and s.phase not in ("tiles", "over"):
+        for p in range(s.players):
+            bare = [CELL_NAMES[c] for c in range(16) if s.hidden[p] >> c & 1 and s.territory_tiles[p][c] < 0]
+            if bare:
+                raise ImpossibleStateError(f"{tf}.territories[{p}]", bare, "every face-down territory holds a tile "
+                                                                           "until it is revealed or replaced")
+    palantirs = sum(1 for t in s.owned[s.to_move] if tile_kind(t) == PALANTIR)
+    if s.peeks_used > palantirs or (s.peeks_used and s.phase not in ("end-turn", "refill", "reform")):
+        raise ImpossibleStateError(f"{tf}.peeksUsed", s.peeks_used, f"one peek per turn for each Palantir of "
+                                                                    f"seat {s.to_move} ({palantirs}), at the end of "
+                                                                    "its turn")
+    for p in range(s.players):
+        for slot in s.known[p]:
+            q, c = divmod(slot, 16)
+            if s.territory_tiles[q][c] < 0 or s.face_up_tiles[q] >> c & 1:
+                raise ImpossibleStateError(f"{tf}.known[{p}]", f"p{q} {CELL_NAMES[c]}",
+                                           "a Palantir peek is kept only on a face-down tile")
 
 
 # ---------------------------------------------------------------------- notation

@@ -875,8 +875,13 @@ class AetheryaState(State):
         if self.mode == "solo":
             legends = sorted(legends)
         if legends != list(range(1, 16)):
-            raise ImpossibleStateError(f"{field}.legends", legend_slugs(sorted(set(legends))) if legends else [],
-                                       "each of the 15 Legends must be in exactly one place")
+            twice = sorted({n for n in legends if legends.count(n) > 1})
+            missing = sorted(set(range(1, 16)) - set(legends))
+            problem = "each of the 15 Legends must be in exactly one place (row, deck, held" + (
+                ", box, discard" if self.mode == "coop" else ", Age rows" if self.mode == "solo" else "") + ")"
+            details = ([f"in two places: {', '.join(legend_slugs(twice))}"] if twice else []) + \
+                      ([f"missing: {', '.join(legend_slugs(missing))}"] if missing else [])
+            raise ImpossibleStateError(f"{field}.legends", "; ".join(details), problem)
         if self.tile_locations() != self.expected_tiles():
             raise ImpossibleStateError(f"{field}.tiles", len(self.tile_locations()),
                                        "each tile of every family must be in exactly one place")

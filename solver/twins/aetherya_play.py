@@ -13,13 +13,18 @@ team score (co-op) or the campaign score (solo).
 Greedy policy, for the player to move: take the top discard if its best
 placement raises the player's value, otherwise draw and place the card where
 it raises the value most, or discard it and reveal a random Unexplored
-Territory when no placement raises it (solo: always the discard top plus
-one drawn card, the rulebook's tip, keeping the better of the two). The value is the board total, plus the
-points of the best Legend that could be claimed (base, objects), or plus 10
-for each Legend of the current Age the kingdom meets and has not written (solo). Claims take the
-highest-scoring Legend; co-op writes every Legend met and the group discards
-the cheapest Legend after a round without writing; solo keeps the 2x2 block
-that scores best alone. Ties between cells are broken at random.
+Territory when no placement raises it. The value is the board total, plus the
+points of the best Legend that could be claimed (base, objects). Claims take
+the highest-scoring Legend; co-op writes every Legend met and the group
+discards the cheapest Legend after a round without writing. Ties between cells
+are broken at random.
+
+Solo policy (``_solo_turn``): the discard top plus one drawn card, keep the
+card with the best move by ``_solo_value`` (how close each Legend of the Age
+still to write is, ``_needs_of``; the board total once they are written),
+never turning the last face-down card while Legends are left; between Ages the
+2x2 block closest to the next Age's Legends (``docs/rules/aetherya.md``,
+"Solo policy").
 """
 
 from __future__ import annotations
@@ -303,22 +308,196 @@ def _turn(s: list[int], rng: list[int]) -> int:
     return 1 if s[HID + seat] == 0 else 0
 
 
+# ---------------------------------------------------------------------- solo: writing the Age's Legends
+# The solo policy values a kingdom by how close it is to each Legend of the Age still to write: the fewest
+# cards to place to meet it ("need"), with only the copies of a kind still to come (public information:
+# the solo deck holds 4 of each kind, minus those face up and those buried in the discard).
+BIG = 99
+NEED_SCALE = 10      # a step closer to a Legend outweighs the board total (which breaks ties)
+REVEAL_BONUS = 30    # exploring a territory while Legends are left: a chance of the missing card
+REVEAL_AFTER = -5    # once the Age's Legends are written: reveal only when no placement helps the board
+NEED_WEIGHT = (400, 120, 40, 12, 4, 1)  # by need 0 (writable now), 1, 2, 3, 4, 5 or more
+PAIRS = {1: (HUMANS, ELVES, False), 2: (HUMANS, DWARVES, False), 3: (GOBLINS, GOBLINS, True),
+         4: (HUMANS, HUMANS, False), 5: (ELVES, ELVES, False), 6: (DWARVES, DWARVES, False)}
+BATTLES = {8: (GOBLINS, HUMANS), 9: (GOBLINS, ELVES), 10: (GOBLINS, DWARVES), 11: (ELVES, DWARVES)}
+CHAINS = {12: PLAINS, 13: SWAMP, 14: MOUNTAIN, 15: FOREST}
+
+
+def _connections(k: list[int]) -> tuple[list[int], list[int]]:
+    """Orthogonal neighbours and connected cells (Portal hubs, AE-2) of every cell, as bitmasks."""
+    ortho = [_spread(1 << c) for c in range(16)]
+    conn = list(ortho)
+    portals = sum(1 << c for c in range(16) if k[c] == PORTAL)
+    remaining = portals
+    while remaining:
+        hub = remaining & -remaining
+        while True:
+            grown = hub | (_spread(hub) & portals)
+            if grown == hub:
+                break
+            hub = grown
+        remaining &= ~hub
+        around = _spread(hub) & ~hub
+        for c in range(16):
+            if around >> c & 1:
+                conn[c] |= around & ~(1 << c)
+    return ortho, conn
+
+
+def _cell_cost(k: list[int], c: int, kind: int) -> int:
+    """Cards to place to have ``kind`` on cell ``c``: 0 if it is there, 1 if the cell can take it, else BIG."""
+    if k[c] == kind:
+        return 0
+    if k[c] == DRAGON or k[c] == PORTAL:
+        return BIG
+    return 1
+
+
+def _two_cheapest(k: list[int], cells: int, kind: int) -> tuple[int, int]:
+    costs = sorted(_cell_cost(k, c, kind) for c in range(16) if cells >> c & 1) + [BIG, BIG]
+    return costs[0], costs[1]
+
+
+def _needs_of(k: list[int], avail: list[int]) -> list[int]:
+    """``out[n]`` (n = 1..15): the fewest cards to place in ``k`` to meet Legend n with the copies in ``avail``."""
+    ortho, conn = _connections(k)
+    out = [BIG] * 16
+    for n, (a, b, orthogonal) in PAIRS.items():
+        best = BIG
+        for c in range(16):
+            ca = _cell_cost(k, c, a)
+            if ca >= BIG:
+                continue
+            for m in range(16):
+                if not (ortho[c] if orthogonal else conn[c]) >> m & 1:
+                    continue
+                cb = _cell_cost(k, m, b)
+                if cb >= BIG:
+                    continue
+                if (ca + cb > avail[a]) if a == b else (ca > avail[a] or cb > avail[b]):
+                    continue
+                best = min(best, ca + cb)
+        out[n] = best
+    missing = 0
+    for kind in (HUMANS, ELVES, DWARVES, GOBLINS):
+        if kind not in k:
+            if avail[kind] < 1:
+                missing = BIG
+                break
+            missing += 1
+    out[7] = missing
+    for n, (x, y) in BATTLES.items():
+        best = BIG
+        for mid, side in ((x, y), (y, x)):
+            for c in range(16):
+                ca = _cell_cost(k, c, mid)
+                if ca >= BIG:
+                    continue
+                first, second = _two_cheapest(k, ortho[c] if mid == GOBLINS else conn[c], side)
+                if second >= BIG or ca > avail[mid] or first + second > avail[side]:
+                    continue
+                best = min(best, ca + first + second)
+        out[n] = best
+    for n, kind in CHAINS.items():
+        best = BIG
+        for c in range(16):
+            ca = _cell_cost(k, c, kind)
+            if ca >= BIG:
+                continue
+            first, second = _two_cheapest(k, conn[c], kind)
+            if second >= BIG or ca + first + second > avail[kind]:
+                continue
+            best = min(best, ca + first + second)
+        out[n] = best
+    return out
+
+
+def _solo_avail(s: list[int]) -> list[int]:
+    """Copies of each kind still to come in the solo deck (4 each): not face up, not buried in the discard."""
+    avail = [4] * 10
+    for c in range(16):
+        card = s[CARDS + c]
+        if not s[HID] >> c & 1 and card < 10:
+            avail[card] -= 1
+    for i in range(s[DLEN] - 1):
+        avail[s[DISC + i]] -= 1
+    return [max(0, a) for a in avail]
+
+
+def _solo_left(s: list[int]) -> int:
+    """Bit n: Legend n is in the current Age's row and not written yet."""
+    return sum(1 << n for n in range(1, 16) if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n])
+
+
+def _solo_value(k: list[int], avail: list[int], left: int) -> int:
+    """The solo policy's value of a kingdom: the board total once the Age's Legends are written; before, how
+    close each Legend still to write is (need 0 = writable now), the board total breaking ties."""
+    total = _score(k, 0, 0)[0]
+    if not left:
+        return total
+    need = _needs_of(k, avail)
+    v = sum(NEED_WEIGHT[min(need[n], 5)] for n in range(1, 16) if left >> n & 1 and need[n] < BIG)
+    return v * NEED_SCALE + total
+
+
+def _solo_best_place(k0: list[int], hidden: int, card: int, avail: list[int], left: int, protect: int,
+                     rng: list[int]) -> tuple[int, int]:
+    """The best cell for ``card`` by ``_solo_value`` (random tie-break) and its value; with ``protect``, never
+    the last face-down cell. Cell -1 when no cell is allowed."""
+    k = list(k0)
+    last = _pop(hidden) == 1
+    best_cell, best_value, ties = -1, -(1 << 30), 0
+    for c in range(16):
+        old = k[c]
+        if hidden >> c & 1:
+            if protect and last:
+                continue
+        elif old == DRAGON or old == PORTAL or old == card:
+            continue
+        k[c] = card
+        v = _solo_value(k, avail, left)
+        k[c] = old
+        if v > best_value:
+            best_cell, best_value, ties = c, v, 1
+        elif v == best_value:
+            ties += 1
+            if _below(rng, ties) == 0:
+                best_cell = c
+    return best_cell, best_value
+
+
 def _solo_turn(s: list[int], rng: list[int]) -> int:
-    cur = _value(s, 0, _board(s, 0))
-    if s[DLEN] > 0 or _pile_total(s) < 2:  # the rulebook's tip: drawing two from the pile shortens the Age
+    """One solo turn: the discard top and a drawn card (two drawn cards only when the discard is empty), keep
+    the card whose best placement (or, for a drawn card, discarding it and revealing a territory) is worth
+    most by ``_solo_value``; the other card is discarded. While Legends are left to write, and until the pile's
+    last card, the last face-down card is never turned: that would end the Age early (a failure, or fewer turns
+    to improve the kingdom)."""
+    left, hidden = _solo_left(s), s[HID]
+    protect = left != 0 or _pile_total(s) > 1
+    can_reveal = _pop(hidden) > 1 or not protect
+    k = _board(s, 0)
+    avail = _solo_avail(s)
+    cur = _solo_value(k, avail, left)
+    reveal_v = cur + (REVEAL_BONUS if left else REVEAL_AFTER)
+    if s[DLEN] > 0:
         a, a_draw = _pop_discard(s, 0), 0
     else:
         a, a_draw = _draw(s, rng), 1
     b = _draw(s, rng)
-    cell_a, va = _best_place(s, 0, a, rng)
-    cell_b, vb = _best_place(s, 0, b, rng)
-    if vb >= va:
-        _push(s, 0, a)
-        card, cell, v, drawn = b, cell_b, vb, 1
-    else:
-        _push(s, 0, b)
-        card, cell, v, drawn = a, cell_a, va, a_draw
-    if not drawn or v > cur:
+    cell_a, va = _solo_best_place(k, hidden, a, avail, left, protect, rng)
+    cell_b, vb = _solo_best_place(k, hidden, b, avail, left, protect, rng)
+    # the options in order (a later one must be strictly better): place b, reveal with b, place a, reveal with a
+    card, other, cell, v = b, a, cell_b, vb if cell_b >= 0 else -(1 << 30)
+    if can_reveal and reveal_v > v:
+        cell, v = -1, reveal_v
+    if cell_a >= 0 and va > v:
+        card, other, cell, v = a, b, cell_a, va
+    if a_draw and can_reveal and reveal_v > v:
+        card, other, cell, v = a, b, -1, reveal_v
+    if cell < 0 and not can_reveal:  # every option would turn the last face-down card: place b there
+        card, other, cell = b, a, (hidden & -hidden).bit_length() - 1
+    _push(s, 0, other)
+    if cell >= 0:
         _place(s, 0, cell, card)
     else:
         _push(s, 0, card)
@@ -365,12 +544,16 @@ def _age_end(s: list[int], rng: list[int]) -> int:
     for n in range(1, 16):
         s[WRIT + n] = 0
     k = _board(s, 0)
+    left = _solo_left(s)
     best_corner, best_v, ties = 0, -(1 << 30), 0
     for corner in (0, 1, 2, 4, 5, 6, 8, 9, 10):
         block = [UNEXPLORED] * 16
         for i, cell in enumerate((corner, corner + 1, corner + 4, corner + 5)):
             block[CENTRE[i]] = k[cell]
-        v = _score(block, 0, 0)[0]
+        avail = [4] * 10
+        for c in CENTRE:
+            avail[block[c]] -= 1
+        v = _solo_value(block, avail, left)  # the 2x2 closest to the next Age's Legends
         if v > best_v:
             best_corner, best_v, ties = corner, v, 1
         elif v == best_v:
@@ -528,3 +711,16 @@ def board_value(cards: np.ndarray, accords: int, staffs: int) -> int:
     if cards.shape[0] != 16 or any(not 0 <= int(x) <= 10 for x in cards):
         raise ValueError("board_value: expected 16 card codes in 0..10")
     return _score([int(x) for x in cards], int(accords), int(staffs))[0]
+
+
+def legend_needs(cards: np.ndarray, avail: np.ndarray, out: np.ndarray) -> None:
+    """``out[n]`` (n = 1..15; ``out[0]`` unused): the fewest cards to place in the kingdom ``cards`` (16 codes,
+    10 = face down) to meet Legend n, using at most ``avail[kind]`` more copies of each kind; 99 when it cannot
+    be met. A card is placed on any cell but a Portal or a Dragon (locked); connections as in AE-2."""
+    if cards.shape[0] != 16 or avail.shape[0] != 10 or out.shape[0] != 16:
+        raise ValueError("legend_needs: expected cards (16,), avail (10,) and out (16,) int32")
+    if any(not 0 <= int(x) <= 10 for x in cards):
+        raise ValueError("legend_needs: expected 16 card codes in 0..10")
+    need = _needs_of([int(x) for x in cards], [max(0, int(a)) for a in avail])
+    for n in range(16):
+        out[n] = need[n]

@@ -184,3 +184,68 @@ def test_demo_shows_the_score_example_and_a_hint():
     text = out.getvalue()
     assert "total" in text and "Hint" in text and "hint from the player's own information" in text
     assert "?" in text  # the dealt position is shown as the player sees it
+    # the optimiser examples: the 16-card hand proven optimal, rendered as a 4x4 grid with its score sheet
+    import re
+    assert re.search(r"Best kingdom of PFFMMSSHHEEDGGRO:\n(  [PFMSHEDGRO]( [PFMSHEDGRO]){3}\n){4}", text)
+    assert "total        33" in text and "proven optimal" in text
+    assert "a1=R,d4=O fixed" in text
+
+
+def _same_hint(state, other, nodes=30):
+    """The hint JSON of two states for the player to act, wall-clock fields removed."""
+    out = []
+    for s in (state, other):
+        result = s.game.hint(s, ctx(nodes=nodes), top=4).to_json()
+        result["rootInfo"].pop("seconds")
+        out.append(result)
+    return out[0] == out[1], out
+
+
+def test_hints_ignore_what_the_player_cannot_see_in_every_mode_AE22():
+    """AE-22: two states that differ only in what the advised player cannot see (face-down cards, draw order,
+    face-down tiles) get identical hints for the same seed, in every mode and every kind of decision; in
+    particular the reason and plan of a 'reveal' never tell what the revealed card is (they once did)."""
+    from solver.aetherya.playout import greedy_action, sample_chance
+    phases = set()
+    for kwargs, seed in (({}, 0), ({"mode": "solo"}, 3), ({"mode": "coop", "players": 3}, 1),
+                         ({"mode": "objects"}, 2)):
+        game = AetheryaGame(**kwargs)
+        state = game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        checked = 0
+        for step in range(400):
+            if state.is_terminal() or checked >= 4:
+                break
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            wanted = state.phase in ("place", "keep", "tile", "end-turn") and (
+                state.phase != "place" or state.hold_from == "draw")
+            if wanted and (state.phase not in phases or step % 5 == 0):
+                other = state.resample_from_observation(state.to_move, np.random.default_rng(step))
+                assert other.observation(state.to_move) == state.observation(state.to_move)
+                if other.to_json() != state.to_json():
+                    same, (a, b) = _same_hint(state, other)
+                    assert same, (kwargs, state.to_notation(), a, b)
+                    phases.add(state.phase)
+                    checked += 1
+            state.apply_action(greedy_action(state, rng))
+    assert {"place", "end-turn", "keep", "tile"} <= phases
+
+
+def test_hint_ignores_other_players_palantir_peeks_AE29():
+    """AE-29/AE-22: the opponent's Palantir peeks are private: the tile seat 1 peeked at may be anything for
+    seat 0's hint; seat 0's own peek is used (its resampled worlds keep that tile)."""
+    state = objects_state(owned1=["palantir"])
+    state.known[1] = [0 * 16 + 0, 0 * 16 + 1]  # seat 1 peeked at seat 0's a1 and b1
+    state.peeks_used = 0
+    other = state.clone()
+    a1, c1 = state.territory_tiles[0][0], state.territory_tiles[0][2]
+    other.territory_tiles[0][0], other.territory_tiles[0][2] = c1, a1  # swap a peeked tile with an unpeeked one
+    assert other.observation(0) == state.observation(0) and other.observation(1) != state.observation(1)
+    state.apply_move("draw")
+    other.apply_move("draw")
+    state.apply_action(2000 + 9)
+    other.apply_action(2000 + 9)
+    same, (a, b) = _same_hint(state, other, nodes=60)
+    assert same, (a, b)

@@ -21,15 +21,20 @@ K_BATTLE = "pfmd/sHEg/gGDr/oeph"
 def objects_state(owned0=(), owned1=(), discard="SH", k0=K0, k1=K1, **extra):
     """Objects-mode state: each family's tiles on its own face-down ring cells, except the ones owned."""
     owned = [list(owned0), list(owned1)]
-    territories = []
+    territories, kingdoms = [], []
     for seat, kingdom in enumerate([k0, k1]):
         cells = [c for c in RING if kingdom.replace("/", "")[c].islower()]
         free = [t for t in TILE_SLUGS if t not in owned[seat]]
         territories.append({CELL_NAMES[c]: f"{t}@{seat}" for c, t in zip(cells, free)})
         leftover = free[len(cells):]
         extra.setdefault("_discard_tiles", []).extend(f"{t}@{seat}" for t in leftover)
+        letters = list(kingdom.replace("/", ""))
+        for c in cells[len(free):]:  # the territories whose tiles are owned were revealed
+            letters[c] = letters[c].upper()
+        kingdoms.append("/".join("".join(letters[i:i + 4]) for i in range(0, 16, 4)))
     tdisc = extra.pop("_discard_tiles")
-    data = build([k0, k1], discard, mode="objects", **extra)
+    extra.setdefault("turn", 4 + 2 * max(len(o) for o in owned))
+    data = build(kingdoms, discard, mode="objects", **extra)
     data["tiles"] = {"territories": territories, "owned": [[f"{t}@{s}" for t in owned[s]] for s in range(2)],
                      "discard": tdisc}
     return AetheryaGame(mode="objects").state_from_json(data)
@@ -284,7 +289,7 @@ def test_solo_draw_two_keep_one_AE33():
 
 def test_solo_age_fails_without_all_legends_AE34():
     """AE-34: an Age that ends before all its Legends are written ends the campaign with 0."""
-    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh")
+    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", turn=11)
     state.apply_move("draw2")
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
@@ -295,7 +300,7 @@ def test_solo_age_fails_without_all_legends_AE34():
 
 def test_solo_age_success_then_swap_block_and_new_age_AE35():
     """AE-35: a finished Age scores kingdom - objective; the Age 2/3 swap, the kept 2x2 and 12 new territories."""
-    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
+    state = solo_state(kingdom="PFMD/SHEG/GDGR/OEPh", turn=11, written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
     state.apply_move("draw2")
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
@@ -360,3 +365,18 @@ def test_tile_family_files_AE40(tmp_path):
         parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11})
     with pytest.raises(InvalidInputError):
         parse_tile_file({"format": "aetherya-tiles/1", "tiles": ["griffin"] * 11 + ["dragon"]})
+
+
+@pytest.mark.parametrize("kingdom, board, met", [("FPHF/MODE/GMRS/MFDh", 8, False), ("EGPD/FODM/ERPM/MDSh", 9, True)])
+def test_solo_age_objective_is_strictly_greater_and_missing_it_is_no_failure_AE34(kingdom, board, met):
+    """AE-34: the Age objective is a kingdom strictly greater than its Legends' points (8 here): 8 misses it
+    (Age score 0), 9 meets it (score 1); either way, with every Legend written, the campaign goes on."""
+    state = solo_state(kingdom=kingdom, turn=11, written=["human-elf", "humans-2", "elves-2", "dwarves-2"])
+    state.apply_move("draw2")
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    state.apply_move("reveal d4")
+    assert not state.failed and state.phase == "swap" and state.age_scores == [board - 8]
+    sheet = AetheryaGame(mode="solo").score(state)["ages"]
+    assert sheet == [{"age": 1, "legends": ["human-elf", "humans-2", "elves-2", "dwarves-2"], "objective": 8,
+                      "kingdom": board, "score": board - 8, "objectiveMet": met}]

@@ -199,7 +199,7 @@ def test_discard_reformed_into_draw_pile_AE19():
 
 def test_game_ends_when_a_player_has_no_territory_left_AE20():
     """AE-20: the game ends at once when a player has no face-down card; every card is turned over."""
-    state = AetheryaGame().state_from_json(build(["PFMD/SHEG/GDGR/OEPh", K1], "SH"))
+    state = AetheryaGame().state_from_json(build(["PFMD/SHEG/GDGR/OEPh", K1], "SH", turn=22))
     state.apply_move("draw")
     state.apply_action(state.legal_actions()[0])
     state.apply_move("reveal d4")
@@ -336,3 +336,90 @@ def test_the_notation_example_of_the_docs_parses():
     assert state.to_notation() == line
     assert AetheryaGame().legal_moves(line) == ["take", "draw"]
     assert state.score(0).total == base_state().score(0).total
+
+
+def _dealt_json(spec: str, seed: int = 1) -> dict:
+    from solver.aetherya.playout import advance_to_turn_start
+    state = load_game(spec).new_initial_state(seed)
+    return advance_to_turn_start(state, np.random.default_rng(seed)).to_json()
+
+
+def _upper_all(d: dict, seat: int) -> None:
+    d["kingdoms"][seat] = d["kingdoms"][seat].upper()
+
+
+@pytest.mark.parametrize("spec, mutate, field, words", [
+    # a kingdom with 5 face-up cards before its owner's first turn (turn 0), or in setup
+    ("aetherya", lambda d: d.update(turn=0, kingdoms=[d["kingdoms"][0][0].upper() + d["kingdoms"][0][1:],
+                                                      d["kingdoms"][1]]), "state.kingdoms[0]", "5 face-up"),
+    ("aetherya", lambda d: d.update(phase="first-discard", discard=[""], turn=0,
+                                    drawPile=d["drawPile"] + d["discard"][0],
+                                    kingdoms=[d["kingdoms"][0][0].upper() + d["kingdoms"][0][1:],
+                                              d["kingdoms"][1]]), "state.kingdoms[0]", "only the centre"),
+    ("aetherya", lambda d: d.update(phase="start"), "state.kingdoms[0]", "before the starting cards"),
+    ("aetherya", lambda d: d.update(phase="first-discard"), "state.discard", "empty discard"),
+    # the game is over once a seat has no face-down card
+    ("aetherya", lambda d: (_upper_all(d, 1), d.update(turn=40)), "state.kingdoms[1]", "no face-down card"),
+    ("aetherya", lambda d: d.update(claimed=True), "state.claimed", "claimed"),
+    ("aetherya", lambda d: d.update(phase="refill"), "state.afterRefill", "refill"),
+    ("aetherya", lambda d: d.update(legendDeck=d["legendDeck"] + d["legendRow"][-1:],
+                                    legendRow=d["legendRow"][:-1]), "state.legendRow", "refilled"),
+    ("aetherya", lambda d: d.update(legends=[[d["legendRow"][0]], [d["legendRow"][0]]],
+                                    legendRow=d["legendRow"][1:] + d["legendDeck"][:1],
+                                    legendDeck=d["legendDeck"][1:]), "state.legends", "two places"),
+    ("aetherya(mode=coop,players=3)", lambda d: d.update(legends=[[d["legendDeck"][0]], [], []],
+                                                         legendDeck=d["legendDeck"][1:]), "state.legends", "coop"),
+    ("aetherya(mode=coop,players=3)", lambda d: d.update(phase="legend-discard", toMove=0, turn=0),
+     "state.phase", "last seat"),
+    ("aetherya(mode=solo)", lambda d: d.update(failed=True), "state.failed", "over"),
+    ("aetherya(mode=solo)", lambda d: d.update(drawsNeeded=2), "state.drawsNeeded", "draw"),
+    ("aetherya(mode=solo)", lambda d: d.update(phase="block"), "state.phase", "2x2"),
+    ("aetherya(mode=solo)", lambda d: d.update(phase="swap", turn=5), "state.phase", "swap"),
+    ("aetherya(mode=solo)", lambda d: d.update(players=2), "state.players", "1 player"),
+    ("aetherya(mode=objects)", lambda d: d["tiles"].update(peeksUsed=1), "state.tiles.peeksUsed", "Palantir"),
+    ("aetherya(mode=objects)", lambda d: d["tiles"].update(known=[["p1 b2"], []]), "state.tiles.known[0]",
+     "face-down tile"),
+    ("aetherya(mode=objects)", lambda d: (d["tiles"]["owned"][0].append(d["tiles"]["territories"][0].pop("a1"))),
+     "state.tiles.territories[0]", "holds a tile"),
+])
+def test_impossible_states_are_rejected_naming_the_field(spec, mutate, field, words):
+    """Impossible states (setup out of order, a seat without face-down card mid-game, flags outside their phase,
+    Legends held twice or in co-op, solo and co-op phases out of place, Palantir peeks without a Palantir) raise
+    ImpossibleStateError naming the field, instead of being analysed as if they were real."""
+    data = _dealt_json(spec)
+    mutate(data)
+    with pytest.raises(SolverError) as err:
+        load_game(spec).parse_state(data)
+    assert err.value.field.startswith(field), (err.value.field, str(err.value))
+    assert words in str(err.value), str(err.value)
+
+
+def test_turn_is_inferred_when_omitted():
+    """Without 'turn' the fewest turns consistent with the kingdoms is assumed (so a typed position loads)."""
+    data = _dealt_json("aetherya")
+    _upper = data["kingdoms"][0]
+    data["kingdoms"][0] = _upper[0].upper() + _upper[1].upper() + _upper[2:]
+    data.pop("turn")
+    state = AetheryaGame().state_from_json(data)
+    assert state.turn == 4 and state.to_move == 0
+
+
+def test_every_setup_phase_round_trips_from_the_root():
+    """The setup phases (Legends, starting cards, arrangements, territories, tiles, first discard) of every mode
+    are valid states: their JSON reloads to the same state."""
+    rng = np.random.default_rng(7)
+    for spec in ("aetherya(players=3)", "aetherya(mode=objects)", "aetherya(mode=coop,players=4)",
+                 "aetherya(mode=solo)"):
+        game = load_game(spec)
+        state = game.new_root_state()
+        seen = set()
+        while state.phase not in ("choose",):
+            seen.add(state.phase)
+            assert game.state_from_json(state.to_json()).to_json() == state.to_json()
+            legal = state.legal_actions()
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            else:
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+        assert {"legends", "start", "arrange", "territories", "first-discard"} <= seen

@@ -79,3 +79,87 @@ def test_bad_packed_states_are_rejected():
         twin.playout(bad, 1, np.zeros(4, np.int32))
     with pytest.raises(ValueError):
         kernel.board_value(np.full(16, 11, np.int32), 0, 0)
+
+
+# ---------------------------------------------------------------------- solo: the Legend-need estimate
+@settings(max_examples=150, deadline=None)
+@given(cards=st.lists(st.integers(0, 10), min_size=16, max_size=16),
+       avail=st.lists(st.integers(0, 4), min_size=10, max_size=10))
+def test_legend_needs_kernel_matches_twin(cards, avail):
+    codes, av = np.asarray(cards, np.int32), np.asarray(avail, np.int32)
+    out_k, out_t = np.zeros(16, np.int32), np.zeros(16, np.int32)
+    kernel.legend_needs(codes, av, out_k)
+    twin.legend_needs(codes, av, out_t)
+    assert out_k.tolist() == out_t.tolist()
+
+
+def _brute_force_needs(cards: list[int], avail: list[int]) -> list[int]:
+    """The fewest placements (0, 1, 2, or 3 meaning 'more') of Tribe or Terrain cards, within ``avail``, after
+    which the scorer says the kingdom meets each Legend; every single and pair placement is scored."""
+    from itertools import combinations
+    from solver.kernels import aetherya_score
+    moves = [(c, kind) for c in range(16) for kind in range(8) if cards[c] != kind and cards[c] != 8]
+    boards, depth = [list(cards)], [0]
+    for c, kind in moves:
+        if avail[kind] >= 1:
+            board = list(cards)
+            board[c] = kind
+            boards.append(board)
+            depth.append(1)
+    for (c1, k1), (c2, k2) in combinations(moves, 2):
+        if c1 == c2 or (k1 == k2 and avail[k1] < 2) or avail[k1] < 1 or avail[k2] < 1:
+            continue
+        board = list(cards)
+        board[c1], board[c2] = k1, k2
+        boards.append(board)
+        depth.append(2)
+    out = np.empty((len(boards), 8), np.int32)
+    aetherya_score.score_batch(np.asarray(boards, np.uint8), out)
+    need = [3] * 16
+    for mask, d in zip(out[:, 7].tolist(), depth):
+        for n in range(1, 16):
+            if mask >> (n - 1) & 1 and d < need[n]:
+                need[n] = d
+    return need
+
+
+def test_legend_needs_match_brute_force_without_portals():
+    """On kingdoms without Portals (face-down cells and up to 3 Dragons included), the need of each Legend is
+    exactly the fewest cards to place, as found by scoring every one- and two-card placement."""
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        cards = [int(x) for x in rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 10], size=16)]
+        for c in rng.choice(16, size=int(rng.integers(0, 4)), replace=False):
+            cards[int(c)] = 8
+        avail = [int(x) for x in rng.integers(0, 4, size=10)]
+        out = np.zeros(16, np.int32)
+        kernel.legend_needs(np.asarray(cards, np.int32), np.asarray(avail, np.int32), out)
+        expected = _brute_force_needs(cards, avail)
+        got = [min(int(x), 3) for x in out]
+        assert got[1:] == expected[1:], (cards, avail, got, expected)
+
+
+def test_legend_needs_see_through_portals():
+    """AE-2 in the need estimate: two Humans on either side of a Portal already meet Humans x2 (need 0); two
+    Goblins do not meet Goblins x2 (AE-8: orthogonal only), one Goblin between them would."""
+    out = np.zeros(16, np.int32)
+    avail = np.full(10, 4, np.int32)
+    codes = np.asarray([4, 9, 4, 0] + [0] * 12, np.int32)
+    kernel.legend_needs(codes, avail, out)
+    assert out[4] == 0
+    codes = np.asarray([7, 9, 7, 0] + [0] * 12, np.int32)
+    kernel.legend_needs(codes, avail, out)
+    assert out[3] == 1
+    kernel.legend_needs(codes, np.zeros(10, np.int32), out)
+    assert out[3] == 99  # no Goblin left to come: out of reach
+
+
+def test_solo_playouts_kernel_matches_twin_over_whole_campaigns():
+    """The compiled solo policy (Legend needs, last territory kept, next Age's 2x2) equals its twin move for
+    move over whole campaigns."""
+    game = load_game("aetherya(mode=solo)")
+    for seed in (1, 2):
+        state = pack(advance_to_turn_start(game.new_initial_state(seed), np.random.default_rng(seed)))
+        out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
+        assert kernel.playout(state, 1000 + seed, out_k) == twin.playout(state, 1000 + seed, out_t)
+        assert out_k.tolist() == out_t.tolist()
