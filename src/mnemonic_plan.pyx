@@ -11,8 +11,11 @@ a state) in an open-addressing hash table that grows up to ``limit`` states;
 past it the search stops and reports ``complete = False``.
 
 Limits of the layout: at most 6 players, 64 skill slots, ratings up to 10,
-62 cards per category or hand, 62 pending extra dice, 6 rounds and 6 Group
-Scenes of horizon (larger inputs raise ``ValueError``).
+62 cards per category or hand, 84 pending extra dice (a state holds at most
+63; its children a few more), 6 rounds and 6 Group Scenes of horizon (larger
+inputs raise ``ValueError``). Extra dice grow by at most one a scene, so a
+player never holds more than 84 + 7 * 6 = 126 in the search (a 7-bit field),
+and a Group Scene never rolls more than 6 * (10 + 126) < ``MAX_DICE``.
 """
 
 from libc.stdint cimport uint64_t, int32_t
@@ -26,7 +29,8 @@ cdef enum:
     MAX_SLOTS = 64
     MAX_L = 18 + 11 * 6 + 2 * 64
     MAX_WORDS = 16
-    MAX_DICE = 512
+    MAX_DICE = 1024
+    MAX_BONUS = 84  # 84 + 7 * 6 scenes = 126, the largest value a 7-bit field holds
     MAX_ADVERSARY = 65
     CONFIG_LENGTH = 20
     CATEGORIES = 5
@@ -861,9 +865,9 @@ cdef int field_width(int f, int k) noexcept:
             return 3
         if f == PL_GROUP_CAT:
             return 3
-        if f == PL_GROUP_SLOT:
-            return 7
-        return 6  # hand size, hand counts, bonus
+        if f == PL_GROUP_SLOT or f == PL_BONUS:
+            return 7  # a bonus of up to 63 grows by at most one die a scene: (6 + 1) rounds * 6 scenes
+        return 6  # hand size, hand counts
     if f == POS_PHASE:
         return 4
     if f == POS_DECK or (POS_POOL <= f < POS_POOL + CATEGORIES):
@@ -937,6 +941,9 @@ def plan_values(const int32_t[::1] config, const int32_t[:, ::1] skills, const i
             for f in range(L):
                 if positions[r, f] < -1 or positions[r, f] + 1 >= (1 << m.width[f]):
                     raise ValueError(f"positions[{r}][{f}]: {positions[r, f]} does not fit the kernel's layout")
+            for q in range(k):
+                if positions[r, PL(m, q, PL_BONUS)] > MAX_BONUS:
+                    raise ValueError(f"positions[{r}]: player {q} has more than {MAX_BONUS} extra dice")
         m.cap = 1024
         m.limit = limit
         m.deadline = now() + seconds if seconds > 0 else 0.0

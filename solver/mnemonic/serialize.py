@@ -177,6 +177,7 @@ def state_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> Mnemo
     if last is not None and last not in OUTCOMES:
         raise InvalidInputError(join(field, "lastOutcome"), last, "expected victory, defeat, draw or null")
     state.last = last
+    _check_tally(state, field)
     state.scene = _scene_from_json(state, get(obj, "scene", field, None), join(field, "scene"))
     state.group = _group_from_json(state, get(obj, "group", field, None), join(field, "group"))
     _check_phase(state, field)
@@ -278,6 +279,22 @@ def _group_from_json(state: MnemonicState, value: Any, field: str) -> Group | No
     skills = [None if s is None else _skill_ref(state.players, q, s, join(join(field, "skills"), q))
               for q, s in enumerate(skills_raw)]
     return Group(turn, cards, skills)
+
+
+def _check_tally(state: MnemonicState, field: str) -> None:
+    """The last outcome is one of those counted; the Group Scenes since the round are among those played."""
+    counts = {"victory": state.tally.victories, "defeat": state.tally.defeats, "draw": state.tally.draws}
+    if state.last is not None and counts[state.last] < 1:
+        raise ImpossibleStateError(join(field, "lastOutcome"), state.last,
+                                   f"the tally counts no {state.last} (tally {counts})")
+    played = sum(counts.values())
+    in_progress = int(state.phase in ("group-draw", "group-skill", "group-roll"))
+    if state.attempts - in_progress > played:
+        raise ImpossibleStateError(join(field, "attempts"), state.attempts,
+                                   f"more Group Scenes since the round than the tally's {played}")
+    if state.last is None and played > 0:
+        raise ImpossibleStateError(join(field, "lastOutcome"), None,
+                                   f"the tally counts {played} Group Scene(s): name the last one's outcome")
 
 
 def _check_phase(state: MnemonicState, field: str) -> None:
