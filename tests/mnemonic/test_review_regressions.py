@@ -50,7 +50,8 @@ def test_mn18_extra_dice_past_the_kernels_odds_range_still_roll(capsys):
     state = MnemonicGame().state_from_notation(
         "mnemonic into-the-grey r1 group-roll f0 a1 t0/0/0 last=- | discard "
         + ",".join(f"{c}@{i % 2}" for i, c in enumerate(_all_cards()))
-        + " | group turn=2 cards=-,- skills=A,C | P Ash w0 b30 hand=- skills=A=H2,B=S1c | P Bo w0 b30 hand=- skills=C=D2")
+        + " | group turn=2 cards=-,- skills=A,C | P Ash w0 b30 hand=- skills=A=H2,B=S1c | P Bo w0 b30 hand=- skills=C=D2"
+        + ' | rules intoTheGrey.groupCard="none"')
     outcomes = dict(state.chance_outcomes_exact())
     assert sum(outcomes.values()) == 1 and len(outcomes) == 3
     state.apply_move("result victory")
