@@ -32,7 +32,7 @@ cdef enum:
     MAX_DICE = 1024
     MAX_BONUS = 84  # 84 + 7 * 6 scenes = 126, the largest value a 7-bit field holds
     MAX_ADVERSARY = 65
-    CONFIG_LENGTH = 22
+    CONFIG_LENGTH = 23
     CATEGORIES = 5
     JOKER = 4
     # config
@@ -58,6 +58,7 @@ cdef enum:
     CFG_NEEDS_COMPLICATION = 19
     CFG_GREY_CARD = 20
     CFG_DRAWS_FIRST = 21
+    CFG_PASS = 22
     UNUSABLE = 0
     MINUS_ONE = 1
     REFRESH_ROUND = 1
@@ -910,12 +911,12 @@ cdef double skill_choices(Model* m, const int* pos) noexcept nogil:
                 options += 1
                 if m.aborted:
                     return 0.0
-    if options == 0:
+    if options == 0 or (nmatch == 0 and m.cfg[CFG_PASS]):
         memcpy(child, pos, m.L * sizeof(int))
         child[POS_RESULT] = PASSED
         to_weave(m, child)
-        best = value(m, child)
-    return best
+        best = better(best, value(m, child))
+    return 0.0 if m.aborted else best
 
 
 # -- probability tables, computed once at import ----------------------------------------------------

@@ -85,6 +85,8 @@ SPEC: dict[str, Setting] = {
                                choices=("as-defeat", "as-victory")),
     "group.maxAttempts": Setting(int, "Group Scenes the table may play between two rounds of Individual Scenes",
                                  lo=1, hi=6),
+    "scene.passWithoutMatch": Setting(bool, "with no matching available skill a player may play the scene without "
+                                            "a roll instead of learning or asking for help"),
     "round.rotateFirstPlayer": Setting(bool, "the first player (who also speaks for the table) moves on each round"),
     "deckBurner.handSize": Setting(int, "cards dealt to each player at the start of a Deck Burner session",
                                    lo=0, hi=9),

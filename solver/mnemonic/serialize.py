@@ -360,6 +360,9 @@ def _check_scene(state: MnemonicState, field: str) -> None:
                                                                 "straight to the weaving")
         if state.players[p].weavings < 1:
             raise ImpossibleStateError(join(f, "passed"), True, "no weaving left: the scene would be over")
+        if state.matching(p, cat):
+            raise ImpossibleStateError(join(f, "passed"), True, "a scene is played without a roll only when no "
+                                                                "available skill matches its card (MN-17)")
         return
     if scene.skill is None:
         raise ImpossibleStateError(join(f, "skill"), None, f"phase {phase} needs the skill chosen")

@@ -208,7 +208,9 @@ class MnemonicState(State):
         if not (self.rules["help.onlyWithoutMatch"] and matching):
             helpers = [q for q in range(self.n) if q != p and self.available(q)]
             moves += [ASK + 10 * q + s for q in helpers for s in self.available(p)]
-        return moves or [PASS]
+        if not moves or (not matching and self.rules["scene.passWithoutMatch"]):
+            moves.append(PASS)  # MN-17: asking and learning are optional, and a helper may decline
+        return moves
 
     def _moves_scene_help(self) -> list[int]:
         assert self.scene is not None and self.scene.helper is not None

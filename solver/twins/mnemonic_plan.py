@@ -47,8 +47,8 @@ from typing import Any
 CFG_PLAYERS, CFG_SLOTS, CFG_GREY, CFG_JOKER_WILD, CFG_HELP_ONLY, CFG_HELP_DICE, CFG_HELPER_SHARES = range(7)
 CFG_LEARN, CFG_LEARN_ONLY, CFG_WEAVINGS, CFG_REFRESH, CFG_AVOID_HELPER, CFG_REPAIR = range(7, 13)
 CFG_INJURY_SKILL, CFG_INJURY_EFFECT, CFG_NOBODY, CFG_DRAW_AS_VICTORY, CFG_MAX_ATTEMPTS, CFG_ROTATE = range(13, 19)
-CFG_NEEDS_COMPLICATION, CFG_GREY_CARD, CFG_DRAWS_FIRST = 19, 20, 21
-CONFIG_LENGTH = 22
+CFG_NEEDS_COMPLICATION, CFG_GREY_CARD, CFG_DRAWS_FIRST, CFG_PASS = 19, 20, 21, 22
+CONFIG_LENGTH = 23
 # injury effects, refresh rules, nobody-rolls outcomes
 UNUSABLE, MINUS_ONE, NO_EFFECT = 0, 1, 2
 REFRESH_NEVER, REFRESH_ROUND, REFRESH_VICTORY = 0, 1, 2
@@ -587,7 +587,7 @@ class _Model:
                     child[POS_SKILL], child[POS_HELPER] = i, q
                     child[POS_PHASE] = SCENE_HELP
                     out.append(child)
-        if not out:
+        if not out or (not matching and self.c[CFG_PASS]):
             child = list(pos)
             child[POS_RESULT] = PASSED
             self.to_weave(child)

@@ -87,7 +87,8 @@ RULE_CHOICES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "
                 ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
                 ("help.onlyWithoutMatch", [True, False]), ("learning.onlyWithoutMatch", [True, False]),
                 ("weaving.avoidCoversHelper", [True, False]), ("help.helperSharesComplication", [True, False]),
-                ("deckBurner.groupDraws", ["all-first", "in-turn"]), ("intoTheGrey.groupCard", ["discard", "none"])]
+                ("deckBurner.groupDraws", ["all-first", "in-turn"]), ("intoTheGrey.groupCard", ["discard", "none"]),
+                ("scene.passWithoutMatch", [True, False])]
 
 
 def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", steps: int = 5) -> MnemonicState:

@@ -91,7 +91,7 @@ def test_mn14_joker_matches_nothing_by_default_and_everything_when_wild(build, m
     """MN-14: a Joker has no suit (joker: no-suit) unless the rules make it wild."""
     plain = build([mn.player("Fight=H2,Sneak=S1", "RJ"), mn.player("B=D1")], rules=HAND5)
     plain.apply_move("play RJ")
-    assert mn.moves(plain) == ['use "Fight" helped by 1', 'use "Sneak" helped by 1']
+    assert mn.moves(plain) == ["pass", 'use "Fight" helped by 1', 'use "Sneak" helped by 1']
     wild = build([mn.player("Fight=H2,Sneak=S1", "RJ"), mn.player("B=D1")], rules={**HAND5, "joker": "wild"})
     wild.apply_move("play RJ")
     assert mn.moves(wild) == ['use "Fight"', 'use "Sneak"']
@@ -102,7 +102,7 @@ def test_mn15_help_only_without_a_match_and_the_helper_shares_the_risk(build, mn
     state = build([mn.player("Fight=H2c,Sneak=S1", "7H", weavings=0), mn.player("Bargain=D3,Endure=C1")],
                   rules={**HAND5, "learning.allowed": False})
     state.apply_move("play 7H")
-    assert mn.moves(state) == ['use "Sneak" helped by 1']
+    assert mn.moves(state) == ["pass", 'use "Sneak" helped by 1']
     state.apply_move('use "Sneak" helped by 1')
     assert state.current_player() == 1 and mn.moves(state) == ['help with "Bargain"', 'help with "Endure"']
     state.apply_move('help with "Endure"')
@@ -146,6 +146,22 @@ def test_mn17_nothing_to_use_means_a_scene_without_a_roll(build, mn):
     assert mn.moves(state) == ["pass"]
     state.apply_move("pass")
     assert state.adversary_pool() == 1 and state.focus == 1
+
+
+def test_mn17_passing_is_optional_while_help_is_possible_unless_the_rules_say_otherwise(build, mn):
+    """MN-17: asking for help is optional ('you *can* ask'), so 'pass' stays offered beside it by default;
+    scene.passWithoutMatch false offers it only when nothing else is possible."""
+    players = [mn.player("Fight=H2", "7S", weavings=0), mn.player("B=D1")]
+    default = build(players, rules={**HAND5, "learning.allowed": False})
+    default.apply_move("play 7S")
+    assert mn.moves(default) == ["pass", 'use "Fight" helped by 1']
+    strict = build([mn.player("Fight=H2", "7S", weavings=0), mn.player("B=D1")],
+                   rules={**HAND5, "learning.allowed": False, "scene.passWithoutMatch": False})
+    strict.apply_move("play 7S")
+    assert mn.moves(strict) == ['use "Fight" helped by 1']
+    matching = build([mn.player("Fight=H2", "7H", weavings=0), mn.player("B=D1")], rules=HAND5)
+    matching.apply_move("play 7H")
+    assert "pass" not in mn.moves(matching)
 
 
 def test_mn18_roll_dice_keep_the_highest_a_six_succeeds(build, mn):
