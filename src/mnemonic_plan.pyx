@@ -11,8 +11,11 @@ a state) in an open-addressing hash table that grows up to ``limit`` states;
 past it the search stops and reports ``complete = False``.
 
 Limits of the layout: at most 6 players, 64 skill slots, ratings up to 10,
-62 cards per category or hand, 62 pending extra dice, 6 rounds and 6 Group
-Scenes of horizon (larger inputs raise ``ValueError``).
+62 cards per category or hand, 84 pending extra dice (a state holds at most
+63; its children a few more), 6 rounds and 6 Group Scenes of horizon (larger
+inputs raise ``ValueError``). Extra dice grow by at most one a scene, so a
+player never holds more than 84 + 7 * 6 = 126 in the search (a 7-bit field),
+and a Group Scene never rolls more than 6 * (10 + 126) < ``MAX_DICE``.
 """
 
 from libc.stdint cimport uint64_t, int32_t
@@ -26,9 +29,10 @@ cdef enum:
     MAX_SLOTS = 64
     MAX_L = 18 + 11 * 6 + 2 * 64
     MAX_WORDS = 16
-    MAX_DICE = 512
+    MAX_DICE = 1024
+    MAX_BONUS = 84  # 84 + 7 * 6 scenes = 126, the largest value a 7-bit field holds
     MAX_ADVERSARY = 65
-    CONFIG_LENGTH = 20
+    CONFIG_LENGTH = 23
     CATEGORIES = 5
     JOKER = 4
     # config
@@ -52,6 +56,9 @@ cdef enum:
     CFG_MAX_ATTEMPTS = 17
     CFG_ROTATE = 18
     CFG_NEEDS_COMPLICATION = 19
+    CFG_GREY_CARD = 20
+    CFG_DRAWS_FIRST = 21
+    CFG_PASS = 22
     UNUSABLE = 0
     MINUS_ONE = 1
     REFRESH_ROUND = 1
@@ -250,22 +257,62 @@ cdef void start_round(const Model* m, int* pos) noexcept nogil:
     begin_scene(m, pos, 0)
 
 
+cdef inline bint holds(const Model* m, const int* pos, int q, int cat) noexcept nogil:
+    """Twin: _Model.holds (an open hand may play any category the unseen pool holds)."""
+    if pos[PL(m, q, PL_KNOWN)]:
+        return pos[PL(m, q, PL_HAND + cat)] > 0
+    return pos[PL(m, q, PL_HAND_SIZE)] > 0 and pos[POS_POOL + cat] > 0
+
+
 cdef inline int group_options(const Model* m, const int* pos, int q, int* out) noexcept nogil:
-    cdef int cat
+    cdef int cat, i, j, n, total = 0
+    cdef int buf[MAX_SLOTS]
+    cdef bint seen
     if m.cfg[CFG_GREY]:
-        return available(m, pos, q, out)
+        if not m.cfg[CFG_GREY_CARD]:
+            return available(m, pos, q, out)
+        for cat in range(CATEGORIES):  # skills with a card of their suit in hand
+            if not holds(m, pos, q, cat):
+                continue
+            n = matching(m, pos, q, cat, buf)
+            for j in range(n):
+                seen = False
+                for i in range(total):
+                    if out[i] == buf[j]:
+                        seen = True
+                if not seen:
+                    out[total] = buf[j]
+                    total += 1
+        return total
     cat = pos[PL(m, q, PL_GROUP_CAT)]
     if cat < 0:
         return 0
     return matching(m, pos, q, cat, out)
 
 
+cdef inline int drawer(const Model* m, const int* pos) noexcept nogil:
+    """Twin: _Model.drawer."""
+    cdef int index, q
+    if m.cfg[CFG_DRAWS_FIRST]:
+        for index in range(m.k):
+            q = order(m, pos, index)
+            if pos[PL(m, q, PL_GROUP_CAT)] < 0:
+                return q
+    return order(m, pos, pos[POS_TURN])
+
+
 cdef void advance_group(const Model* m, int* pos) noexcept nogil:
     cdef int q
     cdef int buf[MAX_SLOTS]
+    cdef bint burner = not m.cfg[CFG_GREY]
+    if burner and m.cfg[CFG_DRAWS_FIRST]:
+        for q in range(m.k):
+            if pos[PL(m, q, PL_GROUP_CAT)] < 0:
+                pos[POS_PHASE] = GROUP_DRAW
+                return
     while pos[POS_TURN] < m.k:
         q = order(m, pos, pos[POS_TURN])
-        if not m.cfg[CFG_GREY] and pos[PL(m, q, PL_GROUP_CAT)] < 0:
+        if burner and pos[PL(m, q, PL_GROUP_CAT)] < 0:
             pos[POS_PHASE] = GROUP_DRAW
             return
         if group_options(m, pos, q, buf) > 0:
@@ -349,6 +396,8 @@ cdef void injure(const Model* m, int* pos) noexcept nogil:
 cdef inline void forget_cards(const Model* m, int* pos, int q) noexcept nogil:
     cdef int c
     pos[PL(m, q, PL_TOKENS)] = 0
+    if m.cfg[CFG_GREY] and m.cfg[CFG_GREY_CARD]:
+        return  # the hand still pays for Group Scenes
     pos[PL(m, q, PL_HAND_SIZE)] = 0
     for c in range(CATEGORIES):
         pos[PL(m, q, PL_HAND + c)] = 0
@@ -515,14 +564,35 @@ cdef int best_dice(const Model* m, const int* pos, int q, int cat) noexcept nogi
 
 cdef double final_walk(const Model* m, const int* pos, int* pool, const int* best, int index, int n,
                        int mm) noexcept nogil:
-    """``best[6 * index + c]``: most dice of the index-th player for category ``c`` (5: any skill)."""
-    cdef int q, cat, c, total = 0
-    cdef double out = 0.0, share
+    """``best[6 * index + c]``: most dice of the index-th player for category ``c`` (5: any skill, or -1 when
+    no skill matches ``c``)."""
+    cdef int q, cat, c, total = 0, most
+    cdef double out = 0.0, share, v
+    cdef bint any_option
     if index == m.k:
         return win(m, n, mm)
     q = order(m, pos, index)
     if m.cfg[CFG_GREY]:
-        return final_walk(m, pos, pool, best, index + 1, n + best[6 * index + 5], mm)
+        if not m.cfg[CFG_GREY_CARD]:
+            return final_walk(m, pos, pool, best, index + 1, n + best[6 * index + 5], mm)
+        if pos[PL(m, q, PL_KNOWN)]:  # the card of the best skill's suit from a known hand
+            most = -1
+            for c in range(CATEGORIES):
+                if pos[PL(m, q, PL_HAND + c)] > 0 and best[6 * index + c] > most:
+                    most = best[6 * index + c]
+            return final_walk(m, pos, pool, best, index + 1, n + (most if most > 0 else 0), mm)
+        any_option = False  # an open hand may take any category the pool still holds
+        for c in range(CATEGORIES):
+            if best[6 * index + c] >= 0 and pos[PL(m, q, PL_HAND_SIZE)] > 0 and pool[c] > 0:
+                pool[c] -= 1
+                v = final_walk(m, pos, pool, best, index + 1, n + best[6 * index + c], mm)
+                pool[c] += 1
+                if not any_option or v > out:
+                    out = v
+                any_option = True
+        if not any_option:
+            return final_walk(m, pos, pool, best, index + 1, n, mm)
+        return out
     cat = pos[PL(m, q, PL_GROUP_CAT)]
     if cat >= 0:
         return final_walk(m, pos, pool, best, index + 1, n + best[6 * index + cat], mm)
@@ -541,6 +611,7 @@ cdef double final_group(Model* m, const int* pos) noexcept nogil:
     """Twin: _Model.final_group (the last Group Scene of the plan: everyone brings their most dice)."""
     cdef int pool[CATEGORIES]
     cdef int best[6 * MAX_PLAYERS]
+    cdef int buf[MAX_SLOTS]
     cdef int index, slot, c, q, fixed = 0
     for index in range(pos[POS_TURN]):
         slot = pos[PL(m, order(m, pos, index), PL_GROUP_SLOT)]
@@ -550,6 +621,8 @@ cdef double final_group(Model* m, const int* pos) noexcept nogil:
         q = order(m, pos, index)
         for c in range(CATEGORIES):
             best[6 * index + c] = best_dice(m, pos, q, c)
+            if m.cfg[CFG_GREY] and m.cfg[CFG_GREY_CARD] and matching(m, pos, q, c, buf) == 0:
+                best[6 * index + c] = -1  # no skill to bring with a card of this category
         best[6 * index + 5] = best_dice(m, pos, q, -1)
     for c in range(CATEGORIES):
         pool[c] = pos[POS_POOL + c]
@@ -604,7 +677,7 @@ cdef double draw_child(Model* m, const int* pos, int cat, bint group) noexcept n
     child[POS_DECK] -= 1
     child[POS_POOL + cat] -= 1
     if group:
-        q = order(m, pos, pos[POS_TURN])
+        q = drawer(m, pos)
         child[PL(m, q, PL_GROUP_CAT)] = cat
         advance_group(m, child)
     else:
@@ -748,6 +821,22 @@ cdef double decisions(Model* m, const int* pos) noexcept nogil:
         return 0.0 if m.aborted else best
     if phase == GROUP_SKILL:
         q = order(m, pos, pos[POS_TURN])
+        if m.cfg[CFG_GREY] and m.cfg[CFG_GREY_CARD]:
+            for cat in range(CATEGORIES):  # Into the Grey: a card of the skill's suit is discarded
+                if not holds(m, pos, q, cat):
+                    continue
+                n = matching(m, pos, q, cat, buf)
+                for j in range(n):
+                    memcpy(child, pos, m.L * sizeof(int))
+                    take_card(m, child, q, cat)
+                    child[PL(m, q, PL_GROUP_CAT)] = cat
+                    child[PL(m, q, PL_GROUP_SLOT)] = buf[j]
+                    child[POS_TURN] += 1
+                    advance_group(m, child)
+                    best = better(best, value(m, child))
+                    if m.aborted:
+                        return 0.0
+            return best
         n = group_options(m, pos, q, buf)
         for j in range(n):
             memcpy(child, pos, m.L * sizeof(int))
@@ -822,12 +911,12 @@ cdef double skill_choices(Model* m, const int* pos) noexcept nogil:
                 options += 1
                 if m.aborted:
                     return 0.0
-    if options == 0:
+    if options == 0 or (nmatch == 0 and m.cfg[CFG_PASS]):
         memcpy(child, pos, m.L * sizeof(int))
         child[POS_RESULT] = PASSED
         to_weave(m, child)
-        best = value(m, child)
-    return best
+        best = better(best, value(m, child))
+    return 0.0 if m.aborted else best
 
 
 # -- probability tables, computed once at import ----------------------------------------------------
@@ -861,9 +950,9 @@ cdef int field_width(int f, int k) noexcept:
             return 3
         if f == PL_GROUP_CAT:
             return 3
-        if f == PL_GROUP_SLOT:
-            return 7
-        return 6  # hand size, hand counts, bonus
+        if f == PL_GROUP_SLOT or f == PL_BONUS:
+            return 7  # a bonus of up to 63 grows by at most one die a scene: (6 + 1) rounds * 6 scenes
+        return 6  # hand size, hand counts
     if f == POS_PHASE:
         return 4
     if f == POS_DECK or (POS_POOL <= f < POS_POOL + CATEGORIES):
@@ -937,6 +1026,9 @@ def plan_values(const int32_t[::1] config, const int32_t[:, ::1] skills, const i
             for f in range(L):
                 if positions[r, f] < -1 or positions[r, f] + 1 >= (1 << m.width[f]):
                     raise ValueError(f"positions[{r}][{f}]: {positions[r, f]} does not fit the kernel's layout")
+            for q in range(k):
+                if positions[r, PL(m, q, PL_BONUS)] > MAX_BONUS:
+                    raise ValueError(f"positions[{r}]: player {q} has more than {MAX_BONUS} extra dice")
         m.cap = 1024
         m.limit = limit
         m.deadline = now() + seconds if seconds > 0 else 0.0

@@ -105,9 +105,14 @@ def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: in
         return "repair a complicated skill: one die fewer for the Adversary", extra
     if phase == "group-skill":
         q = state.current_player()
-        n = state.dice(q, action - S.USE)
+        n = state.dice(q, state.group_skill_of(action))
         extra["dice"] = n
-        return f"{n} {'die' if n == 1 else 'dice'} to the plan; on a Defeat this suit is injured", extra
+        text = f"{n} {'die' if n == 1 else 'dice'} to the plan; on a Defeat this suit is injured"
+        if action >= S.GROUP_CARD:
+            card = (action - S.GROUP_CARD) // 10
+            extra.update({"card": card_code(card), "prompt": prompt(card), "category": CATEGORIES[category(card)]})
+            text += f"; discards the {card_name(card)}"
+        return text, extra
     if phase in TABLE_PHASES:
         if action in (S.GROUP, S.TRY_AGAIN):
             v, d, w = group_now_odds(state, observer)
@@ -226,6 +231,15 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
                 kept.append(a)
                 if a != S.DRAW:
                     seen.add(category(a))
+        valued = kept
+    elif state.phase == "group-skill":  # likewise one line per suit and skill (MN-41)
+        pairs: set[tuple[int, int]] = set()
+        kept = []
+        for a in valued:
+            key = (category((a - S.GROUP_CARD) // 10), state.group_skill_of(a)) if a >= S.GROUP_CARD else (-1, a)
+            if key not in pairs:
+                pairs.add(key)
+                kept.append(a)
         valued = kept
     order = sorted(valued, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
     infos = []

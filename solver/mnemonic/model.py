@@ -57,6 +57,9 @@ def config_of(state: MnemonicState, slots: int) -> np.ndarray:
         spec.CFG_DRAW_AS_VICTORY: int(r["group.afterDraw"] == "as-victory"),
         spec.CFG_MAX_ATTEMPTS: r["group.maxAttempts"], spec.CFG_ROTATE: int(r["round.rotateFirstPlayer"]),
         spec.CFG_NEEDS_COMPLICATION: int(r["group.needsComplication"]),
+        spec.CFG_GREY_CARD: int(r["intoTheGrey.groupCard"] == "discard"),
+        spec.CFG_DRAWS_FIRST: int(r["deckBurner.groupDraws"] == "all-first"),
+        spec.CFG_PASS: int(r["scene.passWithoutMatch"]),
     }
     out = np.zeros(spec.CONFIG_LENGTH, dtype=np.int32)
     for key, value in values.items():

@@ -9,7 +9,11 @@
   the Adversary share it (MN-3..MN-6 in ``docs/rules/mnemonic.md``).
 
 Fractions are exact and in lowest terms; the three group outcomes always sum
-to exactly 1. The kernel's exact range is 49 dice in all (see the kernel).
+to exactly 1. Up to 49 dice in all the counts come from the compiled kernel
+(unsigned 128-bit integers); beyond, the same closed forms are evaluated with
+Python's unbounded integers, so the answer stays exact (MN-7). Pools are
+capped at ``MAX_DICE`` dice in all so that one query cannot print numbers of
+unbounded length.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from solver.errors import InvalidInputError
 from solver.kernels import mnemonic_odds as kernel
 
 MAX_EXACT_DICE: int = kernel.MAX_EXACT_DICE
+#: most dice (players' and Adversary's together) an odds query accepts; 6**1000 has 779 digits
+MAX_DICE = 1000
 OUTCOMES = ("victory", "defeat", "draw")
 NOBODY_CODES = {"victory": 0, "defeat": 1, "draw": 2}
 
@@ -78,21 +84,42 @@ def _check_dice(value: Any, field: str) -> int:
     return int(value)
 
 
+def _max_counts(n: int) -> list[int]:
+    """How many of the ``6**n`` rolls have highest die ``0..6``: the kernel up to 49 dice, exact integers beyond."""
+    if n <= MAX_EXACT_DICE:
+        return kernel.max_counts(n)
+    return [0] + [v ** n - (v - 1) ** n for v in range(1, 7)]
+
+
+def _group_counts(pools: tuple[int, ...], adversary: int, nobody: int) -> tuple[int, int, int, int]:
+    """``(victory, defeat, draw, total)`` counts; past the kernel's range the same sums in exact integers."""
+    players = sum(pools)
+    if players + adversary <= MAX_EXACT_DICE:
+        return kernel.group_counts(np.asarray(pools, dtype=np.int64), adversary, nobody)
+    # players' highest exactly v and every Adversary die below v (Victory), and symmetrically (Defeat)
+    victory = sum((v ** players - (v - 1) ** players) * (v - 1) ** adversary for v in range(1, 7)) if players else 0
+    defeat = sum((v ** adversary - (v - 1) ** adversary) * (v - 1) ** players for v in range(1, 7)) if adversary else 0
+    total = 6 ** (players + adversary)
+    return victory, defeat, total - victory - defeat, total
+
+
+def _check_total(n: int, field: str, value: Any, what: str = "") -> None:
+    if n > MAX_DICE:
+        raise InvalidInputError(field, value, f"{n} dice{what}: more than the {MAX_DICE} an odds query accepts")
+
+
 def highest_distribution(dice: int, field: str = "dice") -> list[Fraction]:
     """``P(highest die == v)`` for ``v = 0..6`` (``v = 0`` means no die was rolled)."""
     n = _check_dice(dice, field)
-    if n > MAX_EXACT_DICE:
-        raise InvalidInputError(field, dice, f"more than {MAX_EXACT_DICE} dice: beyond the exact range")
-    counts = kernel.max_counts(n)
-    return [Fraction(c, 6 ** n) for c in counts]
+    _check_total(n, field, dice)
+    return [Fraction(c, 6 ** n) for c in _max_counts(n)]
 
 
 def individual_odds(dice: int, field: str = "dice") -> IndividualOdds:
     """Success (a 6 among ``dice`` dice) and complication; a pool of 0 dice cannot succeed (MN-2)."""
     n = _check_dice(dice, field)
-    if n > MAX_EXACT_DICE:
-        raise InvalidInputError(field, dice, f"more than {MAX_EXACT_DICE} dice: beyond the exact range")
-    success = Fraction(kernel.max_counts(n)[6], 6 ** n)
+    _check_total(n, field, dice)
+    success = Fraction(_max_counts(n)[6], 6 ** n)
     return IndividualOdds(n, success, 1 - success)
 
 
@@ -105,10 +132,9 @@ def group_odds(pools: Sequence[int], adversary: int, nobody_rolls: str = "draw",
     m = _check_dice(adversary, adversary_field)
     if nobody_rolls not in NOBODY_CODES:
         raise InvalidInputError("rules.group.nobodyRolls", nobody_rolls, "expected victory, defeat or draw")
-    if sum(values) + m > MAX_EXACT_DICE:
-        raise InvalidInputError(f"{field}/{adversary_field}", [list(values), m],
-                                f"{sum(values) + m} dice in all: beyond the exact range of {MAX_EXACT_DICE} dice")
-    v, d, w, total = kernel.group_counts(np.asarray(values, dtype=np.int64), m, NOBODY_CODES[nobody_rolls])
+    _check_total(m, adversary_field, adversary)
+    _check_total(sum(values) + m, field, list(pools), f" in all ({sum(values)} player dice, {m} Adversary dice)")
+    v, d, w, total = _group_counts(values, m, NOBODY_CODES[nobody_rolls])
     return GroupOdds(values, m, Fraction(v, total), Fraction(d, total), Fraction(w, total),
                      nobody_rolls=(sum(values) == 0 and m == 0))
 

@@ -217,7 +217,10 @@ def group_now_odds(state: MnemonicState, observer: int | None) -> tuple[Fraction
     m = state.adversary_pool()
     nobody = state.rules["group.nobodyRolls"]
     if state.mode == "into-the-grey":
-        pools = tuple(max((state.dice(q, s) for s in state.available(q)), default=0) for q in range(state.n))
+        if not state.grey_cards():
+            pools = tuple(max((state.dice(q, s) for s in state.available(q)), default=0) for q in range(state.n))
+        else:
+            pools = _grey_card_pools(state, observer)
         return _group_odds_cached(pools, m, nobody)
     pool = unseen_pool(state, observer)
     total = [Fraction(0)] * 3
@@ -238,6 +241,39 @@ def group_now_odds(state: MnemonicState, observer: int | None) -> tuple[Fraction
 
     walk(0, Fraction(1), pool, ())
     return total[0], total[1], total[2]
+
+
+def _grey_card_pools(state: MnemonicState, observer: int | None) -> tuple[int, ...]:
+    """Into the Grey with group cards (MN-41): each player's most dice with a card of the skill's suit; a hand
+    the observer cannot see may hold any category the unseen cards still hold (MN-36), without two hidden
+    hands playing the same unseen card. The assignment with the most dice in all (Victory grows with it)."""
+    unseen = unseen_pool(state, observer)
+
+    def best(q: int, cat: int) -> int:
+        return max((state.dice(q, s) for s in state.matching(q, cat)), default=-1)
+
+    def walk(q: int) -> tuple[int, tuple[int, ...]]:
+        if q == state.n:
+            return 0, ()
+        if observer is None or q == observer:
+            most = max((best(q, category(c)) for c in state.players[q].hand), default=0)
+            total, rest = walk(q + 1)
+            return total + max(most, 0), (max(most, 0),) + rest
+        top = None
+        for cat in range(len(unseen)):
+            dice = best(q, cat)
+            if unseen[cat] > 0 and dice >= 0 and state.players[q].hand:
+                unseen[cat] -= 1
+                total, rest = walk(q + 1)
+                unseen[cat] += 1
+                if top is None or total + dice > top[0]:
+                    top = (total + dice, (dice,) + rest)
+        if top is None:
+            total, rest = walk(q + 1)
+            return total, (0,) + rest
+        return top
+
+    return walk(0)[1]
 
 
 def draw_odds(state: MnemonicState, observer: int | None) -> dict[str, Fraction]:

@@ -59,7 +59,7 @@ def plain_scene_move(state: MnemonicState) -> int:
     if phase == "scene-weave":
         return S.NO_WEAVE
     if phase == "group-skill":
-        return max(legal, key=lambda a: (state.dice(p, a - S.USE), -a))
+        return max(legal, key=lambda a: (state.dice(p, state.group_skill_of(a)), -a))
     return legal[0]
 
 

@@ -85,9 +85,17 @@ SPEC: dict[str, Setting] = {
                                choices=("as-defeat", "as-victory")),
     "group.maxAttempts": Setting(int, "Group Scenes the table may play between two rounds of Individual Scenes",
                                  lo=1, hi=6),
+    "scene.passWithoutMatch": Setting(bool, "with no matching available skill a player may play the scene without "
+                                            "a roll instead of learning or asking for help"),
     "round.rotateFirstPlayer": Setting(bool, "the first player (who also speaks for the table) moves on each round"),
     "deckBurner.handSize": Setting(int, "cards dealt to each player at the start of a Deck Burner session",
                                    lo=0, hi=9),
+    "deckBurner.groupDraws": Setting(str, "Make the Plan in Deck Burner: everyone draws first, then each chooses "
+                                          "(all-first), or each draws just before choosing (in-turn)",
+                                     choices=("all-first", "in-turn")),
+    "intoTheGrey.groupCard": Setting(str, "Into the Grey Group Scene: a skill is used by discarding a card of its "
+                                          "suit from hand (discard), or without a card (none)",
+                                     choices=("discard", "none")),
     "planner.rounds": Setting(int, "planner horizon: new rounds of Individual Scenes it may start", lo=0, hi=4),
     "planner.groupScenes": Setting(int, "planner horizon: Group Scenes it may play", lo=0, hi=6),
 }

@@ -177,6 +177,7 @@ def state_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> Mnemo
     if last is not None and last not in OUTCOMES:
         raise InvalidInputError(join(field, "lastOutcome"), last, "expected victory, defeat, draw or null")
     state.last = last
+    _check_tally(state, field)
     state.scene = _scene_from_json(state, get(obj, "scene", field, None), join(field, "scene"))
     state.group = _group_from_json(state, get(obj, "group", field, None), join(field, "group"))
     _check_phase(state, field)
@@ -280,6 +281,22 @@ def _group_from_json(state: MnemonicState, value: Any, field: str) -> Group | No
     return Group(turn, cards, skills)
 
 
+def _check_tally(state: MnemonicState, field: str) -> None:
+    """The last outcome is one of those counted; the Group Scenes since the round are among those played."""
+    counts = {"victory": state.tally.victories, "defeat": state.tally.defeats, "draw": state.tally.draws}
+    if state.last is not None and counts[state.last] < 1:
+        raise ImpossibleStateError(join(field, "lastOutcome"), state.last,
+                                   f"the tally counts no {state.last} (tally {counts})")
+    played = sum(counts.values())
+    in_progress = int(state.phase in ("group-draw", "group-skill", "group-roll"))
+    if state.attempts - in_progress > played:
+        raise ImpossibleStateError(join(field, "attempts"), state.attempts,
+                                   f"more Group Scenes since the round than the tally's {played}")
+    if state.last is None and played > 0:
+        raise ImpossibleStateError(join(field, "lastOutcome"), None,
+                                   f"the tally counts {played} Group Scene(s): name the last one's outcome")
+
+
 def _check_phase(state: MnemonicState, field: str) -> None:
     """The phase and its scene/group fields must be a position the rules can reach."""
     phase, scene, group, rules = state.phase, state.scene, state.group, state.rules
@@ -343,6 +360,9 @@ def _check_scene(state: MnemonicState, field: str) -> None:
                                                                 "straight to the weaving")
         if state.players[p].weavings < 1:
             raise ImpossibleStateError(join(f, "passed"), True, "no weaving left: the scene would be over")
+        if state.matching(p, cat):
+            raise ImpossibleStateError(join(f, "passed"), True, "a scene is played without a roll only when no "
+                                                                "available skill matches its card (MN-17)")
         return
     if scene.skill is None:
         raise ImpossibleStateError(join(f, "skill"), None, f"phase {phase} needs the skill chosen")
@@ -393,32 +413,50 @@ def _check_group(state: MnemonicState, field: str) -> None:
     f = join(field, "group")
     order = state.order()
     burner = state.mode == "deck-burner"
+    grey_cards = state.grey_cards()
+    phase = state.phase
+    drawn_prefix = sum(1 for q in order if group.cards[q] is not None) if state.draws_first() else None
     for pos, q in enumerate(order):
         card, skill = group.cards[q], group.skills[q]
-        if not burner and card is not None:
-            raise ImpossibleStateError(join(join(f, "cards"), q), card_code(card), "Into the Grey draws no card")
+        where_card, where_skill = join(join(f, "cards"), q), join(join(f, "skills"), q)
         decided = pos < group.turn
         if burner:
-            drawn = decided or (pos == group.turn and state.phase == "group-skill")
+            if drawn_prefix is not None:  # everyone draws, in table order, before anyone chooses
+                drawn = pos < drawn_prefix or phase != "group-draw"
+            else:
+                drawn = decided or (pos == group.turn and phase == "group-skill")
             if drawn and card is None:
-                raise ImpossibleStateError(join(join(f, "cards"), q), None, "this player has drawn already")
+                raise ImpossibleStateError(where_card, None, "this player has drawn already")
             if not drawn and card is not None:
-                raise ImpossibleStateError(join(join(f, "cards"), q), card_code(card), "this player has not drawn yet")
-            if card is not None and (card, q) not in state.discard:
-                raise ImpossibleStateError(join(join(f, "cards"), q), card_code(card),
-                                           "a drawn card goes to the discard, recorded as played by its player")
+                raise ImpossibleStateError(where_card, card_code(card), "this player has not drawn yet")
+        elif not grey_cards and card is not None:
+            raise ImpossibleStateError(where_card, card_code(card), "Into the Grey draws no card (rules "
+                                                                    "intoTheGrey.groupCard: none)")
+        elif grey_cards and (card is None) != (skill is None):
+            raise ImpossibleStateError(where_card if card is None else where_skill, "..." if card is None else
+                                       card_code(card), "a skill is brought with a card of its suit from hand "
+                                                        "(rules intoTheGrey.groupCard: discard)")
+        if card is not None and (card, q) not in state.discard:
+            raise ImpossibleStateError(where_card, card_code(card),
+                                       "a card of the plan goes to the discard, recorded as played by its player")
         if skill is not None:
             if not decided:
-                raise ImpossibleStateError(join(join(f, "skills"), q), "...", "this player has not chosen yet")
-            if skill not in state._group_options(q):
-                raise ImpossibleStateError(join(join(f, "skills"), q), state.players[q].skills[skill].name,
-                                           "not an available skill this player may bring")
+                raise ImpossibleStateError(where_skill, "...", "this player has not chosen yet")
+            used = state.players[q].skills[skill]
+            if grey_cards:
+                ok = state.usable(used) and matches(used, category(card), state.rules["joker"])  # type: ignore[arg-type]
+            else:
+                ok = skill in state._group_options(q)
+            if not ok:
+                raise ImpossibleStateError(where_skill, used.name, "not an available skill this player may bring"
+                                           + (f" with {card_code(card)}" if grey_cards and card is not None else ""))
         elif decided and state._group_options(q):
-            raise ImpossibleStateError(join(join(f, "skills"), q), None,
+            raise ImpossibleStateError(where_skill, None,
                                        "this player has an available skill, so they must have chosen one")
-    phase = state.phase
-    if phase == "group-draw" and (not burner or group.turn >= state.n or not state.deck):
-        raise ImpossibleStateError(join(f, "turn"), group.turn, "nobody can draw for the plan now")
+    if phase == "group-draw":
+        if not burner or not state.deck or (drawn_prefix is None and group.turn >= state.n) or \
+                (drawn_prefix is not None and (drawn_prefix >= state.n or group.turn != 0)):
+            raise ImpossibleStateError(join(f, "turn"), group.turn, "nobody can draw for the plan now")
     if phase == "group-skill" and (group.turn >= state.n or not state._group_options(order[group.turn])):
         raise ImpossibleStateError(join(f, "turn"), group.turn, "this player has no skill to choose")
     if phase == "group-roll" and group.turn != state.n:

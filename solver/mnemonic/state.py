@@ -18,6 +18,7 @@ Action ids (interpreted in the state's phase):
 ``0..53``             ``play <card>`` from hand
 ``60``                ``draw`` from the deck
 ``100 + s``           ``use "<skill>"`` / ``help with "<skill>"`` / ``group use "<skill>"``
+``1000 + 10 card + s``  ``group use "<skill>" with <card>`` (Into the Grey, a card discarded from hand)
 ``150 + suit``        ``learn <suit>``
 ``160``               ``pass`` (a scene without a roll, MN-17)
 ``200 + 10 q + s``    ``use "<skill>" helped by <q>``
@@ -55,6 +56,7 @@ ASK = 200
 NO_WEAVE, WEAVE_AVOID, WEAVE_GIVE, WEAVE_REPAIR = 300, 301, 310, 320
 GROUP, ROUND, END, TRY_AGAIN, REGROUP, RETREAT = 400, 401, 402, 403, 404, 405
 REVEAL, ROLL, RESULT = 500, 600, 700
+GROUP_CARD = 1000
 TABLE_WORDS = {GROUP: "group", ROUND: "round", END: "end", TRY_AGAIN: "try again", REGROUP: "regroup",
                RETREAT: "retreat"}
 RESULTS = ("victory", "defeat", "draw")
@@ -206,7 +208,9 @@ class MnemonicState(State):
         if not (self.rules["help.onlyWithoutMatch"] and matching):
             helpers = [q for q in range(self.n) if q != p and self.available(q)]
             moves += [ASK + 10 * q + s for q in helpers for s in self.available(p)]
-        return moves or [PASS]
+        if not moves or (not matching and self.rules["scene.passWithoutMatch"]):
+            moves.append(PASS)  # MN-17: asking and learning are optional, and a helper may decline
+        return moves
 
     def _moves_scene_help(self) -> list[int]:
         assert self.scene is not None and self.scene.helper is not None
@@ -242,13 +246,31 @@ class MnemonicState(State):
         return moves
 
     def _moves_group_skill(self) -> list[int]:
-        return [USE + s for s in self._group_options(self.order()[self.group.turn])]  # type: ignore[union-attr]
+        return self._group_moves(self.order()[self.group.turn])  # type: ignore[union-attr]
+
+    def grey_cards(self) -> bool:
+        """Into the Grey Group Scenes cost a card of the skill's suit from hand (rule intoTheGrey.groupCard)."""
+        return self.mode == "into-the-grey" and self.rules["intoTheGrey.groupCard"] == "discard"
+
+    def draws_first(self) -> bool:
+        """Deck Burner: everyone draws before anyone chooses (rule deckBurner.groupDraws, MN-23)."""
+        return self.mode == "deck-burner" and self.rules["deckBurner.groupDraws"] == "all-first"
+
+    def _group_moves(self, player: int) -> list[int]:
+        """The moves bringing a skill to the Group Scene (MN-23): a matching skill of the drawn card (Deck
+        Burner), a skill with a card of its suit from hand (Into the Grey, ``discard``) or any available skill."""
+        if self.grey_cards():
+            return [GROUP_CARD + 10 * c + s for c in sorted(self.players[player].hand)
+                    for s in self.matching(player, category(c))]
+        return [USE + s for s in self._group_options(player)]
 
     def _group_options(self, player: int) -> list[int]:
-        """Skills a player may bring to the Group Scene (Deck Burner: matching the drawn card, MN-23)."""
+        """Skills a player may bring to the Group Scene (MN-23)."""
         if self.mode == "deck-burner":
             card = self.group.cards[player]  # type: ignore[union-attr]
             return [] if card is None else self.matching(player, category(card))
+        if self.grey_cards():
+            return sorted({s for c in self.players[player].hand for s in self.matching(player, category(c))})
         return self.available(player)
 
     # -- chance -------------------------------------------------------------------------
@@ -302,10 +324,7 @@ class MnemonicState(State):
         elif self.phase == "scene-weave":
             self._finish_scene(action)
         elif self.phase == "group-skill":
-            assert self.group is not None
-            self.group.skills[self.order()[self.group.turn]] = action - USE
-            self.group.turn += 1
-            self._advance_group()
+            self._group_choice(action)
         elif self.phase == "group-roll":
             self._resolve_group(RESULTS[action - RESULT])
         else:
@@ -324,10 +343,18 @@ class MnemonicState(State):
             self._card_played(card)
         else:
             assert self.group is not None
-            player = self.order()[self.group.turn]
+            player = self.drawer()
             self.group.cards[player] = card
             self.discard.append((card, player))
             self._advance_group()
+
+    def drawer(self) -> int:
+        """Who draws at a Group Scene's draw: the first in table order without a card (all-first), or the
+        player whose turn it is (in-turn)."""
+        assert self.group is not None
+        if self.draws_first():
+            return next(q for q in self.order() if self.group.cards[q] is None)
+        return self.order()[self.group.turn]
 
     def _card_played(self, card: int) -> None:
         self.discard.append((card, self.focus))
@@ -432,10 +459,32 @@ class MnemonicState(State):
             self.group = Group(0, [None] * self.n, [None] * self.n)
             self._advance_group()
 
+    @staticmethod
+    def group_skill_of(action: int) -> int:
+        """The skill index a ``group-skill`` action brings (``group use "S"`` or ``group use "S" with CARD``)."""
+        return (action - GROUP_CARD) % 10 if action >= GROUP_CARD else action - USE
+
+    def _group_choice(self, action: int) -> None:
+        group = self.group
+        assert group is not None
+        q = self.order()[group.turn]
+        if action >= GROUP_CARD:
+            card, skill = divmod(action - GROUP_CARD, 10)
+            self.players[q].hand.remove(card)
+            self.discard.append((card, q))
+            group.cards[q], group.skills[q] = card, skill
+        else:
+            group.skills[q] = action - USE
+        group.turn += 1
+        self._advance_group()
+
     def _advance_group(self) -> None:
         group = self.group
         assert group is not None
         order = self.order()
+        if self.draws_first() and any(group.cards[q] is None for q in order):
+            self.phase = "group-draw"  # everyone draws before anyone chooses (MN-23)
+            return
         while group.turn < self.n:
             q = order[group.turn]
             if self.mode == "deck-burner" and group.cards[q] is None:
@@ -502,6 +551,9 @@ class MnemonicState(State):
             return f'help with "{self.players[self.scene.helper].skills[action - USE].name}"'  # type: ignore[union-attr]
         if phase == "group-skill":
             player = self.order()[self.group.turn]  # type: ignore[union-attr]
+            if action >= GROUP_CARD:
+                card, skill = divmod(action - GROUP_CARD, 10)
+                return f'group use "{self.players[player].skills[skill].name}" with {card_code(card)}'
             return f'group use "{self.players[player].skills[action - USE].name}"'
         if phase == "scene-weave":
             if action == NO_WEAVE:

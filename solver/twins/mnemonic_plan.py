@@ -47,8 +47,8 @@ from typing import Any
 CFG_PLAYERS, CFG_SLOTS, CFG_GREY, CFG_JOKER_WILD, CFG_HELP_ONLY, CFG_HELP_DICE, CFG_HELPER_SHARES = range(7)
 CFG_LEARN, CFG_LEARN_ONLY, CFG_WEAVINGS, CFG_REFRESH, CFG_AVOID_HELPER, CFG_REPAIR = range(7, 13)
 CFG_INJURY_SKILL, CFG_INJURY_EFFECT, CFG_NOBODY, CFG_DRAW_AS_VICTORY, CFG_MAX_ATTEMPTS, CFG_ROTATE = range(13, 19)
-CFG_NEEDS_COMPLICATION = 19
-CONFIG_LENGTH = 20
+CFG_NEEDS_COMPLICATION, CFG_GREY_CARD, CFG_DRAWS_FIRST, CFG_PASS = 19, 20, 21, 22
+CONFIG_LENGTH = 23
 # injury effects, refresh rules, nobody-rolls outcomes
 UNUSABLE, MINUS_ONE, NO_EFFECT = 0, 1, 2
 REFRESH_NEVER, REFRESH_ROUND, REFRESH_VICTORY = 0, 1, 2
@@ -179,16 +179,36 @@ class _Model:
             pos[self.pl(q, PL_GROUP_CAT)] = pos[self.pl(q, PL_GROUP_SLOT)] = -1
         self.advance_group(pos)
 
+    def holds(self, pos: list[int], q: int, cat: int) -> bool:
+        """Player ``q`` can play a card of ``cat`` from hand (an open hand: any category the pool holds)."""
+        if pos[self.pl(q, PL_KNOWN)]:
+            return pos[self.pl(q, PL_HAND + cat)] > 0
+        return pos[self.pl(q, PL_HAND_SIZE)] > 0 and pos[POS_POOL + cat] > 0
+
     def group_options(self, pos: list[int], q: int) -> list[int]:
+        """Skills ``q`` may bring (Into the Grey with cards: with some card of the skill's suit in hand)."""
         if self.c[CFG_GREY]:
+            if self.c[CFG_GREY_CARD]:
+                return sorted({i for cat in range(CATEGORIES) if self.holds(pos, q, cat)
+                               for i in self.matching(pos, q, cat)})
             return self.available(pos, q)
         cat = pos[self.pl(q, PL_GROUP_CAT)]
         return [] if cat < 0 else self.matching(pos, q, cat)
 
+    def drawer(self, pos: list[int]) -> int:
+        """Who draws at a Group Scene draw (everyone first, in table order; or the player whose turn it is)."""
+        if self.c[CFG_DRAWS_FIRST]:
+            return next(self.order(pos, i) for i in range(self.k) if pos[self.pl(self.order(pos, i), PL_GROUP_CAT)] < 0)
+        return self.order(pos, pos[POS_TURN])
+
     def advance_group(self, pos: list[int]) -> None:
+        burner = not self.c[CFG_GREY]
+        if burner and self.c[CFG_DRAWS_FIRST] and any(pos[self.pl(q, PL_GROUP_CAT)] < 0 for q in range(self.k)):
+            pos[POS_PHASE] = GROUP_DRAW
+            return
         while pos[POS_TURN] < self.k:
             q = self.order(pos, pos[POS_TURN])
-            if not self.c[CFG_GREY] and pos[self.pl(q, PL_GROUP_CAT)] < 0:
+            if burner and pos[self.pl(q, PL_GROUP_CAT)] < 0:
                 pos[POS_PHASE] = GROUP_DRAW
                 return
             if self.group_options(pos, q):
@@ -292,9 +312,11 @@ class _Model:
         self.forget_complicated(pos)
 
     def forget_cards(self, pos: list[int], q: int) -> None:
-        """Player ``q`` will not weave or play a card again."""
+        """Player ``q`` will not weave again, nor play a card (unless Into the Grey's Group Scenes take cards)."""
         at = self.pl(q, 0)
         pos[at + PL_TOKENS] = 0
+        if self.c[CFG_GREY] and self.c[CFG_GREY_CARD]:
+            return
         pos[at + PL_HAND_SIZE] = 0
         for c in range(CATEGORIES):
             pos[at + PL_HAND + c] = 0
@@ -362,7 +384,7 @@ class _Model:
                     self.roll(child, result)
                     out.append((p, child))
         elif phase == GROUP_DRAW:
-            q = self.order(pos, pos[POS_TURN])
+            q = self.drawer(pos)
             for p, cat in self.draw_outcomes(pos):
                 child = list(pos)
                 child[POS_DECK] -= 1
@@ -427,7 +449,22 @@ class _Model:
                 return self.win(n, m)
             q = self.order(pos, index)
             if self.c[CFG_GREY]:
-                return walk(index + 1, n + self.best_dice(pos, q, -1))
+                if not self.c[CFG_GREY_CARD]:
+                    return walk(index + 1, n + self.best_dice(pos, q, -1))
+                # the card of the best skill's suit; an open hand may take any category the pool still holds
+                options = [c for c in range(CATEGORIES) if self.matching(pos, q, c) and (
+                    pos[self.pl(q, PL_HAND + c)] > 0 if pos[self.pl(q, PL_KNOWN)] else
+                    pos[self.pl(q, PL_HAND_SIZE)] > 0 and pool[c] > 0)]
+                if not options:
+                    return walk(index + 1, n)
+                if pos[self.pl(q, PL_KNOWN)]:
+                    return walk(index + 1, n + max(self.best_dice(pos, q, c) for c in options))
+                best = Fraction(0)
+                for c in options:
+                    pool[c] -= 1
+                    best = max(best, walk(index + 1, n + self.best_dice(pos, q, c)))
+                    pool[c] += 1
+                return best
             cat = pos[self.pl(q, PL_GROUP_CAT)]
             if cat >= 0:
                 return walk(index + 1, n + self.best_dice(pos, q, cat))
@@ -494,8 +531,16 @@ class _Model:
                 out.append(child)
         elif phase == GROUP_SKILL:
             q = self.order(pos, pos[POS_TURN])
-            for i in self.group_options(pos, q):
+            if self.c[CFG_GREY] and self.c[CFG_GREY_CARD]:
+                choices = [(cat, i) for cat in range(CATEGORIES) if self.holds(pos, q, cat)
+                           for i in self.matching(pos, q, cat)]
+            else:
+                choices = [(-1, i) for i in self.group_options(pos, q)]
+            for cat, i in choices:
                 child = list(pos)
+                if cat >= 0:  # Into the Grey: the card of the skill's suit is discarded
+                    self.take_card(child, q, cat)
+                    child[self.pl(q, PL_GROUP_CAT)] = cat
                 child[self.pl(q, PL_GROUP_SLOT)] = i
                 child[POS_TURN] += 1
                 self.advance_group(child)
@@ -542,7 +587,7 @@ class _Model:
                     child[POS_SKILL], child[POS_HELPER] = i, q
                     child[POS_PHASE] = SCENE_HELP
                     out.append(child)
-        if not out:
+        if not out or (not matching and self.c[CFG_PASS]):
             child = list(pos)
             child[POS_RESULT] = PASSED
             self.to_weave(child)

@@ -86,11 +86,19 @@ RULE_CHOICES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "
                 ("round.rotateFirstPlayer", [False, True]), ("weaving.refresh", ["never", "round"]),
                 ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
                 ("help.onlyWithoutMatch", [True, False]), ("learning.onlyWithoutMatch", [True, False]),
-                ("weaving.avoidCoversHelper", [True, False]), ("help.helperSharesComplication", [True, False])]
+                ("weaving.avoidCoversHelper", [True, False]), ("help.helperSharesComplication", [True, False]),
+                ("deckBurner.groupDraws", ["all-first", "in-turn"]), ("intoTheGrey.groupCard", ["discard", "none"]),
+                ("scene.passWithoutMatch", [True, False])]
 
 
 def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", steps: int = 5) -> MnemonicState:
-    """A late-session Deck Burner position: few cards left, random skills, statuses and rule variants."""
+    """A late-session position: few cards left, random skills, statuses and rule variants.
+
+    Deck Burner: a few cards in the deck and in hands. Into the Grey: hands of at most two cards, every other
+    card played by the player the deal gave it to (MN-9).
+    """
+    from solver.mnemonic.cards import card_class
+    from solver.mnemonic.state import grey_deal_classes
     k = int(rng.integers(1, max_players + 1))
     cards = [int(c) for c in rng.permutation(54)]
     players = []
@@ -100,16 +108,32 @@ def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", s
             skills.append({"name": f"S{i}", "suit": ["hearts", "diamonds", "clubs", "spades"][int(rng.integers(4))],
                            "rating": int(rng.integers(1, 3)),
                            "status": ["ok", "ok", "complicated", "injured", "complicated+injured"][int(rng.integers(5))]})
-        hand = [card_code(cards.pop()) for _ in range(int(rng.integers(0, 3)))]
-        players.append({"skills": skills, "hand": hand, "weavings": int(rng.integers(0, 2)),
+        players.append({"skills": skills, "hand": [], "weavings": int(rng.integers(0, 2)),
                         "bonusDice": int(rng.integers(0, 2))})
-    deck = [card_code(cards.pop()) for _ in range(int(rng.integers(k, 2 * k + 2)))]
-    discard = [{"card": card_code(c), "by": int(rng.integers(k))} for c in cards]
     rules = {"deckBurner.handSize": 2}
     for key, values in RULE_CHOICES:
         rules[key] = values[int(rng.integers(len(values)))]
-    obj = {"mode": mode, "players": players, "deck": deck, "discard": discard, "rules": rules,
-           "phase": ["scene-card", "table"][int(rng.integers(2))]}
+    obj = {"mode": mode, "players": players, "rules": rules, "phase": ["scene-card", "table"][int(rng.integers(2))]}
+    if mode == "deck-burner":
+        for p in players:
+            p["hand"] = [card_code(cards.pop()) for _ in range(int(rng.integers(0, 3)))]
+        obj["deck"] = [card_code(cards.pop()) for _ in range(int(rng.integers(k, 2 * k + 2)))]
+        obj["discard"] = [{"card": card_code(c), "by": int(rng.integers(k))} for c in cards]
+    else:
+        piles = {cls: [c for c in cards if card_class(c) == cls] for cls in range(3)}
+        discard = []
+        for q, dealt in enumerate(grey_deal_classes(k)):
+            counts = list(dealt)
+            keep = int(rng.integers(1, 3))
+            for _ in range(keep):
+                options = [cls for cls in range(3) if counts[cls] > 0]
+                cls = options[int(rng.integers(len(options)))]
+                counts[cls] -= 1
+                players[q]["hand"].append(card_code(piles[cls].pop()))
+            for cls in range(3):
+                discard += [{"card": card_code(piles[cls].pop()), "by": q} for _ in range(counts[cls])]
+        order = rng.permutation(len(discard))
+        obj["discard"] = [discard[i] for i in order]
     if obj["phase"] == "table" and rules["group.needsComplication"]:
         obj["players"][0]["skills"][0]["status"] = "complicated"
     state = game.state_from_json(obj)
@@ -153,6 +177,11 @@ def exhaustive(state, rounds: int, groups: int, memo: dict | None = None, base: 
                 if category(a) in seen:
                     continue
                 seen.add(category(a))
+            if state.phase == "group-skill" and a >= S.GROUP_CARD:  # a card of one suit: the same future
+                card, skill = divmod(a - S.GROUP_CARD, 10)
+                if (category(card), skill) in seen:
+                    continue
+                seen.add((category(card), skill))
             r = rounds - (a in (S.ROUND, S.REGROUP) and state.phase in ("table", "after-victory", "after-defeat"))
             g = groups - (a in (S.GROUP, S.TRY_AGAIN) and state.phase in ("table", "after-victory", "after-defeat"))
             if r < 0 or g < 0:

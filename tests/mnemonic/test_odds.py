@@ -123,13 +123,14 @@ def test_group_outcomes_sum_to_exactly_one_in_lowest_terms(pools, adversary):
             assert Fraction(num, den).denominator == den  # already in lowest terms
 
 
-def test_mn7_exact_range_is_49_dice():
-    """MN-7: 49 dice in all is the largest exact case; beyond it the error names the fields."""
-    assert group_odds([25], 24).victory + group_odds([25], 24).defeat + group_odds([25], 24).draw == 1
-    with pytest.raises(InvalidInputError, match="pools/adversary"):
-        group_odds([25], 25)
-    with pytest.raises(InvalidInputError, match="dice"):
-        individual_odds(50)
+def test_mn7_exact_past_the_kernels_range():
+    """MN-7: 49 dice in all is the kernel's range; beyond it the answer is still exact (Python integers)."""
+    for pools, adversary in (([25], 24), ([25], 25), ([40], 40)):
+        odds = group_odds(pools, adversary)
+        assert odds.victory + odds.defeat + odds.draw == 1
+        assert odds.victory == sum((Fraction(v, 6) ** pools[0] - Fraction(v - 1, 6) ** pools[0])
+                                   * Fraction(v - 1, 6) ** adversary for v in range(1, 7))
+    assert individual_odds(50).success == 1 - Fraction(5, 6) ** 50
 
 
 @pytest.mark.parametrize("pools,adversary,field", [([-1], 2, "pools[0]"), ([1.5], 2, "pools[0]"),

@@ -11,6 +11,7 @@ from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.state import grey_deal_classes
 
 HAND5 = {"deckBurner.handSize": 5}
+NO_GROUP_CARD = {"intoTheGrey.groupCard": "none"}  # Into the Grey Group Scenes without cards (MN-23)
 
 
 def test_mn8_the_deck_has_54_cards_and_the_prompt_table(game):
@@ -90,7 +91,7 @@ def test_mn14_joker_matches_nothing_by_default_and_everything_when_wild(build, m
     """MN-14: a Joker has no suit (joker: no-suit) unless the rules make it wild."""
     plain = build([mn.player("Fight=H2,Sneak=S1", "RJ"), mn.player("B=D1")], rules=HAND5)
     plain.apply_move("play RJ")
-    assert mn.moves(plain) == ['use "Fight" helped by 1', 'use "Sneak" helped by 1']
+    assert mn.moves(plain) == ["pass", 'use "Fight" helped by 1', 'use "Sneak" helped by 1']
     wild = build([mn.player("Fight=H2,Sneak=S1", "RJ"), mn.player("B=D1")], rules={**HAND5, "joker": "wild"})
     wild.apply_move("play RJ")
     assert mn.moves(wild) == ['use "Fight"', 'use "Sneak"']
@@ -101,7 +102,7 @@ def test_mn15_help_only_without_a_match_and_the_helper_shares_the_risk(build, mn
     state = build([mn.player("Fight=H2c,Sneak=S1", "7H", weavings=0), mn.player("Bargain=D3,Endure=C1")],
                   rules={**HAND5, "learning.allowed": False})
     state.apply_move("play 7H")
-    assert mn.moves(state) == ['use "Sneak" helped by 1']
+    assert mn.moves(state) == ["pass", 'use "Sneak" helped by 1']
     state.apply_move('use "Sneak" helped by 1')
     assert state.current_player() == 1 and mn.moves(state) == ['help with "Bargain"', 'help with "Endure"']
     state.apply_move('help with "Endure"')
@@ -145,6 +146,22 @@ def test_mn17_nothing_to_use_means_a_scene_without_a_roll(build, mn):
     assert mn.moves(state) == ["pass"]
     state.apply_move("pass")
     assert state.adversary_pool() == 1 and state.focus == 1
+
+
+def test_mn17_passing_is_optional_while_help_is_possible_unless_the_rules_say_otherwise(build, mn):
+    """MN-17: asking for help is optional ('you *can* ask'), so 'pass' stays offered beside it by default;
+    scene.passWithoutMatch false offers it only when nothing else is possible."""
+    players = [mn.player("Fight=H2", "7S", weavings=0), mn.player("B=D1")]
+    default = build(players, rules={**HAND5, "learning.allowed": False})
+    default.apply_move("play 7S")
+    assert mn.moves(default) == ["pass", 'use "Fight" helped by 1']
+    strict = build([mn.player("Fight=H2", "7S", weavings=0), mn.player("B=D1")],
+                   rules={**HAND5, "learning.allowed": False, "scene.passWithoutMatch": False})
+    strict.apply_move("play 7S")
+    assert mn.moves(strict) == ['use "Fight" helped by 1']
+    matching = build([mn.player("Fight=H2", "7H", weavings=0), mn.player("B=D1")], rules=HAND5)
+    matching.apply_move("play 7H")
+    assert "pass" not in mn.moves(matching)
 
 
 def test_mn18_roll_dice_keep_the_highest_a_six_succeeds(build, mn):
@@ -191,7 +208,7 @@ def test_mn20_extra_dice_wait_for_the_next_roll_even_in_a_group_scene(build, mn)
     """MN-20: a woven die stays pending through a scene without a roll and is spent on the Group Scene roll."""
     state = build([mn.player("Fight=H2"), mn.player("Sneak=S1c", bonus=1)], mode="into-the-grey",
                   phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)),
-                  rules={"group.maxAttempts": 1})
+                  rules={"group.maxAttempts": 1, **NO_GROUP_CARD})
     mn.play(state, "group", 'group use "Fight"')
     assert state.group_pools() == [2, 0]  # player 1 has no skill: no roll, the die waits
     state.apply_move("result defeat")
@@ -224,14 +241,17 @@ def test_mn22_the_adversary_pool_counts_complications(build, mn):
 
 
 def test_mn23_deck_burner_plan_draws_then_matches(build, mn):
-    """MN-23: each player draws; the skill must match the drawn suit; otherwise they contribute nothing."""
+    """MN-23: everyone draws first (deckBurner.groupDraws all-first), then each chooses a skill matching the
+    drawn suit; otherwise they contribute nothing."""
     discard = "2H@0 3H@1"
     state = build([mn.player("Fight=H3,Sneak=S2"), mn.player("Bargain=D2c")], phase="table", discard=discard)
     state.apply_move("group")
     assert state.phase == "group-draw" and state.current_player() == CHANCE_PLAYER
     state.apply_move("reveal 7S")
-    assert mn.moves(state) == ['group use "Sneak"']
-    mn.play(state, 'group use "Sneak"', "reveal QD")  # player 1's only diamond skill is complicated
+    assert state.phase == "group-draw"  # player 1 draws before player 0 chooses
+    state.apply_move("reveal QD")
+    assert state.current_player() == 0 and mn.moves(state) == ['group use "Sneak"']
+    mn.play(state, 'group use "Sneak"')  # player 1's only diamond skill is complicated
     assert state.phase == "group-roll" and state.group_pools() == [2, 0]
     odds = state.group_odds()
     assert odds.victory + odds.defeat + odds.draw == 1 and state.adversary_pool() == 1
@@ -240,7 +260,7 @@ def test_mn23_deck_burner_plan_draws_then_matches(build, mn):
 def test_mn24_group_roll_uses_the_exact_odds(build, mn):
     """MN-24: the Group Scene's chance outcomes are the exact odds of MN-3..MN-6."""
     state = build([mn.player("Fight=H3"), mn.player("Sneak=S2"), mn.player("X=C1c,Y=C1c,Z=D1c,W=D1c")],
-                  mode="into-the-grey", phase="table",
+                  mode="into-the-grey", phase="table", rules=NO_GROUP_CARD,
                   discard=" ".join(f"{card_code(c)}@{c % 3}" for c in range(54)))
     mn.play(state, "group", 'group use "Fight"', 'group use "Sneak"')
     exact = dict(state.chance_outcomes_exact())
@@ -250,6 +270,7 @@ def test_mn24_group_roll_uses_the_exact_odds(build, mn):
 def test_mn25_victory_clears_every_complication(build, mn):
     """MN-25: Victory clears all complications (not injuries); then a new round or the end."""
     state = build([mn.player("A=H3,B=S1c,C=D1ci"), mn.player("D=C2c")], mode="into-the-grey", phase="table",
+                  rules=NO_GROUP_CARD,
                   discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
     mn.play(state, "group", 'group use "A"', "result victory")
     skills = [s for p in state.players for s in p.skills]
@@ -260,12 +281,13 @@ def test_mn25_victory_clears_every_complication(build, mn):
 def test_mn26_defeat_injures_the_suit_each_player_used(build, mn):
     """MN-26: Defeat injures every skill of the suit used (injury.scope suit); scope 'skill' only the one used."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
-    state = build([mn.player("A=H3,A2=H1,B=S1c"), mn.player("D=C2,E=D1")], **grey)
+    state = build([mn.player("A=H3,A2=H1,B=S1c"), mn.player("D=C2,E=D1")], rules=NO_GROUP_CARD, **grey)
     mn.play(state, "group", 'group use "A"', 'group use "E"', "result defeat")
     assert [s.injured for s in state.players[0].skills] == [True, True, False]
     assert [s.injured for s in state.players[1].skills] == [False, True]
     assert state.phase == "after-defeat" and mn.moves(state) == ["try again", "retreat"]
-    narrow = build([mn.player("A=H3,A2=H1,B=S1c"), mn.player("D=C2,E=D1")], rules={"injury.scope": "skill"}, **grey)
+    narrow = build([mn.player("A=H3,A2=H1,B=S1c"), mn.player("D=C2,E=D1")],
+                   rules={"injury.scope": "skill", **NO_GROUP_CARD}, **grey)
     mn.play(narrow, "group", 'group use "A"', 'group use "E"', "result defeat")
     assert [s.injured for s in narrow.players[0].skills] == [True, False, False]
 
@@ -273,11 +295,12 @@ def test_mn26_defeat_injures_the_suit_each_player_used(build, mn):
 def test_mn27_a_draw_hurts_nobody_and_offers_the_defeat_choices(build, mn):
     """MN-27: Draw: no injury, complications stay, then try again / regroup / retreat (afterDraw as-defeat)."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
-    state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], **grey)
+    state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules=NO_GROUP_CARD, **grey)
     mn.play(state, "group", 'group use "A"', 'group use "D"', "result draw")
     assert state.phase == "after-defeat" and state.adversary_pool() == 1
     assert not any(s.injured for p in state.players for s in p.skills)
-    other = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules={"group.afterDraw": "as-victory"}, **grey)
+    other = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules={"group.afterDraw": "as-victory", **NO_GROUP_CARD},
+                  **grey)
     mn.play(other, "group", 'group use "A"', 'group use "D"', "result draw")
     assert other.phase == "after-victory" and other.adversary_pool() == 1
 
@@ -285,7 +308,8 @@ def test_mn27_a_draw_hurts_nobody_and_offers_the_defeat_choices(build, mn):
 def test_mn28_try_again_is_limited(build, mn):
     """MN-28: at most group.maxAttempts Group Scenes between two rounds."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
-    state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules={"group.maxAttempts": 2}, **grey)
+    state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules={"group.maxAttempts": 2, **NO_GROUP_CARD},
+                  **grey)
     mn.play(state, "group", 'group use "A"', 'group use "D"', "result draw", "try again", 'group use "A"',
             'group use "D"', "result draw")
     assert mn.moves(state) == ["retreat"]
@@ -317,7 +341,7 @@ def test_mn30_complications_stay_until_victory(build, mn):
 def test_mn31_the_session_is_won_by_any_victory(build, mn):
     """MN-31: identical returns for everyone: 1 after a session with a Victory, else 0."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
-    won = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], **grey)
+    won = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules=NO_GROUP_CARD, **grey)
     mn.play(won, "group", 'group use "A"', 'group use "D"', "result victory", "end")
     assert won.is_terminal() and won.returns() == [1.0, 1.0]
     lost = build([mn.player("A=H3"), mn.player("D=C2")], **grey)

@@ -17,7 +17,9 @@ RULES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "minus-o
          ("group.nobodyRolls", ["draw", "victory", "defeat"]), ("learning.allowed", [True, False]),
          ("round.rotateFirstPlayer", [False, True]), ("weaving.refresh", ["never", "round"]),
          ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
-         ("help.onlyWithoutMatch", [True, False]), ("weaving.avoidCoversHelper", [True, False])]
+         ("help.onlyWithoutMatch", [True, False]), ("weaving.avoidCoversHelper", [True, False]),
+         ("deckBurner.groupDraws", ["all-first", "in-turn"]), ("intoTheGrey.groupCard", ["discard", "none"]),
+         ("scene.passWithoutMatch", [True, False])]
 GAME = MnemonicGame()
 
 
