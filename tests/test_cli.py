@@ -78,3 +78,19 @@ def test_installed_entry_points(tmp_path, launcher):
     assert json.loads(proc.stdout)["total"] == 16
     bad = subprocess.run(cmd + ["aetherya", "score", "XXXX"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+
+
+def test_cli_subprocesses_in_tests_run_outside_the_source_tree():
+    """Run from the repo root, ``python -m solver`` would import the uncompiled source tree instead of the
+    installed build (this failed CI once): every ``subprocess.run`` in the tests must pass ``cwd=``."""
+    import ast
+    from pathlib import Path
+
+    offenders = []
+    for path in Path(__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "subprocess"
+                    and not any(k.arg == "cwd" for k in node.keywords)):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []

@@ -221,7 +221,7 @@ def test_legend_table_totals_44_points():
     assert len(LEGENDS) == 15 and sum(l.points for l in LEGENDS) == 44
 
 
-def test_bad_legends_name_their_field_in_the_engine_and_the_cli():
+def test_bad_legends_name_their_field_in_the_engine_and_the_cli(tmp_path):
     """A bad Legend in a score request is reported under the field the user typed (it was 'legends[1]')."""
     import subprocess
     import sys
@@ -230,8 +230,8 @@ def test_bad_legends_name_their_field_in_the_engine_and_the_cli():
         AetheryaGame().score({"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3", "plains-3"]})
     assert err.value.field == "state.legends[1]"
     out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "score", "FEFP/MDMH/PHFS/SSGS",
-                          "--legends", "plains-3,0"], capture_output=True, text=True, timeout=60)
+                          "--legends", "plains-3,0"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and out.stderr.startswith("memory-solver: error: --legends[1]:"), out.stderr
     missing = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", "no/such/state.json"],
-                             capture_output=True, text=True, timeout=60)
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "no such file" in missing.stderr and "Traceback" not in missing.stderr
