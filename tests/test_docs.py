@@ -1,6 +1,7 @@
 """The README's examples run (python-chess style), and CI runs the README's test command."""
 
 import doctest
+import json
 import re
 from pathlib import Path
 
@@ -30,3 +31,51 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_command():
     assert "memory-solver demo" in lines[0]
     assert "pytest" in lines[1]
     assert lines[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def _engine_examples() -> list[tuple[str, list[str], list[str]]]:
+    """(section, query lines, documented response lines) of each worked example in docs/engine.md."""
+    text = (ROOT / "docs" / "engine.md").read_text().split("## Worked examples", 1)[1]
+    examples = []
+    for section in re.split(r"^### ", text, flags=re.M)[1:]:
+        title = section.splitlines()[0].strip()
+        for block in re.findall(r"^```\n(.*?)\n```", section, flags=re.M | re.S):
+            lines = block.splitlines()
+            responses = [line for line in lines if line.startswith('{"id":') and not line.startswith('{"id": ')]
+            queries = [line for line in lines if line not in responses]
+            examples.append((title, queries, responses))
+    return examples
+
+
+def _without_seconds(value):
+    if isinstance(value, dict):
+        return {k: _without_seconds(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_without_seconds(v) for v in value]
+    return value
+
+
+def test_engine_worked_examples_are_what_the_engine_answers():
+    """Every worked example in docs/engine.md (but terminate, which needs a running search) is replayed."""
+    from solver.engine import Engine
+
+    examples = [e for e in _engine_examples() if e[0] != "terminate"]
+    assert {e[0] for e in examples} >= {"hint", "solve", "score", "legal_moves", "query_version", "Errors"}
+    for title, queries, documented in examples:
+        out: list[str] = []
+
+        class Sink:
+            def write(self, text: str) -> None:
+                out.append(text)
+
+            def flush(self) -> None:
+                pass
+
+        engine = Engine(Sink())
+        for line in queries:
+            engine.handle_line(line)
+        engine.close()
+        answered = [_without_seconds(json.loads(line)) for line in "".join(out).splitlines()]
+        expected = [_without_seconds(json.loads(line)) for line in documented]
+        key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
+        assert sorted(answered, key=key) == sorted(expected, key=key), title
