@@ -20,10 +20,9 @@ valued optimistically at each free cell, is an upper bound (see
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, int64_t, uint64_t
-
-cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
-    int lowest_bit "__builtin_ctz"(unsigned int) nogil
+from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
+                             CODES, CELLS, Tally, popcount, lowest_bit, connect_cells, dragon_value, tally,
+                             score_cards)
 
 cdef extern from "<time.h>" nogil:
     ctypedef long time_t
@@ -35,47 +34,57 @@ cdef extern from "<time.h>" nogil:
 
 
 cdef enum:
-    PLAINS = 0
-    FOREST = 1
-    MOUNTAIN = 2
-    SWAMP = 3
-    HUMANS = 4
-    ELVES = 5
-    DWARVES = 6
-    GOBLINS = 7
-    DRAGON = 8
-    PORTAL = 9
     FREE = 10
     KINDS = 10
-    CELLS = 16
     BIG = 1 << 28
     STAT_NODES = 0
     STAT_COMPLETE = 1
     STAT_BOUND = 2
     STAT_FOUND = 3
 
-cdef uint32_t FULL = 0xFFFF
-cdef uint32_t COL_A = 0x1111
-cdef uint32_t COL_D = 0x8888
-cdef int DRAGON_VALUE[4]
-DRAGON_VALUE[:] = [0, 3, 5, 6]
 # Points of a connected pair (row kind, column kind), each pair counted once; Goblin-Swamp is separate
-# (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf.
+# (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf. Both are read off
+# the shared scorer (``aetherya_board.tally``) on two-card kingdoms, so the bounds use the rules of the board
+# total (``docs/rules/aetherya.md``, AE-4 to AE-6).
 cdef int PAIR[10][10]
-PAIR[:] = [
-    #  P   F   M   S   H   E   D   G   R   O
-    [0, 0, 0, 0, 2, 0, 0, 0, 0, 0],     # P
-    [0, 0, 0, 0, 1, 2, 0, 0, 0, 0],     # F
-    [0, 0, 0, 0, 1, 0, 2, 0, 0, 0],     # M
-    [0, 0, 0, 0, -1, -1, 0, 0, 0, 0],   # S
-    [2, 1, 1, -1, 0, 0, 0, -2, 0, 0],   # H
-    [0, 2, 0, -1, 0, 0, -2, -2, 0, 0],  # E
-    [0, 0, 2, 0, 0, -2, 0, -2, 0, 0],   # D
-    [0, 0, 0, 0, -2, -2, -2, 0, 0, 0],  # G
-    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],     # R
-    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],     # O
-]
-cdef int GOBLIN_SWAMP = 3
+cdef int GOBLIN_SWAMP
+
+
+cdef int two_cards(int a, int b, bint orthogonal) noexcept:
+    """Tribe points and conflicts of a kingdom of two cards, ``a`` on cell 0 and ``b`` on cell 1, connected
+    orthogonally or else only through a Portal hub (no Goblin-Swamp points, AE-5)."""
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    cdef Tally t
+    cdef int c
+    for c in range(CODES):
+        kinds[c] = 0
+    for c in range(CELLS):
+        ortho[c] = 0
+        conn[c] = 0
+    kinds[a] |= 1
+    kinds[b] |= 2
+    conn[0] = 2
+    conn[1] = 1
+    if orthogonal:
+        ortho[0] = 2
+        ortho[1] = 1
+    tally(kinds, ortho, conn, 0, 0, False, &t)
+    return t.elves + t.dwarves + t.humans + t.goblins + t.conflicts
+
+
+cdef void init_pairs() noexcept:
+    global GOBLIN_SWAMP
+    cdef int a, b
+    for a in range(KINDS):
+        for b in range(KINDS):
+            PAIR[a][b] = two_cards(a, b, False)
+    GOBLIN_SWAMP = two_cards(GOBLINS, SWAMP, True) - PAIR[GOBLINS][SWAMP]
+
+
+init_pairs()
+
 cdef int ORDER_SIGN = 0
 cdef int TRIBE_ORDER[4]
 TRIBE_ORDER[:] = [HUMANS, ELVES, DWARVES, GOBLINS]
@@ -83,66 +92,11 @@ TRIBE_ORDER[:] = [HUMANS, ELVES, DWARVES, GOBLINS]
 
 # -- connection and board total ---------------------------------------------------------------
 
-cdef inline uint32_t spread(uint32_t m) noexcept nogil:
-    """Cells orthogonally adjacent to any cell of ``m``."""
-    return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
-
-
-cdef void connect_portals(uint32_t portals, uint32_t* orth, uint32_t* conn) noexcept nogil:
-    """Orthogonal and full connection masks of every cell for Portals on ``portals`` (AE-1, AE-2)."""
-    cdef int c
-    cdef uint32_t remaining = portals, hub, grown, around, rest
-    for c in range(CELLS):
-        orth[c] = spread((<uint32_t>1) << c)
-        conn[c] = orth[c]
-    while remaining:
-        hub = remaining & (~remaining + 1)
-        while True:
-            grown = hub | (spread(hub) & portals)
-            if grown == hub:
-                break
-            hub = grown
-        remaining &= ~hub
-        around = spread(hub) & ~hub
-        rest = around
-        while rest:
-            c = lowest_bit(rest)
-            rest &= rest - 1
-            conn[c] |= around & ~((<uint32_t>1) << c)
-
-
 cdef int board_total(const uint8_t* k) noexcept nogil:
-    """The board total of a complete kingdom (same rules as ``aetherya_score.score_one``)."""
-    cdef uint32_t orth[16]
-    cdef uint32_t conn[16]
-    cdef uint32_t kinds[10]
-    cdef int c, total = 0, tamed = 0, n_dragons, value, counted
-    cdef uint32_t m
-    for c in range(KINDS):
-        kinds[c] = 0
-    for c in range(CELLS):
-        kinds[k[c]] |= (<uint32_t>1) << c
-    connect_portals(kinds[PORTAL], orth, conn)
-    for c in range(CELLS):
-        m = conn[c]
-        if k[c] == ELVES:
-            total += 2 * popcount(m & kinds[FOREST]) - popcount(m & kinds[SWAMP]) - 2 * popcount(m & kinds[DWARVES])
-        elif k[c] == DWARVES:
-            total += 2 * popcount(m & kinds[MOUNTAIN])
-        elif k[c] == HUMANS:
-            total += (2 * popcount(m & kinds[PLAINS]) + popcount(m & kinds[FOREST]) + popcount(m & kinds[MOUNTAIN])
-                      - popcount(m & kinds[SWAMP]))
-        elif k[c] == GOBLINS:
-            total += (GOBLIN_SWAMP * popcount(orth[c] & kinds[SWAMP])
-                      - 2 * popcount(m & (kinds[HUMANS] | kinds[ELVES] | kinds[DWARVES])))
-        elif k[c] == DRAGON:
-            if (popcount(m & kinds[HUMANS]) >= 2 or popcount(m & kinds[ELVES]) >= 2
-                    or popcount(m & kinds[DWARVES]) >= 2):
-                tamed += 1
-    n_dragons = popcount(kinds[DRAGON])
-    value = DRAGON_VALUE[3 if n_dragons > 3 else n_dragons]
-    counted = 3 if tamed > 3 else tamed
-    return total + value * counted - value * (n_dragons - counted)
+    """The board total of a complete kingdom (the rules of ``aetherya_score.score_one``, ``aetherya_board.pxd``)."""
+    cdef Tally t
+    score_cards(k, 0, 0, False, &t)
+    return t.total
 
 
 # -- local search ------------------------------------------------------------------------------
@@ -583,7 +537,7 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
             s.mask[layout[c]] |= (<uint32_t>1) << c
     if n_free != n_cards:
         return 4
-    connect_portals(s.mask[PORTAL], s.orth, s.conn)
+    connect_cells(s.mask[PORTAL], s.orth, s.conn)
     for c in range(CELLS):
         s.orth[c] &= ~s.mask[PORTAL]
         s.conn[c] &= ~s.mask[PORTAL]
@@ -594,7 +548,7 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
                 s.conflicts += PAIR[s.kind[c]][kind] * popcount(s.conn[c] & s.mask[kind])
     s.conflicts //= 2
     s.n_dragons = counts[DRAGON] + popcount(s.mask[DRAGON])
-    s.dragon_value = DRAGON_VALUE[3 if s.n_dragons > 3 else s.n_dragons]
+    s.dragon_value = dragon_value(s.n_dragons)
     s.nodes = 0
     s.stop = 0
     s.found = 0

@@ -6,12 +6,11 @@ splitmix64 random numbers); the packed layout and the greedy policy are
 documented there and in ``docs/rules/aetherya.md`` ("Playouts").
 """
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t
 from libc.string cimport memcpy
-
-cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
-    int lowest_bit "__builtin_ctz"(unsigned int) nogil
+from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
+                             UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
+                             score_cards)
 
 cdef enum:
     MODE = 0
@@ -43,26 +42,10 @@ cdef enum:
     COOP = 2
     SOLO = 3
     MAX_TURNS = 3000
-    PLAINS = 0
-    FOREST = 1
-    MOUNTAIN = 2
-    SWAMP = 3
-    HUMANS = 4
-    ELVES = 5
-    DWARVES = 6
-    GOBLINS = 7
-    DRAGON = 8
-    PORTAL = 9
-    UNEXPLORED = 10
     RING_MASK = 0xF99F
     NEG = -1073741824
     BIG = 99
 
-cdef unsigned int FULL = 0xFFFF
-cdef unsigned int COL_A = 0x1111
-cdef unsigned int COL_D = 0x8888
-cdef int DRAGON_VALUE[4]
-DRAGON_VALUE[:] = [0, 3, 5, 6]
 cdef int LEGEND_POINTS[16]
 LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
 cdef int CENTRE[4]
@@ -86,111 +69,13 @@ cdef inline int below(uint64_t* rng, int n) noexcept nogil:
 
 
 # ---------------------------------------------------------------------- scoring
-cdef inline unsigned int spread(unsigned int m) noexcept nogil:
-    return (((m << 1) & ~COL_A) | ((m >> 1) & ~COL_D) | (m << 4) | (m >> 4)) & FULL
-
-
 cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned int* legends_out) noexcept nogil:
-    cdef unsigned int kinds[11]
-    cdef unsigned int ortho[16]
-    cdef unsigned int conn[16]
-    cdef unsigned int portals, remaining, hub, grown, around, rest, m
-    cdef unsigned int P, F, M, S, H, E, D, G, legends = 0
-    cdef int c, kind, total = 0, pairs = 0, tamed = 0, n, value, counted
-    for c in range(11):
-        kinds[c] = 0
-    for c in range(16):
-        kinds[k[c]] |= (<unsigned int>1) << c
-        ortho[c] = spread((<unsigned int>1) << c)
-        conn[c] = ortho[c]
-    portals = kinds[PORTAL]
-    remaining = portals
-    while remaining:
-        hub = remaining & (~remaining + 1)
-        while True:
-            grown = hub | (spread(hub) & portals)
-            if grown == hub:
-                break
-            hub = grown
-        remaining &= ~hub
-        around = spread(hub) & ~hub
-        rest = around
-        while rest:
-            c = lowest_bit(rest)
-            rest &= rest - 1
-            conn[c] |= around & ~((<unsigned int>1) << c)
-    P = kinds[PLAINS]; F = kinds[FOREST]; M = kinds[MOUNTAIN]; S = kinds[SWAMP]
-    H = kinds[HUMANS]; E = kinds[ELVES]; D = kinds[DWARVES]; G = kinds[GOBLINS]
-    for c in range(16):
-        m = conn[c]
-        kind = k[c]
-        if kind == ELVES:
-            total += 2 * popcount(m & F) - popcount(m & S)
-            if not (accords >> c) & 1:
-                pairs += popcount(m & D & ~accords)
-            if m & H:
-                legends |= 1 << 0
-            if m & E:
-                legends |= 1 << 4
-            if popcount(m & G) >= 2:
-                legends |= 1 << 8
-            if popcount(m & D) >= 2:
-                legends |= 1 << 10
-        elif kind == DWARVES:
-            total += 2 * popcount(m & M)
-            if m & H:
-                legends |= 1 << 1
-            if m & D:
-                legends |= 1 << 5
-            if popcount(m & G) >= 2:
-                legends |= 1 << 9
-            if popcount(m & E) >= 2:
-                legends |= 1 << 10
-        elif kind == HUMANS:
-            total += 2 * popcount(m & P) + popcount(m & F) + popcount(m & M) - popcount(m & S)
-            if m & E:
-                legends |= 1 << 0
-            if m & D:
-                legends |= 1 << 1
-            if m & H:
-                legends |= 1 << 3
-            if popcount(m & G) >= 2:
-                legends |= 1 << 7
-        elif kind == GOBLINS:
-            total += 3 * popcount(ortho[c] & S)
-            if not (accords >> c) & 1:
-                pairs += popcount(m & (H | E | D) & ~accords)
-            if ortho[c] & G:
-                legends |= 1 << 2
-            if popcount(ortho[c] & H) >= 2:
-                legends |= 1 << 7
-            if popcount(ortho[c] & E) >= 2:
-                legends |= 1 << 8
-            if popcount(ortho[c] & D) >= 2:
-                legends |= 1 << 9
-        elif kind == DRAGON:
-            if (staffs >> c) & 1 or popcount(m & H) >= 2 or popcount(m & E) >= 2 or popcount(m & D) >= 2:
-                tamed += 1
-        elif kind == PLAINS:
-            if popcount(m & P) >= 2:
-                legends |= 1 << 11
-        elif kind == SWAMP:
-            if popcount(m & S) >= 2:
-                legends |= 1 << 12
-        elif kind == MOUNTAIN:
-            if popcount(m & M) >= 2:
-                legends |= 1 << 13
-        elif kind == FOREST:
-            if popcount(m & F) >= 2:
-                legends |= 1 << 14
-    if H and E and D and G:
-        legends |= 1 << 6
-    n = popcount(kinds[DRAGON])
-    value = DRAGON_VALUE[3 if n > 3 else n]
-    counted = 3 if tamed > 3 else tamed
-    total += value * counted - value * (n - counted) - 2 * pairs
-    legends_out[0] = legends
-    return total
+    """The board total of the 16 codes ``k`` with Accord and Staff cells (objects mode; 0 and 0 otherwise), and
+    the Legends met; the rules live in ``aetherya_board.pxd`` (shared with the scoring and optimiser kernels)."""
+    cdef Tally t
+    score_cards(k, accords, staffs, True, &t)
+    legends_out[0] = t.legends
+    return t.total
 
 
 cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
@@ -371,32 +256,6 @@ cdef int CHAIN_KIND[16]
 CHAIN_KIND[:] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PLAINS, SWAMP, MOUNTAIN, FOREST]
 
 
-cdef void connections(const int* k, unsigned int* ortho, unsigned int* conn) noexcept nogil:
-    """Orthogonal neighbours and connected cells (Portal hubs, AE-2) of every cell."""
-    cdef unsigned int portals = 0, remaining, hub, grown, around, rest
-    cdef int c
-    for c in range(16):
-        ortho[c] = spread((<unsigned int>1) << c)
-        conn[c] = ortho[c]
-        if k[c] == PORTAL:
-            portals |= (<unsigned int>1) << c
-    remaining = portals
-    while remaining:
-        hub = remaining & (~remaining + 1)
-        while True:
-            grown = hub | (spread(hub) & portals)
-            if grown == hub:
-                break
-            hub = grown
-        remaining &= ~hub
-        around = spread(hub) & ~hub
-        rest = around
-        while rest:
-            c = lowest_bit(rest)
-            rest &= rest - 1
-            conn[c] |= around & ~((<unsigned int>1) << c)
-
-
 cdef inline int cell_cost(const int* k, int c, int kind) noexcept nogil:
     """Cards to place to have ``kind`` on cell ``c``: 0 if it is there, 1 if the cell can take it, else BIG."""
     if k[c] == kind:
@@ -424,11 +283,13 @@ cdef inline void two_cheapest(const int* k, unsigned int cells, int kind, int* f
 cdef void needs_of(const int* k, const int* avail, unsigned int wanted, int* out) noexcept nogil:
     """out[n] (n = 1..15, bit n of ``wanted`` set; BIG for the others): the fewest cards to place in ``k`` to
     meet Legend n with the copies in ``avail``."""
-    cdef unsigned int ortho[16]
-    cdef unsigned int conn[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
     cdef unsigned int cells, near
     cdef int n, c, m, a, b, ca, cb, best, mid, side, orientation, kind, missing, present
-    connections(k, ortho, conn)
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
     for n in range(16):
         out[n] = BIG
     for n in range(1, 7):
