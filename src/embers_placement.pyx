@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Embers of Memory: legal placements of every card of the memory row at once (compiled kernel).
 
-Twin: ``solver/twins/embers_placement.py`` (same functions, same results).
+Twin: ``solver/twins/embers_placement.py`` (same functions, same results). The rules themselves
+(legal columns, laying a card on top) are shared with the other Embers kernels in ``src/embers_core.pxd``.
 
 The Mind is a stack of cards on a lattice of quarters. Card ``k`` (index 0 is
 the bottom card) lies with its top-left quarter at ``(xs[k], ys[k])`` (x to the
@@ -26,14 +27,12 @@ for all columns at once::
 """
 
 from libc.stdint cimport uint8_t, uint64_t, int32_t
-
-cdef enum:
-    MAX_SIDE = 64
+from embers_core cimport MAX_SIDE, bounding_box, lay_card, row_legal
 
 
 cdef inline int check_mind(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1] blocked,
                            int32_t* minx, int32_t* miny, int* width, int* height) except -1:
-    cdef Py_ssize_t n = xs.shape[0], k
+    cdef Py_ssize_t n = xs.shape[0]
     cdef int32_t lox, hix, loy, hiy
     if ys.shape[0] != n or blocked.shape[0] != n:
         raise ValueError("mind: xs, ys and blocked must have the same length")
@@ -43,17 +42,7 @@ cdef inline int check_mind(const int32_t[::1] xs, const int32_t[::1] ys, const u
         width[0] = 0
         height[0] = 0
         return 0
-    lox = hix = xs[0]
-    loy = hiy = ys[0]
-    for k in range(1, n):
-        if xs[k] < lox:
-            lox = xs[k]
-        if xs[k] > hix:
-            hix = xs[k]
-        if ys[k] < loy:
-            loy = ys[k]
-        if ys[k] > hiy:
-            hiy = ys[k]
+    bounding_box(&xs[0], &ys[0], n, &lox, &loy, &hix, &hiy)
     if <long>hix - lox + 4 > MAX_SIDE or <long>hiy - loy + 4 > MAX_SIDE:
         raise ValueError("mind: the cards span more than 60 quarters")
     minx[0] = lox
@@ -65,47 +54,14 @@ cdef inline int check_mind(const int32_t[::1] xs, const int32_t[::1] ys, const u
 
 cdef inline void paint(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1] blocked,
                        int32_t x0, int32_t y0, uint64_t* occ, uint64_t* blk) noexcept nogil:
-    cdef Py_ssize_t k, n = xs.shape[0]
-    cdef int x, y
-    cdef uint8_t b
-    cdef uint64_t left, right
-    for k in range(n):
-        x = xs[k] - x0
-        y = ys[k] - y0
-        b = blocked[k]
-        left = (<uint64_t>1) << x
-        right = left << 1
-        occ[y] |= left | right
-        occ[y + 1] |= left | right
-        blk[y] = (blk[y] | left) if (b & 1) else (blk[y] & ~left)
-        blk[y] = (blk[y] | right) if (b & 2) else (blk[y] & ~right)
-        blk[y + 1] = (blk[y + 1] | left) if (b & 4) else (blk[y + 1] & ~left)
-        blk[y + 1] = (blk[y + 1] | right) if (b & 8) else (blk[y + 1] & ~right)
-
-
-cdef inline uint64_t row_legal(uint8_t b, uint64_t B0, uint64_t C0, uint64_t B1, uint64_t C1) noexcept nogil:
-    cdef uint64_t good = 0, bad = 0
-    if b & 1:
-        good |= B0
-        bad |= C0
-    else:
-        bad |= B0
-    if b & 2:
-        good |= B0 >> 1
-        bad |= C0 >> 1
-    else:
-        bad |= B0 >> 1
-    if b & 4:
-        good |= B1
-        bad |= C1
-    else:
-        bad |= B1
-    if b & 8:
-        good |= B1 >> 1
-        bad |= C1 >> 1
-    else:
-        bad |= B1 >> 1
-    return good & ~bad
+    """The Mind's top layer, 64 rows of ``occ`` and ``blk``, with its origin at ``(x0, y0)``."""
+    cdef Py_ssize_t k
+    cdef int r
+    for r in range(MAX_SIDE):
+        occ[r] = 0
+        blk[r] = 0
+    for k in range(xs.shape[0]):
+        lay_card(occ, blk, xs[k] - x0, ys[k] - y0, blocked[k])
 
 
 def legal_placement_masks(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1] blocked,
@@ -128,11 +84,7 @@ def legal_placement_masks(const int32_t[::1] xs, const int32_t[::1] ys, const ui
     if masks.shape[0] != m or masks.shape[1] != MAX_SIDE:
         raise ValueError("masks: expected shape (len(row_blocked), 64)")
     with nogil:
-        for r in range(MAX_SIDE):
-            occ[r] = 0
-            blk[r] = 0
-        if width > 0:
-            paint(xs, ys, blocked, minx - 1, miny - 1, occ, blk)
+        paint(xs, ys, blocked, minx - 1, miny - 1, occ, blk)
         for r in range(MAX_SIDE):
             clr[r] = occ[r] & ~blk[r]
         cols = ((<uint64_t>1) << (width - 1)) - 1 if width > 1 else 0
@@ -160,11 +112,7 @@ def top_segments(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
     if occupied.shape[0] != MAX_SIDE or blocked_top.shape[0] != MAX_SIDE:
         raise ValueError("occupied, blocked_top: expected 64 rows")
     with nogil:
-        for r in range(MAX_SIDE):
-            occ[r] = 0
-            blk[r] = 0
-        if width > 0:
-            paint(xs, ys, blocked, minx - 1, miny - 1, occ, blk)
+        paint(xs, ys, blocked, minx - 1, miny - 1, occ, blk)
         for r in range(MAX_SIDE):
             occupied[r] = occ[r]
             blocked_top[r] = blk[r]

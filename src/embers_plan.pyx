@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Embers of Memory: exact search over Fenrys's Blink plans, branch and bound (compiled kernel).
 
-Twin: ``solver/twins/embers_plan.py`` (same function, same results, same plan).
+Twin: ``solver/twins/embers_plan.py`` (same function, same results, same plan). The Mind's rules (legal
+adds, overlap, visibility, splits, groups) come from ``src/embers_core.pxd``, shared with the other kernels.
 
 A plan adds some cards of the memory row to the Mind, one after another, each
 add legal when it is made ("Adding Memories"), the Mind never split
@@ -28,14 +29,10 @@ The first plan found with the best value is returned.
 """
 
 from libc.stdint cimport uint8_t, uint64_t, int32_t, int64_t
-
-cdef extern from *:
-    int popcount "__builtin_popcountll"(unsigned long long) nogil
-    int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
+from embers_core cimport (MAX_CARDS, MAX_SIDE, popcount, lowest_bit, bounding_box, row_legal, lay_card,
+                          link_card, unlink_card, visible_cards, one_section, suit_group, total_strength)
 
 cdef enum:
-    MAX_CARDS = 64
-    SIDE = 64
     MAX_ROW = 16
     SUITS = 5
     TARGET = 7
@@ -52,8 +49,8 @@ cdef struct Search:
     int64_t cv[MAX_CARDS]
     int crow[MAX_CARDS]          # row index of an added card, -1 for a card of the Mind
     uint64_t adj[MAX_CARDS]
-    uint64_t occ[SIDE]
-    uint64_t blk[SIDE]
+    uint64_t occ[MAX_SIDE]
+    uint64_t blk[MAX_SIDE]
     # the row
     int m
     uint8_t rb[MAX_ROW]
@@ -92,61 +89,9 @@ cdef struct Search:
     bint complete
 
 
-cdef inline uint64_t row_legal(uint8_t b, uint64_t B0, uint64_t C0, uint64_t B1, uint64_t C1) noexcept nogil:
-    """Columns where a card with blocked mask ``b`` may go on board rows (0: B0/C0, 1: B1/C1)."""
-    cdef uint64_t good = 0, bad = 0
-    if b & 1:
-        good |= B0
-        bad |= C0
-    else:
-        bad |= B0
-    if b & 2:
-        good |= B0 >> 1
-        bad |= C0 >> 1
-    else:
-        bad |= B0 >> 1
-    if b & 4:
-        good |= B1
-        bad |= C1
-    else:
-        bad |= B1
-    if b & 8:
-        good |= B1 >> 1
-        bad |= C1 >> 1
-    else:
-        bad |= B1 >> 1
-    return good & ~bad
-
-
-cdef inline uint64_t closure(uint64_t start, uint64_t allowed, const uint64_t* adj) noexcept nogil:
-    cdef uint64_t reached = start, frontier = start, grown
-    cdef int k
-    while frontier:
-        grown = 0
-        while frontier:
-            k = lowest_bit(frontier)
-            frontier &= frontier - 1
-            grown |= adj[k]
-        grown &= allowed & ~reached
-        reached |= grown
-        frontier = grown
-    return reached
-
-
 cdef inline uint64_t visible(Search* s) noexcept nogil:
     """Cards with a quarter no later card covers."""
-    cdef uint64_t cov[SIDE]
-    cdef uint64_t two, shown = 0
-    cdef int k, r
-    for r in range(SIDE):
-        cov[r] = 0
-    for k in range(s.n - 1, -1, -1):
-        two = (<uint64_t>3) << s.cx[k]
-        if (cov[s.cy[k]] & two) != two or (cov[s.cy[k] + 1] & two) != two:
-            shown |= (<uint64_t>1) << k
-        cov[s.cy[k]] |= two
-        cov[s.cy[k] + 1] |= two
-    return shown
+    return visible_cards(s.cx, s.cy, s.n, 0, 0)
 
 
 cdef inline int64_t reveal_of(Search* s, int suit, int relives) noexcept nogil:
@@ -206,10 +151,10 @@ cdef inline int64_t bound(Search* s, uint64_t shown) noexcept nogil:
 
 
 cdef void visit(Search* s) noexcept nogil:
-    cdef uint64_t shown, mask, group, suited, legal, cols
+    cdef uint64_t shown, legal, cols
     cdef uint64_t saved_occ0, saved_occ1, saved_blk0, saved_blk1
     cdef int64_t value
-    cdef int i, r, c, k, x, y, total, suit, saved_demons
+    cdef int i, r, c, k, total, suit, saved_demons
     cdef int64_t saved_rescued
     s.nodes += 1
     if s.nodes > s.max_nodes:
@@ -234,7 +179,7 @@ cdef void visit(Search* s) noexcept nogil:
             continue
         if s.depth == 0 and s.first_card >= 0 and s.first_card != i:
             continue
-        for r in range(SIDE - 1):
+        for r in range(MAX_SIDE - 1):
             if not (s.occ[r] | s.occ[r + 1]):
                 continue
             legal = row_legal(s.rb[i], s.blk[r], s.occ[r] & ~s.blk[r], s.blk[r + 1], s.occ[r + 1] & ~s.blk[r + 1]) & cols
@@ -252,38 +197,18 @@ cdef void visit(Search* s) noexcept nogil:
                 s.cst[k] = s.rst[i]
                 s.cv[k] = s.rv[i]
                 s.crow[k] = i
-                s.adj[k] = 0
-                for y in range(k):
-                    if -1 <= s.cx[y] - c <= 1 and -1 <= s.cy[y] - r <= 1:
-                        s.adj[k] |= (<uint64_t>1) << y
-                        s.adj[y] |= (<uint64_t>1) << k
+                link_card(s.cx, s.cy, k, s.adj)
                 s.n += 1
                 saved_occ0 = s.occ[r]
                 saved_occ1 = s.occ[r + 1]
                 saved_blk0 = s.blk[r]
                 saved_blk1 = s.blk[r + 1]
-                mask = (<uint64_t>1) << c
-                s.occ[r] |= mask | (mask << 1)
-                s.occ[r + 1] |= mask | (mask << 1)
-                s.blk[r] = (s.blk[r] | mask) if (s.rb[i] & 1) else (s.blk[r] & ~mask)
-                s.blk[r] = (s.blk[r] | (mask << 1)) if (s.rb[i] & 2) else (s.blk[r] & ~(mask << 1))
-                s.blk[r + 1] = (s.blk[r + 1] | mask) if (s.rb[i] & 4) else (s.blk[r + 1] & ~mask)
-                s.blk[r + 1] = (s.blk[r + 1] | (mask << 1)) if (s.rb[i] & 8) else (s.blk[r + 1] & ~(mask << 1))
+                lay_card(s.occ, s.blk, c, r, s.rb[i])
                 # EM-73: the Mind must stay in one section
-                shown = visible(s)
-                if closure(shown & (~shown + 1), shown, s.adj) == shown:
+                if one_section(visible(s), s.adj):
                     saved_demons = s.demons
                     saved_rescued = s.rescued
-                    suited = 0
-                    for y in range(s.n):
-                        if s.cs[y] == s.rs[i]:
-                            suited |= (<uint64_t>1) << y
-                    group = closure((<uint64_t>1) << k, suited, s.adj)
-                    total = 0
-                    while group:
-                        y = lowest_bit(group)
-                        group &= group - 1
-                        total += s.cst[y]
+                    total = total_strength(suit_group(s.cs, s.n, k, s.adj), s.cst)
                     suit = s.rs[i]
                     if total == TARGET:
                         s.relives[suit] += 1
@@ -308,8 +233,7 @@ cdef void visit(Search* s) noexcept nogil:
                 s.blk[r] = saved_blk0
                 s.blk[r + 1] = saved_blk1
                 s.n -= 1
-                for y in range(k):
-                    s.adj[y] &= ~((<uint64_t>1) << k)
+                unlink_card(k, s.adj)
                 if not s.complete:
                     return
 
@@ -330,8 +254,8 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
     """
     cdef Search s
     cdef int n = xs.shape[0], m = row_blocked.shape[0]
-    cdef int k, r, x, y, minx, miny, maxx, maxy, x0, y0
-    cdef uint64_t mask
+    cdef int k, r, x0, y0
+    cdef int32_t minx, miny, maxx, maxy
     if ys.shape[0] != n or blocked.shape[0] != n or suits.shape[0] != n or strengths.shape[0] != n \
             or values.shape[0] != n:
         raise ValueError("mind: xs, ys, blocked, suits, strengths and values must have the same length")
@@ -345,25 +269,20 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
         raise ValueError("rescue: expected one entry per suit")
     if plan.shape[0] < m or plan.shape[1] != 3:
         raise ValueError("plan: expected shape (len(row), 3)")
-    minx = maxx = xs[0]
-    miny = maxy = ys[0]
+    bounding_box(&xs[0], &ys[0], n, &minx, &miny, &maxx, &maxy)
     for k in range(n):
-        minx = xs[k] if xs[k] < minx else minx
-        maxx = xs[k] if xs[k] > maxx else maxx
-        miny = ys[k] if ys[k] < miny else miny
-        maxy = ys[k] if ys[k] > maxy else maxy
         if suits[k] >= SUITS:
             raise ValueError("suits: 0 to 4")
     for k in range(m):
         if row_suits[k] >= SUITS:
             raise ValueError("row_suits: 0 to 4")
-    if <long>maxx - minx + 2 * m + 4 > SIDE or <long>maxy - miny + 2 * m + 4 > SIDE:
+    if <long>maxx - minx + 2 * m + 4 > MAX_SIDE or <long>maxy - miny + 2 * m + 4 > MAX_SIDE:
         raise ValueError("mind: too wide for the plan search (span + 2 x row cards + 4 must be at most 64)")
     x0 = minx - m - 1
     y0 = miny - m - 1
     s.n = n
     s.m = m
-    for r in range(SIDE):
+    for r in range(MAX_SIDE):
         s.occ[r] = 0
         s.blk[r] = 0
     for k in range(n):
@@ -374,20 +293,8 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
         s.cst[k] = strengths[k]
         s.cv[k] = values[k]
         s.crow[k] = -1
-        s.adj[k] = 0
-        for r in range(k):
-            if -1 <= s.cx[r] - s.cx[k] <= 1 and -1 <= s.cy[r] - s.cy[k] <= 1:
-                s.adj[k] |= (<uint64_t>1) << r
-                s.adj[r] |= (<uint64_t>1) << k
-        x = s.cx[k]
-        y = s.cy[k]
-        mask = (<uint64_t>1) << x
-        s.occ[y] |= mask | (mask << 1)
-        s.occ[y + 1] |= mask | (mask << 1)
-        s.blk[y] = (s.blk[y] | mask) if (blocked[k] & 1) else (s.blk[y] & ~mask)
-        s.blk[y] = (s.blk[y] | (mask << 1)) if (blocked[k] & 2) else (s.blk[y] & ~(mask << 1))
-        s.blk[y + 1] = (s.blk[y + 1] | mask) if (blocked[k] & 4) else (s.blk[y + 1] & ~mask)
-        s.blk[y + 1] = (s.blk[y + 1] | (mask << 1)) if (blocked[k] & 8) else (s.blk[y + 1] & ~(mask << 1))
+        link_card(s.cx, s.cy, k, s.adj)
+        lay_card(s.occ, s.blk, s.cx[k], s.cy[k], blocked[k])
     for k in range(m):
         s.rb[k] = row_blocked[k]
         s.rs[k] = row_suits[k]

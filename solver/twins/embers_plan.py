@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-SEGMENTS = ((0, 0), (1, 0), (0, 1), (1, 1))
+from solver.twins.embers_placement import SEGMENTS, is_legal
+
 SUITS = 5
 TARGET = 7
 MAX_ROW = 16
@@ -56,19 +57,6 @@ class _Search:
             for s, (dx, dy) in enumerate(SEGMENTS):
                 shown[(x + dx, y + dy)] = bool(b >> s & 1)
         return shown
-
-    @staticmethod
-    def legal(top: dict[tuple[int, int], bool], blocked: int, x: int, y: int) -> bool:
-        support = False
-        for s, (dx, dy) in enumerate(SEGMENTS):
-            under = top.get((x + dx, y + dy))
-            if under is None:
-                continue
-            mine = bool(blocked >> s & 1)
-            if mine != under:
-                return False
-            support = support or mine
-        return support
 
     def visible(self) -> list[int]:
         out = []
@@ -140,7 +128,7 @@ class _Search:
             if not self.path and self.first is not None and self.first[0] != i:
                 continue
             spots = [(x, y) for y in range(min(ys) - 1, max(ys) + 1) for x in range(min(xs) - 1, max(xs) + 1)
-                     if self.legal(top, blocked, x, y)]
+                     if is_legal(top, blocked, x, y)]
             for x, y in spots:
                 if not self.path and self.first is not None and (x, y) != self.first[1:]:
                     continue
