@@ -273,6 +273,10 @@ def render_hint(result: HintResult, out: TextIO) -> None:
     plan = info.get("planMove")
     if plan and all(m.move != plan for m in result.move_infos):
         out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
+    elif plan and result.move_infos and result.move_infos[0].move == plan and \
+            any(m.value > result.move_infos[0].value for m in result.move_infos[1:]):
+        out.write(f"(first: the route plan's own move, {plan}; a higher estimate below does not beat it by more "
+                  "than 2 standard errors on the same rollouts, so the difference may be noise)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
         out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")
