@@ -8,11 +8,16 @@
    Victory rate with 95% Wilson intervals for the exact planner at the table's choices against "always face
    the Adversary after one round" and "never before two rounds", all three with the same planned scene
    choices (so only the table's decisions differ); and the two rules of thumb with plain scene choices.
+4. Where the planner's table choice differs: a few settings (found by a sweep over players, mode, rule
+   settings, starting complications and session length) where the planner, at the table, often chooses unlike
+   "after one round"; Victory rates on the same seeds, the differing table choices, and a paired comparison
+   with the exact McNemar test.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 import tempfile
 import time
@@ -28,8 +33,9 @@ from solver.kernels import mnemonic_odds as odds_kernel  # noqa: E402
 from solver.kernels import mnemonic_plan as plan_kernel  # noqa: E402
 from solver.mnemonic.game import MnemonicGame  # noqa: E402
 from solver.mnemonic.model import layout_of, position_of  # noqa: E402
-from solver.mnemonic.planner import Horizon  # noqa: E402
-from solver.mnemonic.policies import planner_policy, play_session, rule_of_thumb  # noqa: E402
+from solver.mnemonic.planner import Horizon, evaluate  # noqa: E402
+from solver.mnemonic.policies import (TABLE_PHASES, plain_scene_move, planned_scene_move, planner_policy,  # noqa: E402
+                                      play_session, rule_of_thumb)
 from solver.twins import mnemonic_odds as odds_twin  # noqa: E402
 from solver.twins import mnemonic_plan as plan_twin  # noqa: E402
 
@@ -118,15 +124,15 @@ def bench_scaling(quick: bool) -> list[list[object]]:
     return rows
 
 
-def game_with(changes: dict[str, object]) -> MnemonicGame:
-    """A 3-player Deck Burner game whose rules differ from the defaults by ``changes``."""
+def game_with(changes: dict[str, object], players: int = 3, mode: str = "deck-burner") -> MnemonicGame:
+    """A game (3-player Deck Burner by default) whose rules differ from the defaults by ``changes``."""
     if not changes:
-        return MnemonicGame(players=3, mode="deck-burner")
+        return MnemonicGame(players=players, mode=mode)
     rules = MnemonicGame().rules.with_overrides(changes).to_json()
     handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
     with handle:
         json.dump(rules, handle)
-    return MnemonicGame(players=3, mode="deck-burner", rules=handle.name)
+    return MnemonicGame(players=players, mode=mode, rules=handle.name)
 
 
 def bench_sessions(quick: bool, changes: dict[str, object]) -> list[list[object]]:
@@ -162,6 +168,96 @@ def bench_sessions(quick: bool, changes: dict[str, object]) -> list[list[object]
     return rows
 
 
+def mcnemar(a: list[int], b: list[int]) -> tuple[int, int, float]:
+    """Paired comparison on the same seeds: sessions only ``a`` won, sessions only ``b`` won, and the exact
+    two-sided McNemar p-value (a binomial test on the discordant sessions), as in bench_embers.py."""
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    m, k = only_a + only_b, min(only_a, only_b)
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
+    return only_a, only_b, p
+
+
+def table_planner(horizon: Horizon, planned: bool = True):
+    """The exact planner at the table's choices only (horizon capped at the rounds the session has left); every
+    other decision as the rules of thumb make it (scenes planned to the end of the round and 1 Group Scene, or
+    plain), so that only the table's decisions differ from theirs."""
+    def policy(state, rounds_left: int, rounds_since: int) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase in TABLE_PHASES:
+            evaluation = evaluate(state, state.current_player(), Horizon(min(horizon.rounds, rounds_left),
+                                                                         horizon.groups),
+                                  max_states=600_000, seconds=30.0, exact=False)
+            if evaluation.values:
+                return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+        return planned_scene_move(state) if planned else plain_scene_move(state)
+    return policy
+
+
+def start_with_complications(game: MnemonicGame, seed: int, complications: int):
+    """A new session whose Adversary's pool starts at ``complications`` dice: that many skills, drawn at random
+    (seeded) among all the characters' skills, start complicated (as if carried over from an earlier evening)."""
+    state = game.new_initial_state(seed)
+    if complications:
+        rng = np.random.default_rng(50_000 + seed)
+        skills = [skill for player in state.players for skill in player.skills]
+        for i in rng.choice(len(skills), size=complications, replace=False):
+            skills[int(i)].complicated = True
+    return state
+
+
+#: (label, players, rule changes, starting complications, planner horizons, planned scenes, sessions full/quick)
+DIFFERING = [
+    ("A: 2 players, weaving.perPlayer = 3, group.maxAttempts = 1", 2,
+     {"weaving.perPlayer": 3, "group.maxAttempts": 1}, 0, [Horizon(1, 1), Horizon(1, 2)], True, (300, 12)),
+    ("B: 2 players, weaving.perPlayer = 3", 2, {"weaving.perPlayer": 3}, 0, [Horizon(1, 2)], True, (250, 12)),
+    ("C: 2 players, weaving.perPlayer = 3, Adversary's pool starts at 3", 2, {"weaving.perPlayer": 3}, 3,
+     [Horizon(1, 2)], True, (250, 12)),
+    ("D: 3 players, weaving.perPlayer = 3, group.maxAttempts = 1", 3,
+     {"weaving.perPlayer": 3, "group.maxAttempts": 1}, 0, [Horizon(1, 1)], True, (40, 3)),
+    ("E: 2 players, default rules, plain scenes for every policy", 2, {}, 0, [Horizon(1, 2)], False, (200, 12)),
+]
+
+
+def bench_differing(quick: bool) -> tuple[list[list[object]], list[list[object]]]:
+    rows, pairs = [], []
+    for label, players, changes, complications, horizons, planned, (full, small) in DIFFERING:
+        game = game_with(changes, players)
+        count = small if quick else full
+        reference = rule_of_thumb(1, planned_scenes=planned)
+        scenes = "planned" if planned else "plain"
+        contestants = [(f"exact planner at the table ({h.rounds} round, {h.groups} Group Scene{'s' * (h.groups > 1)})",
+                        table_planner(h, planned), True) for h in horizons]
+        contestants += [("always face the Adversary after one round", reference, False),
+                        ("never before two rounds", rule_of_thumb(2, planned_scenes=planned), False)]
+        won: dict[str, list[int]] = {}
+        for name, policy, compare in contestants:
+            wins, rounds, groups, choices, differ = [], 0, 0, 0, 0
+            start = time.perf_counter()
+            for seed in range(count):
+                result = play_session(start_with_complications(game, seed, complications), policy,
+                                      np.random.default_rng(10_000 + seed), compare=reference if compare else None)
+                wins.append(result["victory"])
+                rounds += result["rounds"]
+                groups += result["groups"]
+                choices += result["tableChoices"]
+                differ += result["disagreements"]
+            won[name] = wins
+            lo, hi = wilson(sum(wins), count)
+            rows.append([label.split(":")[0], f"{name}; {scenes} scenes", count, f"{sum(wins) / count:.3f}",
+                         f"[{lo:.3f}, {hi:.3f}]", f"{rounds / count:.2f}", f"{groups / count:.2f}",
+                         f"{differ} of {choices}" if compare else "", f"{(time.perf_counter() - start) / count:.2f}"])
+        for name, _, compare in contestants:
+            if compare:
+                only_planner, only_rule, p = mcnemar(won[name], won["always face the Adversary after one round"])
+                pairs.append([label.split(":")[0], f"{name} vs after one round", count, only_planner, only_rule,
+                              f"{(sum(won[name]) - sum(won['always face the Adversary after one round'])) / count:+.1%}",
+                              f"{p:.2g}"])
+    return rows, pairs
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     print("### Kernels against their twins\n")
@@ -176,6 +272,21 @@ def main(argv: list[str]) -> int:
         print(table(["policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
                      "Group Scenes / session", "table choices unlike 'after one round'", "s / session"],
                     bench_sessions(quick, changes)), flush=True)
+    print("\n### Where the planner's table choice differs from 'after one round' (Deck Burner)\n")
+    print("Settings found by a sweep (see docs/benchmarks.md); a session is at most 3 rounds and stops at its first "
+          "Victory; the same seeds for every policy, and every policy makes the same scene choices (planned to "
+          "the end of the round and 1 Group Scene, or plain in E), so only the table's decisions differ. "
+          "\"Adversary's pool starts at 3\": 3 skills, drawn at random, start complicated.\n")
+    for label, *_ in DIFFERING:
+        print(f"* {label}")
+    rows, pairs = bench_differing(quick)
+    print()
+    print(table(["setting", "policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
+                 "Group Scenes / session", "table choices unlike 'after one round'", "s / session"], rows))
+    print()
+    print(table(["setting", "comparison (same seeds)", "sessions", "won only by the planner",
+                 "won only by 'after one round'", "Victory-rate difference", "McNemar p (exact, two-sided)"], pairs),
+          flush=True)
     return 0
 
 

@@ -79,7 +79,8 @@ def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 
 
 def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
-    or when no round is left; after a Defeat or Draw try again while allowed, else regroup, else retreat."""
+    or when no round is left; after a Defeat or Draw try again while allowed, else regroup, else retreat (after a
+    Draw followed by the Victory's choices, ``group.afterDraw = as-victory``: another round while one is left)."""
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if state.phase == "table":
@@ -93,6 +94,10 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
                 return S.TRY_AGAIN
             return S.REGROUP if rounds_left > 0 and S.REGROUP in legal else S.RETREAT
         if state.phase == "after-victory":
+            # a Draw under group.afterDraw = as-victory (MN-27) offers the Victory's choices without a Victory:
+            # play on (the session stops at its first real Victory, so a real one never reaches this choice)
+            if not state.tally.victories and rounds_left > 0 and S.ROUND in legal:
+                return S.ROUND
             return S.END
         return planned_scene_move(state) if planned_scenes else plain_scene_move(state)
     return policy

@@ -17,6 +17,18 @@ def test_rules_of_thumb_at_the_table(build, mn):
     assert rule_of_thumb(2)(state, 2, 2) == S.GROUP
 
 
+def test_rules_of_thumb_play_on_after_a_draw_with_the_victory_choices(build, mn):
+    """group.afterDraw = as-victory (MN-27): a Draw offers 'round'/'end' but is no Victory, so the rules of
+    thumb play another round while one is left instead of ending the session."""
+    state = build([mn.player("A=H2,B=S1c", "7H 8H"), mn.player("D=C2", "9C TC")],
+                  rules={"deckBurner.handSize": 2, "group.afterDraw": "as-victory"}, phase="after-victory",
+                  tally={"victories": 0, "defeats": 0, "draws": 1}, lastOutcome="draw", attempts=1)
+    assert set(state.legal_actions()) == {S.END, S.ROUND}
+    assert rule_of_thumb(1)(state, 2, 0) == S.ROUND
+    assert rule_of_thumb(2, planned_scenes=True)(state, 1, 0) == S.ROUND
+    assert rule_of_thumb(1)(state, 0, 0) == S.END  # no round left
+
+
 def test_plain_scene_move_takes_the_most_dice(build, mn):
     state = build([mn.player("Big=H3,Small=H1", "7H 2S"), mn.player("D=C2")], rules={"deckBurner.handSize": 2})
     assert plain_scene_move(state) == 5  # 7H: the hearts hold the best skill
