@@ -266,7 +266,8 @@ def main(argv: list[str]) -> int:
     print(f"Self-play ({'quick' if quick else 'full'} run): {deals} deals per pairing, each played twice with the "
           f"seats swapped; hint policy budget {nodes} evaluations (sampled world x plan) per decision, instead of "
           f"a time limit, so that the figures do not depend on the machine's load; seed {seed}.\n")
-    print(f"Command: `python benchmarks/run.py aetherya_selfplay{' --quick' if quick else ''}`\n")
+    flags = (" --quick" if quick else "") + (" --solo-only" if "--solo-only" in argv else "")
+    print(f"Command: `python benchmarks/run.py aetherya_selfplay{flags}`\n")
     if "--solo-only" in argv:
         solo_section(quick, campaigns, solo_nodes, seed)
         return 0
