@@ -1,6 +1,6 @@
 """Aetherya self-play: the hint policy against greedy and random play, and the cost of hidden information.
 
-``python benchmarks/run.py aetherya_selfplay [--quick]`` prints:
+``python benchmarks/run.py aetherya_selfplay [--quick] [--solo-only]`` prints (``--solo-only``: section 2 only):
 
 1. 2-player games (seeded deals, every deal played twice with the seats
    swapped): the hint policy (``solver.aetherya.hints``, fixed evaluation
@@ -8,7 +8,8 @@
    policy, and greedy against random: mean final score with a 95% interval, win
    rate (ties by the tie-break, a full tie counts half) with its Wilson
    interval, games per second.
-2. Solo campaigns (3 Ages): mean campaign score, success rate, per policy.
+2. Solo campaigns (3 Ages): mean campaign score, success rate, Legends written, per policy on the same deals
+   (the compiled solo policy too), and the hint against greedy paired by deal.
 3. The gap to full-information analysis: the hint policy fed the true hidden
    cards, on the same deals and seeds, against the same opponent.
 4. Throughput: random and greedy games per second through the rules engine,
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import mean_ci, table, wilson  # noqa: E402
 
 from solver.aetherya.game import AetheryaGame  # noqa: E402
-from solver.aetherya.hints import hint  # noqa: E402
+from solver.aetherya.hints import hint, solo_progress  # noqa: E402
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, random_action,  # noqa: E402
                                      sample_chance)
 from solver.aetherya.state import AetheryaState  # noqa: E402
@@ -98,17 +99,42 @@ def match(a: str, b: str, deals: int, nodes: int, seed: int) -> dict:
 
 
 def solo(policy: str, campaigns: int, nodes: int, seed: int) -> dict:
+    """``campaigns`` solo campaigns (deal ``seed + c``) played by ``policy`` through the rules engine."""
     game = AetheryaGame(mode="solo")
     p = POLICIES[policy](nodes)
-    values, successes, ages = [], 0, []
+    values, successes, ages, written = [], 0, [], []
     start = time.perf_counter()
     for c in range(campaigns):
         state = play(game, seed + c, [p], seed * 104729 + c)
         values.append(state.returns()[0])
         successes += 0 if state.failed else 1
         ages.append(len(state.age_scores))
-    return {"policy": policy, "values": values, "successes": successes, "ages": ages,
+        written.append(solo_progress(state))
+    return {"policy": policy, "values": values, "successes": successes, "ages": ages, "written": written,
             "seconds": time.perf_counter() - start}
+
+
+def solo_kernel(campaigns: int, seed: int) -> dict:
+    """The compiled solo policy from ``campaigns`` dealt campaigns (setup by the greedy player, no swap)."""
+    game = AetheryaGame(mode="solo")
+    states = np.stack([pack(advance_to_turn_start(game.new_initial_state(seed + c), np.random.default_rng(c)))
+                       for c in range(campaigns)])
+    out = np.zeros((campaigns, 4), np.int32)
+    start = time.perf_counter()
+    kernel.playout_batch(states, np.arange(campaigns, dtype=np.uint64) + seed, out)
+    seconds = time.perf_counter() - start
+    written = out[:, 1].tolist()
+    ages = [sum(1 for need in (4, 9, 15) if w >= need) for w in written]
+    return {"policy": "compiled solo policy (playouts)", "values": [float(v) for v in out[:, 0]],
+            "successes": sum(1 for w in written if w == 15), "ages": ages, "written": written, "seconds": seconds}
+
+
+def solo_row(r: dict, n: int) -> list:
+    passed = [sum(1 for a in r["ages"] if a >= k) for k in (1, 2, 3)]
+    done = [v for v, a in zip(r["values"], r["ages"]) if a == 3]
+    return [r["policy"], n, _fmt_ci(r["values"]), _fmt_rate(r["successes"], n),
+            " / ".join(f"{k / n:.2f}" for k in passed), f"{np.mean(r['written']):.2f}",
+            _fmt_ci(done) if len(done) > 1 else (f"{done[0]:.2f}" if done else "-"), round(n / r["seconds"], 2)]
 
 
 def _fmt_ci(values: list[float]) -> str:
@@ -203,17 +229,48 @@ def invariant_run(games: int) -> list[list]:
     return rows
 
 
+def solo_section(quick: bool, campaigns: dict, solo_nodes: int, seed: int) -> None:
+    """Solo campaigns of every policy on the same deals, and the hint against greedy, paired by deal."""
+    print(f"\n### Solo campaigns (3 Ages; deals {seed} onward; hint budget {solo_nodes} evaluations per "
+          "decision)\n")
+    solo_rows, by_policy = [], {}
+    for policy in ("hint", "hint-full-info", "greedy", "random"):
+        n = campaigns[policy]
+        by_policy[policy] = r = solo(policy, n, solo_nodes, seed)
+        solo_rows.append(solo_row(r, n))
+    n = campaigns["kernel"]
+    solo_rows.append(solo_row(solo_kernel(n, seed), n))
+    print(table(["policy", "campaigns", "mean campaign score [95% CI]", "campaigns completed [95% Wilson]",
+                 "share passing Age 1 / 2 / 3", "Legends written (of 15)", "score of completed campaigns",
+                 "campaigns/s"], solo_rows))
+    n = campaigns["hint"]
+    greedy_scores = by_policy["greedy"]["values"][:n]
+    score_diffs = [h - g for h, g in zip(by_policy["hint"]["values"], greedy_scores)]
+    greedy_same = [v for v in by_policy["greedy"]["written"][:n]]
+    diffs = [h - g for h, g in zip(by_policy["hint"]["written"], greedy_same)]
+    done_h = by_policy["hint"]["successes"]
+    done_g = sum(1 for w in greedy_same if w == 15)
+    print(f"\nPaired on the first {n} deals (same deals; the play's random numbers differ): hint completed "
+          f"{done_h}, greedy {done_g}; Legends written, hint - greedy: {_fmt_ci(diffs)}; campaign score, hint - "
+          f"greedy: {_fmt_ci(score_diffs)}.")
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     deals = 2 if quick else 20
-    campaigns = {"hint": 2, "hint-full-info": 2, "greedy": 4, "random": 4} if quick else \
-        {"hint": 10, "hint-full-info": 10, "greedy": 200, "random": 200}
+    campaigns = {"hint": 2, "hint-full-info": 2, "greedy": 10, "random": 10, "kernel": 200} if quick else \
+        {"hint": 40, "hint-full-info": 20, "greedy": 400, "random": 200, "kernel": 4000}
     nodes = 120 if quick else 300
+    solo_nodes = 40 if quick else 120
     seed = 2026
     print(f"Self-play ({'quick' if quick else 'full'} run): {deals} deals per pairing, each played twice with the "
           f"seats swapped; hint policy budget {nodes} evaluations (sampled world x plan) per decision, instead of "
           f"a time limit, so that the figures do not depend on the machine's load; seed {seed}.\n")
-    print(f"Command: `python benchmarks/run.py aetherya_selfplay{' --quick' if quick else ''}`\n")
+    flags = (" --quick" if quick else "") + (" --solo-only" if "--solo-only" in argv else "")
+    print(f"Command: `python benchmarks/run.py aetherya_selfplay{flags}`\n")
+    if "--solo-only" in argv:
+        solo_section(quick, campaigns, solo_nodes, seed)
+        return 0
 
     rows = []
     results = {}
@@ -235,16 +292,7 @@ def main(argv: list[str]) -> int:
                   _fmt_rate(full["wins"], full["games"])],
                  ["gap (full - hint), paired", _fmt_ci(diffs), ""]]))
 
-    print("\n### Solo campaigns (3 Ages)\n")
-    solo_rows = []
-    for policy in ("hint", "hint-full-info", "greedy", "random"):
-        n = campaigns[policy]
-        r = solo(policy, n, nodes, seed)
-        passed = [sum(1 for a in r["ages"] if a >= k) for k in (1, 2, 3)]
-        solo_rows.append([policy, n, _fmt_ci(r["values"]), _fmt_rate(r["successes"], n),
-                          " / ".join(f"{k / n:.2f}" for k in passed), round(n / r["seconds"], 2)])
-    print(table(["policy", "campaigns", "mean campaign score [95% CI]", "campaigns completed [95% Wilson]",
-                 "share passing Age 1 / 2 / 3", "campaigns/s"], solo_rows))
+    solo_section(quick, campaigns, solo_nodes, seed)
 
     reference = 1600 if quick else 6400
     print(f"\n### Hints improve with their budget (2 players; reference: {reference} evaluations, "

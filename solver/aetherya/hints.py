@@ -24,7 +24,7 @@ import numpy as np
 
 from solver.aetherya.cards import CATEGORIES
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
-from solver.aetherya.playout import advance_to_turn_start, pack, playout_values, unseen_stones
+from solver.aetherya.playout import advance_to_turn_start, greedy_action, pack, playout_values, unseen_stones
 from solver.aetherya.rules import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
                                    A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
@@ -53,6 +53,14 @@ class Candidate:
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
     dominated: bool = False  # 'end' while a Legend can be claimed: claiming is never worse
+    default: bool = False  # solo: the solo policy's own move, kept unless another is significantly better
+
+    @property
+    def utilities(self) -> list[float]:
+        """Per sampled world, what the ranking maximises (solo: Legends written first, see :attr:`key`)."""
+        if self.progress:
+            return [SOLO_LEGEND_WEIGHT * p + v for p, v in zip(self.progress, self.values)]
+        return list(self.values)
 
     @property
     def mean(self) -> float:
@@ -137,6 +145,22 @@ def _shortlist_end_turn(state: AetheryaState, legal: list[int]) -> list[int]:
     return sorted(set(keep))
 
 
+def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int) -> None:
+    """Solo: mark the solo policy's own move (a reveal stands for any reveal: the policy picks its cell at
+    random). Whole-campaign playouts are noisy, so a hint keeps this move unless another measures significantly
+    better (:func:`_significantly_better`)."""
+    action = greedy_action(state.clone(), np.random.default_rng(seed))
+    for cand in candidates:
+        if cand.plan == [action]:
+            cand.default = True
+            return
+    if state.phase == "place" and action >= A_REVEAL:
+        for cand in candidates:
+            if cand.plan[0] >= A_REVEAL:
+                cand.default = True
+                return
+
+
 def _worlds(state: AetheryaState, player: int, full: bool, rng: np.random.Generator, n: int) -> list[AetheryaState]:
     return [state.clone() if full else state.resample_from_observation(player, rng) for _ in range(n)]
 
@@ -148,6 +172,8 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
     if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
+    if state.mode == "solo":
+        _mark_policy_move(state, candidates, ctx.seed)
     rng = np.random.default_rng(ctx.seed)
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
     live = list(candidates)
@@ -162,7 +188,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
         rounds += 1
         seconds_per_unit = (time.perf_counter() - started) / (len(live) * batch)
         if len(live) > top and rounds >= 2:
-            live.sort(key=lambda c: c.key, reverse=True)
+            live.sort(key=lambda c: (c.default, c.key), reverse=True)  # the policy's move is never dropped
             keep = max(top, math.ceil(len(live) / 2))
             for cand in live[keep:]:
                 cand.dropped_round = rounds
@@ -180,36 +206,59 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, full_informati
 
 
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int) -> int:
-    """One value per (world, candidate): the same world and random numbers for every candidate."""
+    """One value per (world, candidate): the same world and random numbers for every candidate; each
+    candidate's values are appended in world order, so that candidates can be compared world by world."""
+    solo = worlds[0].mode == "solo"
+    results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
-    for world, seed in zip(worlds, seeds):
-        for cand in live:
+    for i, (world, seed) in enumerate(zip(worlds, seeds)):
+        for j, cand in enumerate(live):
             w = world.clone()
             for action in cand.plan:
                 w.apply_action(action)
             advance_to_turn_start(w, np.random.default_rng(seed))
             if w.is_terminal():
-                cand.values.append(float(w.returns()[player]))
-                if w.mode == "solo":
-                    cand.progress.append(float(solo_progress(w)))
+                results[i, j] = (float(w.returns()[player]), float(solo_progress(w)) if solo else 0.0)
             else:
                 packed.append(pack(w))
-                owners.append(cand)
+                owners.append((i, j))
                 seed_list.append(seed)
     values = playout_values(packed, seed_list)
-    for row, cand in enumerate(owners):
-        cand.values.append(float(values[row][player]))
-        if worlds[0].mode == "solo":
-            cand.progress.append(float(values[row][1]))
+    for row, key in enumerate(owners):
+        results[key] = (float(values[row][player]), float(values[row][1]) if solo else 0.0)
+    for i in range(len(worlds)):
+        for j, cand in enumerate(live):
+            value, progress = results[i, j]
+            cand.values.append(value)
+            if solo:
+                cand.progress.append(progress)
     return len(worlds) * len(live)
+
+
+def _significantly_better(cand: Candidate, default: Candidate) -> bool:
+    """True when ``cand`` beats ``default`` on the worlds both were played in, by more than two standard errors
+    of the paired differences of their ranking utilities."""
+    n = min(len(cand.values), len(default.values))
+    if n < FIRST_ROUND:
+        return False
+    diffs = np.asarray(cand.utilities[:n]) - np.asarray(default.utilities[:n])
+    spread = float(np.std(diffs, ddof=1)) / math.sqrt(n)
+    return float(np.mean(diffs)) > 2.0 * spread and float(np.mean(diffs)) > 0
 
 
 # ---------------------------------------------------------------------- presenting
 def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     """Candidates still live first (by mean), then the dropped ones (later-dropped first, then by mean); 'end'
-    after every claim when a Legend can be claimed (dominated)."""
-    return sorted(candidates, key=lambda c: (not c.dominated, c.dropped_round == -1, c.dropped_round, c.key),
-                  reverse=True)
+    after every claim when a Legend can be claimed (dominated). Solo: the policy's move comes first unless the
+    best measured move is significantly better than it."""
+    order = sorted(candidates, key=lambda c: (not c.dominated, c.dropped_round == -1, c.dropped_round, c.key),
+                   reverse=True)
+    default = next((c for c in order if c.default), None)
+    if default is not None and order[0] is not default and not order[0].dominated \
+            and not _significantly_better(order[0], default):
+        order.remove(default)
+        order.insert(0, default)
+    return order
 
 
 def _result(state: AetheryaState, candidates: list[Candidate], player: int, full: bool, top: int, rounds: int,
@@ -230,6 +279,8 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
         if best.progress:
             extra["legendsWritten"] = round(float(np.mean(best.progress)), 3)
             extra["campaignCompleted"] = round(best.completion, 3)
+        if best.default:
+            extra["policyMove"] = True
         if len(cands) > 1:
             extra["plans"] = [{"pv": _pv(state, c.plan),
                                "value": round(c.mean, 3), "samples": len(c.values)} for c in cands[:3]]

@@ -249,3 +249,32 @@ def test_hint_ignores_other_players_palantir_peeks_AE29():
     other.apply_action(2000 + 9)
     same, (a, b) = _same_hint(state, other, nodes=60)
     assert same, (a, b)
+
+
+def test_solo_hint_keeps_the_policy_move_unless_another_is_significantly_better():
+    """Whole-campaign playouts are noisy: a solo hint lists the solo policy's move first unless the best measured
+    move beats it by more than two standard errors of the paired differences (docs/rules/aetherya.md, hints)."""
+    from solver.aetherya.hints import Candidate, _ranked, _significantly_better
+
+    def cand(plan, progress, values, default=False):
+        return Candidate(plan=[plan], values=list(values), progress=list(progress), default=default)
+
+    policy = cand(1, [12, 13, 12, 14, 13, 12, 13, 12], [10, 20, 15, 18, 12, 11, 14, 16], default=True)
+    noisy = cand(2, [13, 12, 13, 14, 13, 13, 12, 13], [12, 18, 16, 17, 13, 12, 15, 15])
+    assert noisy.key > policy.key and not _significantly_better(noisy, policy)
+    assert [c.plan for c in _ranked([noisy, policy])] == [[1], [2]]
+    clear = cand(3, [15] * 8, [20, 25, 22, 24, 21, 23, 22, 20])
+    assert _significantly_better(clear, policy)
+    assert [c.plan for c in _ranked([noisy, clear, policy])][0] == [3]
+
+
+def test_solo_hint_marks_the_policy_move():
+    """The solo policy's own move carries ``policyMove`` and, with a budget too small to separate the moves, is
+    listed first."""
+    from solver.aetherya.playout import greedy_action
+
+    state = dealt({"mode": "solo"})
+    policy_move = state.action_to_string(greedy_action(state.clone(), np.random.default_rng(0)))
+    result = state.game.hint(state, ctx(nodes=60), top=10)
+    flagged = [m.move for m in result.move_infos if m.extra.get("policyMove")]
+    assert flagged == [policy_move] and result.move_infos[0].move == policy_move
