@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.twins.aetherya_opt import _connect
+
 # layout of the packed state (int32)
 MODE, PLAYERS, TO_MOVE, TURN, AGE, AGE_SUM, WROTE, LD_POINTS, ROW_TARGET, FAILED = range(10)
 PILE, HID, HELD, ACC, STF, CARDS, ROW, DECK, SROW, WRIT, DLEN, DISC = 10, 20, 24, 28, 32, 40, 110, 130, 150, 170, 190, 200
@@ -73,28 +75,9 @@ def _pop(m: int) -> int:
 def _score(k: list[int], accords: int, staffs: int) -> tuple[int, int]:
     """Board total (Accords and Staffs applied) and the satisfied-Legend mask of 16 codes."""
     kinds = [0] * 11
-    ortho = [0] * 16
-    conn = [0] * 16
     for c in range(16):
         kinds[k[c]] |= 1 << c
-        ortho[c] = _spread(1 << c)
-        conn[c] = ortho[c]
-    portals = kinds[PORTAL]
-    remaining = portals
-    while remaining:
-        hub = remaining & -remaining
-        while True:
-            grown = hub | (_spread(hub) & portals)
-            if grown == hub:
-                break
-            hub = grown
-        remaining &= ~hub
-        around = _spread(hub) & ~hub
-        rest = around
-        while rest:
-            c = (rest & -rest).bit_length() - 1
-            rest &= rest - 1
-            conn[c] |= around & ~(1 << c)
+    ortho, conn = _connections(k)
     P, F, M, S = kinds[PLAINS], kinds[FOREST], kinds[MOUNTAIN], kinds[SWAMP]
     H, E, D, G = kinds[HUMANS], kinds[ELVES], kinds[DWARVES], kinds[GOBLINS]
     total = 0
@@ -325,23 +308,7 @@ CHAINS = {12: PLAINS, 13: SWAMP, 14: MOUNTAIN, 15: FOREST}
 
 def _connections(k: list[int]) -> tuple[list[int], list[int]]:
     """Orthogonal neighbours and connected cells (Portal hubs, AE-2) of every cell, as bitmasks."""
-    ortho = [_spread(1 << c) for c in range(16)]
-    conn = list(ortho)
-    portals = sum(1 << c for c in range(16) if k[c] == PORTAL)
-    remaining = portals
-    while remaining:
-        hub = remaining & -remaining
-        while True:
-            grown = hub | (_spread(hub) & portals)
-            if grown == hub:
-                break
-            hub = grown
-        remaining &= ~hub
-        around = _spread(hub) & ~hub
-        for c in range(16):
-            if around >> c & 1:
-                conn[c] |= around & ~(1 << c)
-    return ortho, conn
+    return _connect(sum(1 << c for c in range(16) if k[c] == PORTAL))
 
 
 def _cell_cost(k: list[int], c: int, kind: int) -> int:
