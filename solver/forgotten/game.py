@@ -114,10 +114,9 @@ class ForgottenGame(Game):
         """
         if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
             return self
-        widths = {_count_cells(r) for r in rows}
-        if len(widths) != 1:
-            return self
-        width, height = widths.pop(), len(rows)
+        # The first row sets the width: a row of another length is then reported by the parser
+        # ("row y=3: expected 5 cells"), not as a board of the wrong size.
+        width, height = _count_cells(rows[0]), len(rows)
         if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE) or width * height > 64:
             return self
         tokens = [t for r in rows for t in _tokens(r)]

@@ -173,12 +173,12 @@ def _run_moves(game: Any, args: argparse.Namespace) -> int:
 
 
 def _run_solve(game: Any, args: argparse.Namespace) -> int:
-    from solver.memorinth.escape import shortest_escape
+    from solver.memorinth.escape import escape_result, shortest_escape
     state = _state(game, args)
     ctx = context_from_args(state.game, args)
     escape = shortest_escape(state, args.player, max_depth=args.max_depth, ctx=ctx)
-    if args.json:
-        print_json(escape.to_json())
+    if args.json:       # the engine's answer: status EXHAUSTIVE|LIMIT, result OPTIMAL|NO_ESCAPE|LIMIT, value, bound
+        print_json(escape_result(state.game.name, escape).to_json())
         return 0
     who = f"{R.COLOURS[escape.player]} (player {escape.player})"
     if escape.status == "OPTIMAL":

@@ -587,11 +587,13 @@ def _parse_status(text: str, rules: R.Rules, field: str) -> dict[str, Any]:
     words = text.split()
     bad = NotationError(field, text, "expected e.g. 'r3 p1 flip last=b2' (phase flip, choose, act:<action>, over; "
                                      "optional last=, clovers=a,b/supply, winner=, turns=t:a,b)")
-    if len(words) < 3 or not re.fullmatch(r"r[0-9]{1,7}", words[0]) or not re.fullmatch(r"p[0-3]", words[1]):
+    if len(words) < 3 or not re.fullmatch(r"r[0-9]{1,7}", words[0]) or not re.fullmatch(r"p[0-9]{1,2}", words[1]):
         raise bad
     obj: dict[str, Any] = {"round": int(words[0][1:]), "toMove": int(words[1][1:])}
-    if obj["round"] < 1 or obj["toMove"] >= rules.players:
-        raise bad
+    if obj["round"] < 1:
+        raise NotationError(f"{field}.round", words[0], "rounds are numbered from 1")
+    if obj["toMove"] >= rules.players:
+        raise NotationError(f"{field}.toMove", words[1], f"players are p0..p{rules.players - 1}")
     phase, _, pending = words[2].partition(":")
     obj["phase"] = phase
     if pending:

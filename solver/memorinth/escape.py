@@ -171,12 +171,16 @@ def solve_request(game: Any, payload: Any, ctx: SearchContext) -> SolveResult:
         state = game.parse_state(payload)
     if player is not None:
         player = as_int(player, join("state", "player"), 0, state.rules.players - 1)
-    escape = shortest_escape(state, player, max_depth=max_depth, ctx=ctx)
+    return escape_result(game.name, shortest_escape(state, player, max_depth=max_depth, ctx=ctx))
+
+
+def escape_result(game_name: str, escape: Any) -> SolveResult:
+    """A shortest escape as a ``SolveResult`` (the engine's and ``solve --json``'s answer)."""
     bound = None if escape.lower_bound >= INF_BOUND else escape.lower_bound
     status = {"OPTIMAL": "EXHAUSTIVE", "NO_ESCAPE": "EXHAUSTIVE", "LIMIT": "LIMIT"}[escape.status]
     solution = escape.to_json()
     solution["result"] = escape.status
-    return SolveResult(game=game.name, value=escape.turns, optimal=escape.optimal, bound=bound, status=status,
+    return SolveResult(game=game_name, value=escape.turns, optimal=escape.optimal, bound=bound, status=status,
                        seconds=escape.seconds, solution=solution)
 
 

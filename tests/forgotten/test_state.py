@@ -137,6 +137,17 @@ def test_malformed_json_names_the_field(payload, error, field):
     assert info.value.field.startswith(field), (info.value.field, str(info.value))
 
 
+def test_a_row_of_the_wrong_length_is_named_not_a_board_of_the_wrong_size():
+    """Rows of unequal length were reported as 'expected 6 rows (the board is 6x6)' on the default game."""
+    game = load_game("forgotten")
+    with pytest.raises(NotationError, match=r"row y=3: expected 5 cells in a row, found 4") as info:
+        game.state_from_notation("ab.cd/@efa@/bc-de 2 first")
+    assert info.value.field == "state"
+    with pytest.raises(NotationError, match=r"expected 5 cells in a row, found 4") as info:
+        game.state_from_json({"board": ["ab.cd", "@efa@", "bc-de"], "turn": 2, "phase": "first"})
+    assert info.value.field == "state.board[2]"
+
+
 @pytest.mark.parametrize("text", ["", "ab./@c@/abc", "ab./@c@/abc x first", "ab./@c@/abc 0", "ab./@c@ 0 first",
                                   "ab./@c@/abc 0 first 1,1 extra", 17])
 def test_malformed_notation_is_refused(text):

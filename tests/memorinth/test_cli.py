@@ -52,7 +52,13 @@ def test_solve_and_score(capsys, state_file):
     code, out, _ = run(capsys, "memorinth", "solve", state_file)
     assert code == 0 and "proven shortest" in out and "turn 1:" in out
     code, out, _ = run(capsys, "memorinth", "solve", state_file, "--json")
-    assert json.loads(out)["status"] == "OPTIMAL"
+    answer = json.loads(out)
+    # the engine's answer (docs/formats/memorinth.md): status EXHAUSTIVE, result OPTIMAL, value/optimal/bound
+    assert answer["status"] == "EXHAUSTIVE" and answer["result"] == "OPTIMAL" and answer["optimal"] is True
+    assert answer["value"] == answer["turns"] == answer["bound"] == len(answer["turnMoves"])
+    code, out, _ = run(capsys, "memorinth", "solve", state_file, "--json", "--max-depth", "1")
+    answer = json.loads(out)
+    assert answer["result"] in ("NO_ESCAPE", "OPTIMAL") and answer["status"] == "EXHAUSTIVE"
     code, out, _ = run(capsys, "memorinth", "score", state_file)
     assert code == 0 and "yellow" in out and "shortest escape" in out
 

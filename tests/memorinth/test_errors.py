@@ -84,7 +84,13 @@ def test_clovers_must_add_up_to_five(position):
     ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
      " | c3 | N=GH E=RX S=BT W=FP | r1 p0 flip", "state (pieces)"),
     ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
-     " | c3,c3 | N=GH E=RX S=BT W=FP | r1 p9 flip", "state (status)"),
+     " | c3,c3 | N=GH E=RX S=BT W=FP | r1 p9 flip", "state (status).toMove"),
+    ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
+     " | c3,c3 | N=GH E=RX S=BT W=FP | r1 p2 flip", "state (status).toMove"),
+    ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
+     " | c3,c3 | N=GH E=RX S=BT W=FP | r0 p0 flip", "state (status).round"),
+    ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
+     " | c3,c3 | N=GH E=RX S=BT W=FP | r1 px flip", "state (status)"),
     ("2p base SN | 7S,12M,20S,11M,9S/21M,1S+7,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
      " | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip", "state (board cell b2)"),
     ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S"
