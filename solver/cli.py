@@ -137,7 +137,7 @@ def add_legal_moves_command(sub: argparse._SubParsersAction, game: Game) -> argp
     parser.add_argument("--json", action="store_true")
 
     def run(args: argparse.Namespace) -> int:
-        moves = game.legal_moves(read_input_arg(args.state))
+        moves = game.legal_moves(game.parse_state(read_input_arg(args.state), "STATE"))
         if args.json:
             print_json({"moves": moves})
         else:

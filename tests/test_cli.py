@@ -94,3 +94,13 @@ def test_cli_subprocesses_in_tests_run_outside_the_source_tree():
                     and not any(k.arg == "cwd" for k in node.keywords)):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("game", ["aetherya", "embers", "forgotten", "memorinth", "mnemonic"])
+@pytest.mark.parametrize("command", ["legal-moves", "hint"])
+def test_a_bad_state_argument_is_named_as_the_user_typed_it(capsys, game, command):
+    """Every game's STATE argument reports its errors under STATE (the argument's name), not the engine's
+    'state' key: one line, exit status 1."""
+    code, out, err = cli(capsys, game, command, '{"bogusKey": 1}')
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("memory-solver: error: STATE"), err

@@ -146,7 +146,7 @@ def _run_hint(default: EmbersGame, args: argparse.Namespace) -> int:
 
 def _run_legal(default: EmbersGame, args: argparse.Namespace) -> int:
     game = _game(default, args)
-    moves = game.legal_moves(read_input_arg(args.state))
+    moves = game.legal_moves(game.parse_state(read_input_arg(args.state), "STATE"))
     if args.json:
         print_json({"moves": moves})
     else:
@@ -182,7 +182,7 @@ def _run_solve(default: EmbersGame, args: argparse.Namespace) -> int:
 
 def _run_score(default: EmbersGame, args: argparse.Namespace) -> int:
     game = _game(default, args)
-    print_json(game.score(read_input_arg(args.state)))
+    print_json(game.score(game.parse_state(read_input_arg(args.state), "STATE")))
     return 0
 
 
