@@ -101,6 +101,18 @@ cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
     return total
 
 
+cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* ties, uint64_t* rng) noexcept nogil:
+    """Keep the best cell seen so far; among equal values each is kept with equal chance (reservoir draw)."""
+    if v > best_value[0]:
+        best_cell[0] = c
+        best_value[0] = v
+        ties[0] = 1
+    elif v == best_value[0]:
+        ties[0] += 1
+        if below(rng, ties[0]) == 0:
+            best_cell[0] = c
+
+
 cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
     cdef int k[16]
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
@@ -113,14 +125,7 @@ cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_
         k[c] = card
         v = value_of(s, seat, k)
         k[c] = old
-        if v > best_value:
-            best_cell = c
-            best_value = v
-            ties = 1
-        elif v == best_value:
-            ties += 1
-            if below(rng, ties) == 0:
-                best_cell = c
+        keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
 
@@ -425,14 +430,7 @@ cdef int solo_best_place(const int* k0, unsigned int hidden, int card, const int
         k[c] = card
         v = solo_value(k, avail, left)
         k[c] = old
-        if v > best_value:
-            best_cell = c
-            best_value = v
-            ties = 1
-        elif v == best_value:
-            ties += 1
-            if below(rng, ties) == 0:
-                best_cell = c
+        keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
 
@@ -550,14 +548,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
         for c in range(4):
             avail[block[CENTRE[c]]] -= 1
         v = solo_value(block, avail, left)  # the 2x2 closest to the next Age's Legends
-        if v > best_v:
-            best_corner = corner
-            best_v = v
-            ties = 1
-        elif v == best_v:
-            ties += 1
-            if below(rng, ties) == 0:
-                best_corner = corner
+        keep_best(v, corner, &best_v, &best_corner, &ties, rng)
     kept[0] = k[best_corner]
     kept[1] = k[best_corner + 1]
     kept[2] = k[best_corner + 4]

@@ -709,11 +709,8 @@ cdef void check_rows(const int32_t[:, ::1] states, const int32_t[::1] deck) exce
             raise ValueError(f"states[{i}]: " + VECTOR_ERRORS[err])
 
 
-def path_bitboards(state, deck):
-    """``(open_n, open_e, open_s, open_w, link_n, link_e, link_s, link_w, escape)`` of the face-up sides."""
-    cdef int32_t ex[CELLS]
-    cdef uint32_t L[5]
-    cdef uint32_t opened[4]
+cdef int face_up_exits(object state, object deck, int32_t* ex) except -1:
+    """The exits of every cell's face-up side (checked state and deck buffers, released before returning)."""
     cdef Py_buffer vs, vd
     cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
     cdef int32_t* st
@@ -726,6 +723,15 @@ def path_bitboards(state, deck):
             PyBuffer_Release(&vs)
     finally:
         PyBuffer_Release(&vd)
+    return 0
+
+
+def path_bitboards(state, deck):
+    """``(open_n, open_e, open_s, open_w, link_n, link_e, link_s, link_w, escape)`` of the face-up sides."""
+    cdef int32_t ex[CELLS]
+    cdef uint32_t L[5]
+    cdef uint32_t opened[4]
+    face_up_exits(state, deck, ex)
     open_boards(ex, opened)
     links_of_open(opened, L)
     return (opened[0], opened[1], opened[2], opened[3], L[0], L[1], L[2], L[3], L[4])
@@ -734,19 +740,9 @@ def path_bitboards(state, deck):
 def escape_distances(state, deck, out):
     """Fill ``out[25]`` with each cell's fewest moves out along the face-up paths (-1: none)."""
     cdef int32_t ex[CELLS]
-    cdef Py_buffer vs, vd, vo
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef Py_buffer vo
     cdef int32_t* ot
-    try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            exits_of(st, dk, ex)
-        finally:
-            PyBuffer_Release(&vs)
-    finally:
-        PyBuffer_Release(&vd)
+    face_up_exits(state, deck, ex)
     ot = int32_buffer(out, &vo, True, CELLS, False, "out")
     try:
         return field(ex, ot)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +201,24 @@ class ExhaustiveResult:
     without: dict[int, int] = field(default_factory=dict)  # best value of plans that never add a card
 
 
+def _additions(deck: Deck, mind: list[Placement], remaining: Sequence[int], relives: Counter[int],
+               banished: list[int], demons: set[int]
+               ) -> Iterator[tuple[Placement, list[Placement], Counter[int], list[int], set[int]]]:
+    """Each legal placement that keeps the Mind in one section, with the Mind it makes and the relive
+    bookkeeping after it: ``(placement, grown, relives, banished, demons)``."""
+    for card, x, y in mindlib.legal_placements(deck, mind, remaining):
+        grown = mind + [(card, x, y)]
+        if len(mindlib.sections(grown)) > 1:
+            continue
+        more, gone, left = relives, banished, demons
+        if mindlib.relives(deck, grown):
+            suit = deck.cards[card].suit
+            more = relives + Counter({suit: 1})
+            if suit in demons:
+                gone, left = banished + [suit], demons - {suit}
+        yield (card, x, y), grown, more, gone, left
+
+
 def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: float | None = None,
                cancel: threading.Event | None = None) -> ExhaustiveResult:
     """Enumerate every plan (order and positions of the adds) with the rules engine.
@@ -231,16 +249,7 @@ def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: floa
                 result.value, result.best = value, [list(adds)]
             elif value == result.value:
                 result.best.append(list(adds))
-        for card, x, y in mindlib.legal_placements(deck, mind, remaining):
-            grown = mind + [(card, x, y)]
-            if len(mindlib.sections(grown)) > 1:
-                continue
-            more, gone, left = relives, banished, demons
-            if mindlib.relives(deck, grown):
-                suit = deck.cards[card].suit
-                more = relives + Counter({suit: 1})
-                if suit in demons:
-                    gone, left = banished + [suit], demons - {suit}
+        for (card, x, y), grown, more, gone, left in _additions(deck, mind, remaining, relives, banished, demons):
             visit(grown, adds + [(card, x, y)], more, gone, left)
 
     visit(list(problem.mind), [], Counter(), [], set(problem.demon_suits))
@@ -738,16 +747,7 @@ def greedy_plan(problem: BlinkProblem) -> list[Placement]:
     while True:
         remaining = [c for c in problem.row if c not in {a[0] for a in adds}]
         choice = None
-        for card, x, y in mindlib.legal_placements(deck, mind, remaining):
-            grown = mind + [(card, x, y)]
-            if len(mindlib.sections(grown)) > 1:
-                continue
-            more, gone, left = relives, banished, demons
-            if mindlib.relives(deck, grown):
-                suit = deck.cards[card].suit
-                more = relives + Counter({suit: 1})
-                if suit in demons:
-                    gone, left = banished + [suit], demons - {suit}
+        for (card, x, y), grown, more, gone, left in _additions(deck, mind, remaining, relives, banished, demons):
             rest = [c for c in remaining if c != card]
             value = _score(problem, grown, more, gone, rest, left).value
             if choice is None or value > choice[0]:

@@ -176,6 +176,17 @@ def _value(s: list[int], seat: int, k: list[int]) -> int:
     return total
 
 
+def _keep_best(v: int, c: int, best_cell: int, best_value: int, ties: int, rng: list[int]) -> tuple[int, int, int]:
+    """Keep the best cell seen so far; among equal values each is kept with equal chance (reservoir draw)."""
+    if v > best_value:
+        return c, v, 1
+    if v == best_value:
+        ties += 1
+        if _below(rng, ties) == 0:
+            best_cell = c
+    return best_cell, best_value, ties
+
+
 def _best_place(s: list[int], seat: int, card: int, rng: list[int]) -> tuple[int, int]:
     """The cell where ``card`` gives ``seat`` the best value (random tie-break) and that value."""
     k = _board(s, seat)
@@ -188,12 +199,7 @@ def _best_place(s: list[int], seat: int, card: int, rng: list[int]) -> tuple[int
         k[c] = card
         v = _value(s, seat, k)
         k[c] = old
-        if v > best_value:
-            best_cell, best_value, ties = c, v, 1
-        elif v == best_value:
-            ties += 1
-            if _below(rng, ties) == 0:
-                best_cell = c
+        best_cell, best_value, ties = _keep_best(v, c, best_cell, best_value, ties, rng)
     return best_cell, best_value
 
 
@@ -424,12 +430,7 @@ def _solo_best_place(k0: list[int], hidden: int, card: int, avail: list[int], le
         k[c] = card
         v = _solo_value(k, avail, left)
         k[c] = old
-        if v > best_value:
-            best_cell, best_value, ties = c, v, 1
-        elif v == best_value:
-            ties += 1
-            if _below(rng, ties) == 0:
-                best_cell = c
+        best_cell, best_value, ties = _keep_best(v, c, best_cell, best_value, ties, rng)
     return best_cell, best_value
 
 
@@ -521,12 +522,7 @@ def _age_end(s: list[int], rng: list[int]) -> int:
         for c in CENTRE:
             avail[block[c]] -= 1
         v = _solo_value(block, avail, left)  # the 2x2 closest to the next Age's Legends
-        if v > best_v:
-            best_corner, best_v, ties = corner, v, 1
-        elif v == best_v:
-            ties += 1
-            if _below(rng, ties) == 0:
-                best_corner = corner
+        best_corner, best_v, ties = _keep_best(v, corner, best_corner, best_v, ties, rng)
     kept = [k[c] for c in (best_corner, best_corner + 1, best_corner + 4, best_corner + 5)]
     for kind in range(10):
         s[PILE + kind] = 4
