@@ -24,13 +24,19 @@ from solver.version import __version__
 from solver.errors import InvalidInputError, SolverError
 from solver.registry import game_names, load_game
 from solver.search import Limits, SearchContext, check_seed
-from solver.validate import as_bool, as_choice, as_int, as_number
+from solver.commands import default_limits, options_from_json
+from solver.validate import decode_json, as_bool, as_choice, as_int, as_list, as_number, as_str
 
-SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves")
+SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves", "new", "view", "apply", "show", "generate", "check",
+                  "review")
 CONTROL_ACTIONS = ("query_version", "terminate", "terminate_all")
 ACTIONS = SEARCH_ACTIONS + CONTROL_ACTIONS
+#: actions that need no ``state``
+STATELESS_ACTIONS = ("new", "generate", "check", "review")
 QUERY_KEYS = {"id", "game", "action", "state", "limits", "top", "player", "fullInformation",
-              "reportDuringSearchEvery", "seed", "terminateId"}
+              "reportDuringSearchEvery", "seed", "terminateId", "moves", "analyzeTurns", "options", "record",
+              "players", "mode", "table", "kind", "difficulty", "index", "puzzle", "answer", "svg", "hint",
+              "mistakes"}
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
@@ -104,10 +110,7 @@ class Engine:
             text = raw.strip()
             if not text:
                 return
-            try:
-                query = json.loads(text)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise InvalidInputError(None, text[:80], f"malformed JSON ({getattr(exc, 'msg', 'too deeply nested')})") from None
+            query = decode_json(text, None)
             if not isinstance(query, dict):
                 raise InvalidInputError(None, query, "a query must be a JSON object")
             if "id" not in query:
@@ -137,7 +140,7 @@ class Engine:
             raise InvalidInputError("game", problem="missing required field")
         game_spec = query["game"]
         load_game(game_spec)  # validate the name and parameters now
-        if "state" not in query:
+        if "state" not in query and action not in STATELESS_ACTIONS and not (action == "apply" and "record" in query):
             raise InvalidInputError("state", problem="missing required field")
         limits = Limits.from_json(query.get("limits"))
         every = query.get("reportDuringSearchEvery")
@@ -201,26 +204,166 @@ class Engine:
             return
         if job.ctx.cancelled:
             body["terminated"] = True
-        self.emit({**head, **body})
+        self.emit({**head, **{k: v for k, v in body.items() if k not in head}})
 
     def _execute(self, job: Job) -> dict[str, Any]:
         query = job.query
         game = load_game(job.game_spec)
-        job.ctx.limits = job.ctx.limits.with_defaults(game.default_time_ms)
+        job.ctx.limits = default_limits(game, job.ctx.limits)
         if job.ctx.report_every:
             head = {"id": job.qid, "action": job.action}
             job.ctx.report = lambda partial: self.emit({**head, **_interim(partial)})
-        if job.action == "hint":
-            state = game.parse_state(query["state"])
-            player = query.get("player")
-            result = game.hint(state, job.ctx, top=query.get("top", 3), player=player,
-                               full_information=query.get("fullInformation", False))
-            return result.to_json()
-        if job.action == "solve":
-            return game.solve(query["state"], job.ctx).to_json()
-        if job.action == "score":
-            return {"game": game.name, "isDuringSearch": False, **game.score(query["state"])}
-        return {"game": game.name, "isDuringSearch": False, "moves": game.legal_moves(query["state"])}
+        verb = _VERBS.get(job.action, job.action)
+        options = options_from_json(game, verb, query.get("options"))
+        body = _HANDLERS[job.action](self, job, game, query, options)
+        return {"game": game.name, "isDuringSearch": False, **body} if "isDuringSearch" not in body else body
+
+    # -- the actions ------------------------------------------------------------------
+    def _hint(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        position = game.parse_position(query["state"])
+        moves = _moves(query)
+        turns = query.get("analyzeTurns")
+        top = as_int(query.get("top", 3), "top", 1, 1000)
+        player = query.get("player")
+        player = None if player is None else as_int(player, "player", 0, 16)
+        full = as_bool(query.get("fullInformation", False), "fullInformation")
+        if turns is None:
+            if moves:
+                position = game.apply(position, moves)
+            return game.hint(position, job.ctx, top=top, player=player, full_information=full, **options).to_json()
+        wanted = [as_int(t, f"analyzeTurns[{i}]", 0, len(moves)) for i, t in enumerate(as_list(turns, "analyzeTurns"))]
+        positions = [position.clone()]
+        for i, text in enumerate(moves):
+            current = positions[-1].clone()
+            current.apply_move(text, f"moves[{i}]")
+            positions.append(current)
+        last: dict[str, Any] = {}
+        for n, turn in enumerate(wanted):
+            body = game.hint(positions[turn], job.ctx, top=top, player=player, full_information=full,
+                             **options).to_json()
+            body["turnNumber"] = turn
+            if n < len(wanted) - 1:
+                self.emit({"id": job.qid, "action": job.action, **body})
+            else:
+                last = body
+        return last
+
+    def _solve(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        return game.solve(query["state"], job.ctx, **options).to_json()
+
+    def _score(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        return dict(game.score(query["state"], **options))
+
+    def _legal_moves(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        position = game.parse_position(query["state"])
+        moves = _moves(query)
+        if moves:
+            position = game.apply(position, moves)
+        return {"moves": game.legal_moves(position)}
+
+    def _new(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        players = query.get("players")
+        mode = query.get("mode")
+        configured = game.configure(players=None if players is None else as_int(players, "players", 1, 16),
+                                    mode=None if mode is None else as_str(mode, "mode"))
+        player = query.get("player")
+        if as_bool(query.get("table", False), "table"):
+            if player is None:
+                raise InvalidInputError("player", problem="a real table needs the player whose view it is")
+            position = configured.new_table(as_int(player, "player", 0, 16))
+        else:
+            position = configured.new_game(job.ctx.seed)
+            if player is not None:
+                position = position.view(as_int(player, "player", 0, 16))
+        return {"game": configured.spec(), **_position_body(position)}
+
+    def _view(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        if query.get("player") is None:
+            raise InvalidInputError("player", problem="missing required field")
+        position = game.parse_position(query["state"])
+        moves = _moves(query)
+        if moves:
+            position = game.apply(position, moves)
+        return _position_body(position.view(as_int(query["player"], "player", 0, 16)))
+
+    def _apply(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.record import record_from_json
+        moves = _moves(query)
+        if "record" in query:
+            if "state" in query:
+                raise InvalidInputError("state", problem="give either state or record, not both")
+            record = record_from_json(query["record"], "record")
+            start = record.final_position(game, "record")
+            position = game.apply(start, moves)
+            extended = record.extended(moves, stamp=False)
+            return {**_position_body(position), "record": extended.to_json()}
+        return _position_body(game.apply(game.parse_position(query["state"]), moves))
+
+    def _show(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.drawing import svg
+        position = game.parse_position(query["state"])
+        moves = _moves(query)
+        if moves:
+            position = game.apply(position, moves)
+        player = query.get("player")
+        if player is not None:
+            position = position.view(as_int(player, "player", 0, 16))
+        hint = query.get("hint")
+        if hint is True:
+            hint = position.game.hint(position, job.ctx, top=3).to_json()
+        elif hint is not None and not isinstance(hint, dict):
+            raise InvalidInputError("hint", hint, "expected true (compute a hint) or a hint response object")
+        if as_bool(query.get("svg", True), "svg"):
+            return {"svg": svg(position.game, position, hint=hint, **options), "hint": hint}
+        return {"text": position.game.describe(position), "hint": hint}
+
+    def _generate(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.puzzles import make_puzzle, parse_puzzle_id
+        if "state" in query and isinstance(query["state"], str):  # a puzzle id
+            spec, kind, difficulty, seed, index = parse_puzzle_id(query["state"], "state", game)
+            return {"puzzle": make_puzzle(load_game(spec), kind, difficulty, seed, index)}
+        kinds = game.PUZZLE_KINDS
+        kind = as_choice(query.get("kind", kinds[0] if kinds else None), "kind", kinds)
+        difficulty = as_choice(query.get("difficulty", "medium"), "difficulty", ("easy", "medium", "hard"))
+        index = as_int(query.get("index", 0), "index", 0, 10**9)
+        return {"puzzle": make_puzzle(game, kind, difficulty, job.ctx.seed, index)}
+
+    def _check(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.puzzles import check
+        if "puzzle" not in query:
+            raise InvalidInputError("puzzle", problem="missing required field")
+        if "answer" not in query:
+            raise InvalidInputError("answer", problem="missing required field")
+        return check(game, query["puzzle"], query["answer"])
+
+    def _review(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.record import record_from_json
+        from solver.review import review
+        if "record" not in query:
+            raise InvalidInputError("record", problem="missing required field")
+        record = record_from_json(query["record"], "record")
+        player = query.get("player")
+        mistakes = as_int(query.get("mistakes", 3), "mistakes", 0, 1000)
+        return review(game, record, None if player is None else as_int(player, "player", 0, 16),
+                      limits=job.ctx.limits, seed=job.ctx.seed, mistakes=mistakes)
+
+
+_HANDLERS = {"hint": Engine._hint, "solve": Engine._solve, "score": Engine._score, "legal_moves": Engine._legal_moves,
+             "new": Engine._new, "view": Engine._view, "apply": Engine._apply, "show": Engine._show,
+             "generate": Engine._generate, "check": Engine._check, "review": Engine._review}
+#: the command-line verb whose options an action takes
+_VERBS = {"legal_moves": "legal-moves"}
+
+
+def _moves(query: dict[str, Any]) -> list[str]:
+    moves = as_list(query.get("moves", []), "moves")
+    return [as_str(m, f"moves[{i}]") for i, m in enumerate(moves)]
+
+
+def _position_body(position: Any) -> dict[str, Any]:
+    terminal = position.is_terminal()
+    return {"state": position.to_json(), "notation": position.to_notation(), "currentPlayer": position.current_player(),
+            "terminal": terminal, "legalMoves": [] if terminal else position.game.legal_moves(position)}
 
 
 def _interim(partial: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from solver.aetherya.cards import CATEGORIES
 from solver.aetherya.scoring import KingdomScore, score_kingdom
 from solver.aetherya.state import MODES, AetheryaState
 from solver.aetherya.tiles import load_families
-from solver.cli import add_hint_command, add_legal_moves_command, print_json
+from solver.commands import print_json
 from solver.errors import InvalidInputError, UnknownGameError
 from solver.game import CHANCE_PLAYER, Game, Information, Parameter, State, Utility
 from solver.results import HintResult, SolveResult
@@ -173,8 +173,6 @@ class AetheryaGame(Game):
                            help="Legends held: numbers 1-15 or slugs such as plains-3 (docs/rules/aetherya.md)")
         score.add_argument("--json", action="store_true", help="print one JSON object")
         score.set_defaults(run=_run_score)
-        add_hint_command(commands, self)
-        add_legal_moves_command(commands, self)
         gen = commands.add_parser("generate", help="generate puzzles with verified solutions (JSON lines)",
                                   description="Generate puzzles as JSON lines, each with its verified solution: "
                                               "best-kingdom (place cards around fixed ones for the best score; "
@@ -202,7 +200,7 @@ class AetheryaGame(Game):
         out.write(f"Score of the kingdom {kingdom} holding the Legend 'plains-3':\n")
         render_score(score_kingdom(kingdom, ["plains-3"]), out)
         from solver.aetherya.playout import advance_to_turn_start
-        from solver.cli import render_hint
+        from solver.commands import render_hint
         from solver.search import Limits
         game = AetheryaGame()
         state = advance_to_turn_start(game.new_initial_state(3), np.random.default_rng(0))
@@ -241,7 +239,7 @@ def _run_generate(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from solver.aetherya.puzzles import check
-    from solver.cli import read_input_arg
+    from solver.commands import read_input_arg
     puzzle = read_input_arg(args.puzzle, "PUZZLE")
     if isinstance(puzzle, str):
         lines = [line for line in puzzle.splitlines() if line.strip()]

@@ -43,7 +43,7 @@ import numpy as np
 
 from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, CELLS, LETTERS, PORTAL, SIDE
 from solver.aetherya.scoring import KingdomScore, format_kingdom, parse_kingdom, score_kingdom
-from solver.cli import print_json
+from solver.commands import print_json
 from solver.errors import ImpossibleStateError, InvalidInputError, UnknownCardError
 from solver.kernels import aetherya_opt as kernel
 from solver.results import SolveResult

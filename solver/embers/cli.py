@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from solver.cli import add_limit_args, context_from_args, print_json, read_input_arg, render_hint
+from solver.commands import add_limit_args, context_from_args, print_json, read_input_arg, render_hint
 from solver.embers import mind as mindlib
 from solver.embers.cards import pattern_text
 from solver.embers.state import EmbersState

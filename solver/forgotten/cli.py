@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from solver.cli import add_limit_args, context_from_args, print_json, read_input_arg
+from solver.commands import add_limit_args, context_from_args, print_json, read_input_arg
 from solver.errors import InvalidInputError
 from solver.forgotten.notation import LETTERS
 from solver.registry import load_game

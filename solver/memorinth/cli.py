@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from solver.cli import add_limit_args, context_from_args, print_json, read_input_arg, render_hint
+from solver.commands import add_limit_args, context_from_args, print_json, read_input_arg, render_hint
 from solver.errors import InvalidInputError
 from solver.memorinth import rules as R
 from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, load_deck

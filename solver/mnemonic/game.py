@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from solver.cli import print_json
+from solver.commands import print_json
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, Information, Parameter, State, Utility
 from solver.mnemonic.state import MnemonicState
@@ -190,8 +190,6 @@ class MnemonicGame(Game):
         show.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
         show.set_defaults(run=self._run_show)
 
-        from solver.cli import add_legal_moves_command
-        add_legal_moves_command(commands, self)
 
         hint = commands.add_parser(
             "hint", help="advice for the player to act (or the table)",
@@ -208,7 +206,7 @@ class MnemonicGame(Game):
                                "planner.groupScenes)")
         hint.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
         hint.add_argument("--json", action="store_true", help="print the engine's JSON response")
-        from solver.cli import add_limit_args
+        from solver.commands import add_limit_args
         add_limit_args(hint)
         hint.set_defaults(run=self._run_hint)
 
@@ -247,7 +245,7 @@ class MnemonicGame(Game):
         return 0
 
     def _run_apply(self, args: argparse.Namespace) -> int:
-        from solver.cli import read_input_arg
+        from solver.commands import read_input_arg
         game = self._with_rules(args.rules)
         state = game.parse_state(read_input_arg(args.state), "STATE")
         for i, move in enumerate(args.moves):
@@ -261,7 +259,7 @@ class MnemonicGame(Game):
         return 0
 
     def _run_hint(self, args: argparse.Namespace) -> int:
-        from solver.cli import context_from_args, read_input_arg, render_hint
+        from solver.commands import context_from_args, read_input_arg, render_hint
         game = self._with_rules(args.rules)
         state = game.parse_state(read_input_arg(args.state), "STATE")
         if args.top < 1:
@@ -277,7 +275,7 @@ class MnemonicGame(Game):
         return 0
 
     def _run_show(self, args: argparse.Namespace) -> int:
-        from solver.cli import read_input_arg
+        from solver.commands import read_input_arg
         from solver.mnemonic.describe import describe
         game = self._with_rules(args.rules)
         state = game.parse_state(read_input_arg(args.state), "STATE")
@@ -286,7 +284,7 @@ class MnemonicGame(Game):
 
     def demo(self, out: TextIO) -> None:
         """Exact odds, then a short Deck Burner session with advice at each kind of decision."""
-        from solver.cli import render_hint
+        from solver.commands import render_hint
         from solver.mnemonic.describe import describe
         from solver.search import Limits, SearchContext
         for dice in (1, 2, 3):
