@@ -1,5 +1,6 @@
 """A live web board on a free port, in this process (so the toy game can be registered), for HTTP and browser tests."""
 
+import os
 import shutil
 import socket
 import threading
@@ -45,9 +46,16 @@ def live_server(pile_game):
 @pytest.fixture
 def browser():
     """Headless Chromium through Playwright (Debian's chromium; Playwright cannot download its own here)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
+    required = os.environ.get("MEMORY_SOLVER_REQUIRE_BROWSER") == "1"
+    if required:
+        from playwright import sync_api
+    else:
+        sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
     if CHROMIUM is None:
-        pytest.skip("Chromium is not installed: apt-get install chromium (the browser tests drive it with Playwright)")
+        message = "Chromium is not installed: apt-get install chromium (the browser tests drive it with Playwright)"
+        if required:
+            pytest.fail(message)
+        pytest.skip(message)
     with sync_api.sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         try:
