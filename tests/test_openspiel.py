@@ -70,7 +70,8 @@ def test_game_type_and_info_follow_our_game(name):
     assert kind.utility.name == ours.utility.name
     assert (kind.min_num_players, kind.max_num_players) == (ours.min_players, ours.max_players)
     assert kind.provides_information_state_string and kind.provides_observation_string
-    assert not kind.provides_information_state_tensor and not kind.provides_observation_tensor
+    tensors = name == "forgotten"  # the only game whose observation tensor is cheap
+    assert kind.provides_information_state_tensor == kind.provides_observation_tensor == tensors
     params = game.get_parameters()
     assert set(params) == set(type(ours).PARAMETERS) | {"max_moves"}
     assert params["max_moves"] == game.max_game_length() == FACTS[name].default_max_moves
@@ -98,6 +99,8 @@ def test_bad_parameters_are_reported():
         pyspiel.load_game("memory_solver_forgotten(width=99)")
     with pytest.raises(UnknownGameError, match="game.max_moves"):
         pyspiel.load_game("memory_solver_forgotten(max_moves=0)")
+    with pytest.raises(UnknownGameError, match="game.max_moves"):
+        sos.load_game("forgotten(max_moves=lots)")
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
         pyspiel.load_game("memory_solver_forgotten(colour=2)")
     with pytest.raises(UnknownGameError, match="unknown game"):
@@ -147,6 +150,8 @@ def test_resample_from_infostate_keeps_what_the_player_knows(name):
             assert other.information_state_string(p) == state.information_state_string(p)
             assert other.observation_string(p) == state.observation_string(p)
             assert other.current_player() == state.current_player()
+            if game.get_type().provides_information_state_tensor:
+                assert other.information_state_tensor(p) == state.information_state_tensor(p)
             if p == state.current_player():
                 assert other.legal_actions() == state.legal_actions()
         p = state.current_player()
@@ -238,6 +243,25 @@ def test_max_moves_caps_the_game():
         state.apply_action(1)
     copy = game.deserialize_state(state.serialize())
     assert copy.is_terminal() and str(copy) == str(state)
+
+
+def test_forgotten_observation_tensor_is_the_common_view():
+    game = sos.load_game("forgotten(width=4,height=4)")
+    assert game.observation_tensor_shape() == [16 * (4 + 3 * 7) + 6 + 16]
+    root = game.new_initial_state()
+    assert sum(root.observation_tensor(0)) == 0
+    state = sos.deal(game, 3)
+    before = np.array(state.observation_tensor(0))
+    assert before.sum() == 16 + 1  # one plane per cell, the phase
+    flip = state.legal_actions()[0]
+    state.apply_action(flip)
+    after = np.array(state.observation_tensor(1))
+    assert np.array_equal(after, np.array(state.observation_tensor(0)))  # both players saw the flip
+    cells = after[:16 * 25].reshape(16, 25)
+    pair = sos.inner_state(state).tiles[flip]
+    assert cells[flip, 4 + 3 * pair] == 1 and cells[flip, 2] == 0
+    assert after[16 * 25 + 1] == 1 and after[16 * 25 + 6 + flip] == 1  # phase "second", first flip here
+    assert np.array_equal(np.array(state.information_state_tensor(0)), after)
 
 
 def test_embers_codec_is_a_bijection_on_its_range():

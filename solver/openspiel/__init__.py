@@ -27,8 +27,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from solver.errors import IllegalMoveError, InvalidInputError
 from solver.game import CHANCE_PLAYER, Game, State
-from solver.openspiel.adapter import (MAX_MOVES, PREFIX, OpenSpielGame, OpenSpielState, Position, as_generator,
-                                      parameter_specification, register, short_name)
+from solver.openspiel.adapter import (MAX_MOVES, MAX_MOVES_PARAMETER, PREFIX, OpenSpielGame, OpenSpielState,
+                                      Position, as_generator, parameter_specification, register, short_name)
 from solver.openspiel.games import SEED_BYTES
 from solver.registry import game_class, game_names, parse_spec
 
@@ -56,7 +56,7 @@ def load_game(spec: str | Game) -> OpenSpielGame:
     typed: dict[str, Any] = {}
     for key, value in params.items():
         if key == MAX_MOVES:
-            typed[key] = int(value)
+            typed[key] = MAX_MOVES_PARAMETER.check(key, value)
         elif key in game_class(name).PARAMETERS:
             typed[key] = game_class(name).PARAMETERS[key].check(key, value)
         else:

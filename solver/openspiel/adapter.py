@@ -19,13 +19,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from solver.errors import IllegalMoveError, InvalidInputError, UnknownGameError, UnsupportedActionError
-from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, Utility
+from solver.errors import IllegalMoveError, InvalidInputError, UnsupportedActionError
+from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, Game, Parameter, State, Utility
 from solver.openspiel.games import BYTE_OUTCOMES, FACTS, SEED_BYTES, GameFacts
 from solver.registry import game_class
 
 PREFIX = "memory_solver_"
 MAX_MOVES = "max_moves"
+#: how ``max_moves`` is checked (its default is per game: ``GameFacts.default_max_moves``)
+MAX_MOVES_PARAMETER = Parameter(1, int, "player decisions after which the adapter ends a game", lo=1, hi=10**9)
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -52,6 +54,7 @@ def parameter_specification(name: str) -> dict[str, Any]:
 def game_type(name: str, utility: Utility | None = None) -> pyspiel.GameType:
     """The ``GameType`` of game ``name`` (``utility`` overrides the class's, per parameter set)."""
     cls = game_class(name)
+    tensors = FACTS[name].tensor is not None
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"memory-solver {cls.long_name}",
@@ -63,9 +66,9 @@ def game_type(name: str, utility: Utility | None = None) -> pyspiel.GameType:
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=tensors,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=tensors,
         parameter_specification=parameter_specification(name),
     )
 
@@ -84,9 +87,7 @@ class Context:
         self.game: Game = game_class(name)(**ours)
         #: the parameters as our game settled them (OpenSpiel's game string shows these)
         self.params = {**{k: self.game.params[k] for k in defaults if k != MAX_MOVES}, MAX_MOVES: given[MAX_MOVES]}
-        self.max_moves = int(self.params[MAX_MOVES])
-        if self.max_moves < 1:
-            raise UnknownGameError(f"game.{MAX_MOVES}", self.max_moves, "must be at least 1")
+        self.max_moves = MAX_MOVES_PARAMETER.check(MAX_MOVES, self.params[MAX_MOVES])
         self.codec = self.facts.codec(self.game)
         self.num_players = int(self.facts.num_players(self.game))
         self.utility = self.facts.utility(self.game)
@@ -220,13 +221,17 @@ class Position:
             raise AssertionError(f"{self.context.name} returned {len(values)} values for {n} players")
         return values
 
-    def observation_text(self, player: int) -> str:
-        """``player``'s observation: our ``observation(player)`` as JSON with sorted keys."""
+    def observation(self, player: int) -> dict[str, Any]:
+        """``player``'s observation: our ``observation(player)`` (a note of the progress while dealing)."""
         if not 0 <= player < self.context.num_players:
             raise InvalidInputError("player", player, f"expected 0..{self.context.num_players - 1}")
         if self.dealing:
-            return json.dumps({"dealing": f"{len(self.seed)} of {SEED_BYTES} seed bytes chosen"})
-        return json.dumps(self.inner.observation(player), sort_keys=True, separators=(",", ":"))
+            return {"dealing": f"{len(self.seed)} of {SEED_BYTES} seed bytes chosen"}
+        return self.inner.observation(player)
+
+    def observation_text(self, player: int) -> str:
+        """``player``'s observation as JSON with sorted keys (OpenSpiel's observation and information state)."""
+        return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
 
     def resample(self, player: int, rng: np.random.Generator) -> Position:
         """A position ``player`` cannot tell from this one, drawn with our ``resample_from_observation``."""
@@ -344,9 +349,10 @@ class OpenSpielState(pyspiel.State):
 
 
 class Observer:
-    """OpenSpiel's Python observer: strings from our observations, no tensors."""
+    """OpenSpiel's Python observer: strings from our observations, and tensors where the game has a layout."""
 
-    def __init__(self, iig_obs_type: pyspiel.IIGObservationType | None, params: dict[str, Any] | None) -> None:
+    def __init__(self, context: Context, iig_obs_type: pyspiel.IIGObservationType | None,
+                 params: dict[str, Any] | None) -> None:
         if params:
             raise InvalidInputError("params", params, "observation parameters are not supported")
         if iig_obs_type is not None and (not iig_obs_type.public_info
@@ -354,11 +360,27 @@ class Observer:
             raise UnsupportedActionError("iig_obs_type", str(iig_obs_type), "memory-solver games observe what one "
                                          "player may know (public information and that player's private "
                                          "information); other observation types are not available")
-        self.tensor = None
+        self.context = context
+        self.layout = context.facts.tensor
         self.dict: dict[str, np.ndarray] = {}
+        self.tensor: np.ndarray | None = None
+        if self.layout is not None:
+            pieces = self.layout.pieces(context.game)
+            self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+            start = 0
+            for piece, shape in pieces:
+                size = int(np.prod(shape))
+                self.dict[piece] = self.tensor[start:start + size].reshape(shape)
+                start += size
 
     def set_from(self, state: OpenSpielState, player: int) -> None:
-        """No tensor to fill (``provides_*_tensor`` is false)."""
+        """Fill the tensor from ``player``'s observation (zeros while the deal seed is being chosen)."""
+        if self.tensor is None:
+            return
+        self.tensor.fill(0)
+        position = state.position
+        if not position.dealing:
+            self.layout.fill(self.context.game, position.observation(player), self.dict)
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         return state.position.observation_text(player)
@@ -383,7 +405,7 @@ class OpenSpielGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: dict[str, Any] | None = None) -> Observer:
-        return Observer(iig_obs_type, params)
+        return Observer(self.context, iig_obs_type, params)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (game_from_string, (self.to_string(),))

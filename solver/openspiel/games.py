@@ -141,6 +141,18 @@ class EmbersCodec(ActionCodec):
 
 
 @dataclass(frozen=True)
+class TensorLayout:
+    """An observation tensor computed from our ``observation(player)`` JSON alone.
+
+    ``pieces(game)`` lists ``(name, shape)``; ``fill(game, observation, planes)`` sets
+    the (zeroed) arrays ``planes[name]``.
+    """
+
+    pieces: Callable[[Game], list[tuple[str, tuple[int, ...]]]]
+    fill: Callable[[Game, dict, dict], None]
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """What the adapter needs to know about one of our games."""
 
@@ -154,6 +166,8 @@ class GameFacts:
     explicit_root: Callable[[Game], State | None] = lambda game: None
     #: per-instance utility (Aetherya co-op and solo are cooperative)
     utility: Callable[[Game], Utility] = lambda game: game.utility
+    #: the observation tensor, where it is cheap (else OpenSpiel is told there is none)
+    tensor: TensorLayout | None = None
 
 
 # -- per game ------------------------------------------------------------------------------------------------
@@ -206,6 +220,39 @@ def _aetherya_utility(game: Game) -> Utility:
     return Utility.IDENTICAL if game.mode in ("coop", "solo") else game.utility
 
 
+#: Forgotten cell planes: Brain, no tile, face down unseen (``?``), removed unseen (``-?``), then per pair:
+#: face down seen, face up, removed after being seen.
+FORGOTTEN_FIXED_PLANES = 4
+
+
+def _forgotten_pieces(game: Game) -> list[tuple[str, tuple[int, ...]]]:
+    from solver.forgotten.state import PHASES
+    cells = game.board.cells
+    return [("cells", (cells, FORGOTTEN_FIXED_PLANES + 3 * game.pairs)), ("phase", (len(PHASES),)),
+            ("first", (cells,))]
+
+
+def _forgotten_fill(game: Game, observation: dict, planes: dict) -> None:
+    """One-hot planes of the players' common view (FG-13: both see every flip), from its notation rows."""
+    from solver.forgotten.notation import DOWN, HIDDEN, REMOVED, UP, parse_row
+    from solver.forgotten.state import PHASES
+    cells = [cell for row in observation["board"]
+             for cell in parse_row(row, game.width, game.pairs, "observation.board")]
+    grid = planes["cells"]
+    for c, cell in enumerate(cells):
+        if cell.brain:
+            grid[c, 0] = 1
+        elif cell.tile == -1:
+            grid[c, 1] = 1
+        elif cell.tile == HIDDEN:
+            grid[c, 2 if cell.status == DOWN else 3] = 1
+        else:
+            grid[c, FORGOTTEN_FIXED_PLANES + 3 * cell.tile + {DOWN: 0, UP: 1, REMOVED: 2}[cell.status]] = 1
+    planes["phase"][PHASES.index(observation["phase"])] = 1
+    if "first" in observation:
+        planes["first"][game.board.parse(observation["first"], "observation.first")] = 1
+
+
 def _win_or_lose(game: Game) -> tuple[float, float]:
     return (0.0, 1.0)
 
@@ -214,7 +261,8 @@ FACTS: dict[str, GameFacts] = {
     "aetherya": GameFacts("aetherya", lambda g: g.num_players, _aetherya_codec, _aetherya_range, 4000,
                           explicit_root=lambda g: g.new_root_state(), utility=_aetherya_utility),
     "embers": GameFacts("embers", lambda g: 2, _embers_codec, _win_or_lose, 2000),
-    "forgotten": GameFacts("forgotten", lambda g: 2, _forgotten_codec, _win_or_lose, 2000),
+    "forgotten": GameFacts("forgotten", lambda g: 2, _forgotten_codec, _win_or_lose, 2000,
+                           tensor=TensorLayout(_forgotten_pieces, _forgotten_fill)),
     "memorinth": GameFacts("memorinth", lambda g: g.rules.players, _memorinth_codec, _win_or_lose, 2000,
                            explicit_root=_memorinth_root),
     "mnemonic": GameFacts("mnemonic", lambda g: g.params["players"], _mnemonic_codec, _win_or_lose, 1000),
