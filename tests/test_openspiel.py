@@ -245,6 +245,21 @@ def test_max_moves_caps_the_game():
     assert copy.is_terminal() and str(copy) == str(state)
 
 
+def test_a_capped_game_returns_our_returns_of_that_position():
+    game = sos.load_game("aetherya(max_moves=4)")
+    state = sos.deal(game, 2)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(state.legal_actions()[0])
+    ours = state.position.inner
+    assert state.position.moves == 4 and not ours.is_terminal()
+    assert state.returns() == [float(r) for r in ours.returns()]
+
+
 def test_forgotten_observation_tensor_is_the_common_view():
     game = sos.load_game("forgotten(width=4,height=4)")
     assert game.observation_tensor_shape() == [16 * (4 + 3 * 7) + 6 + 16]
