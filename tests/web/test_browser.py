@@ -26,9 +26,8 @@ def deal(page, game, seed=3):
 
 
 def wait_idle(page):
-    page.wait_for_function("() => !document.querySelector('#status').textContent.includes('thinking')"
-                           " && !document.querySelector('#status').textContent.includes('Dealing')", timeout=60_000)
-    page.wait_for_timeout(150)
+    page.wait_for_timeout(50)
+    page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
 
 
 def moves_played(page):

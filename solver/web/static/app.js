@@ -22,6 +22,22 @@ const S = {
   seed: 1,
 };
 
+// ---------------------------------------------------------------------- busy
+let busy = 0;
+/** Run an action with the page marked busy (body[data-busy]); tests and the cursor wait on it. */
+function guarded(action) {
+  return async (...args) => {
+    busy += 1;
+    document.body.dataset.busy = "true";
+    try {
+      return await action(...args);
+    } finally {
+      busy -= 1;
+      if (!busy) document.body.dataset.busy = "false";
+    }
+  };
+}
+
 // ---------------------------------------------------------------------- messages
 function say(element, text, kind = "error") {
   element.textContent = text || "";
@@ -247,7 +263,9 @@ function renderMoveList() {
 }
 
 // ---------------------------------------------------------------------- moves
-async function play(move) {
+const play = guarded(playMove);
+
+async function playMove(move) {
   say($("message"), "");
   $("chooser").innerHTML = "";
   const by = S.position.currentPlayer;
@@ -417,7 +435,7 @@ async function review() {
       row.append(cell);
     }
     if (mistakes.has(d.turn)) row.classList.add("mistake");
-    row.addEventListener("click", () => showReviewTurn(d.turn));
+    row.addEventListener("click", guarded(() => showReviewTurn(d.turn)));
     body.append(row);
   }
   renderMoveList();
@@ -497,7 +515,9 @@ async function drawPuzzle() {
   for (const move of P.moves) list.append(Object.assign(document.createElement("li"), { textContent: move }));
 }
 
-async function puzzleMove(move) {
+const puzzleMove = guarded(playPuzzleMove);
+
+async function playPuzzleMove(move) {
   P.moves.push(move);
   try {
     await drawPuzzle();
@@ -538,24 +558,25 @@ function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
   $("players").addEventListener("change", fillSeats);
-  $("deal").addEventListener("click", () => startGame(false));
-  $("table-start").addEventListener("click", () => startGame(true));
-  $("load").addEventListener("change", (e) => e.target.files[0] && loadRecord(e.target.files[0]));
-  $("hint").addEventListener("click", hint);
+  $("deal").addEventListener("click", guarded(() => startGame(false)));
+  $("table-start").addEventListener("click", guarded(() => startGame(true)));
+  $("load").addEventListener("change", guarded((e) => e.target.files[0] && loadRecord(e.target.files[0])));
+  $("hint").addEventListener("click", guarded(hint));
   $("stop").addEventListener("click", () => S.hintRun && S.hintRun.stop());
-  $("undo").addEventListener("click", undo);
-  $("redo").addEventListener("click", redo);
+  $("undo").addEventListener("click", guarded(undo));
+  $("redo").addEventListener("click", guarded(redo));
   $("save").addEventListener("click", save);
-  $("review").addEventListener("click", review);
-  $("review-close").addEventListener("click", closeReview);
+  $("review").addEventListener("click", guarded(review));
+  $("review-close").addEventListener("click", guarded(closeReview));
   $("again").addEventListener("click", () => { clearHint(); S.start = null; showTab("play"); });
   $("puzzle-game").addEventListener("change", fillPuzzleKinds);
-  $("puzzle-new").addEventListener("click", newPuzzle);
-  $("puzzle-reset").addEventListener("click", () => { P.moves = []; drawPuzzle(); });
-  $("puzzle-check").addEventListener("click", checkPuzzle);
-  $("puzzle-solution").addEventListener("click", showSolution);
+  $("puzzle-new").addEventListener("click", guarded(newPuzzle));
+  $("puzzle-reset").addEventListener("click", guarded(() => { P.moves = []; return drawPuzzle(); }));
+  $("puzzle-check").addEventListener("click", guarded(checkPuzzle));
+  $("puzzle-solution").addEventListener("click", guarded(showSolution));
 }
 
 wire();
+document.body.dataset.busy = "false";
 loadGames().then(() => { document.body.dataset.ready = "true"; })
   .catch((error) => say($("start-message"), `cannot reach the engine: ${error.message}`));
