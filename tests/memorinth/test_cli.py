@@ -33,7 +33,7 @@ def test_hint_json_and_board(capsys, state_file):
     code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--json", "--top", "2")
     body = json.loads(out)
     assert code == 0 and len(body["moveInfos"]) == 2 and body["rootInfo"]["fullInformation"] is False
-    code, out, _ = run(capsys, "memorinth", "hint", state_file, "--nodes", "1000", "--board")
+    code, out, _ = run(capsys, "memorinth", "show", state_file, "--player", "0")   # the text picture of a view
     assert code == 0 and "+---------+" in out and "'?' = underside not known" in out
 
 
@@ -45,7 +45,7 @@ def test_new_play_show_legal_moves_round_trip(capsys):
     code, out, _ = run(capsys, "memorinth", "legal-moves", out.strip(), "--json")
     assert code == 0 and "flip a1" not in json.loads(out)["moves"] and "flip c1" in json.loads(out)["moves"]
     code, out, _ = run(capsys, "memorinth", "show", notation.strip(), "--player", "1", "--json")
-    assert json.loads(out)["player"] == 1
+    assert json.loads(out)["view"] == 1
 
 
 def test_solve_and_score(capsys, state_file):
