@@ -14,6 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from solver.commands import print_json, render_hint
+from solver.memorinth import rules as R
 from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, load_deck
 from solver.memorinth.render import render
 from solver.search import Limits, SearchContext
@@ -45,39 +46,60 @@ def _run_deck(args: argparse.Namespace) -> int:
 
 
 # -- demo -------------------------------------------------------------------------------------------
+DEMO_SEED = 3
+DEMO_NODES = 400
+
+
 def demo(game: Any, out: TextIO) -> None:
-    """Built-in examples: a dealt game, a hint, a shortest escape, a puzzle and a Master Memorinth hint."""
+    """Built-in examples: a short game from yellow's view with a hint at every decision and its review, a shortest
+    escape, a puzzle, and a Master Memorinth hint (node budgets: the same output on every machine)."""
     from solver.memorinth.escape import shortest_escape
-    from solver.memorinth.puzzles import generate
+    from solver.memorinth.selfplay import choose
+    from solver.memorinth.view import table_entries
+    from solver.puzzles import make_puzzle
+    from solver.record import Record
+    from solver.review import render_review, review
     out.write("Default deck: INVENTED (the printed card layouts are unknown); see docs/formats/memorinth.md.\n\n")
-    state = game.deal(3)
-    out.write("A two-player game dealt with seed 3 (memory-solver memorinth show \"$(memory-solver memorinth new "
-              "--seed 3)\"):\n")
-    render(state, out)
-    out.write(f"notation: {state.to_notation()}\n\n")
-    state.apply_move("flip a1")
-    state.apply_move("flip c1")
-    out.write("After 'flip a1' (yellow) and 'flip c1' (blue), yellow asks for a hint (what yellow has seen only):\n")
-    ctx = SearchContext(limits=Limits(time_ms=400), seed=1)
-    buf = io.StringIO()
-    render_hint(game.hint(state, ctx, top=3), buf)
-    out.write(buf.getvalue() + "\n")
-    escape = shortest_escape(state, ctx=SearchContext(limits=Limits(time_ms=1000)))
-    out.write(f"Full-information shortest escape for yellow: {escape.turns} own turns ({escape.status}): "
-              + " / ".join(", ".join(t) for t in escape.turn_moves) + "\n\n")
-    puzzles, _ = generate(game, 1, 2, "easy", ctx=SearchContext(limits=Limits(time_ms=20000)))
-    if not puzzles:
-        out.write("(no easy puzzle found within 20 s)\n\n")
-    else:
-        puzzle = puzzles[0]
-        out.write(f"An easy puzzle (solitaire, every card known): leave the forest in {puzzle.turns} turns; the "
-                  "only shortest solution is\n  " + " / ".join(", ".join(t) for t in puzzle.solution) + "\n")
-        render(puzzle.state, out)
-        out.write("\n")
+    state = game.deal(DEMO_SEED)
+    start = state.view(0)
+    out.write(f"A two-player game dealt with seed {DEMO_SEED}, as yellow (player 0) sees it "
+              f"(memory-solver memorinth new --seed {DEMO_SEED} --player 0):\n")
+    render(start, out)
+    escape = shortest_escape(state, ctx=SearchContext(limits=Limits(nodes=100_000)))
+    out.write(f"\n(Full-information shortest escape for yellow, knowing every card: {escape.turns} own turns, "
+              f"{escape.status}: " + " / ".join(", ".join(t) for t in escape.turn_moves) + ")\n\n")
+    out.write(f"Yellow asks for a hint at every decision ({DEMO_NODES} playouts, from yellow's view only) and plays "
+              "its best move;\nblue plays the greedy policy (MR-27). Yellow enters every move and the sides the "
+              "flips show:\n")
+    entries: list[str] = []
+    turn = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == 0:
+            hint = game.hint(state, SearchContext(limits=Limits(nodes=DEMO_NODES)), top=1)
+            action = state.parse_move(hint.best.move)
+            note = f"   (hint: {hint.best.move}, wins {100 * hint.best.value:.0f}%)"
+        else:
+            action = choose(game, state, "greedy", 0, DEMO_SEED * 1000 + turn)
+            note = ""
+        said = table_entries(state, action, 0)
+        out.write(f"  {R.COLOURS[player]:<7} {', '.join(said):<26}{note}\n")
+        entries += said
+        state.apply_action(action)
+        turn += 1
+    winner = state.winner()
+    out.write(f"  {'nobody' if winner is None else R.COLOURS[winner]} left the forest.\n\n")
+    record = Record.start_of(start).extended(entries, stamp=False)
+    out.write("The review of yellow's decisions (memorinth review RECORD --nodes 400):\n")
+    out.write(render_review(review(game, record, player=0, limits=Limits(nodes=DEMO_NODES))) + "\n")
+    puzzle = make_puzzle(game, "escape", "easy", seed=0, index=0)
+    out.write(f"A puzzle ({puzzle['id']}: memorinth generate --difficulty easy):\n")
+    out.write(game.describe_puzzle(puzzle))
+    out.write("  the only shortest solution: " + game.puzzle_answer(puzzle) + "\n\n")
     master = game.derive({"variant": "master", "action_side": "special", "players": 3}, None, "demo")
     mstate = master.deal(11)
     out.write("Master Memorinth (special side: clovers, peek, swaps; goblins count), three players, seed 11:\n")
     render(mstate, out)
     buf = io.StringIO()
-    render_hint(master.hint(mstate, SearchContext(limits=Limits(time_ms=400), seed=1), top=3), buf)
+    render_hint(master.hint(mstate, SearchContext(limits=Limits(nodes=1500), seed=1), top=3), buf)
     out.write(buf.getvalue())
