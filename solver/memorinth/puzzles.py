@@ -17,8 +17,6 @@ shortest escape from the puzzle's position and never reads its ``solution``.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,25 +38,6 @@ COUNT_LIMIT = 40            # positions with more shortest solutions than this a
 COUNT_NODE_LIMIT = 3_000_000
 ESCAPE_NODE_LIMIT = 1_000_000
 IMPROVE_STEPS = 60
-
-
-@dataclass
-class Puzzle:
-    """One verified escape-in-k puzzle."""
-
-    ident: str
-    difficulty: str
-    turns: int
-    state: MemorinthState
-    solution: list[list[str]]
-    attempts: int
-    nodes: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The puzzle as JSON (``state`` is a full JSON state; ``solution`` the moves of each turn)."""
-        return {"id": self.ident, "difficulty": self.difficulty, "turns": self.turns, "state": self.state.to_json(),
-                "notation": self.state.to_notation(), "solution": self.solution, "unique": True, "verified": True,
-                "attempts": self.attempts, "nodes": self.nodes}
 
 
 def first_step_bounds(state: MemorinthState) -> list[int]:
@@ -189,37 +168,6 @@ def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, i
     if difficulty not in table:
         raise InvalidInputError("--difficulty", difficulty, f"expected one of {', '.join(table)}")
     return table[difficulty]
-
-
-def generate(game: Any, count: int, seed: int, difficulty: str = "medium", turns: int | None = None,
-             ctx: SearchContext | None = None, max_attempts: int = 100_000) -> tuple[list[Puzzle], dict[str, Any]]:
-    """``count`` verified puzzles with a unique shortest escape of the difficulty's length (or ``turns``)."""
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
-        raise InvalidInputError("--count", count, "expected 1..1000")
-    if game.rules.players != 1:
-        game = game.derive({"players": 1}, None, "game")
-    lo, hi = turn_range(game.rules.variant, difficulty, turns)
-    ctx = ctx or SearchContext()
-    started = time.perf_counter()
-    puzzles: list[Puzzle] = []
-    attempt = 0
-    while len(puzzles) < count and attempt < max_attempts and not ctx.should_stop():
-        attempt += 1
-        state = candidate(game, seed * 1_000_003 + attempt, lo, hi)
-        check_state(state, "puzzle")
-        state = improve(state, lo, hi, np.random.default_rng([seed, attempt]))
-        if state is None:
-            continue
-        check_state(state, "puzzle")
-        escape = _escape(state, hi)
-        if not escape.optimal or _count(state, escape.turns, 2) != 1 or not verify(state, escape.turn_moves):
-            raise AssertionError("a generated puzzle failed its verification")
-        label = difficulty if turns is None else f"{turns} turns"
-        puzzles.append(Puzzle(f"memorinth-{seed}-{attempt}", label, escape.turns, state, escape.turn_moves, attempt,
-                              escape.nodes))
-    stats = {"found": len(puzzles), "attempts": attempt, "seconds": round(time.perf_counter() - started, 3),
-             "turnRange": [lo, hi], "stoppedByLimit": len(puzzles) < count}
-    return puzzles, stats
 
 
 # -- the shared puzzle layer (solver/puzzles.py): one puzzle per random stream ---------------------------------
