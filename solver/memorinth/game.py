@@ -217,6 +217,14 @@ class MemorinthGame(Game):
         return play_deal(self, policies, rng, **options)
 
     # -- pictures and text --------------------------------------------------------------------------
+    def svg(self, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        from solver.memorinth.picture import position_svg
+        return position_svg(self, position, hint, **options)
+
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.memorinth.picture import puzzle_svg
+        return puzzle_svg(self, puzzle, solution)
+
     def describe(self, position: Any, player: int | None = None) -> str:
         """The text picture (``solver/memorinth/render.py``), of ``player``'s view when given."""
         import io
