@@ -270,12 +270,12 @@ def hint_latency(quick: bool) -> None:
     print()
 
 
-def self_play(quick: bool, jobs: int = 1) -> None:
+def self_play(quick: bool, jobs: int = 1, deals: int | None = None, nodes: int | None = None) -> None:
     """Self-play through the shared entry point ``solver.selfplay``: the hint in one seat against greedy or random
     opponents, every deal played once per rotation of the seats; the same deals with the greedy policy in the
     hint's place give the paired baseline."""
-    deals = 8 if quick else 75
-    nodes = 300 if quick else 1200
+    deals = deals or (8 if quick else 75)
+    nodes = nodes or (300 if quick else 1200)
     rows = []
     for players in (2, 3, 4):
         game = MemorinthGame(players=players)
@@ -306,13 +306,20 @@ def self_play(quick: bool, jobs: int = 1) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``[--quick] [--jobs N] [--only generate,selfplay,...]``: every section, or the named ones."""
+    """``[--quick] [--jobs N] [--only generate,selfplay,...] [--deals N] [--hint-nodes N]``: every section, or
+    the named ones (self-play on N deals with N playouts per hint)."""
     quick = "--quick" in argv
-    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
-    only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
+
+    def value(flag: str) -> str | None:
+        return argv[argv.index(flag) + 1] if flag in argv else None
+
+    jobs = int(value("--jobs") or 1)
+    only = value("--only").split(",") if value("--only") else None
+    deals = int(value("--deals")) if value("--deals") else None
+    nodes = int(value("--hint-nodes")) if value("--hint-nodes") else None
     sections = {"kernels": lambda: kernel_vs_twin(quick), "games": lambda: games_per_second(quick),
                 "escape": lambda: solver_vs_baseline(quick), "generate": lambda: puzzle_generation(quick, jobs),
-                "hints": lambda: hint_latency(quick), "selfplay": lambda: self_play(quick, jobs)}
+                "hints": lambda: hint_latency(quick), "selfplay": lambda: self_play(quick, jobs, deals, nodes)}
     for name, section in sections.items():
         if only is None or name in only:
             section()

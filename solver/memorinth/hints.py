@@ -31,6 +31,7 @@ from solver.memorinth.state import MemorinthState
 from solver.memorinth.view import MemorinthView
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
+from solver.validate import as_int
 
 POLICY = np.array([1, 1, 1, 1], dtype=np.int32)      # greedy for everybody after the candidate move
 MAX_TURNS = 400                                      # playouts longer than this count as unfinished
@@ -95,8 +96,7 @@ def _advised(position: MemorinthState | MemorinthView, player: int | None) -> in
     to_move = position.current_player()
     if player is None:
         return to_move
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < position.rules.players:
-        raise InvalidInputError("player", player, f"expected a player 0..{position.rules.players - 1}")
+    player = as_int(player, "player", 0, position.rules.players - 1)
     if player != to_move:
         raise InvalidInputError("player", player, f"it is player {to_move}'s turn; hints rank the moves of the "
                                                   "player to move")

@@ -176,10 +176,9 @@ class MemorinthState(State):
     def view(self, player: int) -> Any:
         """What ``player`` knows here (:class:`solver.memorinth.view.MemorinthView`)."""
         from solver.memorinth.view import MemorinthView
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < self.rules.players:
-            raise InvalidInputError("player", player, f"expected 0..{self.rules.players - 1}")
-        return MemorinthView.of_state(self, int(player))
+        from solver.validate import as_int
+        return MemorinthView.of_state(self, as_int(int(player) if isinstance(player, np.integer) else player,
+                                                   "player", 0, self.rules.players - 1))
 
     def seen_by(self, cell: int, player: int) -> bool:
         """True when ``player`` has seen the underside of the card on ``cell``."""

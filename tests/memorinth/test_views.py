@@ -265,3 +265,12 @@ def test_review_finds_a_planted_blunder():
     assert worst["turn"] == 8 and worst["played"] == "flip a1" and worst["best"] == "flip e1"
     assert worst["valueLost"] > 0.4 and worst["valueLostCI"][0] > 0
     assert len(result["decisions"]) == 5
+
+
+def test_a_whole_number_player_is_accepted_everywhere():
+    """Issue 11 item 9: 'player': 1.0 is player 1 (as the engine's checks take whole-number floats elsewhere)."""
+    state = GAMES[0].deal(3)
+    assert state.view(1.0).to_json() == state.view(1).to_json()
+    ctx = lambda: SearchContext(limits=Limits(nodes=60))  # noqa: E731
+    assert strip_seconds(GAMES[0].hint(state, ctx(), player=0.0)) == strip_seconds(GAMES[0].hint(state, ctx()))
+    assert GAMES[0].hint(state, ctx(), player=0.0, full_information=True).root_info["player"] == 0
