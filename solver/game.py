@@ -376,6 +376,9 @@ class Game(ABC):
     #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
     #: receives them as keyword arguments
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
+    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
+    #: alias sets the same value as the flag it names, and is hidden from ``--help``
+    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -472,7 +475,7 @@ class Game(ABC):
                 raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
                                                                  "full state for a full-information analysis")
             if player is not None and player != position.observer:
-                raise InvalidInputError("player", player, f"this is player {position.observer}'s view")
+                position = position.view(player)   # refused unless the rules let one view give another's
             return self.hint_view(position, ctx, top=top, **options)
         if full_information:
             return self.hint_full(position, ctx, top=top, player=player, **options)

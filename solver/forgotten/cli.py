@@ -1,189 +1,45 @@
-"""``memory-solver forgotten ...``: hint, solve, score, legal-moves, place, selfplay, generate; and the demo.
+"""``memory-solver forgotten place`` (Brain placement advice), the text forms of the shared verbs, and the demo.
 
-Every command that takes a position reads STATE as a JSON file, ``-`` (stdin), inline JSON or the
-notation (docs/formats/forgotten.md). The position carries its own board; ``--game`` sets the rules
-(``erasure``, ``goal``) and, for commands without a position, the board.
+The verbs every game shares (``new``, ``show``, ``view``, ``apply``, ``legal-moves``, ``hint``, ``solve``,
+``score``, ``generate``, ``check``, ``review``, ``selfplay``) come from ``solver/commands.py``; this module
+adds ``place`` and the text a person reads (``ForgottenGame.render_text``, ``describe``). A position carries
+its own board; ``--game`` sets the rules (``erasure``, ``goal``) and, for commands without a position, the
+board.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import Any, TextIO
 
 import numpy as np
 
-from solver.commands import add_limit_args, context_from_args, print_json, read_input_arg
+from solver.commands import add_game_args, add_limit_args, context_from_args, game_from_args, print_json
 from solver.errors import InvalidInputError
 from solver.forgotten.notation import LETTERS
 from solver.registry import load_game
-from solver.results import HintResult
+from solver.results import HintResult, SolveResult
 
 POLICIES = {"random": 0, "greedy": 1, "route": 2, "oracle": 3}
 
 
-def _game(args: argparse.Namespace, default: Any) -> Any:
-    if not getattr(args, "game", None):
-        return default
-    game = load_game(args.game, "--game")
-    if game.name != "forgotten":
-        raise InvalidInputError("--game", args.game, "expected a Forgotten game such as 'forgotten(erasure=turn)'")
-    return game
-
-
-def _position(args: argparse.Namespace, default: Any) -> Any:
-    game = _game(args, default)
-    return game, game.parse_state(read_input_arg(args.state), "STATE")
-
-
 def add_commands(commands: argparse._SubParsersAction, game: Any) -> None:
-    """Register the Forgotten sub-commands."""
-    position_help = ("STATE is a JSON file, '-' for stdin, inline JSON or the notation "
-                     "'ROWS TURN PHASE [FIRST]' (docs/formats/forgotten.md)")
-
-    def with_game(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--game", default=None, metavar="SPEC",
-                            help="rules and board, e.g. 'forgotten(erasure=turn)' or 'forgotten(width=4,height=4)' "
-                                 "(default: forgotten)")
-
-    hint = commands.add_parser("hint", help="rank the flips of this stage of the turn by win probability",
-                               description="Rank the flips of the player to move by win probability, with 95%% "
-                                           "intervals and reasons, from what the players have seen. " + position_help)
-    hint.add_argument("state", metavar="STATE")
-    hint.add_argument("--top", type=int, default=3, help="moves to show (default 3)")
-    hint.add_argument("--player", type=int, default=None, help="advise this player (default: the player to move)")
-    hint.add_argument("--full-information", action="store_true",
-                      help="analyse with every tile known (labelled as such; not advice)")
-    hint.add_argument("--json", action="store_true", help="print the engine's JSON response")
-    add_limit_args(hint)
-    with_game(hint)
-    hint.set_defaults(run=lambda args: _run_hint(args, game))
-
-    solve = commands.add_parser("solve", help="exact optimal win probability of every move (boards up to 24 cells)",
-                                description="Expectimax over what the players know; proven optimal values. "
-                                            + position_help)
-    solve.add_argument("state", metavar="STATE")
-    solve.add_argument("--json", action="store_true")
-    add_limit_args(solve, seed=False)
-    with_game(solve)
-    solve.set_defaults(run=lambda args: _run_solve(args, game))
-
-    score = commands.add_parser("score", help="status, route and Erasure risks of a position",
-                                description="What the position means for the players. " + position_help)
-    score.add_argument("state", metavar="STATE")
-    score.add_argument("--json", action="store_true")
-    with_game(score)
-    score.set_defaults(run=lambda args: _run_score(args, game))
-
-    legal = commands.add_parser("legal-moves", help="list the legal moves of the player to act")
-    legal.add_argument("state", metavar="STATE")
-    legal.add_argument("--json", action="store_true")
-    with_game(legal)
-    legal.set_defaults(run=lambda args: _run_legal(args, game))
-
+    """Register ``place``, the command only Forgotten has."""
     place = commands.add_parser("place", help="Brain placement advice: the opposite-side cells with the best odds",
                                 description="Self-play of the route policy for every legal Brain placement (up to "
                                             "symmetry); --nodes is the number of games in all.")
     place.add_argument("--top", type=int, default=5)
     place.add_argument("--json", action="store_true")
     add_limit_args(place)
-    with_game(place)
+    add_game_args(place, game)
     place.set_defaults(run=lambda args: _run_place(args, game))
-
-    selfplay = commands.add_parser("selfplay", help="win rate of a policy over seeded games, with a 95%% interval")
-    selfplay.add_argument("--policy", choices=sorted(POLICIES), default="route")
-    selfplay.add_argument("--games", type=int, default=10_000)
-    selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--json", action="store_true")
-    with_game(selfplay)
-    selfplay.set_defaults(run=lambda args: _run_selfplay(args, game))
-
-    generate = commands.add_parser("generate", help="puzzles with a unique best move or a forced connection",
-                                   description="Positions (known tiles, removed cells) whose answer is verified by "
-                                               "exact search; see docs/formats/forgotten.md.")
-    generate.add_argument("--count", type=int, default=5)
-    generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
-    generate.add_argument("--json", action="store_true")
-    with_game(generate)
-    generate.set_defaults(run=lambda args: _run_generate(args, game))
-
-
-# -- runners -------------------------------------------------------------------------------------------------------
-def _run_hint(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    if args.top < 1:
-        raise InvalidInputError("--top", args.top, "must be at least 1")
-    result = game.hint(state, context_from_args(game, args), top=args.top, player=args.player,
-                       full_information=args.full_information)
-    if args.json:
-        print_json(result.to_json())
-    else:
-        render_board(state, sys.stdout)
-        render_hint(result, sys.stdout)
-    return 0
-
-
-def _run_solve(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    result = game.solve(state, context_from_args(game, args))
-    if args.json:
-        print_json(result.to_json())
-        return 0
-    render_board(state, sys.stdout)
-    out = sys.stdout
-    if not result.optimal:
-        out.write(f"not solved: {result.solution.get('reason', result.status)} "
-                  f"({result.solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
-        return 0
-    out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
-              f"{result.solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")
-    for move in result.solution.get("moves", []):
-        mark = "*" if move["move"] in result.solution.get("bestMoves", []) else " "
-        out.write(f"  {mark} {move['move']:<12} {move['winProbability']:.6f}\n")
-    return 0
-
-
-def _run_score(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    report = game.score(state)
-    if args.json:
-        print_json(report)
-        return 0
-    render_board(state, sys.stdout)
-    out = sys.stdout
-    out.write(f"status: {report['status']} (turn {report['turn']}, phase {report['phase']})\n")
-    route = report["route"]
-    if route["missingTiles"] is None:
-        out.write("no route is possible any more\n")
-    else:
-        out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "
-                  f"cheapest route cost {route['cost']} ({route['costMeaning']})\n")
-        out.write(f"tiles on cheapest routes: {', '.join(route['cells']) or 'none (face-up tiles only)'}\n")
-    for key, label in (("knownPairs", "known pairs"), ("seenSingles", "seen, partner unseen"),
-                       ("lostTiles", "partner erased")):
-        if report[key]:
-            out.write(f"{label}: {'; '.join(report[key])}\n")
-    if "erasure" in report:
-        fatal = report["erasure"]["rollsThatEndTheGame"]
-        out.write(f"Erasure rolls that would end the game: {', '.join(fatal) if fatal else 'none'} "
-                  f"({len(fatal)}/{report['erasure']['outOf']})\n")
-    return 0
-
-
-def _run_legal(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    moves = game.legal_moves(state)
-    if args.json:
-        print_json({"moves": moves})
-    else:
-        sys.stdout.write("\n".join(moves) + ("\n" if moves else ""))
-    return 0
 
 
 def _run_place(args: argparse.Namespace, default: Any) -> int:
     from solver.forgotten.placement import advise_placement
-    game = _game(args, default)
+    game = game_from_args(default, args)
     if args.top < 1:
         raise InvalidInputError("--top", args.top, "must be at least 1")
     result = advise_placement(game, context_from_args(game, args), top=args.top)
@@ -198,48 +54,6 @@ def _run_place(args: argparse.Namespace, default: Any) -> int:
         note = f"; stands for {twins} symmetric placements" if twins > 1 else ""
         out.write(f"{i:>3}. Brains on {p['brains'][0]} and {p['brains'][1]} (brains={p['spec']}): "
                   f"{p['winProbability']:.4f} [{p['ci'][0]:.4f}, {p['ci'][1]:.4f}] over {p['games']:,} games{note}\n")
-    return 0
-
-
-def _run_selfplay(args: argparse.Namespace, default: Any) -> int:
-    from solver.forgotten.hints import wilson
-    from solver.kernels import forgotten_playout
-    game = _game(args, default)
-    if not 1 <= args.games <= 100_000_000:
-        raise InvalidInputError("--games", args.games, "must be 1 to 100,000,000")
-    if args.seed < 0:
-        raise InvalidInputError("--seed", args.seed, "must be at least 0")
-    wins = np.zeros(args.games, np.uint8)
-    turns = np.zeros(args.games, np.int32)
-    won = forgotten_playout.play_games(game.width, game.height, *game.board.brains, game.pairs, game.erasure_code,
-                                       game.goal_code, POLICIES[args.policy], args.seed, wins, turns)
-    lo, hi = wilson(int(won), args.games)
-    report = {"game": game.spec(), "policy": args.policy, "games": args.games, "seed": args.seed,
-              "wins": int(won), "winRate": won / args.games, "ci": [lo, hi], "meanTurns": float(turns.mean()),
-              "meanTurnsWhenWon": float(turns[wins == 1].mean()) if won else None}
-    if args.json:
-        print_json(report)
-    else:
-        sys.stdout.write(f"{report['game']}, {args.policy} policy: {won:,}/{args.games:,} won = "
-                         f"{report['winRate']:.4f} [{lo:.4f}, {hi:.4f}], {report['meanTurns']:.2f} turns per game\n")
-    return 0
-
-
-def _run_generate(args: argparse.Namespace, default: Any) -> int:
-    from solver.forgotten.puzzles import generate, render_puzzle
-    game = _game(args, default)
-    if not 1 <= args.count <= 1000:
-        raise InvalidInputError("--count", args.count, "must be 1 to 1000")
-    if args.seed < 0:
-        raise InvalidInputError("--seed", args.seed, "must be at least 0")
-    puzzles = generate(game, args.count, args.seed, args.difficulty)
-    if args.json:
-        print_json({"game": game.spec(), "difficulty": args.difficulty, "seed": args.seed,
-                    "puzzles": [p.to_json() for p in puzzles]})
-    else:
-        for i, puzzle in enumerate(puzzles, 1):
-            sys.stdout.write(f"puzzle {i}:\n")
-            render_puzzle(puzzle, sys.stdout)
     return 0
 
 
@@ -285,6 +99,66 @@ def render_hint(result: HintResult, out: TextIO) -> None:
             out.write(f"       then {plan}\n")
         elif len(move.pv) > 1:
             out.write(f"       then {' '.join(move.pv[1:])}\n")
+
+
+def describe_position(position: Any) -> str:
+    """A state or view as text: the board as the players see it, whose turn it is, what is waited for."""
+    from solver.forgotten.view import ForgottenView
+    out = io.StringIO()
+    if isinstance(position, ForgottenView):
+        out.write(f"player {position.observer}'s view (both players see every flip)\n")
+        render_board(position.known, out)
+        if position.flipped >= 0:
+            out.write(f"  flipped {position.board.name(position.flipped)}: enter the tile it shows ('shows L')\n")
+    else:
+        render_board(position, out)
+    return out.getvalue()
+
+
+def hint_text(result: HintResult) -> str:
+    out = io.StringIO()
+    render_hint(result, out)
+    return out.getvalue()
+
+
+def solve_text(result: SolveResult) -> str:
+    out = io.StringIO()
+    solution = result.solution
+    if solution.get("position"):
+        out.write(f"position: {solution['position']}\n")
+    if not result.optimal:
+        out.write(f"not solved: {solution.get('reason', result.status)} "
+                  f"({solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
+        return out.getvalue()
+    out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
+              f"{solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")
+    for move in solution.get("moves", []):
+        mark = "*" if move["move"] in solution.get("bestMoves", []) else " "
+        out.write(f"  {mark} {move['move']:<12} {move['winProbability']:.6f}\n")
+    return out.getvalue()
+
+
+def score_text(report: dict[str, Any]) -> str:
+    out = io.StringIO()
+    out.write(f"status: {report['status']} (turn {report['turn']}, phase {report['phase']})\n")
+    if report.get("flipped"):
+        out.write(f"flipped {report['flipped']}: the tile it shows is not entered yet\n")
+    route = report["route"]
+    if route["missingTiles"] is None:
+        out.write("no route is possible any more\n")
+    else:
+        out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "
+                  f"cheapest route cost {route['cost']} ({route['costMeaning']})\n")
+        out.write(f"tiles on cheapest routes: {', '.join(route['cells']) or 'none (face-up tiles only)'}\n")
+    for key, label in (("knownPairs", "known pairs"), ("seenSingles", "seen, partner unseen"),
+                       ("lostTiles", "partner erased")):
+        if report[key]:
+            out.write(f"{label}: {'; '.join(report[key])}\n")
+    if "erasure" in report:
+        fatal = report["erasure"]["rollsThatEndTheGame"]
+        out.write(f"Erasure rolls that would end the game: {', '.join(fatal) if fatal else 'none'} "
+                  f"({len(fatal)}/{report['erasure']['outOf']})\n")
+    return out.getvalue()
 
 
 # -- demo ---------------------------------------------------------------------------------------------------------------

@@ -61,10 +61,14 @@ def test_second_stage_completes_a_known_pair_on_the_route(play):
 
 def test_dominated_flips_are_skipped_with_a_reason(play):
     state = play("forgotten(width=4,height=3,pairs=3)", "c.B./@bc@/.a.a 1 first", "flip 1,1")
-    result = hint(state, ctx(2000), top=10)
+    result = hint(state, ctx(2000), top=5)
     listed = {m.move for m in result.move_infos}
     assert "flip 3,1" not in listed                      # a seen tile that cannot match c: wastes the flip
     assert "avoid wasting a flip" in result.root_info["skipped"]["flip 3,1"]
+    # asked for every move (as a review does), the dominated flips get values too, and are never first
+    every = hint(state, ctx(2000), top=10)
+    assert {m.move for m in every.move_infos} == {state.action_to_string(a) for a in state.legal_actions()}
+    assert every.best.move != "flip 3,1" and "skipped" not in every.root_info
 
 
 def test_full_information_analysis_is_labelled(game6):
