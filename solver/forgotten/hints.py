@@ -305,10 +305,11 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
     dice; candidates clearly worse than the best drop out; the plan's own move always stays in."""
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS
     tallies = {a: Tally(a, members) for a, members in groups.items()}
-    live = list(groups)
+    live = [plan] + [a for a in groups if a != plan]      # the plan first: a batch cut short has it
     spent, batch_no = 0, 0
     size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
-    while live and spent < budget:
+    stopped = False
+    while live and spent < budget and not stopped:
         # never more than the budget, except that every candidate gets at least one rollout
         n = min(size, (budget - spent) // len(live))
         if n < 1:
@@ -323,10 +324,13 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
             tally.turns += turns
             tally.batches[batch_no] = wins
             spent += n
+            if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
+                stopped = True
+                break
+            ctx.maybe_report(lambda: interim(list(tallies.values())))
         batch_no += 1
-        if ctx.should_stop(spent):
+        if stopped:
             break
-        ctx.maybe_report(lambda: interim(list(tallies.values())))
         best_low = max(tallies[a].ci[0] for a in live)
         keep = KEEP
         ranked = sorted(live, key=lambda a: (-tallies[a].mean, a))
@@ -368,6 +372,8 @@ def recommended(tallies: list[Tally], plan: int) -> int:
 
 def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies: list[Tally], plan: int, top: int,
             stage: str, full_information: bool, during: bool, viewer: int) -> HintResult:
+    unrolled = [t for t in tallies if t.n == 0]          # a search stopped before their first rollout
+    tallies = [t for t in tallies if t.n > 0]
     choice = recommended([t for t in tallies if t.action not in roll.dominated], plan)
     ranked = sorted(tallies, key=lambda t: (t.action != choice, -t.mean, t.action))
     infos = []
@@ -410,9 +416,11 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
         root["aliveShare"] = roll.accepted / (roll.accepted + roll.rejected)
     if stage == "second":
         root["firstFlip"] = {"cell": state.board.name(state.first), "pair": knowledge.letter(state.first)}
+    if unrolled:
+        root["notRolledOut"] = [state.action_to_string(m) for t in unrolled for m in t.members]
     root["planMove"] = state.action_to_string(plan)
     root["plannedRoute"] = knowledge.route_cells()
-    listed = {m for t in tallies for m in t.members}
+    listed = {m for t in tallies + unrolled for m in t.members}
     skipped = [a for a in state.legal_actions() if a != GIVE_UP and a not in listed]
     if skipped:
         root["skipped"] = {state.action_to_string(a): knowledge.kind_and_reason(a, stage)[1] for a in skipped}
