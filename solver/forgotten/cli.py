@@ -87,10 +87,6 @@ def render_hint(result: HintResult, out: TextIO) -> None:
     plan = info.get("planMove")
     if plan and all(m.move != plan for m in result.move_infos):
         out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
-    elif plan and result.move_infos and result.move_infos[0].move == plan and \
-            any(m.value > result.move_infos[0].value for m in result.move_infos[1:]):
-        out.write(f"(first: the route plan's own move, {plan}; a higher estimate below does not beat it by more "
-                  "than 2 standard errors on the same rollouts, so the difference may be noise)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
         out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")
@@ -171,15 +167,22 @@ def demo(out: TextIO) -> None:
     from solver.search import Limits, SearchContext
 
     game = load_game("forgotten")
-    state = game.state_from_json(_demo_position(game).observation(0))
-    out.write(f"1. A hint on the real 6x6 board (turn {state.turn}; '?' = nobody has seen that tile):\n")
-    render_board(state, out)
-    result = hint(state, SearchContext(limits=Limits(nodes=6000), seed=1), top=3)
+    truth = _demo_position(game)
+    view = truth.view(0)
+    out.write(f"1. A hint on the real 6x6 board from player 0's view (turn {truth.turn}; '?' = nobody has seen "
+              "that tile):\n")
+    render_board(view.known, out)
+    result = game.hint(view, SearchContext(limits=Limits(nodes=6000), seed=1), top=3)
     render_hint(result, out)
     best = result.best.move
-    state.apply_move(best)
-    out.write(f"\n   After '{best}' the tile shows {LETTERS[state.tiles[state.first]]}; the second flip:\n")
-    render_hint(hint(state, SearchContext(limits=Limits(nodes=4000), seed=1), top=3), out)
+    view.apply_move(best)
+    if view.flipped >= 0:
+        truth.apply_move(best)
+        shown = f"shows {LETTERS[truth.tiles[truth.first]]}"
+        view.apply_move(shown)
+        best = f"{best}' and '{shown}"
+    out.write(f"\n   After '{best}', the second flip:\n")
+    render_hint(game.hint(view, SearchContext(limits=Limits(nodes=4000), seed=1), top=3), out)
 
     small = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
     puzzle = small.state_from_notation("C.b./@Bc@/.-a.a 2 first")
@@ -203,6 +206,43 @@ def demo(out: TextIO) -> None:
         value = clear_expected_turns(2 * n)
         exact = f" = {value}" if n <= 4 else ""
         out.write(f"   {n:>2} pairs: {float(value):.4f} turns{exact}\n")
+
+    out.write("\n5. A short game at the table, reviewed (4x3 board; player 0 follows the hint but once; "
+              "docs/sessions/forgotten.md):\n")
+    _reviewed_game(out)
+
+
+def _reviewed_game(out: TextIO, deal: int = 29, dice_seed: int = 3, deviation: tuple[int, str] = (2, "second")) -> None:
+    """A seeded deal played from player 0's view with the hint's moves (one deviation), then reviewed."""
+    from solver.record import Record
+    from solver.review import render_review, review
+    from solver.search import Limits, SearchContext
+    game = load_game("forgotten(width=4,height=3)")
+    truth = game.new_game(deal)
+    dice = np.random.default_rng(dice_seed)
+    view = game.new_table(0)
+    entries: list[str] = []
+    while not truth.is_terminal():
+        if truth.is_chance_node():
+            cell = int(dice.integers(truth.board.cells))
+            roll = truth.action_to_string(cell)
+            truth.apply_action(cell)
+            typed = [roll + " lost" if truth.phase == "lost" and not view.child(roll).is_terminal() else roll]
+        else:
+            move = game.hint(view, SearchContext(limits=Limits(nodes=2000), seed=0), top=2).best.move
+            if (truth.turn, truth.phase) == deviation:
+                move = next(m for m in view.legal_moves() if m not in (move, "give up"))
+            action = truth.parse_move(move)
+            unseen = not truth.seen[action]
+            truth.apply_action(action)
+            typed = [move] + ([f"shows {LETTERS[truth.tiles[action]]}"] if unseen else [])
+        for entry in typed:
+            view.apply_move(entry)
+        entries += typed
+    out.write(f"   entered: {', '.join(entries)}\n   final position: {view.to_notation()}\n")
+    record = Record.start_of(game.new_table(0)).extended(entries, stamp=False)
+    text = render_review(review(game, record, None, Limits(nodes=2000)))
+    out.write("".join(f"   {line}\n" for line in text.splitlines()))
 
 
 def _demo_position(game: Any) -> Any:

@@ -107,6 +107,11 @@ class Knowledge:
             return "on the shortest route"
         return f"on a route {cost - self.best} dearer than the shortest"
 
+    def winning_words(self, a: int, b: int) -> str:
+        """``" that links the Brains: the game is won"`` when turning up ``a`` and ``b`` completes a path."""
+        up = self.info.masks()[0]
+        return ", which links the Brains: the game is won" if self.state.board.connected(up | 1 << a | 1 << b) else ""
+
     def kind_and_reason(self, action: int, stage: str) -> tuple[str, str]:
         """A short category and the reason for one candidate flip."""
         if action == GIVE_UP:
@@ -119,29 +124,35 @@ class Knowledge:
             if code == UNK:
                 on_route = self.route_singles()
                 if self.costs[action] == self.best:
-                    odds = f"; it pairs one of the {lone} seen tiles with chance {lone}/{pool}" if lone else ""
+                    odds = f"; it pairs {_seen_tiles(lone)} with chance {lone}/{pool}" if lone else ""
                     return "unseen", f"unseen tile on the shortest route{odds}"
                 if on_route:
-                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of one of "
-                                      f"the {on_route} seen tiles on the shortest route (chance {on_route}/{pool})")
+                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of "
+                                      f"{_seen_tiles(on_route)} on the shortest route (chance {on_route}/{pool})")
                 return "unseen", f"unseen tile {self.route_words(action)}"
             mate = self.mate(action)
             if mate >= 0:
                 return "known-pair", (f"known pair {self.letter(action)} ({board.name(action)} and "
-                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match")
+                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match"
+                                      f"{self.winning_words(action, mate)}")
             if code == DEAD:
                 return "waste", "its partner was erased: avoid wasting a flip on it"
             return "seen-single", (f"seen tile {self.letter(action)}, partner unseen: the second flip matches it "
                                    f"only with chance 1/{pool}; an unseen tile first learns more")
         first = self.state.first
         if action == self.mate(first):
-            return "match", f"completes the pair {self.letter(first)} {self.route_words(first)}"
+            return "match", (f"completes the pair {self.letter(first)} {self.route_words(first)}"
+                             f"{self.winning_words(first, action)}")
         if code == UNK:
             first_code = self.info.codes[first]
             singles_first = first_code >= LABEL and self.mate(first) < 0
             chance = f"matches {self.letter(first)} with chance 1/{pool}, else " if singles_first else ""
             return "unseen", f"unseen tile {self.route_words(action)}: {chance}shows one more tile"
         return "waste", "a seen tile that does not match: avoid wasting a flip, it learns nothing"
+
+
+def _seen_tiles(n: int) -> str:
+    return "the seen tile" if n == 1 else f"one of the {n} seen tiles"
 
 
 def cheapest_route(board: Any, price: dict[int, int]) -> list[int]:

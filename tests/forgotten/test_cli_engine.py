@@ -90,5 +90,6 @@ def test_engine_answers_forgotten_queries():
 def test_demo_prints_readable_examples(capsys):
     code, out, _ = run(capsys, "demo", "--game", "forgotten")
     assert code == 0
-    for text in ("A hint on the real 6x6 board", "Exact solution", "Brain placement advice", "622/105"):
+    for text in ("A hint on the real 6x6 board", "Exact solution", "Brain placement advice", "622/105", "reviewed",
+                 "Biggest mistakes"):
         assert text in out
