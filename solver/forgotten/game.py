@@ -252,6 +252,19 @@ class ForgottenGame(Game):
         from solver.forgotten.runs import selfplay_game
         return selfplay_game(self, policies, rng, **options)
 
+    # -- pictures (solver.forgotten.picture) ------------------------------------------------------------------
+    def svg(self, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        """The board, its best route so far and ``hint``'s moves, drawn from ``position.to_json()`` only."""
+        from solver.forgotten.picture import position_svg
+        if options:
+            raise InvalidInputError(f"options.{sorted(options)[0]}", options[sorted(options)[0]],
+                                    "Forgotten pictures take no options")
+        return position_svg(self, position, hint)
+
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.forgotten.picture import puzzle_svg
+        return puzzle_svg(self, puzzle, solution)
+
     # -- text ------------------------------------------------------------------------------------------------------
     def describe(self, position: Any, player: int | None = None) -> str:
         """The board as the players see it, with dice coordinates, and whose turn it is."""
