@@ -134,8 +134,9 @@ class ForgottenGame(Game):
         derived = (width, height, pairs, parse_brains(spec, width, height, "game.brains"))
         if derived == (self.width, self.height, self.pairs, self.board.brains):
             return self
-        return ForgottenGame(width=width, height=height, pairs=pairs, brains=spec, erasure=self.erasure,
-                             goal=self.goal)
+        fill = (width * height - 2) // 2
+        return ForgottenGame(width=width, height=height, pairs=0 if pairs == fill else pairs, brains=spec,
+                             erasure=self.erasure, goal=self.goal)
 
     def state_from_json(self, obj: Any, field: str = "state") -> ForgottenState:
         rows = obj.get("board") if isinstance(obj, dict) else None
