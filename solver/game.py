@@ -385,6 +385,9 @@ class Game(ABC):
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
     #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
     VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
+    #: alias sets the same value as the flag it names, and is hidden from ``--help``
+    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -481,7 +484,7 @@ class Game(ABC):
                 raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
                                                                  "full state for a full-information analysis")
             if player is not None and player != position.observer:
-                raise InvalidInputError("player", player, f"this is player {position.observer}'s view")
+                position = position.view(player)   # refused unless the rules let one view give another's
             return self.hint_view(position, ctx, top=top, **options)
         if full_information:
             return self.hint_full(position, ctx, top=top, player=player, **options)
