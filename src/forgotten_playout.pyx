@@ -440,13 +440,15 @@ cdef bint shuffle_unseen(const Geometry* g, World* w, const int8_t* tiles, const
 
 def rollouts(int width, int height, int brain_a, int brain_b, int erasure, int goal, const int8_t[::1] tiles,
              const uint8_t[::1] status, const uint8_t[::1] seen, int turn, int phase, int first, int forced,
-             int policy, bint resample, uint64_t seed, uint8_t[::1] wins, int32_t[::1] turns):
+             int policy, bint resample, uint64_t seed, uint8_t[::1] wins, int32_t[::1] turns,
+             uint64_t first_stream=0):
     """Play ``len(wins)`` games on from a position with ``policy`` (after the flip ``forced`` when it is >= 0).
 
     With ``resample``, rollout ``i`` first re-draws the tiles nobody has seen among the unseen cells (face
     down or removed), uniformly, rejecting draws in which the game would already be lost (the players know
     it is not); without it the given tiles are the truth (full information). Rollout ``i`` uses random
-    stream ``i`` of ``seed``, so the same seed gives the same worlds and rolls for every ``forced`` flip.
+    stream ``first_stream + i`` of ``seed``, so the same seed gives the same worlds and rolls for every
+    ``forced`` flip, and a run cut in pieces (``first_stream`` = the rollouts before) is the run in one call.
     Returns the number of rejected draws."""
     cdef Geometry g = geometry(width, height, brain_a, brain_b)
     cdef World base = load_world(&g, tiles, status, seen, turn, phase, first)
@@ -472,7 +474,7 @@ def rollouts(int width, int height, int brain_a, int brain_b, int erasure, int g
             n_slots += 1
     with nogil:
         for i in range(n):
-            rng = stream_seed(seed, <uint64_t>i)
+            rng = stream_seed(seed, first_stream + <uint64_t>i)
             w = base
             if resample:
                 tries = 0

@@ -8,6 +8,11 @@ candidates share the same draws and dice (common random numbers), and a successi
 spends the rollouts on the flips that are still in contention. Each move carries its win probability,
 a 95% Wilson interval and the reason it is worth (or not worth) flipping.
 
+Every kernel call is sized to take about ``SLICE_S`` (from the rollouts per second measured so far) and never
+to run past the time limit, so the search looks at ``terminate`` and its clock, and sends interim reports,
+between calls. Rollout ``i`` of a batch uses the kernel's random stream ``i`` whatever the pieces the batch is
+cut into, so with a node budget the answer is the same on every machine, however fast it runs.
+
 A full-information analysis (``full_information=True``) instead plays the true tiles with the oracle
 policy, and says so (``rootInfo["fullInformation"] = true``): it is not advice a player could follow.
 """
@@ -15,7 +20,9 @@ policy, and says so (``rootInfo["fullInformation"] = true``): it is not advice a
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,6 +42,8 @@ FIRST_BATCH = 256
 Z_SELECT = 2.0
 KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
 Z95 = 1.959963984540054
+SLICE_S = 0.01       # a kernel call's target duration: between calls the search checks its limits and reports
+FIRST_SLICE = 32     # rollouts of the first call, before the rate is known
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -196,6 +205,14 @@ class Tally:
     batches: dict[int, np.ndarray] = field(default_factory=dict)
     advantage: tuple[float, float] | None = None     # paired mean difference to the plan's move, and its SE
 
+    def add(self, batch: int, wins: np.ndarray, turns: int) -> None:
+        """The next rollouts of ``batch`` (a batch may come in pieces)."""
+        self.wins += int(wins.sum())
+        self.n += len(wins)
+        self.turns += turns
+        held = self.batches.get(batch)
+        self.batches[batch] = wins if held is None else np.concatenate([held, wins])
+
     @property
     def mean(self) -> float:
         return self.wins / self.n if self.n else 0.0
@@ -220,8 +237,9 @@ class Rollouts:
     def __post_init__(self) -> None:
         self.arrays = self.state.arrays()
 
-    def run(self, action: int, batch: int, n: int) -> tuple[np.ndarray, int]:
-        """Per-rollout wins and the total turns of ``n`` rollouts after flipping ``action`` (-1: none)."""
+    def run(self, action: int, batch: int, n: int, first_stream: int = 0) -> tuple[np.ndarray, int]:
+        """Per-rollout wins and the total turns of rollouts ``first_stream`` to ``first_stream + n - 1`` of
+        ``batch`` after flipping ``action`` (-1: none)."""
         state = self.state
         game, board = state.game, state.board
         wins = np.zeros(n, np.uint8)
@@ -231,7 +249,8 @@ class Rollouts:
         seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
         rejected = forgotten_playout.rollouts(board.width, board.height, *board.brains, game.erasure_code,
                                               game.goal_code, *self.arrays, state.turn, state.phase_code, first,
-                                              action, policy, not self.full_information, seed, wins, turns)
+                                              action, policy, not self.full_information, seed, wins, turns,
+                                              first_stream)
         self.rejected += rejected
         self.accepted += n
         return wins, int(turns.sum())
@@ -243,6 +262,48 @@ class Rollouts:
         first = state.first if state.phase == "second" else -1
         policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
         return forgotten_playout.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
+
+
+class Pacer:
+    """Sizes kernel calls to about ``SLICE_S`` each, and never past the time limit, from the measured rate."""
+
+    def __init__(self, ctx: SearchContext) -> None:
+        self.ctx = ctx
+        self.rate: float | None = None      # rollouts per second, smoothed
+
+    def size(self, wanted: int) -> int:
+        """How many of ``wanted`` rollouts the next call plays (at least one)."""
+        if self.rate is None:
+            return max(1, min(wanted, FIRST_SLICE))
+        seconds = SLICE_S
+        left = self.ctx.remaining()
+        if left is not None:
+            seconds = min(seconds, left)
+        return max(1, min(wanted, int(self.rate * seconds)))
+
+    def run(self, roll: Rollouts, action: int, batch: int, n: int, first_stream: int) -> tuple[np.ndarray, int]:
+        """``roll.run``, timed."""
+        start = time.perf_counter()
+        out = roll.run(action, batch, n, first_stream)
+        rate = n / max(time.perf_counter() - start, 1e-6)
+        self.rate = rate if self.rate is None else 0.5 * (self.rate + rate)
+        return out
+
+
+def value_rollouts(roll: Rollouts, action: int, budget: int, ctx: SearchContext,
+                   interim: Callable[[int, int], HintResult]) -> tuple[int, int]:
+    """Wins and rollouts of up to ``budget`` rollouts after ``action`` (-1: none), in paced calls that stop at
+    the limits and report ``interim(wins, n)`` on the way."""
+    pacer = Pacer(ctx)
+    wins = n = 0
+    while n < budget:
+        m = pacer.size(budget - n)
+        wins += int(pacer.run(roll, action, 0, m, n)[0].sum())
+        n += m
+        if ctx.should_stop(n):
+            break
+        ctx.maybe_report(lambda: interim(wins, n))
+    return wins, n
 
 
 def advice_state(state: ForgottenState, player: int) -> ForgottenState:
@@ -319,6 +380,7 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
     live = [plan] + [a for a in groups if a != plan]      # the plan first: a batch cut short has it
     spent, batch_no = 0, 0
     size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
+    pacer = Pacer(ctx)
     stopped = False
     while live and spent < budget and not stopped:
         # never more than the budget, except that every candidate gets at least one rollout
@@ -327,18 +389,7 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
             if batch_no:
                 break
             n = 1
-        for action in live:
-            wins, turns = roll.run(action, batch_no, n)
-            tally = tallies[action]
-            tally.wins += int(wins.sum())
-            tally.n += n
-            tally.turns += turns
-            tally.batches[batch_no] = wins
-            spent += n
-            if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
-                stopped = True
-                break
-            ctx.maybe_report(lambda: interim(list(tallies.values())))
+        spent, stopped = _batch(roll, pacer, tallies, live, batch_no, n, spent, ctx, interim)
         batch_no += 1
         if stopped:
             break
@@ -357,14 +408,44 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
     return list(tallies.values())
 
 
+def _batch(roll: Rollouts, pacer: Pacer, tallies: dict[int, Tally], live: list[int], batch_no: int, n: int,
+           spent: int, ctx: SearchContext, interim) -> tuple[int, bool]:
+    """``n`` rollouts of batch ``batch_no`` for every live candidate, in paced pieces played in turn (so a search
+    stopped by its clock or ``terminate`` leaves the candidates with about as many rollouts each); with only a
+    node budget the stopping points, hence the answer, do not depend on the pieces. Returns the rollouts spent
+    and whether the search must stop."""
+    done = 0
+    while done < n:
+        m = pacer.size(n - done)
+        for action in live:
+            wins, turns = pacer.run(roll, action, batch_no, m, done)
+            tallies[action].add(batch_no, wins, turns)
+            spent += m
+            if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
+                return spent, True
+            ctx.maybe_report(lambda: interim(list(tallies.values())))
+        done += m
+    return spent, False
+
+
+def _shared(a: Tally, b: Tally) -> np.ndarray | None:
+    """``a``'s wins minus ``b``'s on the rollouts they share (the same batches and streams, same draws and dice)."""
+    parts = []
+    for k, wins in a.batches.items():
+        other = b.batches.get(k)
+        if other is not None:
+            m = min(len(wins), len(other))
+            parts.append(wins[:m].astype(np.int8) - other[:m].astype(np.int8))
+    return np.concatenate(parts) if parts else None
+
+
 def _paired(tallies: dict[int, Tally], plan: int) -> None:
     """Each candidate's mean advantage over the plan's move on the rollouts they share, with its standard error."""
     base = tallies[plan]
     for tally in tallies.values():
-        shared = [b for b in tally.batches if b in base.batches]
-        if not shared:
+        diff = _shared(tally, base)
+        if diff is None or not len(diff):
             continue
-        diff = np.concatenate([tally.batches[b].astype(np.int8) - base.batches[b].astype(np.int8) for b in shared])
         se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
         tally.advantage = (float(diff.mean()), se)
 
@@ -441,10 +522,9 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
 def paired_difference(a: Tally, b: Tally) -> tuple[float, float, int] | None:
     """Mean of ``a``'s wins minus ``b``'s on the rollouts they share (same draws and dice), its standard error, and
     the number of rollouts shared."""
-    shared = [k for k in a.batches if k in b.batches]
-    if not shared:
+    diff = _shared(a, b)
+    if diff is None or not len(diff):
         return None
-    diff = np.concatenate([a.batches[k].astype(np.int8) - b.batches[k].astype(np.int8) for k in shared])
     se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
     return float(diff.mean()), se, len(diff)
 
@@ -521,24 +601,30 @@ def reveal_hint(state: ForgottenState, cell: int, ctx: SearchContext, viewer: in
     work = advice_state(state, viewer)
     roll = Rollouts(work, False, ctx.seed)
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
-    wins = int(roll.run(cell, 0, budget)[0].sum())
-    lo, hi = wilson(wins, budget)
-    root = {"stage": "tile to enter", "flipped": state.board.name(cell), "player": state.current_player(),
-            "advisedPlayer": viewer, "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,
-            "fullInformation": False, "seed": ctx.seed,
-            "valueMeaning": "probability that the players win, from what they have seen (both players share it)"}
-    return HintResult(state.game.spec(), [], root)
+
+    def result(wins: int, n: int, during: bool = True) -> HintResult:
+        lo, hi = wilson(wins, n)
+        root = {"stage": "tile to enter", "flipped": state.board.name(cell), "player": state.current_player(),
+                "advisedPlayer": viewer, "winProbability": wins / n, "ci": [lo, hi], "rollouts": n,
+                "fullInformation": False, "seed": ctx.seed,
+                "valueMeaning": "probability that the players win, from what they have seen (both players share it)"}
+        return HintResult(state.game.spec(), [], root, is_during_search=during)
+
+    return result(*value_rollouts(roll, cell, budget, ctx, result), during=False)
 
 
 def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full_information: bool) -> HintResult:
     """At the Erasure roll nobody decides: report the win probability and the rolls that end the game."""
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
-    wins = int(roll.run(-1, 0, budget)[0].sum())
     info = info_from_state(state)
     model = Model(state.board, state.game.erasure)
     fatal = [state.board.name(c) for c in range(state.board.cells) if not model.hopeful(model.erase(info, c))]
-    lo, hi = wilson(wins, budget)
-    root = {"stage": "erasure roll", "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,
-            "rollsThatEndTheGame": fatal, "fullInformation": full_information,
-            "valueMeaning": "probability that the players win, from what they have seen"}
-    return HintResult(state.game.spec(), [], root)
+
+    def result(wins: int, n: int, during: bool = True) -> HintResult:
+        lo, hi = wilson(wins, n)
+        root = {"stage": "erasure roll", "winProbability": wins / n, "ci": [lo, hi], "rollouts": n,
+                "rollsThatEndTheGame": fatal, "fullInformation": full_information,
+                "valueMeaning": "probability that the players win, from what they have seen"}
+        return HintResult(state.game.spec(), [], root, is_during_search=during)
+
+    return result(*value_rollouts(roll, -1, budget, ctx, result), during=False)

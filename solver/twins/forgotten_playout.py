@@ -337,13 +337,14 @@ def play_games(width: int, height: int, brain_a: int, brain_b: int, pairs: int, 
 
 def rollouts(width: int, height: int, brain_a: int, brain_b: int, erasure: int, goal: int, tiles: np.ndarray,
              status: np.ndarray, seen: np.ndarray, turn: int, phase: int, first: int, forced: int, policy: int,
-             resample: bool, seed: int, wins: np.ndarray, turns: np.ndarray) -> int:
+             resample: bool, seed: int, wins: np.ndarray, turns: np.ndarray, first_stream: int = 0) -> int:
     """Play ``len(wins)`` games on from a position with ``policy`` (after the flip ``forced`` when it is >= 0).
 
     With ``resample``, rollout ``i`` first re-draws the tiles nobody has seen among the unseen cells (face
     down or removed), uniformly, rejecting draws in which the game would already be lost (the players know
     it is not); without it the given tiles are the truth (full information). Rollout ``i`` uses random
-    stream ``i`` of ``seed``, so the same seed gives the same worlds and rolls for every ``forced`` flip.
+    stream ``first_stream + i`` of ``seed``, so the same seed gives the same worlds and rolls for every
+    ``forced`` flip, and a run cut in pieces (``first_stream`` = the rollouts before) is the run in one call.
     Returns the number of rejected draws."""
     _check_board(width, height, brain_a, brain_b)
     base = _load(width, height, brain_a, brain_b, tiles, status, seen, turn, phase, first)
@@ -359,7 +360,7 @@ def rollouts(width: int, height: int, brain_a: int, brain_b: int, erasure: int, 
     slots = [c for c in range(base.cells) if tiles[c] >= 0 and not base.seen >> c & 1 and int(status[c]) in (DOWN, REMOVED)]
     rejected = 0
     for i in range(wins.shape[0]):
-        rng = _Stream(seed, i)
+        rng = _Stream(seed, (first_stream + i) & MASK64)
         game = base.copy()
         if resample:
             tries = 0

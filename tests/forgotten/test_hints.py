@@ -141,3 +141,52 @@ def test_a_hint_says_why_the_plans_move_stays_first_with_a_lower_estimate(game6)
             assert all("within noise" in m.why for m in higher)
             return
     pytest.fail("no position with a lower-listed higher estimate in six deals")
+
+
+# -- limits, terminate and interim reports (docs/engine.md, "Guarantees for always-on clients") -----------------
+def test_a_node_budget_gives_the_same_hint_however_the_kernel_calls_are_cut(game6, play, monkeypatch):
+    """The search cuts its batches into calls sized by time; rollout i of a batch keeps stream i whatever the cut,
+    so a node budget's answer does not depend on the machine's speed (or load)."""
+    import solver.forgotten.hints as hints
+    positions = [game6.new_initial_state(8), play("forgotten(width=4,height=3,pairs=3)", "c.B./@bc@/.a.a 1 first",
+                                                  "flip 2,2")]
+    chance = play("forgotten(width=5,height=3,pairs=6)", "ab.cd/@efa@/bc-def 2 first", "flip 1,1", "flip 2,1",
+                  "flip 1,1", "flip 2,1")
+    answers = []
+    for slice_s, first in ((1e-9, 1), (10.0, 10**6)):       # one rollout per call, or whole batches
+        monkeypatch.setattr(hints, "SLICE_S", slice_s)
+        monkeypatch.setattr(hints, "FIRST_SLICE", first)
+        answers.append([hint(p, ctx(1500), top=5).to_json() for p in positions] + [hint(chance, ctx(700)).to_json()])
+    assert answers[0] == answers[1]
+
+
+def test_a_time_limit_is_kept_within_the_guarantee(game6):
+    state = game6.new_initial_state(8)
+    for time_ms in (60, 250):
+        context = SearchContext(limits=Limits(time_ms=time_ms), seed=1)
+        result = hint(state, context)
+        assert context.elapsed() < max(time_ms * 1.1, time_ms + 100) / 1000 + 0.5   # slack for a loaded machine
+        assert result.root_info["rollouts"] > 0 and result.move_infos
+
+
+@pytest.mark.parametrize("position", ["view", "roll"])
+def test_terminate_stops_a_tile_to_enter_or_an_erasure_roll_hint_with_interim_reports(game6, play, position):
+    """The hints with nothing to decide (a flipped tile waiting to be entered, an Erasure roll) roll out in paced
+    calls too: they report on the way and stop at once."""
+    import threading
+    import time
+    if position == "view":
+        target = game6.new_table(0)
+        target.apply_move("flip 1,1")
+    else:
+        target = play("forgotten(width=5,height=3,pairs=6)", "ab.cd/@efa@/bc-def 2 first", "flip 1,1", "flip 2,1",
+                      "flip 1,1", "flip 2,1")
+    reports = []
+    context = SearchContext(limits=Limits(nodes=10**9), seed=1, report=reports.append, report_every=0.05)
+    threading.Timer(0.3, context.cancel.set).start()
+    started = time.perf_counter()
+    result = target.game.hint(target, context)
+    assert time.perf_counter() - started < 0.3 + 0.2 + 0.5
+    assert reports and all(r.is_during_search for r in reports)
+    assert 0 < reports[-1].root_info["rollouts"] <= result.root_info["rollouts"] < 10**9
+    assert not result.is_during_search

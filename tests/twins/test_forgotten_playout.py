@@ -65,6 +65,35 @@ def test_rollouts_agree(spec, policy, position_seed, resample, seed):
     assert out[0] == out[1]
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 2**32), st.integers(0, 2**63 - 1), st.integers(1, 5),
+       st.integers(0, 2**64 - 1))
+def test_rollouts_cut_in_pieces_are_the_rollouts_in_one_call(spec, position_seed, seed, cut, first_stream):
+    """``first_stream``: rollout i uses stream first_stream + i, so a search may stop between pieces of a run
+    (time limits, terminate) and still get exactly the rollouts of the uncut run; kernel and twin agree."""
+    game = load_game(spec)
+    state = random_position(game, position_seed)
+    if state is None:
+        return
+    tiles, status, seen = state.arrays()
+    first = state.first if state.phase == "second" else -1
+    args = (game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code, tiles, status, seen,
+            state.turn, state.phase_code, first, -1, 2, True, seed)
+    out = []
+    for mod in (kernel, twin):
+        whole_wins, whole_turns = np.zeros(6, np.uint8), np.zeros(6, np.int32)
+        whole = mod.rollouts(*args, whole_wins, whole_turns, first_stream)
+        pieces, wins, turns = 0, [], []
+        for lo, hi in ((0, cut), (cut, 6)):
+            w, t = np.zeros(hi - lo, np.uint8), np.zeros(hi - lo, np.int32)
+            pieces += mod.rollouts(*args, w, t, (first_stream + lo) % 2**64)
+            wins += w.tolist()
+            turns += t.tolist()
+        assert (pieces, wins, turns) == (whole, whole_wins.tolist(), whole_turns.tolist())
+        out.append((whole, wins, turns))
+    assert out[0] == out[1]
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**32), st.integers(0, 2**63 - 1))
 def test_policy_move_agrees(spec, policy, position_seed, seed):
