@@ -241,6 +241,11 @@ class ForgottenGame(Game):
         from solver.forgotten.runs import check
         return check(self, puzzle, answer)
 
+    def puzzle_position(self, puzzle: dict[str, Any]) -> ForgottenState | ForgottenView:
+        """The view of the puzzle's position: its first flip answers both kinds (``check`` takes the moves)."""
+        from solver.forgotten.runs import puzzle_position
+        return puzzle_position(self, puzzle)
+
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.forgotten.runs import describe
         return describe(self, puzzle)

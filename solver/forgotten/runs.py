@@ -9,11 +9,12 @@ game, every policy on the same deal and the same Erasure dice (paired).
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.validate import as_object, as_str, get
 
@@ -70,32 +71,112 @@ def _make(position: ForgottenState, kind: str, difficulty: str) -> Any:
     return puzzle
 
 
+def puzzle_position(game: ForgottenGame, puzzle: dict[str, Any]) -> Any:
+    """The position a player answers ``puzzle`` from: the view of the puzzle's position (unseen tiles are '?'; a
+    flip of one waits for the tile it shows, as at the table). Its first flip is the answer both kinds ask for."""
+    return game.parse_position(get(puzzle, "state", "puzzle"), "puzzle.state")
+
+
 def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Re-prove ``answer`` from the puzzle's position (never from its stored answer)."""
+    """Re-prove ``answer`` from the puzzle's position (never from its stored answer).
+
+    ANSWER is one flip; or a list: for a forced connection, exactly the set of the flips that force it is
+    correct; otherwise a list is read as the moves played from :func:`puzzle_position` (the web board's
+    answer): its first flip is judged, and for a forced connection the turn's second flip too (it must match),
+    moves after the first turn are not judged. A list that does not replay there is read as a set of flips.
+    """
     kind = as_str(get(puzzle, "kind", "puzzle"), "puzzle.kind")
+    if kind not in KINDS:
+        raise InvalidInputError("puzzle.kind", kind, f"expected one of {', '.join(KINDS)}")
     state = game.parse_state(get(puzzle, "state", "puzzle"), "puzzle.state")
-    moves = _answer_moves(state, answer)
+    if isinstance(answer, list) and not answer:
+        return {"correct": False, "message": "no flip played: the puzzle asks for a first flip", "readAs": "moves",
+                "proof": "AND-OR search" if kind == "forced-connection" else "exact expectimax"}
+    played = _played_turn(game, puzzle, answer) if isinstance(answer, list) else None
+    moves = _answer_moves(state, answer) if played is None else [played.first]
     if kind == "forced-connection":
-        return _check_forced(state, puzzle, moves)
-    if kind == "best-move":
-        return _check_best(state, moves)
-    raise InvalidInputError("puzzle.kind", kind, f"expected one of {', '.join(KINDS)}")
+        verdict = _check_forced(state, puzzle, moves, played)
+        verdict.setdefault("readAs", "flips" if isinstance(answer, list) else "flip")
+        return verdict
+    verdict = {**_check_best(state, moves), "readAs": "flip"}
+    if played is not None:
+        rest = len(played.moves) - 1
+        verdict = {**verdict, "readAs": "moves", "message": verdict["message"] + (
+            f" (the {rest} move{'s' if rest > 1 else ''} after the first flip {'are' if rest > 1 else 'is'} not "
+            "judged)" if rest else "")}
+    return verdict
 
 
-def _answer_moves(state: ForgottenState, answer: Any) -> list[int]:
+@dataclass
+class PlayedTurn:
+    """An answer read as moves played from the puzzle's position: the first turn's flips (cells) and what followed."""
+
+    first: int
+    second: int | None          # the second flip, when the answer reaches it (None: only the first flip)
+    matched: bool               # the first turn made a match (when it got that far)
+    after_turn: int             # moves given after the first turn (not judged)
+    moves: list[str]
+
+
+def _played_turn(game: ForgottenGame, puzzle: dict[str, Any], answer: list[Any]) -> PlayedTurn | None:
+    """``answer`` replayed from the puzzle's position, or None when it does not replay there: then it is read as
+    a set of flips. The tile an unseen flip shows is entered as at the table (``shows L``)."""
+    from solver.forgotten.notation import UP
+    from solver.forgotten.view import ForgottenView
+    if not all(isinstance(m, str) for m in answer):
+        return None
+    position = puzzle_position(game, puzzle)
+
+    def known() -> ForgottenState:
+        return position.known if isinstance(position, ForgottenView) else position
+
+    def waiting() -> bool:
+        return isinstance(position, ForgottenView) and position.flipped >= 0
+
+    flips: list[int] = []
+    for i, text in enumerate(answer):
+        decision = not waiting()
+        try:
+            action = known().parse_move(text, "ANSWER") if decision else None
+            position.apply_move(text, f"ANSWER[{i}]")
+        except SolverError:
+            return None
+        if action is not None:
+            flips.append(action)
+        over = known().is_terminal() or (len(flips) == 2 and not waiting())
+        if over:
+            matched = len(flips) == 2 and (known().phase == "won" or known().status[flips[0]] == UP)
+            return PlayedTurn(flips[0], flips[1] if len(flips) == 2 else None, matched, len(answer) - i - 1,
+                              list(answer))
+    return PlayedTurn(flips[0], flips[1] if len(flips) == 2 else None, False, 0, list(answer))
+
+
+def _not_judged(played: PlayedTurn) -> str:
+    n = played.after_turn
+    return f" (the {n} move{'s' if n > 1 else ''} after the first turn {'are' if n > 1 else 'is'} not judged)" if n else ""
+
+
+def _answer_moves(state: ForgottenState, answer: Any, strict: bool = True) -> list[int] | None:
+    """The flips of ``answer`` (one flip or a list of flips); with ``strict`` False, None where one is not a flip."""
     items = answer if isinstance(answer, list) else [answer]
     if not items:
         raise InvalidInputError("ANSWER", answer, "expected a flip such as 'flip 3,4' (or a list of flips)")
     moves = []
     for i, item in enumerate(items):
         field = "ANSWER" if not isinstance(answer, list) else f"ANSWER[{i}]"
-        if isinstance(item, str) and item.strip().startswith("{"):
-            raise InvalidInputError(field, item, "expected a flip such as 'flip 3,4'")
-        moves.append(state.parse_move(as_str(item, field), field))
+        try:
+            if isinstance(item, str) and item.strip().startswith("{"):
+                raise InvalidInputError(field, item, "expected a flip such as 'flip 3,4'")
+            moves.append(state.parse_move(as_str(item, field), field))
+        except SolverError:
+            if strict:
+                raise
+            return None
     return moves
 
 
-def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int]) -> dict[str, Any]:
+def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int],
+                  played: PlayedTurn | None = None) -> dict[str, Any]:
     from solver.forgotten.knowledge import Model, info_from_state
     from solver.forgotten.puzzles import SearchBudget, forced_turns
     turns = as_object(get(puzzle, "answer", "puzzle"), "puzzle.answer").get("turns")
@@ -113,6 +194,11 @@ def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int
     if k == 0:
         return {"correct": False, "message": f"no first flip forces a link within {turns} turns from this position "
                                              "(the puzzle is wrong)", "proof": "AND-OR search"}
+    as_set = _answer_moves(state, played.moves, strict=False) if played is not None else None
+    if as_set is not None and set(as_set) == set(winners):
+        moves, played = as_set, None    # exactly the set of the flips that force it (whatever else it reads as)
+    if played is not None:
+        return _check_forced_moves(state, played, k, winners)
     played = [state.action_to_string(m) for m in moves]
     wrong = [m for m, name in zip(moves, played) if m not in winners]
     if wrong:
@@ -128,10 +214,34 @@ def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int
                                         "whatever the unseen tiles show and the dice roll", "proof": "AND-OR search"}
 
 
+def _check_forced_moves(state: ForgottenState, played: PlayedTurn, k: int, winners: list[int]) -> dict[str, Any]:
+    """The first turn played from the puzzle's position: its first flip must force the link, its second flip
+    (when played) must match the first."""
+    names = [state.action_to_string(c) for c in winners]
+    first = state.action_to_string(played.first)
+    within = f"within {k} turn{'s' if k > 1 else ''}"
+    verdict: dict[str, Any] = {"proof": "AND-OR search", "readAs": "moves"}
+    if played.first not in winners:
+        return {**verdict, "correct": False,
+                "message": f"{first} does not force a link {within}: some tile an unseen cell may show, or some "
+                           f"Erasure roll, stops it; the flips that do: {', '.join(names)}"}
+    if played.second is not None and not played.matched:
+        second = state.action_to_string(played.second)
+        return {**verdict, "correct": False,
+                "message": f"{first} forces a link {within}, but only if the second flip matches it: {second} does "
+                           "not, and the turn is lost"}
+    then = f", then {state.action_to_string(played.second)}," if played.second is not None else ""
+    return {**verdict, "correct": True,
+            "message": f"{first}{then} forces a link {within} whatever the unseen tiles show and the dice roll"
+                       f"{_not_judged(played)}"}
+
+
 def _check_best(state: ForgottenState, moves: list[int]) -> dict[str, Any]:
     from solver.forgotten.solve import ExactAnalysis
     if len(moves) != 1:
         raise InvalidInputError("ANSWER", [state.action_to_string(m) for m in moves], "expected one flip")
+    if moves[0] == GIVE_UP:
+        return {"correct": False, "message": "giving up ends the game as a loss", "proof": "exact expectimax"}
     values = sorted((m for m in ExactAnalysis(state.game).move_values(state) if m.action != GIVE_UP),
                     key=lambda m: (-m.value, m.action))
     best = values[0]

@@ -107,3 +107,58 @@ def test_selfplay_pairs_policies_on_one_deal_and_its_moves_replay():
     assert [item["index"] for item in lines[:-1]] == [0, 1, 2] and set(lines[-1]) == {"summary"}
     assert lines[-1]["summary"]["paired"][0]["deals"] == 3
     assert np.isfinite(lines[-1]["summary"]["labels"]["route"]["mean"])
+
+
+def test_a_puzzle_is_answered_by_moves_played_from_its_position():
+    """The web board's answer (issue 13): the moves played from ``puzzle_position``, the puzzle's view. A forced
+    connection's first flip must force the link and the turn's second flip must match it; the set of flips and a
+    single flip are read as before; the engine's generate carries the position."""
+    from solver.forgotten.view import ForgottenView
+    game = load_game("forgotten")
+    puzzle = next(generate(game, "forced-connection", "medium", seed=3))
+    position = game.puzzle_position(puzzle)
+    assert isinstance(position, ForgottenView) and position.to_notation() == "view:0 " + puzzle["position"]
+    state = game.parse_state(puzzle["state"])
+    right = puzzle["answer"]["firstMoves"]
+    first = state.parse_move(right[0])
+    mate = next(m for m in right if m != right[0] and state.tiles[state.parse_move(m)] == state.tiles[first])
+    other = next(m for m in right if m not in (right[0], mate))
+    assert set(right) <= set(position.legal_moves())
+    for answer, correct, read_as in (([right[0]], True, "moves"), ([right[0], mate], True, "moves"),
+                                     ([right[0], other], False, "moves"), (right, True, "flips"),
+                                     (right[0], True, "flip"), ([], False, "moves")):
+        verdict = check(game, puzzle, answer)
+        assert (verdict["correct"], verdict["readAs"]) == (correct, read_as), (answer, verdict)
+    assert "only if the second flip matches it" in check(game, puzzle, [right[0], other])["message"]
+    wrong = next(m for m in position.legal_moves() if m not in right + ["give up"])
+    verdict = check(game, puzzle, [wrong, right[0]])
+    assert verdict["correct"] is False and "does not force a link" in verdict["message"]
+    # past the first turn: not judged (the Erasure roll follows in this game's turn order or the next turn starts)
+    after = game.apply(position, [right[0], mate]).legal_moves()[0]
+    verdict = check(game, puzzle, [right[0], mate, after])
+    assert verdict["correct"] is True and "the 1 move after the first turn is not judged" in verdict["message"]
+    from solver.engine import Engine
+    out = io.StringIO()
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "g", "game": "forgotten", "action": "generate", "kind": "forced-connection",
+                                   "difficulty": "medium", "seed": 3}))
+    engine.close()
+    [body] = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert body["position"]["notation"] == position.to_notation()
+    assert body["position"]["legalMoves"] == position.legal_moves()
+
+
+def test_a_best_move_puzzle_answered_by_moves_enters_the_tile_an_unseen_flip_shows():
+    game = load_game("forgotten(width=4,height=3,pairs=3)")
+    puzzle = next(generate(game, "best-move", "easy", seed=1))
+    position = game.puzzle_position(puzzle)
+    best, second = puzzle["answer"]["move"], puzzle["answer"]["secondBest"]
+    assert {best, second} <= set(position.legal_moves())
+    assert check(game, puzzle, [best])["correct"] is True
+    assert check(game, puzzle, [second])["correct"] is False
+    shown = game.apply(position, [best]).legal_moves()[0]       # the unseen tile waits for the pair it shows
+    assert shown.startswith("shows ")
+    verdict = check(game, puzzle, [best, shown])
+    assert verdict["correct"] is True and "the 1 move after the first flip is not judged" in verdict["message"]
+    assert check(game, puzzle, ["give up"])["message"] == "giving up ends the game as a loss"
+    assert check(game, puzzle, "give up")["correct"] is False
