@@ -451,7 +451,11 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         if args.json:
             print_json(result.to_json())
         else:
-            render_hint(result, sys.stdout)
+            text = g.render_text("hint", result)
+            if text is None:
+                render_hint(result, sys.stdout)
+            else:
+                sys.stdout.write(text)
         return 0
 
     p.set_defaults(run=run)
