@@ -261,34 +261,26 @@ class MnemonicGame(Game):
         return 0
 
     def demo(self, out: TextIO) -> None:
-        """Exact odds, then a short Deck Burner session with advice at each kind of decision."""
-        from solver.commands import render_hint
-        from solver.mnemonic.describe import describe
-        from solver.search import Limits, SearchContext
+        """Exact odds, then the short reviewed session of ``docs/sessions/mnemonic.md`` (player 0's seat)."""
+        from solver.mnemonic.examples import SESSION
+        from solver.record import Record
+        from solver.review import render_review, review
+        from solver.search import Limits
+        import shlex
         for dice in (1, 2, 3):
             render_individual(individual_odds(dice), out)
         render_group(group_odds([3, 2, 0], 4), out)
-        out.write("\nA Deck Burner session (3 players, seed 7):\n")
-        state = self.new_initial_state(7)
+        game = MnemonicGame(players=2, mode="into-the-grey")
+        view = game.new_game(4).view(0)
+        entries = [move for _, command in SESSION if " apply " in command and "--record" in command
+                   for move in _moves_of(shlex.split(command))]
+        record = Record.start_of(view).extended(entries, stamp=False)
+        out.write("\nA two-player Into the Grey session, entered from player 0's seat (docs/sessions/mnemonic.md):\n")
+        out.write("  " + "; ".join(entries) + "\n\n")
+        out.write(render_review(review(game, record, player=0, limits=Limits(nodes=30_000))))
 
-        def advise(horizon: tuple[int, int], top: int = 3) -> None:
-            ctx = SearchContext(limits=Limits(time_ms=60_000, nodes=2_000_000))
-            result = self.hint(state, ctx, top=top, horizon=horizon)
-            render_hint(result, out)
-            render_hint_details(result, out)
 
-        for move in ("draw", "reveal 8S"):
-            state.apply_move(move)
-        out.write(describe(state))
-        out.write("\n> hint (plan to the next Group Scene):\n")
-        advise((0, 2))
-        for move in ('use "Sneak"', "roll 4"):
-            state.apply_move(move)
-        out.write(f"\n> {state.players[0].name} uses Sneak and rolls a 4: a complication unless they weave.\n")
-        advise((0, 2), top=4)
-        for move in ("weave give 1", "draw", "reveal QD", 'use "Bargain"', "roll 6", "no weave", "draw",
-                     "reveal 3C", 'use "Endure"', "roll 2", "no weave"):
-            state.apply_move(move)
-        out.write("\n> The round is over; the table chooses (one more round allowed in the plan):\n")
-        out.write(describe(state))
-        advise((1, 1))
+def _moves_of(argv: list[str]) -> list[str]:
+    """The MOVE arguments of an ``apply`` command line."""
+    moves = argv[argv.index("apply") + 2:]
+    return moves[:moves.index("--record")] if "--record" in moves else moves
