@@ -108,7 +108,9 @@ class MnemonicGame(Game):
     MODE_PARAMETER = "mode"
     VERB_OPTIONS = {"hint": (Option("horizon", "--horizon", str, None,
                                     "rounds and Group Scenes the plan may use, R,G (default: rules planner.rounds, "
-                                    "planner.groupScenes)", parse=lambda value, field: parse_horizon(value, field)),)}
+                                    "planner.groupScenes)", parse=lambda value, field: parse_horizon(value, field)),),
+                    "selfplay": (Option("maxRounds", "--max-rounds", int, 3, "rounds of Individual Scenes a session may "
+                                        "last (it stops at its first Victory)", lo=1, hi=6),)}
 
     @property
     def rules(self) -> MnemonicRules:
@@ -208,6 +210,37 @@ class MnemonicGame(Game):
             raise InvalidInputError("state.players", problem="missing required field (or give individual)")
         return group_odds(obj["players"], obj.get("adversary", 0), self.rules["group.nobodyRolls"],
                           "state.players", "state.adversary").to_json()
+
+    # -- puzzles and self-play ----------------------------------------------------------
+    PUZZLE_KINDS = ("best-call",)
+    SELFPLAY_POLICIES = ("planner", "after-one-round", "after-two-rounds", "plain-after-one-round",
+                         "plain-after-two-rounds")
+    SELFPLAY_DEFAULT = ("planner", "after-one-round")
+
+    def generate_puzzle(self, kind: str, difficulty: str, rng: Any) -> dict[str, Any]:
+        """A best-call puzzle (``solver/mnemonic/puzzles.py``): one player's decision with a proven, unique best
+        move; the difficulty is the simplest reasoning that finds it."""
+        from solver.mnemonic.puzzles import generate
+        return generate(self, difficulty, rng)
+
+    def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+        from solver.mnemonic.puzzles import check
+        return check(self, puzzle, answer)
+
+    def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
+        view = self.parse_position(puzzle["position"], "puzzle.position")
+        return self.describe(view) + puzzle.get("question", "") + "\n"
+
+    def puzzle_answer(self, puzzle: dict[str, Any]) -> str:
+        also = puzzle.get("alsoCorrect") or []
+        same = f" (or {', '.join(also)}: same suit)" if also else ""
+        return (f"{puzzle['solution']}{same}: Victory chance {puzzle['value']:.4f}, better than any other choice by "
+                f"{puzzle['margin']:.4f}")
+
+    def selfplay_game(self, policies: tuple[str, ...], rng: Any, **options: Any) -> dict[str, Any]:
+        """One deal played by each policy with the same dice (``solver/mnemonic/selfplay.py``)."""
+        from solver.mnemonic.selfplay import play
+        return play(self, policies, rng, **{"max_rounds": options.get("maxRounds", 3)})
 
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
