@@ -1,7 +1,9 @@
 """The documented Mnemonic table session and pictures, made by running the commands they show.
 
-``python -m solver.mnemonic.examples`` rewrites ``docs/sessions/mnemonic.md``;
-the tests run the same commands and compare (``tests/mnemonic/test_session_doc.py``). Wall-clock figures (``in 0.87 s``) are the
+``python -m solver.mnemonic.examples`` rewrites ``docs/sessions/mnemonic.md``
+and the pictures ``docs/pictures/mnemonic-*.svg``; the tests run the same
+commands and compare (``tests/mnemonic/test_session_doc.py``,
+``tests/mnemonic/test_pictures.py``). Wall-clock figures (``in 0.87 s``) are the
 only part of the output that differs from run to run.
 """
 
@@ -119,12 +121,45 @@ def without_times(text: str) -> str:
     return re.sub(r"in [0-9.]+ s\b", "in ? s", text)
 
 
+#: the session's position after player 0's roll, the full state (every hand) and player 0's view of it
+WEAVE_STATE = ("mnemonic into-the-grey r1 scene-weave f0 a0 t0/0/0 last=- | discard 2S@0 | scene card=2S skill=Sneak "
+               "roll=4 | P Player_1 w1 b0 hand=2H,4H,5H,6H,8H,9H,TH,JH,6D,9D,JD,AD,2C,6C,8C,QC,KC,AC,4S,5S,6S,7S,8S,"
+               "QS,KS,BJ skills=Fight_With_Hands=H3,Bargain=D3,Endure=C3,Sneak=S2 | P Player_2 w1 b0 hand=3H,7H,QH,"
+               "KH,AH,2D,3D,4D,5D,7D,8D,TD,QD,KD,3C,4C,5C,7C,9C,TC,JC,3S,9S,TS,JS,AS,RJ skills=Fight_With_Hands=H3,"
+               "Bargain=D3,Endure=C3,Sneak=S1")
+#: player 0's view when player 1 leads a scene: the cards player 1 may play are laid out to click
+OTHER_VIEW = ("view:0 mnemonic into-the-grey r1 scene-card f1 a0 t0/0/0 last=- | discard 2S@0 | P Player_1 w1 b0 "
+              "hand=2H,4H,5H,6H,8H,9H,TH,JH,6D,9D,JD,AD,2C,6C,8C,QC,KC,AC,4S,5S,6S,7S,8S,QS,KS,BJ "
+              "skills=Fight_With_Hands=H3,Bargain=D3,Endure=C3,Sneak=S2c | P Player_2 w1 b0 hand=?27 "
+              "skills=Fight_With_Hands=H3,Bargain=D3,Endure=C3,Sneak=S1")
+#: the pictures of docs/formats/mnemonic.md and the commands that make them
+PICTURES = {
+    "docs/pictures/mnemonic-state.svg": f'memory-solver mnemonic show "{WEAVE_STATE}" --svg',
+    "docs/pictures/mnemonic-view-hint.svg": f'memory-solver mnemonic show "{WEAVE_STATE}" --player 0 --svg --hint '
+                                            f"{NODES}",
+    "docs/pictures/mnemonic-table.svg": f'memory-solver mnemonic show "{OTHER_VIEW}" --svg',
+}
+
+
+def picture_of(command: str) -> str:
+    status, output = run_command(command)
+    assert status == 0, output
+    return output
+
+
+def write_pictures() -> None:
+    for path, command in PICTURES.items():
+        (ROOT / path).parent.mkdir(parents=True, exist_ok=True)
+        (ROOT / path).write_text(picture_of(command), encoding="utf-8")
+
+
 def main() -> None:
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         SESSION_DOC.parent.mkdir(parents=True, exist_ok=True)
         SESSION_DOC.write_text(session_markdown(session_transcript(tmp)), encoding="utf-8")
-    sys.stdout.write(f"wrote {SESSION_DOC.relative_to(ROOT)}\n")
+    write_pictures()
+    sys.stdout.write(f"wrote {SESSION_DOC.relative_to(ROOT)} and {', '.join(PICTURES)}\n")
 
 
 if __name__ == "__main__":
