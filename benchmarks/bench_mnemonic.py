@@ -1,11 +1,11 @@
 """Mnemonic: compiled kernels against their twins, and the exact planner against two rules of thumb.
 
-``python benchmarks/run.py mnemonic [--quick] [--jobs N]``
+``python benchmarks/run.py mnemonic [--quick] [--jobs=N]``
 
 1. Odds kernel (128-bit counts) vs its twin on a batch of Group Scenes.
 2. Planner kernel (doubles) vs its exact-fraction twin on small positions (values checked equal to 1e-12).
 3. Seeded Deck Burner sessions through ``solver.selfplay`` (3 players, default rules, at most 3 rounds, until
-   the first Victory; ``--jobs N`` spreads the deals over processes): Victory rate with 95% Wilson intervals for
+   the first Victory; ``--jobs=N`` spreads the deals over processes): Victory rate with 95% Wilson intervals for
    the exact planner at the table's choices against "always face the Adversary after one round" and "never
    before two rounds", all three with the same planned scene choices (so only the table's decisions differ);
    the two rules of thumb with plain scene choices; every policy on the same deals and dice, compared paired.
@@ -289,7 +289,7 @@ def main(argv: list[str]) -> int:
                 bench_odds(quick) + bench_planner_kernel(quick)))
     print("\n### Planner size: one exact evaluation at the first table decision (Deck Burner, seed 1)\n")
     print(table(["players", "rounds", "Group Scenes", "memoised states", "seconds"], bench_scaling(quick)))
-    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
+    jobs = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
     for title, changes in (("default rules", {}), ("no weavings (weaving.perPlayer = 0)", {"weaving.perPlayer": 0})):
         print(f"\n### Exact planner against rules of thumb (Deck Burner, 3 players, {title})\n")
         print("`solver.selfplay` (`memory-solver mnemonic selfplay`): every policy plays the same deals with the "
