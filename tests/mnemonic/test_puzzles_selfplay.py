@@ -4,6 +4,7 @@ answers re-proved from the position, self-play records that replay."""
 import json
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from solver.selfplay import selfplay, summarize
 
 def cli(*argv):
     done = subprocess.run([sys.executable, "-m", "solver", "mnemonic", *argv], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, cwd=tempfile.gettempdir())  # outside the source tree: the installed build
     return done.returncode, done.stdout, done.stderr
 
 
