@@ -522,6 +522,8 @@ class Game(ABC):
     # -- puzzles (``docs/formats/<game>.md``; ids and batches in ``solver/puzzles.py``) -------------
     #: puzzle kinds ``generate --kind`` offers; the first is the default
     PUZZLE_KINDS: ClassVar[tuple[str, ...]] = ()
+    #: the game spec the web board makes a kind's puzzles on, for kinds the default game cannot have
+    PUZZLE_GAMES: ClassVar[dict[str, str]] = {}
 
     def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
         """One puzzle drawn from ``rng`` (its own stream): the puzzle object without ``id`` (added by the caller)."""

@@ -83,6 +83,7 @@ def game_listing() -> list[dict[str, Any]]:
         listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
                         "utility": cls.utility.value, "information": cls.information.value, "parameters": params,
                         "playersParameter": cls.PLAYERS_PARAMETER, "modeParameter": cls.MODE_PARAMETER,
-                        "puzzleKinds": list(cls.PUZZLE_KINDS), "selfplayPolicies": list(cls.SELFPLAY_POLICIES),
+                        "puzzleKinds": list(cls.PUZZLE_KINDS), "puzzleGames": dict(cls.PUZZLE_GAMES),
+                        "selfplayPolicies": list(cls.SELFPLAY_POLICIES),
                         "defaultTimeMs": cls.default_time_ms})
     return listing

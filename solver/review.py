@@ -49,7 +49,7 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
     lost = [d["valueLost"] for d in decisions if d["valueLost"] is not None]
     return {"game": played_game.spec(), "player": player, "valueMeaning": meaning, "decisions": decisions,
             "mistakes": ranked[:mistakes], "totalValueLost": round(sum(lost), 6),
-            "bestMoveRate": round(sum(d["played"] == d["best"] for d in decisions) / len(decisions), 4)
+            "bestMoveRate": round(sum(d["playedBest"] for d in decisions) / len(decisions), 4)
             if decisions else None,
             "limits": {"time_ms": limits.time_ms, "nodes": limits.nodes}, "seed": seed}
 
@@ -66,11 +66,14 @@ def judge(turn: int, played: str, result: HintResult) -> dict[str, Any]:
                              "playedValue": None if info is None else info.value,
                              "bestValue": None if best is None else best.value,
                              "valueLost": None, "valueLostCI": None, "rank": None if info is None else info.order,
-                             "why": best.why if best else "", "pv": list(best.pv) if best else []}
+                             "why": best.why if best else "", "pv": list(best.pv) if best else [],
+                             "playedBest": False}
     if best is None or info is None:
         entry["note"] = "the move played is not among the moves the hint ranked"
         return entry
     entry["played"] = info.move
+    # a move the hint valued together with the best (e.g. Forgotten's ``sameValueAs``) is as good as the best
+    entry["playedBest"] = info.move == best.move or info.move in (best.extra.get("sameValueAs") or ())
     lost = best.value - info.value
     entry["valueLost"] = round(lost, 6)
     entry["valueLostCI"] = _lost_interval(best, info, lost)

@@ -225,6 +225,8 @@ class ForgottenGame(Game):
 
     # -- puzzles and self-play (solver.forgotten.runs) ----------------------------------------------------------
     PUZZLE_KINDS = ("forced-connection", "best-move")
+    #: best-move puzzles need the exact solver (at most 24 cells): the web board makes them on a small board
+    PUZZLE_GAMES = {"best-move": "forgotten(width=4,height=3,pairs=3)"}
     SELFPLAY_POLICIES = ("route", "greedy", "random", "oracle", "hint")
     SELFPLAY_DEFAULT = ("route",)
     VERB_OPTIONS = {"selfplay": (

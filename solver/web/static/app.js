@@ -419,7 +419,7 @@ async function review() {
   }
   say($("message"), "");
   $("review-panel").hidden = false;
-  const lost = S.review.totalValueLost;
+  const lost = Number((S.review.totalValueLost ?? 0).toPrecision(3));
   $("review-summary").textContent = `${S.review.decisions.length} decisions of seat ${S.seat}; ` +
     `best move played ${Math.round(100 * (S.review.bestMoveRate ?? 0))}% of the time; value lost ${lost}. ` +
     (S.review.valueMeaning ? `(value: ${S.review.valueMeaning})` : "");
@@ -435,11 +435,15 @@ async function review() {
       row.append(cell);
     }
     if (mistakes.has(d.turn)) row.classList.add("mistake");
-    row.addEventListener("click", guarded(() => showReviewTurn(d.turn)));
+    row.addEventListener("click", guarded(async () => {
+      await showReviewTurn(d.turn);
+      $("board-wrap").scrollIntoView({ block: "nearest" });   // on a phone the board is above the table
+    }));
     body.append(row);
   }
   renderMoveList();
   if (S.review.mistakes.length) await showReviewTurn(S.review.mistakes[0].turn);
+  $("review-panel").scrollIntoView({ block: "nearest" });
 }
 
 function reviewHint(turn) {
@@ -476,7 +480,10 @@ async function newPuzzle() {
   say($("puzzle-message"), "Generating...", "ok");
   $("puzzle-answer").hidden = true;
   try {
-    const answer = await engine({ action: "generate", game: $("puzzle-game").value, kind: $("puzzle-kind").value,
+    // a kind the game's default board cannot have is made on the board the game names for it
+    const g = info($("puzzle-game").value);
+    const kind = $("puzzle-kind").value;
+    const answer = await engine({ action: "generate", game: g.puzzleGames?.[kind] ?? g.name, kind,
                                   difficulty: $("puzzle-difficulty").value, index: Number($("puzzle-index").value),
                                   seed: Number(params.get("puzzleSeed") || 0) });
     P.puzzle = answer.puzzle;

@@ -1,8 +1,12 @@
 // The board: the SVG picture of a position, and clicks on it turned into legal moves.
 
-/** The tokens of a move string that a board element may name (a cell, a card, a side). */
+/** The tokens of a move string that a board element may name (a cell, a card, a side): its words, and the
+ * parts of a word joined by commas ("flip 3,4" names "3,4", "3" and "4"). */
 export function moveTokens(move) {
-  return move.toLowerCase().split(/[\s,;@=:()]+/).filter(Boolean);
+  const lower = move.toLowerCase();
+  const words = lower.split(/[\s;@=:()]+/).filter(Boolean);
+  const parts = lower.split(/[\s,;@=:()]+/).filter(Boolean);
+  return [...new Set([...words, ...parts])];
 }
 
 /** The legal moves an element with data-target="token" stands for. */
