@@ -321,6 +321,9 @@ class Option:
     choices: tuple[Any, ...] | None = None
     lo: float | None = None
     hi: float | None = None
+    #: False for a command-line-only option (one that names a local file, such as Embers ``new --campaign``):
+    #: the engine refuses it in a query's ``options``
+    engine: bool = True
 
     def check(self, value: Any, field: str | None = None) -> Any:
         """Validate ``value`` (already parsed from JSON or the command line); errors name ``field``."""
@@ -376,6 +379,8 @@ class Game(ABC):
     #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
     #: receives them as keyword arguments
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
+    #: other names of a shared verb on the command line (``{"apply": ("play",)}``: an older documented name)
+    VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""

@@ -54,7 +54,7 @@ def resolve_options(state: EmbersState, row_index: int) -> set[int]:
     elif row_index < state.completed:
         allowed = {TARGET - others}
     else:
-        mid_take = state.turn == AELIN and state.phase in ("reveal", "split")
+        mid_take = state.turn == AELIN and state.phase in ("reveal", "split", "speak")
         top = TARGET - others if mid_take else TARGET - 1 - others
         allowed = {s for s in strengths if s <= top}
     return {s for s in allowed if s >= max(row.at_least, 1)}
