@@ -45,7 +45,7 @@ class EmbersGame(Game):
         "chapter": Parameter("one", str, "'one' (Chapter One, the full game) or 'prologue' (parts one and two)",
                              choices=("one", "prologue")),
         "deck": Parameter("default", str, "deck file (docs/formats/embers.md); 'default' is the shipped, "
-                                          "invented deck"),
+                                          "invented deck", data_file=True),
     }
     MODE_PARAMETER = "chapter"
     VERB_OPTIONS = {
