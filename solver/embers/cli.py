@@ -104,6 +104,19 @@ def demo(game: EmbersGame, out: TextIO) -> None:
         "resolve=D1a.F2a,G2b,S3,F5 completed=0 added=1 pending=- result=-")
     out.write("\nAelin's hint (row 1: D1a + F2a = 3, she needs 4):\n")
     render_hint(one.hint(aelin, SearchContext(limits=Limits(nodes=1000), seed=0), top=3), _Indent(out))
+    from solver.embers.session import reviewed_game
+    from solver.review import render_review
+    entries, result = reviewed_game()
+    out.write(f"\nA short reviewed game: the Prologue at a real table, from Rowan's view ({len(entries)} entries: "
+              "'chance ?' for the face-down Resolve cards, 'flip ID' when a relive turns one):\n")
+    line = ""
+    for entry in entries:
+        if len(line) + len(entry) > 100:
+            out.write(f"  {line.rstrip(', ')}\n")
+            line = ""
+        line += entry + ", "
+    out.write(f"  {line.rstrip(', ')}\n")
+    _Indent(out).write(render_review(result))
 
 
 class _Indent:

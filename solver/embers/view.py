@@ -351,10 +351,8 @@ class EmbersView(View):
         self.table = work
 
     def _enter(self, t: Table, wanted: str, text: str, field: str) -> None:
-        legal = self.legal_moves()
-        if wanted not in legal and not (t.phase == "split" and wanted.startswith("keep ")):
-            raise self._refusal(t, wanted, text, field, legal)
-        cards = t.deck.cards
+        if not self._possible(t, wanted):
+            raise self._refusal(t, wanted, text, field, self.legal_moves())
         verb, _, rest = wanted.partition(" ")
         if t.phase == "speak":
             t.speak(wanted == "here")
@@ -377,18 +375,69 @@ class EmbersView(View):
                 t._end_prologue_plays()
         elif t.is_chance_node():
             self._chance(t, rest, field)
-        elif verb == "arrange" and rest == UNKNOWN:
+        elif self._masked_decision(t) and verb == "arrange":
             t.apply_action(encode(ARRANGE, 0))  # every Resolve card is hidden: the order cannot show
-        elif t.phase == "reveal" and verb == "reveal" and len(rest.split()) == 2:
+        elif self._masked_decision(t) and verb == "reveal":
             row, card = int(rest.split()[0]) - 1, t.deck.card(rest.split()[1], field).index
             _place(t, {row: card}, field)
             t.apply_action(encode(REVEAL, row))
-        elif t.phase == "reveal" and verb == "pass":
+        elif self._masked_decision(t) and t.phase == "reveal":
             t.apply_action(encode(PASS))
-        elif verb == "take" and t.completed in t.hidden() and t.chapter == "one" and self.observer != AELIN:
+        elif self._masked_decision(t) and t.phase == "acknowledge" and t.completed in t.hidden():
             self._hidden_take(t, rest, field)
         else:
             t.apply_action(t.parse_move(wanted, field))
+
+    def _masked_decision(self, t: Table) -> bool:
+        """Whether the other player decides here something the observer sees only in part (Aelin's choices,
+        in Fenrys's view of Chapter One)."""
+        return t.chapter == "one" and self.observer != AELIN and t.current_player() == AELIN
+
+    def _possible(self, t: Table, wanted: str) -> bool:
+        """Whether ``wanted`` may be entered now (the quick test; :meth:`legal_moves` lists them all)."""
+        verb, _, rest = wanted.partition(" ")
+        cards = t.deck.cards
+        card = self._card(t, rest.split()[-1]) if rest else None
+        if t.phase == "speak":
+            return wanted in ("here", "silent")
+        if t.phase in ("dayend", "flip"):
+            row = t.hidden()[0]
+            if t.phase == "dayend":
+                parts = rest.split()
+                if verb != "resolve" or len(parts) != 2 or parts[0] != str(row + 1):
+                    return False
+            elif verb != "flip":
+                return False
+            return card is not None and not cards[card].is_demon and _fits(t, {row: card})
+        if t.is_chance_node():
+            if verb != "chance":
+                return False
+            deal_resolve = t.phase == "deal" and bool(t.mind) and len(t.rows) < (4 if t.chapter == "one" else 3)
+            masked = deal_resolve and not t.sees_resolve(self.observer)
+            if rest == UNKNOWN or masked:
+                return rest == UNKNOWN and masked
+            if card is None or card not in t.unseen():
+                return False
+            if t.phase == "deal" and cards[card].is_demon and (t.chapter == "one" or not t.mind):
+                return False
+            if deal_resolve or card in t.pile or not t.hidden():
+                return card in t.pile
+            return _fits(t, {}, frozenset({card}))
+        if self._masked_decision(t):
+            if t.phase == "arrange":
+                return wanted == "arrange ?"
+            if t.phase == "reveal":
+                return wanted == "pass" or wanted in {f"reveal {r + 1} {cards[c].id}" for r, c in self._reveals()}
+            if t.phase == "acknowledge" and t.completed in t.hidden():
+                return wanted in self._takes()
+        return True  # the state's own parser checks the rest (its errors list the legal moves)
+
+    @staticmethod
+    def _card(t: Table, name: str) -> int | None:
+        try:
+            return t.deck.card(name, "move").index
+        except Exception:  # noqa: BLE001 - an unknown id: the entry is refused by the caller
+            return None
 
     def _refusal(self, t: Table, wanted: str, text: str, field: str, legal: list[str]) -> Exception:
         """The error for an entry that is not possible here, with the reason where it can be told."""

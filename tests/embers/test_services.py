@@ -156,3 +156,4 @@ def test_demo_prints_examples(capsys):
     """memory-solver demo --game embers prints readable built-in examples."""
     code, out, _ = run(capsys, "demo", "--game", "embers")
     assert code == 0 and "Fenrys's hint" in out and "OPTIMAL" in out and "Aelin's hint" in out
+    assert "A short reviewed game" in out and "Biggest mistakes:" in out and "flip " in out
