@@ -117,12 +117,13 @@ def selfplay_game(game: Game, policies: tuple[str, ...], rng: np.random.Generato
     ``outcomes`` holds each label's win (0/1); ``rows`` the strength rows each completed; ``moves`` each game's
     moves and outcomes (replayable with ``apply`` from ``new --seed DEAL``)."""
     deal = int(rng.integers(2**62))
-    out: dict[str, Any] = {"deal": deal, "outcomes": {}, "rows": {}, "results": {}, "moves": {}}
+    out: dict[str, Any] = {"deal": deal, "outcomes": {}, "rows": {}, "days": {}, "results": {}, "moves": {}}
     for label in policies:
         fenrys, aelin = make_policies(label, plan_nodes)
         record = play(game, deal, fenrys, aelin)
         out["outcomes"][label] = int(record.won)
         out["rows"][label] = record.rows
+        out["days"][label] = record.day
         out["results"][label] = record.result
         out["moves"][label] = record.moves
     return out
