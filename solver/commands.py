@@ -289,12 +289,21 @@ def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
     for verb, builder in _BUILDERS.items():
         if verb not in existing:
             builder(commands, game)
+            add_flag_aliases(commands.choices[verb], game.FLAG_ALIASES.get(verb, {}))
+
+
+def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Old flag names (:attr:`Game.FLAG_ALIASES`) that set the same value as the flag each names."""
+    for alias, target in aliases.items():
+        action = next(a for a in parser._actions if target in a.option_strings)
+        parser.add_argument(alias, dest=action.dest, type=action.type, choices=action.choices,
+                            default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
             description: str | None = None) -> argparse.ArgumentParser:
-    parser = commands.add_parser(verb, help=help_text, description=description or help_text,
-                                 aliases=list(game.VERB_ALIASES.get(verb, ())))
+    aliases = [a for a in game.VERB_ALIASES.get(verb, ()) if a not in commands.choices]
+    parser = commands.add_parser(verb, help=help_text, description=description or help_text, aliases=aliases)
     return parser
 
 
@@ -455,7 +464,11 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         if args.json:
             print_json(result.to_json())
         else:
-            render_hint(result, sys.stdout)
+            text = g.render_text("hint", result)
+            if text is None:
+                render_hint(result, sys.stdout)
+            else:
+                sys.stdout.write(text)
         return 0
 
     p.set_defaults(run=run)
@@ -550,6 +563,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
     p.add_argument("--id", default=None, help="regenerate exactly this puzzle (its id from an earlier run)")
     p.add_argument("--svg", default=None, metavar="DIR", help="also write one SVG per puzzle and an answers page")
     _add_scale_args(p)
+    add_verb_options(p, game, "generate")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
@@ -563,7 +577,8 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
         else:
             if not kinds:
                 raise UnsupportedActionError("action", "generate", f"{g.name} has no puzzles")
-            items = generate(g, args.kind, args.difficulty, seed=args.seed, start=args.start, count=args.count,
+            kind, difficulty = g.puzzle_request(args.kind, args.difficulty, **verb_options(g, "generate", args))
+            items = generate(g, kind, difficulty, seed=args.seed, start=args.start, count=args.count,
                              **_scale_config(args))
         puzzles = []
         for puzzle in items:

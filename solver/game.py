@@ -124,7 +124,9 @@ class State(ABC):
         for action in self.legal_actions():
             if self.action_to_string(action) == text:
                 return action
-        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r}")
+        legal = [self.action_to_string(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:8]) + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
+        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r} (legal: {shown or 'none'})")
 
     def apply_move(self, text: str, field: str = "move") -> None:
         """Parse ``text`` and play it."""
@@ -384,8 +386,11 @@ class Game(ABC):
     #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
     #: receives them as keyword arguments
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
-    #: other names of a shared verb on the command line (``{"apply": ("play",)}``: an older documented name)
+    #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
     VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
+    #: alias sets the same value as the flag it names, and is hidden from ``--help``
+    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -482,7 +487,7 @@ class Game(ABC):
                 raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
                                                                  "full state for a full-information analysis")
             if player is not None and player != position.observer:
-                raise InvalidInputError("player", player, f"this is player {position.observer}'s view")
+                position = position.view(player)   # refused unless the rules let one view give another's
             return self.hint_view(position, ctx, top=top, **options)
         if full_information:
             return self.hint_full(position, ctx, top=top, player=player, **options)
@@ -521,9 +526,24 @@ class Game(ABC):
         """One puzzle drawn from ``rng`` (its own stream): the puzzle object without ``id`` (added by the caller)."""
         raise UnsupportedActionError("action", "generate", f"{self.name} has no puzzles")
 
+    def puzzle_request(self, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
+        """The ``(kind, difficulty)`` that ``generate``'s game options (``VERB_OPTIONS["generate"]``) ask for.
+
+        A game whose generator takes options folds them into the kind (Memorinth ``--turns 4`` is the kind
+        ``escape-in-4``), so that the puzzle id still names everything needed to make the puzzle again.
+        """
+        return kind, difficulty
+
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
         raise UnsupportedActionError("action", "check", f"{self.name} has no puzzles")
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> State | View:
+        """The position a player answers ``puzzle`` from, by playing moves (the web board draws it).
+
+        :meth:`check_puzzle` then accepts the answer as the list of move strings played from it.
+        """
+        raise UnsupportedActionError("action", "puzzle", f"{self.name} puzzles are not answered by moves")
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         """The puzzle as text for a person."""
