@@ -242,6 +242,19 @@ class EmbersGame(Game):
         from solver.embers.selfplay import selfplay_game
         return selfplay_game(self, policies, rng, plan_nodes=int(options.get("planNodes", 1_000_000)))
 
+    # -- pictures -------------------------------------------------------------------------
+    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        """The Mind in its layers, the rows, the Resolve, demons and piles, drawn from ``position.to_json()``."""
+        from solver.embers.picture import position_svg
+        if options:
+            key = sorted(options)[0]
+            raise InvalidInputError(f"options.{key}", options[key], "Embers pictures take no options")
+        return position_svg(self, position, hint)
+
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.embers.picture import puzzle_svg
+        return puzzle_svg(self.for_chapter("one"), puzzle, solution)
+
     # -- text -----------------------------------------------------------------------------
     def describe(self, position: State | View, player: int | None = None) -> str:
         from solver.embers.text import describe
