@@ -331,6 +331,8 @@ class Option:
     #: False for a command-line-only option (one that names a local file, such as Embers ``new --campaign``):
     #: the engine refuses it in a query's ``options``
     engine: bool = True
+    #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
+    parse: Callable[[Any, str], Any] | None = None
 
     def check(self, value: Any, field: str | None = None) -> Any:
         """Validate ``value`` (already parsed from JSON or the command line); errors name ``field``."""
@@ -347,6 +349,8 @@ class Option:
             value = as_str(value, field)
         if self.choices is not None:
             value = as_choice(value, field, self.choices)
+        if self.parse is not None:
+            value = self.parse(value, field)
         return value
 
 
