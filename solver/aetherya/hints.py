@@ -472,9 +472,9 @@ def _pv(state: AetheryaState, plan: list[int]) -> list[str]:
         out.append("(place the drawn card where it scores best, or reveal a territory)")
     elif uncovered and not s.is_terminal() and s.phase != "tile":
         # what follows depends on the card (or tile) uncovered, which the player does not know yet
-        out.append("(the best Legend or tile, if any)")
+        out.append("(the best Legend or tile, if any)" if s.mode == "objects" else "(the best Legend, if any)")
     elif s.phase == "end-turn":
-        out.append("(the best Legend or tile)")
+        out.append("(the best Legend or tile)" if s.mode == "objects" else "(the best Legend)")
     return out
 
 

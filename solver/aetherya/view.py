@@ -308,7 +308,8 @@ class AetheryaView(View):
         else:
             self._enter_decision(wanted, text, field)
 
-    def _parse_card(self, wanted: str, text: str, field: str, what: str, unseen: bool = False) -> int:
+    def _parse_card(self, wanted: str, text: str, field: str, what: str, unseen: bool = False,
+                    hidden_how: str = "is dealt face down and nobody sees it") -> int:
         word, _, letter = wanted.partition(" ")
         if word not in ("card", "draw") or len(letter) != 1 or letter.upper() not in LETTERS:
             example = "card ?" if unseen else "card H"
@@ -319,7 +320,7 @@ class AetheryaView(View):
             raise IllegalMoveError(field, text, f"{what} is seen by everybody at the table (AE-22): enter its letter, "
                                                 "e.g. 'card H'")
         if unseen:
-            raise IllegalMoveError(field, text, f"{what} is dealt face down and nobody sees it (AE-22): enter 'card ?'")
+            raise IllegalMoveError(field, text, f"{what} {hidden_how} (AE-22): enter 'card ?'")
         return LETTERS.index(letter.upper())
 
     def _enter_chance(self, wanted: str, text: str, field: str) -> None:
@@ -343,7 +344,8 @@ class AetheryaView(View):
         if rep.phase == "start":
             seat = rep._start_seat()
             if seat != self.observer:
-                self._parse_card(wanted, text, field, f"seat {seat}'s starting card", unseen=True)
+                self._parse_card(wanted, text, field, f"seat {seat}'s starting card", unseen=True,
+                                 hidden_how="is seen by that player alone until arranged")
                 kind = next(k for k in range(CARD_TYPES) if rep.pile[k] > 0 and k not in rep.start[seat])
                 self._apply_rep(C_CARD + kind)
                 return
@@ -583,16 +585,14 @@ def view_from_json(game: Any, obj: Any, field: str = "state") -> AetheryaView:
         if isinstance(item, dict) and isinstance(item.get("card"), str):
             known.update(_letters(item["card"], f"{field}.pair[{i}].card"))
     starts = as_list(data.get("start", [""] * players), f"{field}.start", players, players)
-    start_unknown = [False] * players
+    start_unknown = [q != observer for q in range(players)]
     for q, text in enumerate(starts):
         text = as_str(text, f"{field}.start[{q}]")
-        if UNSEEN in text:
-            if set(text) != {UNSEEN} or q == observer:
-                raise InvalidInputError(f"{field}.start[{q}]", text, "the observer sees their own starting cards; "
-                                                                     "another seat's are all '?' or all known")
-            start_unknown[q] = True
-        else:
+        if q == observer:
             known.update(_letters(text, f"{field}.start[{q}]"))
+        elif set(text) - {UNSEEN}:
+            raise InvalidInputError(f"{field}.start[{q}]", text, "another seat's starting cards are not seen before "
+                                                                 "they are arranged: one '?' per card")
     pile_value = get(data, "drawPile", field)
     pile_known = data.get("drawPileKnown", False) is True
     if pile_known:
