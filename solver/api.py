@@ -39,7 +39,7 @@ def hint(game: str | Game, state: State | View | dict[str, Any] | str, top: int 
     """
     g = load_game(game)
     ctx = _context(g, time_ms, nodes, seed, report, report_every)
-    return g.hint(state, ctx, top=as_int(top, "top", 1, 1000), player=player,
+    return g.hint(g.parse_position(state), ctx, top=as_int(top, "top", 1, 1000), player=player,
                   full_information=full_information, **options)
 
 

@@ -37,7 +37,14 @@ def _build_parser(argv: Sequence[str]) -> Parser:
     demo.set_defaults(run=_run_demo)
 
     engine = sub.add_parser("engine", help="serve JSON-lines queries on stdin/stdout (docs/engine.md)")
-    engine.add_argument("--threads", type=int, default=1, help="queries searched at once (default 1)")
+    engine.add_argument("--threads", type=int, default=1, help="queries searched at once (1-64, default 1)")
+    engine.add_argument("--data-dir", action="append", default=[], metavar="DIR",
+                        help="a directory game specs may name data files in (repeatable; the package's own data is "
+                             "always allowed, nothing else)")
+    engine.add_argument("--max-time-ms", type=int, default=None, metavar="T",
+                        help="cap every query's time limit at T milliseconds (a node budget included)")
+    engine.add_argument("--log", default=None, metavar="FILE",
+                        help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
 
     games = sub.add_parser("games", help="list the games and their parameters")
@@ -70,9 +77,24 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 def _run_engine(args: argparse.Namespace) -> int:
     from solver.engine import run_engine
-    if args.threads < 1:
-        raise InvalidInputError("--threads", args.threads, "must be at least 1")
-    return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads)
+    from solver.datafiles import restrict
+    from solver.engine import MAX_THREADS
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
+    if args.max_time_ms is not None and not 1 <= args.max_time_ms <= 86_400_000:
+        raise InvalidInputError("--max-time-ms", args.max_time_ms, "must be between 1 and 86400000")
+    restrict(args.data_dir)
+    log = None
+    if args.log:
+        try:
+            log = open(args.log, "a", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError("--log", args.log, f"cannot open ({exc.strerror})") from None
+    try:
+        return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads, log=log, max_time_ms=args.max_time_ms)
+    finally:
+        if log is not None:
+            log.close()
 
 
 def _run_games(args: argparse.Namespace) -> int:

@@ -1,31 +1,40 @@
 """The JSON-lines hint engine (``memory-solver engine``), after KataGo's analysis engine.
 
 One JSON object per line comes in on stdin and results go out on stdout, one
-JSON object per line. Searches run on worker threads, so control queries
-(``query_version``, ``terminate``) are answered while a search runs and
-results may come back out of order: match them by ``id``. Every query that
-runs ends with exactly one response whose ``isDuringSearch`` is false (or one
-error object). A bad query gets ``{"id", "error", "field"}`` and the engine
-keeps serving. Closing stdin drains the queue, then the engine exits.
-The protocol is documented in ``docs/engine.md``.
+JSON object per line. The reading thread only parses and checks queries: games
+are loaded, files read and searches run on worker threads, so control queries
+(``query_version``, ``terminate``, ``terminate_all``) are answered at once
+whatever else is running, and results may come back out of order: match them
+by ``id``. Queued queries run in ``priority`` order (higher first; ties in
+arrival order). Every query that runs ends with exactly one response whose
+``isDuringSearch`` is false (one per analysed turn with ``analyzeTurns``), or
+one error object. A bad query gets ``{"id", "error", "field"}`` and the engine
+keeps serving. Closing stdin drains the queue, then the engine exits. Data
+files named in a game spec are read only from the package's data and from the
+``--data-dir`` directories. The protocol and its guarantees are in
+``docs/engine.md``.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import queue
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, BinaryIO, TextIO
 
-from solver.version import __version__
-from solver.errors import InvalidInputError, SolverError
-from solver.registry import game_names, load_game
-from solver.search import Limits, SearchContext, check_seed
 from solver.commands import default_limits, options_from_json
-from solver.validate import decode_json, as_bool, as_choice, as_int, as_list, as_number, as_str
+from solver.errors import InvalidInputError, SolverError
+from solver.registry import game_names, load_game, parse_spec
+from solver.search import Limits, SearchContext, check_seed
+from solver.validate import (as_bool, as_choice, as_int, as_list, as_number, as_object, as_str, decode_json,
+                             decode_json_lenient, find_out_of_range)
+from solver.version import __version__
 
 SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves", "new", "view", "apply", "show", "generate", "check",
                   "review")
@@ -36,34 +45,44 @@ STATELESS_ACTIONS = ("new", "generate", "check", "review")
 QUERY_KEYS = {"id", "game", "action", "state", "limits", "top", "player", "fullInformation",
               "reportDuringSearchEvery", "seed", "terminateId", "moves", "analyzeTurns", "options", "record",
               "players", "mode", "table", "kind", "difficulty", "index", "puzzle", "answer", "svg", "hint",
-              "mistakes"}
+              "mistakes", "priority"}
 MAX_LINE_BYTES = 16 * 1024 * 1024
+#: the most worker threads ``--threads`` may ask for
+MAX_THREADS = 64
+_SHUTDOWN = float("inf")
 
 
 @dataclass
 class Job:
-    """A validated query waiting for (or running on) a worker."""
+    """A checked query waiting for (or running on) a worker."""
 
     qid: Any
     game_spec: str
     action: str
     query: dict[str, Any]
     ctx: SearchContext
+    priority: int = 0
     started: bool = False
+    answered: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
     done: threading.Event = field(default_factory=threading.Event)
 
 
 class Engine:
     """Reads queries, runs them on worker threads, writes one JSON object per line."""
 
-    def __init__(self, out: TextIO, threads: int = 1) -> None:
+    def __init__(self, out: TextIO, threads: int = 1, log: TextIO | None = None,
+                 max_time_ms: int | None = None) -> None:
         self._out = out
+        self._max_time_ms = max_time_ms
         self._out_lock = threading.Lock()
-        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._log = log
+        self._jobs: queue.PriorityQueue[tuple[float, int, Job | None]] = queue.PriorityQueue()
+        self._arrival = itertools.count()
         self._active: dict[int, Job] = {}
         self._active_lock = threading.Lock()
         self._workers = [threading.Thread(target=self._work, daemon=True, name=f"engine-worker-{i}")
-                         for i in range(max(1, threads))]
+                         for i in range(max(1, min(threads, MAX_THREADS)))]
         for worker in self._workers:
             worker.start()
 
@@ -73,11 +92,22 @@ class Engine:
         try:
             line = json.dumps(obj, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:  # a bug in a game's result, never user input
-            line = json.dumps({"id": obj.get("id"), "error": f"internal error: unserialisable result ({exc})",
-                               "field": None})
+            line = json.dumps({"id": _plain_id(obj.get("id")),
+                               "error": f"internal error: unserialisable result ({exc})", "field": None})
         with self._out_lock:
             self._out.write(line + "\n")
             self._out.flush()
+            self._write_log("out", line)
+
+    def _write_log(self, direction: str, line: str) -> None:
+        if self._log is None:
+            return
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        try:
+            self._log.write(json.dumps({"time": stamp, direction: line}) + "\n")
+            self._log.flush()
+        except (OSError, ValueError):  # a full disk or a closed log must not stop the engine
+            self._log = None
 
     def _error(self, qid: Any, exc: SolverError) -> None:
         self.emit({"id": qid, **exc.to_json()})
@@ -92,7 +122,7 @@ class Engine:
     def close(self) -> None:
         """Drain the queue and stop the workers."""
         for _ in self._workers:
-            self._jobs.put(None)
+            self._jobs.put((_SHUTDOWN, next(self._arrival), None))
         for worker in self._workers:
             worker.join()
 
@@ -102,6 +132,8 @@ class Engine:
         try:
             if isinstance(raw, bytes):
                 if len(raw) > MAX_LINE_BYTES:
+                    with self._out_lock:
+                        self._write_log("in", raw[:200].decode("utf-8", "replace") + "...")
                     raise InvalidInputError(None, problem=f"query longer than {MAX_LINE_BYTES} bytes")
                 try:
                     raw = raw.decode("utf-8")
@@ -110,7 +142,9 @@ class Engine:
             text = raw.strip()
             if not text:
                 return
-            query = decode_json(text, None)
+            with self._out_lock:
+                self._write_log("in", text)
+            query = _decode_query(text)
             if not isinstance(query, dict):
                 raise InvalidInputError(None, query, "a query must be a JSON object")
             if "id" not in query:
@@ -122,10 +156,16 @@ class Engine:
             self._dispatch(qid, query)
         except SolverError as exc:
             self._error(qid, exc)
+        except _QueryError as exc:
+            self._error(exc.qid, exc.error)
         except Exception as exc:  # never die on input
             self.emit({"id": qid, "error": f"internal error: {type(exc).__name__}: {exc}", "field": None})
 
     def _dispatch(self, qid: Any, query: dict[str, Any]) -> None:
+        """Answer a control query at once; check a search query's plain fields and queue it.
+
+        Nothing here loads a game or reads a file: that happens on a worker.
+        """
         action = as_choice(query.get("action", "hint"), "action", ACTIONS)
         for key in query:
             if key not in QUERY_KEYS:
@@ -139,29 +179,38 @@ class Engine:
         if "game" not in query:
             raise InvalidInputError("game", problem="missing required field")
         game_spec = query["game"]
-        load_game(game_spec)  # validate the name and parameters now
+        parse_spec(game_spec)  # the syntax only; loading (which may read a data file) runs on a worker
         if "state" not in query and action not in STATELESS_ACTIONS and not (action == "apply" and "record" in query):
             raise InvalidInputError("state", problem="missing required field")
         limits = Limits.from_json(query.get("limits"))
         every = query.get("reportDuringSearchEvery")
         report_every = None if every is None else as_number(every, "reportDuringSearchEvery", 0.01, 3600)
         seed = check_seed(query.get("seed", 0))
-        job = Job(qid, game_spec, action, query, SearchContext(limits=limits, report_every=report_every, seed=seed))
+        priority = as_int(query.get("priority", 0), "priority", -(2**31), 2**31 - 1)
         if "top" in query:
             as_int(query["top"], "top", 1, 1000)
         if "player" in query and query["player"] is not None:
             as_int(query["player"], "player", 0, 16)
         if "fullInformation" in query:
             as_bool(query["fullInformation"], "fullInformation")
+        if "options" in query and query["options"] is not None:
+            as_object(query["options"], "options")
+        if "moves" in query:
+            _moves(query)
+        job = Job(qid, game_spec, action, query, SearchContext(limits=limits, report_every=report_every, seed=seed),
+                  priority)
         with self._active_lock:
             self._active[id(job)] = job
-        self._jobs.put(job)
+        self._jobs.put((-priority, next(self._arrival), job))
 
     def _terminate(self, qid: Any, query: dict[str, Any], action: str) -> None:
+        target: Any = None
         if action == "terminate":
             if "terminateId" not in query:
                 raise InvalidInputError("terminateId", problem="missing required field")
             target = query["terminateId"]
+            if not isinstance(target, (str, int)) or isinstance(target, bool):
+                raise InvalidInputError("terminateId", target, "expected the id (a string or an integer) of a query")
         with self._active_lock:
             jobs = list(self._active.values())
         hit = 0
@@ -169,6 +218,12 @@ class Engine:
             if action == "terminate_all" or job.qid == target:
                 job.ctx.cancel.set()
                 hit += 1
+                with job.lock:  # a query still queued is answered now, not when a worker reaches it
+                    answer_now = not job.started and not job.answered
+                    job.answered = job.answered or answer_now
+                if answer_now:
+                    self.emit({"id": job.qid, "action": job.action, "game": job.game_spec, "isDuringSearch": False,
+                               "noResults": True, "terminated": True})
         reply: dict[str, Any] = {"id": qid, "action": action, "terminated": hit}
         if action == "terminate":
             reply["terminateId"] = target
@@ -177,7 +232,7 @@ class Engine:
     # -- workers ----------------------------------------------------------------------
     def _work(self) -> None:
         while True:
-            job = self._jobs.get()
+            _, _, job = self._jobs.get()
             if job is None:
                 return
             try:
@@ -189,15 +244,18 @@ class Engine:
 
     def _run(self, job: Job) -> None:
         head = {"id": job.qid, "action": job.action}
-        if job.ctx.cancelled:
-            self.emit({**head, "game": job.game_spec, "isDuringSearch": False, "noResults": True, "terminated": True})
-            return
-        job.started = True
+        with job.lock:
+            if job.answered:
+                return
+            job.started = True
         job.ctx.started = time.perf_counter()  # the time limit counts from the start of the search, not from arrival
         try:
             body = self._execute(job)
         except SolverError as exc:
             self._error(job.qid, exc)
+            return
+        except RecursionError:
+            self.emit({"id": job.qid, "error": "input nested too deeply", "field": None})
             return
         except Exception as exc:  # a bug: report it and keep serving
             self.emit({"id": job.qid, "error": f"internal error: {type(exc).__name__}: {exc}", "field": None})
@@ -210,6 +268,9 @@ class Engine:
         query = job.query
         game = load_game(job.game_spec)
         job.ctx.limits = default_limits(game, job.ctx.limits)
+        if self._max_time_ms is not None and (job.ctx.limits.time_ms is None
+                                              or job.ctx.limits.time_ms > self._max_time_ms):
+            job.ctx.limits = Limits(time_ms=self._max_time_ms, nodes=job.ctx.limits.nodes)
         if job.ctx.report_every:
             head = {"id": job.qid, "action": job.action}
             job.ctx.report = lambda partial: self.emit({**head, **_interim(partial)})
@@ -372,11 +433,92 @@ def _interim(partial: Any) -> dict[str, Any]:
     return body
 
 
-def run_engine(stdin: BinaryIO, stdout: TextIO, threads: int = 1) -> int:
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes]:
+    """Lines of ``stream``; a line longer than ``limit`` is yielded cut to ``limit + 1`` bytes (so it is refused)
+    and the rest of it is skipped without holding it in memory."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            rest = line
+            while rest and not rest.endswith(b"\n"):
+                rest = stream.readline(limit + 1)
+        yield line
+
+
+def run_engine(stdin: BinaryIO, stdout: TextIO, threads: int = 1, log: TextIO | None = None,
+               max_time_ms: int | None = None) -> int:
     """Serve queries from ``stdin`` until it closes. Returns the exit status (0)."""
-    engine = Engine(stdout, threads=threads)
+    engine = Engine(stdout, threads=threads, log=log, max_time_ms=max_time_ms)
     try:
-        engine.serve(iter(stdin.readline, b""))
+        engine.serve(read_lines(stdin))
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _plain_id(qid: Any) -> Any:
+    return qid if isinstance(qid, (str, int)) and not isinstance(qid, bool) else None
+
+
+def _decode_query(text: str) -> Any:
+    """The query, or the error for its first bad number with the query's id and the number's field."""
+    try:
+        return decode_json(text, None)
+    except InvalidInputError as exc:
+        lenient = decode_json_lenient(text)
+        found = find_out_of_range(lenient) if lenient is not None else None
+        if found is None:
+            qid = top_level_id(text) if "nested too deeply" in exc.problem else None
+            if qid is not None:
+                raise _QueryError(qid, exc) from None
+            raise
+        path, number = found
+        raise _QueryError(lenient.get("id") if isinstance(lenient, dict) else None,
+                          InvalidInputError(path or None, number[:60] + ("..." if len(number) > 60 else ""),
+                                            "number out of range (integers have at most 40 digits; NaN and "
+                                            "Infinity are not JSON)")) from exc
+
+
+class _QueryError(Exception):
+    """A query whose id could be read but whose content is refused."""
+
+    def __init__(self, qid: Any, error: SolverError) -> None:
+        super().__init__(str(error))
+        self.qid, self.error = _plain_id(qid), error
+
+
+def top_level_id(text: str) -> Any:
+    """The ``id`` of a JSON object too deeply nested for the parser, read by scanning only its top level."""
+    depth, i, n = 0, 0, len(text)
+    expect_key = False
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            end = i + 1
+            while end < n and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            token = text[i:end + 1]
+            i = end + 1
+            if depth == 1 and expect_key:
+                expect_key = False
+                rest = text[i:].lstrip()
+                if token == '"id"' and rest.startswith(":"):
+                    value = re.match(r'\s*("(?:[^"\\]|\\.)*"|-?\d{1,40})\s*[,}]', rest[1:])
+                    if value:
+                        try:
+                            parsed = json.loads(value.group(1))
+                        except ValueError:
+                            return None
+                        return _plain_id(parsed)
+            continue
+        if ch in "{[":
+            depth += 1
+            expect_key = depth == 1 and ch == "{"
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            expect_key = True
+        i += 1
+    return None

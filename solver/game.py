@@ -63,6 +63,8 @@ class Parameter:
     choices: tuple[Any, ...] | None = None
     lo: int | None = None
     hi: int | None = None
+    #: the value names a data file (read only from allowed places on a server: ``solver/datafiles.py``)
+    data_file: bool = False
 
     def check(self, name: str, value: Any) -> Any:
         """Validate and coerce ``value``; the error names ``game.<name>``."""
@@ -86,6 +88,9 @@ class Parameter:
             raise UnknownGameError(field, value, "expected a string")
         if self.choices is not None and value not in self.choices:
             raise UnknownGameError(field, value, f"expected one of {', '.join(map(str, self.choices))}")
+        if self.data_file:
+            from solver.datafiles import check_data_file
+            value = check_data_file(field, value)
         return value
 
 

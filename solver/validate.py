@@ -153,3 +153,39 @@ def decode_json(text: str | bytes, field: str | None) -> Any:
         raise InvalidInputError(field, text.strip()[:80], f"malformed JSON ({exc})") from None
     except RecursionError:
         raise InvalidInputError(field, text.strip()[:80], "malformed JSON (nested too deeply)") from None
+
+
+class OutOfRange:
+    """A number that :func:`decode_json` refuses, kept as text by :func:`decode_json_lenient`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def decode_json_lenient(text: str) -> Any:
+    """Like :func:`decode_json` but numbers it would refuse become :class:`OutOfRange` (to locate them);
+    ``None`` when the text is not JSON at all."""
+    def number(kind: Any) -> Any:
+        def parse(t: str) -> Any:
+            try:
+                return kind(t)
+            except _BadNumber:
+                return OutOfRange(t)
+        return parse
+    try:
+        return json.loads(text, parse_int=number(_parse_int), parse_float=number(_parse_float),
+                          parse_constant=OutOfRange)
+    except (ValueError, RecursionError):
+        return None
+
+
+def find_out_of_range(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The dotted path and text of the first :class:`OutOfRange` number in ``value``."""
+    if isinstance(value, OutOfRange):
+        return path, value.text
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = find_out_of_range(item, join(path, key) if isinstance(key, str) else f"{path}[{key}]")
+        if found:
+            return found
+    return None

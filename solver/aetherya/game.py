@@ -85,7 +85,7 @@ class AetheryaGame(Game):
         "mode": Parameter("base", str, "base, objects (Objects and Characters), coop (Cooperative) or solo "
                                        "(3-Age campaign; players=1)", choices=MODES),
         "tiles": Parameter("default", str, "Objects and Characters tile family: 'default' (the shipped family, "
-                                           "not the printed one) or a JSON file (docs/formats/aetherya.md)"),
+                                           "not the printed one) or a JSON file (docs/formats/aetherya.md)", data_file=True),
     }
     PLAYERS_PARAMETER = "players"
     MODE_PARAMETER = "mode"

@@ -41,7 +41,7 @@ class EmbersGame(Game):
         "chapter": Parameter("one", str, "'one' (Chapter One, the full game) or 'prologue' (parts one and two)",
                              choices=("one", "prologue")),
         "deck": Parameter("default", str, "deck file (docs/formats/embers.md); 'default' is the shipped, "
-                                          "invented deck"),
+                                          "invented deck", data_file=True),
     }
 
     def __init__(self, **params: Any) -> None:

@@ -37,7 +37,7 @@ class MemorinthGame(Game):
         "seats": Parameter("auto", str, "the table side (N, E, S, W) of each player in turn order, e.g. 'SN'; "
                                         "'auto' = S, SN, SWN, SWNE"),
         "deck": Parameter("default", str, "a deck file (docs/formats/memorinth.md) or 'default' (invented, not the "
-                                          "printed cards)"),
+                                          "printed cards)", data_file=True),
         "chance_setup": Parameter(False, bool, "new games start undealt, the deal played as chance nodes"),
     }
 

@@ -75,7 +75,7 @@ class MnemonicGame(Game):
     PARAMETERS = {
         "players": Parameter(3, int, "number of players in a new session", lo=1, hi=6),
         "mode": Parameter("deck-burner", str, "mode of play", choices=("deck-burner", "into-the-grey")),
-        "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)"),
+        "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)", data_file=True),
     }
     default_time_ms = 5000
 
