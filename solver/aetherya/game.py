@@ -93,6 +93,8 @@ class AetheryaGame(Game):
         "score": (Option("legends", "--legends", str, "",
                          "Legends held with a kingdom: numbers 1-15 or slugs such as plains-3, comma-separated "
                          "(docs/rules/aetherya.md)", parse=parse_legends_option),),
+        "selfplay": (Option("hintNodes", "--hint-nodes", int, 300, "playouts per decision of the hint policies",
+                            lo=1, hi=10**7),),
     }
     PUZZLE_KINDS = ("best-kingdom", "legend-race")
     SELFPLAY_POLICIES = ("hint", "greedy", "random", "hint-full-info")
