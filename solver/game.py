@@ -124,7 +124,9 @@ class State(ABC):
         for action in self.legal_actions():
             if self.action_to_string(action) == text:
                 return action
-        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r}")
+        legal = [self.action_to_string(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:8]) + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
+        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r} (legal: {shown or 'none'})")
 
     def apply_move(self, text: str, field: str = "move") -> None:
         """Parse ``text`` and play it."""
@@ -523,6 +525,13 @@ class Game(ABC):
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
         raise UnsupportedActionError("action", "check", f"{self.name} has no puzzles")
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> State | View:
+        """The position a player answers ``puzzle`` from, by playing moves (the web board draws it).
+
+        :meth:`check_puzzle` then accepts the answer as the list of move strings played from it.
+        """
+        raise UnsupportedActionError("action", "puzzle", f"{self.name} puzzles are not answered by moves")
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         """The puzzle as text for a person."""
