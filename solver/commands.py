@@ -292,7 +292,8 @@ def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
 
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
             description: str | None = None) -> argparse.ArgumentParser:
-    parser = commands.add_parser(verb, help=help_text, description=description or help_text)
+    aliases = [a for a in game.VERB_ALIASES.get(verb, ()) if a not in commands.choices]
+    parser = commands.add_parser(verb, help=help_text, description=description or help_text, aliases=aliases)
     return parser
 
 
@@ -546,6 +547,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
     p.add_argument("--id", default=None, help="regenerate exactly this puzzle (its id from an earlier run)")
     p.add_argument("--svg", default=None, metavar="DIR", help="also write one SVG per puzzle and an answers page")
     _add_scale_args(p)
+    add_verb_options(p, game, "generate")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
@@ -559,7 +561,8 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
         else:
             if not kinds:
                 raise UnsupportedActionError("action", "generate", f"{g.name} has no puzzles")
-            items = generate(g, args.kind, args.difficulty, seed=args.seed, start=args.start, count=args.count,
+            kind, difficulty = g.puzzle_request(args.kind, args.difficulty, **verb_options(g, "generate", args))
+            items = generate(g, kind, difficulty, seed=args.seed, start=args.start, count=args.count,
                              **_scale_config(args))
         puzzles = []
         for puzzle in items:

@@ -411,6 +411,7 @@ class Engine:
         kinds = game.PUZZLE_KINDS
         kind = as_choice(query.get("kind", kinds[0] if kinds else None), "kind", kinds)
         difficulty = as_choice(query.get("difficulty", "medium"), "difficulty", ("easy", "medium", "hard"))
+        kind, difficulty = game.puzzle_request(kind, difficulty, **options)
         index = as_int(query.get("index", 0), "index", 0, 10**9)
         return _puzzle_body(make_puzzle(game, kind, difficulty, job.ctx.seed, index))
 

@@ -387,6 +387,8 @@ class Game(ABC):
     #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
     #: receives them as keyword arguments
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
+    #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
+    VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -521,6 +523,14 @@ class Game(ABC):
     def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
         """One puzzle drawn from ``rng`` (its own stream): the puzzle object without ``id`` (added by the caller)."""
         raise UnsupportedActionError("action", "generate", f"{self.name} has no puzzles")
+
+    def puzzle_request(self, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
+        """The ``(kind, difficulty)`` that ``generate``'s game options (``VERB_OPTIONS["generate"]``) ask for.
+
+        A game whose generator takes options folds them into the kind (Memorinth ``--turns 4`` is the kind
+        ``escape-in-4``), so that the puzzle id still names everything needed to make the puzzle again.
+        """
+        return kind, difficulty
 
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""

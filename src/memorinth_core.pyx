@@ -400,19 +400,42 @@ cdef inline int first_step_bound(const int32_t* s, const int32_t* deck, int p, c
     return best
 
 
-cdef bint stuck(const int32_t* s, const int32_t* deck, int player) noexcept nogil:
+cdef void public_unions(const int32_t* s, const int32_t* deck, int32_t* union_ex) noexcept nogil:
+    """MR-19: each cell's path ends on either side its card may show, from what every player has seen.
+
+    A card whose underside every player knows (flipped before, or the clearing) has its two sides; under any other
+    card may lie any side of the other colour whose place not everybody knows (the undersides of the cards of the
+    same face-up colour that not everybody has seen). This depends only on public information, so every player's
+    view agrees with it."""
+    cdef int everybody = (1 << s[NPLAYERS]) - 1, c
+    cdef int32_t pool[2]
+    pool[0] = 0
+    pool[1] = 0
+    for c in range(CELLS):
+        if not (s[UP + c] < 2 or (s[SEEN + c] & everybody) == everybody):
+            pool[s[UP + c] & 1] |= deck[T_EXITS + s[DOWN + c]]
+    for c in range(CELLS):
+        if s[UP + c] < 2 or (s[SEEN + c] & everybody) == everybody:
+            union_ex[c] = deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
+        else:
+            union_ex[c] = deck[T_EXITS + s[UP + c]] | pool[s[UP + c] & 1]
+
+
+cdef bint all_stuck(const int32_t* s, const int32_t* deck) noexcept nogil:
+    """Base game: as every player can see, no piece can ever leave (MR-19)."""
     cdef int32_t union_ex[CELLS]
     cdef int32_t rf[CELLS]
-    cdef int c
-    for c in range(CELLS):
-        union_ex[c] = deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]]
+    cdef int i
+    public_unions(s, deck, union_ex)
     field(union_ex, rf)
-    return first_step_bound(s, deck, s[PIECE + player], union_ex, rf) < 0
+    for i in range(s[NPLAYERS]):
+        if first_step_bound(s, deck, s[PIECE + i], union_ex, rf) >= 0:
+            return False
+    return True
 
 
 cdef inline void end_turn(int32_t* s, const int32_t* deck) noexcept nogil:
-    cdef int p = s[TOMOVE], i
-    cdef bint all_stuck
+    cdef int p = s[TOMOVE]
     s[TURNS] += 1
     s[OWNTURNS + p] += 1
     if p == 0 and s[ROUND] >= 2:
@@ -423,14 +446,8 @@ cdef inline void end_turn(int32_t* s, const int32_t* deck) noexcept nogil:
     s[TOMOVE] = p
     s[PHASE] = PH_FLIP
     s[PENDING] = -1
-    if s[VARIANT] == VAR_BASE:
-        all_stuck = True
-        for i in range(s[NPLAYERS]):
-            if not stuck(s, deck, i):
-                all_stuck = False
-                break
-        if all_stuck:
-            s[PHASE] = PH_OVER
+    if s[VARIANT] == VAR_BASE and all_stuck(s, deck):
+        s[PHASE] = PH_OVER
 
 
 cdef void do_move(int32_t* s, const int32_t* deck, int d) noexcept nogil:

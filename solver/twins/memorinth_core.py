@@ -313,9 +313,28 @@ def _first_step_bound(s: list[int], deck: Sequence[int], p: int, union: list[int
     return best
 
 
+def _public_unions(s: list[int], deck: Sequence[int]) -> list[int]:
+    """MR-19: each cell's path ends on either side its card may show, from what every player has seen.
+
+    A card whose underside every player knows (flipped before, or the clearing) has its two sides; under any other
+    card may lie any side of the other colour whose place not everybody knows (the undersides of the cards of the
+    same face-up colour that not everybody has seen). Public information only, so every view agrees with it."""
+    everybody = (1 << s[NPLAYERS]) - 1
+
+    def public(c: int) -> bool:
+        return s[UP + c] < 2 or s[SEEN + c] & everybody == everybody
+
+    pool = [0, 0]
+    for c in range(CELLS):
+        if not public(c):
+            pool[s[UP + c] & 1] |= deck[T_EXITS + s[DOWN + c]]
+    return [deck[T_EXITS + s[UP + c]] | (deck[T_EXITS + s[DOWN + c]] if public(c) else pool[s[UP + c] & 1])
+            for c in range(CELLS)]
+
+
 def _stuck(s: list[int], deck: Sequence[int], player: int) -> bool:
-    """Base game: no sequence of flips can ever open a way out for this piece (MR-19)."""
-    union = [deck[T_EXITS + s[UP + c]] | deck[T_EXITS + s[DOWN + c]] for c in range(CELLS)]
+    """Base game: as every player can see, no sequence of flips can ever open a way out for this piece (MR-19)."""
+    union = _public_unions(s, deck)
     rf = [0] * CELLS
     _field(union, rf)
     return _first_step_bound(s, deck, s[PIECE + player], union, rf) < 0

@@ -116,7 +116,7 @@ def test_hint_errors():
         state.apply_action(state.legal_actions()[rng.integers(len(state.legal_actions()))])
     with pytest.raises(InvalidInputError, match="over"):
         GAME.hint(state, ctx())
-    with pytest.raises(Exception, match="not dealt"):
+    with pytest.raises(Exception, match="chance outcome comes next"):
         GAME.hint(MemorinthGame(chance_setup=True).new_initial_state(), ctx())
 
 

@@ -20,7 +20,6 @@ import pytest
 import solver
 from solver.memorinth.escape import shortest_escape
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.puzzles import generate
 from solver.search import SearchContext
 
 DECK_FILE = Path(solver.__file__).parent / "data" / "memorinth_default_deck.json"
@@ -350,8 +349,7 @@ def test_mr26_optimal_escapes_agree_with_an_independent_brute_force(spec, count,
 def test_easy_puzzles_are_unique_by_an_independent_count(spec, seed):
     """Puzzles: exactly one move sequence leaves in k own turns and none in fewer, counted on the independent
     rules; the published solution is that sequence."""
-    puzzles, _ = generate(MemorinthGame(**spec), 2, seed, "easy")
-    for puzzle in puzzles:
-        obj = puzzle.state.to_json()
-        assert count_sequences(obj, puzzle.turns) == (1, puzzle.turns)
-        assert replay(obj, puzzle.solution)
+    for puzzle in solver.generate(MemorinthGame(**spec), kind="escape", difficulty="easy", seed=seed, count=2):
+        obj = puzzle["state"]
+        assert count_sequences(obj, puzzle["turns"]) == (1, puzzle["turns"])
+        assert replay(obj, puzzle["solution"])
