@@ -5,8 +5,9 @@
 1. path queries per second, compiled batch against the pure-Python twin (target: >= 10 M/s, >= 100x);
 2. whole seeded games per second with the route policy on 6x6 (target: >= 20,000/s on one core);
 3. self-play win rates on the real game (6x6, 17 pairs) with 95% intervals: random, greedy matcher,
-   route policy, oracle (full information), and the hint engine (paired with the route policy on the
-   same deals and dice);
+   route policy, oracle (full information), and the hint engine (``solver.selfplay``, paired with the route
+   policy on the same deals and dice; ``--jobs N`` spreads it over processes); puzzle generation and
+   self-play throughput through ``solver.generate`` / ``solver.selfplay`` at 1 and 2 processes;
 4. the gap between the hint policy and the exact optimum on small boards (target: within 1 point),
    by exact policy evaluation or by summing exact per-decision losses over seeded games;
 5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
@@ -15,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -26,12 +28,13 @@ from common import best_time, mean_ci, table, wilson  # noqa: E402
 
 from solver.forgotten import evaluate  # noqa: E402
 from solver.forgotten.exact import clear_expected_turns  # noqa: E402
-from solver.forgotten.hints import hint  # noqa: E402
 from solver.forgotten.knowledge import Model  # noqa: E402
 from solver.forgotten.placement import advise_placement  # noqa: E402
 from solver.kernels import forgotten_paths, forgotten_playout  # noqa: E402
 from solver.registry import load_game  # noqa: E402
+from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import forgotten_paths as paths_twin  # noqa: E402
 from solver.twins import forgotten_playout as playout_twin  # noqa: E402
 
@@ -114,44 +117,56 @@ def bench_selfplay(quick: bool) -> None:
     print(table(["game", "policy", "wins", "win rate", "95% CI", "mean turns"], rows))
     hint_games = 12 if quick else 200
     budget = 4000
+    jobs = _jobs()
     section(f"Hint engine self-play (6x6, {hint_games} games, {budget:,} rollouts per decision), paired with the "
-            f"route policy on the same deals and dice",
+            f"route policy on the same deals and dice ({jobs} process{'es' if jobs > 1 else ''})",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else "") + (f" --jobs={jobs}" if jobs > 1 else ""))
+    game = load_game("forgotten")
+    start = time.perf_counter()
+    results = list(selfplay(game, ("hint", "route"), seed=2024, count=hint_games, options={"hintNodes": budget},
+                            jobs=jobs))
+    summary = summarize(results)
+    labels, pair = summary["labels"], summary["paired"][0]
+    print(table(["policy", "wins", "win rate", "95% CI"],
+                [[name, round(labels[name]["mean"] * hint_games), labels[name]["mean"],
+                  f"[{labels[name]['ci'][0]:.3f}, {labels[name]['ci'][1]:.3f}]"] for name in ("hint", "route")]
+                + [["difference (hint - route), paired", "", pair["difference"],
+                    f"[{pair['ci'][0]:.3f}, {pair['ci'][1]:.3f}], McNemar p = {pair['mcnemarP']:.3g} "
+                    f"({pair['onlyA']} deals only the hint won, {pair['onlyB']} only the route policy)"]]))
+    print(f"\n{hint_games} paired games in {time.perf_counter() - start:.0f} s "
+          "(`memory-solver forgotten selfplay --policies hint,route --hint-nodes 4000 --seed 2024 --summary`)")
+
+
+JOBS = 1     # ``--jobs=N``: processes for the hint self-play
+
+
+def _jobs() -> int:
+    return JOBS
+
+
+# -- 3b. runs at scale --------------------------------------------------------------------------------------------
+def bench_runs(quick: bool) -> None:
+    """Puzzle generation and self-play through ``solver.generate`` / ``solver.selfplay``, 1 and 2 processes."""
+    puzzles, games, fast = (4, 100, 2000) if quick else (20, 1000, 20_000)
+    section("Puzzles and self-play through the shared runs (solver.generate, solver.selfplay), 1 and 2 processes",
             "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
     game = load_game("forgotten")
-    hint_wins, route_wins, diffs = 0, 0, []
-    start = time.perf_counter()
-    for g in range(hint_games):
-        h = play_with(game, g, lambda s: hint(s, SearchContext(limits=Limits(nodes=budget), seed=g), top=1).best.move)
-        r = play_with(game, g, None)
-        hint_wins += h
-        route_wins += r
-        diffs.append(h - r)
-    lo, hi = wilson(hint_wins, hint_games)
-    rlo, rhi = wilson(route_wins, hint_games)
-    mean, dlo, dhi = mean_ci(diffs)
-    print(table(["policy", "wins", "win rate", "95% CI"],
-                [["hint engine", hint_wins, hint_wins / hint_games, f"[{lo:.3f}, {hi:.3f}]"],
-                 ["route policy, same deals and dice", route_wins, route_wins / hint_games, f"[{rlo:.3f}, {rhi:.3f}]"],
-                 ["difference (hint - route)", "", mean, f"[{dlo:.3f}, {dhi:.3f}]"]]))
-    print(f"\n{hint_games} hint games in {time.perf_counter() - start:.0f} s")
-
-
-def play_with(game, seed: int, choose) -> int:
-    """One game from deal ``seed``: ``choose(state) -> move`` (None: the route policy); dice from ``seed``."""
-    state = game.new_initial_state(10_000 + seed)
-    dice = np.random.default_rng(20_000 + seed)
-    board = game.board
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(dice.integers(board.cells)))
-            continue
-        if choose is None:
-            first = state.first if state.phase == "second" else -1
-            state.apply_action(forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(),
-                                                             first, 2, 0))
-        else:
-            state.apply_move(choose(state))
-    return 1 if state.phase == "won" else 0
+    rows = []
+    for label, count, make in (
+            (f"generate forced-connection medium, {puzzles} puzzles", puzzles,
+             lambda jobs: generate(game, "forced-connection", "medium", seed=1, count=puzzles, jobs=jobs)),
+            (f"selfplay route,greedy with moves, {games} deals", games,
+             lambda jobs: selfplay(game, ("route", "greedy"), seed=1, count=games, jobs=jobs)),
+            (f"selfplay route,greedy --fast, {fast} deals", fast,
+             lambda jobs: selfplay(game, ("route", "greedy"), seed=1, count=fast, options={"fast": True}, jobs=jobs))):
+        rates, outputs = [], []
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            outputs.append([json.dumps(item) for item in make(jobs)])
+            rates.append(count / (time.perf_counter() - start))
+        rows.append([label, f"{rates[0]:,.1f}", f"{rates[1]:,.1f}", f"{rates[1] / rates[0]:.2f}",
+                     "yes" if outputs[0] == outputs[1] else "NO"])
+    print(table(["run", "items/s, 1 process", "items/s, 2 processes", "ratio", "same output"], rows))
 
 
 # -- 4. exact gaps ------------------------------------------------------------------------------------------
@@ -225,8 +240,10 @@ def bench_placement(quick: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
+    global JOBS
     quick = "--quick" in argv
-    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps):
+    JOBS = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
+    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_runs, bench_anchor, bench_placement, bench_gaps):
         bench(quick)
         sys.stdout.flush()
     return 0

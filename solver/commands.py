@@ -288,6 +288,15 @@ def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
     for verb, builder in _BUILDERS.items():
         if verb not in existing:
             builder(commands, game)
+            add_flag_aliases(commands.choices[verb], game.FLAG_ALIASES.get(verb, {}))
+
+
+def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Old flag names (:attr:`Game.FLAG_ALIASES`) that set the same value as the flag each names."""
+    for alias, target in aliases.items():
+        action = next(a for a in parser._actions if target in a.option_strings)
+        parser.add_argument(alias, dest=action.dest, type=action.type, choices=action.choices,
+                            default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
@@ -452,7 +461,11 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         if args.json:
             print_json(result.to_json())
         else:
-            render_hint(result, sys.stdout)
+            text = g.render_text("hint", result)
+            if text is None:
+                render_hint(result, sys.stdout)
+            else:
+                sys.stdout.write(text)
         return 0
 
     p.set_defaults(run=run)

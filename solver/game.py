@@ -328,7 +328,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     lo: float | None = None
     hi: float | None = None
-    #: a game's own check and conversion of the value, ``parse(value, field)`` (errors name ``field``)
+    #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
     parse: Callable[[Any, str], Any] | None = None
 
     def check(self, value: Any, field: str | None = None) -> Any:
@@ -389,6 +389,9 @@ class Game(ABC):
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
     #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
     VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
+    #: alias sets the same value as the flag it names, and is hidden from ``--help``
+    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -485,7 +488,7 @@ class Game(ABC):
                 raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
                                                                  "full state for a full-information analysis")
             if player is not None and player != position.observer:
-                raise InvalidInputError("player", player, f"this is player {position.observer}'s view")
+                position = position.view(player)   # refused unless the rules let one view give another's
             return self.hint_view(position, ctx, top=top, **options)
         if full_information:
             return self.hint_full(position, ctx, top=top, player=player, **options)

@@ -33,6 +33,7 @@ ORACLE_POLICY = 3
 DEFAULT_ROLLOUTS = 40_000
 FIRST_BATCH = 256
 Z_SELECT = 2.0
+KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
 Z95 = 1.959963984540054
 
 
@@ -68,6 +69,20 @@ class Knowledge:
                                            singles if unk else 0, unk, out)
         return cls(state, info, [int(x) for x in out], best, info.unseen_on_board + info.e)
 
+    def route_cells(self) -> list[str]:
+        """The cells still to turn face up on one cheapest route (what the plan aims at), in board order."""
+        up, unk, pairs, singles, dead = self.info.masks()
+        board = self.state.board
+        if self.best < 0:
+            return []
+        price = {}
+        for weight, mask in ((3, unk), (2, singles if unk else 0), (1, pairs), (0, up)):
+            for c in range(board.cells):
+                if mask >> c & 1:
+                    price[c] = weight
+        cells = cheapest_route(board, price)
+        return [board.name(c) for c in cells if not up >> c & 1]
+
     def letter(self, cell: int) -> str:
         """The pair letter of a seen tile."""
         return LETTERS[self.state.tiles[cell]]
@@ -92,6 +107,11 @@ class Knowledge:
             return "on the shortest route"
         return f"on a route {cost - self.best} dearer than the shortest"
 
+    def winning_words(self, a: int, b: int) -> str:
+        """``" that links the Brains: the game is won"`` when turning up ``a`` and ``b`` completes a path."""
+        up = self.info.masks()[0]
+        return ", which links the Brains: the game is won" if self.state.board.connected(up | 1 << a | 1 << b) else ""
+
     def kind_and_reason(self, action: int, stage: str) -> tuple[str, str]:
         """A short category and the reason for one candidate flip."""
         if action == GIVE_UP:
@@ -104,29 +124,63 @@ class Knowledge:
             if code == UNK:
                 on_route = self.route_singles()
                 if self.costs[action] == self.best:
-                    odds = f"; it pairs one of the {lone} seen tiles with chance {lone}/{pool}" if lone else ""
+                    odds = f"; it pairs {_seen_tiles(lone)} with chance {lone}/{pool}" if lone else ""
                     return "unseen", f"unseen tile on the shortest route{odds}"
                 if on_route:
-                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of one of "
-                                      f"the {on_route} seen tiles on the shortest route (chance {on_route}/{pool})")
+                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of "
+                                      f"{_seen_tiles(on_route)} on the shortest route (chance {on_route}/{pool})")
                 return "unseen", f"unseen tile {self.route_words(action)}"
             mate = self.mate(action)
             if mate >= 0:
                 return "known-pair", (f"known pair {self.letter(action)} ({board.name(action)} and "
-                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match")
+                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match"
+                                      f"{self.winning_words(action, mate)}")
             if code == DEAD:
                 return "waste", "its partner was erased: avoid wasting a flip on it"
             return "seen-single", (f"seen tile {self.letter(action)}, partner unseen: the second flip matches it "
                                    f"only with chance 1/{pool}; an unseen tile first learns more")
         first = self.state.first
         if action == self.mate(first):
-            return "match", f"completes the pair {self.letter(first)} {self.route_words(first)}"
+            return "match", (f"completes the pair {self.letter(first)} {self.route_words(first)}"
+                             f"{self.winning_words(first, action)}")
         if code == UNK:
             first_code = self.info.codes[first]
             singles_first = first_code >= LABEL and self.mate(first) < 0
             chance = f"matches {self.letter(first)} with chance 1/{pool}, else " if singles_first else ""
             return "unseen", f"unseen tile {self.route_words(action)}: {chance}shows one more tile"
         return "waste", "a seen tile that does not match: avoid wasting a flip, it learns nothing"
+
+
+def _seen_tiles(n: int) -> str:
+    return "the seen tile" if n == 1 else f"one of the {n} seen tiles"
+
+
+def cheapest_route(board: Any, price: dict[int, int]) -> list[int]:
+    """One cheapest Brain-to-Brain route (FG-5) through the priced cells, in path order (ties: lowest cells)."""
+    import heapq
+    best: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    heap = []
+    for c in sorted(price):
+        if board.start >> c & 1:
+            best[c] = price[c]
+            parent[c] = -1
+            heapq.heappush(heap, (price[c], c))
+    while heap:
+        cost, c = heapq.heappop(heap)
+        if cost > best.get(c, 1 << 30):
+            continue
+        if board.goal >> c & 1:
+            path = [c]
+            while parent[path[-1]] >= 0:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        spread = board.spread(1 << c)
+        for n in range(board.cells):
+            if spread >> n & 1 and n in price and cost + price[n] < best.get(n, 1 << 30):
+                best[n], parent[n] = cost + price[n], c
+                heapq.heappush(heap, (best[n], n))
+    return []
 
 
 # -- rollouts --------------------------------------------------------------------------------------------------
@@ -160,6 +214,7 @@ class Rollouts:
     seed: int
     rejected: int = 0
     accepted: int = 0
+    dominated: set = field(default_factory=set)
     arrays: tuple = field(init=False)
 
     def __post_init__(self) -> None:
@@ -215,6 +270,13 @@ def hint(state: ForgottenState, ctx: SearchContext, top: int = 3, player: int | 
     stage = state.phase
     knowledge = Knowledge.of(work)
     groups = candidate_groups(work, knowledge, full_information)
+    flips = [a for a in work.legal_actions() if a != GIVE_UP]
+    if top >= len(flips) + 1:
+        # every move asked for (a review needs the played move's value): dominated flips are rolled out too,
+        # but never recommended (they are never better than another flip)
+        listed = {m for members in groups.values() for m in members}
+        groups.update({a: [a] for a in flips if a not in listed})
+        roll.dominated = {a for a in flips if a not in listed}
     plan = roll.plan()
     plan_rep = next(rep for rep, members in groups.items() if plan in members)
     tallies = _search(roll, groups, plan_rep, ctx, top, lambda t: _result(work, knowledge, roll, t, plan_rep, top,
@@ -254,11 +316,17 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
     dice; candidates clearly worse than the best drop out; the plan's own move always stays in."""
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS
     tallies = {a: Tally(a, members) for a, members in groups.items()}
-    live = list(groups)
+    live = [plan] + [a for a in groups if a != plan]      # the plan first: a batch cut short has it
     spent, batch_no = 0, 0
     size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
-    while live and spent < budget:
-        n = min(size, max(1, (budget - spent) // len(live)))
+    stopped = False
+    while live and spent < budget and not stopped:
+        # never more than the budget, except that every candidate gets at least one rollout
+        n = min(size, (budget - spent) // len(live))
+        if n < 1:
+            if batch_no:
+                break
+            n = 1
         for action in live:
             wins, turns = roll.run(action, batch_no, n)
             tally = tallies[action]
@@ -267,12 +335,15 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
             tally.turns += turns
             tally.batches[batch_no] = wins
             spent += n
+            if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
+                stopped = True
+                break
+            ctx.maybe_report(lambda: interim(list(tallies.values())))
         batch_no += 1
-        if ctx.should_stop(spent):
+        if stopped:
             break
-        ctx.maybe_report(lambda: interim(list(tallies.values())))
         best_low = max(tallies[a].ci[0] for a in live)
-        keep = max(top, 2)
+        keep = KEEP
         ranked = sorted(live, key=lambda a: (-tallies[a].mean, a))
         live = [a for i, a in enumerate(ranked) if i < keep or tallies[a].ci[1] >= best_low]
         if len(live) > keep:
@@ -312,16 +383,27 @@ def recommended(tallies: list[Tally], plan: int) -> int:
 
 def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies: list[Tally], plan: int, top: int,
             stage: str, full_information: bool, during: bool, viewer: int) -> HintResult:
-    choice = recommended(tallies, plan)
+    unrolled = [t for t in tallies if t.n == 0]          # a search stopped before their first rollout
+    tallies = [t for t in tallies if t.n > 0]
+    choice = recommended([t for t in tallies if t.action not in roll.dominated], plan)
     ranked = sorted(tallies, key=lambda t: (t.action != choice, -t.mean, t.action))
     infos = []
     for tally in ranked:
         for member in tally.members:
             if len(infos) < top:
-                infos.append(_move_info(state, knowledge, tally, member, stage, plan))
+                info = _move_info(state, knowledge, tally, member, stage, plan)
+                if ranked and tally is not ranked[0]:
+                    info.why += _noise_words(state, tally, ranked[0])
+                infos.append(info)
+    route = knowledge.route_cells()
+    if infos and route and infos[0].extra.get("kind") != "give-up":
+        infos[0].why += f"; the plan links the Brains through {' '.join(route)}"
+    if infos and len(ranked) > 1:
+        infos[0].why += _first_words(state, ranked, plan)
     if len(infos) < top:
         infos.append(MoveInfo("give up", 0.0, ["give up"], "giving up ends the game as a loss",
-                              extra={"winProbability": 0.0, "ci": [0.0, 0.0], "rollouts": 0, "kind": "give-up"}))
+                              extra={"winProbability": 0.0, "ci": [0.0, 0.0], "valueCI": [0.0, 0.0], "rollouts": 0,
+                                     "kind": "give-up"}))
     best = ranked[0] if ranked else None
     total = sum(t.n for t in tallies)
     root: dict[str, Any] = {
@@ -345,12 +427,53 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
         root["aliveShare"] = roll.accepted / (roll.accepted + roll.rejected)
     if stage == "second":
         root["firstFlip"] = {"cell": state.board.name(state.first), "pair": knowledge.letter(state.first)}
+    if unrolled:
+        root["notRolledOut"] = [state.action_to_string(m) for t in unrolled for m in t.members]
     root["planMove"] = state.action_to_string(plan)
-    listed = {m for t in tallies for m in t.members}
+    root["plannedRoute"] = knowledge.route_cells()
+    listed = {m for t in tallies + unrolled for m in t.members}
     skipped = [a for a in state.legal_actions() if a != GIVE_UP and a not in listed]
     if skipped:
         root["skipped"] = {state.action_to_string(a): knowledge.kind_and_reason(a, stage)[1] for a in skipped}
     return HintResult(state.game.spec(), infos, root, is_during_search=during)
+
+
+def paired_difference(a: Tally, b: Tally) -> tuple[float, float, int] | None:
+    """Mean of ``a``'s wins minus ``b``'s on the rollouts they share (same draws and dice), its standard error, and
+    the number of rollouts shared."""
+    shared = [k for k in a.batches if k in b.batches]
+    if not shared:
+        return None
+    diff = np.concatenate([a.batches[k].astype(np.int8) - b.batches[k].astype(np.int8) for k in shared])
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
+    return float(diff.mean()), se, len(diff)
+
+
+def _noise_words(state: ForgottenState, tally: Tally, first: Tally) -> str:
+    """What a lower-listed move's value means next to the first one's (listed order versus values)."""
+    pair = paired_difference(tally, first)
+    if pair is None:
+        return ""
+    diff, se, shared = pair
+    name = state.action_to_string(first.action)
+    if diff > 0:
+        return (f"; better than {name} by {diff * 100:.1f} points on the {shared} rollouts they share, less than 2 "
+                f"standard errors ({2 * se * 100:.1f}): within noise")
+    if diff > -Z_SELECT * se:
+        return (f"; within noise of {name} ({diff * 100:+.1f} points on the {shared} rollouts they share, 2 standard "
+                f"errors {2 * se * 100:.1f})")
+    return ""
+
+
+def _first_words(state: ForgottenState, ranked: list[Tally], plan: int) -> str:
+    """Why the first move is first when another shows a higher estimate."""
+    first = ranked[0]
+    higher = [t for t in ranked[1:] if t.mean > first.mean]
+    if not higher:
+        return ""
+    if first.action == plan:
+        return "; first as the route plan's move: no other flip beats it by 2 standard errors on shared rollouts"
+    return "; first: it beats the route plan's move by more than 2 standard errors on shared rollouts"
 
 
 def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action: int, stage: str,
@@ -359,8 +482,8 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
     kind, why = knowledge.kind_and_reason(action, stage)
     pv = [move]
     cost = knowledge.costs[action]
-    extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "rollouts": tally.n, "kind": kind,
-                             "routeCost": cost if cost >= 0 else None}
+    extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "valueCI": list(tally.ci),
+                             "rollouts": tally.n, "kind": kind, "routeCost": cost if cost >= 0 else None}
     if len(tally.members) > 1:
         extra["sameValueAs"] = [state.action_to_string(m) for m in tally.members if m != action]
     if tally.advantage is not None and tally.action != plan:
@@ -391,6 +514,20 @@ def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, s
         label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
         plan[label] = f"flip {board.name(second)}"
     return plan
+
+
+def reveal_hint(state: ForgottenState, cell: int, ctx: SearchContext, viewer: int) -> HintResult:
+    """A flipped tile nobody had seen waits to be entered: nothing to decide; the win probability as it stands."""
+    work = advice_state(state, viewer)
+    roll = Rollouts(work, False, ctx.seed)
+    budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
+    wins = int(roll.run(cell, 0, budget)[0].sum())
+    lo, hi = wilson(wins, budget)
+    root = {"stage": "tile to enter", "flipped": state.board.name(cell), "player": state.current_player(),
+            "advisedPlayer": viewer, "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,
+            "fullInformation": False, "seed": ctx.seed,
+            "valueMeaning": "probability that the players win, from what they have seen (both players share it)"}
+    return HintResult(state.game.spec(), [], root)
 
 
 def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full_information: bool) -> HintResult:

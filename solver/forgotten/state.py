@@ -26,6 +26,7 @@ from solver.validate import as_int, as_list, as_object, as_str, check_keys, get,
 
 if TYPE_CHECKING:
     from solver.forgotten.game import ForgottenGame
+    from solver.forgotten.view import ForgottenView
 
 GIVE_UP = 64
 PLAY_PHASES = ("first", "second", "erase")
@@ -195,11 +196,23 @@ class ForgottenState(State):
         return self._json(given=False)
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> ForgottenState:
-        """A world drawn uniformly from those the players cannot tell apart from this one (FG-13)."""
-        copy = self.clone()
-        copy.tiles = sample_hidden(self, rng, start=self.tiles)
-        copy.given = True
-        return copy
+        """A world drawn uniformly from those the players cannot tell apart from this one (FG-13).
+
+        The same draw as ``self.view(player).resample(rng)``.
+        """
+        return self.view(player).resample(rng)
+
+    def view(self, player: int) -> ForgottenView:
+        """What ``player`` knows (FG-13: both players know the same): ``solver.forgotten.view``."""
+        from solver.forgotten.view import PLAYERS, ForgottenView
+        if isinstance(player, bool) or player not in PLAYERS:
+            raise InvalidInputError("player", player, "Forgotten has players 0 and 1")
+        known = self.game.state_from_json(self.observation(player), "state")
+        return ForgottenView(known.game, player, known)
+
+    def default_observer(self) -> int:
+        """Both players know the same (FG-13): a hint advises the player whose turn it is or comes next."""
+        return self.turn % 2
 
     # -- copies and serialisation ---------------------------------------------------------------
     def clone(self) -> ForgottenState:
@@ -286,7 +299,7 @@ def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[i
     :class:`ImpossibleStateError` when no agreeing world is found.
     """
     slots = state.hidden_cells()
-    bag = [state.tiles[c] for c in slots]
+    bag = sorted(state.tiles[c] for c in slots)   # sorted: the draw depends on what is known only
     if not slots:
         if _status_ok(state, state.tiles):
             return list(state.tiles)
@@ -396,7 +409,8 @@ def _check_history(state: ForgottenState, cells: list[Cell], field: str) -> None
     """Counts the turns so far must allow (FG-15)."""
     game, turn, phase = state.game, state.turn, state.phase
     seen = sum(1 for cell in cells if cell.seen)
-    flips = 2 * turn + (1 if phase in ("second", "gave-up") else 0)  # a give-up may follow a first flip
+    # a give-up may follow a first flip, and so may a loss a flip reveals at a real table (FG-16)
+    flips = 2 * turn + (1 if phase in ("second", "gave-up", "lost") else 0)
     if seen > flips:
         raise ImpossibleStateError(join(field, "turn"), turn, f"{seen} tiles have been seen but {turn} turns "
                                                               f"flip at most {flips}")
@@ -432,8 +446,17 @@ def _complete(state: ForgottenState, cells: list[Cell], counts: list[int], field
                                    "no route is left even if every unseen tile can still be matched: the game is lost")
     try:
         return sample_hidden(probe, np.random.default_rng(0))
-    except ImpossibleStateError as exc:
-        raise ImpossibleStateError(join(field, "board"), "/".join(state.rows(given=False)), exc.problem) from None
+    except ImpossibleStateError:
+        pass
+    # too few agreeing worlds for rejection sampling: decide exactly (solver.forgotten.worlds)
+    from solver.forgotten.worlds import find_world
+    want_alive = state.phase != "lost"
+    world = probe.tiles if state.phase == "won" else find_world(probe, alive=want_alive)
+    if world is None:
+        problem = ("no arrangement of the unseen tiles leaves a route possible, so the game is lost" if want_alive
+                   else "every arrangement of the unseen tiles leaves a route possible, so the game is not lost")
+        raise ImpossibleStateError(join(field, "board"), "/".join(state.rows(given=False)), problem)
+    return world
 
 
 def _optimistic_route(state: ForgottenState) -> bool:

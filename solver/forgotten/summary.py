@@ -54,6 +54,7 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
         "cost": None if best < 0 else best,
         "costMeaning": "face up 0, known pair 1, seen tile with unseen partner 2, unseen tile 3",
         "cells": [name(c) for c in range(cells) if route >> c & 1 and not up >> c & 1],
+        "path": [name(c) for c in _one_route(board, up, pairs, singles if unk else 0, unk)],
     }
     if state.phase in ("first", "second", "erase"):
         model = Model(board, state.game.erasure)
@@ -68,3 +69,14 @@ def _pairs(state: ForgottenState, pairs: int) -> list[str]:
         if pairs >> c & 1:
             seen.setdefault(state.tiles[c], []).append(c)
     return [f"{LETTERS[t]} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
+
+
+def _one_route(board, up: int, pairs: int, singles: int, unseen: int) -> list[int]:
+    """One cheapest route, Brain to Brain, in path order (prices as in the route policy; ties: lowest cells)."""
+    from solver.forgotten.hints import cheapest_route
+    price = {}
+    for weight, mask in ((3, unseen), (2, singles), (1, pairs), (0, up)):
+        for c in range(board.cells):
+            if mask >> c & 1:
+                price[c] = weight
+    return cheapest_route(board, price)
