@@ -221,4 +221,6 @@ def test_hints_a_player_can_trust_nodes_budget_and_every_move():
         assert sorted(m.move for m in result.move_infos) == sorted(view.legal_moves())
         values = [m.value for m in result.move_infos]
         assert values == sorted(values, reverse=True)
+        for info in result.move_infos:  # every pv is a whole plan: each row card added or discarded once
+            assert sorted(m.split()[1].split("@")[0] for m in info.pv) == ["C1b", "C3"], info.pv
         assert without_time(result) == without_time(GAME.hint(view, ctx(nodes), top=1000))
