@@ -328,6 +328,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     lo: float | None = None
     hi: float | None = None
+    #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
+    parse: Callable[[Any, str], Any] | None = None
 
     def check(self, value: Any, field: str | None = None) -> Any:
         """Validate ``value`` (already parsed from JSON or the command line); errors name ``field``."""
@@ -344,6 +346,8 @@ class Option:
             value = as_str(value, field)
         if self.choices is not None:
             value = as_choice(value, field, self.choices)
+        if self.parse is not None:
+            value = self.parse(value, field)
         return value
 
 
