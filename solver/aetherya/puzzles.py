@@ -38,6 +38,7 @@ from solver.kernels import aetherya_score as kernel
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
 DIFFICULTIES = ("easy", "medium", "hard")
+META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
 KINDS = ("best-kingdom", "legend-race")
 UNEXPLORED = 10
 RACE_TURNS = {"easy": 2, "medium": 3, "hard": 4}
@@ -161,8 +162,8 @@ def _deal_hand(rng: np.random.Generator, difficulty: str) -> tuple[list[int], di
     return cards, {}
 
 
-def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, index: int, seed: int,
-                        max_tries: int = 400) -> dict[str, Any]:
+def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, max_tries: int = 400) -> dict[str, Any]:
+    """One best-kingdom puzzle drawn from ``rng`` (its own stream; the shared layer adds the id)."""
     lo, hi = GAP_RANGE[difficulty]
     for _ in range(max_tries):
         cards, fixed = _deal_hand(rng, difficulty)
@@ -176,7 +177,7 @@ def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, index: int, s
             continue
         cross = _optimizer_cross_check(cards, fixed, proof.score)
         return {
-            "kind": "best-kingdom", "id": f"aetherya-bk-{seed}-{index}", "difficulty": difficulty,
+            "kind": "best-kingdom", "difficulty": difficulty,
             "cards": "".join(LETTERS[c] for c in order),
             "fixed": {CELL_NAMES[c]: LETTERS[k] for c, k in sorted(fixed.items())},
             "question": "Place the other cards around the fixed ones for the highest score (no Legends).",
@@ -363,8 +364,8 @@ def _race_position(rng: np.random.Generator) -> tuple[RacePosition, list[int], l
     return pos, draw, list(state.discards[0])
 
 
-def legend_race_puzzle(rng: np.random.Generator, difficulty: str, index: int, seed: int,
-                       max_tries: int = 300) -> dict[str, Any]:
+def legend_race_puzzle(rng: np.random.Generator, difficulty: str, max_tries: int = 300) -> dict[str, Any]:
+    """One legend-race puzzle drawn from ``rng`` (its own stream; the shared layer adds the id)."""
     target = RACE_TURNS[difficulty]
     for _ in range(max_tries):
         pos, draw, discard = _race_position(rng)
@@ -377,7 +378,7 @@ def legend_race_puzzle(rng: np.random.Generator, difficulty: str, index: int, se
             continue
         kingdom = "".join(LETTERS[c].lower() if pos.hidden >> i & 1 else LETTERS[c] for i, c in enumerate(pos.cards))
         return {
-            "kind": "legend-race", "id": f"aetherya-lr-{seed}-{index}", "difficulty": difficulty,
+            "kind": "legend-race", "difficulty": difficulty,
             "legend": LEGENDS[number - 1].slug,
             "kingdom": "/".join(kingdom[i:i + 4] for i in range(0, 16, 4)),
             "discard": "".join(LETTERS[c] for c in discard), "draw": "".join(LETTERS[c] for c in draw),
@@ -391,17 +392,14 @@ def legend_race_puzzle(rng: np.random.Generator, difficulty: str, index: int, se
 
 
 # ---------------------------------------------------------------------- public entry points
-def generate(kind: str, count: int, seed: int, difficulty: str) -> list[dict[str, Any]]:
-    """``count`` puzzles of ``kind`` and ``difficulty``, deterministic in ``seed``."""
-    if kind not in KINDS:
-        raise InvalidInputError("--kind", kind, f"expected one of {', '.join(KINDS)}")
-    if difficulty not in DIFFICULTIES:
-        raise InvalidInputError("--difficulty", difficulty, f"expected one of {', '.join(DIFFICULTIES)}")
-    as_int(count, "--count", 1, 10_000)
-    as_int(seed, "--seed", 0, 2**63 - 1)
-    rng = np.random.default_rng(seed)
-    make = best_kingdom_puzzle if kind == "best-kingdom" else legend_race_puzzle
-    return [make(rng, difficulty, i, seed) for i in range(count)]
+def generate(kind: str, count: int, seed: int, difficulty: str, start: int = 0) -> list[dict[str, Any]]:
+    """Puzzles ``start .. start+count-1`` of the run ``(kind, difficulty, seed)``, each from its own stream
+    (``solver.puzzles.generate``: the ids regenerate them)."""
+    from solver.aetherya.game import AetheryaGame
+    from solver.puzzles import generate as shared_generate
+    as_int(count, "count", 1)
+    as_int(seed, "seed", 0, 2**63 - 1)
+    return list(shared_generate(AetheryaGame(), kind, difficulty, seed=seed, start=start, count=count))
 
 
 def _parse_fixed(obj: Any, field: str) -> dict[int, int]:
@@ -426,8 +424,7 @@ def check(puzzle: Any, answer: Any) -> dict[str, Any]:
 
 
 def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
-    check_keys(p, ("kind", "id", "difficulty", "cards", "fixed", "question", "solution", "greedy", "crossCheck"),
-               "PUZZLE")
+    check_keys(p, META_KEYS + ("cards", "fixed", "question", "solution", "greedy", "crossCheck"), "PUZZLE")
     cards_text = as_str(get(p, "cards", "PUZZLE"), "PUZZLE.cards")
     if len(cards_text) != 16:
         raise InvalidInputError("PUZZLE.cards", cards_text, "expected 16 card letters")
@@ -460,7 +457,7 @@ def _parse_race_moves(answer: Any) -> list[str]:
 
 
 def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
-    check_keys(p, ("kind", "id", "difficulty", "legend", "kingdom", "discard", "draw", "question", "solution"), "PUZZLE")
+    check_keys(p, META_KEYS + ("legend", "kingdom", "discard", "draw", "question", "solution"), "PUZZLE")
     number = legend(get(p, "legend", "PUZZLE"), "PUZZLE.legend").number
     text = as_str(get(p, "kingdom", "PUZZLE"), "PUZZLE.kingdom")
     codes = parse_kingdom(text, "PUZZLE.kingdom")
@@ -500,3 +497,33 @@ def load_json_arg(value: Any, field: str) -> Any:
             except json.JSONDecodeError as exc:
                 raise InvalidInputError(field, stripped[:80], f"malformed JSON ({exc.msg})") from None
     return value
+
+
+# ---------------------------------------------------------------------- text for a person
+def describe_puzzle(puzzle: dict[str, Any]) -> str:
+    """The puzzle as text: the question and the position (no solution)."""
+    lines = [f"{puzzle.get('kind')} ({puzzle.get('difficulty')}): {puzzle.get('question', '')}"]
+    if puzzle.get("kind") == "best-kingdom":
+        lines.append(f"  cards: {puzzle['cards']}")
+        fixed = puzzle.get("fixed", {})
+        lines.append("  fixed: " + (", ".join(f"{cell}={card}" for cell, card in fixed.items()) or "none"))
+        grid = ["." if CELL_NAMES[c] not in fixed else fixed[CELL_NAMES[c]] for c in range(16)]
+        for r in range(4):
+            lines.append("    " + " ".join(grid[r * 4:r * 4 + 4]))
+    else:
+        lines.append(f"  Legend: {puzzle['legend']}")
+        for r, row in enumerate(puzzle["kingdom"].split("/")):
+            lines.append(f"    {r + 1} " + " ".join(ch.upper() + "'" if ch.islower() else ch + " " for ch in row))
+        lines.append("    (X' = face down, its kind given)")
+        lines.append(f"  discard (bottom to top): {puzzle.get('discard') or '-'}; draw pile (top first): "
+                     f"{puzzle.get('draw') or '-'}")
+    return "\n".join(lines) + "\n"
+
+
+def puzzle_answer(puzzle: dict[str, Any]) -> str:
+    """The proven answer as one line of text."""
+    solution = puzzle.get("solution") or {}
+    if puzzle.get("kind") == "best-kingdom":
+        return f"{solution.get('kingdom')} (score {solution.get('score')}, proven optimal)"
+    moves = "; ".join(solution.get("moves", []))
+    return f"{moves} ({solution.get('turns')} turns, proven fewest)"

@@ -109,7 +109,7 @@ def test_race_rules_follow_the_base_game():
 
 def test_cli_generate_and_check(tmp_path):
     out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "best-kingdom",
-                          "--count", "2", "--seed", "1", "--difficulty", "easy"], cwd=tmp_path, capture_output=True, text=True,
+                          "--count", "2", "--seed", "1", "--difficulty", "easy", "--json"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()

@@ -225,7 +225,8 @@ def test_observation_hides_face_down_cards_and_draw_order_AE22():
     state = base_state("SH")
     obs = state.observation(1)
     assert obs["kingdoms"][0].count("?") == 12 and obs["drawPile"] == sum(state.pile)
-    assert obs["discard"] == ["SH"] and "legendDeck" not in obs
+    assert obs["discard"] == ["SH"] and obs["legendDeck"] == len(state.legend_deck)  # a count: the order is hidden
+    assert obs["view"] == 1 and state.game.parse_position(obs).to_json() == obs  # the observation is a view
     state.apply_move("draw")
     state.apply_action(2000 + LETTERS.index("O"))
     assert state.observation(1)["hold"] == {"card": "O", "from": "draw"}
