@@ -280,12 +280,16 @@ def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, An
                 return _verdict(False, f"own turn {own_turns}: {exc.problem}: {move!r}", escape.turns)
     if copy.winner() != 0:
         where = "in the middle of a turn" if copy.phase != "flip" else f"on {R.cell_name(copy.piece(0))}"
-        return _verdict(False, f"after {own_turns} own turns the piece is still in the forest ({where})",
+        return _verdict(False, f"after {_own(own_turns)} the piece is still in the forest ({where})",
                         escape.turns)
     if own_turns > escape.turns:
-        return _verdict(False, f"leaves in {own_turns} own turns; the shortest escape takes {escape.turns}",
+        return _verdict(False, f"leaves in {_own(own_turns)}; the shortest escape takes {escape.turns}",
                         escape.turns)
-    return _verdict(True, f"leaves the forest in {own_turns} own turns, the proven shortest", escape.turns)
+    return _verdict(True, f"leaves the forest in {_own(own_turns)}, the proven shortest", escape.turns)
+
+
+def _own(turns: int) -> str:
+    return f"{turns} own turn" + ("" if turns == 1 else "s")
 
 
 def _verdict(correct: bool, message: str, shortest: int) -> dict[str, Any]:
