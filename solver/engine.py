@@ -333,9 +333,9 @@ class Engine:
         if as_bool(query.get("table", False), "table"):
             if player is None:
                 raise InvalidInputError("player", problem="a real table needs the player whose view it is")
-            position = configured.new_table(as_int(player, "player", 0, 16))
+            position = configured.new_table(as_int(player, "player", 0, 16), **options)
         else:
-            position = configured.new_game(job.ctx.seed)
+            position = configured.new_game(job.ctx.seed, **options)
             if player is not None:
                 position = position.view(as_int(player, "player", 0, 16))
         return {"game": configured.spec(), **_position_body(position)}
