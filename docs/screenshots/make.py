@@ -1,16 +1,17 @@
-"""Screenshots of the web board for the docs: ``python docs/screenshots/make.py --game GAME [--phone DIR]``.
+"""Screenshots of the web board for one game: ``python docs/screenshots/make.py --game GAME``.
 
-Starts the web board on a free local port (in this process), drives the page in headless Chromium through
-Playwright (Debian's ``chromium``, as the browser tests do) and writes, at a laptop's size (1280x900):
+Starts the web board (``solver/web/server.py``) on a free local port in this process, drives the page in
+headless Chromium through Playwright (Debian's ``chromium``; ``pip install playwright``) and writes, at the
+given viewport, ``<game>-start.png`` (a seeded game just dealt), ``<game>-hint.png`` (after a few moves, a
+hint shown: the list and the best move drawn on the board) and ``<game>-review.png`` (the review of those
+moves, its biggest mistake on the board) into ``--out`` (default: this directory): what the viewport shows, or
+the whole page with ``--full-page``. The README links the laptop ones.
 
-* ``docs/screenshots/<game>-start.png``: a seeded game just dealt;
-* ``docs/screenshots/<game>-hint.png``: a few moves later, a hint shown on the board and in the list;
-* ``docs/screenshots/<game>-review.png``: the review of the game so far.
-
-``--phone DIR`` also writes the same three at a phone's width (390 px, the whole page) into DIR, to look at.
-Each shot checks that nothing sticks out sideways (no horizontal scrolling). The hint's budget is a node budget
-(``?nodes=N`` on the page), so the pictures are the same on every machine. A game's seed, moves and budget
-are in ``SETTINGS`` (other games: add an entry; the defaults suit most).
+The moves are the page's own move buttons, the first legal one each time, so any game works unchanged;
+``--moves``, ``--seed``, ``--nodes`` and ``--players`` choose the game shown (each game's defaults, those of its
+screenshots in the repository, are in ``SETTINGS``). ``--width 390`` looks at the page as a phone does (write
+those elsewhere with ``--out``: only the laptop ones live in the repository). A shot fails when the page scrolls
+sideways: something sticks out.
 """
 
 from __future__ import annotations
@@ -24,125 +25,152 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
-
-#: per game: the seed dealt, the decisions played (by clicking the first legal move) before the hint, and the
-#: page's hint budget (nodes)
-DEFAULTS = {"seed": 3, "moves": 6, "nodes": 2000}
+SHOTS = ("start", "hint", "review")
+#: what each game's screenshots show by default: the deal's seed, the moves clicked before the hint, the budget
+DEFAULTS = {"seed": 3, "moves": 4, "nodes": 300}
 SETTINGS: dict[str, dict[str, int]] = {
+    "memorinth": {"seed": 12, "moves": 6},
     "forgotten": {"seed": 3, "moves": 8, "nodes": 4000},
 }
-LAPTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 
 
 def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-class Board:
-    """The web board served from this process on a free port."""
+def start_server(threads: int = 2) -> tuple[str, object, threading.Thread]:
+    """The web board on a free port in a background thread: ``(url, server, thread)``."""
+    import uvicorn
 
-    def __init__(self) -> None:
-        import uvicorn
-
-        from solver.web.server import build_app
-        self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(build_app(threads=2), host="127.0.0.1", port=self.port,
-                                                    log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> str:
-        self.thread.start()
-        for _ in range(400):
-            if self.server.started:
-                return f"http://127.0.0.1:{self.port}"
-            time.sleep(0.05)
-        raise RuntimeError("the web board did not start")
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+    from solver.web.server import build_app
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(build_app(threads=threads), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if server.started:
+            break
+        time.sleep(0.05)
+    else:
+        raise SystemExit("make.py: the web board did not start")
+    return f"http://127.0.0.1:{port}", server, thread
 
 
-def wait_idle(page) -> None:
+def stop_server(server: object, thread: threading.Thread) -> None:
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def open_page(browser: object, url: str, width: int, height: int, nodes: int) -> object:
+    """The page with a node budget (the same hint on every machine), ready."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{url}/?nodes={nodes}")
+    page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    return page
+
+
+def wait_idle(page: object) -> None:
     page.wait_for_timeout(50)
     page.wait_for_selector("body[data-busy=false]", state="attached", timeout=120_000)
 
 
-def no_sideways_scroll(page, what: str) -> None:
-    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    if width[0] > width[1]:
-        raise SystemExit(f"{what}: the page is {width[0]} px wide in a {width[1]} px window (something sticks out)")
-
-
-def shoot(page, path: Path, full_page: bool, what: str) -> None:
-    no_sideways_scroll(page, what)
-    page.screenshot(path=str(path), full_page=full_page)
-    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
-
-
-def session(browser, url: str, game: str, viewport: dict[str, int], out: Path, suffix: str, full_page: bool) -> None:
-    """Deal, shoot the start; play, ask a hint, shoot it; review, shoot it."""
-    settings = {**DEFAULTS, **SETTINGS.get(game, {})}
-    page = browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{url}/?nodes={settings['nodes']}")
-    page.wait_for_selector("body[data-ready=true]", timeout=60_000)
+def deal(page: object, game: str, seed: int, players: int | None) -> None:
+    """Start a seeded game dealt by the engine (the engine plays the other seats)."""
     page.select_option("#game", game)
-    page.fill("#seed", str(settings["seed"]))
+    if players is not None and page.is_visible("#players"):
+        page.fill("#players", str(players))
+        page.dispatch_event("#players", "change")
+    page.fill("#seed", str(seed))
     page.click("#deal")
     page.wait_for_selector("#table:not([hidden])", timeout=60_000)
     wait_idle(page)
-    shoot(page, out / f"{game}-start{suffix}.png", full_page, f"{game} start")
-    for _ in range(settings["moves"]):
+
+
+def play_moves(page: object, count: int) -> None:
+    """Click the first legal move ``count`` times (fewer if the game ends)."""
+    for _ in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
-            break
+            return
         buttons.first.click()
         wait_idle(page)
+
+
+def show_hint(page: object) -> None:
+    """Ask a hint and wait for its final answer."""
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=120_000)
     page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')",
                            timeout=120_000)
     wait_idle(page)
-    page.evaluate("() => window.scrollTo(0, 0)")
-    shoot(page, out / f"{game}-hint{suffix}.png", full_page, f"{game} hint")
+
+
+def open_review(page: object) -> None:
+    """Open the review and wait for its table."""
     page.click("#review")
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=120_000)
     wait_idle(page)
-    shoot(page, out / f"{game}-review{suffix}.png", full_page, f"{game} review")
-    if errors:
-        raise SystemExit(f"{game}: the page reported errors: {errors}")
-    page.close()
+
+
+def shoot(page: object, path: Path, full_page: bool = False) -> None:
+    """What the viewport shows (or, with ``full_page``, the whole page below the fold too) as a PNG."""
+    wide, window = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if wide > window:
+        raise SystemExit(f"make.py: {path.name}: the page is {wide} px wide in a {window} px window "
+                         "(something sticks out)")
+    page.screenshot(path=str(path), full_page=full_page)
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, nodes: int,
+         players: int | None, full_page: bool = False) -> list[Path]:
+    """Drive the page for ``game`` and write its three screenshots into ``out``."""
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("make.py: Chromium is not installed (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{game}-{name}.png" for name in SHOTS]
+    url, server, thread = start_server()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = open_page(browser, url, width, height, nodes)
+                deal(page, game, seed, players)
+                shoot(page, paths[0], full_page)
+                play_moves(page, moves)
+                show_hint(page)
+                shoot(page, paths[1], full_page)
+                open_review(page)
+                shoot(page, paths[2], full_page)
+            finally:
+                browser.close()
+    finally:
+        stop_server(server, thread)
+    return paths
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, help="the game to show (a name from 'memory-solver games')")
-    parser.add_argument("--out", type=Path, default=HERE, help="where the laptop screenshots go (default: here)")
-    parser.add_argument("--phone", type=Path, help="also write the phone-width screenshots into this directory")
+    parser.add_argument("--game", required=True, help="the game's name (aetherya, embers, forgotten, memorinth, ...)")
+    parser.add_argument("--out", type=Path, default=HERE, help="where the PNGs go (default: docs/screenshots)")
+    parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels (a phone: 390)")
+    parser.add_argument("--height", type=int, default=900, help="viewport height in CSS pixels")
+    parser.add_argument("--seed", type=int, help="the deal's seed (default: the game's in SETTINGS, else 3)")
+    parser.add_argument("--moves", type=int, help="moves clicked before the hint (default: the game's, else 4)")
+    parser.add_argument("--nodes", type=int, help="the hint's and review's node budget (default: the game's, else 300)")
+    parser.add_argument("--players", type=int, default=None, help="players, for games that have the parameter")
+    parser.add_argument("--full-page", action="store_true", help="the whole page, not just the viewport")
     args = parser.parse_args(argv)
-    from solver.registry import game_names
-    if args.game not in game_names():
-        parser.error(f"unknown game {args.game!r} (games: {', '.join(game_names())})")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        parser.error("Chromium is not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-    args.out.mkdir(parents=True, exist_ok=True)
-    with Board() as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            session(browser, url, args.game, LAPTOP, args.out, "", full_page=False)
-            if args.phone:
-                args.phone.mkdir(parents=True, exist_ok=True)
-                session(browser, url, args.game, PHONE, args.phone, "-phone", full_page=True)
-        finally:
-            browser.close()
+    chosen = {**DEFAULTS, **SETTINGS.get(args.game, {}),
+              **{k: v for k, v in (("seed", args.seed), ("moves", args.moves), ("nodes", args.nodes)) if v is not None}}
+    make(args.game, args.out, args.width, args.height, chosen["seed"], chosen["moves"], chosen["nodes"], args.players,
+         args.full_page)
     return 0
 
 

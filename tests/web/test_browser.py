@@ -1,15 +1,20 @@
 """The web board in a real browser: headless Chromium driven by Playwright (tests/web/conftest.py)."""
 
+import re
+
 import pytest
 
 from solver.record import record_from_lines
 
-#: per game: the hint budget the page is opened with (?nodes=N: the same answer as the engine's), the decisions
-#: played by clicking, and whether the first of them is a click on the board (a cell, a card) rather than a button
-GAMES = {
-    "pile": {"nodes": 40, "clicks": 2, "board": False},
-    "forgotten": {"nodes": 300, "clicks": 10, "board": True},
-}
+GAMES = ["pile", "memorinth", "forgotten"]
+#: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
+CLICKS = {"pile": 2}
+#: the deal's seed (one in which clicking the first legal move does not lose before the hint)
+SEEDS = {"memorinth": 12}
+#: the page's hint budget (?nodes=N: the same answer as the engine's for that budget)
+NODES = {"forgotten": 300}
+#: games whose board is text (no picture, so no board targets to click): the toy game
+TEXT_BOARDS = {"pile"}
 
 
 def open_page(browser, url, query="", width=1280):
@@ -40,48 +45,77 @@ def moves_played(page):
 
 
 def play_by_clicking(page, count):
-    """Click the first legal move in the list of moves, ``count`` times (fewer if the game ends)."""
-    for _ in range(count):
+    """Click legal moves ``count`` times: the first on a board target where one names a single move, the rest the
+    first of the move buttons. Returns how many were board clicks."""
+    on_board = 0
+    for i in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
-            return
+            break
+        if i == 0 and click_board_target(page, "#board", "#moves"):
+            on_board += 1
+            continue
         buttons.first.click()
         wait_idle(page)
+    return on_board
 
 
-def click_on_the_board(page):
-    """Play the first legal move by clicking the board element that names it (a word of the move: a cell such as
-    '3,4', a card); returns the move."""
-    move = page.locator("#moves button").first.get_attribute("data-move")
-    for token in move.split():
-        target = page.locator(f'#board [data-target="{token}"]')
-        if target.count():
-            before = moves_played(page)
-            target.first.click()
-            wait_idle(page)
-            assert page.locator("#move-list li").nth(before).text_content().endswith(move)
-            return move
-    raise AssertionError(f"no board element names {move!r}")
+def move_tokens(move):
+    """The tokens of a move string a board element may name (board.js moveTokens): its words, and the parts of a
+    word joined by commas ('flip 3,4' names '3,4', '3' and '4')."""
+    words = [token for token in re.split(r"[\s;@=:()]+", move.lower()) if token]
+    parts = [token for token in re.split(r"[\s,;@=:()]+", move.lower()) if token]
+    return list(dict.fromkeys(words + parts))
+
+
+def moves_for(token, legal):
+    """The legal moves a board element with data-target=token stands for (board.js movesFor)."""
+    wanted = token.lower()
+    return [move for move in legal if move.lower() == wanted or wanted in move_tokens(move)]
+
+
+def board_target_for(page, board, legal, wanted=None):
+    """A data-target on ``board`` that names exactly one legal move (``wanted``, when given)."""
+    for token in page.eval_on_selector_all(f"{board} [data-target]",
+                                           "els => els.map(e => e.getAttribute('data-target'))"):
+        named = moves_for(token, legal)
+        if len(named) == 1 and (wanted is None or named[0] == wanted):
+            return token, named[0]
+    return None, None
+
+
+def click_board_target(page, board, buttons, wanted=None):
+    """Play a move by clicking the board (not the move list); False when no target names just that move."""
+    legal = page.eval_on_selector_all(f"{buttons} button", "els => els.map(e => e.dataset.move)")
+    token, move = board_target_for(page, board, legal, wanted)
+    if token is None:
+        return False
+    played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
+    page.locator(f'{board} [data-target="{token}"]').first.click()
+    wait_idle(page)
+    if played is not None:
+        texts = page.eval_on_selector_all("#move-list li", "items => items.map(i => i.textContent)")
+        assert len(texts) > played and texts[played].endswith(move), (token, move, texts[played:])
+    return True
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_server, browser, game, tmp_path):
     url, _ = live_server
-    nodes, clicks = GAMES[game]["nodes"], GAMES[game]["clicks"]
+    nodes = NODES.get(game, 40)
     page, errors = open_page(browser, url, f"?nodes={nodes}")
-    deal(page, game)
-    if GAMES[game]["board"]:
-        click_on_the_board(page)
-        clicks -= 1
-    play_by_clicking(page, clicks)
+    seed = SEEDS.get(game, 3)
+    deal(page, game, seed)
+    clicks = CLICKS.get(game, 10)
+    assert play_by_clicking(page, clicks) == (0 if game in TEXT_BOARDS else 1)
     before = moves_played(page)
-    assert before >= GAMES[game]["clicks"]
+    assert before >= clicks
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=60_000)
     page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
     shown = page.locator("#hint-list li").first.get_attribute("data-move")
     assert page.locator("#moves button.best").first.text_content() == shown
-    assert shown == engine_top_move(page, tmp_path, nodes=nodes, seed=3)
+    assert shown == engine_top_move(page, tmp_path, nodes=nodes, seed=seed)
     page.click("#undo")
     wait_idle(page)
     assert moves_played(page) < before
@@ -101,6 +135,16 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     assert moves_played(page) == before
     page.click("#review")
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=60_000)
+    wait_idle(page)
+    assert page.locator("#hint-list li").count() == 0       # the hint was for the current position
+    row = page.locator("#review-table tbody tr").last
+    row.click()
+    wait_idle(page)
+    assert page.text_content("#status") == f"Review: the position before move {int(row.get_attribute('data-turn')) + 1}"
+    assert page.locator("#moves button").count() == 0        # a past position: nothing to play on it
+    page.click("#review-close")
+    wait_idle(page)
+    assert page.locator("#moves button").count() > 0 or page.text_content("#status") == "The game is over."
     assert errors == []
 
 
@@ -124,74 +168,76 @@ def engine_top_move(page, tmp_path, nodes, seed):
     return result.best.move
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if GAMES[g]["board"]])
+#: a puzzle of each kind of a game: (kind, difficulty, index) as the page's puzzle panel asks for it
+PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)],
+           "forgotten": [("forced-connection", "medium", 0), ("best-move", "medium", 0)]}
+
+
+def forgotten_solution(puzzle):
+    """A forced connection: its first flip, then the known partner (a sure match); a best move: the flip."""
+    from solver.registry import load_game
+    if puzzle["kind"] == "best-move":
+        return [puzzle["answer"]["move"]]
+    state = load_game(puzzle["game"]).parse_state(puzzle["state"])
+    first, *others = puzzle["answer"]["firstMoves"]
+    tile = state.tiles[state.parse_move(first)]
+    return [first] + [m for m in others if state.tiles[state.parse_move(m)] == tile][:1]
+
+
+#: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
+SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn],
+                  "forgotten": forgotten_solution}
+
+
+@pytest.mark.parametrize("game, kind, difficulty, index",
+                         [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
+                         ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
+def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind, difficulty, index):
+    """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
+    else the move buttons), checked by the server: 'correct'; the solution shown on request."""
+    from solver.puzzles import make_puzzle
+    from solver.registry import game_class, load_game
+    url, _ = live_server
+    page, errors = open_page(browser, url)
+    page.click(".tab[data-tab=puzzles]")
+    page.select_option("#puzzle-game", game)
+    page.select_option("#puzzle-kind", kind)
+    page.select_option("#puzzle-difficulty", difficulty)
+    page.fill("#puzzle-index", str(index))
+    page.click("#puzzle-new")
+    page.wait_for_selector("#puzzle-board svg", timeout=60_000)
+    wait_idle(page)
+    # a kind the game's default board cannot have is made on the board the game names (the page does the same)
+    puzzle = make_puzzle(load_game(game_class(game).PUZZLE_GAMES.get(kind, game)), kind, difficulty, 0, index)
+    assert puzzle["id"] in page.text_content("#puzzle-text")
+    on_board = 0
+    for move in SOLUTION_MOVES[game](puzzle):
+        if click_board_target(page, "#puzzle-board", "#puzzle-legal", move):
+            on_board += 1
+        else:
+            page.click(f'#puzzle-legal button[data-move="{move}"]')
+            wait_idle(page)
+    assert on_board >= 1
+    page.click("#puzzle-check")
+    page.wait_for_function("() => /correct/.test(document.querySelector('#puzzle-message').textContent)")
+    assert page.text_content("#puzzle-message").startswith("correct:")
+    page.click("#puzzle-solution")
+    page.wait_for_selector("#puzzle-answer:not([hidden])")
+    assert page.text_content("#puzzle-answer").startswith("Proven solution:")
+    assert errors == []
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g not in TEXT_BOARDS])
 def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(live_server, browser, game):
     """At a phone's width (390 px): no sideways scrolling, a tap on the board plays, the hint sits under the board."""
     url, _ = live_server
-    page, errors = open_page(browser, url, f"?nodes={GAMES[game]['nodes']}", width=390)
-    deal(page, game)
-    click_on_the_board(page)
+    page, errors = open_page(browser, url, f"?nodes={NODES.get(game, 40)}", width=390)
+    deal(page, game, SEEDS.get(game, 3))
+    assert click_board_target(page, "#board", "#moves")
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=60_000)
     wait_idle(page)
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     top = {name: page.locator(name).bounding_box()["y"] for name in ("#board", "#hint-panel", "#moves-panel")}
     assert top["#board"] < top["#hint-panel"] < top["#moves-panel"]
-    assert errors == []
-
-
-
-#: per game: the puzzles solved by clicking, one of each kind: (kind, difficulty, the moves that answer it, computed
-#: from the puzzle the engine makes for the page's request)
-PUZZLES = {
-    "forgotten": [("forced-connection", "medium"), ("best-move", "medium")],
-}
-
-
-def puzzle_answer_moves(game, kind, difficulty):
-    """The moves that answer the page's puzzle (index 0, seed 0), from the engine's own puzzle."""
-    from solver.puzzles import make_puzzle
-    from solver.registry import game_class, load_game
-    spec = game_class(game).PUZZLE_GAMES.get(kind, game)
-    puzzle = make_puzzle(load_game(spec), kind, difficulty, 0, 0)
-    if game == "forgotten":
-        if kind == "best-move":
-            return [puzzle["answer"]["move"]]
-        position = load_game(spec).parse_state(puzzle["state"])
-        first, *others = puzzle["answer"]["firstMoves"]
-        cell = position.parse_move(first)
-        mate = [m for m in others if position.tiles[position.parse_move(m)] == position.tiles[cell]]
-        return [first] + mate[:1]              # the first flip, then its known partner (a sure match)
-    raise AssertionError(f"no answer known for {game} puzzles")
-
-
-@pytest.mark.parametrize("game", PUZZLES)
-def test_a_puzzle_of_each_kind_is_solved_by_clicking(live_server, browser, game):
-    url, _ = live_server
-    page, errors = open_page(browser, url)
-    page.click(".tab[data-tab=puzzles]")
-    page.select_option("#puzzle-game", game)
-    for kind, difficulty in PUZZLES[game]:
-        page.select_option("#puzzle-kind", kind)
-        page.select_option("#puzzle-difficulty", difficulty)
-        page.click("#puzzle-new")
-        wait_idle(page)
-        assert page.locator("#puzzle-board svg").count() == 1, page.locator("#puzzle-message").text_content()
-        moves = puzzle_answer_moves(game, kind, difficulty)
-        first = page.locator(f'#puzzle-board [data-target="{moves[0].split()[-1]}"]')
-        if first.count():                      # the first move by the board, the rest by the move buttons
-            first.first.click()
-        else:
-            page.click(f'#puzzle-legal button[data-move="{moves[0]}"]')
-        wait_idle(page)
-        for move in moves[1:]:
-            page.click(f'#puzzle-legal button[data-move="{move}"]')
-            wait_idle(page)
-        assert page.eval_on_selector_all("#puzzle-moves li", "items => items.map(i => i.textContent)") == moves
-        page.click("#puzzle-check")
-        wait_idle(page)
-        assert page.locator("#puzzle-message").text_content().startswith("correct: "), kind
-        page.click("#puzzle-solution")
-        wait_idle(page)
-        assert "Proven solution" in page.locator("#puzzle-answer").text_content()
     assert errors == []
