@@ -172,7 +172,7 @@ def bench_gaps(quick: bool) -> None:
         if quick and not in_quick:
             continue
         game = load_game(spec)
-        model = Model(game.board, game.erasure)
+        model = Model.of(game)
         info, flag = evaluate.initial_info(game)
         solver = evaluate.optimal_solver(game)
         start = time.perf_counter()

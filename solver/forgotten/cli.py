@@ -154,7 +154,9 @@ def _run_score(args: argparse.Namespace, default: Any) -> int:
     out = sys.stdout
     out.write(f"status: {report['status']} (turn {report['turn']}, phase {report['phase']})\n")
     route = report["route"]
-    if route["missingTiles"] is None:
+    if route is None:
+        out.write(f"goal clear: {report['tiles']['faceDown']} tiles face down still to match\n")
+    elif route["missingTiles"] is None:
         out.write("no route is possible any more\n")
     else:
         out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "

@@ -42,9 +42,9 @@ class ExactAnalysis:
             raise UnsupportedActionError("state", f"{game.width}x{game.height}",
                                          f"exact solving takes boards of at most {MAX_CELLS} cells; use 'hint'")
         self.game = game
-        self.model = Model(game.board, game.erasure)
+        self.model = Model.of(game)
         self.solver = forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                             game.board.symmetries, policy, max_entries)
+                                             game.goal_code, game.board.symmetries, policy, max_entries)
         self.max_nodes = 0
         self.seconds = 0.0
 
@@ -65,8 +65,13 @@ class ExactAnalysis:
         return self.solver.value(self._codes(info), info.e, info.d, erase_next, self.max_nodes, self.seconds)
 
     def alive(self, info: Info) -> float:
-        """Probability that the true board still allows a route."""
+        """Probability that the true board can still be won (a route, or under the clear goal every tile)."""
         return float(alive_probability(self.model, info))
+
+    def _conditioning(self, info: Info) -> float:
+        """What the knowledge value is divided by to give the real game's value (1 when the model's values are
+        already conditioned on the game not being over, ``Model.conditioned``)."""
+        return 1.0 if self.model.conditioned else self.alive(info)
 
     def position_value(self, state: ForgottenState) -> float:
         """Win probability of ``state`` under optimal play, given only what the players know."""
@@ -75,9 +80,8 @@ class ExactAnalysis:
         if state.phase in ("lost", "gave-up"):
             return 0.0
         info = info_from_state(state)
-        alive = self.alive(info)
         if state.phase == "erase":
-            return self.roll_value(info) / alive
+            return self.roll_value(info) / self._conditioning(info)
         moves = self.move_values(state)
         return max((m.value for m in moves), default=0.0)
 
@@ -92,7 +96,7 @@ class ExactAnalysis:
     def move_values(self, state: ForgottenState) -> list[MoveValue]:
         """Exact win probability of every legal move at a decision (giving up is worth 0)."""
         info = info_from_state(state)
-        alive = self.alive(info)
+        alive = self._conditioning(info)
         erase_next = self.game.erasure_due(state.turn + 1)
         codes = self._codes(info)
         out = []

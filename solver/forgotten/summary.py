@@ -42,7 +42,17 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
         "seenSingles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if singles >> c & 1],
         "lostTiles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if dead >> c & 1],
         "fullInformation": False,
+        "goal": state.game.goal,
     }
+    if state.phase in ("first", "second", "erase"):
+        model = Model.of(state.game)
+        fatal = [name(c) for c in range(cells) if not model.hopeful(model.erase(info, c))]
+        erasure = {"rollsThatEndTheGame": fatal, "outOf": cells, "probability": len(fatal) / cells}
+    if state.game.goal == "clear":      # FG-14: no route to build, every face-down tile still to match
+        out["route"] = None
+        if state.phase in ("first", "second", "erase"):
+            out["erasure"] = erasure
+        return out
     usable = up | unk | pairs | (singles if unk else 0)
     missing = forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
     costs = np.zeros(cells, np.int32)
@@ -56,9 +66,7 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
         "cells": [name(c) for c in range(cells) if route >> c & 1 and not up >> c & 1],
     }
     if state.phase in ("first", "second", "erase"):
-        model = Model(board, state.game.erasure)
-        fatal = [name(c) for c in range(cells) if not model.hopeful(model.erase(info, c))]
-        out["erasure"] = {"rollsThatEndTheGame": fatal, "outOf": cells, "probability": len(fatal) / cells}
+        out["erasure"] = erasure
     return out
 
 

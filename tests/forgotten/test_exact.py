@@ -180,10 +180,10 @@ def brute_force_value(game, state) -> float:
 
 def solver_value(game, state) -> float:
     """The compiled solver's value of the real game: knowledge value over the chance the game is alive."""
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     info = info_from_state(state)
     solver = exact_kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                 game.board.symmetries, -1, 10**7)
+                                 game.goal_code, game.board.symmetries, -1, 10**7)
     value = solver.value(np.asarray(info.codes, np.uint8), info.e, info.d, game.erasure_due(state.turn + 1))
     return value / float(alive_probability(model, info))
 
@@ -214,7 +214,7 @@ def test_exact_solver_agrees_with_brute_force_after_unseen_erasures(spec, notati
     """Positions where the game's being alive says something about the removed tiles (FG-11, FG-13)."""
     game = load_game(spec)
     state = game.state_from_notation(notation)
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     assert alive_probability(model, info_from_state(state)) < 1
     assert solver_value(game, state) == pytest.approx(brute_force_value(game, state), abs=1e-12)
 
