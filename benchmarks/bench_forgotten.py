@@ -10,12 +10,16 @@
 4. the gap between the hint policy and the exact optimum on small boards (target: within 1 point),
    by exact policy evaluation or by summing exact per-decision losses over seeded games;
 5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
-6. Brain placement advice for the real game.
+6. Brain placement advice for the real game;
+7. ``solve`` under limits (issue 11): how soon a cancelled exact search answers (target: 200 ms) and how
+   close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger).
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -224,9 +228,50 @@ def bench_placement(quick: bool) -> None:
     print(table(["Brains", "parameter", "win rate (route policy)", "95% CI", "games"], rows))
 
 
+# -- 7. solve under limits ---------------------------------------------------------------------------------------
+LIMIT_POSITION = "??????/@????@/??????/?????? 0 first"      # 6x4, every tile unseen: far beyond a few seconds
+
+
+def bench_solve_limits(quick: bool) -> None:
+    section(f"Exact solve under limits ({LIMIT_POSITION}, 6x4; engine: the same code on a worker thread)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    state = game.parse_state(LIMIT_POSITION)
+    rows = []
+    latencies = []
+    for delay in ([0.3, 1.0] if quick else [0.1, 0.3, 1.0, 2.0, 4.0]):
+        ctx = SearchContext(limits=Limits(time_ms=60_000))
+        done: dict = {}
+
+        def run() -> None:
+            done["result"] = game.solve(state, ctx)
+            done["at"] = time.perf_counter()
+        worker = threading.Thread(target=run)
+        worker.start()
+        time.sleep(delay)
+        asked = time.perf_counter()
+        ctx.cancel.set()
+        worker.join()
+        latencies.append(done["at"] - asked)
+        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms",
+                     done["result"].solution.get("limit"), "<= 200 ms"])
+    for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
+        ctx = SearchContext(limits=Limits(time_ms=ms))
+        start = time.perf_counter()
+        result = game.solve(state, ctx)
+        took = time.perf_counter() - start
+        allowed = max(0.1 * ms, 100)
+        rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result.solution.get("limit"),
+                     f"<= {ms + allowed:.0f} ms"])
+    print(table(["query", "answered after", "limit stated", "target"], rows))
+    print(f"\nTerminate latency: median {statistics.median(latencies) * 1000:.1f} ms, "
+          f"worst {max(latencies) * 1000:.1f} ms.")
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
-    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps):
+    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps,
+                  bench_solve_limits):
         bench(quick)
         sys.stdout.flush()
     return 0

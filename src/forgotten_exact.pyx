@@ -411,7 +411,7 @@ cdef inline void tick(Search* s) noexcept nogil:
     s.nodes += 1
     if s.max_nodes > 0 and s.nodes >= s.max_nodes:
         s.stopped = 1
-    elif s.deadline > 0 and (s.nodes & 4095) == 0 and now() > s.deadline:
+    elif s.deadline > 0 and (s.nodes & 255) == 0 and now() > s.deadline:
         s.stopped = 2
 
 
@@ -701,28 +701,37 @@ cdef class Solver:
               double seconds=0.0):
         """Win probability at the start of a turn."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         self.start(max_nodes, seconds)
-        return self.finish(v_start(&self.s, &info, erase_next))
+        with nogil:
+            result = v_start(&self.s, &info, erase_next)
+        return self.finish(result)
 
     def first_value(self, const uint8_t[::1] codes, int e, int d, bint erase_next, int first, int64_t max_nodes=0,
                     double seconds=0.0):
         """Win probability of flipping ``first`` (any face-down tile) first, then playing on."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         if not 0 <= first < self.s.n or info.codes[first] == BLOCK or info.codes[first] == UP:
             raise ValueError(f"cell {first} holds no face-down tile")
         self.start(max_nodes, seconds)
-        return self.finish(q_first(&self.s, &info, first, erase_next))
+        with nogil:
+            result = q_first(&self.s, &info, first, erase_next)
+        return self.finish(result)
 
     def second_value(self, const uint8_t[::1] codes, int e, int d, bint erase_next, int first, int second,
                      int64_t max_nodes=0, double seconds=0.0):
         """Win probability of flipping ``second`` after ``first`` (whose tile ``codes`` already shows)."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         if not 0 <= first < self.s.n or info.codes[first] < DEAD:
             raise ValueError(f"the first flip {first} must be a seen face-down tile")
         if not 0 <= second < self.s.n or second == first or info.codes[second] == BLOCK or info.codes[second] == UP:
             raise ValueError(f"cell {second} is not a second flip")
         self.start(max_nodes, seconds)
-        return self.finish(q_second(&self.s, &info, first, second, erase_next))
+        with nogil:
+            result = q_second(&self.s, &info, first, second, erase_next)
+        return self.finish(result)
 
     def policy_move(self, const uint8_t[::1] codes, int e, int d, int first):
         """The route policy's flip (first flip when ``first`` is -1)."""
@@ -732,6 +741,11 @@ cdef class Solver:
         if popcount64(m.unk | m.pairs | m.singles | m.dead) < 2:
             raise ValueError("no legal flip: fewer than two face-down tiles")
         return route_move(&self.s, &info, first)
+
+    def stop_reason(self):
+        """Why the last call stopped: ``"node limit"``, ``"time limit"``, ``"memory limit"``, or ``""`` if it
+        finished. A stopped call keeps every value it completed, so calling again resumes the work."""
+        return {0: "", 1: "node limit", 2: "time limit", 3: "memory limit"}[self.s.stopped]
 
     def entries(self):
         """Knowledge states stored (equivalent states count once)."""

@@ -135,6 +135,12 @@ def _run_solve(args: argparse.Namespace, default: Any) -> int:
     if not result.optimal:
         out.write(f"not solved: {result.solution.get('reason', result.status)} "
                   f"({result.solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
+        solved = [m for m in result.solution.get("moves", []) if m["winProbability"] is not None
+                  and m["move"] != "give up"]
+        if solved:
+            out.write(f"best so far {result.value:.6f} (exact for the moves solved; the others are not):\n")
+            for move in solved:
+                out.write(f"    {move['move']:<12} {move['winProbability']:.6f}\n")
         return 0
     out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
               f"{result.solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")

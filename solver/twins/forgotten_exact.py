@@ -49,6 +49,7 @@ class Solver:
         self.policy = policy
         self.max_entries = max_entries
         self._limits: tuple[int, float] = (0, 0.0)
+        self._stopped = ""
         self._new_search()
 
     def _new_search(self) -> None:
@@ -66,10 +67,12 @@ class Solver:
     def _stop(self, nodes: int) -> bool:
         max_nodes, deadline = self._limits
         if max_nodes and nodes >= max_nodes:
-            return True
-        if deadline and time.perf_counter() > deadline:
-            return True
-        return self.entries() >= self.max_entries
+            self._stopped = "node limit"
+        elif deadline and time.perf_counter() > deadline:
+            self._stopped = "time limit"
+        elif self.entries() >= self.max_entries:
+            self._stopped = "memory limit"
+        return bool(self._stopped)
 
     def _load(self, codes: np.ndarray, e: int, d: int) -> Info:
         if len(codes) != self.board.cells:
@@ -84,6 +87,7 @@ class Solver:
     def _run(self, fn, max_nodes: int, seconds: float) -> float:
         self._limits = (self.search.nodes + max_nodes if max_nodes > 0 else 0,
                         time.perf_counter() + seconds if seconds > 0 else 0.0)
+        self._stopped = ""
         try:
             return fn()
         except _Stopped:
@@ -130,6 +134,11 @@ class Solver:
         if bin(info.down()).count("1") < 2:
             raise ValueError("no legal flip: fewer than two face-down tiles")
         return self._route(info, first)
+
+    def stop_reason(self) -> str:
+        """Why the last call stopped: ``"node limit"``, ``"time limit"``, ``"memory limit"``, or ``""`` if it
+        finished. A stopped call keeps every value it completed, so calling again resumes the work."""
+        return self._stopped
 
     def entries(self) -> int:
         """Memo entries stored."""
