@@ -12,7 +12,8 @@
 5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
 6. Brain placement advice for the real game;
 7. ``solve`` under limits (issue 11): how soon a cancelled exact search answers (target: 200 ms) and how
-   close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger).
+   close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger);
+8. puzzle generation: CPU seconds for 3 puzzles per board and difficulty (target: seconds per puzzle).
 """
 
 from __future__ import annotations
@@ -268,10 +269,27 @@ def bench_solve_limits(quick: bool) -> None:
           f"worst {max(latencies) * 1000:.1f} ms.")
 
 
+# -- 8. puzzle generation --------------------------------------------------------------------------------------
+def bench_generate(quick: bool) -> None:
+    from solver.forgotten.puzzles import generate
+    section("Puzzle generation, 3 puzzles, seed 0 (CPU seconds of this process)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    specs = ["forgotten(width=4,height=3)"] if quick else ["forgotten(width=4,height=3)", "forgotten(width=3,height=4)",
+                                                          "forgotten(width=4,height=4,pairs=6)", "forgotten"]
+    rows = []
+    for spec in specs:
+        for difficulty in ("easy", "medium", "hard"):
+            cpu, wall = time.process_time(), time.perf_counter()
+            puzzles = generate(load_game(spec), 3, 0, difficulty)
+            rows.append([spec, difficulty, len(puzzles), ", ".join(sorted({p.kind for p in puzzles})),
+                         f"{time.process_time() - cpu:.1f}", f"{time.perf_counter() - wall:.1f}"])
+    print(table(["game", "difficulty", "puzzles", "kinds", "CPU s", "wall s"], rows))
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps,
-                  bench_solve_limits):
+                  bench_solve_limits, bench_generate):
         bench(quick)
         sys.stdout.flush()
     return 0

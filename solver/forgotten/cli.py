@@ -15,7 +15,7 @@ import numpy as np
 
 from solver.cli import add_limit_args, context_from_args, print_json, read_input_arg
 from solver.errors import InvalidInputError
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.registry import load_game
 from solver.results import HintResult
 
@@ -100,7 +100,13 @@ def add_commands(commands: argparse._SubParsersAction, game: Any) -> None:
 
     generate = commands.add_parser("generate", help="puzzles with a unique best move or a forced connection",
                                    description="Positions (known tiles, removed cells) whose answer is verified by "
-                                               "exact search; see docs/formats/forgotten.md.")
+                                               "exact search; see docs/formats/forgotten.md. What to expect: a few "
+                                               "seconds of CPU per puzzle on boards of up to 24 cells (best-move "
+                                               "puzzles are solved exactly, one solver shared by every candidate, "
+                                               "positions with at most 6 unseen tiles); on larger boards only "
+                                               "forced connections, usually faster. Fewer puzzles than --count "
+                                               "come back when none are found within 200 self-played games per "
+                                               "puzzle asked.")
     generate.add_argument("--count", type=int, default=5)
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
@@ -312,7 +318,7 @@ def demo(out: TextIO) -> None:
     render_hint(result, out)
     best = result.best.move
     state.apply_move(best)
-    out.write(f"\n   After '{best}' the tile shows {LETTERS[state.tiles[state.first]]}; the second flip:\n")
+    out.write(f"\n   After '{best}' the tile shows {letter(state.tiles[state.first])}; the second flip:\n")
     render_hint(hint(state, SearchContext(limits=Limits(nodes=4000), seed=1), top=3), out)
 
     small = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")

@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.errors import InvalidInputError, UnknownGameError
 from solver.forgotten.board import MAX_SIDE, MIN_SIDE, Board, default_brains, opposite_sides, parse_brains
-from solver.forgotten.notation import DOWN, MAX_PAIRS, NONE
+from solver.forgotten.notation import DOWN, MAX_PAIRS, NONE, SECOND_SERIES, letter_range
 from solver.forgotten.state import ForgottenState, state_from_json, state_from_notation
 from solver.game import Game, Information, Parameter, Utility
 from solver.results import HintResult, SolveResult
@@ -53,9 +53,8 @@ class ForgottenGame(Game):
             raise UnknownGameError("game.pairs", self.params["pairs"],
                                    f"a {self.width}x{self.height} board holds at most {free // 2} pairs besides "
                                    "the two Brains")
-        if pairs > MAX_PAIRS:
-            raise UnknownGameError("game.pairs", pairs, f"at most {MAX_PAIRS} pairs (letters A-Z); choose a smaller "
-                                                        "board or set pairs")
+        if pairs > MAX_PAIRS:       # unreachable on boards up to 8x8; kept as the notation's bound
+            raise UnknownGameError("game.pairs", pairs, f"at most {MAX_PAIRS} pairs ({letter_range(MAX_PAIRS)})")
         self.pairs: int = pairs
         try:
             brains = parse_brains(self.params["brains"], self.width, self.height, "game.brains")
@@ -171,15 +170,14 @@ class ForgottenGame(Game):
 
 
 def _tokens(row: str) -> list[str]:
-    """Cell tokens of a notation row (a sign joins the next character)."""
+    """Cell tokens of a notation row (a sign joins the next character, a letter the series mark after it)."""
     out, i = [], 0
     while i < len(row):
-        if row[i] in "+-" and i + 1 < len(row):
-            out.append(row[i:i + 2])
-            i += 2
-        else:
-            out.append(row[i])
-            i += 1
+        end = i + 2 if row[i] in "+-" and i + 1 < len(row) else i + 1
+        if row[end - 1].isalpha() and row[end:end + 1] == SECOND_SERIES:
+            end += 1
+        out.append(row[i:end])
+        i = end
     return out
 
 

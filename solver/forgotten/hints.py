@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.errors import UnsupportedActionError
 from solver.forgotten.knowledge import DEAD, LABEL, UNK, Info, Model, info_from_state, useful_moves, world_arrays
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.kernels import forgotten_paths, forgotten_playout
 from solver.results import HintResult, MoveInfo
@@ -87,7 +87,7 @@ class Knowledge:
 
     def letter(self, cell: int) -> str:
         """The pair letter of a seen tile."""
-        return LETTERS[self.state.tiles[cell]]
+        return letter(self.state.tiles[cell])
 
     def mate(self, cell: int) -> int:
         """The seen face-down partner of ``cell`` (-1 if none)."""

@@ -32,7 +32,9 @@ from solver.kernels import forgotten_paths, forgotten_playout
 FORCED_TURNS = {"easy": 1, "medium": 2, "hard": 3}
 BEST_MARGIN = {"medium": 0.05, "hard": 0.01}
 NODE_BUDGET = 200_000
-MAX_UNSEEN_FOR_EXACT = 8
+MAX_UNSEEN_FOR_EXACT = 6       # more unseen tiles: the exact search rarely ends within the budget
+EXACT_NODES = 150_000          # per candidate position
+EXACT_ENTRIES = 8_000_000      # knowledge states kept across candidates (about 400 MB at most)
 GAMES_PER_PUZZLE = 200
 
 
@@ -154,6 +156,7 @@ def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
     puzzles: list[Puzzle] = []
     seen: set[str] = set()
     small = game.board.cells <= 24
+    exact = _SharedExact() if small and difficulty in BEST_MARGIN else None
     games = 0
     while len(puzzles) < count and games < GAMES_PER_PUZZLE * count:
         games += 1
@@ -167,7 +170,8 @@ def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
                 continue
             seen.add(key)
             want_best = small and difficulty in BEST_MARGIN and rng.random() < 0.5
-            puzzle = _best_move_puzzle(position, difficulty) if want_best else _forced_puzzle(position, difficulty)
+            puzzle = _best_move_puzzle(position, difficulty, exact) if want_best else \
+                _forced_puzzle(position, difficulty)
             if puzzle is not None:
                 puzzles.append(puzzle)
     return puzzles
@@ -274,18 +278,38 @@ def _forced_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
                    "notWithin": k - 1})
 
 
-def _best_move_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
+class _SharedExact:
+    """One exact solver for every candidate of a generation run: candidates come from the same board and
+    rules, so they share most knowledge states, and the memo of one speeds up the next. Each candidate
+    gets its own node budget; a full memo is dropped and started afresh."""
+
+    def __init__(self) -> None:
+        self.analysis: Any = None
+
+    def values(self, state: ForgottenState) -> list[Any] | None:
+        """Exact values of every move of ``state``, or None when the candidate's budget runs out."""
+        from solver.forgotten.solve import ExactAnalysis
+        from solver.kernels import forgotten_exact
+        if self.analysis is None or self.analysis.game is not state.game:
+            self.analysis = ExactAnalysis(state.game, max_entries=EXACT_ENTRIES)
+        self.analysis.limit(None)
+        self.analysis.max_nodes = EXACT_NODES
+        try:
+            return self.analysis.move_values(state)
+        except forgotten_exact.SearchStopped as exc:
+            if str(exc) == "memory limit":
+                self.analysis.solver.clear()
+            return None
+
+
+def _best_move_puzzle(state: ForgottenState, difficulty: str, exact: _SharedExact | None = None) -> Puzzle | None:
     from solver.forgotten.hints import continuation_policy
-    from solver.forgotten.solve import ExactAnalysis
-    from solver.kernels import forgotten_exact
     if info_from_state(state).unseen_on_board > MAX_UNSEEN_FOR_EXACT:
         return None
-    analysis = ExactAnalysis(state.game, max_entries=4_000_000)
-    analysis.max_nodes = 400_000
-    try:
-        moves = [m for m in analysis.move_values(state) if m.action != GIVE_UP]
-    except forgotten_exact.SearchStopped:
+    values = (exact or _SharedExact()).values(state)
+    if values is None:
         return None
+    moves = [m for m in values if m.action != GIVE_UP]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: -m.value)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from solver.forgotten.knowledge import Model, info_from_state
-from solver.forgotten.notation import DOWN, LETTERS, REMOVED
+from solver.forgotten.notation import DOWN, REMOVED, letter
 from solver.forgotten.state import ForgottenState
 from solver.kernels import forgotten_paths
 
@@ -39,8 +39,8 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
                   "removed": sum(1 for s in state.status if s == REMOVED),
                   "removedUnseen": info.e},
         "knownPairs": _pairs(seen_state, pairs),
-        "seenSingles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if singles >> c & 1],
-        "lostTiles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if dead >> c & 1],
+        "seenSingles": [f"{letter(seen_state.tiles[c])} at {name(c)}" for c in range(cells) if singles >> c & 1],
+        "lostTiles": [f"{letter(seen_state.tiles[c])} at {name(c)}" for c in range(cells) if dead >> c & 1],
         "fullInformation": False,
         "goal": state.game.goal,
     }
@@ -75,4 +75,4 @@ def _pairs(state: ForgottenState, pairs: int) -> list[str]:
     for c in range(state.board.cells):
         if pairs >> c & 1:
             seen.setdefault(state.tiles[c], []).append(c)
-    return [f"{LETTERS[t]} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
+    return [f"{letter(t)} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
