@@ -255,6 +255,8 @@ def _run_check(args: argparse.Namespace) -> int:
         print_json(verdict)
     else:
         sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
+        if "puzzleError" in verdict:
+            sys.stdout.write(f"note: {verdict['puzzleError']} (checked against the proven optimum)\n")
     return 0 if verdict["correct"] else 4
 
 

@@ -126,3 +126,79 @@ def test_cli_generate_and_check(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "maze"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
+
+
+# -- issue 16: check proves the optimum itself and answers rule breaks as verdicts -----------------------------------
+@pytest.fixture(scope="module")
+def kingdom_puzzle():
+    return generate("best-kingdom", 1, 4, "hard")[0]
+
+
+def test_check_rescores_from_the_cards_never_from_the_file(kingdom_puzzle):
+    """A file edited to solution.score 99 used to answer 'not correct: 74 short' for the optimal kingdom."""
+    edited = json.loads(json.dumps(kingdom_puzzle))
+    edited["solution"]["score"] = 99
+    verdict = check(edited, kingdom_puzzle["solution"]["kingdom"])
+    assert verdict["correct"] and verdict["optimum"] == kingdom_puzzle["solution"]["score"] == 25
+    assert verdict["puzzleError"] == "the puzzle records 99 but the proven optimum is 25"
+    greedy = check(edited, kingdom_puzzle["greedy"]["kingdom"])
+    assert not greedy["correct"] and greedy["message"] == "10 short"
+
+
+def test_check_proves_a_puzzle_given_without_its_solution(kingdom_puzzle):
+    bare = {k: v for k, v in kingdom_puzzle.items() if k not in ("solution", "greedy", "crossCheck")}
+    verdict = check(bare, kingdom_puzzle["solution"]["kingdom"])
+    assert verdict["correct"] and verdict["optimum"] == 25 and verdict["proof"] == "EXHAUSTIVE"
+    assert "puzzleError" not in verdict
+
+
+@pytest.mark.parametrize("answer, reason", [
+    ("PPPP/PPPP/PPPP/PPPP", "the kingdom uses other cards than the puzzle's 16 (15 P too many; 3 F, 3 M, 1 S, 1 H, "
+                            "2 E, 3 D, 1 R, 1 O missing)"),
+    ("OEDF/EPMF/RFSH/DMDM", "the fixed card P must stay on c1 (the kingdom has D there)"),
+])
+def test_a_kingdom_breaking_the_puzzle_is_not_correct_with_the_reason(kingdom_puzzle, answer, reason):
+    verdict = check(kingdom_puzzle, answer)
+    assert verdict["correct"] is False and verdict["message"] == reason
+
+
+@pytest.fixture(scope="module")
+def race_puzzle():
+    return generate("legend-race", 1, 2, "medium")[0]
+
+
+def test_race_turns_ignore_case_and_spaces(race_puzzle):
+    moves = race_puzzle["solution"]["moves"]          # draw, reveal d4; draw, reveal d3; draw, place c4
+    shouted = "; ".join(m.upper().replace(", ", ",") for m in moves)
+    assert check(race_puzzle, shouted)["correct"]
+    assert check(race_puzzle, "TAKE,PLACE D2")["message"] == "the Legend is not met"
+
+
+def test_an_illegal_race_turn_is_not_correct_with_the_reason(race_puzzle):
+    verdict = check(race_puzzle, "take, reveal a1")
+    assert verdict["correct"] is False and verdict["legendWritten"] is False
+    assert verdict["message"] == ("turn 1 'take, reveal a1' is not legal there: only a drawn card may go to the "
+                                  "discard to reveal a face-down card")
+    with pytest.raises(InvalidInputError):          # a turn that cannot be read is still an input error
+        check(race_puzzle, "fly, place a1")
+
+
+def test_race_check_proves_the_optimum_itself(race_puzzle):
+    moves = race_puzzle["solution"]["moves"]
+    edited = json.loads(json.dumps(race_puzzle))
+    edited["solution"]["turns"] = 1
+    verdict = check(edited, moves)
+    assert verdict["correct"] and verdict["optimum"] == 3 and "records 1" in verdict["puzzleError"]
+    bare = {k: v for k, v in race_puzzle.items() if k != "solution"}
+    assert check(bare, moves)["correct"]
+    longer = check(bare, moves + ["draw, place a1"])
+    assert not longer["correct"] and longer["message"] == "1 turn(s) longer than the optimum"
+
+
+def test_cli_check_exits_4_for_rule_breaks(tmp_path, kingdom_puzzle, race_puzzle):
+    for puzzle, answer in ((kingdom_puzzle, "PPPP/PPPP/PPPP/PPPP"), (race_puzzle, "TAKE, REVEAL A1")):
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(puzzle))
+        out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), answer],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 4 and out.stdout.startswith("not correct: ") and not out.stderr, out
