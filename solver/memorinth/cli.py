@@ -177,7 +177,7 @@ def _run_solve(game: Any, args: argparse.Namespace) -> int:
     state = _state(game, args)
     ctx = context_from_args(state.game, args)
     escape = shortest_escape(state, args.player, max_depth=args.max_depth, ctx=ctx)
-    if args.json:       # the engine's answer: status EXHAUSTIVE|LIMIT, result OPTIMAL|NO_ESCAPE|LIMIT, value, bound
+    if args.json:       # the engine's answer: status, result OPTIMAL|NO_ESCAPE|NONE_WITHIN_MAX_DEPTH|LIMIT, value, bound
         print_json(escape_result(state.game.name, escape).to_json())
         return 0
     who = f"{R.COLOURS[escape.player]} (player {escape.player})"
@@ -185,9 +185,10 @@ def _run_solve(game: Any, args: argparse.Namespace) -> int:
         sys.stdout.write(f"{who} can leave the forest in {escape.turns} own turns (proven shortest, "
                          f"{escape.nodes} nodes):\n")
     elif escape.status == "NO_ESCAPE":
-        bound = escape.to_json()["lowerBound"]
-        sys.stdout.write(f"{who} cannot leave the forest " + (f"within {escape.max_depth} own turns (proven)\n"
-                                                              if bound is not None else "at all (proven)\n"))
+        sys.stdout.write(f"{who} cannot leave the forest at all (proven)\n")
+    elif escape.status == "NONE_WITHIN_MAX_DEPTH":
+        sys.stdout.write(f"{who} cannot leave the forest within {escape.max_depth} own turns (proven; none in "
+                         f"fewer than {escape.lower_bound}); an escape may take longer: try a larger --max-depth\n")
     else:
         best = f"in {escape.turns} own turns" if escape.turns else "not yet"
         sys.stdout.write(f"{who}: search stopped by its limit; best escape found {best}, "
