@@ -30,6 +30,7 @@ from solver.memorinth.rules import kernel
 from solver.memorinth.state import MemorinthState
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
+from solver.validate import as_int
 
 POLICY = np.array([1, 1, 1, 1], dtype=np.int32)      # greedy for everybody after the candidate move
 MAX_TURNS = 400                                      # playouts longer than this count as unfinished
@@ -89,8 +90,7 @@ def _check(state: MemorinthState, player: int | None) -> int:
     to_move = state.current_player()
     if player is None:
         return to_move
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.rules.players:
-        raise InvalidInputError("player", player, f"expected a player 0..{state.rules.players - 1}")
+    player = as_int(player, "player", 0, state.rules.players - 1)     # whole-number floats too, as everywhere
     if player != to_move:
         raise InvalidInputError("player", player, f"it is player {to_move}'s turn; hints rank the moves of the "
                                                   "player to move")

@@ -22,6 +22,7 @@ from solver.memorinth.rules import kernel
 from solver.memorinth.rules import start_side
 from solver.memorinth.state import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, MemorinthState
 from solver.search import Limits, SearchContext
+from solver.validate import as_int
 
 DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
     "base": {"easy": (2, 3), "medium": (4, 5), "hard": (6, 7)},
@@ -173,8 +174,7 @@ def verify(state: MemorinthState, solution: list[list[str]]) -> bool:
 def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, int]:
     """The wanted escape length for a difficulty (or exactly ``turns``)."""
     if turns is not None:
-        if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 12:
-            raise InvalidInputError("--turns", turns, "expected 1..12")
+        turns = as_int(turns, "--turns", 1, 12)
         return turns, turns
     table = DIFFICULTIES[variant]
     if difficulty not in table:
@@ -185,8 +185,7 @@ def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, i
 def generate(game: Any, count: int, seed: int, difficulty: str = "medium", turns: int | None = None,
              ctx: SearchContext | None = None, max_attempts: int = 100_000) -> tuple[list[Puzzle], dict[str, Any]]:
     """``count`` verified puzzles with a unique shortest escape of the difficulty's length (or ``turns``)."""
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
-        raise InvalidInputError("--count", count, "expected 1..1000")
+    count = as_int(count, "--count", 1, 1000)
     if game.rules.players != 1:
         game = game.derive({"players": 1}, None, "game")
     lo, hi = turn_range(game.rules.variant, difficulty, turns)
