@@ -65,8 +65,11 @@ def add_commands(game: EmbersGame, commands: argparse._SubParsersAction) -> None
     add_limit_args(p)
     p.set_defaults(run=lambda a: _run_solve(game, a))
 
-    p = commands.add_parser("score", help="where a position stands (rows, Mind, demons, deck, result)")
+    p = commands.add_parser("score", help="where a position stands (rows, Mind, demons, deck, result)",
+                            description="Prints the JSON answer (docs/formats/embers.md), with or without --json.")
     p.add_argument("state", metavar="STATE")
+    p.add_argument("--json", action="store_true", help="JSON output (the default for this command; accepted like "
+                                                        "every other game's score)")
     p.add_argument("--deck", default=None, help=deck_help)
     p.set_defaults(run=lambda a: _run_score(game, a))
 

@@ -154,3 +154,11 @@ def test_demo_prints_examples(capsys):
     """memory-solver demo --game embers prints readable built-in examples."""
     code, out, _ = run(capsys, "demo", "--game", "embers")
     assert code == 0 and "Fenrys's hint" in out and "OPTIMAL" in out and "Aelin's hint" in out
+
+
+def test_cli_score_accepts_json_like_every_game(capsys):
+    """Issue 16: 'embers score --json' was refused (exit 2) unlike every other game's score."""
+    code, plain, _ = run(capsys, "embers", "score", BLINK)
+    code_json, out, err = run(capsys, "embers", "score", BLINK, "--json")
+    assert code == code_json == 0 and not err and json.loads(out) == json.loads(plain)
+
