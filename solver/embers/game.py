@@ -23,7 +23,7 @@ from solver.errors import InvalidInputError
 from solver.game import Game, Information, Parameter, State, Utility
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
-from solver.validate import as_bool, as_choice, check_keys, get
+from solver.validate import as_bool, as_choice, check_keys, get, join
 
 SOLVE_KEYS = ("state", "method", "fullInformation")
 
@@ -71,7 +71,8 @@ class EmbersGame(Game):
     def parse_state(self, payload: Any, field: str = "state") -> State:
         """A state from JSON or notation; its chapter (``"chapter"`` or ``embers/prologue/N``) picks the rules."""
         if isinstance(payload, dict) and "chapter" in payload:
-            return self.for_chapter(payload["chapter"]).state_from_json(payload, field)
+            chapter = as_choice(payload["chapter"], join(field, "chapter"), ("one", "prologue"))
+            return self.for_chapter(chapter).state_from_json(payload, field)
         if isinstance(payload, str) and payload.strip().startswith("embers/prologue"):
             return self.for_chapter("prologue").state_from_notation(payload, field)
         if isinstance(payload, str) and payload.strip().startswith("embers/one"):

@@ -162,3 +162,12 @@ def test_cli_score_accepts_json_like_every_game(capsys):
     code_json, out, err = run(capsys, "embers", "score", BLINK, "--json")
     assert code == code_json == 0 and not err and json.loads(out) == json.loads(plain)
 
+
+@pytest.mark.parametrize("action", ["score", "hint", "solve"])
+def test_a_chapter_given_as_a_list_names_the_field(action):
+    """Issue 11 item 6: a list as chapter gave 'unhashable type: list' for score, hint and solve."""
+    state = GAME.state_from_notation(BLINK).to_json()
+    state["chapter"] = ["one"]
+    answer = engine_answers({"id": 1, "game": "embers", "action": action, "state": state})[1]
+    assert answer["field"] == "state.chapter" and "expected one of one, prologue" in answer["error"]
+    assert "internal error" not in answer["error"]
