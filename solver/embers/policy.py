@@ -573,30 +573,42 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             if found.found:
                 rest = found.adds[1:] if kind == ADD else found.adds
                 ranked.append(Scored(action, float(found.value), "best plan starting with this move",
-                                     pv=[action] + [encode_add(*a) for a in rest], extra={"planStatus": "EXHAUSTIVE"}))
+                                     pv=_whole_plan(problem, action, rest), extra={"planStatus": "EXHAUSTIVE"}))
             continue
-        value = _greedy_after(problem, kind, payload)
-        if value is not None:
-            ranked.append(Scored(action, float(value), "greedy plan starting with this move",
-                                 extra={"planStatus": "GREEDY"}))
+        greedy = _greedy_after(problem, kind, payload)
+        if greedy is not None:
+            value, rest = greedy
+            ranked.append(Scored(action, value, "greedy plan starting with this move",
+                                 pv=_whole_plan(problem, action, rest), extra={"planStatus": "GREEDY"}))
     return sorted(ranked, key=lambda s: -s.score)
 
 
-def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> float | None:
-    """The value of a greedy plan that starts with this move (discard: the card is never added)."""
+def _whole_plan(problem: planlib.BlinkProblem, action: int, rest: list[tuple[int, int, int]]) -> list[int]:
+    """A plan that starts with ``action`` then adds ``rest``, as actions: the row's cards it never adds are
+    discarded at the end (a forced discard is part of the plan; EM-72: when is immaterial)."""
+    kind, payload = decode(action)
+    added = {c for c, _, _ in rest} | ({decode_add(payload)[0]} if kind == ADD else {payload})
+    return [action] + [encode_add(*a) for a in rest] + [encode(DISCARD, c) for c in problem.row if c not in added]
+
+
+def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> tuple[float, list] | None:
+    """The value of a greedy plan that starts with this move (discard: the card is never added), and the adds
+    after the move."""
     if kind == DISCARD:
         rest = tuple(c for c in problem.row if c != payload)
         sub = dataclasses.replace(problem, row=rest, must_add=False)
         adds = planlib.greedy_plan(sub)
+        after = adds
     else:
         first = decode_add(payload)
         grown = dataclasses.replace(problem, mind=problem.mind + (first,),
                                     row=tuple(c for c in problem.row if c != first[0]), must_add=False)
         if planlib.evaluate(problem, [first]) is None:
             return None
-        adds = [first] + planlib.greedy_plan(grown)
+        after = planlib.greedy_plan(grown)
+        adds = [first] + after
     outcome = planlib.evaluate(problem, adds)
-    return float(outcome.value) if outcome else None
+    return (float(outcome.value), list(after)) if outcome else None
 
 
 def prologue_play_scores(state: EmbersState) -> list[Scored]:
