@@ -550,9 +550,9 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
     why = (f"{'optimal' if result.optimal else 'best found'} plan ({result.status.lower()}): "
            f"{sum(outcome.relives.values())} relive(s), {len(outcome.banished)} demon(s) banished, "
            f"{len(outcome.tainted)} tainted, {len(outcome.visible)} card(s) visible")
-    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
+    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": problem.points(result.bound),
              "objective": outcome.to_json(state.deck)}
-    ranked = [Scored(actions[0], float(result.value), why, pv=actions, extra=extra)]
+    ranked = [Scored(actions[0], problem.points(result.value), why, pv=actions, extra=extra)]
     budget = node_budget(settings, time_limit) // 2
     first_step = []
     for action in state.legal_actions():
@@ -572,7 +572,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
         if found is not None and found.complete:
             if found.found:
                 rest = found.adds[1:] if kind == ADD else found.adds
-                ranked.append(Scored(action, float(found.value), "best plan starting with this move",
+                ranked.append(Scored(action, problem.points(found.value), "best plan starting with this move",
                                      pv=_whole_plan(problem, action, rest), extra={"planStatus": "EXHAUSTIVE"}))
             continue
         greedy = _greedy_after(problem, kind, payload)
@@ -608,7 +608,7 @@ def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> tup
         after = planlib.greedy_plan(grown)
         adds = [first] + after
     outcome = planlib.evaluate(problem, adds)
-    return (float(outcome.value), list(after)) if outcome else None
+    return (problem.points(outcome.value), list(after)) if outcome else None
 
 
 def prologue_play_scores(state: EmbersState) -> list[Scored]:

@@ -46,8 +46,9 @@ def test_EM80_fenrys_blink_hint_is_the_optimal_plan():
     """EM-80/EM-70: Fenrys's top move starts the proven optimal plan and carries its value."""
     s = GAME.state_from_notation(BLINK)
     result = GAME.hint(s, ctx(), top=3)
-    best = P.exhaustive(P.problem_from_state(s))
-    assert result.best.value == best.value
+    problem = P.problem_from_state(s)
+    best = P.exhaustive(problem)
+    assert result.best.value == problem.points(best.value)
     assert result.best.extra["planOptimal"] is True
     assert [m.value for m in result.move_infos] == sorted((m.value for m in result.move_infos), reverse=True)
     assert result.best.pv[0] == result.best.move and len(result.best.pv) == 2
