@@ -247,9 +247,8 @@ class MnemonicGame(Game):
         return 0
 
     def _run_apply(self, args: argparse.Namespace) -> int:
-        from solver.cli import read_input_arg
         game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
+        state = game.parse_state(cli_state(args.state), "STATE")
         for i, move in enumerate(args.moves):
             if state.is_terminal():
                 raise InvalidInputError(f"MOVE[{i}]", move, "the session is over")
@@ -261,9 +260,9 @@ class MnemonicGame(Game):
         return 0
 
     def _run_hint(self, args: argparse.Namespace) -> int:
-        from solver.cli import context_from_args, read_input_arg, render_hint
+        from solver.cli import context_from_args, render_hint
         game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
+        state = game.parse_state(cli_state(args.state), "STATE")
         if args.top < 1:
             raise InvalidInputError("--top", args.top, "must be at least 1")
         horizon = parse_horizon(args.horizon) if args.horizon is not None else None
@@ -277,10 +276,9 @@ class MnemonicGame(Game):
         return 0
 
     def _run_show(self, args: argparse.Namespace) -> int:
-        from solver.cli import read_input_arg
         from solver.mnemonic.describe import describe
         game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
+        state = game.parse_state(cli_state(args.state), "STATE")
         sys.stdout.write(describe(state, args.player))
         return 0
 
@@ -316,3 +314,17 @@ class MnemonicGame(Game):
         out.write("\n> The round is over; the table chooses (one more round allowed in the plan):\n")
         out.write(describe(state))
         advise((1, 1))
+
+
+def cli_state(text: str) -> Any:
+    """A command-line STATE (a JSON file, '-', inline JSON or the notation), read by ``solver.cli.read_input_arg``;
+    a word that is none of them is named as a missing file, not parsed as a broken notation."""
+    import os
+
+    from solver.cli import read_input_arg
+    payload = read_input_arg(text, "STATE")
+    if isinstance(payload, str) and text != "-" and not os.path.exists(text) and \
+            not payload.lstrip().startswith("mnemonic"):
+        raise InvalidInputError("STATE", text, "no such file (a state is a JSON file, '-' for stdin, inline JSON or "
+                                               "the notation 'mnemonic MODE rROUND ...', docs/formats/mnemonic.md)")
+    return payload
