@@ -205,8 +205,10 @@ def _run_place(args: argparse.Namespace, default: Any) -> int:
         print_json(result)
         return 0
     out = sys.stdout
-    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the route "
-              f"policy, seed {result['seed']})\n")
+    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the "
+              f"{result['policy']} policy, seed {result['seed']})\n")
+    if "note" in result:
+        out.write(f"  note: {result['note']}\n")
     for i, p in enumerate(result["placements"], 1):
         twins = p["symmetricPlacements"]
         note = f"; stands for {twins} symmetric placements" if twins > 1 else ""

@@ -73,3 +73,28 @@ def test_fg14_forced_puzzles_are_worded_for_the_goal(goal, notation, pair):
     puzzle = _forced_puzzle(game(goal, "off").parse_state(notation), "easy")
     assert puzzle is not None and puzzle.answer == {"turns": 1, "firstMoves": pair}
     assert puzzle.question.startswith("Match every pair" if goal == "clear" else "Link the Brains")
+
+
+def test_fg14_placement_advice_under_the_clear_goal_plays_greedy_and_says_placement_is_moot():
+    from solver.forgotten.placement import advise_placement
+    clear = advise_placement(game("clear"), SearchContext(limits=Limits(nodes=2000), seed=0), top=2)
+    path = advise_placement(game("path"), SearchContext(limits=Limits(nodes=2000), seed=0), top=2)
+    assert clear["policy"] == "greedy" and "does not change the odds" in clear["note"]
+    assert path["policy"] == "route" and "note" not in path
+
+
+def test_every_rule_option_reaches_selfplay_and_generate(capsys):
+    """goal, erasure, pairs and brains given in --game reach the commands without a position."""
+    import json
+    from solver.cli import main
+    rates = {}
+    for goal in ("path", "clear"):
+        assert main(["forgotten", "selfplay", "--game", f"forgotten(width=4,height=3,pairs=3,erasure=turn,goal={goal})",
+                     "--games", "500", "--policy", "greedy", "--json"]) == 0
+        rates[goal] = json.loads(capsys.readouterr().out)["winRate"]
+    assert rates["clear"] < rates["path"]
+    assert main(["forgotten", "generate", "--game", "forgotten(width=4,height=3,brains=21-33,erasure=turn)",
+                 "--count", "1", "--difficulty", "easy", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    position = load_game(answer["game"]).parse_state(answer["puzzles"][0]["position"])
+    assert position.board.brains == (1, 10) and position.game.erasure == "turn"
