@@ -131,6 +131,7 @@ def _run_hint(args: argparse.Namespace, default: Any) -> int:
 
 
 def _run_solve(args: argparse.Namespace, default: Any) -> int:
+    import solver.forgotten.solve  # noqa: F401  (load the exact kernel before the time limit starts counting)
     game, state = _position(args, default)
     result = game.solve(state, context_from_args(game, args))
     if args.json:
