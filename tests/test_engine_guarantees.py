@@ -4,18 +4,31 @@ The bounds here are loose on purpose (they catch a search that ignores its limit
 the measured latencies are in benchmarks/bench_engine.py and docs/engine.md.
 """
 
+import importlib
 import json
+import pkgutil
 import threading
 import time
 
 import numpy as np
 import pytest
 
+import solver.twins
+
 from solver.engine import Engine
 from solver.registry import game_names, load_game
 
 #: slack for a loaded 2-core machine on top of the documented guarantee
 SLACK_S = 1.5
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernels_loaded():
+    """Load every compiled kernel (one per twin) before any query is timed: in an editable install the first
+    kernel import of a process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not
+    search time (the first test used to pay it when this file ran alone)."""
+    for module in pkgutil.iter_modules(solver.twins.__path__):
+        importlib.import_module(f"solver.kernels.{module.name}")
 
 
 class TimedLines:
@@ -58,8 +71,7 @@ SOLVE_PROBLEMS = {
 }
 #: known gaps, each with its issue; strict, so the test says when a fix lands
 KNOWN = {("mnemonic", "hint"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)",
-         ("mnemonic", "solve"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)",
-         ("forgotten", "solve"): "issue 11 #1: the Forgotten exact solver ignores terminate"}
+         ("mnemonic", "solve"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)"}
 
 
 def query(name, action, limits, **extra):

@@ -44,7 +44,9 @@ class ExactAnalysis:
     tens of milliseconds and the time and node limits hold for the whole analysis. A chunk that stops keeps
     every value it completed (the memo), so the next chunk resumes where it stopped. A stop raises
     ``forgotten_exact.SearchStopped`` whose message is the limit: ``"terminated"``, ``"time limit"``,
-    ``"node limit"`` or ``"memory limit"``.
+    ``"node limit"`` or ``"memory limit"``. With ``interim`` (a builder of the best so far) set, the context's
+    ``maybe_report`` is called between chunks, so ``reportDuringSearchEvery`` gets reports while a move is
+    being solved.
     """
 
     def __init__(self, game: Any, policy: int = -1, max_entries: int = DEFAULT_ENTRIES) -> None:
@@ -57,6 +59,7 @@ class ExactAnalysis:
                                              game.goal_code, game.board.symmetries, policy, max_entries)
         self.max_nodes = 0          # for the whole analysis, counted from ``limit`` (0: none)
         self.ctx: SearchContext | None = None
+        self.interim: Callable[[], Any] | None = None
         self._first_node = 0
 
     def limit(self, ctx: SearchContext | None) -> None:
@@ -81,6 +84,8 @@ class ExactAnalysis:
                 if remaining is not None and remaining <= 0:
                     raise forgotten_exact.SearchStopped("time limit")
                 seconds = CHUNK_SECONDS if remaining is None else min(CHUNK_SECONDS, remaining)
+                if self.interim is not None:
+                    self.ctx.maybe_report(self.interim)
             try:
                 return call(budget, seconds)
             except forgotten_exact.SearchStopped:
@@ -173,6 +178,8 @@ def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> Solv
     base: dict[str, Any] = {"position": state.to_notation(), "phase": state.phase, "valueMeaning": VALUE_MEANING,
                             "fullInformation": False}
     done: list[MoveValue] = []
+    analysis.interim = lambda: _best_so_far(state, analysis, dict(base), done, time.perf_counter() - start,
+                                            during_search=True)
     try:
         if state.phase in ("first", "second"):
             for move in analysis.iter_move_values(state):
@@ -187,15 +194,17 @@ def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> Solv
         info = info_from_state(state) if not state.is_terminal() else None
         base["aliveProbability"] = analysis.alive(info) if info is not None else None
     except forgotten_exact.SearchStopped as exc:
-        return _stopped(state, analysis, base, done, str(exc), time.perf_counter() - start)
+        return _best_so_far(state, analysis, base, done, time.perf_counter() - start, limit=str(exc))
     base.update({"winProbability": value, "nodes": analysis.solver.nodes(),
                  "knowledgeStates": analysis.solver.entries()})
     return SolveResult(state.game.spec(), value, True, value, "EXHAUSTIVE", time.perf_counter() - start, base)
 
 
-def _stopped(state: ForgottenState, analysis: ExactAnalysis, base: dict[str, Any], done: list[MoveValue],
-             limit: str, seconds: float) -> SolveResult:
-    """The best so far when a limit stopped the search."""
+def _best_so_far(state: ForgottenState, analysis: ExactAnalysis, base: dict[str, Any], done: list[MoveValue],
+                 seconds: float, limit: str | None = None, during_search: bool = False) -> SolveResult:
+    """The best so far: when ``limit`` stopped the search (named in ``limit`` and ``reason``), or, with
+    ``during_search``, an interim report of a search still running (``status`` ``LIMIT``: nothing is proven
+    optimal yet)."""
     solved = sorted((m for m in done if m.action != GIVE_UP), key=lambda m: (-m.value, m.action))
     best = solved[0].value if solved else None
     if state.phase in ("first", "second"):
@@ -205,6 +214,7 @@ def _stopped(state: ForgottenState, analysis: ExactAnalysis, base: dict[str, Any
              if state.action_to_string(a) not in names and a != GIVE_UP] + \
             [{"move": "give up", "winProbability": 0.0}]
         base["bestSoFar"] = [m.move for m in solved if best is not None and m.value >= best - 1e-12]
-    base.update({"nodes": analysis.solver.nodes(), "knowledgeStates": analysis.solver.entries(),
-                 "limit": limit, "reason": f"{limit} reached after {analysis.solver.nodes():,} nodes"})
-    return SolveResult(state.game.spec(), best, False, 1.0, "LIMIT", seconds, base)
+    base.update({"nodes": analysis.solver.nodes(), "knowledgeStates": analysis.solver.entries()})
+    if limit is not None:
+        base.update({"limit": limit, "reason": f"{limit} reached after {analysis.solver.nodes():,} nodes"})
+    return SolveResult(state.game.spec(), best, False, 1.0, "LIMIT", seconds, base, is_during_search=during_search)

@@ -303,6 +303,26 @@ def test_solve_stops_when_terminated():
     assert time.perf_counter() - start < 20     # far below the two minutes it would have run
 
 
+def test_solve_reports_its_best_so_far_during_search():
+    """reportDuringSearchEvery (issue 11): interim answers come between the kernel's chunks, marked as during the
+    search, with only exact values of solved moves; the final answer is the proof."""
+    from solver.forgotten.solve import solve_position
+    from solver.search import SearchContext
+    game = load_game("forgotten(erasure=turn)")
+    state = game.state_from_notation("???/@?@/?.? 0 first")
+    full = solve_position(game, state, SearchContext())
+    exact = {m["move"]: m["winProbability"] for m in full.solution["moves"]}
+    reports = []
+    ctx = SearchContext(report=reports.append, report_every=1e-9)
+    result = solve_position(game, state, ctx)
+    assert result.optimal and not result.is_during_search and result.value == pytest.approx(full.value)
+    assert reports and all(r.is_during_search and r.status == "LIMIT" and "limit" not in r.solution for r in reports)
+    for report in reports:
+        solved = {m["move"]: m["winProbability"] for m in report.solution["moves"] if m["winProbability"] is not None}
+        assert all(solved[m] == pytest.approx(exact[m], abs=1e-12) for m in solved)
+        assert report.to_json()["isDuringSearch"] is True
+
+
 def test_a_stopped_kernel_call_resumes_where_it_stopped():
     """Chunked calls keep what they completed: resuming gives the value of one unlimited call."""
     for mod in (exact_kernel, exact_twin):
