@@ -26,10 +26,11 @@ from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, Information, Option, Parameter, State, Utility, View, split_view_notation
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
-from solver.validate import as_bool, as_choice, as_int, as_object, check_keys, get
+from solver.validate import as_bool, as_choice, as_int, as_object, check_keys, get, join
 
 SOLVE_KEYS = ("state", "method", "fullInformation")
 METHODS = ("cpsat", "exhaustive")
+CHAPTERS = ("one", "prologue")
 
 
 class EmbersGame(Game):
@@ -122,7 +123,8 @@ class EmbersGame(Game):
     def parse_state(self, payload: Any, field: str = "state") -> State:
         """A state from JSON or notation; its chapter (``"chapter"`` or ``embers/prologue/N``) picks the rules."""
         if isinstance(payload, dict) and "chapter" in payload and "view" not in payload:
-            return self.for_chapter(payload["chapter"]).state_from_json(payload, field)
+            chapter = as_choice(payload["chapter"], join(field, "chapter"), CHAPTERS)
+            return self.for_chapter(chapter).state_from_json(payload, field)
         if isinstance(payload, str) and payload.strip().startswith("embers/"):
             return self._for_head(payload).state_from_notation(payload, field)
         return super().parse_state(payload, field)
@@ -138,7 +140,7 @@ class EmbersGame(Game):
         from solver.embers.view import EmbersView
         obj = as_object(obj, field)
         observer = as_int(get(obj, "view", field), f"{field}.view", 0, 1)
-        game = self.for_chapter(obj.get("chapter", self.params["chapter"]))
+        game = self.for_chapter(as_choice(obj.get("chapter", self.params["chapter"]), f"{field}.chapter", CHAPTERS))
         body = {k: v for k, v in obj.items() if k not in ("view", "role", "deckCount")}
         table = state_from_json(game, body, field, observer=observer)
         view = EmbersView(game, observer, table)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
 from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, VIEW_PHASES, EmbersState,
                                  StrengthRow, arrangements)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
+from solver.validate import as_bool, as_choice, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame
@@ -139,11 +139,10 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
     check_keys(obj, JSON_KEYS, field)
     if "game" in obj and obj["game"] != "embers":
         raise InvalidInputError(join(field, "game"), obj["game"], "expected 'embers'")
-    chapter = obj.get("chapter", game.params["chapter"])
+    chapter = as_choice(obj.get("chapter", game.params["chapter"]), join(field, "chapter"), tuple(PHASES))
     if chapter != game.params["chapter"]:
-        raise InvalidInputError(join(field, "chapter"), chapter,
-                                f"this game is chapter {game.params['chapter']!r}; use game "
-                                f"'embers(chapter={chapter})'" if chapter in PHASES else "expected 'one' or 'prologue'")
+        raise InvalidInputError(join(field, "chapter"), chapter, f"this game is chapter {game.params['chapter']!r}; "
+                                                                 f"use game 'embers(chapter={chapter})'")
     b = _Builder(game, field)
     if observer is None:
         state = EmbersState(game)
@@ -157,13 +156,10 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
         raise InvalidInputError(join(field, "part"), part, "only the prologue has parts (use null)")
     state.day = as_int(obj.get("day", 1), join(field, "day"), 1, 3 if chapter == "one" else 1)
     roles = {"fenrys": FENRYS, "aelin": AELIN} if chapter == "one" else {"rowan": FENRYS, "aelin": AELIN}
-    turn = obj.get("turn", next(iter(roles)))
-    if turn not in roles:
-        raise InvalidInputError(join(field, "turn"), turn, f"expected one of {', '.join(roles)}")
-    state.turn = roles[turn]
+    state.turn = roles[as_choice(obj.get("turn", next(iter(roles))), join(field, "turn"), tuple(roles))]
     phase = get(obj, "phase", field)
     phases = PHASES[chapter] + (VIEW_PHASES[chapter] if observer is not None else ())
-    if phase not in phases:
+    if not isinstance(phase, str) or phase not in phases:
         raise InvalidInputError(join(field, "phase"), phase, f"expected one of {', '.join(phases)}"
                                 + ("" if observer is not None or phase not in VIEW_PHASES[chapter]
                                    else " (phase {phase!r} is only in a player's view)"))
