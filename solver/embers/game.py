@@ -230,6 +230,12 @@ class EmbersGame(Game):
         from solver.embers.puzzles import check_answer
         return check_answer(self.for_chapter("one"), puzzle, answer)
 
+    def puzzle_position(self, puzzle: dict[str, Any]) -> EmbersState:
+        """The Blink to play the answer from (its Resolve cards face up: they play no part, and no relive then
+        waits for Aelin's reveal); :meth:`check_puzzle` takes the moves played there as a list."""
+        from solver.embers.puzzles import puzzle_position
+        return puzzle_position(self.for_chapter("one"), puzzle)
+
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.embers.puzzles import describe_puzzle
         return describe_puzzle(self.for_chapter("one"), puzzle)
