@@ -286,8 +286,13 @@ class AetheryaGame(Game):
         return make(rng, difficulty)
 
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-        from solver.aetherya.puzzles import check
-        return check(puzzle, answer)
+        """The verdict, proven again from the puzzle's own cards (``solver.aetherya.puzzles.check``): the file's
+        ``solution`` is never trusted and may be left out."""
+        from solver.aetherya.puzzles import check, proven_answer
+        verdict = check(puzzle, answer)
+        if "puzzleError" in verdict or not puzzle.get("solution"):
+            verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
+        return verdict
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.aetherya.puzzles import describe_puzzle

@@ -584,7 +584,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
         outcome = planlib.evaluate(problem, greedy) if greedy else None
         if outcome is not None:
             first = encode_add(*greedy[0])
-            on_progress([Scored(first, float(outcome.value), "greedy plan (the search has just started)",
+            on_progress([Scored(first, problem.points(outcome.value), "greedy plan (the search has just started)",
                                 pv=_whole_plan(problem, first, greedy[1:]), extra={"planStatus": "GREEDY"})])
     problem, result, status, spent = _blink_plan(state, player, plan_nodes, control, problem)
     if result is None:
@@ -592,9 +592,9 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             used.append(spent)
         return _split_fallback_scores(state, status)
     actions = plan_actions(result)
-    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
+    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": problem.points(result.bound),
              "objective": result.outcome.to_json(state.deck)}
-    ranked = [Scored(actions[0], float(result.value), _plan_reason(state, result), pv=actions, extra=extra)]
+    ranked = [Scored(actions[0], problem.points(result.value), _plan_reason(state, result), pv=actions, extra=extra)]
     budget = max(0, total - spent)
     first_step = []
     for action in state.legal_actions():
@@ -612,7 +612,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
         if stopped and kind == ADD and watch.since_stop() > STOPPED_GRACE:
             one = planlib.evaluate(problem, [decode_add(payload)])
             ranked.append(_splits(action) if one is None else Scored(
-                action, float(one.value), "this add, then the rest discarded (a lower bound: the search was "
+                action, problem.points(one.value), "this add, then the rest discarded (a lower bound: the search was "
                 "stopped before this move was searched)", pv=_whole_plan(problem, action, []),
                 extra={"planStatus": "UNSEARCHED"}))
             continue
@@ -628,7 +628,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             if found.found:
                 rest = found.adds[1:] if kind == ADD else found.adds
                 plan = _whole_plan(problem, action, rest)
-                ranked.append(Scored(action, float(found.value), "best plan starting with this move: "
+                ranked.append(Scored(action, problem.points(found.value), "best plan starting with this move: "
                                      + _aims(state, problem, [decode_add(payload)] + rest if kind == ADD else rest),
                                      pv=plan, extra={"planStatus": "EXHAUSTIVE"}))
             else:
@@ -733,7 +733,7 @@ def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> tup
         after = planlib.greedy_plan(grown)
         adds = [first] + after
     outcome = planlib.evaluate(problem, adds)
-    return (float(outcome.value), list(after)) if outcome else None
+    return (problem.points(outcome.value), list(after)) if outcome else None
 
 
 def prologue_play_scores(state: EmbersState) -> list[Scored]:

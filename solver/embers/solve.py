@@ -119,8 +119,9 @@ class _Best:
         if result.value is None and result.status == "INFEASIBLE":
             solution["note"] = ("no plan keeps the Mind in one section (or no card can be added): Fenrys must "
                                 "still add a card if he can, and Aelin then chooses a section")
-        return SolveResult(game="embers", value=result.value, optimal=result.optimal, bound=result.bound,
-                           status=result.status, seconds=round(seconds, 4), solution=solution)
+        return SolveResult(game="embers", value=problem.points(result.value), optimal=result.optimal,
+                           bound=problem.points(result.bound), status=result.status, seconds=round(seconds, 4),
+                           solution=solution)
 
 
 def _incumbent(problem: planlib.BlinkProblem, watch: Watch, best: _Best) -> None:
