@@ -104,6 +104,8 @@ def test_terminate_stops_a_hint_at_once_with_its_ranking_so_far():
     assert took < 0.2 + SLACK_S, took
     assert answer["terminated"] is True and answer["rootInfo"]["stoppedBy"] == "terminate", answer["rootInfo"]
     assert answer["moveInfos"] and interim and all(r["moveInfos"] for r in interim)
+    # interim values are points, as the final ones (EM-71), and the ranking only improves
+    assert max(m["value"] for r in interim for m in r["moveInfos"]) <= answer["moveInfos"][0]["value"]
     assert answer["rootInfo"]["nodes"] < answer["rootInfo"]["nodeBudget"]
     assert {m["planStatus"] for m in answer["moveInfos"]} <= {"EXHAUSTIVE", "INCOMPLETE", "GREEDY", "UNSEARCHED",
                                                               "SPLITS"}
