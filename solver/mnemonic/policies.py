@@ -1,9 +1,11 @@
-"""Simple Mnemonic policies: the issue's rules of thumb, and a plain scene policy shared by every contestant.
+"""Simple Mnemonic policies: the rules of thumb, a plain scene policy, and the planner as a policy.
 
-Used by ``benchmarks/bench_mnemonic.py`` to compare the exact planner with
-"always face the Adversary after one round" and "never before two rounds" on
-seeded sessions. Every policy sees only what its player may see (hands are
-private) and returns a legal action.
+Used by ``benchmarks/bench_mnemonic.py`` (and the paired sweep in the tests) to
+compare the planner with "always face the Adversary after one round" and
+"never before two rounds" on seeded sessions. Every policy sees only what its
+player may see (hands are private) and returns a legal action. The planner's
+session length is the rule ``planner.sessionRounds``; give the session played
+the same number of rounds.
 """
 
 from __future__ import annotations
@@ -63,24 +65,39 @@ def plain_scene_move(state: MnemonicState) -> int:
     return legal[0]
 
 
+def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: float | None) -> int | None:
+    """The planner's best move within ``horizon`` (ties: the first legal), or None when nothing was valued.
+
+    A node budget alone (``seconds`` None) makes the choice the same on every machine."""
+    legal = state.legal_actions()
+    evaluation = evaluate(state, state.current_player(), horizon, max_states=max_states, seconds=seconds,
+                          exact=False, nodes_given=seconds is None)
+    if not evaluation.values:
+        return None
+    best = max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+    if evaluation.values[best] <= 0.0:  # nothing can be won: end rather than try again for ever
+        for stop in (S.END, S.RETREAT):
+            if stop in evaluation.values:
+                return stop
+    return best
+
+
 def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 600_000,
-                       seconds: float = 30.0) -> int:
+                       seconds: float | None = 30.0) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
     Group Scenes (falls back to :func:`plain_scene_move` if even that does not fit)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    evaluation = evaluate(state, state.current_player(), Horizon(0, groups), max_states=max_states,
-                          seconds=seconds, exact=False)
-    if not evaluation.values:
-        return plain_scene_move(state)
-    return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+    move = best_move(state, Horizon(0, groups), max_states, seconds)
+    return plain_scene_move(state) if move is None else move
 
 
 def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
-    or when no round is left; after a Defeat or Draw try again while allowed, else regroup, else retreat (after a
-    Draw followed by the Victory's choices, ``group.afterDraw = as-victory``: another round while one is left)."""
+    or when no round is left; after a Defeat or Draw try again while allowed and some player can still bring a
+    skill (Try Again has no cap by default, MN-28), else regroup, else retreat (after a Draw followed by the
+    Victory's choices, ``group.afterDraw = as-victory``: another round while one is left)."""
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if state.phase == "table":
@@ -90,7 +107,7 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
                 return S.ROUND
             return S.GROUP if S.GROUP in legal else S.END
         if state.phase == "after-defeat":
-            if S.TRY_AGAIN in legal:
+            if S.TRY_AGAIN in legal and state.someone_can_bring():
                 return S.TRY_AGAIN
             return S.REGROUP if rounds_left > 0 and S.REGROUP in legal else S.RETREAT
         if state.phase == "after-victory":
@@ -103,22 +120,21 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
     return policy
 
 
-def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, seconds: float = 30.0,
-                   scenes: bool = False) -> Policy:
-    """The exact planner at the table's decisions (and, with ``scenes``, at every decision with a real choice);
-    its horizon never goes past the rounds the session has left."""
+def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, seconds: float | None = 30.0,
+                   scenes: bool = False, scene_groups: int = 1) -> Policy:
+    """The planner at the table's decisions (and, with ``scenes``, at every decision with a real choice, planned
+    to the end of the round and ``scene_groups`` Group Scenes); its horizon never goes past the rounds the session
+    has left. ``seconds`` None: the node budget ``max_states`` alone (the same choices on every machine)."""
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         if state.phase in TABLE_PHASES:
-            rounds = min(horizon.rounds, rounds_left)
-            evaluation = evaluate(state, state.current_player(), Horizon(rounds, horizon.groups),
-                                  max_states=max_states, seconds=seconds, exact=False)
-            if evaluation.values:
-                return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+            move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds)
+            if move is not None:
+                return move
         if scenes:
-            return planned_scene_move(state, horizon.groups, max_states, seconds)
+            return planned_scene_move(state, scene_groups, max_states, seconds)
         return plain_scene_move(state)
     return policy
 

@@ -22,8 +22,8 @@ def test_extra_dice_near_the_layout_limit_agree_with_the_twin(bonus):
     for rounds, groups in ((0, 1), (0, 2), (1, 1)):
         layout = layout_of(state, rounds, None)
         pos = position_of(state, layout, rounds, groups)
-        kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 200_000, 0.0)
-        tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 200_000, 0)
+        kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 200_000, 0.0)
+        tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 200_000, 0)
         assert kok and tok and kn == tn
         assert kv[0] == pytest.approx(float(tv[0]), abs=1e-12)
 
