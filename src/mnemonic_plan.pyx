@@ -63,7 +63,9 @@ cdef enum:
     CFG_TAIL_ROUNDS = 24
     MAX_TAIL_ROUNDS = 63
     TAIL_WINDOW = 3
-    POW_LENGTH = 80
+    POW_LENGTH = 160
+    MAX_BRANCH = 8  # the window's branches: Defeats so far, 0 .. 7 (at most 6 Group Scenes, plus one before)
+    BLOCKS = 16 * MAX_PLAYERS
     # continuation entry points and block states (twin: TAIL_*, B_*)
     TAIL_REST = 0
     TAIL_ROUND = 1
@@ -733,6 +735,7 @@ cdef struct Tail:
     int rank[MAX_PLAYERS * 4]  # each player's suits by dice, most first
     double idle[MAX_PLAYERS * 28]  # idle[28 q + 4 y + t]: block t not brought, y in sixths (set per attempt)
     double tokens[MAX_PLAYERS * 4]  # tokens[4 q + w]: chance that q has w weavings left
+    int bonus[MAX_PLAYERS]  # extra dice, spent on the player's next roll
     double open
     double closed
     double total
@@ -799,6 +802,7 @@ cdef void tail_init(const Model* m, const int* pos, Tail* t) noexcept nogil:
     for q in range(m.k):
         for x in range(4):
             t.tokens[4 * q + x] = 1.0 if x == pos[PL(m, q, PL_TOKENS)] else 0.0
+        t.bonus[q] = pos[PL(m, q, PL_BONUS)]
     t.m0 = complications(m, pos)
     t.cap = m.cfg[CFG_MAX_ATTEMPTS] if capped(m) else TAIL_WINDOW
     t.open = 1.0
@@ -817,8 +821,9 @@ cdef inline double t_idle(const Tail* t, int q, int s, double y) noexcept nogil:
 
 cdef inline double t_used(const Tail* t, int q, int s, int x, double y) noexcept nogil:
     cdef const double* pr = &t.p[16 * q + 4 * s]
-    return (pr[B_OK] * POW6[x][t.dice_ok[4 * q + s]] + pr[B_INJ] * POW6[x][t.dice_inj[4 * q + s]] + pr[B_CPL] * y
-            + pr[B_GONE])
+    cdef int extra = t.bonus[q]
+    return (pr[B_OK] * POW6[x][t.dice_ok[4 * q + s] + extra] + pr[B_INJ] * POW6[x][t.dice_inj[4 * q + s] + extra]
+            + pr[B_CPL] * y + pr[B_GONE])
 
 
 cdef double t_best_of(const Tail* t, int q, const bint* held, int x, double y, const double* idle) noexcept nogil:
@@ -835,7 +840,8 @@ cdef double t_best_of(const Tail* t, int q, const bint* held, int x, double y, c
         for j2 in range(j + 1, 4):
             if held[t.rank[4 * q + j2]]:
                 after *= idle[t.rank[4 * q + j2]]
-        total += (pr[B_OK] * POW6[x][t.dice_ok[4 * q + s]] + pr[B_INJ] * POW6[x][t.dice_inj[4 * q + s]]) * before * after
+        total += (pr[B_OK] * POW6[x][t.dice_ok[4 * q + s] + t.bonus[q]]
+                  + pr[B_INJ] * POW6[x][t.dice_inj[4 * q + s] + t.bonus[q]]) * before * after
         before *= pr[B_CPL] * y + pr[B_GONE]
     total += before
     for s in range(4):
@@ -945,8 +951,8 @@ cdef void t_brought(const Tail* t, int q, const double* share, double* out) noex
         unused *= 1.0 - t_usable(t, q, s)
 
 
-cdef void t_injure(Tail* t, double chance, const double* brought) noexcept nogil:
-    """Twin: _Tail.injure (``brought[4 q + s]``)."""
+cdef void t_injure(const Tail* t, double* p, double chance, const double* brought) noexcept nogil:
+    """Twin: _Tail.injure (``brought[4 q + s]``), applied to the blocks ``p``."""
     cdef int q, s, target
     cdef double moved
     if t.effect == NO_EFFECT:
@@ -954,9 +960,9 @@ cdef void t_injure(Tail* t, double chance, const double* brought) noexcept nogil
     target = B_GONE if t.effect == UNUSABLE else B_INJ
     for q in range(t.k):
         for s in range(4):
-            moved = chance * brought[4 * q + s] * t.p[16 * q + 4 * s + B_OK]
-            t.p[16 * q + 4 * s + B_OK] -= moved
-            t.p[16 * q + 4 * s + target] += moved
+            moved = chance * brought[4 * q + s] * p[16 * q + 4 * s + B_OK]
+            p[16 * q + 4 * s + B_OK] -= moved
+            p[16 * q + 4 * s + target] += moved
 
 
 cdef void t_spend_group_cards(Tail* t) noexcept nogil:
@@ -969,25 +975,100 @@ cdef void t_spend_group_cards(Tail* t) noexcept nogil:
                 t.hand[q] -= 1
 
 
-cdef void t_window(const Model* m, Tail* t, int attempts) noexcept nogil:
-    """Twin: _Tail.window."""
+cdef struct Branches:
+    int count
+    double states[MAX_BRANCH * BLOCKS]
+    double open_w[MAX_BRANCH]
+    double closed_w[MAX_BRANCH]
+
+
+cdef void t_window(const Model* m, Tail* t, int attempts, Branches* b) noexcept nogil:
+    """Twin: _Tail.window (the branches ``b``: blocks after d Defeats in this window, and their chances)."""
     cdef double brought[4 * MAX_PLAYERS]
-    cdef double win, lose, blocked, draw, again
-    cdef int j, q
+    cdef double cached[3 * MAX_BRANCH]
+    cdef bint have[MAX_BRANCH]
+    cdef double win, lose, blocked, draw, mass, total_open
+    cdef int j, q, d
+    cdef bint extra
+    cdef size_t size = 16 * t.k * sizeof(double)
+    for d in range(MAX_BRANCH):
+        have[d] = False
     for j in range(attempts):
-        if t.open < TAIL_EPSILON or (t.burner and t.deck < t.k):
-            return
-        t_attempt(m, t, &win, &lose, &blocked)
-        draw = 1.0 - win - lose - blocked
-        t.total += t.open * win
-        again = lose + (0.0 if m.cfg[CFG_DRAW_AS_VICTORY] else draw)
-        t.closed += t.open * (blocked + (draw if m.cfg[CFG_DRAW_AS_VICTORY] else 0.0))
-        t.open *= again
+        total_open = 0.0
+        for d in range(b.count):
+            total_open += b.open_w[d]
+        if total_open < TAIL_EPSILON or (t.burner and t.deck < t.k):
+            break
+        extra = False
         for q in range(t.k):
-            t_brought(t, q, t.share, &brought[4 * q])
-        if 1.0 - win > 0.0:
-            t_injure(t, lose / (1.0 - win), brought)
+            if t.bonus[q] != 0:
+                extra = True
+        for d in range(b.count - 1, -1, -1):
+            if b.open_w[d] <= 0.0:
+                continue
+            memcpy(t.p, &b.states[d * BLOCKS], size)
+            if extra or not have[d]:
+                t_attempt(m, t, &win, &lose, &blocked)
+                if not extra:
+                    have[d] = True
+                    cached[3 * d] = win
+                    cached[3 * d + 1] = lose
+                    cached[3 * d + 2] = blocked
+            else:
+                win = cached[3 * d]
+                lose = cached[3 * d + 1]
+                blocked = cached[3 * d + 2]
+            draw = 1.0 - win - lose - blocked
+            if d + 1 == b.count and b.count < MAX_BRANCH:
+                for q in range(t.k):
+                    t_brought(t, q, t.share, &brought[4 * q])
+                memcpy(&b.states[(d + 1) * BLOCKS], t.p, size)
+                t_injure(t, &b.states[(d + 1) * BLOCKS], 1.0, brought)
+                b.open_w[d + 1] = 0.0
+                b.closed_w[d + 1] = 0.0
+                b.count += 1
+            mass = b.open_w[d]
+            t.total += mass * win
+            b.closed_w[d] += mass * (blocked + (draw if m.cfg[CFG_DRAW_AS_VICTORY] else 0.0))
+            b.open_w[d] = mass * (0.0 if m.cfg[CFG_DRAW_AS_VICTORY] else draw)
+            if d + 1 < b.count:
+                b.open_w[d + 1] += mass * lose
         t_spend_group_cards(t)
+        for q in range(t.k):
+            t.bonus[q] = 0
+    t_merge(t, b)
+
+
+cdef void t_merge(Tail* t, const Branches* b) noexcept nogil:
+    """Twin: _Tail.merge."""
+    cdef int d, i
+    cdef double weight, share
+    t.open = 0.0
+    t.closed = 0.0
+    for d in range(b.count):
+        t.open += b.open_w[d]
+    for d in range(b.count):
+        t.closed += b.closed_w[d]
+    weight = t.open + t.closed
+    if weight <= 0.0:
+        memcpy(t.p, b.states, 16 * t.k * sizeof(double))
+        return
+    for i in range(16 * t.k):
+        t.p[i] = 0.0
+    for d in range(b.count):
+        share = (b.open_w[d] + b.closed_w[d]) / weight
+        for i in range(16 * t.k):
+            t.p[i] += share * b.states[d * BLOCKS + i]
+
+
+cdef void t_window_now(const Model* m, Tail* t, int attempts) noexcept nogil:
+    """A window starting from the current blocks, chances ``t.open`` and ``t.closed``."""
+    cdef Branches b
+    b.count = 1
+    memcpy(b.states, t.p, 16 * t.k * sizeof(double))
+    b.open_w[0] = t.open
+    b.closed_w[0] = t.closed
+    t_window(m, t, attempts, &b)
 
 
 cdef void t_scene(Tail* t, int q) noexcept nogil:
@@ -1013,12 +1094,13 @@ cdef void t_scene(Tail* t, int q) noexcept nogil:
     keep = t.tokens[4 * q]  # no weaving left: a failure complicates the skill
     for s in range(4):
         pr = &t.p[16 * q + 4 * s]
-        fail_ok = hits[s] * pr[B_OK] * POW6[5][t.dice_ok[4 * q + s]]
-        fail_inj = hits[s] * pr[B_INJ] * POW6[5][t.dice_inj[4 * q + s]]
+        fail_ok = hits[s] * pr[B_OK] * POW6[5][t.dice_ok[4 * q + s] + t.bonus[q]]
+        fail_inj = hits[s] * pr[B_INJ] * POW6[5][t.dice_inj[4 * q + s] + t.bonus[q]]
         failed += fail_ok + fail_inj
         pr[B_CPL] += (fail_ok + fail_inj) * keep
         pr[B_OK] -= fail_ok * keep
         pr[B_INJ] -= fail_inj * keep
+    t.bonus[q] = 0
     tokens = &t.tokens[4 * q]  # a weaving avoids the failure's complication
     tokens[0] += tokens[1] * failed
     for w in range(1, 3):
@@ -1045,18 +1127,19 @@ cdef bint t_round_allowed(const Tail* t) noexcept nogil:
     return empty <= t.deck
 
 
-cdef void t_after_last_group(const Model* m, const int* pos, Tail* t, double victory, double defeat) noexcept nogil:
+cdef void t_after_last_group(const Model* m, const int* pos, Tail* t, double victory, double defeat,
+                             Branches* b) noexcept nogil:
     """Twin: _Tail.after_last_group."""
     cdef double brought[4 * MAX_PLAYERS]
     cdef double one_hot[CATEGORIES]
     cdef const double* share
     cdef int index, q, slot, s, cat, x
-    cdef double lost
+    cdef double lost, draw
     for index in range(m.k):
         q = order(m, pos, index)
+        for s in range(4):
+            brought[4 * q + s] = 0.0
         if index < pos[POS_TURN]:
-            for s in range(4):
-                brought[4 * q + s] = 0.0
             slot = pos[PL(m, q, PL_GROUP_SLOT)]
             if slot >= 0:
                 brought[4 * q + pos[SLT(m, slot, SL_SUIT)]] = 1.0
@@ -1070,38 +1153,52 @@ cdef void t_after_last_group(const Model* m, const int* pos, Tail* t, double vic
         t_brought(t, q, share, &brought[4 * q])
         if t.grey_card and t.hand[q] > 0:
             t.hand[q] -= 1
+    for q in range(m.k):
+        t.bonus[q] = 0
     lost = 1.0 - victory
-    t_injure(t, defeat / lost, brought)
+    draw = (lost - defeat) / lost
+    b.count = 2
+    memcpy(b.states, t.p, 16 * t.k * sizeof(double))
+    memcpy(&b.states[BLOCKS], t.p, 16 * t.k * sizeof(double))
+    t_injure(t, &b.states[BLOCKS], 1.0, brought)
     if m.cfg[CFG_DRAW_AS_VICTORY]:
-        t.open = defeat / lost
-        t.closed = 1.0 - t.open
+        b.open_w[0] = 0.0
+        b.open_w[1] = defeat / lost
+        b.closed_w[0] = draw
+        b.closed_w[1] = 0.0
+    else:
+        b.open_w[0] = draw
+        b.open_w[1] = defeat / lost
+        b.closed_w[0] = 0.0
+        b.closed_w[1] = 0.0
 
 
 cdef double estimate(Model* m, const int* pos, int mode, double victory, double defeat) noexcept nogil:
     """Twin: _Model.estimate and _Tail.run."""
     cdef Tail t
+    cdef Branches b
     cdef int rounds
     m.estimates += 1
     tail_init(m, pos, &t)
     rounds = tail_rounds(m, pos)
     if mode == TAIL_REST:
         t_play_round(m, pos, &t, ((pos[POS_FOCUS] - pos[POS_FIRST]) % m.k + m.k) % m.k, False)
-        t_window(m, &t, t.cap)
+        t_window_now(m, &t, t.cap)
     elif mode == TAIL_ROUND:
         rounds -= 1
         t_play_round(m, pos, &t, 0, True)
-        t_window(m, &t, t.cap)
+        t_window_now(m, &t, t.cap)
     elif mode == TAIL_FACE:
-        t_window(m, &t, t.cap - pos[POS_ATTEMPTS] if capped(m) else t.cap)
+        t_window_now(m, &t, t.cap - pos[POS_ATTEMPTS] if capped(m) else t.cap)
     else:
-        t_after_last_group(m, pos, &t, victory, defeat)
-        t_window(m, &t, t.cap - pos[POS_ATTEMPTS] if capped(m) else t.cap - 1)
+        t_after_last_group(m, pos, &t, victory, defeat, &b)
+        t_window(m, &t, t.cap - pos[POS_ATTEMPTS] if capped(m) else t.cap - 1, &b)
     while rounds > 0 and t.open + t.closed >= TAIL_EPSILON and t_round_allowed(&t):
         rounds -= 1
         t.open += t.closed
         t.closed = 0.0
         t_play_round(m, pos, &t, 0, True)
-        t_window(m, &t, t.cap)
+        t_window_now(m, &t, t.cap)
     return t.total
 
 

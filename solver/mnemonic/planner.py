@@ -148,13 +148,19 @@ def _budget(horizon: Horizon, move: tuple[int, int], continuation: bool) -> tupl
     return max(r, -1), max(g, 0)
 
 
+def past_the_session(state: MnemonicState, action: int) -> bool:
+    """A round the rules allow but the session (``planner.sessionRounds``) has no room for: worth nothing, like
+    ending there."""
+    return started(state, action)[0] > 0 and session_rounds_left(state) == 0
+
+
 def _batch(state: MnemonicState, layout: Layout, horizon: Horizon, skip: set[int],
            continuation: bool) -> tuple[list[np.ndarray], list[tuple[int, int | None]]]:
     """Positions of every child (and, when the same player decides again, every grandchild)."""
     rows: list[np.ndarray] = []
     index: list[tuple[int, int | None]] = []
     for action in state.legal_actions():
-        if action in skip:
+        if action in skip or (continuation and past_the_session(state, action)):
             continue
         left = _budget(horizon, started(state, action), continuation)
         if left is None:
@@ -259,6 +265,11 @@ def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], re
                                  else "states" if states >= max_states else "time")
             return False
         _keep(result, horizon, index, values, states, time.perf_counter() - began, estimates > 0)
+        if continuation:
+            for action in result.actions:
+                if past_the_session(state, action):
+                    result.values[action] = 0.0
+                    result.best_next[action] = None
         if exact:
             _exact_values(result, layout, rows, index, states, deadline, stop)
         if continuation and estimates == 0:

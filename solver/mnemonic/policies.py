@@ -11,6 +11,7 @@ the same number of rounds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from solver.mnemonic import state as S
 from solver.mnemonic.cards import category
 from solver.mnemonic.planner import Horizon, evaluate
 from solver.mnemonic.state import MnemonicState
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
 
 #: ``policy(state, rounds_left, rounds_since_last_group) -> action``
 Policy = Callable[[MnemonicState, int, int], int]
@@ -74,18 +78,18 @@ def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: 
                           exact=False, nodes_given=seconds is None)
     if not evaluation.values:
         return None
-    best = max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
-    if evaluation.values[best] <= 0.0:  # nothing can be won: end rather than try again for ever
-        for stop in (S.END, S.RETREAT):
-            if stop in evaluation.values:
-                return stop
-    return best
+    return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
 
 
-def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 600_000,
-                       seconds: float | None = 30.0) -> int:
+#: node budgets of the planner as a policy: memoised states per horizon at a scene and at the table's choices
+SCENE_STATES = 50_000
+TABLE_STATES = 200_000
+
+
+def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = SCENE_STATES,
+                       seconds: float | None = None) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
-    Group Scenes (falls back to :func:`plain_scene_move` if even that does not fit)."""
+    Group Scenes (the estimate beyond, MN-42; falls back to :func:`plain_scene_move` if nothing fits)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -93,11 +97,21 @@ def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 
     return plain_scene_move(state) if move is None else move
 
 
-def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
+def _scene_policy(planned: bool, max_states: int, seconds: float | None) -> Callable[[MnemonicState], int]:
+    if not planned:
+        return plain_scene_move
+    return lambda state: planned_scene_move(state, 1, max_states, seconds)
+
+
+def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: int = SCENE_STATES,
+                  seconds: float | None = None) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
     or when no round is left; after a Defeat or Draw try again while allowed and some player can still bring a
     skill (Try Again has no cap by default, MN-28), else regroup, else retreat (after a Draw followed by the
-    Victory's choices, ``group.afterDraw = as-victory``: another round while one is left)."""
+    Victory's choices, ``group.afterDraw = as-victory``: another round while one is left). Scenes: plain, or
+    planned (:func:`planned_scene_move` with ``scene_states``, deterministic when ``seconds`` is None)."""
+    scene = _scene_policy(planned_scenes, scene_states, seconds)
+
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if state.phase == "table":
@@ -116,15 +130,17 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
             if not state.tally.victories and rounds_left > 0 and S.ROUND in legal:
                 return S.ROUND
             return S.END
-        return planned_scene_move(state) if planned_scenes else plain_scene_move(state)
+        return legal[0] if len(legal) == 1 else scene(state)
     return policy
 
 
-def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, seconds: float | None = 30.0,
-                   scenes: bool = False, scene_groups: int = 1) -> Policy:
-    """The planner at the table's decisions (and, with ``scenes``, at every decision with a real choice, planned
-    to the end of the round and ``scene_groups`` Group Scenes); its horizon never goes past the rounds the session
-    has left. ``seconds`` None: the node budget ``max_states`` alone (the same choices on every machine)."""
+def planner_policy(horizon: Horizon = Horizon(1, 2), max_states: int = TABLE_STATES, seconds: float | None = None,
+                   scenes: bool = False, scene_states: int = SCENE_STATES) -> Policy:
+    """The planner at the table's decisions within ``horizon`` (never past the rounds the session has left), and
+    with ``scenes`` at every other decision with a real choice (:func:`planned_scene_move`); otherwise plain
+    scenes. ``seconds`` None: the node budgets alone (the same choices on every machine)."""
+    scene = _scene_policy(scenes, scene_states, seconds)
+
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -133,10 +149,30 @@ def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, 
             move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds)
             if move is not None:
                 return move
-        if scenes:
-            return planned_scene_move(state, scene_groups, max_states, seconds)
-        return plain_scene_move(state)
+        return scene(state)
     return policy
+
+
+def start_with_complications(game: MnemonicGame, seed: int, complications: int) -> MnemonicState:
+    """A new session whose Adversary's pool starts at ``complications`` dice: that many skills, drawn at random
+    (seeded) among all the characters' skills, start complicated (as if carried over from an earlier evening)."""
+    state = game.new_initial_state(seed)
+    if complications:
+        rng = np.random.default_rng(50_000 + seed)
+        skills = [skill for player in state.players for skill in player.skills]
+        for i in rng.choice(len(skills), size=min(complications, len(skills)), replace=False):
+            skills[int(i)].complicated = True
+    return state
+
+
+def paired_wins(game: MnemonicGame, contestants: dict[str, Policy], sessions: int, complications: int = 0,
+                max_rounds: int = 3) -> dict[str, list[int]]:
+    """Each contestant plays the same seeded sessions (deal, starting complications, chance stream seed): the
+    Victory (1/0) of every session, in seed order, for paired comparisons."""
+    return {name: [play_session(start_with_complications(game, seed, complications), policy,
+                                np.random.default_rng(10_000 + seed), max_rounds)["victory"]
+                   for seed in range(sessions)]
+            for name, policy in contestants.items()}
 
 
 def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator, max_rounds: int = 3,

@@ -71,7 +71,7 @@ TAIL_WINDOW = 3
 #: the continuation stops once the chance that nothing has been won yet falls below this
 TAIL_EPSILON = 1e-9
 #: ``POW6[i][d] = (i / 6) ** d``: every base the continuation raises to a power is a sixth
-POW6 = [[(i / 6.0) ** d for d in range(80)] for i in range(7)]
+POW6 = [[(i / 6.0) ** d for d in range(160)] for i in range(7)]
 # continuation entry points: the rest of this round, a new round, a Group Scene now, after the last exact one
 TAIL_REST, TAIL_ROUND, TAIL_FACE, TAIL_AFTER = range(4)
 # continuation block states: usable, usable injured (one die fewer), complicated, injured and unusable
@@ -420,19 +420,19 @@ class _Model:
             self.memo[key] = result
         return result
 
-    def leaf(self, child: list[int] | Fraction | None) -> Fraction:
+    def leaf(self, child: list[int] | float | None) -> Fraction:
         """``None`` stands for a Victory, a number for a value already estimated (beyond the horizon)."""
         if child is None:
             return Fraction(1)
-        if isinstance(child, Fraction):
-            return child
+        if isinstance(child, float):
+            return child  # type: ignore[return-value]
         return self.value(tuple(child))
 
     def estimate(self, pos: list[int], mode: int, victory: Fraction = Fraction(0),
-                 defeat: Fraction = Fraction(0)) -> Fraction:
-        """The continuation estimate (computed in floats, like the kernel)."""
+                 defeat: Fraction = Fraction(0)) -> Any:
+        """The continuation estimate, a float like the kernel's (values that depend on it become floats too)."""
         self.estimates += 1
-        return Fraction(_Tail(self, pos).run(mode, float(victory), float(defeat)))
+        return _Tail(self, pos).run(mode, float(victory), float(defeat))
 
     def chance(self, pos: list[int]) -> list[tuple[Fraction, list[int] | None]]:
         phase = pos[POS_PHASE]
@@ -585,9 +585,9 @@ class _Model:
                 if i == used or (not self.c[CFG_INJURY_SKILL] and pos[self.sl(i, SL_SUIT)] == suit):
                     pos[self.sl(i, SL_STATUS)] |= INJURED
 
-    def decisions(self, pos: list[int]) -> list[list[int] | Fraction | None]:
+    def decisions(self, pos: list[int]) -> list[list[int] | float | None]:
         phase = pos[POS_PHASE]
-        out: list[list[int] | Fraction | None] = []
+        out: list[list[int] | float | None] = []
         p = pos[POS_FOCUS]
         if phase == SCENE_CARD:
             known = pos[self.pl(p, PL_KNOWN)]
@@ -705,11 +705,13 @@ class _Tail:
     hand's shares. A player with a weaving left avoids the complication of a failed roll (weavings refreshed
     each round under ``weaving.refresh = round``). Each player's suits are followed on their own: for every suit, the best available skill is a
     *block* in one of four states (usable, usable with one die fewer, complicated, injured and unusable) with
-    probabilities updated scene by scene; a Group Scene's odds are exact for independent blocks:
+    probabilities updated scene by scene (extra dice a player holds are spent on their next roll); a Group
+    Scene's odds are exact for independent blocks:
     ``P(Victory) = sum_v b_v^m0 (prod_q E_q[a_v^d b_v^f] - prod_q E_q[b_v^d b_v^f])`` with ``a_v = v/6``,
-    ``b_v = (v-1)/6``, ``d`` the dice a player brings and ``f`` their new complications. After a Group Scene
-    without Victory each block brought is injured with the chance of Defeat among the outcomes that are not a
-    Victory. Computed in floats, like the kernel (``src/mnemonic_plan.pyx``, ``tail_run``).
+    ``b_v = (v-1)/6``, ``d`` the dice a player brings and ``f`` their new complications. Between two rounds the
+    Group Scenes are followed exactly by the number of Defeats so far (a Defeat injures the skills brought, for
+    everyone at once; a Draw changes nothing); at the next round the branches are mixed. Computed in floats,
+    like the kernel (``src/mnemonic_plan.pyx``, ``estimate``).
     """
 
     def __init__(self, model: _Model, pos: list[int]) -> None:
@@ -751,6 +753,7 @@ class _Tail:
                     self.p[q][suit] = [0.0, 1.0, 0.0, 0.0] if injured else [1.0, 0.0, 0.0, 0.0]
             self.order.append(sorted(range(4), key=lambda t, q=q: (-self.dice_ok[q][t], t)))
         self.tokens = [[1.0 if w == pos[m.pl(q, PL_TOKENS)] else 0.0 for w in range(4)] for q in range(self.k)]
+        self.bonus = [pos[m.pl(q, PL_BONUS)] for q in range(self.k)]  # spent on the player's next roll
         self.m0 = m.complications(pos)
         self.cap = c[CFG_MAX_ATTEMPTS] if m.capped() else TAIL_WINDOW
         self.open = 1.0  # chance of no Victory yet, Group Scenes still allowed before the next round
@@ -776,8 +779,9 @@ class _Tail:
     def used(self, q: int, t: int, x: int, y: float) -> float:
         """A block brought when usable (``x``: the base in sixths)."""
         pr = self.p[q][t]
-        return (pr[B_OK] * POW6[x][self.dice_ok[q][t]] + pr[B_INJ] * POW6[x][self.dice_inj[q][t]] + pr[B_CPL] * y
-                + pr[B_GONE])
+        extra = self.bonus[q]
+        return (pr[B_OK] * POW6[x][self.dice_ok[q][t] + extra] + pr[B_INJ] * POW6[x][self.dice_inj[q][t] + extra]
+                + pr[B_CPL] * y + pr[B_GONE])
 
     def best_of(self, q: int, held: list[bool], x: int, y: float, idle: list[float]) -> float:
         """The best usable block among the ``held`` suits is brought; the others count as idle."""
@@ -793,7 +797,8 @@ class _Tail:
             for j2 in range(j + 1, 4):
                 if held[rank[j2]]:
                     after *= idle[rank[j2]]
-            total += (pr[B_OK] * POW6[x][self.dice_ok[q][t]] + pr[B_INJ] * POW6[x][self.dice_inj[q][t]]) * before * after
+            total += (pr[B_OK] * POW6[x][self.dice_ok[q][t] + self.bonus[q]]
+                      + pr[B_INJ] * POW6[x][self.dice_inj[q][t] + self.bonus[q]]) * before * after
             before *= pr[B_CPL] * y + pr[B_GONE]
         total += before
         for t in range(4):
@@ -902,22 +907,72 @@ class _Tail:
                 if self.hand[q] > 0:
                     self.hand[q] -= 1
 
-    def window(self, attempts: int) -> None:
-        """Group Scenes, one after another while allowed."""
+    def injured_copy(self, brought: list[list[float]]) -> list[list[list[float]]]:
+        """The blocks after a Defeat: every block brought is injured (the current blocks are kept)."""
+        saved = self.p
+        self.p = [[list(block) for block in player] for player in saved]
+        self.injure(1.0, brought)
+        injured, self.p = self.p, saved
+        return injured
+
+    def window(self, attempts: int, states: list[Any] | None = None, open_w: list[float] | None = None,
+               closed_w: list[float] | None = None) -> None:
+        """Group Scenes, one after another while allowed.
+
+        A Draw changes no skill, a Defeat injures the skills brought, for every player at once: within the window
+        the blocks are followed exactly by the number of Defeats so far (``states[d]``, with the chance of still
+        being allowed to try, ``open_w[d]``, or of waiting for the next round, ``closed_w[d]``); at the window's
+        end the branches are mixed again.
+        """
         c = self.model.c
+        if states is None or open_w is None or closed_w is None:
+            states, open_w, closed_w = [self.p], [self.open], [self.closed]
+        cached: dict[int, tuple[float, float, float]] = {}
         for _ in range(attempts):
-            if self.open < TAIL_EPSILON or (self.burner and self.deck < self.k):
-                return
-            win, lose, blocked = self.attempt()
-            draw = 1.0 - win - lose - blocked
-            self.total += self.open * win
-            again = lose + (0.0 if c[CFG_DRAW_AS_VICTORY] else draw)
-            self.closed += self.open * (blocked + (draw if c[CFG_DRAW_AS_VICTORY] else 0.0))
-            self.open *= again
-            brought = [self.brought(q, self.share) for q in range(self.k)]
-            if 1.0 - win > 0.0:
-                self.injure(lose / (1.0 - win), brought)
+            if sum(open_w) < TAIL_EPSILON or (self.burner and self.deck < self.k):
+                break
+            extra = any(self.bonus)
+            for d in range(len(states) - 1, -1, -1):
+                if open_w[d] <= 0.0:
+                    continue
+                self.p = states[d]
+                if extra or d not in cached:
+                    outcome = self.attempt()
+                    if not extra:
+                        cached[d] = outcome
+                else:
+                    outcome = cached[d]
+                win, lose, blocked = outcome
+                draw = 1.0 - win - lose - blocked
+                if d + 1 == len(states):
+                    states.append(self.injured_copy([self.brought(q, self.share) for q in range(self.k)]))
+                    open_w.append(0.0)
+                    closed_w.append(0.0)
+                mass = open_w[d]
+                self.total += mass * win
+                closed_w[d] += mass * (blocked + (draw if c[CFG_DRAW_AS_VICTORY] else 0.0))
+                open_w[d] = mass * (0.0 if c[CFG_DRAW_AS_VICTORY] else draw)
+                open_w[d + 1] += mass * lose
             self.spend_group_cards()
+            self.bonus = [0] * self.k
+        self.merge(states, open_w, closed_w)
+
+    def merge(self, states: list[Any], open_w: list[float], closed_w: list[float]) -> None:
+        """The window's branches mixed into one set of blocks (weighted by their chance)."""
+        self.open = sum(open_w)
+        self.closed = sum(closed_w)
+        weight = self.open + self.closed
+        if weight <= 0.0:
+            self.p = states[0]
+            return
+        mixed = [[[0.0] * 4 for _ in range(4)] for _ in range(self.k)]
+        for d in range(len(states)):
+            share = (open_w[d] + closed_w[d]) / weight
+            for q in range(self.k):
+                for t in range(4):
+                    for x in range(4):
+                        mixed[q][t][x] += share * states[d][q][t][x]
+        self.p = mixed
 
     def scene(self, q: int) -> None:
         """One Individual Scene of ``q``: the matching block with the most dice is rolled; a failure complicates it."""
@@ -938,12 +993,13 @@ class _Tail:
         failed = 0.0
         for t in range(4):
             pr = self.p[q][t]
-            fail_ok = hits[t] * pr[B_OK] * POW6[5][self.dice_ok[q][t]]
-            fail_inj = hits[t] * pr[B_INJ] * POW6[5][self.dice_inj[q][t]]
+            fail_ok = hits[t] * pr[B_OK] * POW6[5][self.dice_ok[q][t] + self.bonus[q]]
+            fail_inj = hits[t] * pr[B_INJ] * POW6[5][self.dice_inj[q][t] + self.bonus[q]]
             failed += fail_ok + fail_inj
             pr[B_CPL] += (fail_ok + fail_inj) * keep
             pr[B_OK] -= fail_ok * keep
             pr[B_INJ] -= fail_inj * keep
+        self.bonus[q] = 0
         tokens = self.tokens[q]  # a weaving avoids the failure's complication
         tokens[0] += tokens[1] * failed
         for w in range(1, 3):
@@ -978,8 +1034,8 @@ class _Tail:
         elif mode == TAIL_FACE:
             self.window(self.cap - pos[POS_ATTEMPTS] if m.capped() else self.cap)
         else:
-            self.after_last_group(victory, defeat)
-            self.window(self.cap - pos[POS_ATTEMPTS] if m.capped() else self.cap - 1)
+            states, open_w, closed_w = self.after_last_group(victory, defeat)
+            self.window(self.cap - pos[POS_ATTEMPTS] if m.capped() else self.cap - 1, states, open_w, closed_w)
         while rounds > 0 and self.open + self.closed >= TAIL_EPSILON and self.round_allowed():
             rounds -= 1
             self.open += self.closed
@@ -988,41 +1044,39 @@ class _Tail:
             self.window(self.cap)
         return self.total
 
-    def after_last_group(self, victory: float, defeat: float) -> None:
-        """The state after the horizon's last Group Scene, given no Victory: its blocks injured with the chance
-        of Defeat; the Group Scene's remaining cards spent."""
+    def after_last_group(self, victory: float, defeat: float) -> tuple[list[Any], list[float], list[float]]:
+        """The window's branches after the horizon's last Group Scene, given no Victory: a Draw (the blocks as
+        they are) or a Defeat (the blocks brought injured), with their chances; its remaining cards spent."""
         m, pos = self.model, self.pos
-        brought = []
+        brought = [[0.0] * 4 for _ in range(self.k)]
         for index in range(self.k):
             q = m.order(pos, index)
             if index < pos[POS_TURN]:
-                out = [0.0] * 4
                 slot = pos[m.pl(q, PL_GROUP_SLOT)]
                 if slot >= 0:
-                    out[pos[m.sl(slot, SL_SUIT)]] = 1.0
-                brought.append((q, out))
+                    brought[q][pos[m.sl(slot, SL_SUIT)]] = 1.0
                 continue
             share = self.share
             cat = pos[m.pl(q, PL_GROUP_CAT)]
             if self.burner and cat >= 0:
                 share = [1.0 if x == cat else 0.0 for x in range(CATEGORIES)]
-            brought.append((q, self.brought(q, share)))
+            brought[q] = self.brought(q, share)
             if self.grey_card and self.hand[q] > 0:
                 self.hand[q] -= 1
-        ordered = [[0.0] * 4 for _ in range(self.k)]
-        for q, out in brought:
-            ordered[q] = out
+        self.bonus = [0] * self.k
         lost = 1.0 - victory
-        self.injure(defeat / lost, ordered)
+        draw = (lost - defeat) / lost
+        states = [self.p, self.injured_copy(brought)]
         if m.c[CFG_DRAW_AS_VICTORY]:
-            self.open = defeat / lost
-            self.closed = 1.0 - self.open
+            return states, [0.0, defeat / lost], [draw, 0.0]
+        return states, [draw, defeat / lost], [0.0, 0.0]
 
 
 def plan_values(config: Sequence[int], skills: Sequence[Sequence[int]], positions: Sequence[Sequence[int]],
                 limit: int, seconds: float, stop: Any = None) -> tuple[list[Fraction], int, bool, int]:
     """Values of every position row: exact fractions with ``CFG_TAIL`` = 0 (the chance of a Victory within the
-    horizon), else the estimated chance of a Victory in the rest of the session (exact within the horizon).
+    horizon), else the estimated chance of a Victory in the rest of the session (exact within the horizon; a value
+    that depends on the estimate is a float).
 
     ``limit`` caps the memoised states, ``seconds`` the time (0: no time limit) and ``stop`` (an array of one
     integer, or None) lets another thread stop the search by setting ``stop[0]``. Returns ``(values, states,

@@ -124,8 +124,9 @@ def test_mn36_hints_read_only_the_players_own_view(game):
 
 
 def joker_scene(game, seed=3):
-    """A scene with a Joker: no skill matches, so the leader may pass or ask any other player for help."""
-    state = game.new_initial_state(seed)
+    """A scene of a two-player session with a Joker: no skill matches, so the leader may pass or ask the other
+    player for help."""
+    state = MnemonicGame(players=2).new_initial_state(seed)
     state.apply_move("draw")
     state.apply_move("reveal RJ")
     assert len(state.legal_actions()) > 1
@@ -265,3 +266,33 @@ def test_engine_serves_mnemonic(capsys):
     assert replies[1]["moveInfos"][0]["move"] == "draw"
     assert replies[2]["success"] == "11/36"
     assert replies[3]["field"] == "state.phase"
+
+
+def test_mn43_the_session_length_bounds_the_objective(game):
+    """MN-43: with planner.sessionRounds the session ends after that many rounds: at the last round's table
+    another round is worth nothing, and the hint reports the rounds left (null: until the cards run out)."""
+    import numpy as np
+    from solver.mnemonic.policies import plain_scene_move
+    state = MnemonicGame(players=2).new_initial_state(4)
+    rng = np.random.default_rng(4)
+    while state.phase != "table":
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            state.apply_action(plain_scene_move(state))
+    until_the_end = advise(state, horizon=(1, 2))
+    assert until_the_end.root_info["sessionRoundsLeft"] is None
+    state.rules = state.rules.with_overrides({"planner.sessionRounds": 1})
+    last = advise(state, horizon=(1, 2)).to_json()
+    moves = {m["move"]: m["value"] for m in last["moveInfos"]}
+    assert last["rootInfo"]["sessionRoundsLeft"] == 0 and moves["round"] == 0.0 and moves["group"] > 0
+
+
+def test_mn43_rules_files_may_leave_the_new_planner_settings_out():
+    """MN-43: planner.sessionRounds and planner.continuation were added after the rules format was published."""
+    from solver.mnemonic.rules import default_rules, rules_from_json
+    obj = default_rules().to_json()
+    del obj["planner"]["sessionRounds"], obj["planner"]["continuation"]
+    rules = rules_from_json(obj)
+    assert rules["planner.sessionRounds"] == 0 and rules["planner.continuation"] == "estimate"
