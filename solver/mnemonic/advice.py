@@ -10,9 +10,9 @@ from solver.mnemonic import state as S
 from solver.mnemonic.cards import CATEGORIES, SUITS, card_code, card_name, category, prompt
 from solver.mnemonic.odds import fraction_text, individual_odds
 from solver.mnemonic.model import session_rounds_left, UNTIL_THE_CARDS_RUN_OUT
-from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, ASSUMPTIONS, DEFAULT_STATES,
+from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, ASSUMPTIONS, DEFAULT_STATES, MARGIN,
                                      TABLE_PHASES, Evaluation, Horizon, draw_odds, evaluate, group_now_odds,
-                                     roll_odds)
+                                     ranked, roll_odds)
 from solver.mnemonic.state import MnemonicState
 from solver.results import HintResult, MoveInfo, SolveResult
 from solver.search import SearchContext
@@ -297,10 +297,16 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
                 pairs.add(key)
                 kept.append(a)
         valued = kept
-    order = sorted(valued, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
+    keep = set(valued)
+    order = [a for a in ranked(state, evaluation) if a in keep]
+    top_value = max(evaluation.values[a] for a in order)
     infos = []
     for action in order[:top]:
         why, extra = _why(state, action, evaluation, observer)
+        if action == order[0] and evaluation.values[action] < top_value:
+            extra["baseMove"] = True
+            why += (f"; kept: the base policy's move, within {MARGIN} of the best estimate (the estimate's error, "
+                    "MN-42)")
         pv = [state.action_to_string(action)]
         follow = evaluation.best_next.get(action)
         if follow is not None:
@@ -313,7 +319,7 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
                               "not valued: one more round of Individual Scenes does not fit the search limits",
                               extra={"valued": False}))
     optimal, status = _proof(evaluation)
-    best = evaluation.values[order[0]]
+    best = top_value
     root: dict[str, Any] = {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": bool(full_information),
         "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING, "value": best,
@@ -341,7 +347,7 @@ def solve(state: MnemonicState, ctx: SearchContext) -> SolveResult:
     evaluation = run_evaluation(state, ctx, who, horizon_of(state))
     if evaluation.horizon is None:
         raise UnsupportedActionError("limits", ctx.limits.nodes, "the smallest horizon does not fit the limits")
-    best = max(evaluation.values, key=lambda a: (evaluation.values[a], -evaluation.actions.index(a)))
+    best = ranked(state, evaluation)[0]
     value = evaluation.values[best]
     optimal, status = _proof(evaluation)
     solution: dict[str, Any] = {

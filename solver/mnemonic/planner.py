@@ -44,6 +44,8 @@ EXACT_STATES = 1_500
 MIN_SECONDS = 0.05
 #: time kept back from the search for building the answer
 ANSWER_SECONDS = 0.03
+#: at the table the base policy's choice is kept unless another move is estimated better by this much (MN-42)
+MARGIN = 0.01
 TABLE_PHASES = ("table", "after-victory", "after-defeat")
 ASSUMPTIONS = (
     "card ranks only tell the story: a card counts by its suit (or as a Joker)",
@@ -127,6 +129,34 @@ def ladder(target: Horizon, table: bool, continuation: bool, session_left: int) 
         steps += [Horizon(r, g) for g in range(max(1, min(r, target.groups)), target.groups + 1)
                   if Horizon(r, g) not in steps]
     return steps
+
+
+def base_choice(state: MnemonicState) -> int | None:
+    """The continuation's base policy at the table's choices (MN-42): face the Adversary, try again while
+    someone can bring a skill, else play on; None elsewhere."""
+    legal = state.legal_actions()
+    if state.phase == "table":
+        return S.GROUP if S.GROUP in legal else S.ROUND if S.ROUND in legal else None
+    if state.phase == "after-defeat":
+        if S.TRY_AGAIN in legal and state.someone_can_bring():
+            return S.TRY_AGAIN
+        return S.REGROUP if S.REGROUP in legal else None
+    if state.phase == "after-victory":
+        return S.ROUND if S.ROUND in legal else None
+    return None
+
+
+def ranked(state: MnemonicState, evaluation: Evaluation) -> list[int]:
+    """The valued moves, best first (ties: the first legal). With the estimate, at the table's choices the base
+    policy's move comes first unless another is estimated better by at least ``MARGIN``: smaller differences
+    lie within the estimate's error (MN-42)."""
+    order = sorted(evaluation.values, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
+    base = base_choice(state) if evaluation.continuation and evaluation.estimated else None
+    if base is not None and base in evaluation.values and order[0] != base \
+            and evaluation.values[order[0]] - evaluation.values[base] < MARGIN:
+        order.remove(base)
+        order.insert(0, base)
+    return order
 
 
 def started(state: MnemonicState, action: int) -> tuple[int, int]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import category
-from solver.mnemonic.planner import Horizon, evaluate
+from solver.mnemonic.planner import Horizon, evaluate, ranked
 from solver.mnemonic.state import MnemonicState
 
 if TYPE_CHECKING:
@@ -69,16 +69,21 @@ def plain_scene_move(state: MnemonicState) -> int:
     return legal[0]
 
 
-def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: float | None) -> int | None:
-    """The planner's best move within ``horizon`` (ties: the first legal), or None when nothing was valued.
+def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: float | None,
+              continuation: bool | None = None) -> int | None:
+    """The planner's best move within ``horizon`` (:func:`~solver.mnemonic.planner.ranked`: ties go to the first
+    legal move, and at the table the base policy's move is kept within the margin), or None when nothing was
+    valued.
 
-    A node budget alone (``seconds`` None) makes the choice the same on every machine."""
-    legal = state.legal_actions()
-    evaluation = evaluate(state, state.current_player(), horizon, max_states=max_states, seconds=seconds,
-                          exact=False, nodes_given=seconds is None)
+    A node budget alone (``seconds`` None) makes the choice the same on every machine. ``horizon.groups`` 0: only
+    the current scene exactly, then the estimate (MN-42). ``continuation`` defaults to the rule."""
+    levels = [horizon] if horizon.groups == 0 else None
+    target = Horizon(horizon.rounds, max(1, horizon.groups))
+    evaluation = evaluate(state, state.current_player(), target, max_states=max_states, seconds=seconds,
+                          exact=False, nodes_given=seconds is None, continuation=continuation, levels=levels)
     if not evaluation.values:
         return None
-    return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+    return ranked(state, evaluation)[0]
 
 
 #: node budgets of the planner as a policy: memoised states per horizon at a scene and at the table's choices
@@ -89,7 +94,8 @@ TABLE_STATES = 200_000
 def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = SCENE_STATES,
                        seconds: float | None = None) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
-    Group Scenes (the estimate beyond, MN-42; falls back to :func:`plain_scene_move` if nothing fits)."""
+    Group Scenes (0: to the end of this scene), the estimate beyond (MN-42); falls back to
+    :func:`plain_scene_move` if nothing fits."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -97,20 +103,22 @@ def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 
     return plain_scene_move(state) if move is None else move
 
 
-def _scene_policy(planned: bool, max_states: int, seconds: float | None) -> Callable[[MnemonicState], int]:
+def _scene_policy(planned: bool, max_states: int, seconds: float | None,
+                  groups: int = 1) -> Callable[[MnemonicState], int]:
     if not planned:
         return plain_scene_move
-    return lambda state: planned_scene_move(state, 1, max_states, seconds)
+    return lambda state: planned_scene_move(state, groups, max_states, seconds)
 
 
 def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: int = SCENE_STATES,
-                  seconds: float | None = None) -> Policy:
+                  seconds: float | None = None, scene_groups: int = 1) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
     or when no round is left; after a Defeat or Draw try again while allowed and some player can still bring a
     skill (Try Again has no cap by default, MN-28), else regroup, else retreat (after a Draw followed by the
     Victory's choices, ``group.afterDraw = as-victory``: another round while one is left). Scenes: plain, or
-    planned (:func:`planned_scene_move` with ``scene_states``, deterministic when ``seconds`` is None)."""
-    scene = _scene_policy(planned_scenes, scene_states, seconds)
+    planned (:func:`planned_scene_move` with ``scene_groups`` and ``scene_states``, deterministic when
+    ``seconds`` is None)."""
+    scene = _scene_policy(planned_scenes, scene_states, seconds, scene_groups)
 
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
@@ -135,18 +143,21 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: i
 
 
 def planner_policy(horizon: Horizon = Horizon(1, 2), max_states: int = TABLE_STATES, seconds: float | None = None,
-                   scenes: bool = False, scene_states: int = SCENE_STATES) -> Policy:
+                   scenes: bool = False, scene_states: int = SCENE_STATES, scene_groups: int = 1,
+                   continuation: bool | None = None) -> Policy:
     """The planner at the table's decisions within ``horizon`` (never past the rounds the session has left), and
     with ``scenes`` at every other decision with a real choice (:func:`planned_scene_move`); otherwise plain
-    scenes. ``seconds`` None: the node budgets alone (the same choices on every machine)."""
-    scene = _scene_policy(scenes, scene_states, seconds)
+    scenes. ``seconds`` None: the node budgets alone (the same choices on every machine). ``continuation``
+    False: the plain horizon objective at the table (MN-33), for comparison."""
+    scene = _scene_policy(scenes, scene_states, seconds, scene_groups)
 
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         if state.phase in TABLE_PHASES:
-            move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds)
+            move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds,
+                             continuation)
             if move is not None:
                 return move
         return scene(state)
