@@ -64,6 +64,7 @@ cdef enum:
     MAX_TAIL_ROUNDS = 63
     TAIL_WINDOW = 3
     POW_LENGTH = 160
+    POLL_WORK = 4096
     MAX_BRANCH = 8  # the window's branches: Defeats so far, 0 .. 7 (at most 6 Group Scenes, plus one before)
     BLOCKS = 16 * MAX_PLAYERS
     # continuation entry points and block states (twin: TAIL_*, B_*)
@@ -163,6 +164,8 @@ cdef struct Model:
     size_t visits
     const int32_t* stop  # polled with the deadline: another thread sets stop[0] to cancel the search
     size_t estimates
+    size_t work  # nodes, last Group Scene draws and estimate steps done: the clock is read every POLL_WORK
+    size_t next_poll
 
 
 # -- layout helpers (twin: _Model.pl, .sl, ...) ---------------------------------------------------
@@ -638,7 +641,7 @@ cdef double lose(const Model* m, int n, int mm) noexcept nogil:
     return DEFEAT_TABLE[n * MAX_ADVERSARY + mm]
 
 
-cdef double final_walk(const Model* m, const int* pos, int* pool, const int* best, int index, int n,
+cdef double final_walk(Model* m, const int* pos, int* pool, const int* best, int index, int n,
                        int mm, double* defeat) noexcept nogil:
     """``best[6 * index + c]``: most dice of the index-th player for category ``c`` (5: any skill, or -1 when
     no skill matches ``c``). Returns the Victory chance and sets ``defeat[0]`` (twin: ``walk``)."""
@@ -646,6 +649,7 @@ cdef double final_walk(const Model* m, const int* pos, int* pool, const int* bes
     cdef double out = 0.0, share, v, d, out_defeat = 0.0
     cdef bint any_option
     if index == m.k:
+        m.work += 1
         defeat[0] = lose(m, n, mm)
         return win(m, n, mm)
     q = order(m, pos, index)
@@ -739,6 +743,7 @@ cdef struct Tail:
     double open
     double closed
     double total
+    size_t work
 
 
 cdef void tail_init(const Model* m, const int* pos, Tail* t) noexcept nogil:
@@ -808,6 +813,7 @@ cdef void tail_init(const Model* m, const int* pos, Tail* t) noexcept nogil:
     t.open = 1.0
     t.closed = 0.0
     t.total = 0.0
+    t.work = 0
 
 
 cdef inline double t_usable(const Tail* t, int q, int s) noexcept nogil:
@@ -1009,6 +1015,7 @@ cdef void t_window(const Model* m, Tail* t, int attempts, Branches* b) noexcept 
             memcpy(t.p, &b.states[d * BLOCKS], size)
             if extra or not have[d]:
                 t_attempt(m, t, &win, &lose, &blocked)
+                t.work += 8  # an attempt costs about as much as eight nodes
                 if not extra:
                     have[d] = True
                     cached[3 * d] = win
@@ -1199,13 +1206,17 @@ cdef double estimate(Model* m, const int* pos, int mode, double victory, double 
         t.closed = 0.0
         t_play_round(m, pos, &t, 0, True)
         t_window_now(m, &t, t.cap)
+    m.work += t.work
     return t.total
 
 
 cdef inline bint out_of_budget(Model* m) noexcept nogil:
-    """Polled every 1024 visits: the deadline, or another thread's stop flag."""
-    if (m.visits & 1023) != 0:
+    """Polled as the work grows (every ``POLL_WORK`` units: a node, a leaf of the last Group Scene's draws, an
+    estimate's Group Scene): the deadline, or another thread's stop flag."""
+    m.work += 1
+    if m.work < m.next_poll:
         return False
+    m.next_poll = m.work + POLL_WORK
     if m.stop != NULL and (<volatile int32_t*>m.stop)[0] != 0:
         return True
     return m.deadline > 0.0 and now() > m.deadline

@@ -387,26 +387,37 @@ def group_now_odds(state: MnemonicState, observer: int | None) -> tuple[Fraction
         else:
             pools = _grey_card_pools(state, observer)
         return _group_odds_cached(pools, m, nobody)
-    pool = unseen_pool(state, observer)
-    total = [Fraction(0)] * 3
-    # the players' draws matter only through each player's most dice: merge the draws by those
+    pool = tuple(unseen_pool(state, observer))
     best = [[max((state.dice(q, s) for s in state.matching(q, cat)), default=0) for cat in range(len(pool))]
             for q in range(state.n)]
+    # ordered draws counted by the players' total dice (only the total matters, MN-3), memoised by the cards left
+    counts = _draw_counts(tuple(tuple(row) for row in best), pool)
+    sequences = sum(counts.values())
+    total = [Fraction(0)] * 3
+    for dice, ways in counts.items():
+        odds = _group_odds_cached((dice,), m, nobody)
+        for i in range(3):
+            total[i] += Fraction(ways, sequences) * odds[i]
+    return total[0], total[1], total[2]
 
-    def walk(q: int, prob: Fraction, left: tuple[int, ...], pools: tuple[int, ...]) -> None:
-        if q == state.n:
-            odds = _group_odds_cached(tuple(sorted(pools)), m, nobody)
-            for i in range(3):
-                total[i] += prob * odds[i]
-            return
-        size = sum(left)
+
+@lru_cache(maxsize=256)
+def _draw_counts(best: tuple[tuple[int, ...], ...], pool: tuple[int, ...]) -> dict[int, int]:
+    """Players draw one card each from ``pool`` (category counts) in turn; ``best[q][c]`` is the dice player q
+    brings with a card of category c. The number of ordered draws giving each total of dice."""
+    @lru_cache(maxsize=None)
+    def walk(q: int, left: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        if q == len(best):
+            return ((0, 1),)
+        out: dict[int, int] = {}
         for cat, count in enumerate(left):
             if count:
-                nxt = left[:cat] + (count - 1,) + left[cat + 1:]
-                walk(q + 1, prob * Fraction(count, size), nxt, pools + (best[q][cat],))
+                rest = left[:cat] + (count - 1,) + left[cat + 1:]
+                for dice, ways in walk(q + 1, rest):
+                    out[dice + best[q][cat]] = out.get(dice + best[q][cat], 0) + ways * count
+        return tuple(sorted(out.items()))
 
-    walk(0, Fraction(1), tuple(pool), ())
-    return total[0], total[1], total[2]
+    return dict(walk(0, pool))
 
 
 def _grey_card_pools(state: MnemonicState, observer: int | None) -> tuple[int, ...]:
