@@ -266,8 +266,6 @@ def sweep_settings(quick: bool) -> list[tuple[str, int, str, dict[str, object], 
     out = []
     for planned in (False, True):
         for players in ((2, 3) if quick else (1, 2, 3, 4)):
-            if planned and players == 4:
-                continue  # planned scenes at 4 players take minutes a session; the plain sweep covers them
             for weavings in ((1, 3) if quick else (0, 1, 3)):
                 for pool in ((0, 3) if not quick or players == 2 else (3,)):
                     label = f"{players}p w{weavings} pool {pool} {'planned' if planned else 'plain'}"
@@ -287,11 +285,12 @@ def contestants(planned: bool) -> dict[str, object]:
             "never before two rounds": rule_of_thumb(2, planned_scenes=planned, scene_groups=0)}
 
 
-def bench_sweep(quick: bool) -> tuple[list[list[object]], list[str]]:
-    rows, worse = [], []
+def bench_sweep(quick: bool) -> tuple[list[list[object]], list[str], list[list[object]]]:
+    rows, worse, advice = [], [], []
     settings = sweep_settings(quick)
+    plain: dict[tuple[int, str, str, int], dict[str, list[int]]] = {}
     for label, players, mode, changes, pool, planned in settings:
-        sessions = (8 if quick else (100 if planned else 200))
+        sessions = 8 if quick else 400
         start = time.perf_counter()
         won = paired_wins(game_with(changes, players, mode), contestants(planned), sessions, pool, SESSION_ROUNDS)
         seconds = (time.perf_counter() - start) / sessions
@@ -304,8 +303,18 @@ def bench_sweep(quick: bool) -> tuple[list[list[object]], list[str]]:
         rows.append([label, sessions, f"{sum(planner) / sessions:.3f}", f"{sum(won['after one round']) / sessions:.3f}",
                      f"{sum(won['never before two rounds']) / sessions:.3f}", best, only_p, only_r,
                      f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"{p:.2g}", f"{seconds:.2f}"])
+        key = (players, mode, json.dumps(changes), pool)
+        if not planned:
+            plain[key] = won
+        elif key in plain:  # the planner's advice at every decision against the rules with plain scenes
+            rule = max(("after one round", "never before two rounds"), key=lambda name: sum(plain[key][name]))
+            d, lo, hi = paired_interval(planner, plain[key][rule])
+            only_p, only_r, p = mcnemar(planner, plain[key][rule])
+            advice.append([label.replace(" planned", ""), sessions, f"{sum(planner) / sessions:.3f}",
+                           f"{sum(plain[key][rule]) / sessions:.3f} ({rule})", only_p, only_r,
+                           f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"{p:.2g}"])
         print(f"  {label}: done", file=sys.stderr, flush=True)
-    return rows, worse
+    return rows, worse, advice
 
 
 def bench_horizon_objective(quick: bool) -> list[list[object]]:
@@ -357,12 +366,16 @@ def main(argv: list[str]) -> int:
         return 0
     print(f"\n### The planner against the rules of thumb: paired sweep (sessions of at most {SESSION_ROUNDS} rounds, "
           "until the first Victory; the same seeds and scene policy for every contestant)\n")
-    rows, worse = bench_sweep(quick)
+    rows, worse, advice = bench_sweep(quick)
     print(table(["setting", "sessions", "planner", "after one round", "never before two rounds", "best rule",
                  "won only by the planner", "won only by the best rule", "difference [95% CI, paired]",
                  "McNemar p", "s / session"], rows))
     print(f"\nSettings where the planner is significantly worse than the best rule of thumb (the paired 95% "
           f"interval below 0): {len(worse)} of {len(rows)}{': ' + ', '.join(worse) if worse else ''}.", flush=True)
+    print("\n### The planner's advice at every decision against the best rule of thumb with plain scenes "
+          "(the same seeds)\n")
+    print(table(["setting", "sessions", "planner, every decision", "best rule, plain scenes", "won only by the planner",
+                 "won only by the rule", "difference [95% CI, paired]", "McNemar p"], advice), flush=True)
     print("\n### The estimate against the plain horizon objective, and one round more (2 players, "
           "weaving.perPlayer = 3, Adversary's pool starts at 3)\n")
     print(table(["scenes", "planner objective", "sessions", "Victory rate [95% Wilson]", "after one round",

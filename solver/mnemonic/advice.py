@@ -9,7 +9,7 @@ from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import CATEGORIES, SUITS, card_code, card_name, category, prompt
 from solver.mnemonic.odds import fraction_text, individual_odds
-from solver.mnemonic.model import session_rounds_left, UNTIL_THE_CARDS_RUN_OUT
+from solver.mnemonic.model import UNTIL_THE_CARDS_RUN_OUT, session_rounds_left
 from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, ASSUMPTIONS, DEFAULT_STATES, MARGIN,
                                      TABLE_PHASES, Evaluation, Horizon, draw_odds, evaluate, group_now_odds,
                                      ranked, roll_odds)

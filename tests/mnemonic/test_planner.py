@@ -296,3 +296,22 @@ def test_mn43_rules_files_may_leave_the_new_planner_settings_out():
     del obj["planner"]["sessionRounds"], obj["planner"]["continuation"]
     rules = rules_from_json(obj)
     assert rules["planner.sessionRounds"] == 0 and rules["planner.continuation"] == "estimate"
+
+
+def test_mn42_the_base_move_is_kept_within_the_margin(build, mn):
+    """MN-42: at the table the base policy's move (face the Adversary) stays first unless another move is
+    estimated better by at least MARGIN; a clearer gain wins; the plain objective ranks by value alone."""
+    from solver.mnemonic import state as S
+    from solver.mnemonic.planner import MARGIN, Evaluation, ranked
+    state = build([mn.player("A=H2,B=S1c", "7H 8H"), mn.player("D=C2", "9C TC")], rules={"deckBurner.handSize": 2},
+                  phase="table")
+
+    def order(group: float, round_: float, continuation: bool = True) -> list[int]:
+        values = {S.GROUP: group, S.ROUND: round_, S.END: 0.0}
+        evaluation = Evaluation(state.legal_actions(), values, {}, Horizon(0, 2), Horizon(0, 2), 1, 0.0,
+                                estimated=True, continuation=continuation)
+        return ranked(state, evaluation)
+
+    assert order(0.50, 0.50 + MARGIN / 2)[0] == S.GROUP
+    assert order(0.50, 0.50 + 2 * MARGIN)[0] == S.ROUND
+    assert order(0.50, 0.50 + MARGIN / 2, continuation=False)[0] == S.ROUND
