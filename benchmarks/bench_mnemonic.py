@@ -1,19 +1,22 @@
 """Mnemonic: compiled kernels against their twins, the planner's limits, and the planner against the rules of thumb.
 
-``python benchmarks/run.py mnemonic [--quick]`` (``--sweep-only``, ``--limits-only``: one part).
+``python benchmarks/run.py mnemonic [--quick] [--jobs=N]`` (``--sweep-only``, ``--limits-only``: one part).
 
 1. Odds kernel (128-bit counts) vs its twin; planner kernel (doubles) vs its twin (exact fractions without the
    continuation estimate, floats with it), values checked equal to 1e-12.
 2. Planner size: one evaluation at the first table decision by table size and horizon, with the estimate.
-3. Limits (MN-44): wall time of hints under ``limits.time_ms`` 100, 300, 1000 and the default on large
+3. Limits (MN-46): wall time of hints under ``limits.time_ms`` 100, 300, 1000 and the default on large
    positions, how long after ``ctx.cancel`` a hint answers, and a position with one legal move.
-4. Stability (MN-38, MN-42): how much the best value moves from one horizon to the next, with the estimate
+4. Stability (MN-38, MN-44): how much the best value moves from one horizon to the next, with the estimate
    and with the plain horizon objective (``planner.continuation = none``).
 5. The paired sweep: players 1-4, weavings 0/1/3, starting Adversary pool 0/3, plain and planned scenes, Deck
    Burner and Into the Grey: the planner at the table's choices against "always face the Adversary after one
    round" and "never before two rounds", the same seeds (and the same scene policy) for every contestant;
    paired differences with 95% intervals and the exact McNemar test. Every search is bounded by node budgets
    only, so the sweep gives the same sessions on every machine.
+6. Self-play through ``solver.selfplay`` (3 players, Deck Burner, default rules and no weavings; ``--jobs=N``
+   spreads the deals over processes): every policy on the same deals and dice, compared paired; then the
+   throughput of ``solver.selfplay`` and ``solver.generate`` on 1 and 2 processes.
 """
 
 from __future__ import annotations
@@ -41,7 +44,9 @@ from solver.mnemonic.model import layout_of, position_of  # noqa: E402
 from solver.mnemonic.planner import Horizon  # noqa: E402
 from solver.mnemonic.policies import (paired_wins, plain_scene_move, planner_policy,  # noqa: E402
                                       rule_of_thumb)
+from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import mnemonic_odds as odds_twin  # noqa: E402
 from solver.twins import mnemonic_plan as plan_twin  # noqa: E402
 
@@ -242,6 +247,59 @@ def game_with(changes: dict[str, object], players: int, mode: str = "deck-burner
     return MnemonicGame(players=players, mode=mode, rules=handle.name)
 
 
+SELFPLAY_LABELS = {
+    "planner": "exact planner at the table (1 round, 1 Group Scene); scenes planned",
+    "after-one-round": "always face the Adversary after one round; scenes planned",
+    "after-two-rounds": "never before two rounds; scenes planned",
+    "plain-after-one-round": "always face the Adversary after one round; plain scenes",
+    "plain-after-two-rounds": "never before two rounds; plain scenes",
+}
+
+
+def bench_sessions(quick: bool, changes: dict[str, object], jobs: int) -> tuple[list[list[object]], list[list[object]]]:
+    """Every policy on the same deals with the same dice, through ``solver.selfplay`` (``jobs`` processes)."""
+    count = 12 if quick else 200
+    game = game_with(changes, 3)
+    names = tuple(SELFPLAY_LABELS)
+    start = time.perf_counter()
+    results = list(selfplay(game, names, seed=0, count=count, jobs=jobs))
+    seconds = time.perf_counter() - start
+    summary = summarize(results)
+    rows = []
+    for name in names:
+        d = summary["labels"][name]
+        rounds = sum(r["games"][name]["rounds"] for r in results) / count
+        groups = sum(r["games"][name]["groupScenes"] for r in results) / count
+        rows.append([SELFPLAY_LABELS[name], count, f"{d['mean']:.3f}", f"[{d['ci'][0]:.3f}, {d['ci'][1]:.3f}]",
+                     f"{rounds:.2f}", f"{groups:.2f}"])
+    pairs = []
+    for pair in summary["paired"]:
+        if pair["a"] == "planner":
+            pairs.append([f"planner vs {pair['b']}", pair["deals"], pair["onlyA"], pair["onlyB"],
+                          f"{pair['difference']:+.3f} [{pair['ci'][0]:+.3f}, {pair['ci'][1]:+.3f}]",
+                          f"{pair['mcnemarP']:.2g}"])
+    pairs.append(["(time)", f"{seconds:.1f} s for {count} deals x {len(names)} policies on {jobs} process(es)",
+                  "", "", "", ""])
+    return rows, pairs
+
+
+def bench_scale(quick: bool) -> list[list[object]]:
+    """Throughput of self-play and puzzle generation through the shared entry points, on 1 and 2 processes."""
+    rows = []
+    game = MnemonicGame(players=2)
+    for jobs in (1, 2):
+        count = 8 if quick else 40
+        start = time.perf_counter()
+        list(selfplay(game, ("plain-after-one-round", "plain-after-two-rounds"), seed=1, count=count, jobs=jobs))
+        rows.append(["self-play, 2 plain policies, 2 players", jobs, count, f"{count / (time.perf_counter() - start):.2f}"])
+    for jobs in (1, 2):
+        count = 4 if quick else 20
+        start = time.perf_counter()
+        list(generate(MnemonicGame(), "best-call", "easy", seed=1, count=count, jobs=jobs))
+        rows.append(["best-call puzzles, easy", jobs, count, f"{count / (time.perf_counter() - start):.2f}"])
+    return rows
+
+
 def mcnemar(a: list[int], b: list[int]) -> tuple[int, int, float]:
     """Sessions only ``a`` won, only ``b`` won, and the exact two-sided McNemar p-value (binomial test on the
     discordant sessions)."""
@@ -353,10 +411,10 @@ def main(argv: list[str]) -> int:
               f"sessions of {SESSION_ROUNDS} rounds)\n")
         print(table(["players", "rounds", "Group Scenes", "memoised states", "estimates", "seconds"],
                     bench_scaling(quick)))
-        print("\n### Time limits (MN-44): hints on decisions of 3- and 4-player sessions, both modes\n")
+        print("\n### Time limits (MN-46): hints on decisions of 3- and 4-player sessions, both modes\n")
         print(table(["limits.time_ms", "hints", "median s", "worst s", "worst over the limit",
                      "within 10% or 100 ms", "stopped by the limit"], bench_time_limits(quick)))
-        print("\n### Cancellation and the only legal move (MN-44)\n")
+        print("\n### Cancellation and the only legal move (MN-46)\n")
         print(table(["case", "hints", "median ms", "worst ms", "within 200 ms"], bench_cancel(quick)), flush=True)
         print("\n### Stability: the best value from one horizon of the deepening to the next (2 players, "
               "node budget 400,000)\n")
@@ -381,6 +439,19 @@ def main(argv: list[str]) -> int:
     print(table(["scenes", "planner objective", "sessions", "Victory rate [95% Wilson]", "after one round",
                  "won only by the planner", "won only by the rule", "difference [95% CI, paired]", "McNemar p"],
                 bench_horizon_objective(quick)))
+    jobs = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
+    for title, changes in (("default rules", {}), ("no weavings (weaving.perPlayer = 0)", {"weaving.perPlayer": 0})):
+        print(f"\n### Self-play: the policies of `memory-solver mnemonic selfplay` (Deck Burner, 3 players, {title})\n")
+        print("`solver.selfplay`: every policy plays the same deals with the same dice; a session is at most "
+              f"{SESSION_ROUNDS} rounds of Individual Scenes (one evening) and stops at its first Victory.\n")
+        rows, pairs = bench_sessions(quick, changes, jobs)
+        print(table(["policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
+                     "Group Scenes / session"], rows))
+        print()
+        print(table(["paired comparison (same deals, same dice)", "deals", "won only by the planner",
+                     "won only by the other", "difference [95% CI]", "McNemar p (exact)"], pairs), flush=True)
+    print("\n### Throughput of the shared entry points (solver.selfplay, solver.generate)\n")
+    print(table(["run", "processes", "items", "items / s"], bench_scale(quick)), flush=True)
     return 0
 
 

@@ -9,143 +9,20 @@ or 2 (bad command line); it never prints a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO
+from collections.abc import Sequence
 
-from solver.version import __version__
+from solver.commands import (Parser, UsageError, add_common_verbs, add_limit_args, context_from_args, print_json,
+                             read_input_arg, render_hint)
 from solver.errors import InvalidInputError, SolverError
-from solver.game import Game
 from solver.registry import game_class, game_names, load_game
-from solver.results import HintResult
-from solver.search import Limits, SearchContext
+from solver.version import __version__
 
 PROG = "memory-solver"
 
-
-class UsageError(Exception):
-    """A bad command line (exit status 2)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and an exception, not a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def read_input_arg(text: str, field: str = "STATE") -> Any:
-    """A command-line position: ``-`` (stdin), a file path, inline JSON, or a notation string.
-
-    JSON (from any source) is parsed to a dict/list; anything else is returned
-    as a stripped string for the game's notation parser.
-    """
-    source = text
-    if text == "-":
-        source = sys.stdin.read()
-    elif os.path.isfile(text):
-        try:
-            with open(text, encoding="utf-8") as handle:
-                source = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInputError(field, text, f"cannot read file ({exc})") from None
-    stripped = source.strip()
-    if stripped.startswith(("{", "[")):
-        try:
-            return json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(field, stripped[:80], f"malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    return stripped
-
-
-def print_json(obj: Any, out: TextIO | None = None) -> None:
-    """Print one JSON object on one line."""
-    (out or sys.stdout).write(json.dumps(obj, allow_nan=False) + "\n")
-
-
-def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True) -> None:
-    """``--time-ms``, ``--nodes`` and (optionally) ``--seed``."""
-    parser.add_argument("--time-ms", type=int, default=None, help="time limit in milliseconds")
-    parser.add_argument("--nodes", type=int, default=None, help="node (or sample) limit")
-    if seed:
-        parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-
-
-def context_from_args(game: Game, args: argparse.Namespace) -> SearchContext:
-    """A search context from ``--time-ms``, ``--nodes`` and ``--seed``."""
-    limits = Limits.from_json({k: v for k, v in (("time_ms", args.time_ms), ("nodes", args.nodes)) if v is not None},
-                              "limits")
-    seed = getattr(args, "seed", 0)
-    if seed < 0:
-        raise InvalidInputError("--seed", seed, "must be at least 0")
-    return SearchContext(limits=limits.with_defaults(game.default_time_ms), seed=seed)
-
-
-def render_hint(result: HintResult, out: TextIO) -> None:
-    """A readable table of a hint."""
-    info = result.root_info
-    label = "full-information analysis" if info.get("fullInformation") else "hint from the player's own information"
-    out.write(f"{result.game}: {label}\n")
-    if "valueMeaning" in info:
-        out.write(f"value = {info['valueMeaning']}\n")
-    for move in result.move_infos:
-        pv = " ".join(move.pv[1:]) if len(move.pv) > 1 else ""
-        extra = f"   then {pv}" if pv else ""
-        out.write(f"{move.order + 1:>3}. {move.move:<28} {move.value:>9.4g}   {move.why}{extra}\n")
-    if not result.move_infos:
-        out.write("  no legal move\n")
-
-
-def add_hint_command(sub: argparse._SubParsersAction, game: Game,
-                     extra: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.ArgumentParser:
-    """The standard ``<game> hint STATE`` command."""
-    parser = sub.add_parser("hint", help="rank the moves of the player to act",
-                            description="Rank the moves of the player to act, using only that player's information "
-                                        "unless --full-information is given. STATE is a JSON file, '-' for stdin, "
-                                        "inline JSON or the game's notation.")
-    parser.add_argument("state", metavar="STATE")
-    parser.add_argument("--top", type=int, default=3, help="number of moves to show (default 3)")
-    parser.add_argument("--player", type=int, default=None, help="advise this player (default: the player to act)")
-    parser.add_argument("--full-information", action="store_true", help="analyse with every hidden card known")
-    parser.add_argument("--json", action="store_true", help="print the engine's JSON response")
-    add_limit_args(parser)
-    if extra:
-        extra(parser)
-
-    def run(args: argparse.Namespace) -> int:
-        state = game.parse_state(read_input_arg(args.state), "STATE")
-        if args.top < 1:
-            raise InvalidInputError("--top", args.top, "must be at least 1")
-        result = game.hint(state, context_from_args(game, args), top=args.top, player=args.player,
-                           full_information=args.full_information)
-        if args.json:
-            print_json(result.to_json())
-        else:
-            render_hint(result, sys.stdout)
-        return 0
-
-    parser.set_defaults(run=run)
-    return parser
-
-
-def add_legal_moves_command(sub: argparse._SubParsersAction, game: Game) -> argparse.ArgumentParser:
-    """The standard ``<game> legal-moves STATE`` command."""
-    parser = sub.add_parser("legal-moves", help="list the legal moves of the player to act")
-    parser.add_argument("state", metavar="STATE")
-    parser.add_argument("--json", action="store_true")
-
-    def run(args: argparse.Namespace) -> int:
-        moves = game.legal_moves(game.parse_state(read_input_arg(args.state), "STATE"))
-        if args.json:
-            print_json({"moves": moves})
-        else:
-            sys.stdout.write("\n".join(moves) + ("\n" if moves else ""))
-        return 0
-
-    parser.set_defaults(run=run)
-    return parser
+__all__ = ["main", "Parser", "UsageError", "read_input_arg", "print_json", "add_limit_args", "context_from_args",
+           "render_hint"]
 
 
 def _build_parser(argv: Sequence[str]) -> Parser:
@@ -160,8 +37,24 @@ def _build_parser(argv: Sequence[str]) -> Parser:
     demo.set_defaults(run=_run_demo)
 
     engine = sub.add_parser("engine", help="serve JSON-lines queries on stdin/stdout (docs/engine.md)")
-    engine.add_argument("--threads", type=int, default=1, help="queries searched at once (default 1)")
+    engine.add_argument("--threads", type=int, default=1, help="queries searched at once (1-64, default 1)")
+    engine.add_argument("--data-dir", action="append", default=[], metavar="DIR",
+                        help="a directory game specs may name data files in (repeatable; the package's own data is "
+                             "always allowed, nothing else)")
+    engine.add_argument("--max-time-ms", type=int, default=None, metavar="T",
+                        help="cap every query's time limit at T milliseconds (a node budget included)")
+    engine.add_argument("--log", default=None, metavar="FILE",
+                        help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
+
+    serve = sub.add_parser("serve", help="the table-side web board (docs/web.md)",
+                           description="Serve the table-side web board: the position as a picture, moves by clicking, "
+                                       "hints, records and reviews, puzzles. Binds 127.0.0.1 unless --host says "
+                                       "otherwise.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
+    serve.set_defaults(run=_run_serve)
 
     games = sub.add_parser("games", help="list the games and their parameters")
     games.add_argument("--json", action="store_true")
@@ -175,6 +68,7 @@ def _build_parser(argv: Sequence[str]) -> Parser:
             commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
             commands.required = True
             game.add_cli(commands)
+            add_common_verbs(commands, game)
         else:
             sub.add_parser(name, help=f"{name} commands", add_help=False)
     return parser
@@ -192,18 +86,43 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 def _run_engine(args: argparse.Namespace) -> int:
     from solver.engine import run_engine
-    if args.threads < 1:
-        raise InvalidInputError("--threads", args.threads, "must be at least 1")
-    return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads)
+    from solver.datafiles import restrict
+    from solver.engine import MAX_THREADS
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
+    if args.max_time_ms is not None and not 1 <= args.max_time_ms <= 86_400_000:
+        raise InvalidInputError("--max-time-ms", args.max_time_ms, "must be between 1 and 86400000")
+    restrict(args.data_dir)
+    log = None
+    if args.log:
+        try:
+            log = open(args.log, "a", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError("--log", args.log, f"cannot open ({exc.strerror})") from None
+    try:
+        return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads, log=log, max_time_ms=args.max_time_ms)
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from solver.engine import MAX_THREADS
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
+    if not 0 <= args.port <= 65535:
+        raise InvalidInputError("--port", args.port, "must be between 0 and 65535")
+    try:
+        from solver.web.server import serve
+    except ImportError as exc:
+        raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
+                                                 "memory-solver: pip install .)") from None
+    return serve(args.host, args.port, args.threads)
 
 
 def _run_games(args: argparse.Namespace) -> int:
-    listing = []
-    for name in game_names():
-        cls = game_class(name)
-        listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
-                        "utility": cls.utility.value, "information": cls.information.value,
-                        "parameters": {k: {"default": p.default, "doc": p.doc} for k, p in cls.PARAMETERS.items()}})
+    from solver.registry import game_listing
+    listing = game_listing()
     if args.json:
         print_json(listing)
     else:

@@ -6,6 +6,8 @@ always reported with the dotted path of its field and the value itself.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -106,3 +108,84 @@ def as_choice(value: Any, field: str, choices: Iterable[T]) -> T:
     if value not in options:
         raise InvalidInputError(field, value, f"expected one of {', '.join(map(str, options))}")
     return value
+
+
+#: longest integer literal accepted in JSON input (a seed needs 19 digits)
+MAX_INT_DIGITS = 40
+
+
+class _BadNumber(ValueError):
+    pass
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _BadNumber(f"integer with {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(f"number {text[:40]} is out of range")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise _BadNumber(f"{text} is not a JSON number")
+
+
+def decode_json(text: str | bytes, field: str | None) -> Any:
+    """Parse JSON text strictly: malformed text, ``NaN``/``Infinity``, out-of-range numbers, integers longer than
+    :data:`MAX_INT_DIGITS` digits and nesting too deep for the parser all raise :class:`InvalidInputError` naming
+    ``field``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInputError(field, problem="not valid UTF-8") from None
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        where = f" at line {exc.lineno} column {exc.colno}" if "\n" in text.strip() else ""
+        raise InvalidInputError(field, text.strip()[:80], f"malformed JSON ({exc.msg}{where})") from None
+    except _BadNumber as exc:
+        raise InvalidInputError(field, text.strip()[:80], f"malformed JSON ({exc})") from None
+    except RecursionError:
+        raise InvalidInputError(field, text.strip()[:80], "malformed JSON (nested too deeply)") from None
+
+
+class OutOfRange:
+    """A number that :func:`decode_json` refuses, kept as text by :func:`decode_json_lenient`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def decode_json_lenient(text: str) -> Any:
+    """Like :func:`decode_json` but numbers it would refuse become :class:`OutOfRange` (to locate them);
+    ``None`` when the text is not JSON at all."""
+    def number(kind: Any) -> Any:
+        def parse(t: str) -> Any:
+            try:
+                return kind(t)
+            except _BadNumber:
+                return OutOfRange(t)
+        return parse
+    try:
+        return json.loads(text, parse_int=number(_parse_int), parse_float=number(_parse_float),
+                          parse_constant=OutOfRange)
+    except (ValueError, RecursionError):
+        return None
+
+
+def find_out_of_range(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The dotted path and text of the first :class:`OutOfRange` number in ``value``."""
+    if isinstance(value, OutOfRange):
+        return path, value.text
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = find_out_of_range(item, join(path, key) if isinstance(key, str) else f"{path}[{key}]")
+        if found:
+            return found
+    return None

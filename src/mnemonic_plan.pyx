@@ -720,7 +720,7 @@ cdef double final_group(Model* m, const int* pos) noexcept nogil:
     return victory + (1.0 - victory) * estimate(m, pos, TAIL_AFTER, victory, defeat)
 
 
-# -- the continuation estimate (twin: class _Tail; MN-42) ----------------------------------------------
+# -- the continuation estimate (twin: class _Tail; MN-44) ----------------------------------------------
 cdef struct Tail:
     int k
     bint burner

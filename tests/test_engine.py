@@ -160,3 +160,122 @@ def test_a_queued_query_gets_its_whole_time_limit(pile_game):
     ]))
     # the toy search counts ~1 ms steps until its limit: a starved second query would do almost none
     assert responses["second"]["rootInfo"]["visits"] > 0.5 * responses["first"]["rootInfo"]["visits"]
+
+
+# ---------------------------------------------------------------------- issue 11: the always-on backend
+def test_control_queries_are_answered_at_once_while_a_search_runs(pile_game):
+    out = Lines()
+    engine = Engine(out, threads=1)
+    engine.handle_line(json.dumps({"id": "long", "game": "pile", "state": "300:0", "limits": {"time_ms": 3000}}))
+    time.sleep(0.1)
+    started = time.perf_counter()
+    engine.handle_line(json.dumps({"id": "v", "action": "query_version"}))
+    answered = time.perf_counter() - started
+    assert any(r.get("id") == "v" for r in out.objects())  # written before the search ends
+    engine.handle_line(json.dumps({"id": "t", "action": "terminate_all"}))
+    engine.close()
+    assert answered < 1.0
+
+
+def test_data_files_are_read_only_from_the_package_and_data_dirs(tmp_path):
+    from solver import datafiles
+    deck = tmp_path / "deck.json"
+    deck.write_text("{}")
+    try:
+        datafiles.restrict([])
+        responses = by_id(run([
+            {"id": "stdin", "game": "embers(deck=/dev/stdin)", "action": "legal_moves", "state": "x"},
+            {"id": "other", "game": f"memorinth(deck={deck})", "action": "legal_moves", "state": "x"},
+            {"id": "v", "action": "query_version"},
+        ]))
+        assert responses["stdin"]["field"] == "game.deck" and "--data-dir" in responses["stdin"]["error"]
+        assert responses["other"]["field"] == "game.deck"
+        assert "version" in responses["v"]
+        datafiles.restrict([str(tmp_path)])
+        [allowed] = run([{"id": "ok", "game": "memorinth(deck=deck.json)", "action": "legal_moves", "state": "x"}])
+        assert allowed["field"] != "game.deck" or "--data-dir" not in allowed["error"]  # found; the deck is bad
+    finally:
+        datafiles.unrestrict()
+
+
+def test_huge_numbers_nan_and_deep_nesting_name_the_field_and_keep_the_id():
+    responses = run(["9" * 5000,
+                     '{"id": "q", "game": "aetherya", "action": "hint", "state": "x", "top": ' + "9" * 5000 + "}",
+                     '{"id": "t", "action": "terminate", "terminateId": NaN}',
+                     '{"id": "d", "game": "aetherya", "state": ' + "[" * 100000 + "]" * 100000 + "}",
+                     {"id": "alive", "action": "query_version"}])
+    got = by_id(responses)
+    assert "number out of range" in got[None]["error"]
+    assert got["q"]["field"] == "top" and got["t"]["field"] == "terminateId"
+    assert "nested too deeply" in got["d"]["error"]
+    assert got["alive"]["version"]
+
+
+def test_top_as_a_whole_float_works_in_every_hint():
+    responses = by_id(run([{"id": "m", "game": "memorinth", "action": "hint", "top": 2.0, "limits": {"nodes": 40},
+                            "state": "2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/"
+                                     "22M,8S,16M,24S,13M/5S,2M,14S,17M,3S | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip"}]))
+    assert len(responses["m"]["moveInfos"]) == 2
+
+
+def test_priority_runs_higher_first_and_ties_in_arrival_order(pile_game):
+    out = Lines()
+    engine = Engine(out, threads=1)
+    engine.handle_line(json.dumps({"id": "busy", "game": "pile", "state": "300:0", "limits": {"time_ms": 300}}))
+    time.sleep(0.05)
+    for qid, priority in (("low", -1), ("a", 5), ("mid", 0), ("b", 5)):
+        engine.handle_line(json.dumps({"id": qid, "game": "pile", "action": "score", "state": "4:0",
+                                       "priority": priority}))
+    engine.close()
+    order = [r["id"] for r in out.objects() if r.get("action") == "score"]
+    assert order == ["a", "b", "mid", "low"]
+
+
+def test_the_log_records_every_query_and_answer_with_timestamps(tmp_path, pile_game):
+    log = io.StringIO()
+    out = Lines()
+    engine = Engine(out, log=log)
+    engine.handle_line(json.dumps({"id": 1, "game": "pile", "action": "score", "state": "4:0"}))
+    engine.handle_line("{broken")
+    engine.close()
+    entries = [json.loads(line) for line in log.getvalue().splitlines()]
+    assert [("in" in e, "out" in e) for e in entries].count((True, False)) == 2
+    assert [("in" in e, "out" in e) for e in entries].count((False, True)) == 2
+    assert all(e["time"].endswith("Z") for e in entries)
+
+
+def test_engine_command_line_limits(tmp_path):
+    main = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]
+    huge = subprocess.run(main + ["engine", "--threads", "99999999999999999999"], input=b"", capture_output=True,
+                          timeout=60, cwd=tmp_path)
+    assert huge.returncode == 1 and b"--threads" in huge.stderr and huge.stderr.count(b"\n") == 1
+    state = tmp_path / "deep.json"
+    state.write_text("[" * 100000 + "]" * 100000)
+    deep = subprocess.run(main + ["aetherya", "hint", str(state)], capture_output=True, timeout=60, cwd=tmp_path)
+    assert deep.returncode == 1 and b"nested too deeply" in deep.stderr and deep.stderr.count(b"\n") == 1
+    state.write_text('{"mode": "base", "players": ' + "9" * 5000 + "}")
+    big = subprocess.run(main + ["aetherya", "hint", str(state)], capture_output=True, timeout=60, cwd=tmp_path)
+    assert big.returncode == 1 and b"5000 digits" in big.stderr
+
+
+def test_a_line_longer_than_the_limit_is_refused_without_reading_it_whole():
+    from solver.engine import read_lines
+    stream = io.BytesIO(b'{"id": 1, "x": "' + b"a" * 5000 + b'"}\n{"id": 2}\n')
+    lines = list(read_lines(stream, limit=100))
+    assert len(lines) == 2 and len(lines[0]) == 101 and lines[1] == b'{"id": 2}\n'
+
+
+def test_terminate_stops_a_review_between_and_within_decisions(pile_game):
+    from solver.record import Record
+    record = Record.start_of(pile_game.parse_state("300:0")).extended(["take1"] * 6, stamp=False).to_json()
+    out = Lines()
+    engine = Engine(out, threads=1)
+    engine.handle_line(json.dumps({"id": "r", "game": "pile", "action": "review", "record": record, "player": 0,
+                                   "limits": {"time_ms": 2000}, "reportDuringSearchEvery": 0.05}))
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "r"}))
+    engine.close()
+    final = [r for r in out.objects() if r.get("id") == "r" and not r.get("isDuringSearch")]
+    assert len(final) == 1 and final[0]["terminated"] is True
+    assert len(final[0]["decisions"]) < 3 and time.perf_counter() - sent < 5

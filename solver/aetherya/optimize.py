@@ -43,7 +43,7 @@ import numpy as np
 
 from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, CELLS, LETTERS, PORTAL, SIDE
 from solver.aetherya.scoring import KingdomScore, format_kingdom, parse_kingdom, score_kingdom
-from solver.cli import print_json
+from solver.commands import print_json
 from solver.errors import ImpossibleStateError, InvalidInputError, UnknownCardError
 from solver.kernels import aetherya_opt as kernel
 from solver.results import SolveResult
@@ -408,8 +408,9 @@ def _context(time_ms: Any, ctx: SearchContext | None, seed: int | None) -> Searc
                              seed=0 if seed is None else seed)
     if time_ms is not None:
         ctx.limits = Limits(time_ms=time_ms, nodes=ctx.limits.nodes)
-    elif ctx.limits.time_ms is None:
+    elif ctx.limits.time_ms is None and ctx.limits.nodes is None:
         ctx.limits = ctx.limits.with_defaults(DEFAULT_TIME_MS)
+    # a node limit alone: no default time cap, so the answer is the same on every machine (docs/commands.md)
     return ctx
 
 

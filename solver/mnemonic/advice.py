@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -21,7 +22,7 @@ VALUE_MEANING = ("probability that a Group Scene ends in Victory within the hori
                  "(exact expectimax over the planning model, docs/rules/mnemonic.md MN-33..MN-38)")
 VALUE_MEANING_ESTIMATE = ("estimated probability of a Victory in the rest of the session (rule "
                           "planner.sessionRounds), playing on optimally: exact expectimax within the horizon, "
-                          "the continuation estimate beyond it (docs/rules/mnemonic.md MN-33..MN-42)")
+                          "the continuation estimate beyond it (docs/rules/mnemonic.md MN-33..MN-44)")
 #: how long a position with one legal move may search (it answers at once with the smallest horizon)
 ONLY_MOVE_SECONDS = 0.2
 
@@ -224,9 +225,10 @@ def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
     return ctx.remaining(), DEFAULT_STATES, False
 
 
-def run_evaluation(state: MnemonicState, ctx: SearchContext, observer: int | None, target: Horizon) -> Evaluation:
+def run_evaluation(state: MnemonicState, ctx: SearchContext, observer: int | None, target: Horizon,
+                   progress: Callable[[Evaluation], None] | None = None) -> Evaluation:
     """The planner's evaluation of ``state`` within the context's limits (one legal move: the smallest horizon
-    only, at once)."""
+    only, at once); ``progress`` sees the best so far while it runs (interim reports)."""
     seconds, max_states, nodes_given = search_limits(ctx)
     levels = None
     if len(state.legal_actions()) == 1:
@@ -234,7 +236,7 @@ def run_evaluation(state: MnemonicState, ctx: SearchContext, observer: int | Non
         levels = [Horizon(0, 0)] if continuation else [Horizon(0, min(1, target.groups))]
         seconds = ONLY_MOVE_SECONDS if seconds is None else min(seconds, ONLY_MOVE_SECONDS)
     evaluation = evaluate(state, observer, target, max_states=max_states, seconds=seconds, cancel=ctx.cancel,
-                          nodes_given=nodes_given, levels=levels)
+                          nodes_given=nodes_given, levels=levels, progress=progress)
     if levels is not None and evaluation.stopped_by is None:
         evaluation.stopped_by = "only move"
     return evaluation
@@ -263,9 +265,21 @@ def _assumptions(evaluation: Evaluation, full_information: bool) -> list[str]:
     return out
 
 
+def reporter(ctx: SearchContext, build: Callable[[Evaluation], Any]) -> Callable[[Evaluation], None] | None:
+    """With interim reports asked for (``reportDuringSearchEvery``), a progress callback for the planner that
+    sends ``build(best so far)`` when a report is due; else None."""
+    if ctx.report is None or not ctx.report_every:
+        return None
+    return lambda evaluation: ctx.maybe_report(lambda: build(evaluation))
+
+
 def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | None = None,
-         full_information: bool = False, horizon: Horizon | None = None) -> HintResult:
-    """Ranked moves for the advised player (observation-level information unless ``full_information``)."""
+         full_information: bool = False, horizon: Horizon | None = None,
+         shape: Callable[[HintResult], HintResult] | None = None) -> HintResult:
+    """Ranked moves for the advised player (observation-level information unless ``full_information``).
+
+    ``shape`` (the view layer's finishing) is applied to the interim reports sent while the search runs
+    (``isDuringSearch``: the deepest horizon completed so far); the caller applies it to the final answer."""
     if state.is_terminal():
         raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
     who = advised_player(state, player)
@@ -273,7 +287,20 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
     if state.is_chance_node():
         return chance_hint(state, observer, full_information, top)
     target = horizon or horizon_of(state)
-    evaluation = run_evaluation(state, ctx, observer, target)
+
+    def interim(evaluation: Evaluation) -> HintResult:
+        result = hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+        result = shape(result) if shape is not None else result
+        result.is_during_search = True
+        return result
+
+    evaluation = run_evaluation(state, ctx, observer, target, reporter(ctx, interim))
+    return hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+
+
+def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation, who: int, observer: int | None,
+                full_information: bool, top: int) -> HintResult:
+    """The hint's answer from the planner's evaluation (the final one, or the best so far)."""
     if evaluation.horizon is None:
         result = myopic_hint(state, who, observer, bool(full_information), top, evaluation)
         result.root_info.update(_search_info(state, ctx, evaluation))
@@ -306,7 +333,7 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
         if action == order[0] and evaluation.values[action] < top_value:
             extra["baseMove"] = True
             why += (f"; kept: the base policy's move, within {MARGIN} of the best estimate (the estimate's error, "
-                    "MN-42)")
+                    "MN-44)")
         pv = [state.action_to_string(action)]
         follow = evaluation.best_next.get(action)
         if follow is not None:
@@ -344,9 +371,20 @@ def solve(state: MnemonicState, ctx: SearchContext) -> SolveResult:
     if state.is_terminal() or state.is_chance_node():
         raise UnsupportedActionError("state.phase", state.phase, "solve needs a position where a player decides")
     who = advised_player(state, None)
-    evaluation = run_evaluation(state, ctx, who, horizon_of(state))
+
+    def interim(evaluation: Evaluation) -> SolveResult:
+        result = solve_result(state, ctx, evaluation, who)
+        result.is_during_search = True
+        return result
+
+    evaluation = run_evaluation(state, ctx, who, horizon_of(state), reporter(ctx, interim))
     if evaluation.horizon is None:
         raise UnsupportedActionError("limits", ctx.limits.nodes, "the smallest horizon does not fit the limits")
+    return solve_result(state, ctx, evaluation, who)
+
+
+def solve_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation, who: int) -> SolveResult:
+    """The solve's answer from the planner's evaluation (the final one, or the best so far)."""
     best = ranked(state, evaluation)[0]
     value = evaluation.values[best]
     optimal, status = _proof(evaluation)

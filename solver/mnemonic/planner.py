@@ -1,27 +1,29 @@
-"""Advice for a Mnemonic session: expectimax over the planning model, deepened while the limits allow (MN-33..MN-42).
+"""Advice for a Mnemonic session: expectimax over the planning model, deepened while the limits allow (MN-33..MN-44).
 
 For every legal move of the player being advised, the compiled kernel
 ``solver.kernels.mnemonic_plan`` computes the value of the position the move
 leads to. With rule ``planner.continuation = estimate`` (the default) the value
 is the estimated chance of a Victory in the rest of the session: exact within
 the horizon (``rounds`` new rounds of Individual Scenes and ``groups`` Group
-Scenes), the continuation estimate (MN-42) at its edge. With ``none`` it is the
+Scenes), the continuation estimate (MN-44) at its edge. With ``none`` it is the
 exact chance of a Victory within the horizon (nothing beyond counts).
 
 The search is anytime: horizons are tried from the smallest up (iterative
 deepening), each within what is left of the time, the node budget and the
 cancellation flag; the deepest completed horizon is reported with every value
 of the horizons before it. A search given ``nodes`` is bounded by them alone,
-so that its answer is the same on every machine.
+so that its answer is the same on every machine. A ``progress`` callback sees a
+copy of the deepest completed horizon every 10 ms while the search runs (the
+engine's interim reports, ``reportDuringSearchEvery``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -44,7 +46,7 @@ EXACT_STATES = 1_500
 MIN_SECONDS = 0.05
 #: time kept back from the search for building the answer
 ANSWER_SECONDS = 0.03
-#: at the table the base policy's choice is kept unless another move is estimated better by this much (MN-42)
+#: at the table the base policy's choice is kept unless another move is estimated better by this much (MN-44)
 MARGIN = 0.01
 TABLE_PHASES = ("table", "after-victory", "after-defeat")
 ASSUMPTIONS = (
@@ -53,7 +55,7 @@ ASSUMPTIONS = (
 )
 ASSUMPTION_HORIZON = "the plan maximises the chance of a Victory within the horizon; ending is worth nothing"
 ASSUMPTION_ESTIMATE = ("beyond the horizon the rest of the session is estimated: face the Adversary after every "
-                       "round, try again while allowed, scenes with the best matching skill (MN-42)")
+                       "round, try again while allowed, scenes with the best matching skill (MN-44)")
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def ladder(target: Horizon, table: bool, continuation: bool, session_left: int) 
 
 
 def base_choice(state: MnemonicState) -> int | None:
-    """The continuation's base policy at the table's choices (MN-42): face the Adversary, try again while
+    """The continuation's base policy at the table's choices (MN-44): face the Adversary, try again while
     someone can bring a skill, else play on; None elsewhere."""
     legal = state.legal_actions()
     if state.phase == "table":
@@ -149,7 +151,7 @@ def base_choice(state: MnemonicState) -> int | None:
 def ranked(state: MnemonicState, evaluation: Evaluation) -> list[int]:
     """The valued moves, best first (ties: the first legal). With the estimate, at the table's choices the base
     policy's move comes first unless another is estimated better by at least ``MARGIN``: smaller differences
-    lie within the estimate's error (MN-42)."""
+    lie within the estimate's error (MN-44)."""
     order = sorted(evaluation.values, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
     base = base_choice(state) if evaluation.continuation and evaluation.estimated else None
     if base is not None and base in evaluation.values and order[0] != base \
@@ -209,22 +211,24 @@ def _batch(state: MnemonicState, layout: Layout, horizon: Horizon, skip: set[int
 
 
 @contextmanager
-def cancel_flag(cancel: threading.Event | None) -> Iterator[np.ndarray]:
+def cancel_flag(cancel: threading.Event | None, tick: Callable[[], None] | None = None) -> Iterator[np.ndarray]:
     """An int32 flag the compiled search polls, set within 10 ms once ``cancel`` is set (the engine's
-    ``terminate`` sets ``ctx.cancel``)."""
+    ``terminate`` sets ``ctx.cancel``); ``tick`` is called every 10 ms meanwhile (interim reports)."""
     stop = np.zeros(1, dtype=np.int32)
-    if cancel is None:
+    if cancel is None and tick is None:
         yield stop
         return
-    if cancel.is_set():
+    if cancel is not None and cancel.is_set():
         stop[0] = 1
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(0.01):
-            if cancel.is_set():
+            if cancel is not None and cancel.is_set():
                 stop[0] = 1
                 return
+            if tick is not None:
+                tick()
 
     watcher = threading.Thread(target=watch, daemon=True, name="mnemonic-cancel")
     watcher.start()
@@ -238,12 +242,14 @@ def cancel_flag(cancel: threading.Event | None) -> Iterator[np.ndarray]:
 def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_states: int = DEFAULT_STATES,
              seconds: float | None = None, exact: bool = True, cancel: threading.Event | None = None,
              nodes_given: bool = False, continuation: bool | None = None,
-             levels: list[Horizon] | None = None) -> Evaluation:
+             levels: list[Horizon] | None = None,
+             progress: Callable[[Evaluation], None] | None = None) -> Evaluation:
     """Value every legal move at a decision node, deepening the horizon while the limits allow.
 
     ``seconds`` bounds the whole evaluation (None: no time limit), ``max_states`` each horizon's memoised
     states (the node budget when ``nodes_given``), ``cancel`` stops it at once. ``continuation`` defaults to the
-    rule ``planner.continuation``; ``levels`` replaces the ladder (tests, the only-move shortcut).
+    rule ``planner.continuation``; ``levels`` replaces the ladder (tests, the only-move shortcut); ``progress``
+    is called from a watcher thread, every 10 ms, with a copy of the best so far (once a horizon is complete).
     """
     if state.is_terminal() or state.is_chance_node():
         raise UnsupportedActionError("state", state.phase, "moves are ranked only where a player decides")
@@ -256,22 +262,40 @@ def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_st
     result = Evaluation(state.legal_actions(), {}, {}, None, target, 0, 0.0, continuation=continuation)
     steps = levels if levels is not None else ladder(target, table, continuation, session_rounds_left(state))
     deadline = None if seconds is None else start + seconds
-    with cancel_flag(cancel) as stop:
-        done = _deepen(state, observer, steps, result, max_states, deadline, exact, stop, nodes_given, continuation)
+    latest: list[Evaluation] = []
+
+    def publish() -> None:  # the main thread, after each completed horizon: a copy the watcher may read
+        if progress is not None:
+            latest[:] = [snapshot(result, time.perf_counter() - start)]
+
+    def tick() -> None:  # the watcher thread
+        if latest:
+            progress(latest[0])
+
+    with cancel_flag(cancel, tick if progress is not None else None) as stop:
+        done = _deepen(state, observer, steps, result, max_states, deadline, exact, stop, nodes_given, continuation,
+                       publish=publish)
         if not continuation and table and not done and result.horizon is None and result.stopped_by is None:
             # the plain objective: even one more round is too big: value the other moves within this round only
             result.unvalued = [a for a in result.actions if started(state, a)[0] > 0]
             _deepen(state, observer, ladder(Horizon(0, target.groups), False, False, 0), result, max_states,
-                    deadline, exact, stop, nodes_given, continuation, skip=set(result.unvalued))
+                    deadline, exact, stop, nodes_given, continuation, skip=set(result.unvalued), publish=publish)
         if cancel is not None and cancel.is_set():
             result.stopped_by = "terminate"
     result.seconds = time.perf_counter() - start
     return result
 
 
+def snapshot(result: Evaluation, seconds: float) -> Evaluation:
+    """A copy of ``result`` that later horizons do not change (what an interim report reads)."""
+    return replace(result, actions=list(result.actions), values=dict(result.values), best_next=dict(result.best_next),
+                   exact=dict(result.exact), unvalued=list(result.unvalued), levels=list(result.levels),
+                   seconds=seconds)
+
+
 def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], result: Evaluation, max_states: int,
             deadline: float | None, exact: bool, stop: np.ndarray, nodes_given: bool, continuation: bool,
-            skip: set[int] | None = None) -> bool:
+            skip: set[int] | None = None, publish: Callable[[], None] | None = None) -> bool:
     """Run the ladder; keep the deepest completed horizon in ``result``. True if every step completed."""
     for step, horizon in enumerate(steps):
         layout = layout_of(state, max(horizon.rounds, 0), observer, tail=continuation)
@@ -302,6 +326,8 @@ def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], re
                     result.best_next[action] = None
         if exact:
             _exact_values(result, layout, rows, index, states, deadline, stop)
+        if publish is not None:
+            publish()
         if continuation and estimates == 0:
             return True  # exact for the whole session: deeper horizons change nothing
     return True

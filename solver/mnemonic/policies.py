@@ -76,7 +76,7 @@ def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: 
     valued.
 
     A node budget alone (``seconds`` None) makes the choice the same on every machine. ``horizon.groups`` 0: only
-    the current scene exactly, then the estimate (MN-42). ``continuation`` defaults to the rule."""
+    the current scene exactly, then the estimate (MN-44). ``continuation`` defaults to the rule."""
     levels = [horizon] if horizon.groups == 0 else None
     target = Horizon(horizon.rounds, max(1, horizon.groups))
     evaluation = evaluate(state, state.current_player(), target, max_states=max_states, seconds=seconds,
@@ -94,7 +94,7 @@ TABLE_STATES = 200_000
 def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = SCENE_STATES,
                        seconds: float | None = None) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
-    Group Scenes (0: to the end of this scene), the estimate beyond (MN-42); falls back to
+    Group Scenes (0: to the end of this scene), the estimate beyond (MN-44); falls back to
     :func:`plain_scene_move` if nothing fits."""
     legal = state.legal_actions()
     if len(legal) == 1:

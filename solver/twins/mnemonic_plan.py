@@ -42,7 +42,7 @@ The horizon and the continuation
 ``config[CFG_TAIL]`` = 0 is the plain horizon objective: beyond the horizon
 nothing counts. With ``CFG_TAIL`` = 1 the value is an estimate of the chance of
 a Victory in the rest of the session: exact expectimax within the horizon,
-and at its edge the **continuation estimate** (class ``_Tail``, MN-42 in
+and at its edge the **continuation estimate** (class ``_Tail``, MN-44 in
 ``docs/rules/mnemonic.md``): the session's remaining rounds
 (``config[CFG_TAIL_ROUNDS]`` beyond the horizon, plus the horizon's unused
 rounds) played by the base policy "face the Adversary after every round and
@@ -511,7 +511,7 @@ class _Model:
 
     def final_group(self, pos: list[int]) -> Fraction:
         """The horizon's last Group Scene: its Victory chance, plus (with the continuation) the estimate of the
-        rest of the session after it (MN-34, MN-42).
+        rest of the session after it (MN-34, MN-44).
 
         Victory's chance grows with the players' dice, so each player still to
         choose brings their most dice, whatever the others drew; the value is
@@ -695,7 +695,7 @@ class _Model:
 
 
 class _Tail:
-    """The continuation estimate (MN-42): the rest of the session under the base policy, in a mean-field model.
+    """The continuation estimate (MN-44): the rest of the session under the base policy, in a mean-field model.
 
     The base policy faces the Adversary after every round and tries again while allowed (at most
     ``TAIL_WINDOW`` Group Scenes between two rounds when Try Again has no cap), then plays another round while

@@ -29,7 +29,7 @@ def advise(state, horizon=(0, 1), top=3, **kwargs):
 
 
 def twin_value(state, rounds, groups, observer=None, tail=False):
-    """The twin's exact value within the horizon (``tail``: with the continuation estimate, MN-42)."""
+    """The twin's exact value within the horizon (``tail``: with the continuation estimate, MN-44)."""
     layout = layout_of(state, rounds, observer, tail=tail)
     values, _, complete, _ = twin.plan_values(layout.config, layout.skills,
                                               [position_of(state, layout, rounds, groups)], 200_000, 0)
@@ -138,7 +138,7 @@ def test_full_information_is_labelled(game):
     seen = advise(state)
     full = advise(state, full_information=True)
     assert seen.root_info["fullInformation"] is False and full.root_info["fullInformation"] is True
-    assert seen.root_info["status"] == "ESTIMATE" and not seen.root_info["optimal"]  # MN-42: the session goes on
+    assert seen.root_info["status"] == "ESTIMATE" and not seen.root_info["optimal"]  # MN-44: the session goes on
     assert seen.root_info["continuation"] == "estimate"
 
 
@@ -221,8 +221,8 @@ def test_solve_reports_a_proven_plan(build, mn):
     assert two.value > result.value  # trying again after a Draw can only help
 
 
-def test_mn42_solve_is_an_estimate_until_the_search_reaches_the_end_of_the_session(build, mn):
-    """MN-42: with the continuation the solve is labelled ESTIMATE (no proven bound) while the estimate is used,
+def test_mn44_solve_is_an_estimate_until_the_search_reaches_the_end_of_the_session(build, mn):
+    """MN-44: with the continuation the solve is labelled ESTIMATE (no proven bound) while the estimate is used,
     and EXHAUSTIVE once the horizon reaches the end of the session (here: no cards, so no round, and Try Again
     capped at one)."""
     state = build([mn.player("A=H3,B=S1c,C=D2c"), mn.player("D=C2,E=H1c")], mode="into-the-grey",
@@ -268,8 +268,8 @@ def test_engine_serves_mnemonic(capsys):
     assert replies[3]["field"] == "state.phase"
 
 
-def test_mn43_the_session_length_bounds_the_objective(game):
-    """MN-43: with planner.sessionRounds the session ends after that many rounds: at the last round's table
+def test_mn45_the_session_length_bounds_the_objective(game):
+    """MN-45: with planner.sessionRounds the session ends after that many rounds: at the last round's table
     another round is worth nothing, and the hint reports the rounds left (null: until the cards run out)."""
     import numpy as np
     from solver.mnemonic.policies import plain_scene_move
@@ -289,8 +289,8 @@ def test_mn43_the_session_length_bounds_the_objective(game):
     assert last["rootInfo"]["sessionRoundsLeft"] == 0 and moves["round"] == 0.0 and moves["group"] > 0
 
 
-def test_mn43_rules_files_may_leave_the_new_planner_settings_out():
-    """MN-43: planner.sessionRounds and planner.continuation were added after the rules format was published."""
+def test_mn45_rules_files_may_leave_the_new_planner_settings_out():
+    """MN-45: planner.sessionRounds and planner.continuation were added after the rules format was published."""
     from solver.mnemonic.rules import default_rules, rules_from_json
     obj = default_rules().to_json()
     del obj["planner"]["sessionRounds"], obj["planner"]["continuation"]
@@ -298,8 +298,8 @@ def test_mn43_rules_files_may_leave_the_new_planner_settings_out():
     assert rules["planner.sessionRounds"] == 0 and rules["planner.continuation"] == "estimate"
 
 
-def test_mn42_the_base_move_is_kept_within_the_margin(build, mn):
-    """MN-42: at the table the base policy's move (face the Adversary) stays first unless another move is
+def test_mn44_the_base_move_is_kept_within_the_margin(build, mn):
+    """MN-44: at the table the base policy's move (face the Adversary) stays first unless another move is
     estimated better by at least MARGIN; a clearer gain wins; the plain objective ranks by value alone."""
     from solver.mnemonic import state as S
     from solver.mnemonic.planner import MARGIN, Evaluation, ranked

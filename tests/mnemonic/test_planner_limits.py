@@ -1,4 +1,4 @@
-"""The planner's limits (MN-38, MN-44): time, cancellation, node budgets, the only legal move, anytime values.
+"""The planner's limits (MN-38, MN-46): time, cancellation, node budgets, the only legal move, anytime values.
 
 Timing assertions are generous (a loaded 2-core machine); the measured figures are in docs/benchmarks.md.
 """
@@ -28,8 +28,8 @@ def big_scene(players: int = 4, mode: str = "deck-burner", seed: int = 3):
     return game, state
 
 
-def test_mn44_a_short_time_limit_answers_in_time_with_the_best_so_far():
-    """MN-44: limits.time_ms 300 answers with the deepest completed horizon, the limit stated."""
+def test_mn46_a_short_time_limit_answers_in_time_with_the_best_so_far():
+    """MN-46: limits.time_ms 300 answers with the deepest completed horizon, the limit stated."""
     game, state = big_scene()
     start = time.perf_counter()
     result = api.hint(game, state, time_ms=300)
@@ -40,8 +40,8 @@ def test_mn44_a_short_time_limit_answers_in_time_with_the_best_so_far():
     assert info["levels"] and info["horizon"] == {k: info["levels"][-1][k] for k in ("rounds", "groupScenes")}
 
 
-def test_mn44_terminate_stops_the_search_promptly():
-    """MN-44: setting ctx.cancel (the engine's terminate) stops a long search; it answers with its best so far."""
+def test_mn46_terminate_stops_the_search_promptly():
+    """MN-46: setting ctx.cancel (the engine's terminate) stops a long search; it answers with its best so far."""
     game, state = big_scene()
     ctx = SearchContext(limits=Limits(time_ms=60_000))
     answer: dict[str, object] = {}
@@ -62,8 +62,8 @@ def test_mn44_terminate_stops_the_search_promptly():
     assert result.root_info["stoppedBy"] == "terminate" and result.move_infos
 
 
-def test_mn44_terminate_through_the_engine():
-    """MN-44: the issue's reproducer, an Into the Grey hint with an 8 s limit terminated after 0.3 s."""
+def test_mn46_terminate_through_the_engine():
+    """MN-46: the issue's reproducer, an Into the Grey hint with an 8 s limit terminated after 0.3 s."""
     from solver.engine import Engine
     _, state = big_scene(mode="into-the-grey")
 
@@ -90,8 +90,8 @@ def test_mn44_terminate_through_the_engine():
     assert replies["s"]["terminated"] is True and replies["s"]["moveInfos"]
 
 
-def test_mn44_a_node_budget_gives_the_same_answer_whatever_the_time():
-    """MN-44: with limits.nodes the node budget alone bounds the search (no time cap cuts it short)."""
+def test_mn46_a_node_budget_gives_the_same_answer_whatever_the_time():
+    """MN-46: with limits.nodes the node budget alone bounds the search (no time cap cuts it short)."""
     game, state = big_scene(players=3)
     a = api.hint(game, state, nodes=3000).to_json()
     b = api.hint(game, state, nodes=3000, time_ms=1).to_json()
@@ -103,8 +103,8 @@ def test_mn44_a_node_budget_gives_the_same_answer_whatever_the_time():
     assert a == b and a["rootInfo"]["stoppedBy"] == "nodes"
 
 
-def test_mn44_the_only_legal_move_answers_at_once():
-    """MN-44: one legal move (the first scene of a Deck Burner session: draw) is answered at once."""
+def test_mn46_the_only_legal_move_answers_at_once():
+    """MN-46: one legal move (the first scene of a Deck Burner session: draw) is answered at once."""
     game = MnemonicGame(players=6)
     state = game.new_initial_state(1)
     assert len(state.legal_actions()) == 1
@@ -116,7 +116,7 @@ def test_mn44_the_only_legal_move_answers_at_once():
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (2, 4), (2, 7)])
 def test_mn38_mn42_deeper_horizons_refine_the_value_without_jumps(players, seed):
-    """MN-38/MN-42: every horizon estimates the same quantity (the rest of the session), so the best value moves
+    """MN-38/MN-44: every horizon estimates the same quantity (the rest of the session), so the best value moves
     little as the horizon deepens (the objective within the horizon alone jumped by up to 0.19 between hints)."""
     game = MnemonicGame(players=players)
     state = game.new_initial_state(seed)

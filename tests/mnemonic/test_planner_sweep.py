@@ -1,4 +1,4 @@
-"""A small paired sweep: the planner is never worse than the rules of thumb (MN-33, MN-42).
+"""A small paired sweep: the planner is never worse than the rules of thumb (MN-33, MN-44).
 
 The same seeded sessions (deal, starting complications, chance stream) for every contestant, and the same scene
 policy, so only the table's decisions differ; node budgets only, so the sessions are the same on every machine.
@@ -30,8 +30,8 @@ def game_with(tmp_path, players: int, mode: str, weavings: int) -> MnemonicGame:
     (2, "into-the-grey", 1, 3, False),
     (2, "deck-burner", 3, 3, True),
 ])
-def test_mn42_the_planner_is_never_worse_than_a_rule_of_thumb(tmp_path, players, mode, weavings, pool, planned):
-    """MN-42: on the same sessions the planner at the table's choices (the hint's default horizon) wins at least as
+def test_mn44_the_planner_is_never_worse_than_a_rule_of_thumb(tmp_path, players, mode, weavings, pool, planned):
+    """MN-44: on the same sessions the planner at the table's choices (the hint's default horizon) wins at least as
     often as "always face the Adversary after one round" and as "never before two rounds"."""
     game = game_with(tmp_path, players, mode, weavings)
     won = paired_wins(game, {"planner": planner_policy(Horizon(0, 2), 50_000, scenes=planned, scene_groups=0),

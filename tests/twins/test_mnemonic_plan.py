@@ -76,7 +76,7 @@ def position(seed: int, mode: str):
 @given(st.integers(0, 10**6), st.sampled_from(["deck-burner", "into-the-grey"]), st.integers(-1, 1),
        st.integers(0, 2), st.booleans(), st.booleans())
 def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed, tail):
-    """Values, memoised states and uses of the continuation estimate (MN-42) agree; rounds -1 is a round
+    """Values, memoised states and uses of the continuation estimate (MN-44) agree; rounds -1 is a round
     past the horizon already started, 0 Group Scenes the horizon's edge at the next scene."""
     state = position(seed, mode)
     if state is None or ((rounds < 0 or groups == 0) and not tail):

@@ -1,0 +1,210 @@
+"""Seeded fuzzing of the engine: mutations of real queries for every game and action (``tests/test_engine_fuzz.py``,
+``benchmarks/bench_engine.py``).
+
+:func:`base_queries` builds well-formed queries for every game and action from
+dealt positions and the worked examples of ``docs/engine.md``; :func:`mutate`
+damages one in a seeded way (wrong types, out-of-range and huge numbers, NaN,
+truncation, deep nesting, long lines, byte flips in notations, missing keys);
+:func:`check_answers` asserts the engine's promises: one final answer per id,
+no internal error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.registry import game_names, load_game
+
+DOCS_ENGINE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
+#: actions whose answers come fast enough to fuzz by the thousand
+FAST_ACTIONS = ("legal_moves", "score", "apply", "view", "show", "hint", "solve", "new", "review")
+
+
+def _advanced(game: Any, seed: int, steps: int) -> Any:
+    """A dealt game advanced by a few seeded random moves (chance outcomes included)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+        else:
+            legal = state.legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+        state.apply_action(action)
+    return state
+
+
+def base_queries(limits: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """Well-formed queries for every game and action (without ``id``)."""
+    limits = limits or {"nodes": 20, "time_ms": 50}
+    out: list[dict[str, Any]] = []
+    for name in game_names():
+        game = load_game(name)
+        out.append({"game": name, "action": "new", "seed": 1})
+        for seed, steps in ((1, 0), (2, 5)):
+            state = _advanced(game, seed, steps)
+            json_state, notation = state.to_json(), state.to_notation()
+            first = state.action_to_string(state.legal_actions()[0]) if not state.is_terminal() else None
+            for payload in (json_state, notation):
+                out.append({"game": name, "action": "legal_moves", "state": payload})
+                out.append({"game": name, "action": "score", "state": payload})
+                out.append({"game": name, "action": "hint", "state": payload, "top": 2, "limits": dict(limits)})
+                out.append({"game": name, "action": "solve", "state": payload, "limits": dict(limits)})
+                out.append({"game": name, "action": "view", "state": payload, "player": 0})
+                out.append({"game": name, "action": "show", "state": payload, "svg": False})
+                if first is not None:
+                    out.append({"game": name, "action": "apply", "state": payload, "moves": [first]})
+            if first is not None:
+                record = {"format": "memory-solver-record", "version": 1, "game": game.spec(), "start": json_state,
+                          "moves": [{"move": first}]}
+                out.append({"game": name, "action": "review", "record": record, "limits": dict(limits),
+                            "player": max(0, state.current_player())})
+    out.extend(documented_queries())
+    return out
+
+
+def documented_queries() -> list[dict[str, Any]]:
+    """The query lines of ``docs/engine.md``'s worked examples (without ``id``), where the docs are present."""
+    if not DOCS_ENGINE.exists():
+        return []
+    text = DOCS_ENGINE.read_text(encoding="utf-8")
+    found = []
+    for line in re.findall(r'^(\{"id": .*)$', text, flags=re.M):
+        try:
+            query = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(query, dict):
+            query.pop("id", None)
+            found.append(query)
+    return found
+
+
+_WRONG_VALUES: list[Any] = [None, True, False, 0, -1, 2.0, 1.5, "", "x", [], [1], {}, {"a": 1}, 10**30, -(10**30),
+                            1e308, "\u0000", "é" * 3]
+_RAW_NUMBERS = ["NaN", "Infinity", "-Infinity", "9" * 5000, "1e400", "-0", "1" + "0" * 45]
+
+
+def mutate(query: dict[str, Any], rng: random.Random, qid: str) -> tuple[str, bool]:
+    """One damaged query line, and whether its id is still readable (so an answer must carry that id)."""
+    q = json.loads(json.dumps(query))
+    q["id"] = qid
+    kind = rng.randrange(12)
+    keys = [k for k in q if k != "id"]
+    if kind == 0 and keys:                       # a key dropped
+        q.pop(rng.choice(keys))
+    elif kind == 1 and keys:                     # a wrong type or value
+        q[rng.choice(keys)] = rng.choice(_WRONG_VALUES)
+    elif kind == 2:                              # a raw number JSON forbids or that is huge
+        key = rng.choice(keys + ["top", "player", "seed", "priority", "terminateId"])
+        line = json.dumps({k: v for k, v in q.items() if k != key})
+        return line[:-1] + f', "{key}": {rng.choice(_RAW_NUMBERS)}}}', True
+    elif kind == 3:                              # truncated
+        line = json.dumps(q)
+        return line[:rng.randrange(1, max(2, len(line)))], False
+    elif kind == 4 and keys:                     # deep nesting
+        depth = rng.choice((50, 1000, 100_000))
+        line = json.dumps({k: v for k, v in q.items() if k != keys[0]})
+        return line[:-1] + f', "{keys[0]}": ' + "[" * depth + "]" * depth + "}", True
+    elif kind == 5:                              # a long line
+        q[rng.choice(keys + ["state"])] = "A" * rng.choice((1000, 100_000))
+    elif kind == 6 and isinstance(q.get("state"), str) and q["state"]:  # byte flips in a notation
+        chars = list(q["state"])
+        for _ in range(rng.randrange(1, 4)):
+            i = rng.randrange(len(chars))
+            chars[i] = rng.choice("?.,;:/|#0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -")
+        q["state"] = "".join(chars)
+    elif kind == 7 and isinstance(q.get("state"), dict):  # a field deep inside the state damaged
+        _damage_deep(q["state"], rng)
+    elif kind == 8:                              # numbers as floats and limits out of range
+        q[rng.choice(("top", "player", "seed"))] = rng.choice((2.0, 1.0, 3.5, -0.0))
+        q["limits"] = rng.choice(({"nodes": 0}, {"time_ms": -5}, {"nodes": 2.0}, {"time_ms": "10"}, {"x": 1}))
+    elif kind == 9:                              # an unknown key or action
+        q[rng.choice(("action", "colour", "game"))] = rng.choice(("dance", "hint", "nope(x=1)", "aetherya(players=9)"))
+    elif kind == 10:                             # moves of the wrong shape
+        q["moves"] = rng.choice((["take"], ["?"], "flip a1", [1, 2], [None], ["x" * 300]))
+    else:                                        # the query itself, unharmed (the engine must still answer)
+        pass
+    return json.dumps(q), True
+
+
+def _damage_deep(obj: Any, rng: random.Random) -> None:
+    for _ in range(8):
+        if isinstance(obj, dict) and obj:
+            key = rng.choice(list(obj))
+            if rng.random() < 0.4 or not isinstance(obj[key], (dict, list)) or not obj[key]:
+                obj[key] = rng.choice(_WRONG_VALUES)
+                return
+            obj = obj[key]
+        elif isinstance(obj, list) and obj:
+            i = rng.randrange(len(obj))
+            if rng.random() < 0.4 or not isinstance(obj[i], (dict, list)) or not obj[i]:
+                obj[i] = rng.choice(_WRONG_VALUES)
+                return
+            obj = obj[i]
+        else:
+            return
+
+
+def campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = None) -> list[tuple[str, str, bool]]:
+    """``count`` seeded mutations: ``(id, line, id_readable)``."""
+    rng = random.Random(seed)
+    pool = queries if queries is not None else base_queries()
+    out = []
+    for n in range(count):
+        qid = f"f{n}"
+        line, readable = mutate(rng.choice(pool), rng, qid)
+        out.append((qid, line, readable))
+    return out
+
+
+def run_campaign(lines: list[tuple[str, str, bool]], threads: int = 2, max_time_ms: int = 50) -> list[dict[str, Any]]:
+    """Every line through one engine; the answers, parsed."""
+    from solver.engine import Engine
+    out = io.StringIO()
+    engine = Engine(out, threads=threads, max_time_ms=max_time_ms)
+    engine.serve([line for _, line, _ in lines] + ['{"id": "alive", "action": "query_version"}'])
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def check_answers(lines: list[tuple[str, str, bool]], answers: list[dict[str, Any]],
+                  allow_internal: bool = False) -> dict[str, int]:
+    """Assert the engine's promises (one answer per readable id, the engine still serving, and unless
+    ``allow_internal`` no internal error); returns counts of answers by kind."""
+    finals: dict[Any, int] = {}
+    counts = {"answers": 0, "errors": 0, "warnings": 0, "interim": 0, "internal": 0}
+    for answer in answers:
+        text = json.dumps(answer)
+        if "internal error" in text:
+            counts["internal"] += 1
+        assert allow_internal or "internal error" not in text, answer
+        assert "Traceback" not in text, answer
+        if "warning" in answer:
+            counts["warnings"] += 1
+            continue
+        if answer.get("isDuringSearch"):
+            counts["interim"] += 1
+            continue
+        if "turnNumber" in answer and answer is not None:
+            finals[(answer.get("id"), "turn", answer["turnNumber"])] = 1
+            counts["answers"] += 1
+            continue
+        counts["errors" if "error" in answer else "answers"] += 1
+        finals[answer.get("id")] = finals.get(answer.get("id"), 0) + 1
+    for qid, _, readable in lines:
+        if readable:
+            got = finals.get(qid, 0) + sum(1 for key in finals if isinstance(key, tuple) and key[0] == qid)
+            assert got >= 1, f"no answer for {qid}"
+            assert finals.get(qid, 0) <= 1, f"{finals[qid]} answers for {qid}"
+    assert finals.get("alive") == 1, "the engine stopped serving"
+    return counts

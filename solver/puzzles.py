@@ -1,0 +1,121 @@
+"""Puzzle runs shared by every game: ids, per-puzzle random streams, batches and answer checks.
+
+A puzzle's id names everything needed to make it again::
+
+    <game spec>-<kind>-<difficulty>-<seed>-<index>     e.g. embers-blink-hard-7-12
+
+Puzzle ``index`` of a run seeded ``seed`` is drawn from its own stream
+(:func:`solver.scale.item_rng` of seed, index, kind and difficulty), so
+``generate --id ID`` prints exactly that puzzle again, ``--start`` resumes a
+run, and ``--jobs N`` or a Ray cluster give the same output as one process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+from solver.errors import InvalidInputError
+from solver.game import Game
+from solver.scale import item_rng, run_items
+
+DIFFICULTIES = ("easy", "medium", "hard")
+META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
+
+
+def puzzle_id(spec: str, kind: str, difficulty: str, seed: int, index: int) -> str:
+    """The id of puzzle ``index`` of a run."""
+    return f"{spec}-{kind}-{difficulty}-{seed}-{index}"
+
+
+def parse_puzzle_id(text: Any, field: str = "id", game: Game | None = None) -> tuple[str, str, str, int, int]:
+    """``(spec, kind, difficulty, seed, index)`` from a puzzle id; errors name ``field``."""
+    from solver.registry import load_game
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError(field, text, "expected a puzzle id such as 'embers-blink-hard-7-12'")
+    text = text.strip()
+    if "(" in text.split("-", 1)[0]:
+        close = text.find(")")
+        if close < 0:
+            raise InvalidInputError(field, text, "unbalanced parentheses in the game spec")
+        spec, rest = text[:close + 1], text[close + 1:]
+    else:
+        spec, _, rest = text.partition("-")
+        rest = "-" + rest
+    parts = rest.split("-")[1:]
+    if len(parts) < 4 or not parts[-1].isdigit() or not parts[-2].isdigit() or parts[-3] not in DIFFICULTIES:
+        raise InvalidInputError(field, text, "expected GAME-KIND-DIFFICULTY-SEED-INDEX, e.g. 'embers-blink-hard-7-12'")
+    kind = "-".join(parts[:-3])
+    loaded = load_game(spec, field)
+    if game is not None and loaded.name != game.name:
+        raise InvalidInputError(field, text, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
+    if kind not in loaded.PUZZLE_KINDS:
+        raise InvalidInputError(field, text, f"unknown puzzle kind {kind!r} (known: {', '.join(loaded.PUZZLE_KINDS)})")
+    return spec, kind, parts[-3], int(parts[-2]), int(parts[-1])
+
+
+def make_puzzle(game: Game, kind: str, difficulty: str, seed: int, index: int) -> dict[str, Any]:
+    """Puzzle ``index`` of the run ``(game, kind, difficulty, seed)``, with its id and metadata first."""
+    spec = game.spec()
+    body = game.generate_puzzle(kind, difficulty, item_rng(seed, index, "puzzle", kind, difficulty))
+    meta = {"id": puzzle_id(spec, kind, difficulty, seed, index), "game": spec, "kind": kind,
+            "difficulty": difficulty, "seed": seed, "index": index}
+    return {**meta, **{k: v for k, v in body.items() if k not in META_KEYS}}
+
+
+def _make_from_spec(spec: str, kind: str, difficulty: str, seed: int, index: int) -> dict[str, Any]:
+    from solver.registry import load_game
+    return make_puzzle(load_game(spec), kind, difficulty, seed, index)
+
+
+def generate(game: Game, kind: str, difficulty: str, seed: int = 0, start: int = 0, count: int = 1,
+             jobs: int = 1, executor: str = "local", address: str | None = None,
+             progress: bool = False) -> Iterator[dict[str, Any]]:
+    """Puzzles ``start .. start+count-1`` of a run, in index order (``solver.generate`` in the Python API)."""
+    if kind not in game.PUZZLE_KINDS:
+        raise InvalidInputError("kind", kind, f"expected one of {', '.join(game.PUZZLE_KINDS) or 'none'}")
+    if difficulty not in DIFFICULTIES:
+        raise InvalidInputError("difficulty", difficulty, f"expected one of {', '.join(DIFFICULTIES)}")
+    task = functools.partial(_make_from_spec, game.spec(), kind, difficulty, seed)
+    return run_items(task, start, count, jobs=jobs, executor=executor, address=address, progress=progress,
+                     label="puzzles")
+
+
+def puzzle_from_arg(game: Game, text: str, field: str = "PUZZLE") -> dict[str, Any]:
+    """A puzzle from the command line: one JSON object (a file, '-' or inline) or a puzzle id."""
+    from solver.commands import read_input_arg
+    payload = read_input_arg(text, field)
+    if isinstance(payload, str):
+        lines = [line for line in payload.splitlines() if line.strip()]
+        if len(lines) == 1 and lines[0].lstrip().startswith("{"):
+            payload = read_input_arg(lines[0], field)
+        elif len(lines) == 1:
+            spec, kind, difficulty, seed, index = parse_puzzle_id(lines[0], field, game)
+            from solver.registry import load_game
+            return make_puzzle(load_game(spec), kind, difficulty, seed, index)
+        else:
+            raise InvalidInputError(field, payload[:80], "expected one puzzle (one line of 'generate --json') or its id")
+    if not isinstance(payload, dict):
+        raise InvalidInputError(field, payload, "expected a puzzle object")
+    return payload
+
+
+def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle") -> dict[str, Any]:
+    """The verdict on ``answer``: re-proved by the game from the puzzle's position, never read from the file."""
+    from solver.validate import as_object
+    obj = as_object(puzzle, field)
+    spec = obj.get("game", game.spec())
+    from solver.registry import load_game
+    loaded = load_game(spec, f"{field}.game") if isinstance(spec, str) else game
+    if loaded.name != game.name:
+        raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
+    verdict = loaded.check_puzzle(obj, answer)
+    out = {"puzzleId": obj.get("id"), **verdict}
+    if "solution" not in out:
+        from solver.errors import UnsupportedActionError
+        try:
+            out["solution"] = loaded.puzzle_answer(obj)
+        except (UnsupportedActionError, KeyError, TypeError):
+            pass
+    return out
