@@ -211,6 +211,12 @@ class MnemonicGame(Game):
         from solver.mnemonic.puzzles import check
         return check(self, puzzle, answer)
 
+    def puzzle_position(self, puzzle: dict[str, Any]) -> View:
+        """The puzzle's player's view at their decision: the answer is the one move played from it (``check``
+        also takes it as a JSON list of that one move string)."""
+        from solver.mnemonic.puzzles import puzzle_view
+        return puzzle_view(self, puzzle)
+
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         view = self.parse_position(puzzle["position"], "puzzle.position")
         return self.describe(view) + puzzle.get("question", "") + "\n"
