@@ -211,6 +211,14 @@ class MnemonicGame(Game):
         from solver.mnemonic.puzzles import check
         return check(self, puzzle, answer)
 
+    def prepare(self, verb: str) -> None:
+        """``hint``, ``solve`` and ``review`` load the planner and its compiled kernel before the time limit starts
+        counting (a first import takes about 1.5 s in an editable install, more than a short limit)."""
+        if verb in ("hint", "solve", "review"):
+            import solver.mnemonic.advice  # noqa: F401
+            import solver.mnemonic.hinting  # noqa: F401
+            import solver.mnemonic.view  # noqa: F401
+
     def puzzle_position(self, puzzle: dict[str, Any]) -> View:
         """The puzzle's player's view at their decision: the answer is the one move played from it (``check``
         also takes it as a JSON list of that one move string)."""
