@@ -24,9 +24,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHOTS = ("start", "hint", "review")
-#: a game's own defaults for the options it leaves out (the committed screenshots are made with these):
-#: Mnemonic's fourth click lands on a forced move (one legal Group Scene skill), its third on the table's choice
-GAME_DEFAULTS: dict[str, dict[str, int]] = {"mnemonic": {"moves": 3}}
 
 
 def free_port() -> int:
@@ -153,14 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels (a phone: 390)")
     parser.add_argument("--height", type=int, default=900, help="viewport height in CSS pixels")
     parser.add_argument("--seed", type=int, default=3, help="the deal's seed")
-    parser.add_argument("--moves", type=int, default=None,
-                        help="moves clicked before the hint (default 4, or the game's GAME_DEFAULTS)")
+    parser.add_argument("--moves", type=int, default=4, help="moves clicked before the hint")
     parser.add_argument("--nodes", type=int, default=300, help="the hint's and review's node budget")
     parser.add_argument("--players", type=int, default=None, help="players, for games that have the parameter")
     parser.add_argument("--full-page", action="store_true", help="the whole page, not just the viewport")
     args = parser.parse_args(argv)
-    if args.moves is None:
-        args.moves = GAME_DEFAULTS.get(args.game, {}).get("moves", 4)
     make(args.game, args.out, args.width, args.height, args.seed, args.moves, args.nodes, args.players,
          args.full_page)
     return 0
