@@ -248,7 +248,8 @@ def game_with(changes: dict[str, object], players: int, mode: str = "deck-burner
 
 
 SELFPLAY_LABELS = {
-    "planner": "exact planner at the table (1 round, 1 Group Scene); scenes planned",
+    "planner": "planner at the table (the hint's default horizon: this round, 2 Group Scenes, the estimate beyond); "
+               "scenes planned",
     "after-one-round": "always face the Adversary after one round; scenes planned",
     "after-two-rounds": "never before two rounds; scenes planned",
     "plain-after-one-round": "always face the Adversary after one round; plain scenes",
@@ -366,10 +367,11 @@ def bench_sweep(quick: bool) -> tuple[list[list[object]], list[str], list[list[o
             plain[key] = won
         elif key in plain:  # the planner's advice at every decision against the rules with plain scenes
             rule = max(("after one round", "never before two rounds"), key=lambda name: sum(plain[key][name]))
-            d, lo, hi = paired_interval(planner, plain[key][rule])
-            only_p, only_r, p = mcnemar(planner, plain[key][rule])
+            paired = plain[key][rule][:sessions]  # the same seeds as the planner's sessions (the plain run has more)
+            d, lo, hi = paired_interval(planner, paired)
+            only_p, only_r, p = mcnemar(planner, paired)
             advice.append([label.replace(" planned", ""), sessions, f"{sum(planner) / sessions:.3f}",
-                           f"{sum(plain[key][rule]) / sessions:.3f} ({rule})", only_p, only_r,
+                           f"{sum(paired) / sessions:.3f} ({rule})", only_p, only_r,
                            f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"{p:.2g}"])
         print(f"  {label}: done", file=sys.stderr, flush=True)
     return rows, worse, advice

@@ -34,8 +34,8 @@ def policy(name: str) -> Any:
     from solver.mnemonic.policies import planner_policy, rule_of_thumb
     return {
         "planner": lambda: planner_policy(Horizon(0, 2), scenes=True, scene_groups=0),
-        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True),
-        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True),
+        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True, scene_groups=0),
+        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True, scene_groups=0),
         "plain-after-one-round": lambda: rule_of_thumb(1),
         "plain-after-two-rounds": lambda: rule_of_thumb(2),
     }[name]()
