@@ -134,3 +134,21 @@ def test_mn38_mn42_deeper_horizons_refine_the_value_without_jumps(players, seed)
     values = [level["value"] for level in result.root_info["levels"]]
     assert len(values) >= 2
     assert max(values) - min(values) < 0.1
+
+
+@pytest.mark.parametrize("verb", ["hint", "solve"])
+def test_mn46_interim_reports_carry_the_best_so_far(verb):
+    """MN-46: with reportDuringSearchEvery the search sends its answer from the deepest horizon completed so far
+    (isDuringSearch), shaped like the final one (the hint's top moves only)."""
+    game, state = big_scene()
+    reports = []
+    ctx = SearchContext(limits=Limits(time_ms=700), report=reports.append, report_every=0.05)
+    final = game.hint(state, ctx, top=2) if verb == "hint" else game.solve(state.to_json(), ctx)
+    assert reports and all(r.is_during_search for r in reports) and not final.is_during_search
+    for report in reports:
+        body = report.to_json()
+        assert body["isDuringSearch"] is True
+        if verb == "hint":
+            assert 1 <= len(body["moveInfos"]) <= 2 and body["rootInfo"]["levels"]
+        else:
+            assert body["move"] in {state.action_to_string(a) for a in state.legal_actions()}
