@@ -274,11 +274,90 @@ def bench_selfplay(quick: bool, jobs: int = 1) -> None:
     print()
 
 
+#: the engine-guarantee positions: a Blink of 2 cards (answered at once) and of 10 cards (seconds of CP-SAT model
+#: building, tens of seconds of compiled search)
+GUARANTEE_POSITIONS = {
+    "2-card row": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
+                  "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-",
+    "10-card row": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b,F1a,G3,D3,S4,F2a,G2a,"
+                   "D2b,S2b demons=Cd:C2b discard=- box=- resolve=D1a,G2b,S3,F5 completed=0 added=0 pending=- "
+                   "result=-",
+}
+
+
+def _engine_query(query: dict, terminate_after: float | None) -> tuple[float, dict, int]:
+    """Seconds from the query (or from its terminate) to the final answer, the answer, the interim reports."""
+    import json
+    import threading
+
+    from solver.engine import Engine
+
+    class Lines:
+        def __init__(self) -> None:
+            self.lines: list[tuple[float, dict]] = []
+            self.lock = threading.Lock()
+
+        def write(self, text: str) -> None:
+            with self.lock:
+                self.lines += [(time.perf_counter(), json.loads(line)) for line in text.splitlines()]
+
+        def flush(self) -> None:
+            pass
+
+    out = Lines()
+    engine = Engine(out)
+    sent = time.perf_counter()
+    engine.handle_line(json.dumps(query))
+    if terminate_after is not None:
+        time.sleep(terminate_after)
+        sent = time.perf_counter()
+        engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
+    engine.close()
+    answered, answer = next((t, r) for t, r in out.lines if r.get("id") == "q" and not r.get("isDuringSearch"))
+    return answered - sent, answer, sum(1 for _, r in out.lines if r.get("id") == "q" and r.get("isDuringSearch"))
+
+
+def bench_guarantees(quick: bool) -> None:
+    print("### Engine guarantees: time limits and terminate (issue 11)\n")
+    import ortools.sat.python.cp_model  # noqa: F401  (the engine pays this import once; not part of the figure)
+    repeat = 2 if quick else 5
+    rows = []
+    for label, position in GUARANTEE_POSITIONS.items():
+        for action, method in (("hint", None), ("solve", "cpsat"), ("solve", "exhaustive")):
+            base = {"id": "q", "game": "embers", "action": action, "state": position}
+            if method:
+                base["options"] = {"method": method}
+            for limit in (300, 1000):
+                runs = [_engine_query({**base, "limits": {"time_ms": limit}}, None) for _ in range(repeat)]
+                took = [t for t, _, _ in runs]
+                allowed = max(limit * 1.1, limit + 100) / 1000
+                answer = runs[-1][1]
+                rows.append((label, action + (f" {method}" if method else ""), f"time_ms {limit}",
+                             f"{statistics.median(took):.3f}", f"{max(took):.3f}", "ok" if max(took) <= allowed
+                             else "OVER", answer.get("status") or answer["rootInfo"].get("stoppedBy", "budget"), "-"))
+            runs = [_engine_query({**base, "limits": {"time_ms": 30000}, "reportDuringSearchEvery": 0.1}, 0.5)
+                    for _ in range(repeat)]
+            finished = [a for _, a, _ in runs if not a.get("terminated")]
+            took = [t for t, a, _ in runs if a.get("terminated")]
+            answer = runs[-1][1]
+            rows.append((label, action + (f" {method}" if method else ""), "terminate after 0.5 s",
+                         f"{statistics.median(took):.3f}" if took else "-", f"{max(took):.3f}" if took else "-",
+                         "finished before" if finished else "ok" if max(took) <= 0.2 else "SLOW",
+                         answer.get("status") or answer["rootInfo"].get("stoppedBy", "budget"),
+                         str(min(n for _, _, n in runs))))
+    print(table(("position", "query", "limit", "median s", "max s", "guarantee", "status / stopped by",
+                 "interim reports (min)"), rows))
+    print("\nSeconds from the query (for terminate: from the terminate) to the final answer, through the engine in "
+          "process, OR-Tools already loaded. Guarantee: within 10% or 100 ms of the limit, whichever is larger; "
+          "terminate within 200 ms; reportDuringSearchEvery 0.1 s.\n")
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     command = "python benchmarks/run.py embers" + "".join(f" {a}" for a in argv if a.startswith("--"))
     print(f"Command: `{command}`  \nMachine: {machine()}\n")
     bench_kernels(quick)
+    bench_guarantees(quick)
     bench_cpsat(quick)
     bench_hints(quick)
     jobs = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)

@@ -36,16 +36,18 @@ MNEMONIC_BIG_SCENE = ("mnemonic deck-burner r1 scene-skill f0 a0 t0/0/0 last=- |
                       "P Player_4 w1 b0 hand=- skills=Fight_With_Hands=H2,Bargain=D2,Endure=C1,Sneak=S1")
 SOLVE_PROBLEMS = {
     "aetherya": {"cards": "PFFMMSSHHEEDGGRO"},
-    "embers": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
-              "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-",
+    # a Blink of a 10-card row: CP-SAT's model takes seconds to build, the compiled search tens of seconds
+    "embers": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b,F1a,G3,D3,S4,F2a,G2a,D2b,"
+              "S2b demons=Cd:C2b discard=- box=- resolve=D1a,G2b,S3,F5 completed=0 added=0 pending=- result=-",
     "forgotten": "??????/@????@/??????/?????? 0 first",
     # Master Memorinth with the special side: IDA* needs about 12 s to prove the 5-turn escape of this deal
     "memorinth": "2p master-special SN | 4S,1M,6S,15M,21S/13M,14S,20M,11S,22M/9S,8M,CS,3M,23S/19M,2S,5M,12S,10M/"
                  "18S,7M,24S,17M,16S | c3,c3 | N=H E=R S=F W=X A=PGBT | r1 p0 flip clovers=1,1/3",
     "mnemonic": MNEMONIC_BIG_SCENE,
 }
-#: hint problems where the dealt position answers at once (Mnemonic's first move, a draw, is the only legal one)
-HINT_PROBLEMS = {"mnemonic": MNEMONIC_BIG_SCENE}
+#: hint problems for games whose dealt position is answered at once (the same long Blink for Embers; Mnemonic's
+#: first move, a draw, is the only legal one)
+HINT_PROBLEMS = {"embers": SOLVE_PROBLEMS["embers"], "mnemonic": MNEMONIC_BIG_SCENE}
 
 
 class TimedLines:
@@ -72,7 +74,8 @@ def _query(name: str, action: str, limits: dict) -> dict:
     while state.is_chance_node():
         actions, probs = zip(*state.chance_outcomes())
         state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-    problem = (SOLVE_PROBLEMS if action == "solve" else HINT_PROBLEMS).get(name, state.to_json())
+    problems = SOLVE_PROBLEMS if action == "solve" else HINT_PROBLEMS
+    problem = problems.get(name, state.to_json())
     return {"game": game.spec(), "action": action, "state": problem, "limits": limits}
 
 

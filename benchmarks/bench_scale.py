@@ -1,6 +1,7 @@
 """Puzzle generation and self-play throughput on 1 and 2 local processes and a local Ray cluster, in one run.
 
-``python benchmarks/run.py scale`` (add ``--quick`` for a small run). For every game with puzzles or self-play,
+``python benchmarks/run.py scale`` (add ``--quick`` for a small run; ``--costs`` prints only the CPU time per item
+of every puzzle kind and difficulty and of self-play, the table of ``docs/scale.md``). For every game with puzzles or self-play,
 the same run (same seed, same items) is made three ways and timed; the outputs are compared byte for byte
 (the promise of ``docs/scale.md``) and the throughputs are given as items per second and as ratios to one
 process. The figures feed the cost estimates in ``docs/scale.md``.
@@ -80,8 +81,40 @@ def bench_selfplay(quick: bool) -> None:
     print()
 
 
+def _cpu_per_item(run, count: int) -> float:
+    start = time.process_time()
+    for _ in run():
+        pass
+    return (time.process_time() - start) / count
+
+
+def bench_costs(quick: bool) -> None:
+    """CPU seconds per item in this process (one core, no workers): the figures of docs/scale.md's cost table.
+    CPU time, not wall time, so that other work on the machine changes them little."""
+    print("### CPU time per item (one process)\n")
+    rows = []
+    for name in game_names():
+        game = load_game(name)
+        for kind in game.PUZZLE_KINDS:
+            for difficulty in ("easy", "medium", "hard"):
+                count = 2 if quick else 6
+                cost = _cpu_per_item(lambda g=game, k=kind, d=difficulty: generate(
+                    g, k, d, seed=11, count=count), count)
+                rows.append((name, f"generate {kind} {difficulty}", count, f"{cost:.3f}"))
+                sys.stdout.flush()
+        if game.SELFPLAY_POLICIES:
+            count = 2 if quick else 10
+            cost = _cpu_per_item(lambda g=game: selfplay(g, None, seed=5, count=count), count)
+            rows.append((name, f"selfplay {','.join(game.SELFPLAY_DEFAULT)}", count, f"{cost:.3f}"))
+    print(table(("game", "item", "items timed", "CPU s per item"), rows))
+    print()
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
+    if "--costs" in argv:
+        bench_costs(quick)
+        return 0
     if _ray_available():  # one local cluster for the whole run, so its start-up is not charged to one game
         import ray
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

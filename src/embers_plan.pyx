@@ -87,6 +87,10 @@ cdef struct Search:
     long long nodes
     long long max_nodes
     bint complete
+    # NULL, or control[0]: a stop flag another thread may set (read every 1024 nodes); control[1], when
+    # ``ncontrol`` > 1: the nodes searched so far, written at each of those reads
+    int64_t* control
+    int ncontrol
 
 
 cdef inline uint64_t visible(Search* s) noexcept nogil:
@@ -160,6 +164,12 @@ cdef void visit(Search* s) noexcept nogil:
     if s.nodes > s.max_nodes:
         s.complete = False
         return
+    if s.control != NULL and (s.nodes & 1023) == 0:
+        if s.ncontrol > 1:
+            (<volatile int64_t*>s.control)[1] = s.nodes
+        if (<volatile int64_t*>s.control)[0] != 0:
+            s.complete = False
+            return
     shown = visible(s)
     if s.depth > 0 or not s.must_add:
         value = score(s, shown)
@@ -244,13 +254,17 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
                  const int64_t[::1] row_values, const int64_t[:, ::1] reveal_value, int demon_suits,
                  const int64_t[::1] rescue, long long demon_weight, long long taint_weight, int allowed,
                  bint must_add, int first_card, int first_x, int first_y, long long max_nodes,
-                 int32_t[:, ::1] plan):
+                 int32_t[:, ::1] plan, int64_t[::1] control=None):
     """The best plan for the row (see the module docstring): returns ``(found, value, length, nodes, complete)``.
 
     ``plan[k]`` receives ``(row index, x, y)`` of the plan's ``k``-th add (``length`` adds). ``allowed`` is a
     mask of the row cards that may be added (the others are discarded); ``first_card >= 0`` forces the first
     add to be that card at ``(first_x, first_y)``. ``complete`` is false when ``max_nodes`` stopped the search
     (the plan is then the best found, unproven). ``reveal_value`` has 5 rows (suits) and at least one column.
+
+    ``control`` (1 or 2 entries, optional) lets another thread stop the search: ``control[0]`` is read every
+    1024 nodes (at node 1024, 2048, ...) and a non-zero value stops the search there (``complete`` false, the
+    best plan so far returned); at each of those reads ``control[1]``, if present, receives the nodes so far.
     """
     cdef Search s
     cdef int n = xs.shape[0], m = row_blocked.shape[0]
@@ -269,6 +283,8 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
         raise ValueError("rescue: expected one entry per suit")
     if plan.shape[0] < m or plan.shape[1] != 3:
         raise ValueError("plan: expected shape (len(row), 3)")
+    if control is not None and not 1 <= control.shape[0] <= 2:
+        raise ValueError("control: expected 1 or 2 entries")
     bounding_box(&xs[0], &ys[0], n, &minx, &miny, &maxx, &maxy)
     for k in range(n):
         if suits[k] >= SUITS:
@@ -324,6 +340,8 @@ def search_plans(const int32_t[::1] xs, const int32_t[::1] ys, const uint8_t[::1
     s.nodes = 0
     s.max_nodes = max_nodes
     s.complete = True
+    s.control = NULL if control is None else &control[0]
+    s.ncontrol = 0 if control is None else control.shape[0]
     with nogil:
         visit(&s)
     for k in range(s.best_len):

@@ -8,7 +8,8 @@ moves, its biggest mistake on the board) into ``--out`` (default: this directory
 the whole page with ``--full-page``. The README links the laptop ones.
 
 The moves are the page's own move buttons, the first legal one each time, so any game works unchanged;
-``--moves``, ``--seed``, ``--nodes`` and ``--players`` choose the game shown. ``--width 390`` looks at the page
+``--moves``, ``--seed``, ``--nodes`` and ``--players`` choose the game shown, and ``--play "MOVE;MOVE"`` (the
+default for a game in ``PLAYS``) clicks those moves by name first. ``--width 390`` looks at the page
 as a phone does (write those elsewhere with ``--out``: only the laptop ones live in the repository).
 """
 
@@ -24,6 +25,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHOTS = ("start", "hint", "review")
+#: moves clicked by name before the first-button clicks, for a game whose first legal move would not reach what
+#: its screenshots should show: Embers' Fenrys draws twice and stops (the first move, draw, would be drawn again
+#: and again), so the hint is a Blink's, its best add drawn on the Mind
+PLAYS: dict[str, list[str]] = {"embers": ["draw", "draw", "stop"]}
 
 
 def free_port() -> int:
@@ -82,13 +87,17 @@ def deal(page: object, game: str, seed: int, players: int | None) -> None:
     wait_idle(page)
 
 
-def play_moves(page: object, count: int) -> None:
-    """Click the first legal move ``count`` times (fewer if the game ends)."""
-    for _ in range(count):
+def play_moves(page: object, count: int, script: list[str] | None = None) -> None:
+    """Click ``count`` moves (fewer if the game ends): those of ``script`` by name, then the first legal one."""
+    script = script or []
+    for i in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
             return
-        buttons.first.click()
+        if i < len(script):
+            page.click(f'#moves button[data-move="{script[i]}"]')
+        else:
+            buttons.first.click()
         wait_idle(page)
 
 
@@ -115,7 +124,7 @@ def shoot(page: object, path: Path, full_page: bool = False) -> None:
 
 
 def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, nodes: int,
-         players: int | None, full_page: bool = False) -> list[Path]:
+         players: int | None, full_page: bool = False, play: list[str] | None = None) -> list[Path]:
     """Drive the page for ``game`` and write its three screenshots into ``out``."""
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -131,7 +140,7 @@ def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, n
                 page = open_page(browser, url, width, height, nodes)
                 deal(page, game, seed, players)
                 shoot(page, paths[0], full_page)
-                play_moves(page, moves)
+                play_moves(page, moves, PLAYS.get(game) if play is None else play)
                 show_hint(page)
                 shoot(page, paths[1], full_page)
                 open_review(page)
@@ -154,9 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=300, help="the hint's and review's node budget")
     parser.add_argument("--players", type=int, default=None, help="players, for games that have the parameter")
     parser.add_argument("--full-page", action="store_true", help="the whole page, not just the viewport")
+    parser.add_argument("--play", default=None, help="moves clicked by name first, separated by ';' (default: the "
+                                                     "game's in PLAYS, if any)")
     args = parser.parse_args(argv)
+    play = None if args.play is None else [m.strip() for m in args.play.split(";") if m.strip()]
     make(args.game, args.out, args.width, args.height, args.seed, args.moves, args.nodes, args.players,
-         args.full_page)
+         args.full_page, play)
     return 0
 
 

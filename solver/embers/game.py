@@ -30,6 +30,7 @@ from solver.validate import as_bool, as_choice, as_int, as_object, check_keys, g
 
 SOLVE_KEYS = ("state", "method", "fullInformation")
 METHODS = ("cpsat", "exhaustive")
+CHAPTERS = ("one", "prologue")
 
 
 class EmbersGame(Game):
@@ -122,7 +123,7 @@ class EmbersGame(Game):
     def parse_state(self, payload: Any, field: str = "state") -> State:
         """A state from JSON or notation; its chapter (``"chapter"`` or ``embers/prologue/N``) picks the rules."""
         if isinstance(payload, dict) and "chapter" in payload and "view" not in payload:
-            chapter = as_choice(payload["chapter"], join(field, "chapter"), ("one", "prologue"))
+            chapter = as_choice(payload["chapter"], join(field, "chapter"), CHAPTERS)
             return self.for_chapter(chapter).state_from_json(payload, field)
         if isinstance(payload, str) and payload.strip().startswith("embers/"):
             return self._for_head(payload).state_from_notation(payload, field)
@@ -139,7 +140,7 @@ class EmbersGame(Game):
         from solver.embers.view import EmbersView
         obj = as_object(obj, field)
         observer = as_int(get(obj, "view", field), f"{field}.view", 0, 1)
-        game = self.for_chapter(obj.get("chapter", self.params["chapter"]))
+        game = self.for_chapter(as_choice(obj.get("chapter", self.params["chapter"]), f"{field}.chapter", CHAPTERS))
         body = {k: v for k, v in obj.items() if k not in ("view", "role", "deckCount")}
         table = state_from_json(game, body, field, observer=observer)
         view = EmbersView(game, observer, table)  # type: ignore[arg-type]
@@ -228,6 +229,12 @@ class EmbersGame(Game):
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         from solver.embers.puzzles import check_answer
         return check_answer(self.for_chapter("one"), puzzle, answer)
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> EmbersState:
+        """The Blink to play the answer from (its Resolve cards face up: they play no part, and no relive then
+        waits for Aelin's reveal); :meth:`check_puzzle` takes the moves played there as a list."""
+        from solver.embers.puzzles import puzzle_position
+        return puzzle_position(self.for_chapter("one"), puzzle)
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.embers.puzzles import describe_puzzle

@@ -25,6 +25,7 @@ import numpy as np
 
 from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
 from solver.embers.state import AELIN, FENRYS, EmbersState
+from solver.embers.watch import Watch
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
@@ -46,6 +47,9 @@ VALUE_MEANING = {
 #: the compiled plan search's budget per second of a time limit: 1,000,000 nodes for the plan and 500,000 for
 #: ranking the other moves at the default 1 s (EM-76); a fixed pace, so hints depend on their limits only
 NODES_PER_SECOND = 1_500_000
+#: seconds before the time limit at which a Blink hint's searches stop: kept for valuing the moves they did not
+#: reach and for the answer, so that it comes within the engine's guarantee (10% or 100 ms past the limit)
+RESERVE_SECONDS = 0.03
 #: the plan search's budget when no limit is given at all (the default 1 s)
 DEFAULT_NODES = NODES_PER_SECOND
 
@@ -103,7 +107,25 @@ def _ranked(state: EmbersState, mover: int, ctx: SearchContext, top: int, policy
     settings = FenrysSettings(search_nodes=max(1, budget * 2 // 3))  # the plan; the ranking shares the rest
     policy = policy_class(settings)
     policy.total_nodes = budget
-    ranked = policy.scores(state, rng)
+    so_far: list[list[Scored]] = []
+    policy.on_progress = so_far.append if ctx.report is not None else None
+
+    def interim() -> HintResult:
+        return _result(state, mover, so_far[-1], top, full_information, ctx, start, budget, policy)
+
+    remaining = ctx.remaining()
+    deadline = None if remaining is None else time.perf_counter() + max(0.0, remaining - RESERVE_SECONDS)
+    with Watch(ctx.cancel, deadline, report=lambda: so_far and ctx.maybe_report(interim)) as watch:
+        policy.watch = watch
+        ranked = policy.scores(state, rng)
+    result = _result(state, mover, ranked, top, full_information, ctx, start, budget, policy)
+    if watch.stopped_at is not None and state.phase == "blink":
+        result.root_info["stoppedBy"] = "terminate" if watch.cancelled else "time"
+    return result
+
+
+def _result(state: EmbersState, mover: int, ranked: list[Scored], top: int, full_information: bool,
+            ctx: SearchContext, start: float, budget: int, policy: Any) -> HintResult:
     infos = [_move_info(state, s) for s in ranked[:int(top)]]
     _mark_ties(infos)
     root: dict[str, Any] = {

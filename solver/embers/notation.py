@@ -156,13 +156,10 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
         raise InvalidInputError(join(field, "part"), part, "only the prologue has parts (use null)")
     state.day = as_int(obj.get("day", 1), join(field, "day"), 1, 3 if chapter == "one" else 1)
     roles = {"fenrys": FENRYS, "aelin": AELIN} if chapter == "one" else {"rowan": FENRYS, "aelin": AELIN}
-    turn = obj.get("turn", next(iter(roles)))
-    if turn not in roles:
-        raise InvalidInputError(join(field, "turn"), turn, f"expected one of {', '.join(roles)}")
-    state.turn = roles[turn]
+    state.turn = roles[as_choice(obj.get("turn", next(iter(roles))), join(field, "turn"), tuple(roles))]
     phase = get(obj, "phase", field)
     phases = PHASES[chapter] + (VIEW_PHASES[chapter] if observer is not None else ())
-    if phase not in phases:
+    if not isinstance(phase, str) or phase not in phases:
         raise InvalidInputError(join(field, "phase"), phase, f"expected one of {', '.join(phases)}"
                                 + ("" if observer is not None or phase not in VIEW_PHASES[chapter]
                                    else " (phase {phase!r} is only in a player's view)"))

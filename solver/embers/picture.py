@@ -31,6 +31,7 @@ SUIT_NAMES = {"C": "Chains", "D": "Daggers", "F": "Flames", "G": "Glass", "S": "
 TINTS = {"C": "#CFE3F0", "D": "#F6D6C2", "F": "#F8E6BF", "G": "#D8EEF9", "S": "#C8ECE0"}
 BLOCKED = "#3C3C46"
 HATCH = "#8A8A96"
+COORDINATES = "#8C8577"  # the Mind's edge coordinates: legible, quieter than the cards
 DEMON = "#1E1E24"
 QUARTER = 34  # a quarter of a Mind card, in pixels
 SMALL = 20  # a quarter of a card in the rows
@@ -184,6 +185,13 @@ class Picture:
         def at(qx: int, qy: int) -> tuple[float, float]:
             return ox + (qx - x0) * QUARTER, oy + (qy - y0) * QUARTER
 
+        # the coordinates of the moves (``add C4@X,Y``: the card's top-left quarter), as on a chess board's edges:
+        # x along the top row and y down the left column, both in the empty ring of quarters around the cards
+        for qx in range(x0 + 1, x0 + w // QUARTER):
+            doc.text(at(qx, y0)[0] + QUARTER / 2, oy + 10, qx, size=9, fill=COORDINATES)
+        for qy in range(y0 + 1, y0 + h // QUARTER):
+            doc.text(ox + 9, at(x0, qy)[1] + QUARTER / 2, qy, size=9, fill=COORDINATES)
+
         cards = self.mind + [(c, x, y) for c, x, y in self.extra]
         covered = []
         for k, (name, x, y) in enumerate(cards):
@@ -242,10 +250,10 @@ class Picture:
                 doc.badge(px + 2 * QUARTER - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
         return bottom
 
-    def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any]) -> None:
+    def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any], anchor: str = "middle") -> None:
         """The best move's value on the board; the next two get their rank (their values are listed)."""
         text = format_value(mark["value"], self.meaning) if mark["rank"] == 0 else f"#{mark['rank'] + 1}"
-        doc.badge(x, y, text, fill=mark["colour"], opacity=max(mark["opacity"], 0.6), size=10)
+        doc.badge(x, y, text, fill=mark["colour"], opacity=max(mark["opacity"], 0.6), size=10, anchor=anchor)
 
     # -- the right-hand panel -------------------------------------------------------------------------------
     def draw_panel(self, doc: Svg, x: float, y: float) -> float:
@@ -408,19 +416,19 @@ class Picture:
         phase = self.data.get("phase")
         text = {"draw": "the card drawn", "deal": "the card dealt", "dayend": "Aelin's Resolve cards, shown",
                 "flip": "the Resolve card turned", "reveal": "the Resolve card turned (click its row)"}
-        y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move"))
+        y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move")) + 4  # room for the hint's badges
         for i, move in enumerate(buttons):
-            px, py = x + (i % 4) * 116, y + (i // 4) * 34
-            doc.rect(px, py, 108, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6, target=move,
-                     title=move)
-            doc.text(px + 54, py + 13, move if len(move) <= 16 else move[:15] + "…", size=12)
+            px, py = x + (i % 4) * 116, y + (i // 4) * 36
+            with doc.group(target=move, title=move):  # the label is part of the button: a click on it counts
+                doc.rect(px, py, 108, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
+                doc.text(px + 54, py + 13, move if len(move) <= 16 else move[:15] + "…", size=12)
             for m in self.marks:
                 if m["move"] == move:
                     doc.rect(px - 3, py - 3, 114, 32, fill="none", stroke=m["colour"],
                              stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=8, opacity=m["opacity"],
                              cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {move}")
-                    self.value_badge(doc, px + 108, py - 2, m)
-        y += 34 * ((len(buttons) + 3) // 4)
+                    self.value_badge(doc, px + 104, py - 1, m, anchor="end")  # inside the button's width
+        y += 36 * ((len(buttons) + 3) // 4)
         for i, name in enumerate(chips):
             px, py = x + (i % 10) * 46, y + (i // 10) * 34
             card = self.card(name)

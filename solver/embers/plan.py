@@ -29,10 +29,11 @@ again, so the final ``OPTIMAL`` status is a proof over split-free plans.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,19 +294,23 @@ def searchable(problem: BlinkProblem) -> bool:
 
 
 def search(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed: Sequence[int] | None = None,
-           first: Placement | None = None) -> SearchOutcome:
+           first: Placement | None = None, control: Any = None) -> SearchOutcome:
     """The best split-free plan by the compiled branch-and-bound kernel (``src/embers_plan.pyx``).
 
     Same objective and plans as :func:`exhaustive` (EM-70..EM-73), searched in C with a bound that cuts
     hopeless subtrees. ``allowed``: the row cards that may be added (the others are discarded); ``first``:
     the plan must start with this add (``must_add`` then holds too). ``max_nodes`` bounds the work
-    (deterministic, unlike a time limit); ``complete`` says whether the search finished.
+    (deterministic, unlike a time limit); ``complete`` says whether the search finished. ``control``: the
+    stop flag of a :class:`solver.embers.watch.Watch` (``watch.control``): raised, the search stops within
+    1024 nodes with its best plan so far (``complete`` false); raised before the call, it does not start.
     """
     from solver.kernels import embers_plan as kernel
     if first is not None and first[0] not in problem.row:
         return SearchOutcome(False, None, [], 0, True)
+    if control is not None and control[0]:
+        return SearchOutcome(False, None, [], 0, False)
     args = search_arguments(problem, max_nodes, allowed, first)
-    found, value, length, nodes, complete = kernel.search_plans(*args)
+    found, value, length, nodes, complete = kernel.search_plans(*args, control)
     adds = [(problem.row[int(i)], int(x), int(y)) for i, x, y in args[-1][:length].tolist()]
     return SearchOutcome(bool(found), int(value) if found else None, adds, int(nodes), bool(complete))
 
@@ -340,16 +345,25 @@ def search_arguments(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed
         first_card, first_x, first_y, max_nodes, np.zeros((max(len(row), 1), 3), dtype=np.int32))
 
 
-def search_anytime(problem: BlinkProblem, max_nodes: int = 50_000_000, deadline: float | None = None,
-                   cancel: threading.Event | None = None) -> SearchOutcome:
-    """:func:`search` in rounds of doubling node budgets (from 100,000 to ``max_nodes``), so that a deadline
-    (``time.perf_counter()``) or ``cancel`` stops it between rounds; the last round's answer is returned."""
+def search_anytime(problem: BlinkProblem, max_nodes: int = 50_000_000, watch: Any = None,
+                   on_round: Any = None) -> SearchOutcome:
+    """:func:`search` in rounds of doubling node budgets (from 100,000 to ``max_nodes``); ``on_round`` gets each
+    round's answer (the best so far, for interim reports). ``watch`` (:class:`solver.embers.watch.Watch`) stops
+    the round under way on ``terminate`` or at the deadline: the answer is then that round's best plan so far,
+    which is at least the previous round's (a round searches the previous round's nodes first)."""
+    control = None if watch is None else watch.control
     nodes = min(100_000, max_nodes)
+    last: SearchOutcome | None = None
     while True:
-        outcome = search(problem, max_nodes=nodes)
-        if outcome.complete or nodes >= max_nodes or (cancel is not None and cancel.is_set()) or (
-                deadline is not None and time.perf_counter() > deadline):
+        outcome = search(problem, max_nodes=nodes, control=control)
+        if last is not None and not outcome.complete and (not outcome.found or (
+                last.found and outcome.value is not None and last.value is not None and outcome.value < last.value)):
+            outcome = dataclasses.replace(last, nodes=last.nodes + outcome.nodes)  # stopped before it caught up
+        if on_round is not None:
+            on_round(outcome)
+        if outcome.complete or nodes >= max_nodes or (watch is not None and watch.stopped()):
             return outcome
+        last = outcome
         nodes = min(2 * nodes, max_nodes)
 
 
@@ -363,14 +377,15 @@ def _top_layer(deck: Deck, mind: Sequence[Placement]) -> dict[tuple[int, int], b
     return top
 
 
-def candidate_placements(problem: BlinkProblem) -> dict[Placement, int]:
+def candidate_placements(problem: BlinkProblem, check: Callable[[], None] | None = None) -> dict[Placement, int]:
     """Every ``(card, x, y)`` that could be legal at some step, with the earliest step it could happen.
 
     Step 0 is exactly the kernel's legal placements. A later candidate must be
     compatible, quarter by quarter, with a top segment the Mind or another
     card's candidate could show there, and have a blocked segment that could
     lie on a blocked one; a candidate first found in round ``d`` needs ``d``
-    adds before it, so it cannot come before step ``d``.
+    adds before it, so it cannot come before step ``d``. ``check`` is called now and then (it may raise to
+    stop).
     """
     deck = problem.deck
     top = _top_layer(deck, problem.mind)
@@ -386,6 +401,8 @@ def candidate_placements(problem: BlinkProblem) -> dict[Placement, int]:
         ys = [q[1] for q in quarters]
         new = []
         for card in problem.row:
+            if check is not None:
+                check()
             b = deck.cards[card].blocked
             for x in range(min(xs) - 1, max(xs) + 1):
                 for y in range(min(ys) - 1, max(ys) + 1):
@@ -419,13 +436,15 @@ def _could_fit(card: int, blocked: int, x: int, y: int, top: dict[tuple[int, int
 class _Model:
     """The CP-SAT model of one Blink problem."""
 
-    def __init__(self, problem: BlinkProblem, candidates: dict[Placement, int] | None = None) -> None:
+    def __init__(self, problem: BlinkProblem, candidates: dict[Placement, int] | None = None,
+                 check: Callable[[], None] | None = None) -> None:
         from ortools.sat.python import cp_model  # imported on first use: it loads pandas (over a second)
+        self.check = check or (lambda: None)  # raises _Stopped when the search must stop (building takes seconds)
         self.problem = problem
         self.deck = problem.deck
         self.m = cp_model.CpModel()
         self.steps = len(problem.row)
-        self.candidates = candidate_placements(problem) if candidates is None else candidates
+        self.candidates = candidate_placements(problem, self.check) if candidates is None else candidates
         self.top = _top_layer(self.deck, problem.mind)
         self.a: dict[tuple[Placement, int], Any] = {}
         self._build()
@@ -474,6 +493,7 @@ class _Model:
         p, m = self.problem, self.m
         T = self.steps
         for placement, depth in self.candidates.items():
+            self.check()
             for t in range(depth, T):
                 self.a[(placement, t)] = m.new_bool_var(f"a{placement}{t}")
         by_step: list[list[tuple[Placement, Any]]] = [[] for _ in range(T)]
@@ -481,6 +501,7 @@ class _Model:
         for (placement, t), v in self.a.items():
             by_step[t].append((placement, v))
             by_card[placement[0]].append((placement, t, v))
+        self.check()
         filled = [self._bool_of([v for _, v in by_step[t]]) for t in range(T)]
         for t in range(T - 1):
             if not _const(filled[t + 1]):
@@ -497,6 +518,7 @@ class _Model:
                     m.add_bool_or([])  # a card with no possible place: infeasible
                 else:
                     m.add(self.placed[c] == 1)
+        self.check()
         self._quarter_states(by_step)
         self._legality()
         relive = self._relives(by_card)
@@ -507,6 +529,7 @@ class _Model:
         deck, m = self.deck, self.m
         covering: list[dict[tuple[int, int], list[tuple[Any, bool]]]] = []
         for t in range(self.steps):
+            self.check()
             here: dict[tuple[int, int], list[tuple[Any, bool]]] = {}
             for (card, x, y), v in by_step[t]:
                 b = deck.cards[card].blocked
@@ -518,6 +541,7 @@ class _Model:
         self.O: dict[tuple[int, int], list[Any]] = {}
         self.B: dict[tuple[int, int], list[Any]] = {}
         for q in quarters:
+            self.check()
             o = [1 if q in self.top else 0]
             b = [1 if self.top.get(q) else 0]
             for t in range(1, self.steps):
@@ -544,6 +568,7 @@ class _Model:
     def _legality(self) -> None:
         deck, m = self.deck, self.m
         for ((card, x, y), t), v in self.a.items():
+            self.check()
             blocked = deck.cards[card].blocked
             support = []
             for s, (dx, dy) in enumerate(SEGMENTS):
@@ -562,6 +587,7 @@ class _Model:
         T = self.steps
         positions: dict[int, dict[tuple[int, int], Any]] = {}
         for c in p.row:
+            self.check()
             at: dict[tuple[int, int], list[Any]] = {}
             for (card, x, y), t, v in by_card[c]:
                 at.setdefault((x, y), []).append(v)
@@ -584,9 +610,12 @@ class _Model:
                       for _, comp_cells in comps] for c in cards}
             link: dict[tuple[int, int], Any] = {}
             for i, u in enumerate(cards):
+                self.check()
                 for v in cards[i + 1:]:
+                    self.check()
                     direct = []
                     for xy, pu in positions[u].items():
+                        self.check()
                         close = [pv for xy2, pv in positions[v].items() if near(xy, xy2)]
                         if close:
                             direct.append(self._and([pu, self._bool_of(close)]))
@@ -603,12 +632,14 @@ class _Model:
                         before[(u, v)] = bv
             reach_max = sum(deck.cards[c].strength for c in cards) + sum(w for w, _ in comps)
             for c in cards:
+                self.check()
                 if reach_max < TARGET or not by_card[c]:
                     relive[c] = 0
                     continue
                 others = [v for v in cards if v != c]
                 reach = {v: self._and([link[(c, v)], before[(v, c)]]) for v in others}
                 for _ in range(len(others) - 1):
+                    self.check()
                     reach = {v: self._or([reach[v]] + [self._and([reach[u], link[(u, v)], before[(v, c)]])
                                                       for u in others if u != v]) for v in others}
                 in_comp = [self._or([ek[c][k]] + [self._and([reach[v], ek[v][k]]) for v in others])
@@ -667,10 +698,12 @@ class _Model:
             m.add(vis <= sum(1 - later[q][0] if q in later else 1 for q in mine))
             terms.append(p.value_of(card) * vis)
         for c in p.row:
+            self.check()
             if not by_card[c]:
                 continue
             flags = []
             for (card, x, y), t, v in by_card[c]:
+                self.check()
                 uncovered = [1 - later[(x + dx, y + dy)][t + 1] for dx, dy in SEGMENTS]
                 flag = m.new_bool_var("")
                 m.add(flag <= v)
@@ -699,6 +732,7 @@ class _Model:
         m = self.m
         later: dict[tuple[int, int], list[Any]] = {}
         for q in {q for here in self.covering for q in here}:
+            self.check()
             chain: list[Any] = [0] * (self.steps + 1)
             for t in range(self.steps - 1, -1, -1):
                 here = [v for v, _ in self.covering[t].get(q, [])]
@@ -783,45 +817,113 @@ def placement_variables(problem: BlinkProblem, candidates: dict[Placement, int])
     return sum(len(problem.row) - depth for depth in candidates.values())
 
 
+class _Stopped(Exception):
+    """The search was stopped (terminate or time) while the CP-SAT model was being built."""
+
+
+_CPSAT_LOADED = threading.Event()
+_CPSAT_LOADING = threading.Lock()
+_CPSAT_FAILURE: list[BaseException] = []
+
+
+def cpsat_loaded(watch: Any = None) -> bool:
+    """Import CP-SAT (OR-Tools loads for about a second on first use) on a helper thread, waiting for it while
+    ``watch`` allows: ``False`` when the search was stopped first (the import goes on for the next search)."""
+    if not _CPSAT_LOADED.is_set():
+        with _CPSAT_LOADING:
+            if not _CPSAT_LOADED.is_set() and not any(t.name == "cpsat-import" for t in threading.enumerate()):
+                def load() -> None:
+                    try:
+                        import ortools.sat.python.cp_model  # noqa: F401
+                    except BaseException as exc:  # noqa: BLE001 - raised again in the searching thread
+                        _CPSAT_FAILURE.append(exc)
+                    finally:
+                        _CPSAT_LOADED.set()
+                threading.Thread(target=load, daemon=True, name="cpsat-import").start()
+    from solver.embers.watch import WATCH_EVERY
+    while not _CPSAT_LOADED.wait(WATCH_EVERY):
+        if watch is not None and watch.stopped():
+            return False
+    if _CPSAT_FAILURE:
+        raise _CPSAT_FAILURE[0]
+    return True
+
+
 def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 1, seed: int = 0,
                 max_cuts: int = 500, cancel: threading.Event | None = None,
                 candidates: dict[Placement, int] | None = None,
-                deterministic_time: float | None = None) -> PlanResult:
+                deterministic_time: float | None = None, watch: Any = None,
+                on_plan: Callable[[PlanResult], None] | None = None,
+                incumbent: list[Placement] | None = None) -> PlanResult:
     """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed).
 
-    ``time_limit`` covers building the model and solving it; setting ``cancel`` stops the search (the best
-    plan so far is returned, unproven). ``deterministic_time`` also caps CP-SAT's own deterministic work
-    measure, which does not depend on the machine (with one worker, the same problem then gets the same
-    answer everywhere).
+    ``time_limit`` covers loading OR-Tools, building the model and solving it; setting ``cancel`` stops the
+    search (the best plan so far is returned, unproven). ``watch`` (:class:`solver.embers.watch.Watch`) may
+    replace both: its deadline and its cancel event stop the search the same way. A search stopped before CP-SAT
+    has a plan answers ``CANCELLED`` (terminate) or ``UNKNOWN`` (time). ``on_plan`` receives every better
+    split-free plan CP-SAT finds on the way (unproven, status ``FEASIBLE``), for interim reports.
+    ``incumbent``: a plan to start from (CP-SAT's hint; the greedy plan when not given).
+    ``deterministic_time`` also caps CP-SAT's own deterministic work measure, which does not depend on the
+    machine (with one worker, the same problem then gets the same answer everywhere).
     """
-    from ortools.sat.python import cp_model
+    from solver.embers.watch import Watch
     start = time.perf_counter()
     if not problem.row:
         outcome = evaluate(problem, []) if not problem.must_add else None
         return PlanResult([], [], outcome.value if outcome else None, outcome.value if outcome else None,
                           "OPTIMAL" if outcome else "INFEASIBLE", outcome is not None, 0.0, outcome)
-    model = _Model(problem, candidates)
+    if watch is None:
+        with Watch(cancel, start + time_limit) as own:
+            return solve_cpsat(problem, time_limit, workers, seed, max_cuts, None, candidates, deterministic_time,
+                               own, on_plan, incumbent)
+    deadline = start + time_limit if watch.deadline is None else min(watch.deadline, start + time_limit)
+
+    def stopped(cuts: int = 0, candidates: int = 0, variables: int = 0) -> PlanResult:
+        return PlanResult([], list(problem.row), None, None, "CANCELLED" if watch.cancelled else "UNKNOWN", False,
+                          time.perf_counter() - start, cuts=cuts, candidates=candidates, variables=variables)
+
+    if watch.stopped() or not cpsat_loaded(watch):
+        return stopped()
+    from ortools.sat.python import cp_model
+
+    def check() -> None:
+        if watch.stopped() or time.perf_counter() >= deadline:
+            raise _Stopped
+
+    try:
+        candidates = candidate_placements(problem, check) if candidates is None else candidates
+        if watch.deadline is not None and (
+                time.perf_counter() + BUILD_SECONDS_PER_VARIABLE * placement_variables(problem, candidates) > deadline):
+            return stopped(candidates=len(candidates))  # the model would not be built in time: keep the incumbent
+        model = _Model(problem, candidates, check)
+    except _Stopped:
+        return stopped()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.cp_model_probing_level = 0  # measured: probing costs more than it saves here
     if deterministic_time is not None:
         solver.parameters.max_deterministic_time = deterministic_time
-    model.hint(greedy_plan(problem))
+    model.hint(greedy_plan(problem) if incumbent is None else incumbent)
     cuts = 0
     while True:
-        left = time_limit - (time.perf_counter() - start)
-        if cancel is not None and cancel.is_set():
-            return PlanResult([], list(problem.row), None, None, "CANCELLED", False,
-                              time.perf_counter() - start, cuts=cuts, candidates=len(model.candidates))
+        left = deadline - time.perf_counter()
+        base = dict(candidates=len(model.candidates), variables=len(model.m.proto.variables), cuts=cuts)
+        if watch.stopped() or left <= 0:
+            return stopped(**base)
         solver.parameters.max_time_in_seconds = max(left, 0.01)
-        status = _solve_cancellable(solver, model.m, cancel)
+        forget = watch.on_stop(solver.stop_search)
+        try:
+            status = solver.solve(model.m, _plan_callback(problem, model, on_plan, start) if on_plan else None)
+        finally:
+            forget()
         name = solver.status_name(status)
         seconds = time.perf_counter() - start
-        base = dict(candidates=len(model.candidates), variables=len(model.m.proto.variables), cuts=cuts)
         if status == cp_model.INFEASIBLE:
             return PlanResult([], list(problem.row), None, None, "INFEASIBLE", False, seconds, **base)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if watch.stopped():
+                return stopped(**base)
             return PlanResult([], list(problem.row), None, solver.best_objective_bound if left > 0 else None,
                               name, False, seconds, **base)
         adds = model.plan(solver)
@@ -830,9 +932,11 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
             prefix = _splitting_prefix(problem, adds)
             if prefix is None:
                 raise AssertionError(f"CP-SAT plan {adds} is not legal in the rules engine")
-            if cuts >= max_cuts or left <= 0:  # out of cuts or time before a split-free plan came out
-                return PlanResult([], list(problem.row), None, None, "CUT_LIMIT" if cuts >= max_cuts else "UNKNOWN",
-                                  False, seconds, **base)
+            if cuts >= max_cuts or watch.stopped() or time.perf_counter() >= deadline:
+                # out of cuts, time or terminate before a split-free plan came out
+                if cuts >= max_cuts:
+                    return PlanResult([], list(problem.row), None, None, "CUT_LIMIT", False, seconds, **base)
+                return stopped(**base)
             model.cut(prefix)
             cuts += 1
             continue
@@ -849,25 +953,29 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
                           optimal, seconds, outcome, **base)
 
 
-def _solve_cancellable(solver: Any, model: Any, cancel: threading.Event | None) -> Any:
-    """``solver.solve(model)``, stopped early when ``cancel`` is set (CP-SAT runs outside Python)."""
-    if cancel is None:
-        return solver.solve(model)
-    done = threading.Event()
+def _plan_callback(problem: BlinkProblem, model: _Model, on_plan: Callable[[PlanResult], None],
+                   start: float) -> Any:
+    """A CP-SAT solution callback that hands every better split-free plan to ``on_plan`` (interim reports).
+    (The class is made here: OR-Tools is imported on first use only.)"""
+    from ortools.sat.python import cp_model
 
-    def watch() -> None:
-        while not done.is_set():
-            if cancel.wait(0.02):
-                solver.stop_search()
-                return
+    class PlanCallback(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.best: int | None = None
 
-    watcher = threading.Thread(target=watch, daemon=True, name="cpsat-cancel")
-    watcher.start()
-    try:
-        return solver.solve(model)
-    finally:
-        done.set()
-        watcher.join()
+        def on_solution_callback(self) -> None:
+            chosen = sorted((t, placement) for (placement, t), v in model.a.items() if self.boolean_value(v))
+            plan = [placement for _, placement in chosen]
+            outcome = evaluate(problem, plan)
+            if outcome is None or (self.best is not None and outcome.value <= self.best):
+                return  # a plan that splits the Mind (a cut will follow), or no better
+            self.best = outcome.value
+            used = {c for c, _, _ in plan}
+            on_plan(PlanResult(plan, [c for c in problem.row if c not in used], outcome.value, None, "FEASIBLE",
+                               False, time.perf_counter() - start, outcome, candidates=len(model.candidates)))
+
+    return PlanCallback()
 
 
 def _splitting_prefix(problem: BlinkProblem, adds: list[Placement]) -> list[Placement] | None:

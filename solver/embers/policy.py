@@ -343,12 +343,14 @@ def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
     return problem, result, status
 
 
-def _blink_plan(state: EmbersState, player: int, nodes: int
+def _blink_plan(state: EmbersState, player: int, nodes: int, control: Any = None,
+                problem: planlib.BlinkProblem | None = None
                 ) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str, int]:
-    """:func:`blink_plan` with a node budget, also returning the nodes spent (at most ``nodes``)."""
+    """:func:`blink_plan` with a node budget, also returning the nodes spent (at most ``nodes``); ``control``:
+    a :class:`solver.embers.watch.Watch`'s stop flag (a stopped search is ``INCOMPLETE`` or ``GREEDY``)."""
     start = time.perf_counter()
-    problem = planlib.problem_from_state(state, player=player)
-    found = _search(problem, nodes)
+    problem = problem or planlib.problem_from_state(state, player=player)
+    found = _search(problem, nodes, control=control)
     spent = min(found.nodes, nodes) if found is not None else 0
     if found is not None and found.complete:
         if not found.found:
@@ -363,11 +365,12 @@ def _blink_plan(state: EmbersState, player: int, nodes: int
     return problem, _result(problem, adds, "GREEDY", False, start, spent), "GREEDY", spent
 
 
-def _search(problem: planlib.BlinkProblem, nodes: int, **restrict: Any) -> planlib.SearchOutcome | None:
+def _search(problem: planlib.BlinkProblem, nodes: int, control: Any = None,
+            **restrict: Any) -> planlib.SearchOutcome | None:
     """The compiled search, or ``None`` when the Mind is too wide for its board (span + 2 x row + 4 > 64)."""
     if not planlib.searchable(problem):
         return None
-    return planlib.search(problem, max_nodes=nodes, **restrict)
+    return planlib.search(problem, max_nodes=nodes, control=control, **restrict)
 
 
 def _result(problem: planlib.BlinkProblem, adds: list[planlib.Placement], status: str, proven: bool,
@@ -465,6 +468,8 @@ class HintPolicy:
         self.next_card = next_card
         self.total_nodes: int | None = None  # the Blink ranking's whole node budget (default 1.5 x the plan's)
         self.nodes_used = 0
+        self.watch: Any = None  # a solver.embers.watch.Watch: stops the Blink searches on terminate or time
+        self.on_progress: Callable[[list[Scored]], None] | None = None  # the Blink ranking so far (interim)
         self._plan: list[int] = []
         self._plan_key: Any = None
 
@@ -482,7 +487,8 @@ class HintPolicy:
             return observe_scores(view, player, self.settings, self._peek(state))
         if view.phase == "blink":
             used: list[int] = []
-            ranked = blink_scores(view, player, self.settings, total_nodes=self.total_nodes, used=used)
+            ranked = blink_scores(view, player, self.settings, total_nodes=self.total_nodes, used=used,
+                                  watch=self.watch, on_progress=self.on_progress)
             self.nodes_used = sum(used)
             return ranked
         if view.phase in ("first", "second"):
@@ -544,9 +550,15 @@ class _OpenState(EmbersState):
         return self.chapter == "one"
 
 
+#: seconds a stopped Blink ranking may still spend on greedy continuations before the last moves get their
+#: one-add plans (terminate answers within 200 ms, a time limit within 100 ms)
+STOPPED_GRACE = 0.04
+
+
 def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
                  time_limit: float | None = None, total_nodes: int | None = None,
-                 used: list[int] | None = None) -> list[Scored]:
+                 used: list[int] | None = None, watch: Any = None,
+                 on_progress: Callable[[list[Scored]], None] | None = None) -> list[Scored]:
     """Fenrys's Blink: every legal move with the value of the best plan that starts with it, the optimal plan's
     first move first with the plan as principal variation.
 
@@ -556,11 +568,25 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
     (``planStatus`` ``EXHAUSTIVE``), else it is the value of a greedy continuation, a lower bound (``GREEDY``); a
     move after which every continuation splits the Mind gets :data:`SPLIT_VALUE` (``SPLITS``: no plan may count
     on Aelin's choice of section, EM-73). ``used`` receives the number of search nodes spent.
+
+    ``watch`` (:class:`solver.embers.watch.Watch`) stops the searches on ``terminate`` or at the time limit: the
+    plan is then the best found (``INCOMPLETE``) or greedy, the moves not searched yet get greedy continuations
+    (``GREEDY``) and, past :data:`STOPPED_GRACE`, the plan of that one move (``UNSEARCHED``, also a lower bound).
+    ``on_progress`` receives the ranking so far after the plan and after each move (interim reports).
     """
     plan_nodes = node_budget(settings, time_limit)
     total = total_nodes if total_nodes is not None else plan_nodes * 3 // 2
     plan_nodes = min(plan_nodes, total)
-    problem, result, status, spent = _blink_plan(state, player, plan_nodes)
+    control = None if watch is None else watch.control
+    problem = planlib.problem_from_state(state, player=player)
+    if on_progress is not None:
+        greedy = planlib.greedy_plan(problem)
+        outcome = planlib.evaluate(problem, greedy) if greedy else None
+        if outcome is not None:
+            first = encode_add(*greedy[0])
+            on_progress([Scored(first, problem.points(outcome.value), "greedy plan (the search has just started)",
+                                pv=_whole_plan(problem, first, greedy[1:]), extra={"planStatus": "GREEDY"})])
+    problem, result, status, spent = _blink_plan(state, player, plan_nodes, control, problem)
     if result is None:
         if used is not None:
             used.append(spent)
@@ -577,13 +603,23 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
         kind, payload = decode(action)
         outcome = planlib.evaluate(problem, [decode_add(payload)]) if kind == ADD else None
         first_step.append((outcome.value if outcome else -1e9 if kind == ADD else -1e8, action))
+    if on_progress is not None:
+        on_progress(list(ranked))
     for _, action in sorted(first_step, reverse=True):
         kind, payload = decode(action)
         found = None
-        if budget > 0:
+        stopped = watch is not None and watch.stopped()
+        if stopped and kind == ADD and watch.since_stop() > STOPPED_GRACE:
+            one = planlib.evaluate(problem, [decode_add(payload)])
+            ranked.append(_splits(action) if one is None else Scored(
+                action, problem.points(one.value), "this add, then the rest discarded (a lower bound: the search was "
+                "stopped before this move was searched)", pv=_whole_plan(problem, action, []),
+                extra={"planStatus": "UNSEARCHED"}))
+            continue
+        if budget > 0 and not stopped:
             restrict = {"first": decode_add(payload)} if kind == ADD else \
                 {"allowed": [c for c in problem.row if c != payload]}
-            found = _search(problem, budget, **restrict)
+            found = _search(problem, budget, control=control, **restrict)
             if found is not None:
                 cost = min(found.nodes, budget)
                 budget -= cost
@@ -606,6 +642,8 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
                                  pv=_whole_plan(problem, action, rest), extra={"planStatus": "GREEDY"}))
         else:
             ranked.append(_splits(action))
+        if on_progress is not None:
+            on_progress(sorted(ranked, key=lambda s: -s.score))
     if used is not None:
         used.append(spent)
     return sorted(ranked, key=lambda s: -s.score)

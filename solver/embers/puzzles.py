@@ -29,7 +29,7 @@ import numpy as np
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
 from solver.embers.cards import SUITS, Deck, pattern_text
-from solver.embers.state import EmbersState, StrengthRow
+from solver.embers.state import FENRYS, EmbersState, StrengthRow, decode, decode_add
 from solver.errors import InvalidInputError, UnsupportedActionError
 
 KIND = "blink"
@@ -181,6 +181,49 @@ def puzzle_state(game: Any, puzzle: dict[str, Any]) -> EmbersState:
     return state
 
 
+def puzzle_position(game: Any, puzzle: dict[str, Any]) -> EmbersState:
+    """The position a player answers the puzzle from by playing moves (the web board): the puzzle's Blink with
+    every Resolve card face up. The Resolve cards play no part in a Blink puzzle; face up, no relive stops the
+    Blink for Aelin's choice to reveal one (EM-21), so the moves played are the puzzle's choices only: Fenrys's
+    adds (and, once he has added a card, discards, which no correct answer makes)."""
+    return _face_up(puzzle_state(game, puzzle))
+
+
+def _face_up(state: EmbersState) -> EmbersState:
+    for row in state.rows:
+        row.face_up, row.at_least = True, 0
+    state.pending = None
+    state._legal = None
+    return state
+
+
+def _answer_moves(state: EmbersState, answer: list[Any]) -> tuple[list[planlib.Placement], str | None]:
+    """The web board's answer, the move strings played from :func:`puzzle_position`: its adds, or the reason
+    it is not correct (a discard, a move after the row is used up, an illegal move)."""
+    from solver.errors import SolverError
+    position = _face_up(state.clone())
+    adds: list[planlib.Placement] = []
+    for n, move in enumerate(answer, 1):
+        if not isinstance(move, str):
+            raise InvalidInputError(f"answer[{n - 1}]", move, "expected a move string such as 'add C4@0,0'")
+        text = move.strip()
+        if position.phase != "blink" or position.current_player() != FENRYS:
+            return adds, f"move {n} ({text}) comes after the Blink: the answer is Fenrys's adds"
+        placement = _PLACEMENT.fullmatch(text)
+        if placement is None and not text.startswith(("add ", "discard ")):
+            raise InvalidInputError(f"answer[{n - 1}]", move, "expected a move string such as 'add C4@0,0'")
+        try:
+            action = position.parse_move(text if placement is None or text.startswith("add") else f"add {text}",
+                                         f"answer[{n - 1}]")
+        except SolverError as exc:
+            return adds, f"move {n} ({text}) is not legal then: {exc.problem}"
+        if text.startswith("discard"):
+            return adds, f"move {n} ({text}) discards a card: every card of the row must be added"
+        adds.append(decode_add(decode(action)[1]))
+        position.apply_action(action)
+    return adds, None
+
+
 def parse_answer(state: EmbersState, answer: Any) -> list[planlib.Placement]:
     """An answer: the adds in order, as ``"add C4@0,0; add G3@-1,-2"`` (``add`` optional) or a list of them."""
     if isinstance(answer, list):
@@ -197,12 +240,18 @@ def parse_answer(state: EmbersState, answer: Any) -> list[planlib.Placement]:
 def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
     """Re-prove the puzzle from its position and judge ``answer`` (the stored solution is never read)."""
     state = puzzle_state(game, puzzle)
-    adds = parse_answer(state, answer)
+    refused = None
+    if isinstance(answer, list) and not all(isinstance(a, str) and _PLACEMENT.fullmatch(a.strip()) for a in answer):
+        adds, refused = _answer_moves(state, answer)  # moves played on the web board, checked as they were played
+    else:
+        adds = parse_answer(state, answer)
     problem = puzzle_problem(state)
     best = planlib.exhaustive(problem, max_plans=10 * MAX_PLANS)
     if not best.complete or best.value is None:
         raise UnsupportedActionError("puzzle", puzzle.get("id"), "this puzzle could not be re-proved (its row has "
                                                                   "no complete split-free plan, or too many plans)")
+    if refused is not None:
+        return _verdict(False, refused, best.value)
     deck = state.deck
     names = [deck.cards[c].id for c, _, _ in adds]
     row = [deck.cards[c].id for c in state.row]

@@ -39,6 +39,7 @@ class _Search:
     must_add: bool
     first: tuple[int, int, int] | None
     max_nodes: int
+    control: np.ndarray | None = None
     used: int = 0
     demons: int = 0
     rescued: int = 0
@@ -112,6 +113,12 @@ class _Search:
         if self.nodes > self.max_nodes:
             self.complete = False
             return
+        if self.control is not None and self.nodes % 1024 == 0:
+            if len(self.control) > 1:
+                self.control[1] = self.nodes
+            if self.control[0] != 0:
+                self.complete = False
+                return
         shown = self.visible()
         if self.path or not self.must_add:
             value = self.score(shown)
@@ -162,13 +169,17 @@ def search_plans(xs: Sequence[int], ys: Sequence[int], blocked: Sequence[int], s
                  row_suits: Sequence[int], row_strengths: Sequence[int], row_values: Sequence[int],
                  reveal_value: np.ndarray, demon_suits: int, rescue: Sequence[int], demon_weight: int,
                  taint_weight: int, allowed: int, must_add: bool, first_card: int, first_x: int, first_y: int,
-                 max_nodes: int, plan: np.ndarray) -> tuple[bool, int, int, int, bool]:
+                 max_nodes: int, plan: np.ndarray, control: np.ndarray | None = None
+                 ) -> tuple[bool, int, int, int, bool]:
     """The best plan for the row (see the kernel's docstring): returns ``(found, value, length, nodes, complete)``.
 
     ``plan[k]`` receives ``(row index, x, y)`` of the plan's ``k``-th add (``length`` adds). ``allowed`` is a
     mask of the row cards that may be added (the others are discarded); ``first_card >= 0`` forces the first
     add to be that card at ``(first_x, first_y)``. ``complete`` is false when ``max_nodes`` stopped the search
     (the plan is then the best found, unproven). ``reveal_value`` has 5 rows (suits) and at least one column.
+
+    ``control`` (1 or 2 entries, optional): ``control[0]`` is read every 1024 nodes and a non-zero value stops
+    the search there; ``control[1]``, if present, then receives the nodes so far (as the kernel does).
     """
     n, m = len(xs), len(row_blocked)
     if not len(ys) == len(blocked) == len(suits) == len(strengths) == len(values) == n:
@@ -184,6 +195,8 @@ def search_plans(xs: Sequence[int], ys: Sequence[int], blocked: Sequence[int], s
         raise ValueError("rescue: expected one entry per suit")
     if plan.shape[0] < m or plan.shape[1] != 3:
         raise ValueError("plan: expected shape (len(row), 3)")
+    if control is not None and not 1 <= len(control) <= 2:
+        raise ValueError("control: expected 1 or 2 entries")
     if any(int(s) >= SUITS for s in suits):
         raise ValueError("suits: 0 to 4")
     if any(int(s) >= SUITS for s in row_suits):
@@ -197,7 +210,7 @@ def search_plans(xs: Sequence[int], ys: Sequence[int], blocked: Sequence[int], s
         allowed=int(allowed) & ((1 << m) - 1), reveal=[[int(v) for v in r] for r in reveal],
         rescue=[int(r) for r in rescue], dw=int(demon_weight), tw=int(taint_weight), must_add=bool(must_add),
         first=(int(first_card), int(first_x), int(first_y)) if 0 <= first_card < m else None,
-        max_nodes=int(max_nodes))
+        max_nodes=int(max_nodes), control=control)
     search.demons = int(demon_suits) & 31
     search.visit()
     for k, (i, x, y) in enumerate(search.best_plan):

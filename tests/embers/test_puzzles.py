@@ -100,3 +100,61 @@ def test_puzzle_problem_counts_relives_only():
     state = GAME.state_from_notation(puzzles("easy", 1, 1)[0]["state"])
     problem = puzzle_problem(state)
     assert problem.require_all and problem.weights.visible == 0 and problem.reveal_value[0][:3] == (0, 1, 2)
+
+
+def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
+    """issue 13: the puzzle's position is its Blink with the Resolve cards face up (they play no part; face up,
+    no relive stops for Aelin's reveal), so the moves played there are the puzzle's choices: the solution is
+    played move by move, each one legal, and check takes the moves as a list; a discard, a move after the Blink
+    and an illegal move are 'not correct' with the reason."""
+    puzzle = puzzles("medium", 1, 3)[0]
+    position = GAME.puzzle_position(puzzle)
+    table = GAME.state_from_notation(puzzle["state"])
+    assert position.mind == table.mind and position.row == table.row and position.current_player() == 0
+    assert all(row.face_up for row in position.rows) and GAME.parse_position(position.to_json()).to_json() == \
+        position.to_json()
+    played = position
+    for move in puzzle["solution"]:
+        assert move in GAME.legal_moves(played) and played.phase == "blink"
+        played = GAME.apply(played, [move])
+    assert not played.row and played.current_player() == 1
+    assert check(GAME, puzzle, list(puzzle["solution"]))["correct"] is True
+    after = check(GAME, puzzle, puzzle["solution"] + [GAME.legal_moves(played)[0]])
+    assert not after["correct"] and "after the Blink" in after["message"]
+    first = GAME.apply(position, puzzle["solution"][:1])
+    discard = next(m for m in GAME.legal_moves(first) if m.startswith("discard "))
+    verdict = check(GAME, puzzle, puzzle["solution"][:1] + [discard])
+    assert not verdict["correct"] and "discards a card" in verdict["message"]
+    verdict = check(GAME, puzzle, ["discard " + puzzle["row"][0]])
+    assert not verdict["correct"] and "not legal then" in verdict["message"]  # Fenrys adds before he discards
+    with pytest.raises(InvalidInputError):
+        check(GAME, puzzle, ["take everything"])
+
+
+def test_the_engines_generate_answer_carries_the_position_to_play_from():
+    import json
+
+    from solver.engine import Engine
+
+    class Lines(list):
+        def write(self, text):
+            self.extend(json.loads(line) for line in text.splitlines())
+
+        def flush(self):
+            pass
+
+    out = Lines()
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "g", "game": "embers", "action": "generate", "kind": "blink",
+                                   "difficulty": "easy", "seed": 4}))
+    engine.close()
+    [answer] = out
+    position, puzzle = answer["position"], answer["puzzle"]
+    assert position["currentPlayer"] == 0 and not position["terminal"]
+    assert position["state"] == GAME.puzzle_position(puzzle).to_json()
+    assert puzzle["solution"][0] in position["legalMoves"]
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "c", "game": "embers", "action": "check", "puzzle": puzzle,
+                                   "answer": puzzle["solution"]}))
+    engine.close()
+    assert out[-1]["correct"] is True

@@ -6,13 +6,18 @@ import pytest
 
 from solver.record import record_from_lines
 
-GAMES = ["pile", "memorinth", "mnemonic"]
+GAMES = ["pile", "memorinth", "embers", "mnemonic"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
 CLICKS = {"pile": 2}
 #: the deal's seed (one in which clicking the first legal move does not lose before the hint)
 SEEDS = {"memorinth": 12}
 #: games whose board is text (no picture, so no board targets to click): the toy game
 TEXT_BOARDS = {"pile"}
+#: moves clicked by name (through the move buttons) before the board click and the first-button clicks: Embers'
+#: Fenrys draws twice and stops, so the board click adds a memory-row card to the Mind (the card, then where)
+SCRIPTS = {"embers": ["draw", "draw", "stop"]}
+#: games whose board targets may name several moves: a click there offers them (the chooser), a second click picks
+TWO_CLICKS = {"embers"}
 
 
 def open_page(browser, url, query="", width=1280):
@@ -42,15 +47,20 @@ def moves_played(page):
     return page.eval_on_selector_all("#move-list li", "items => items.length")
 
 
-def play_by_clicking(page, count):
-    """Click legal moves ``count`` times: the first on a board target where one names a single move, the rest the
+def play_by_clicking(page, count, script=(), two_clicks=False):
+    """Click legal moves ``count`` times: first the ``script``'s moves by name, then one on a board target where one
+    names a single move (or, with ``two_clicks``, where one offers several: then the first offered), the rest the
     first of the move buttons. Returns how many were board clicks."""
     on_board = 0
     for i in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
             break
-        if i == 0 and click_board_target(page, "#board", "#moves"):
+        if i < len(script):
+            page.click(f'#moves button[data-move="{script[i]}"]')
+            wait_idle(page)
+            continue
+        if i == len(script) and click_board_target(page, "#board", "#moves", two_clicks=two_clicks):
             on_board += 1
             continue
         buttons.first.click()
@@ -79,14 +89,32 @@ def board_target_for(page, board, legal, wanted=None):
     return None, None
 
 
-def click_board_target(page, board, buttons, wanted=None):
-    """Play a move by clicking the board (not the move list); False when no target names just that move."""
+def board_target_offering(page, board, legal, wanted=None):
+    """A data-target on ``board`` that names several legal moves, ``wanted`` among them (or any): its first."""
+    for token in page.eval_on_selector_all(f"{board} [data-target]",
+                                           "els => els.map(e => e.getAttribute('data-target'))"):
+        named = moves_for(token, legal)
+        if len(named) > 1 and (wanted is None or wanted in named):
+            return token, wanted or named[0]
+    return None, None
+
+
+def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
+    """Play a move by clicking the board (not the move list); False when no target names just that move (with
+    ``two_clicks``: nor offers it among others, to be picked with a second click in the chooser)."""
     legal = page.eval_on_selector_all(f"{buttons} button", "els => els.map(e => e.dataset.move)")
     token, move = board_target_for(page, board, legal, wanted)
+    second = None
+    if token is None and two_clicks:
+        token, second = board_target_offering(page, board, legal, wanted)
+        move = second
     if token is None:
         return False
     played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
     page.locator(f'{board} [data-target="{token}"]').first.click()
+    if second is not None:
+        chooser = "#chooser" if board == "#board" else "#puzzle-chooser"
+        page.locator(f"{chooser} button", has_text=second).first.click()
     wait_idle(page)
     if played is not None:
         texts = page.eval_on_selector_all("#move-list li", "items => items.map(i => i.textContent)")
@@ -101,7 +129,8 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     seed = SEEDS.get(game, 3)
     deal(page, game, seed)
     clicks = CLICKS.get(game, 10)
-    assert play_by_clicking(page, clicks) == (0 if game in TEXT_BOARDS else 1)
+    assert play_by_clicking(page, clicks, SCRIPTS.get(game, ()), game in TWO_CLICKS) == \
+        (0 if game in TEXT_BOARDS else 1)
     before = moves_played(page)
     assert before >= clicks
     page.click("#hint")
@@ -163,10 +192,11 @@ def engine_top_move(page, tmp_path, nodes, seed):
 
 
 #: a puzzle of each kind of a game: (kind, difficulty, index) as the page's puzzle panel asks for it
-PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)],
+PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)], "embers": [("blink", "medium", 0)],
            "mnemonic": [("best-call", "easy", 0)]}
 #: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
 SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn],
+                  "embers": lambda puzzle: list(puzzle["solution"]),
                   "mnemonic": lambda puzzle: [puzzle["solution"]]}  # one decision: the best call
 
 
@@ -192,7 +222,7 @@ def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind
     assert puzzle["id"] in page.text_content("#puzzle-text")
     on_board = 0
     for move in SOLUTION_MOVES[game](puzzle):
-        if click_board_target(page, "#puzzle-board", "#puzzle-legal", move):
+        if click_board_target(page, "#puzzle-board", "#puzzle-legal", move, two_clicks=game in TWO_CLICKS):
             on_board += 1
         else:
             page.click(f'#puzzle-legal button[data-move="{move}"]')
