@@ -269,6 +269,8 @@ class Engine:
     def _execute(self, job: Job) -> dict[str, Any]:
         query = job.query
         game = load_game(job.game_spec)
+        game.prepare(_VERBS.get(job.action, job.action))
+        job.ctx.started = time.perf_counter()  # loading the game's code (a compiled kernel's first import) is not search
         job.ctx.limits = default_limits(game, job.ctx.limits)
         if self._max_time_ms is not None and (job.ctx.limits.time_ms is None
                                               or job.ctx.limits.time_ms > self._max_time_ms):

@@ -59,6 +59,12 @@ def decision(name, seed=4):
     return game, state
 
 
+#: 4 players, the first scene at a Joker: every other player may be asked for help (the planner searches for seconds)
+MNEMONIC_BIG_SCENE = ("mnemonic deck-burner r1 scene-skill f0 a0 t0/0/0 last=- | discard RJ@0 | scene card=RJ | "
+                      "P Player_1 w1 b0 hand=- skills=Fight_With_Hands=H3,Bargain=D1,Endure=C1,Sneak=S1 | "
+                      "P Player_2 w1 b0 hand=- skills=Fight_With_Hands=H1,Bargain=D3,Endure=C3,Sneak=S2 | "
+                      "P Player_3 w1 b0 hand=- skills=Fight_With_Hands=H1,Bargain=D1,Endure=C1,Sneak=S2 | "
+                      "P Player_4 w1 b0 hand=- skills=Fight_With_Hands=H2,Bargain=D2,Endure=C1,Sneak=S1")
 #: solve problems that make each game's solver work for a while (a dealt position where that suits the solver)
 SOLVE_PROBLEMS = {
     "aetherya": {"cards": "PFFMMSSHHEEDGGRO"},
@@ -69,12 +75,16 @@ SOLVE_PROBLEMS = {
     # Master Memorinth with the special side: IDA* needs about 12 s to prove the 5-turn escape of this deal
     "memorinth": "2p master-special SN | 4S,1M,6S,15M,21S/13M,14S,20M,11S,22M/9S,8M,CS,3M,23S/19M,2S,5M,12S,10M/"
                  "18S,7M,24S,17M,16S | c3,c3 | N=H E=R S=F W=X A=PGBT | r1 p0 flip clovers=1,1/3",
+    "mnemonic": MNEMONIC_BIG_SCENE,
 }
-#: hint problems for games whose dealt position is answered at once (the same long Blink for Embers)
-HINT_PROBLEMS = {"embers": SOLVE_PROBLEMS["embers"]}
+#: hint problems where a dealt position answers at once (Mnemonic's first move, a draw, is the only legal one;
+#: the same long Blink for Embers)
+HINT_PROBLEMS = {
+    "embers": SOLVE_PROBLEMS["embers"],
+    "mnemonic": MNEMONIC_BIG_SCENE,
+}
 #: known gaps, each with its issue; strict, so the test says when a fix lands
-KNOWN = {("mnemonic", "hint"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)",
-         ("mnemonic", "solve"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)"}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def query(name, action, limits, **extra):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -9,15 +10,21 @@ from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import CATEGORIES, SUITS, card_code, card_name, category, prompt
 from solver.mnemonic.odds import fraction_text, individual_odds
-from solver.mnemonic.planner import (ASSUMPTIONS, DEFAULT_STATES, Evaluation, Horizon, draw_odds, evaluate,
-                                     group_now_odds, roll_odds)
+from solver.mnemonic.model import UNTIL_THE_CARDS_RUN_OUT, session_rounds_left
+from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, ASSUMPTIONS, DEFAULT_STATES, MARGIN,
+                                     TABLE_PHASES, Evaluation, Horizon, draw_odds, evaluate, group_now_odds,
+                                     ranked, roll_odds)
 from solver.mnemonic.state import MnemonicState
-from solver.results import HintResult, MoveInfo
+from solver.results import HintResult, MoveInfo, SolveResult
 from solver.search import SearchContext
 
 VALUE_MEANING = ("probability that a Group Scene ends in Victory within the horizon, playing on optimally "
                  "(exact expectimax over the planning model, docs/rules/mnemonic.md MN-33..MN-38)")
-TABLE_PHASES = ("table", "after-victory", "after-defeat")
+VALUE_MEANING_ESTIMATE = ("estimated probability of a Victory in the rest of the session (rule "
+                          "planner.sessionRounds), playing on optimally: exact expectimax within the horizon, "
+                          "the continuation estimate beyond it (docs/rules/mnemonic.md MN-33..MN-44)")
+#: how long a position with one legal move may search (it answers at once with the smallest horizon)
+ONLY_MOVE_SECONDS = 0.2
 
 
 def horizon_of(state: MnemonicState, rounds: int | None = None, groups: int | None = None) -> Horizon:
@@ -207,9 +214,72 @@ def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int
         "valueMeaning": "exact probability of the chance outcome", "adversaryPool": state.adversary_pool()})
 
 
+def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
+    """(seconds, memoised states per horizon, nodes given) for the planner.
+
+    With ``limits.nodes`` the node budget alone bounds the search, so that the answer is the same on every
+    machine (``terminate`` still stops it); otherwise the time limit does, with a memory guard.
+    """
+    if ctx.limits.nodes is not None:
+        return None, ctx.limits.nodes, True
+    return ctx.remaining(), DEFAULT_STATES, False
+
+
+def run_evaluation(state: MnemonicState, ctx: SearchContext, observer: int | None, target: Horizon,
+                   progress: Callable[[Evaluation], None] | None = None) -> Evaluation:
+    """The planner's evaluation of ``state`` within the context's limits (one legal move: the smallest horizon
+    only, at once); ``progress`` sees the best so far while it runs (interim reports)."""
+    seconds, max_states, nodes_given = search_limits(ctx)
+    levels = None
+    if len(state.legal_actions()) == 1:
+        continuation = state.rules["planner.continuation"] == "estimate"
+        levels = [Horizon(0, 0)] if continuation else [Horizon(0, min(1, target.groups))]
+        seconds = ONLY_MOVE_SECONDS if seconds is None else min(seconds, ONLY_MOVE_SECONDS)
+    evaluation = evaluate(state, observer, target, max_states=max_states, seconds=seconds, cancel=ctx.cancel,
+                          nodes_given=nodes_given, levels=levels, progress=progress)
+    if levels is not None and evaluation.stopped_by is None:
+        evaluation.stopped_by = "only move"
+    return evaluation
+
+
+def _search_info(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation) -> dict[str, Any]:
+    """What every Mnemonic hint and solve states about its search."""
+    left = session_rounds_left(state)
+    return {"continuation": "estimate" if evaluation.continuation else "none",
+            "sessionRoundsLeft": None if left == UNTIL_THE_CARDS_RUN_OUT else left,
+            "stoppedBy": evaluation.stopped_by,
+            "limits": {"time_ms": ctx.limits.time_ms, "nodes": ctx.limits.nodes},
+            "levels": [level.to_json() for level in evaluation.levels]}
+
+
+def _proof(evaluation: Evaluation) -> tuple[bool, str]:
+    """(optimal, status): exhaustive within the horizon (plain objective), or exact for the whole session."""
+    if not evaluation.continuation or not evaluation.estimated:
+        return True, "EXHAUSTIVE"
+    return False, "ESTIMATE"
+
+
+def _assumptions(evaluation: Evaluation, full_information: bool) -> list[str]:
+    out = [ASSUMPTIONS[0]] if full_information else list(ASSUMPTIONS)
+    out.append(ASSUMPTION_ESTIMATE if evaluation.continuation else ASSUMPTION_HORIZON)
+    return out
+
+
+def reporter(ctx: SearchContext, build: Callable[[Evaluation], Any]) -> Callable[[Evaluation], None] | None:
+    """With interim reports asked for (``reportDuringSearchEvery``), a progress callback for the planner that
+    sends ``build(best so far)`` when a report is due; else None."""
+    if ctx.report is None or not ctx.report_every:
+        return None
+    return lambda evaluation: ctx.maybe_report(lambda: build(evaluation))
+
+
 def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | None = None,
-         full_information: bool = False, horizon: Horizon | None = None) -> HintResult:
-    """Ranked moves for the advised player (observation-level information unless ``full_information``)."""
+         full_information: bool = False, horizon: Horizon | None = None,
+         shape: Callable[[HintResult], HintResult] | None = None) -> HintResult:
+    """Ranked moves for the advised player (observation-level information unless ``full_information``).
+
+    ``shape`` (the view layer's finishing) is applied to the interim reports sent while the search runs
+    (``isDuringSearch``: the deepest horizon completed so far); the caller applies it to the final answer."""
     if state.is_terminal():
         raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
     who = advised_player(state, player)
@@ -217,11 +287,24 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
     if state.is_chance_node():
         return chance_hint(state, observer, full_information, top)
     target = horizon or horizon_of(state)
-    seconds = ctx.remaining()
-    limit = ctx.limits.nodes or None
-    evaluation = evaluate(state, observer, target, max_states=limit or DEFAULT_STATES, seconds=seconds)
+
+    def interim(evaluation: Evaluation) -> HintResult:
+        result = hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+        result = shape(result) if shape is not None else result
+        result.is_during_search = True
+        return result
+
+    evaluation = run_evaluation(state, ctx, observer, target, reporter(ctx, interim))
+    return hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+
+
+def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation, who: int, observer: int | None,
+                full_information: bool, top: int) -> HintResult:
+    """The hint's answer from the planner's evaluation (the final one, or the best so far)."""
     if evaluation.horizon is None:
-        return myopic_hint(state, who, observer, bool(full_information), top, evaluation)
+        result = myopic_hint(state, who, observer, bool(full_information), top, evaluation)
+        result.root_info.update(_search_info(state, ctx, evaluation))
+        return result
     valued = [a for a in evaluation.actions if a in evaluation.values]
     if state.phase == "scene-card":  # cards of one suit lead to the same future: one line per suit
         seen: set[int] = set()
@@ -241,15 +324,16 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
                 pairs.add(key)
                 kept.append(a)
         valued = kept
-    order = sorted(valued, key=lambda a: (-evaluation.values[a], evaluation.actions.index(a)))
+    keep = set(valued)
+    order = [a for a in ranked(state, evaluation) if a in keep]
+    top_value = max(evaluation.values[a] for a in order)
     infos = []
-    for action in evaluation.unvalued:
-        infos.append(MoveInfo(state.action_to_string(action), 0.0, [state.action_to_string(action)],
-                              "not valued: one more round of Individual Scenes does not fit the search limits",
-                              extra={"valued": False}))
-    unvalued_infos, infos = infos, []
     for action in order[:top]:
         why, extra = _why(state, action, evaluation, observer)
+        if action == order[0] and evaluation.values[action] < top_value:
+            extra["baseMove"] = True
+            why += (f"; kept: the base policy's move, within {MARGIN} of the best estimate (the estimate's error, "
+                    "MN-44)")
         pv = [state.action_to_string(action)]
         follow = evaluation.best_next.get(action)
         if follow is not None:
@@ -257,16 +341,21 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
         if action in evaluation.exact:
             extra["exact"] = fraction_text(evaluation.exact[action])
         infos.append(MoveInfo(state.action_to_string(action), evaluation.values[action], pv, why, extra=extra))
-    infos += unvalued_infos
-    best = evaluation.values[order[0]]
+    for action in evaluation.unvalued:
+        infos.append(MoveInfo(state.action_to_string(action), 0.0, [state.action_to_string(action)],
+                              "not valued: one more round of Individual Scenes does not fit the search limits",
+                              extra={"valued": False}))
+    optimal, status = _proof(evaluation)
+    best = top_value
     root: dict[str, Any] = {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": bool(full_information),
-        "valueMeaning": VALUE_MEANING, "value": best, "horizon": evaluation.horizon.to_json(),
-        "requestedHorizon": evaluation.requested.to_json(), "complete": evaluation.complete,
-        "optimal": True, "status": "EXHAUSTIVE", "states": evaluation.states, "seconds": round(evaluation.seconds, 4),
-        "adversaryPool": state.adversary_pool(), "assumptions": list(ASSUMPTIONS if not full_information
-                                                                      else ASSUMPTIONS[:1] + ASSUMPTIONS[2:]),
+        "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING, "value": best,
+        "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
+        "complete": evaluation.complete, "optimal": optimal, "status": status, "states": evaluation.states,
+        "seconds": round(evaluation.seconds, 4), "adversaryPool": state.adversary_pool(),
+        "assumptions": _assumptions(evaluation, bool(full_information)),
     }
+    root.update(_search_info(state, ctx, evaluation))
     if state.scene is not None and state.scene.card is not None:
         root["card"] = card_code(state.scene.card)
         root["prompt"] = prompt(state.scene.card)
@@ -274,3 +363,37 @@ def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | N
         root["rolled"] = state.scene.roll
         root["failed"] = state.scene.failed
     return HintResult("mnemonic", infos, root)
+
+
+def solve(state: MnemonicState, ctx: SearchContext) -> SolveResult:
+    """The best move where the state stands and its value (see :func:`hint`); proven (``EXHAUSTIVE``) within the
+    horizon for the plain objective or when the search reached the end of the session, else ``ESTIMATE``."""
+    if state.is_terminal() or state.is_chance_node():
+        raise UnsupportedActionError("state.phase", state.phase, "solve needs a position where a player decides")
+    who = advised_player(state, None)
+
+    def interim(evaluation: Evaluation) -> SolveResult:
+        result = solve_result(state, ctx, evaluation, who)
+        result.is_during_search = True
+        return result
+
+    evaluation = run_evaluation(state, ctx, who, horizon_of(state), reporter(ctx, interim))
+    if evaluation.horizon is None:
+        raise UnsupportedActionError("limits", ctx.limits.nodes, "the smallest horizon does not fit the limits")
+    return solve_result(state, ctx, evaluation, who)
+
+
+def solve_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation, who: int) -> SolveResult:
+    """The solve's answer from the planner's evaluation (the final one, or the best so far)."""
+    best = ranked(state, evaluation)[0]
+    value = evaluation.values[best]
+    optimal, status = _proof(evaluation)
+    solution: dict[str, Any] = {
+        "move": state.action_to_string(best), "player": who,
+        "values": {state.action_to_string(a): evaluation.values[a] for a in evaluation.actions
+                   if a in evaluation.values},
+        "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
+        "complete": evaluation.complete, "states": evaluation.states, **_search_info(state, ctx, evaluation)}
+    if best in evaluation.exact:
+        solution["exact"] = fraction_text(evaluation.exact[best])
+    return SolveResult("mnemonic", value, optimal, value if optimal else None, status, evaluation.seconds, solution)

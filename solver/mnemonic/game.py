@@ -7,9 +7,8 @@ import sys
 from typing import Any, TextIO
 
 from solver.commands import print_json
-from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.errors import InvalidInputError
 from solver.game import Game, Information, Option, Parameter, State, Utility, View
-from solver.mnemonic.state import MnemonicState
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
 from solver.mnemonic.odds import (GroupOdds, IndividualOdds, fraction_text, group_odds, individual_odds,
@@ -53,9 +52,9 @@ def render_hint_details(result: HintResult, out: TextIO) -> None:
         return
     if info.get("horizon"):
         h = info["horizon"]
+        why = "the only legal move" if info.get("stoppedBy") == "only move" else "limits reached"
         done = "" if info.get("complete") else (f" (asked for {info['requestedHorizon']['rounds']} rounds, "
-                                                 f"{info['requestedHorizon']['groupScenes']} Group Scenes: "
-                                                 "limits reached)")
+                                                 f"{info['requestedHorizon']['groupScenes']} Group Scenes: {why})")
         out.write(f"horizon: {h['rounds']} new round(s), {h['groupScenes']} Group Scene(s){done}; "
                   f"{info.get('states', 0):,} states searched in {info.get('seconds', 0)} s\n")
     if "prompt" in info:
@@ -104,7 +103,7 @@ class MnemonicGame(Game):
         "mode": Parameter("deck-burner", str, "mode of play", choices=("deck-burner", "into-the-grey")),
         "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)", data_file=True),
     }
-    default_time_ms = 5000
+    default_time_ms = 1000
     PLAYERS_PARAMETER = "players"
     MODE_PARAMETER = "mode"
     VERB_OPTIONS = {"hint": (Option("horizon", "--horizon", str, None,
@@ -167,31 +166,15 @@ class MnemonicGame(Game):
         return hint_full(state, ctx, top, player, horizon)
 
     def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
-        """The table's plan: the best move where the state stands and its proven Victory chance within the horizon.
+        """The table's plan: the best move where the state stands and its value (as the hint's, MN-33..MN-44).
 
-        ``payload`` is a state (JSON or notation). The result is optimal for the planning model within the
-        reported horizon (exhaustive expectimax, status ``EXHAUSTIVE``); ``exact`` gives the value as a
-        fraction when the position is small enough for the exact twin.
+        ``payload`` is a state (JSON or notation). With ``planner.continuation = none`` the result is optimal for
+        the planning model within the reported horizon (status ``EXHAUSTIVE``); with the continuation estimate it
+        is ``EXHAUSTIVE`` only when the search reached the end of the session, else ``ESTIMATE`` (no proven
+        bound). ``exact`` gives the value as a fraction when the position is small enough for the exact twin.
         """
-        from solver.mnemonic.advice import advised_player, horizon_of
-        from solver.mnemonic.planner import evaluate
-        state = self.parse_state(payload)
-        if state.is_terminal() or state.is_chance_node():
-            raise UnsupportedActionError("state.phase", state.phase, "solve needs a position where a player decides")
-        who = advised_player(state, None)
-        evaluation = evaluate(state, who, horizon_of(state), max_states=ctx.limits.nodes or 400_000,
-                              seconds=ctx.remaining())
-        if evaluation.horizon is None:
-            raise UnsupportedActionError("limits", ctx.limits.nodes, "the smallest horizon does not fit the limits")
-        best = max(evaluation.actions, key=lambda a: (evaluation.values[a], -evaluation.actions.index(a)))
-        value = evaluation.values[best]
-        solution = {"move": state.action_to_string(best), "player": who,
-                    "values": {state.action_to_string(a): evaluation.values[a] for a in evaluation.actions},
-                    "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
-                    "complete": evaluation.complete, "states": evaluation.states}
-        if best in evaluation.exact:
-            solution["exact"] = fraction_text(evaluation.exact[best])
-        return SolveResult(self.name, value, True, value, "EXHAUSTIVE", evaluation.seconds, solution)
+        from solver.mnemonic.advice import solve
+        return solve(self.parse_state(payload), ctx)
 
     def score(self, payload: Any) -> dict[str, Any]:
         """Odds of a scene (``{"individual": n}`` or ``{"players": [...], "adversary": m}``), or where a session
@@ -227,6 +210,20 @@ class MnemonicGame(Game):
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         from solver.mnemonic.puzzles import check
         return check(self, puzzle, answer)
+
+    def prepare(self, verb: str) -> None:
+        """``hint``, ``solve`` and ``review`` load the planner and its compiled kernel before the time limit starts
+        counting (a first import takes about 1.5 s in an editable install, more than a short limit)."""
+        if verb in ("hint", "solve", "review"):
+            import solver.mnemonic.advice  # noqa: F401
+            import solver.mnemonic.hinting  # noqa: F401
+            import solver.mnemonic.view  # noqa: F401
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> View:
+        """The puzzle's player's view at their decision: the answer is the one move played from it (``check``
+        also takes it as a JSON list of that one move string)."""
+        from solver.mnemonic.puzzles import puzzle_view
+        return puzzle_view(self, puzzle)
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         view = self.parse_position(puzzle["position"], "puzzle.position")

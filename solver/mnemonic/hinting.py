@@ -66,7 +66,8 @@ def hint_view(view: Any, ctx: SearchContext, top: int, horizon: Any = None) -> H
         return deal_hint(view, top)
     state = view.resample(np.random.default_rng(ctx.seed))
     target = None if wanted is None else horizon_of(state, *wanted)
-    result = hint(state, ctx, top=EVERY_MOVE, player=view.observer, full_information=False, horizon=target)
+    result = hint(state, ctx, top=EVERY_MOVE, player=view.observer, full_information=False, horizon=target,
+                  shape=lambda partial: finish(state, partial, top))
     return finish(state, result, top)
 
 
@@ -77,7 +78,8 @@ def hint_full(state: MnemonicState, ctx: SearchContext, top: int, player: int | 
     top = check_top(top)
     wanted = horizon_argument(horizon)
     target = None if wanted is None else horizon_of(state, *wanted)
-    result = hint(state, ctx, top=EVERY_MOVE, player=player, full_information=True, horizon=target)
+    result = hint(state, ctx, top=EVERY_MOVE, player=player, full_information=True, horizon=target,
+                  shape=lambda partial: finish(state, partial, top))
     return finish(state, result, top)
 
 

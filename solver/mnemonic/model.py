@@ -41,9 +41,25 @@ class Layout:
         return spec.POSITION_LENGTH(self.players, int(self.config[spec.CFG_SLOTS]))
 
 
-def config_of(state: MnemonicState, slots: int) -> np.ndarray:
-    """The ``CFG_*`` array of the state's rules."""
+#: rounds the continuation may play when the session lasts until the cards run out (``planner.sessionRounds`` 0)
+UNTIL_THE_CARDS_RUN_OUT = 60
+
+
+def session_rounds_left(state: MnemonicState) -> int:
+    """New rounds of Individual Scenes the session may still start (``planner.sessionRounds``; 0: until the cards
+    run out, which the model checks itself)."""
+    total = state.rules["planner.sessionRounds"]
+    if total == 0:
+        return UNTIL_THE_CARDS_RUN_OUT
+    return max(0, total - state.round)
+
+
+def config_of(state: MnemonicState, slots: int, horizon_rounds: int = 0, tail: bool | None = None) -> np.ndarray:
+    """The ``CFG_*`` array of the state's rules; ``tail`` (default: rule ``planner.continuation``) turns the
+    continuation estimate on beyond a horizon of ``horizon_rounds`` rounds."""
     r = state.rules
+    if tail is None:
+        tail = r["planner.continuation"] == "estimate"
     values = {
         spec.CFG_PLAYERS: state.n, spec.CFG_SLOTS: slots, spec.CFG_GREY: int(state.mode == "into-the-grey"),
         spec.CFG_JOKER_WILD: int(r["joker"] == "wild"), spec.CFG_HELP_ONLY: int(r["help.onlyWithoutMatch"]),
@@ -60,6 +76,8 @@ def config_of(state: MnemonicState, slots: int) -> np.ndarray:
         spec.CFG_GREY_CARD: int(r["intoTheGrey.groupCard"] == "discard"),
         spec.CFG_DRAWS_FIRST: int(r["deckBurner.groupDraws"] == "all-first"),
         spec.CFG_PASS: int(r["scene.passWithoutMatch"]),
+        spec.CFG_TAIL: int(tail),
+        spec.CFG_TAIL_ROUNDS: max(0, session_rounds_left(state) - horizon_rounds) if tail else 0,
     }
     out = np.zeros(spec.CONFIG_LENGTH, dtype=np.int32)
     for key, value in values.items():
@@ -67,8 +85,9 @@ def config_of(state: MnemonicState, slots: int) -> np.ndarray:
     return out
 
 
-def layout_of(state: MnemonicState, rounds: int, observer: int | None) -> Layout:
-    """Skill slots: each player's skills, then room to learn as many skills as scenes they can still lead."""
+def layout_of(state: MnemonicState, rounds: int, observer: int | None, tail: bool | None = None) -> Layout:
+    """Skill slots: each player's skills, then room to learn as many skills as scenes they can still lead
+    within a horizon of ``rounds`` rounds (the continuation learns nothing)."""
     rows: list[tuple[int, int]] = []
     first: list[int] = []
     counts: list[int] = []
@@ -82,7 +101,7 @@ def layout_of(state: MnemonicState, rounds: int, observer: int | None) -> Layout
         rows += [(q, state.rules["learning.rating"])] * room
         counts.append(len(rows) - first[-1])
     skills = np.asarray(rows if rows else np.zeros((0, 2)), dtype=np.int32).reshape(-1, 2)
-    return Layout(config_of(state, len(rows)), skills, first, counts, observer)
+    return Layout(config_of(state, len(rows), rounds, tail), skills, first, counts, observer)
 
 
 def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_left: int) -> np.ndarray:
@@ -94,7 +113,7 @@ def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_l
     pos[spec.POS_FIRST] = state.first
     pos[spec.POS_ROUNDS_LEFT] = rounds_left
     pos[spec.POS_GROUPS_LEFT] = groups_left
-    pos[spec.POS_ATTEMPTS] = state.attempts
+    pos[spec.POS_ATTEMPTS] = state.attempts if state.rules["group.maxAttempts"] else 0  # uncounted without a cap
     pos[spec.POS_DECK] = len(state.deck)
     known = [layout.observer is None or q == layout.observer for q in range(k)]
     pool = [0] * spec.CATEGORIES

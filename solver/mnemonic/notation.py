@@ -207,7 +207,7 @@ def _public_from_json(game: MnemonicGame, obj: dict[str, Any], field: str, obser
     if state.phase not in PHASES:
         raise InvalidInputError(join(field, "phase"), state.phase, f"expected one of {', '.join(PHASES)}")
     state.focus = _int(obj, "focus", field, state.first, 0, n - 1)
-    state.attempts = _int(obj, "attempts", field, 0, 0, rules["group.maxAttempts"])
+    state.attempts = _int(obj, "attempts", field, 0, 0, rules["group.maxAttempts"] or None)
     tally = as_object(get(obj, "tally", field, {}), join(field, "tally"))
     check_keys(tally, ("victories", "defeats", "draws"), join(field, "tally"))
     state.tally = Tally(*(_int(tally, k, join(field, "tally"), 0, 0) for k in ("victories", "defeats", "draws")))

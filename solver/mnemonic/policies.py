@@ -1,21 +1,27 @@
-"""Simple Mnemonic policies: the issue's rules of thumb, and a plain scene policy shared by every contestant.
+"""Simple Mnemonic policies: the rules of thumb, a plain scene policy, and the planner as a policy.
 
-Used by ``benchmarks/bench_mnemonic.py`` to compare the exact planner with
-"always face the Adversary after one round" and "never before two rounds" on
-seeded sessions. Every policy sees only what its player may see (hands are
-private) and returns a legal action.
+Used by ``benchmarks/bench_mnemonic.py`` (and the paired sweep in the tests) to
+compare the planner with "always face the Adversary after one round" and
+"never before two rounds" on seeded sessions. Every policy sees only what its
+player may see (hands are private) and returns a legal action. The planner's
+session length is the rule ``planner.sessionRounds``; give the session played
+the same number of rounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import category
-from solver.mnemonic.planner import Horizon, evaluate
+from solver.mnemonic.planner import Horizon, evaluate, ranked
 from solver.mnemonic.state import MnemonicState
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
 
 #: ``policy(state, rounds_left, rounds_since_last_group) -> action``
 Policy = Callable[[MnemonicState, int, int], int]
@@ -63,24 +69,57 @@ def plain_scene_move(state: MnemonicState) -> int:
     return legal[0]
 
 
-def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = 600_000,
-                       seconds: float = 30.0) -> int:
+def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: float | None,
+              continuation: bool | None = None) -> int | None:
+    """The planner's best move within ``horizon`` (:func:`~solver.mnemonic.planner.ranked`: ties go to the first
+    legal move, and at the table the base policy's move is kept within the margin), or None when nothing was
+    valued.
+
+    A node budget alone (``seconds`` None) makes the choice the same on every machine. ``horizon.groups`` 0: only
+    the current scene exactly, then the estimate (MN-44). ``continuation`` defaults to the rule."""
+    levels = [horizon] if horizon.groups == 0 else None
+    target = Horizon(horizon.rounds, max(1, horizon.groups))
+    evaluation = evaluate(state, state.current_player(), target, max_states=max_states, seconds=seconds,
+                          exact=False, nodes_given=seconds is None, continuation=continuation, levels=levels)
+    if not evaluation.values:
+        return None
+    return ranked(state, evaluation)[0]
+
+
+#: node budgets of the planner as a policy: memoised states per horizon at a scene and at the table's choices
+SCENE_STATES = 50_000
+TABLE_STATES = 200_000
+
+
+def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = SCENE_STATES,
+                       seconds: float | None = None) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
-    Group Scenes (falls back to :func:`plain_scene_move` if even that does not fit)."""
+    Group Scenes (0: to the end of this scene), the estimate beyond (MN-44); falls back to
+    :func:`plain_scene_move` if nothing fits."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    evaluation = evaluate(state, state.current_player(), Horizon(0, groups), max_states=max_states,
-                          seconds=seconds, exact=False)
-    if not evaluation.values:
-        return plain_scene_move(state)
-    return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
+    move = best_move(state, Horizon(0, groups), max_states, seconds)
+    return plain_scene_move(state) if move is None else move
 
 
-def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
+def _scene_policy(planned: bool, max_states: int, seconds: float | None,
+                  groups: int = 1) -> Callable[[MnemonicState], int]:
+    if not planned:
+        return plain_scene_move
+    return lambda state: planned_scene_move(state, groups, max_states, seconds)
+
+
+def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: int = SCENE_STATES,
+                  seconds: float | None = None, scene_groups: int = 1) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
-    or when no round is left; after a Defeat or Draw try again while allowed, else regroup, else retreat (after a
-    Draw followed by the Victory's choices, ``group.afterDraw = as-victory``: another round while one is left)."""
+    or when no round is left; after a Defeat or Draw try again while allowed and some player can still bring a
+    skill (Try Again has no cap by default, MN-28), else regroup, else retreat (after a Draw followed by the
+    Victory's choices, ``group.afterDraw = as-victory``: another round while one is left). Scenes: plain, or
+    planned (:func:`planned_scene_move` with ``scene_groups`` and ``scene_states``, deterministic when
+    ``seconds`` is None)."""
+    scene = _scene_policy(planned_scenes, scene_states, seconds, scene_groups)
+
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if state.phase == "table":
@@ -90,7 +129,7 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
                 return S.ROUND
             return S.GROUP if S.GROUP in legal else S.END
         if state.phase == "after-defeat":
-            if S.TRY_AGAIN in legal:
+            if S.TRY_AGAIN in legal and state.someone_can_bring():
                 return S.TRY_AGAIN
             return S.REGROUP if rounds_left > 0 and S.REGROUP in legal else S.RETREAT
         if state.phase == "after-victory":
@@ -99,28 +138,52 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False) -> Policy:
             if not state.tally.victories and rounds_left > 0 and S.ROUND in legal:
                 return S.ROUND
             return S.END
-        return planned_scene_move(state) if planned_scenes else plain_scene_move(state)
+        return legal[0] if len(legal) == 1 else scene(state)
     return policy
 
 
-def planner_policy(horizon: Horizon = Horizon(1, 1), max_states: int = 600_000, seconds: float = 30.0,
-                   scenes: bool = False) -> Policy:
-    """The exact planner at the table's decisions (and, with ``scenes``, at every decision with a real choice);
-    its horizon never goes past the rounds the session has left."""
+def planner_policy(horizon: Horizon = Horizon(1, 2), max_states: int = TABLE_STATES, seconds: float | None = None,
+                   scenes: bool = False, scene_states: int = SCENE_STATES, scene_groups: int = 1,
+                   continuation: bool | None = None) -> Policy:
+    """The planner at the table's decisions within ``horizon`` (never past the rounds the session has left), and
+    with ``scenes`` at every other decision with a real choice (:func:`planned_scene_move`); otherwise plain
+    scenes. ``seconds`` None: the node budgets alone (the same choices on every machine). ``continuation``
+    False: the plain horizon objective at the table (MN-33), for comparison."""
+    scene = _scene_policy(scenes, scene_states, seconds, scene_groups)
+
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         if state.phase in TABLE_PHASES:
-            rounds = min(horizon.rounds, rounds_left)
-            evaluation = evaluate(state, state.current_player(), Horizon(rounds, horizon.groups),
-                                  max_states=max_states, seconds=seconds, exact=False)
-            if evaluation.values:
-                return max(evaluation.values, key=lambda a: (evaluation.values[a], -legal.index(a)))
-        if scenes:
-            return planned_scene_move(state, horizon.groups, max_states, seconds)
-        return plain_scene_move(state)
+            move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds,
+                             continuation)
+            if move is not None:
+                return move
+        return scene(state)
     return policy
+
+
+def start_with_complications(game: MnemonicGame, seed: int, complications: int) -> MnemonicState:
+    """A new session whose Adversary's pool starts at ``complications`` dice: that many skills, drawn at random
+    (seeded) among all the characters' skills, start complicated (as if carried over from an earlier evening)."""
+    state = game.new_initial_state(seed)
+    if complications:
+        rng = np.random.default_rng(50_000 + seed)
+        skills = [skill for player in state.players for skill in player.skills]
+        for i in rng.choice(len(skills), size=min(complications, len(skills)), replace=False):
+            skills[int(i)].complicated = True
+    return state
+
+
+def paired_wins(game: MnemonicGame, contestants: dict[str, Policy], sessions: int, complications: int = 0,
+                max_rounds: int = 3) -> dict[str, list[int]]:
+    """Each contestant plays the same seeded sessions (deal, starting complications, chance stream seed): the
+    Victory (1/0) of every session, in seed order, for paired comparisons."""
+    return {name: [play_session(start_with_complications(game, seed, complications), policy,
+                                np.random.default_rng(10_000 + seed), max_rounds)["victory"]
+                   for seed in range(sessions)]
+            for name, policy in contestants.items()}
 
 
 def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator, max_rounds: int = 3,

@@ -81,12 +81,14 @@ def solve_position(view: Any, horizon: tuple[int, int], nodes: int) -> dict[str,
 
     The planner (``solver.mnemonic.planner.evaluate``) runs on a full state drawn from the view, with the view's
     observer as the advised player, so it reads only the view (MN-36); values in doubles (the exact fractions of
-    the hints' ``exact`` are not needed to separate margins of 0.001)."""
+    the hints' ``exact`` are not needed to separate margins of 0.001). The objective is the plain horizon's
+    (``continuation=False``, MN-33): the continuation estimate beyond the horizon proves nothing."""
     from solver.mnemonic.planner import Horizon, evaluate
     state = view.resample(np.random.default_rng(0))
     if state.is_terminal() or state.current_player() != view.observer:
         return None
-    evaluation = evaluate(state, view.observer, Horizon(*horizon), max_states=nodes, seconds=None, exact=False)
+    evaluation = evaluate(state, view.observer, Horizon(*horizon), max_states=nodes, seconds=None, exact=False,
+                          continuation=False)
     if not evaluation.complete or set(evaluation.values) != set(state.legal_actions()):
         return None
     values = {state.action_to_string(a): v for a, v in evaluation.values.items()}
@@ -151,18 +153,47 @@ def generate(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, 
                 "ruleOfThumb": difficulty == "easy", "attempts": attempts}
 
 
-def check(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Re-prove the puzzle from its position and judge ``answer`` (a move string)."""
-    from solver.validate import as_int, as_object, as_str, get
+def puzzle_view(game: Any, puzzle: dict[str, Any]) -> Any:
+    """The view the puzzle's player decides from (``Game.puzzle_position``): the web board plays the answer on it."""
+    from solver.validate import get
     view = game.parse_position(get(puzzle, "position", "puzzle"), "puzzle.position")
     if not hasattr(view, "observer"):
         raise InvalidInputError("puzzle.position", "...", "a best-call puzzle's position is the player's view")
+    return view
+
+
+def answer_moves(answer: Any) -> list[str]:
+    """The answer as moves: a move string, or a JSON list of move strings (as text or a list, the web board's
+    answer) played from the puzzle's position."""
+    from solver.validate import as_list, as_str, decode_json
+    if isinstance(answer, str) and answer.lstrip().startswith("["):
+        answer = decode_json(answer, "ANSWER")
+    if isinstance(answer, list):
+        return [as_str(m, f"ANSWER[{i}]").strip() for i, m in enumerate(as_list(answer, "ANSWER"))]
+    return [as_str(answer, "ANSWER").strip()]
+
+
+def check(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """Re-prove the puzzle from its position and judge ``answer``: one move, as a string or a list of one move
+    string (the moves played from :func:`puzzle_view`)."""
+    from solver.errors import IllegalMoveError, InvalidMoveError
+    from solver.validate import as_int, as_object
+    view = puzzle_view(game, puzzle)
     horizon_obj = as_object(puzzle.get("horizon", {"rounds": HORIZON[0], "groupScenes": HORIZON[1]}),
                             "puzzle.horizon")
     horizon = (as_int(horizon_obj.get("rounds"), "puzzle.horizon.rounds", 0, 4),
                as_int(horizon_obj.get("groupScenes"), "puzzle.horizon.groupScenes", 1, 6))
     nodes = as_int(puzzle.get("nodes", NODES), "puzzle.nodes", 1, 10_000_000)
-    text = as_str(answer, "ANSWER").strip()
+    moves = answer_moves(answer)
+    if len(moves) != 1:
+        return {"correct": False, "message": f"a best-call puzzle is answered by one move, the decision itself "
+                                             f"({len(moves)} played)"}
+    text = moves[0]
+    try:
+        view.clone().apply_move(text)
+    except (IllegalMoveError, InvalidMoveError):
+        return {"correct": False, "message": f"{text!r} is not a legal move here (legal: "
+                                             f"{', '.join(sorted(view.legal_moves()))})"}
     proved = solve_position(view, horizon, nodes)
     if proved is None:
         raise InvalidInputError("puzzle.position", "...", "the planner cannot prove a unique best move here "

@@ -34,6 +34,8 @@ class Setting:
     choices: tuple[Any, ...] | None = None
     lo: int | None = None
     hi: int | None = None
+    #: a setting added after the format was published: a rules file may leave it out (this value is used)
+    optional: Any = None
 
     def check(self, key: str, value: Any, field: str) -> Any:
         """The value, validated; errors name ``field``."""
@@ -83,8 +85,8 @@ SPEC: dict[str, Setting] = {
                                  choices=("draw", "victory", "defeat")),
     "group.afterDraw": Setting(str, "the choices after a Draw: those after Defeat or those after Victory",
                                choices=("as-defeat", "as-victory")),
-    "group.maxAttempts": Setting(int, "Group Scenes the table may play between two rounds of Individual Scenes",
-                                 lo=1, hi=6),
+    "group.maxAttempts": Setting(int, "Group Scenes the table may play between two rounds of Individual Scenes "
+                                      "(0: no cap, as in the rulebook)", lo=0, hi=6),
     "scene.passWithoutMatch": Setting(bool, "with no matching available skill a player may play the scene without "
                                             "a roll instead of learning or asking for help"),
     "round.rotateFirstPlayer": Setting(bool, "the first player (who also speaks for the table) moves on each round"),
@@ -98,6 +100,11 @@ SPEC: dict[str, Setting] = {
                                      choices=("discard", "none")),
     "planner.rounds": Setting(int, "planner horizon: new rounds of Individual Scenes it may start", lo=0, hi=4),
     "planner.groupScenes": Setting(int, "planner horizon: Group Scenes it may play", lo=0, hi=6),
+    "planner.sessionRounds": Setting(int, "rounds of Individual Scenes the whole session lasts, counting those "
+                                          "played (0: until the cards run out)", lo=0, hi=60, optional=0),
+    "planner.continuation": Setting(str, "value at the horizon: the estimate of the rest of the session "
+                                         "(estimate) or nothing (none: the chance of a Victory within the horizon)",
+                                    choices=("estimate", "none"), optional="estimate"),
 }
 TOP_KEYS = ("format", "name", "description", "skillNames")
 
@@ -186,9 +193,11 @@ def rules_from_json(obj: Any, field: str = "rules") -> MnemonicRules:
         if key not in SPEC:
             raise InvalidInputError(where, key, f"unknown rule (known: {', '.join(SPEC)})")
         values[key] = SPEC[key].check(key, value, where)
-    for key in SPEC:
+    for key, setting in SPEC.items():
         if key not in values:
-            raise InvalidInputError(f"{field}.{key}", problem="missing rule setting")
+            if setting.optional is None:
+                raise InvalidInputError(f"{field}.{key}", problem="missing rule setting")
+            values[key] = setting.optional
     names_obj = as_object(top.get("skillNames"), f"{field}.skillNames")
     skill_names: dict[str, tuple[str, ...]] = {}
     for suit in SUITS:

@@ -9,7 +9,8 @@ Individual Scenes (one evening) and stops at its first Victory, as in
 
 Policies (:mod:`solver.mnemonic.policies`):
 
-* ``planner``: the exact planner at the table (1 round, 1 Group Scene) and at every scene decision;
+* ``planner``: the planner at the table with the hint's default horizon (the current round and 2 Group Scenes,
+  the continuation estimate beyond, MN-44) and at every scene decision (to the end of the scene, then the estimate);
 * ``after-one-round``, ``after-two-rounds``: face the Adversary once one (two) rounds have been played since the
   last Group Scene; scenes planned like the planner's;
 * ``plain-after-one-round``, ``plain-after-two-rounds``: the same table rules with the plain scene policy (most
@@ -32,9 +33,9 @@ def policy(name: str) -> Any:
     from solver.mnemonic.planner import Horizon
     from solver.mnemonic.policies import planner_policy, rule_of_thumb
     return {
-        "planner": lambda: planner_policy(Horizon(1, 1), scenes=True),
-        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True),
-        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True),
+        "planner": lambda: planner_policy(Horizon(0, 2), scenes=True, scene_groups=0),
+        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True, scene_groups=0),
+        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True, scene_groups=0),
         "plain-after-one-round": lambda: rule_of_thumb(1),
         "plain-after-two-rounds": lambda: rule_of_thumb(2),
     }[name]()

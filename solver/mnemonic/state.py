@@ -166,6 +166,19 @@ class MnemonicState(State):
             return False
         return self.mode == "into-the-grey" or len(self.deck) >= self.n
 
+    def try_again_allowed(self) -> bool:
+        """Try Again has no cap in the rulebook: it is offered while some player can bring a skill (else nothing
+        could change); ``group.maxAttempts`` > 0 caps the Group Scenes between two rounds instead (MN-28)."""
+        cap = self.rules["group.maxAttempts"]
+        return self.someone_can_bring() if cap == 0 else self.attempts < cap
+
+    def someone_can_bring(self) -> bool:
+        """Some player could bring a skill to a Group Scene: an available skill (Into the Grey with group cards:
+        and a card of its suit in hand, MN-41)."""
+        if self.grey_cards():
+            return any(self.matching(q, category(c)) for q in range(self.n) for c in self.players[q].hand)
+        return any(self.available(q) for q in range(self.n))
+
     def deal_size(self) -> int:
         """Cards dealt before the first scene: the whole deck in Into the Grey (MN-9), ``deckBurner.handSize``
         a player in Deck Burner (MN-10)."""
@@ -268,7 +281,7 @@ class MnemonicState(State):
 
     def _moves_after_defeat(self) -> list[int]:
         moves = [RETREAT]
-        if self.attempts < self.rules["group.maxAttempts"] and self.group_feasible():
+        if self.try_again_allowed() and self.group_feasible():
             moves.append(TRY_AGAIN)
         if self.round_feasible():
             moves.append(REGROUP)

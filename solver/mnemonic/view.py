@@ -129,6 +129,20 @@ class ViewState(MnemonicState):
         return HiddenCards(unseen, demand, classes, voids, must)
 
     # -- the steps that depend on hidden cards ---------------------------------------------------------
+    def someone_can_bring(self) -> bool:
+        """Whether Try Again may be offered (MN-28), from what the observer knows: their own hand exactly; another
+        player with cards in hand and an available skill may hold a card of its suit (Into the Grey, MN-41), so
+        the view offers Try Again whenever some consistent deal does."""
+        if not self.grey_cards():
+            return super().someone_can_bring()
+        for q in range(self.n):
+            if q == self.observer:
+                if any(self.matching(q, category(c)) for c in self.players[q].hand):
+                    return True
+            elif self.players[q].hand and self.skill_categories(q):
+                return True
+        return False
+
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == "deal":

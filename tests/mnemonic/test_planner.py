@@ -28,10 +28,11 @@ def advise(state, horizon=(0, 1), top=3, **kwargs):
     return state.game.hint(state, ctx, top=top, horizon=horizon, **kwargs)
 
 
-def twin_value(state, rounds, groups, observer=None):
-    layout = layout_of(state, rounds, observer)
-    values, _, complete = twin.plan_values(layout.config, layout.skills, [position_of(state, layout, rounds, groups)],
-                                           200_000, 0)
+def twin_value(state, rounds, groups, observer=None, tail=False):
+    """The twin's exact value within the horizon (``tail``: with the continuation estimate, MN-44)."""
+    layout = layout_of(state, rounds, observer, tail=tail)
+    values, _, complete, _ = twin.plan_values(layout.config, layout.skills,
+                                              [position_of(state, layout, rounds, groups)], 200_000, 0)
     assert complete
     return values[0]
 
@@ -64,7 +65,7 @@ def test_mn34_a_final_group_scene_is_worth_its_victory_odds(build, mn):
                   phase="table", discard=GREY_DONE, rules=NO_GROUP_CARD)
     expected = group_odds([3, 2], 3).victory
     assert twin_value(state, 0, 1) == expected
-    evaluation = evaluate(state, 0, Horizon(1, 1))
+    evaluation = evaluate(state, 0, Horizon(1, 1), continuation=False)
     assert evaluation.exact[400] == expected  # 'group' (the round is impossible: no cards)
     assert evaluation.values[400] == pytest.approx(float(expected), abs=1e-12)
     assert evaluation.values[402] == 0  # 'end'
@@ -87,7 +88,7 @@ def test_mn35_risk_the_weak_skill_and_keep_the_strong_one_for_the_group(build, m
                   rules={"deckBurner.handSize": 5}, discard=" ".join(f"{card_code(c)}@1" for c in range(54)
                                                                      if card_code(c) not in ("7H", "8H", "2H", "3H")))
     state.apply_move("play 7H")
-    evaluation = evaluate(state, 0, Horizon(0, 1))
+    evaluation = evaluate(state, 0, Horizon(0, 1), continuation=False)
 
     def by_hand(own_success: Fraction, dice_if_ok: int, dice_if_failed: int) -> Fraction:
         # then B plays 8H with its 2 dice; both group draws are hearts (2H, 3H); X is already complicated
@@ -122,26 +123,34 @@ def test_mn36_hints_read_only_the_players_own_view(game):
         assert evaluate(other, 1, target, exact=False).values == base
 
 
-def test_full_information_is_labelled(game):
-    state = game.new_initial_state(3)
+def joker_scene(game, seed=3):
+    """A scene of a two-player session with a Joker: no skill matches, so the leader may pass or ask the other
+    player for help."""
+    state = MnemonicGame(players=2).new_initial_state(seed)
     state.apply_move("draw")
-    state.apply_move("reveal 7H")
+    state.apply_move("reveal RJ")
+    assert len(state.legal_actions()) > 1
+    return state
+
+
+def test_full_information_is_labelled(game):
+    state = joker_scene(game)
     seen = advise(state)
     full = advise(state, full_information=True)
     assert seen.root_info["fullInformation"] is False and full.root_info["fullInformation"] is True
-    assert seen.root_info["optimal"] and seen.root_info["status"] == "EXHAUSTIVE"
+    assert seen.root_info["status"] == "ESTIMATE" and not seen.root_info["optimal"]  # MN-44: the session goes on
+    assert seen.root_info["continuation"] == "estimate"
 
 
 def test_hint_shape_prompt_and_odds(game):
-    state = game.new_initial_state(3)
-    state.apply_move("draw")
-    state.apply_move("reveal 7H")
+    state = joker_scene(game)
     result = advise(state, top=5).to_json()
-    assert result["rootInfo"]["card"] == "7H" and result["rootInfo"]["prompt"] == "A secret, dearly kept."
-    move = result["moveInfos"][0]
+    assert result["rootInfo"]["card"] == "RJ" and result["rootInfo"]["prompt"] == "A mistake you can\u2019t take back."
+    move = next(m for m in result["moveInfos"] if m["move"] != "pass")
     assert {"order", "move", "value", "pv", "why", "dice", "success", "complication"} <= set(move)
     assert Fraction(move["success"]) == individual_odds(move["dice"]).success
-    assert result["rootInfo"]["horizon"]["groupScenes"] >= 1
+    assert result["rootInfo"]["horizon"] == {"rounds": 0, "groupScenes": 1}
+    assert [(level["rounds"], level["groupScenes"]) for level in result["rootInfo"]["levels"]] == [(0, 0), (0, 1)]
 
 
 def test_mn38_table_advice_lists_group_round_and_end(build, mn):
@@ -175,13 +184,15 @@ def test_chance_node_hint_does_not_reveal_the_deck(game):
 
 
 def test_mn38_fallback_when_nothing_fits(game):
-    """MN-38: large tables early in a round: the scene's own exact odds, clearly labelled, never a silent guess."""
+    """MN-38: when not even the smallest horizon fits the limits: the scene's own exact odds, clearly labelled,
+    never a silent guess."""
     big = MnemonicGame(players=5)
     state = big.new_initial_state(2)
     state.apply_move("draw")
     state.apply_move("reveal 7H")
-    result = api.hint(big, state, nodes=200, time_ms=100).to_json()
+    result = api.hint(big, state, nodes=1).to_json()
     assert result["rootInfo"]["fallback"] is True and result["rootInfo"]["optimal"] is False
+    assert result["rootInfo"]["stoppedBy"] == "nodes"
     assert result["moveInfos"][0]["value"] == float(myopic_values(state, 0)[100 + state.players[0].skill_index("Fight With Hands")])
 
 
@@ -194,29 +205,44 @@ def test_player_argument_is_checked(game):
         api.hint(game, state, player=9)
 
 
+PLAIN = {"planner.continuation": "none", "group.maxAttempts": 3}  # the horizon objective, Try Again capped
+
+
 def test_solve_reports_a_proven_plan(build, mn):
     state = build([mn.player("A=H3,B=S1c,C=D2c"), mn.player("D=C2,E=H1c")], mode="into-the-grey",
                   phase="table", discard=GREY_DONE, rules=NO_GROUP_CARD)
-    payload = {**state.to_json(), "rules": {"planner.groupScenes": 1, **NO_GROUP_CARD}}
+    payload = {**state.to_json(), "rules": {"planner.groupScenes": 1, **NO_GROUP_CARD, **PLAIN}}
     result = api.solve(MnemonicGame(), payload, time_ms=60_000)
     assert result.optimal and result.status == "EXHAUSTIVE" and result.value == result.bound
     assert result.solution["move"] == "group"
     assert Fraction(result.solution["exact"]) == group_odds([3, 2], 3).victory
-    two = api.solve(MnemonicGame(), {**state.to_json(), "rules": {"planner.groupScenes": 2, **NO_GROUP_CARD}},
-                    time_ms=60_000)
+    two = api.solve(MnemonicGame(), {**state.to_json(),
+                                     "rules": {"planner.groupScenes": 2, **NO_GROUP_CARD, **PLAIN}}, time_ms=60_000)
     assert two.value > result.value  # trying again after a Draw can only help
+
+
+def test_mn44_solve_is_an_estimate_until_the_search_reaches_the_end_of_the_session(build, mn):
+    """MN-44: with the continuation the solve is labelled ESTIMATE (no proven bound) while the estimate is used,
+    and EXHAUSTIVE once the horizon reaches the end of the session (here: no cards, so no round, and Try Again
+    capped at one)."""
+    state = build([mn.player("A=H3,B=S1c,C=D2c"), mn.player("D=C2,E=H1c")], mode="into-the-grey",
+                  phase="table", discard=GREY_DONE, rules=NO_GROUP_CARD)
+    estimate = api.solve(MnemonicGame(), {**state.to_json(), "rules": NO_GROUP_CARD}, time_ms=60_000)
+    assert not estimate.optimal and estimate.status == "ESTIMATE" and estimate.bound is None
+    capped = api.solve(MnemonicGame(), {**state.to_json(), "rules": {**NO_GROUP_CARD, "group.maxAttempts": 1}},
+                       time_ms=60_000)
+    assert capped.optimal and capped.status == "EXHAUSTIVE"
+    assert Fraction(capped.solution["exact"]) == group_odds([3, 2], 3).victory
 
 
 def test_cli_hint_text_json_and_errors(tmp_path, capsys):
     path = tmp_path / "state.json"
-    state = MnemonicGame().new_initial_state(5)
-    state.apply_move("draw")
-    state.apply_move("reveal 7H")
+    state = joker_scene(MnemonicGame(), 5)
     path.write_text(json.dumps(state.to_json()))
-    assert main(["mnemonic", "hint", str(path), "--horizon", "0,1"]) == 0
+    assert main(["mnemonic", "hint", str(path), "--horizon", "0,1", "--nodes", "2000000"]) == 0
     out = capsys.readouterr().out
-    assert "A secret, dearly kept." in out and "horizon: 0 new round(s), 1 Group Scene(s)" in out
-    assert main(["mnemonic", "hint", str(path), "--json", "--horizon", "0,1"]) == 0
+    assert "A mistake you can\u2019t take back." in out and "horizon: 0 new round(s), 1 Group Scene(s)" in out
+    assert main(["mnemonic", "hint", str(path), "--json", "--horizon", "0,1", "--nodes", "2000000"]) == 0
     assert json.loads(capsys.readouterr().out)["rootInfo"]["horizon"] == {"rounds": 0, "groupScenes": 1}
     assert main(["mnemonic", "hint", str(path), "--horizon", "x"]) == 1
     assert "--horizon" in capsys.readouterr().err
@@ -240,3 +266,52 @@ def test_engine_serves_mnemonic(capsys):
     assert replies[1]["moveInfos"][0]["move"] == "draw"
     assert replies[2]["success"] == "11/36"
     assert replies[3]["field"] == "state.phase"
+
+
+def test_mn45_the_session_length_bounds_the_objective(game):
+    """MN-45: with planner.sessionRounds the session ends after that many rounds: at the last round's table
+    another round is worth nothing, and the hint reports the rounds left (null: until the cards run out)."""
+    import numpy as np
+    from solver.mnemonic.policies import plain_scene_move
+    state = MnemonicGame(players=2).new_initial_state(4)
+    rng = np.random.default_rng(4)
+    while state.phase != "table":
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            state.apply_action(plain_scene_move(state))
+    until_the_end = advise(state, horizon=(1, 2))
+    assert until_the_end.root_info["sessionRoundsLeft"] is None
+    state.rules = state.rules.with_overrides({"planner.sessionRounds": 1})
+    last = advise(state, horizon=(1, 2)).to_json()
+    moves = {m["move"]: m["value"] for m in last["moveInfos"]}
+    assert last["rootInfo"]["sessionRoundsLeft"] == 0 and moves["round"] == 0.0 and moves["group"] > 0
+
+
+def test_mn45_rules_files_may_leave_the_new_planner_settings_out():
+    """MN-45: planner.sessionRounds and planner.continuation were added after the rules format was published."""
+    from solver.mnemonic.rules import default_rules, rules_from_json
+    obj = default_rules().to_json()
+    del obj["planner"]["sessionRounds"], obj["planner"]["continuation"]
+    rules = rules_from_json(obj)
+    assert rules["planner.sessionRounds"] == 0 and rules["planner.continuation"] == "estimate"
+
+
+def test_mn44_the_base_move_is_kept_within_the_margin(build, mn):
+    """MN-44: at the table the base policy's move (face the Adversary) stays first unless another move is
+    estimated better by at least MARGIN; a clearer gain wins; the plain objective ranks by value alone."""
+    from solver.mnemonic import state as S
+    from solver.mnemonic.planner import MARGIN, Evaluation, ranked
+    state = build([mn.player("A=H2,B=S1c", "7H 8H"), mn.player("D=C2", "9C TC")], rules={"deckBurner.handSize": 2},
+                  phase="table")
+
+    def order(group: float, round_: float, continuation: bool = True) -> list[int]:
+        values = {S.GROUP: group, S.ROUND: round_, S.END: 0.0}
+        evaluation = Evaluation(state.legal_actions(), values, {}, Horizon(0, 2), Horizon(0, 2), 1, 0.0,
+                                estimated=True, continuation=continuation)
+        return ranked(state, evaluation)
+
+    assert order(0.50, 0.50 + MARGIN / 2)[0] == S.GROUP
+    assert order(0.50, 0.50 + 2 * MARGIN)[0] == S.ROUND
+    assert order(0.50, 0.50 + MARGIN / 2, continuation=False)[0] == S.ROUND

@@ -85,3 +85,36 @@ def test_selfplay_is_paired_and_its_records_replay():
             assert state.is_terminal() or state.tally.victories
     summary = summarize(results)
     assert summary["paired"][0]["deals"] == 3
+
+
+def test_the_engine_generate_answer_carries_the_position_the_answer_is_played_from(easy):
+    """Issue 13: ``generate`` answers with the puzzle's position (the player's view); the web board plays the answer
+    on it and ``check`` takes the moves played as a JSON list."""
+    from solver.engine import Engine
+
+    class Lines(list):
+        def write(self, text):
+            self.extend(json.loads(line) for line in text.splitlines())
+
+        def flush(self):
+            pass
+
+    out = Lines()
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "g", "action": "generate", "game": "mnemonic", "kind": "best-call",
+                                   "difficulty": "easy", "seed": 1, "index": 0}))
+    engine.close()
+    [answer] = [r for r in out if r["id"] == "g"]
+    puzzle, position = answer["puzzle"], answer["position"]
+    assert puzzle == easy[0]
+    game = MnemonicGame()
+    view = game.puzzle_position(puzzle)
+    assert position["notation"] == view.to_notation() == puzzle["position"]
+    assert position["currentPlayer"] == puzzle["player"] and puzzle["solution"] in position["legalMoves"]
+    assert check(game, puzzle, [puzzle["solution"]])["correct"]
+    assert check(game, puzzle, json.dumps([puzzle["solution"]]))["correct"]  # the CLI's ANSWER as JSON text
+    wrong = next(m for m in position["legalMoves"] if m not in {puzzle["solution"], *puzzle["alsoCorrect"]})
+    assert not check(game, puzzle, [wrong])["correct"]
+    two = check(game, puzzle, [puzzle["solution"], wrong])
+    assert not two["correct"] and "one move" in two["message"]
+    assert not check(game, puzzle, [])["correct"]

@@ -56,7 +56,7 @@ def test_a_rules_file_changes_the_game(tmp_path):
 
 
 def test_state_overrides_are_validated(game):
-    obj = {"mode": "deck-burner", "players": [{"skills": []}], "rules": {"group.maxAttempts": 0}}
+    obj = {"mode": "deck-burner", "players": [{"skills": []}], "rules": {"group.maxAttempts": 7}}
     with pytest.raises(InvalidInputError) as info:
         game.state_from_json(obj)
     assert info.value.field == "state.rules.group.maxAttempts"

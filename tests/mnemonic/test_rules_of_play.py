@@ -222,15 +222,18 @@ def test_mn21_table_choices_and_who_speaks(build, mn):
     assert state.current_player() == 0 and mn.moves(state) == ["group", "round", "end"]
 
 
-def test_mn39_no_group_scene_without_a_complication(build, mn):
-    """MN-39: with the Adversary's pool empty the table cannot face it (group.needsComplication)."""
-    state = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")], rules=HAND5)
-    mn.play(state, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 3", "weave avoid")
-    assert state.adversary_pool() == 0 and mn.moves(state) == ["round", "end"]
-    free = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")],
-                 rules={**HAND5, "group.needsComplication": False})
-    mn.play(free, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 6", "no weave", "group",
-            "reveal 2C", "reveal 2D")
+def test_mn39_a_group_scene_without_a_complication_by_default(build, mn):
+    """MN-39: by default the table may face an empty Adversary's pool ("Well, you could"); the restrictive
+    reading group.needsComplication = true forbids it."""
+    strict = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")],
+                   rules={**HAND5, "group.needsComplication": True})
+    mn.play(strict, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 3", "weave avoid")
+    assert strict.adversary_pool() == 0 and mn.moves(strict) == ["round", "end"]
+    free = build([mn.player("A=H1", "7H 8H"), mn.player("B=H1", "9H TH")], rules=HAND5)
+    assert free.rules["group.needsComplication"] is False
+    mn.play(free, "play 7H", 'use "A"', "roll 6", "no weave", "play 9H", 'use "B"', "roll 6", "no weave")
+    assert free.adversary_pool() == 0 and mn.moves(free) == ["group", "round", "end"]
+    mn.play(free, "group", "reveal 2C", "reveal 2D")
     assert free.phase == "group-roll" and dict(free.chance_outcomes_exact()) == {702: 1}  # nobody rolls: draw
 
 
@@ -306,7 +309,7 @@ def test_mn27_a_draw_hurts_nobody_and_offers_the_defeat_choices(build, mn):
 
 
 def test_mn28_try_again_is_limited(build, mn):
-    """MN-28: at most group.maxAttempts Group Scenes between two rounds."""
+    """MN-28: with group.maxAttempts set, at most that many Group Scenes between two rounds."""
     grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
     state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules={"group.maxAttempts": 2, **NO_GROUP_CARD},
                   **grey)
@@ -315,6 +318,21 @@ def test_mn28_try_again_is_limited(build, mn):
     assert mn.moves(state) == ["retreat"]
     with pytest.raises(IllegalMoveError):
         state.apply_move("try again")
+
+
+def test_mn28_try_again_has_no_cap_by_default(build, mn):
+    """MN-28: by default (group.maxAttempts 0, the rulebook names no cap) the table may try again as often as it
+    likes while someone can bring a skill; once nobody can, Try Again is not offered (nothing could change)."""
+    grey = dict(mode="into-the-grey", phase="table", discard=" ".join(f"{card_code(c)}@{c % 2}" for c in range(54)))
+    state = build([mn.player("A=H3,B=S1c"), mn.player("D=C2")], rules=NO_GROUP_CARD, **grey)
+    assert state.rules["group.maxAttempts"] == 0
+    mn.play(state, "group", 'group use "A"', 'group use "D"')
+    for _ in range(8):  # Draws leave everything as it was: the table may keep trying
+        mn.play(state, "result draw", "try again", 'group use "A"', 'group use "D"')
+    assert state.attempts == 9
+    mn.play(state, "result defeat")  # both suits used are injured: nobody can bring a skill any more
+    assert mn.moves(state) == ["retreat"]
+    assert MnemonicGame().state_from_json(state.to_json()).attempts == 9  # no cap on the recorded attempts
 
 
 def test_mn29_injury_effects(build, mn):

@@ -171,6 +171,8 @@ def grey_table(build, mn, hands, rules=None):
 def strip_seconds(hint):
     data = hint.to_json()
     data["rootInfo"].pop("seconds", None)
+    for level in data["rootInfo"].get("levels", []):  # each completed horizon's wall time (MN-38)
+        level.pop("seconds", None)
     return data
 
 

@@ -16,10 +16,10 @@ RULES = [("joker", ["no-suit", "wild"]), ("injury.effect", ["unusable", "minus-o
          ("help.extraDice", [0, 1]), ("complications.repairOutsideVictory", ["none", "weaving"]),
          ("group.nobodyRolls", ["draw", "victory", "defeat"]), ("learning.allowed", [True, False]),
          ("round.rotateFirstPlayer", [False, True]), ("weaving.refresh", ["never", "round"]),
-         ("group.maxAttempts", [1, 2]), ("group.needsComplication", [True, False]),
+         ("group.maxAttempts", [0, 1, 2]), ("group.needsComplication", [True, False]),
          ("help.onlyWithoutMatch", [True, False]), ("weaving.avoidCoversHelper", [True, False]),
          ("deckBurner.groupDraws", ["all-first", "in-turn"]), ("intoTheGrey.groupCard", ["discard", "none"]),
-         ("scene.passWithoutMatch", [True, False])]
+         ("scene.passWithoutMatch", [True, False]), ("planner.sessionRounds", [0, 1, 2, 4])]
 GAME = MnemonicGame()
 
 
@@ -73,38 +73,62 @@ def position(seed: int, mode: str):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.sampled_from(["deck-burner", "into-the-grey"]), st.integers(0, 1),
-       st.integers(1, 2), st.booleans())
-def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed):
+@given(st.integers(0, 10**6), st.sampled_from(["deck-burner", "into-the-grey"]), st.integers(-1, 1),
+       st.integers(0, 2), st.booleans(), st.booleans())
+def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed, tail):
+    """Values, memoised states and uses of the continuation estimate (MN-44) agree; rounds -1 is a round
+    past the horizon already started, 0 Group Scenes the horizon's edge at the next scene."""
     state = position(seed, mode)
-    if state is None:
+    if state is None or ((rounds < 0 or groups == 0) and not tail):
         return
     observer = (seed % state.n) if observed else None
-    layout = layout_of(state, rounds, observer)
+    layout = layout_of(state, max(rounds, 0), observer, tail=tail)
     pos = position_of(state, layout, rounds, groups)
-    kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 3000, 0.0)
-    tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 3000, 0)
+    kv, kn, kok, ke = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 3000, 0.0)
+    tv, tn, tok, te = twin.plan_values(layout.config, layout.skills, [pos], 3000, 0)
     assert kok == tok
     if kok:
-        assert kn == tn
+        assert kn == tn and ke == te
         assert kv[0] == pytest.approx(float(tv[0]), abs=1e-12)
         assert 0 <= kv[0] <= 1 + 1e-12
+        assert (ke > 0) <= bool(tail)
 
 
 def test_state_limit_stops_both_the_same_way():
     state = MnemonicGame(players=3).new_initial_state(4)
     layout = layout_of(state, 0, 0)
     pos = position_of(state, layout, 0, 2)
-    kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 50, 0.0)
-    tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 50, 0)
+    kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 50, 0.0)
+    tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 50, 0)
     assert not kok and not tok and kv == [0.0]
 
 
-def test_kernel_time_limit():
+def big_search():
+    """A search far too large to finish: 4 players, one round and two Group Scenes from the first scene."""
     state = MnemonicGame(players=4).new_initial_state(4)
-    layout = layout_of(state, 0, 0)
-    pos = position_of(state, layout, 0, 2)
-    _, _, complete = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 10**8, 0.05)
+    layout = layout_of(state, 1, 0)
+    return layout, position_of(state, layout, 1, 2).reshape(1, -1)
+
+
+def test_kernel_time_limit():
+    layout, pos = big_search()
+    _, _, complete, _ = kernel.plan_values(layout.config, layout.skills, pos, 10**8, 0.05)
+    assert not complete
+
+
+def test_kernel_and_twin_stop_when_the_flag_is_set():
+    """Cancellation: ``stop[0]`` set by another thread ends the search (both implementations poll it)."""
+    import threading
+    import time
+    layout, pos = big_search()
+    stop = np.zeros(1, dtype=np.int32)
+    timer = threading.Timer(0.05, lambda: stop.__setitem__(0, 1))
+    timer.start()
+    start = time.perf_counter()
+    _, _, complete, _ = kernel.plan_values(layout.config, layout.skills, pos, 10**8, 0.0, stop)
+    assert not complete and time.perf_counter() - start < 5.0  # generous: the bound is in the benchmarks
+    timer.join()
+    _, _, complete, _ = twin.plan_values(layout.config, layout.skills, [pos[0]], 10**8, 0, stop)
     assert not complete
 
 
@@ -120,3 +144,5 @@ def test_kernel_rejects_bad_layouts():
         kernel.plan_values(layout.config, layout.skills, bad.reshape(1, -1), 10, 0.0)
     with pytest.raises(ValueError):
         kernel.plan_values(layout.config, layout.skills, pos[:-1].reshape(1, -1).copy(), 10, 0.0)
+    with pytest.raises(ValueError):
+        kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 10, 0.0, np.zeros(2, dtype=np.int32))

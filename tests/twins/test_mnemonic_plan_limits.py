@@ -19,11 +19,11 @@ WEAVE = ("mnemonic deck-burner r1 scene-weave f0 a0 t0/0/0 last=- | discard 7H@0
 @pytest.mark.parametrize("bonus", [60, 61, 62, 63])
 def test_extra_dice_near_the_layout_limit_agree_with_the_twin(bonus):
     state = MnemonicGame().state_from_notation(WEAVE.format(bonus=bonus))
-    for rounds, groups in ((0, 1), (0, 2), (1, 1)):
-        layout = layout_of(state, rounds, None)
+    for rounds, groups, tail in ((0, 1, False), (0, 1, True)):
+        layout = layout_of(state, rounds, None, tail=tail)
         pos = position_of(state, layout, rounds, groups)
-        kv, kn, kok = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 200_000, 0.0)
-        tv, tn, tok = twin.plan_values(layout.config, layout.skills, [pos], 200_000, 0)
+        kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 200_000, 0.0)
+        tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 200_000, 0)
         assert kok and tok and kn == tn
         assert kv[0] == pytest.approx(float(tv[0]), abs=1e-12)
 

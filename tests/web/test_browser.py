@@ -6,7 +6,7 @@ import pytest
 
 from solver.record import record_from_lines
 
-GAMES = ["pile", "memorinth", "forgotten", "embers"]
+GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
 CLICKS = {"pile": 2}
 #: the deal's seed (one in which clicking the first legal move does not lose before the hint)
@@ -200,7 +200,8 @@ def engine_top_move(page, tmp_path, nodes, seed):
 #: a puzzle of each kind of a game: (kind, difficulty, index) as the page's puzzle panel asks for it
 PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)],
            "forgotten": [("forced-connection", "medium", 0), ("best-move", "medium", 0)],
-           "embers": [("blink", "medium", 0)]}
+           "embers": [("blink", "medium", 0)],
+           "mnemonic": [("best-call", "easy", 0)]}
 
 
 def forgotten_solution(puzzle):
@@ -217,7 +218,8 @@ def forgotten_solution(puzzle):
 #: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
 SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn],
                   "forgotten": forgotten_solution,
-                  "embers": lambda puzzle: list(puzzle["solution"])}
+                  "embers": lambda puzzle: list(puzzle["solution"]),
+                  "mnemonic": lambda puzzle: [puzzle["solution"]]}  # one decision: the best call
 
 
 @pytest.mark.parametrize("game, kind, difficulty, index",
