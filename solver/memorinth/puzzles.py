@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, UnsupportedActionError
 from solver.memorinth.notation import check_state
 from solver.memorinth.escape import shortest_escape
 from solver.memorinth.rules import kernel
@@ -171,7 +171,8 @@ def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, i
 
 
 # -- the shared puzzle layer (solver/puzzles.py): one puzzle per random stream ---------------------------------
-MAX_ATTEMPTS = 10_000
+#: deals tried for one puzzle: a base-game escape-in-7 takes about 5,000 (docs/formats/memorinth.md)
+MAX_ATTEMPTS = 50_000
 
 
 def grade(variant: str, turns: int) -> str:
@@ -212,7 +213,10 @@ def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator
             raise AssertionError("a generated puzzle failed its verification")
         return {"turns": escape.turns, "state": state.to_json(), "notation": state.to_notation(), "solution": escape.turn_moves,
                 "unique": True, "verified": True, "attempts": attempt, "nodes": escape.nodes}
-    raise AssertionError(f"no {kind} puzzle in {MAX_ATTEMPTS} attempts")  # never seen: about 1 in 10 succeed
+    raise UnsupportedActionError("kind", kind, f"no puzzle with a unique shortest escape of {lo}-{hi} own turns "
+                                               f"was found in {MAX_ATTEMPTS} deals of the {game.rules.variant} game "
+                                               f"(the longest found: 7 own turns in the base game, 4 in Master "
+                                               f"Memorinth)")
 
 
 def puzzle_state(game: Any, puzzle: dict[str, Any], field: str = "puzzle") -> MemorinthState:

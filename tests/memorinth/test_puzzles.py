@@ -119,6 +119,17 @@ def test_bad_generation_requests():
         kind_range("base", "escape-in-40", "hard")
 
 
+def test_a_kind_no_deal_makes_is_refused_with_its_field(monkeypatch):
+    """An escape-in-K that the candidates never reach ends in a clear error naming the kind (it was an internal
+    AssertionError after 10,000 candidates)."""
+    from solver.errors import UnsupportedActionError
+    from solver.memorinth import puzzles
+    monkeypatch.setattr(puzzles, "MAX_ATTEMPTS", 3)
+    with pytest.raises(UnsupportedActionError) as caught:
+        list(solver.generate(MemorinthGame(), kind="escape-in-12", difficulty="hard"))
+    assert caught.value.field == "kind" and "escape-in-12" in str(caught.value)
+
+
 def _longer_escape(state, solution):
     """Moves (flat) that leave the forest in more own turns than ``solution``: another first turn, then the shortest
     escape from there."""
