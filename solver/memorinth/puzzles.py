@@ -196,6 +196,10 @@ def kind_range(variant: str, kind: str, difficulty: str) -> tuple[int, int]:
     raise InvalidInputError("kind", kind, "expected 'escape' or 'escape-in-K' (K = 1..12)")
 
 
+def _turns_text(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
 def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
     """One verified puzzle drawn from ``rng`` alone: the puzzle object without the shared ``id`` and metadata."""
     if game.rules.players != 1:
@@ -213,7 +217,7 @@ def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator
             raise AssertionError("a generated puzzle failed its verification")
         return {"turns": escape.turns, "state": state.to_json(), "notation": state.to_notation(), "solution": escape.turn_moves,
                 "unique": True, "verified": True, "attempts": attempt, "nodes": escape.nodes}
-    raise UnsupportedActionError("kind", kind, f"no puzzle with a unique shortest escape of {lo}-{hi} own turns "
+    raise UnsupportedActionError("kind", kind, f"no puzzle with a unique shortest escape of {_turns_text(lo, hi)} own turns "
                                                f"was found in {MAX_ATTEMPTS} deals of the {game.rules.variant} game "
                                                f"(the longest found: 7 own turns in the base game, 4 in Master "
                                                f"Memorinth)")
