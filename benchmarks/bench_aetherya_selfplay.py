@@ -1,6 +1,7 @@
 """Aetherya self-play: the hint policy against greedy and random play, and the cost of hidden information.
 
-``python benchmarks/run.py aetherya_selfplay [--quick] [--solo-only]`` prints (``--solo-only``: section 2 only):
+``python benchmarks/run.py aetherya_selfplay [--quick] [--solo-only] [--jobs=N]`` prints (``--solo-only``: section 2
+only; ``--jobs=N``: the self-play deals spread over N processes through ``solver.selfplay``, same figures):
 
 1. 2-player games (seeded deals, every deal played twice with the seats
    swapped): the hint policy (``solver.aetherya.hints``, fixed evaluation
@@ -36,21 +37,16 @@ from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack,
 from solver.aetherya.state import AetheryaState  # noqa: E402
 from solver.kernels import aetherya_play as kernel  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.selfplay import selfplay  # noqa: E402
 from solver.twins import aetherya_play as twin  # noqa: E402
 
 Policy = Callable[[AetheryaState, np.random.Generator], int]
 
 
 def hint_policy(nodes: int, full_information: bool = False) -> Policy:
-    """The hint engine's best move, with ``nodes`` evaluations per decision."""
-    def choose(state: AetheryaState, rng: np.random.Generator) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        ctx = SearchContext(limits=Limits(nodes=nodes), seed=int(rng.integers(2**31)))
-        result = hint(state, ctx, top=1, full_information=full_information)
-        return state.parse_move(result.move_infos[0].move)
-    return choose
+    """The hint engine's best move, with ``nodes`` evaluations per decision (``solver.aetherya.selfplay``)."""
+    from solver.aetherya.selfplay import make_policy
+    return make_policy("hint-full-info" if full_information else "hint", nodes)
 
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
@@ -63,53 +59,41 @@ POLICIES: dict[str, Callable[[int], Policy]] = {
 
 def play(game: AetheryaGame, deal_seed: int, seats: list[Policy], play_seed: int) -> AetheryaState:
     """One game: the deal (setup chance) from ``deal_seed``, the rest from ``play_seed``."""
-    state = game.new_initial_state(deal_seed)
-    chance_rng = np.random.default_rng([play_seed, 1])
-    rngs = [np.random.default_rng([play_seed, 2, p]) for p in range(len(seats))]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, chance_rng))
-        else:
-            p = state.to_move
-            state.apply_action(seats[p](state, rngs[p]))
-    return state
+    from solver.aetherya.selfplay import play as play_deal
+    return play_deal(game, deal_seed, seats, play_seed)[0]
 
 
-def match(a: str, b: str, deals: int, nodes: int, seed: int) -> dict:
-    """``a`` against ``b`` at 2 players, each deal twice with the seats swapped."""
+def match(a: str, b: str, deals: int, nodes: int, seed: int, jobs: int = 1) -> dict:
+    """``a`` against ``b`` at 2 players, each deal twice with the seats swapped, through ``solver.selfplay`` (deal
+    ``i`` from its own stream, so ``--jobs`` spreads the deals over processes with the same results)."""
     game = AetheryaGame(players=2)
-    pa, pb = POLICIES[a](nodes), POLICIES[b](nodes)
     scores = {a: [], b: []}
     wins = 0.0
     games = 0
     start = time.perf_counter()
-    for d in range(deals):
-        for swap in (False, True):
-            seats = [pb, pa] if swap else [pa, pb]
-            state = play(game, seed + d, seats, seed * 7919 + d)
-            seat_a = 1 if swap else 0
-            ret = state.returns()
-            scores[a].append(ret[seat_a])
-            scores[b].append(ret[1 - seat_a])
-            winners = state.winners()
-            wins += (1.0 / len(winners)) if seat_a in winners else 0.0
+    for item in selfplay(game, (a, b), seed=seed, count=deals, options={"hintNodes": nodes}, jobs=jobs):
+        for played in item["games"]:
+            seat_a = played["seats"].index(a)
+            scores[a].append(played["returns"][seat_a])
+            scores[b].append(played["returns"][1 - seat_a])
+            wins += (1.0 / len(played["winners"])) if seat_a in played["winners"] else 0.0
             games += 1
     seconds = time.perf_counter() - start
     return {"a": a, "b": b, "games": games, "scores": scores, "wins": wins, "seconds": seconds}
 
 
-def solo(policy: str, campaigns: int, nodes: int, seed: int) -> dict:
-    """``campaigns`` solo campaigns (deal ``seed + c``) played by ``policy`` through the rules engine."""
+def solo(policy: str, campaigns: int, nodes: int, seed: int, jobs: int = 1) -> dict:
+    """``campaigns`` solo campaigns played by ``policy`` through ``solver.selfplay`` (campaign ``c`` from its own
+    stream: the same deals for every policy)."""
     game = AetheryaGame(mode="solo")
-    p = POLICIES[policy](nodes)
     values, successes, ages, written = [], 0, [], []
     start = time.perf_counter()
-    for c in range(campaigns):
-        state = play(game, seed + c, [p], seed * 104729 + c)
-        values.append(state.returns()[0])
-        successes += 0 if state.failed else 1
-        ages.append(len(state.age_scores))
-        written.append(solo_progress(state))
+    for item in selfplay(game, (policy,), seed=seed, count=campaigns, options={"hintNodes": nodes}, jobs=jobs):
+        played = item["games"][0]
+        values.append(played["returns"][0])
+        successes += int(item["outcomes"][f"{policy} completed"])
+        ages.append(len(played["ageScores"]))  # Ages passed
+        written.append(played["legendsWritten"])
     return {"policy": policy, "values": values, "successes": successes, "ages": ages, "written": written,
             "seconds": time.perf_counter() - start}
 
@@ -229,14 +213,14 @@ def invariant_run(games: int) -> list[list]:
     return rows
 
 
-def solo_section(quick: bool, campaigns: dict, solo_nodes: int, seed: int) -> None:
+def solo_section(quick: bool, campaigns: dict, solo_nodes: int, seed: int, jobs: int = 1) -> None:
     """Solo campaigns of every policy on the same deals, and the hint against greedy, paired by deal."""
     print(f"\n### Solo campaigns (3 Ages; deals {seed} onward; hint budget {solo_nodes} evaluations per "
           "decision)\n")
     solo_rows, by_policy = [], {}
     for policy in ("hint", "hint-full-info", "greedy", "random"):
         n = campaigns[policy]
-        by_policy[policy] = r = solo(policy, n, solo_nodes, seed)
+        by_policy[policy] = r = solo(policy, n, solo_nodes, seed, jobs)
         solo_rows.append(solo_row(r, n))
     n = campaigns["kernel"]
     solo_rows.append(solo_row(solo_kernel(n, seed), n))
@@ -257,6 +241,7 @@ def solo_section(quick: bool, campaigns: dict, solo_nodes: int, seed: int) -> No
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
+    jobs = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
     deals = 2 if quick else 20
     campaigns = {"hint": 2, "hint-full-info": 2, "greedy": 10, "random": 10, "kernel": 200} if quick else \
         {"hint": 40, "hint-full-info": 20, "greedy": 400, "random": 200, "kernel": 4000}
@@ -266,16 +251,17 @@ def main(argv: list[str]) -> int:
     print(f"Self-play ({'quick' if quick else 'full'} run): {deals} deals per pairing, each played twice with the "
           f"seats swapped; hint policy budget {nodes} evaluations (sampled world x plan) per decision, instead of "
           f"a time limit, so that the figures do not depend on the machine's load; seed {seed}.\n")
-    flags = (" --quick" if quick else "") + (" --solo-only" if "--solo-only" in argv else "")
+    flags = (" --quick" if quick else "") + (" --solo-only" if "--solo-only" in argv else "") + \
+        (f" --jobs={jobs}" if jobs > 1 else "")
     print(f"Command: `python benchmarks/run.py aetherya_selfplay{flags}`\n")
     if "--solo-only" in argv:
-        solo_section(quick, campaigns, solo_nodes, seed)
+        solo_section(quick, campaigns, solo_nodes, seed, jobs)
         return 0
 
     rows = []
     results = {}
     for a, b in (("hint", "greedy"), ("hint", "random"), ("greedy", "random"), ("hint-full-info", "greedy")):
-        r = match(a, b, deals, nodes, seed)
+        r = match(a, b, deals, nodes, seed, jobs)
         results[(a, b)] = r
         rows.append([f"{a} vs {b}", r["games"], _fmt_ci(r["scores"][a]), _fmt_ci(r["scores"][b]),
                      _fmt_rate(r["wins"], r["games"]), round(r["games"] / r["seconds"], 2)])
@@ -292,7 +278,7 @@ def main(argv: list[str]) -> int:
                   _fmt_rate(full["wins"], full["games"])],
                  ["gap (full - hint), paired", _fmt_ci(diffs), ""]]))
 
-    solo_section(quick, campaigns, solo_nodes, seed)
+    solo_section(quick, campaigns, solo_nodes, seed, jobs)
 
     reference = 1600 if quick else 6400
     print(f"\n### Hints improve with their budget (2 players; reference: {reference} evaluations, "

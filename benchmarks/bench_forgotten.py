@@ -5,17 +5,24 @@
 1. path queries per second, compiled batch against the pure-Python twin (target: >= 10 M/s, >= 100x);
 2. whole seeded games per second with the route policy on 6x6 (target: >= 20,000/s on one core);
 3. self-play win rates on the real game (6x6, 17 pairs) with 95% intervals: random, greedy matcher,
-   route policy, oracle (full information), and the hint engine (paired with the route policy on the
-   same deals and dice);
+   route policy, oracle (full information), and the hint engine (``solver.selfplay``, paired with the route
+   policy on the same deals and dice; ``--jobs N`` spreads it over processes); puzzle generation and
+   self-play throughput through ``solver.generate`` / ``solver.selfplay`` at 1 and 2 processes;
 4. the gap between the hint policy and the exact optimum on small boards (target: within 1 point),
    by exact policy evaluation or by summing exact per-decision losses over seeded games;
 5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
-6. Brain placement advice for the real game.
+6. Brain placement advice for the real game;
+7. ``solve`` under limits (issue 11): how soon a cancelled exact search answers (target: 200 ms) and how
+   close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger);
+8. puzzle generation: CPU seconds for 3 puzzles per board and difficulty (target: seconds per puzzle).
 """
 
 from __future__ import annotations
 
+import json
+import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,12 +33,13 @@ from common import best_time, mean_ci, table, wilson  # noqa: E402
 
 from solver.forgotten import evaluate  # noqa: E402
 from solver.forgotten.exact import clear_expected_turns  # noqa: E402
-from solver.forgotten.hints import hint  # noqa: E402
 from solver.forgotten.knowledge import Model  # noqa: E402
 from solver.forgotten.placement import advise_placement  # noqa: E402
 from solver.kernels import forgotten_paths, forgotten_playout  # noqa: E402
 from solver.registry import load_game  # noqa: E402
+from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import forgotten_paths as paths_twin  # noqa: E402
 from solver.twins import forgotten_playout as playout_twin  # noqa: E402
 
@@ -114,44 +122,56 @@ def bench_selfplay(quick: bool) -> None:
     print(table(["game", "policy", "wins", "win rate", "95% CI", "mean turns"], rows))
     hint_games = 12 if quick else 200
     budget = 4000
+    jobs = _jobs()
     section(f"Hint engine self-play (6x6, {hint_games} games, {budget:,} rollouts per decision), paired with the "
-            f"route policy on the same deals and dice",
+            f"route policy on the same deals and dice ({jobs} process{'es' if jobs > 1 else ''})",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else "") + (f" --jobs={jobs}" if jobs > 1 else ""))
+    game = load_game("forgotten")
+    start = time.perf_counter()
+    results = list(selfplay(game, ("hint", "route"), seed=2024, count=hint_games, options={"hintNodes": budget},
+                            jobs=jobs))
+    summary = summarize(results)
+    labels, pair = summary["labels"], summary["paired"][0]
+    print(table(["policy", "wins", "win rate", "95% CI"],
+                [[name, round(labels[name]["mean"] * hint_games), labels[name]["mean"],
+                  f"[{labels[name]['ci'][0]:.3f}, {labels[name]['ci'][1]:.3f}]"] for name in ("hint", "route")]
+                + [["difference (hint - route), paired", "", pair["difference"],
+                    f"[{pair['ci'][0]:.3f}, {pair['ci'][1]:.3f}], McNemar p = {pair['mcnemarP']:.3g} "
+                    f"({pair['onlyA']} deals only the hint won, {pair['onlyB']} only the route policy)"]]))
+    print(f"\n{hint_games} paired games in {time.perf_counter() - start:.0f} s "
+          "(`memory-solver forgotten selfplay --policies hint,route --hint-nodes 4000 --seed 2024 --summary`)")
+
+
+JOBS = 1     # ``--jobs=N``: processes for the hint self-play
+
+
+def _jobs() -> int:
+    return JOBS
+
+
+# -- 3b. runs at scale --------------------------------------------------------------------------------------------
+def bench_runs(quick: bool) -> None:
+    """Puzzle generation and self-play through ``solver.generate`` / ``solver.selfplay``, 1 and 2 processes."""
+    puzzles, games, fast = (4, 100, 2000) if quick else (20, 1000, 20_000)
+    section("Puzzles and self-play through the shared runs (solver.generate, solver.selfplay), 1 and 2 processes",
             "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
     game = load_game("forgotten")
-    hint_wins, route_wins, diffs = 0, 0, []
-    start = time.perf_counter()
-    for g in range(hint_games):
-        h = play_with(game, g, lambda s: hint(s, SearchContext(limits=Limits(nodes=budget), seed=g), top=1).best.move)
-        r = play_with(game, g, None)
-        hint_wins += h
-        route_wins += r
-        diffs.append(h - r)
-    lo, hi = wilson(hint_wins, hint_games)
-    rlo, rhi = wilson(route_wins, hint_games)
-    mean, dlo, dhi = mean_ci(diffs)
-    print(table(["policy", "wins", "win rate", "95% CI"],
-                [["hint engine", hint_wins, hint_wins / hint_games, f"[{lo:.3f}, {hi:.3f}]"],
-                 ["route policy, same deals and dice", route_wins, route_wins / hint_games, f"[{rlo:.3f}, {rhi:.3f}]"],
-                 ["difference (hint - route)", "", mean, f"[{dlo:.3f}, {dhi:.3f}]"]]))
-    print(f"\n{hint_games} hint games in {time.perf_counter() - start:.0f} s")
-
-
-def play_with(game, seed: int, choose) -> int:
-    """One game from deal ``seed``: ``choose(state) -> move`` (None: the route policy); dice from ``seed``."""
-    state = game.new_initial_state(10_000 + seed)
-    dice = np.random.default_rng(20_000 + seed)
-    board = game.board
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(dice.integers(board.cells)))
-            continue
-        if choose is None:
-            first = state.first if state.phase == "second" else -1
-            state.apply_action(forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(),
-                                                             first, 2, 0))
-        else:
-            state.apply_move(choose(state))
-    return 1 if state.phase == "won" else 0
+    rows = []
+    for label, count, make in (
+            (f"generate forced-connection medium, {puzzles} puzzles", puzzles,
+             lambda jobs: generate(game, "forced-connection", "medium", seed=1, count=puzzles, jobs=jobs)),
+            (f"selfplay route,greedy with moves, {games} deals", games,
+             lambda jobs: selfplay(game, ("route", "greedy"), seed=1, count=games, jobs=jobs)),
+            (f"selfplay route,greedy --fast, {fast} deals", fast,
+             lambda jobs: selfplay(game, ("route", "greedy"), seed=1, count=fast, options={"fast": True}, jobs=jobs))):
+        rates, outputs = [], []
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            outputs.append([json.dumps(item) for item in make(jobs)])
+            rates.append(count / (time.perf_counter() - start))
+        rows.append([label, f"{rates[0]:,.1f}", f"{rates[1]:,.1f}", f"{rates[1] / rates[0]:.2f}",
+                     "yes" if outputs[0] == outputs[1] else "NO"])
+    print(table(["run", "items/s, 1 process", "items/s, 2 processes", "ratio", "same output"], rows))
 
 
 # -- 4. exact gaps ------------------------------------------------------------------------------------------
@@ -172,7 +192,7 @@ def bench_gaps(quick: bool) -> None:
         if quick and not in_quick:
             continue
         game = load_game(spec)
-        model = Model(game.board, game.erasure)
+        model = Model.of(game)
         info, flag = evaluate.initial_info(game)
         solver = evaluate.optimal_solver(game)
         start = time.perf_counter()
@@ -224,9 +244,76 @@ def bench_placement(quick: bool) -> None:
     print(table(["Brains", "parameter", "win rate (route policy)", "95% CI", "games"], rows))
 
 
+# -- 7. solve under limits ---------------------------------------------------------------------------------------
+LIMIT_POSITION = "??????/@????@/??????/?????? 0 first"      # 6x4, every tile unseen: far beyond a few seconds
+
+
+def bench_solve_limits(quick: bool) -> None:
+    section(f"Exact solve under limits ({LIMIT_POSITION}, 6x4; engine: the same code on a worker thread)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    state = game.parse_state(LIMIT_POSITION)
+    rows = []
+    latencies = []
+    for delay in ([0.3, 1.0] if quick else [0.1, 0.3, 1.0, 2.0, 4.0]):
+        ctx = SearchContext(limits=Limits(time_ms=60_000))
+        done: dict = {}
+
+        def run() -> None:
+            done["result"] = game.solve(state, ctx)
+            done["at"] = time.perf_counter()
+        worker = threading.Thread(target=run)
+        worker.start()
+        time.sleep(delay)
+        asked = time.perf_counter()
+        ctx.cancel.set()
+        worker.join()
+        latencies.append(done["at"] - asked)
+        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms",
+                     done["result"].solution.get("limit"), "<= 200 ms"])
+    for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
+        ctx = SearchContext(limits=Limits(time_ms=ms))
+        start = time.perf_counter()
+        result = game.solve(state, ctx)
+        took = time.perf_counter() - start
+        allowed = max(0.1 * ms, 100)
+        rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result.solution.get("limit"),
+                     f"<= {ms + allowed:.0f} ms"])
+    print(table(["query", "answered after", "limit stated", "target"], rows))
+    print(f"\nTerminate latency: median {statistics.median(latencies) * 1000:.1f} ms, "
+          f"worst {max(latencies) * 1000:.1f} ms.")
+
+
+# -- 8. puzzle generation --------------------------------------------------------------------------------------
+def bench_generate(quick: bool) -> None:
+    """``generate --count 3`` as the command line runs it (``solver.puzzles.generate``, one process)."""
+    from solver.errors import SolverError
+    section("Puzzle generation, 3 puzzles, seed 0, one process (CPU seconds of this process)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    specs = ["forgotten(width=4,height=3)"] if quick else ["forgotten(width=4,height=3)", "forgotten(width=3,height=4)",
+                                                          "forgotten(width=4,height=4,pairs=6)", "forgotten"]
+    rows = []
+    for spec in specs:
+        game = load_game(spec)
+        kinds = ("forced-connection", "best-move") if game.board.cells <= 24 else ("forced-connection",)
+        for kind in kinds:
+            for difficulty in ("easy", "medium", "hard"):
+                cpu, wall = time.process_time(), time.perf_counter()
+                try:
+                    found = len(list(generate(game, kind, difficulty, seed=0, count=3)))
+                except SolverError:
+                    found = 0
+                rows.append([spec, kind, difficulty, found, f"{time.process_time() - cpu:.1f}",
+                             f"{time.perf_counter() - wall:.1f}"])
+    print(table(["game", "kind", "difficulty", "puzzles", "CPU s", "wall s"], rows))
+
+
 def main(argv: list[str]) -> int:
+    global JOBS
     quick = "--quick" in argv
-    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_anchor, bench_placement, bench_gaps):
+    JOBS = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
+    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_runs, bench_anchor, bench_placement, bench_gaps,
+                  bench_solve_limits, bench_generate):
         bench(quick)
         sys.stdout.flush()
     return 0

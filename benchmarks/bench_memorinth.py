@@ -1,7 +1,10 @@
 """Memorinth benchmarks: kernel vs twin, games per second, solver vs baseline, puzzles, hint latency, self-play.
 
 ``python benchmarks/run.py memorinth [--quick]`` prints every table; the figures
-in docs/benchmarks.md (## Memorinth) come from it. Targets (issue 6): kernels at
+in docs/benchmarks.md (## Memorinth) come from it. ``python benchmarks/bench_memorinth.py
+[--quick] [--jobs N] [--only generate,selfplay]`` runs some sections, the puzzle and
+self-play ones through ``solver.generate`` / ``solver.selfplay`` on N processes
+(the same output as one). Targets (issue 6): kernels at
 least 100x their twins; at least 10,000 full seeded games per second with the
 greedy (heuristic) policy on one core; hints within 1 s at default limits.
 """
@@ -15,12 +18,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import best_time, table, wilson  # noqa: E402
+from common import best_time, mean_ci, table  # noqa: E402
+
+import solver  # noqa: E402
 
 from solver.kernels import memorinth_core as K  # noqa: E402
 from solver.memorinth.escape import shortest_escape  # noqa: E402
 from solver.memorinth.game import MemorinthGame  # noqa: E402
-from solver.memorinth.puzzles import generate  # noqa: E402
+from solver.memorinth.puzzles import DIFFICULTIES  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
 from solver.twins import memorinth_core as T  # noqa: E402
 
@@ -218,20 +223,31 @@ def solver_vs_baseline(quick: bool) -> None:
     print(table(["rules", "positions", "depth", "same answer", "IDA* ms", "BFS ms", "speed-up",
                  "greedy upper bound - optimum (turns)"], rows))
     print()
+
+
+def puzzle_generation(quick: bool, jobs: int = 1) -> None:
+    """Puzzles through the shared entry point ``solver.generate`` (puzzle i from its own stream; ``jobs``
+    processes give the same puzzles)."""
     rows = []
-    for variant, difficulties in (("base", ("easy", "medium", "hard")), ("master", ("easy", "medium", "hard"))):
-        for difficulty in difficulties:
+    for variant in ("base", "master"):
+        game = MemorinthGame(variant=variant)
+        for difficulty in ("easy", "medium", "hard"):
             if quick and difficulty == "hard":
                 continue
-            count = 2 if quick else 5
+            count = 2 if quick else 10
             start = time.perf_counter()
-            puzzles, stats = generate(MemorinthGame(variant=variant), count, 1, difficulty,
-                                      ctx=SearchContext(limits=Limits(time_ms=120_000)))
+            puzzles = list(solver.generate(game, kind="escape", difficulty=difficulty, seed=1, count=count,
+                                           jobs=jobs))
             seconds = time.perf_counter() - start
-            rows.append([variant, difficulty, f"{stats['turnRange'][0]}-{stats['turnRange'][1]}", len(puzzles),
-                         stats["attempts"], f"{seconds / max(1, len(puzzles)):.2f}"])
-    print("### Puzzle generation (unique shortest solution, verified)\n")
-    print(table(["variant", "difficulty", "turns", "puzzles", "candidates", "s/puzzle"], rows))
+            lo, hi = DIFFICULTIES[variant][difficulty]
+            attempts = [p["attempts"] for p in puzzles]
+            nodes = [p["nodes"] for p in puzzles]
+            rows.append([variant, difficulty, f"{lo}-{hi}", len(puzzles), f"{np.mean(attempts):.0f}",
+                         f"{np.median(nodes):,.0f}", f"{seconds / len(puzzles):.2f}"])
+    print(f"### Puzzle generation (unique shortest solution, verified; `solver.generate`, {jobs} process"
+          f"{'es' if jobs > 1 else ''})\n")
+    print(table(["variant", "difficulty", "turns", "puzzles", "candidates per puzzle", "proof nodes (median)",
+                 "s/puzzle"], rows))
     print()
 
 
@@ -254,77 +270,59 @@ def hint_latency(quick: bool) -> None:
     print()
 
 
-def self_play(quick: bool) -> None:
-    games = 16 if quick else 150
-    nodes = 300 if quick else 1200
+def self_play(quick: bool, jobs: int = 1, deals: int | None = None, nodes: int | None = None) -> None:
+    """Self-play through the shared entry point ``solver.selfplay``: the hint in one seat against greedy or random
+    opponents, every deal played once per rotation of the seats; the same deals with the greedy policy in the
+    hint's place give the paired baseline."""
+    deals = deals or (8 if quick else 75)
+    nodes = nodes or (300 if quick else 1200)
     rows = []
     for players in (2, 3, 4):
         game = MemorinthGame(players=players)
         for opponents in ("greedy", "random"):
-            wins = 0
-            own_in_wins = []
+            others = (opponents,) * (players - 1)
             start = time.perf_counter()
-            pol = 1 if opponents == "greedy" else 0
-            for g in range(games):
-                seat = g % players
-                state = game.deal(10_000 + g)
-                steps = 0
-                while not state.is_terminal() and steps < 2000:
-                    steps += 1
-                    if state.current_player() == seat:
-                        result = game.hint(state, SearchContext(limits=Limits(nodes=nodes), seed=g * 7919 + steps),
-                                           top=1)
-                        state.apply_move(result.best.move)
-                    else:
-                        state.apply_action(K.policy_action(state.vec, game.deck_table, pol, g * 104729 + steps))
-                if state.winner() == seat:
-                    wins += 1
-                    own_in_wins.append(int(state.vec[T.OWNTURNS + seat]))
+            hint = list(solver.selfplay(game, ("hint",) + others, seed=10, count=deals,
+                                        hintNodes=nodes, jobs=jobs))
             seconds = time.perf_counter() - start
-            lo, hi = wilson(wins, games)
-            share, greedy_turns = _baseline(game, pol, games, 20)
-            rows.append([players, f"hint vs {opponents}", games, f"{wins / games:.1%}", f"{lo:.1%}-{hi:.1%}",
-                         f"{share:.1%}", f"{1 / players:.1%}", f"{np.mean(own_in_wins):.2f}" if own_in_wins else "-",
-                         f"{greedy_turns:.2f}", f"{games / seconds:.2f}"])
-    print(f"### Self-play: one hint seat (rotating through the seats; {nodes} playouts per decision) against the "
-          f"others\n")
-    print("\"Greedy in that seat\": the greedy policy in the hint's place, on the same deals and seats against the "
-          "same opponents (20 seeded games per deal). Own turns: the mean number of own turns of the winning seat "
-          "player in the games it won (lower is a faster race).\n")
-    print(table(["players", "match", "games", "hint seat wins", "95% CI", "greedy in that seat",
-                 "fair share", "hint own turns (wins)", "greedy own turns (wins)", "games/s"], rows))
+            base = list(solver.selfplay(game, ("greedy",) + others, seed=10, count=deals, jobs=jobs))
+            seat = "greedy" if opponents == "random" else "greedy@0"
+            shares = [h["outcomes"]["hint"] for h in hint]
+            baseline = [b["outcomes"][seat] for b in base]
+            mean, lo, hi = mean_ci(shares)
+            diff, dlo, dhi = mean_ci([a - b for a, b in zip(shares, baseline)])
+            turns = [g["turns"] for h in hint for g in h["games"]]
+            rows.append([players, f"hint vs {opponents}", deals * players, f"{mean:.1%}", f"{lo:.1%}-{hi:.1%}",
+                         f"{np.mean(baseline):.1%}", f"{diff:+.1%} ({dlo:+.1%} to {dhi:+.1%})",
+                         f"{1 / players:.1%}", f"{np.mean(turns):.1f}", f"{deals * players / seconds:.2f}"])
+    print(f"### Self-play: the hint in one seat against the others (`solver.selfplay`, {nodes} playouts per "
+          f"decision, {jobs} process{'es' if jobs > 1 else ''})\n")
+    print("Each deal is played once per rotation of the seats (the hint meets the same cards from every seat). "
+          "\"Greedy in that seat\": the same deals and rotations with the greedy policy in the hint's place; the "
+          "paired difference is per deal, with its 95% interval.\n")
+    print(table(["players", "match", "games", "hint wins", "95% CI", "greedy in that seat", "paired difference",
+                 "fair share", "turns/game", "games/s"], rows))
     print()
 
 
-def _baseline(game: MemorinthGame, opponents: int, games: int, repeats: int) -> tuple[float, float]:
-    """The greedy policy in the hint's seat on the same deals: its win share and mean own turns when winning."""
-    wins = total = 0
-    own = []
-    deck = game.deck_table
-    for g in range(games):
-        seat = g % game.rules.players
-        for r in range(repeats):
-            state = game.deal(10_000 + g)
-            vec = state.vec
-            steps = 0
-            while vec[T.PHASE] != T.PH_OVER and steps < 2000:
-                steps += 1
-                pol = 1 if vec[T.TOMOVE] == seat else opponents
-                K.apply_action(vec, deck, K.policy_action(vec, deck, pol, (g * 1_000_003 + r) * 4099 + steps))
-            total += 1
-            if vec[T.WINNER] == seat:
-                wins += 1
-                own.append(int(vec[T.OWNTURNS + seat]))
-    return wins / total, float(np.mean(own)) if own else float("nan")
-
-
 def main(argv: list[str]) -> int:
+    """``[--quick] [--jobs N] [--only generate,selfplay,...] [--deals N] [--hint-nodes N]``: every section, or
+    the named ones (self-play on N deals with N playouts per hint)."""
     quick = "--quick" in argv
-    kernel_vs_twin(quick)
-    games_per_second(quick)
-    solver_vs_baseline(quick)
-    hint_latency(quick)
-    self_play(quick)
+
+    def value(flag: str) -> str | None:
+        return argv[argv.index(flag) + 1] if flag in argv else None
+
+    jobs = int(value("--jobs") or 1)
+    only = value("--only").split(",") if value("--only") else None
+    deals = int(value("--deals")) if value("--deals") else None
+    nodes = int(value("--hint-nodes")) if value("--hint-nodes") else None
+    sections = {"kernels": lambda: kernel_vs_twin(quick), "games": lambda: games_per_second(quick),
+                "escape": lambda: solver_vs_baseline(quick), "generate": lambda: puzzle_generation(quick, jobs),
+                "hints": lambda: hint_latency(quick), "selfplay": lambda: self_play(quick, jobs, deals, nodes)}
+    for name, section in sections.items():
+        if only is None or name in only:
+            section()
     return 0
 
 

@@ -1,13 +1,15 @@
 """Mnemonic: compiled kernels against their twins, and the exact planner against two rules of thumb.
 
-``python benchmarks/run.py mnemonic [--quick]``
+``python benchmarks/run.py mnemonic [--quick] [--jobs=N]``
 
 1. Odds kernel (128-bit counts) vs its twin on a batch of Group Scenes.
 2. Planner kernel (doubles) vs its exact-fraction twin on small positions (values checked equal to 1e-12).
-3. Seeded Deck Burner sessions (3 players, default rules, at most 3 rounds, until the first Victory):
-   Victory rate with 95% Wilson intervals for the exact planner at the table's choices against "always face
-   the Adversary after one round" and "never before two rounds", all three with the same planned scene
-   choices (so only the table's decisions differ); and the two rules of thumb with plain scene choices.
+3. Seeded Deck Burner sessions through ``solver.selfplay`` (3 players, default rules, at most 3 rounds, until
+   the first Victory; ``--jobs=N`` spreads the deals over processes): Victory rate with 95% Wilson intervals for
+   the exact planner at the table's choices against "always face the Adversary after one round" and "never
+   before two rounds", all three with the same planned scene choices (so only the table's decisions differ);
+   the two rules of thumb with plain scene choices; every policy on the same deals and dice, compared paired.
+   Then the throughput of ``solver.selfplay`` and ``solver.generate`` on 1 and 2 processes.
 4. Where the planner's table choice differs: a few settings (found by a sweep over players, mode, rule
    settings, starting complications and session length) where the planner, at the table, often chooses unlike
    "after one round"; Victory rates on the same seeds, the differing table choices, and a paired comparison
@@ -36,6 +38,8 @@ from solver.mnemonic.model import layout_of, position_of  # noqa: E402
 from solver.mnemonic.planner import Horizon, evaluate  # noqa: E402
 from solver.mnemonic.policies import (TABLE_PHASES, plain_scene_move, planned_scene_move, planner_policy,  # noqa: E402
                                       play_session, rule_of_thumb)
+from solver.puzzles import generate  # noqa: E402
+from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import mnemonic_odds as odds_twin  # noqa: E402
 from solver.twins import mnemonic_plan as plan_twin  # noqa: E402
 
@@ -135,36 +139,56 @@ def game_with(changes: dict[str, object], players: int = 3, mode: str = "deck-bu
     return MnemonicGame(players=players, mode=mode, rules=handle.name)
 
 
-def bench_sessions(quick: bool, changes: dict[str, object]) -> list[list[object]]:
-    sessions = 12 if quick else 200
-    plain = 24 if quick else 400
+SELFPLAY_LABELS = {
+    "planner": "exact planner at the table (1 round, 1 Group Scene); scenes planned",
+    "after-one-round": "always face the Adversary after one round; scenes planned",
+    "after-two-rounds": "never before two rounds; scenes planned",
+    "plain-after-one-round": "always face the Adversary after one round; plain scenes",
+    "plain-after-two-rounds": "never before two rounds; plain scenes",
+}
+
+
+def bench_sessions(quick: bool, changes: dict[str, object], jobs: int) -> tuple[list[list[object]], list[list[object]]]:
+    """Every policy on the same deals with the same dice, through ``solver.selfplay`` (``jobs`` processes)."""
+    count = 12 if quick else 200
     game = game_with(changes)
-    planned = "scenes planned (rest of the round, 1 Group Scene)"
-    contestants = [
-        (f"exact planner at the table (1 round, 1 Group Scene); {planned}",
-         planner_policy(Horizon(1, 1), scenes=True), sessions),
-        (f"always face the Adversary after one round; {planned}", rule_of_thumb(1, planned_scenes=True), sessions),
-        (f"never before two rounds; {planned}", rule_of_thumb(2, planned_scenes=True), sessions),
-        ("always face the Adversary after one round; plain scenes", rule_of_thumb(1), plain),
-        ("never before two rounds; plain scenes", rule_of_thumb(2), plain),
-    ]
+    names = tuple(SELFPLAY_LABELS)
+    start = time.perf_counter()
+    results = list(selfplay(game, names, seed=0, count=count, jobs=jobs))
+    seconds = time.perf_counter() - start
+    summary = summarize(results)
     rows = []
-    reference = rule_of_thumb(1, planned_scenes=True)
-    for index, (name, policy, count) in enumerate(contestants):
-        wins = rounds = groups = choices = differ = 0
+    for name in names:
+        d = summary["labels"][name]
+        rounds = sum(r["games"][name]["rounds"] for r in results) / count
+        groups = sum(r["games"][name]["groupScenes"] for r in results) / count
+        rows.append([SELFPLAY_LABELS[name], count, f"{d['mean']:.3f}", f"[{d['ci'][0]:.3f}, {d['ci'][1]:.3f}]",
+                     f"{rounds:.2f}", f"{groups:.2f}"])
+    pairs = []
+    for pair in summary["paired"]:
+        if pair["a"] == "planner":
+            pairs.append([f"planner vs {pair['b']}", pair["deals"], pair["onlyA"], pair["onlyB"],
+                          f"{pair['difference']:+.3f} [{pair['ci'][0]:+.3f}, {pair['ci'][1]:+.3f}]",
+                          f"{pair['mcnemarP']:.2g}"])
+    pairs.append(["(time)", f"{seconds:.1f} s for {count} deals x {len(names)} policies on {jobs} process(es)",
+                  "", "", "", ""])
+    return rows, pairs
+
+
+def bench_scale(quick: bool) -> list[list[object]]:
+    """Throughput of self-play and puzzle generation through the shared entry points, on 1 and 2 processes."""
+    rows = []
+    game = MnemonicGame(players=2)
+    for jobs in (1, 2):
+        count = 8 if quick else 40
         start = time.perf_counter()
-        for seed in range(count):
-            result = play_session(game.new_initial_state(seed), policy, np.random.default_rng(10_000 + seed),
-                                  compare=reference if index == 0 else None)
-            wins += result["victory"]
-            rounds += result["rounds"]
-            groups += result["groups"]
-            choices += result["tableChoices"]
-            differ += result["disagreements"]
-        lo, hi = wilson(wins, count)
-        note = f"{differ} of {choices}" if index == 0 else ""
-        rows.append([name, count, f"{wins / count:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{rounds / count:.2f}",
-                     f"{groups / count:.2f}", note, f"{(time.perf_counter() - start) / count:.2f}"])
+        list(selfplay(game, ("plain-after-one-round", "plain-after-two-rounds"), seed=1, count=count, jobs=jobs))
+        rows.append(["self-play, 2 plain policies, 2 players", jobs, count, f"{count / (time.perf_counter() - start):.2f}"])
+    for jobs in (1, 2):
+        count = 4 if quick else 20
+        start = time.perf_counter()
+        list(generate(MnemonicGame(), "best-call", "easy", seed=1, count=count, jobs=jobs))
+        rows.append(["best-call puzzles, easy", jobs, count, f"{count / (time.perf_counter() - start):.2f}"])
     return rows
 
 
@@ -265,13 +289,20 @@ def main(argv: list[str]) -> int:
                 bench_odds(quick) + bench_planner_kernel(quick)))
     print("\n### Planner size: one exact evaluation at the first table decision (Deck Burner, seed 1)\n")
     print(table(["players", "rounds", "Group Scenes", "memoised states", "seconds"], bench_scaling(quick)))
+    jobs = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
     for title, changes in (("default rules", {}), ("no weavings (weaving.perPlayer = 0)", {"weaving.perPlayer": 0})):
         print(f"\n### Exact planner against rules of thumb (Deck Burner, 3 players, {title})\n")
-        print("A session is at most 3 rounds of Individual Scenes (one evening) and stops at its first Victory; "
-              "the same seeds for every policy.\n")
+        print("`solver.selfplay` (`memory-solver mnemonic selfplay`): every policy plays the same deals with the "
+              "same dice; a session is at most 3 rounds of Individual Scenes (one evening) and stops at its first "
+              "Victory.\n")
+        rows, pairs = bench_sessions(quick, changes, jobs)
         print(table(["policy", "sessions", "Victory rate", "95% CI (Wilson)", "rounds / session",
-                     "Group Scenes / session", "table choices unlike 'after one round'", "s / session"],
-                    bench_sessions(quick, changes)), flush=True)
+                     "Group Scenes / session"], rows))
+        print()
+        print(table(["paired comparison (same deals, same dice)", "deals", "won only by the planner",
+                     "won only by the other", "difference [95% CI]", "McNemar p (exact)"], pairs), flush=True)
+    print("\n### Throughput of the shared entry points (solver.selfplay, solver.generate)\n")
+    print(table(["run", "processes", "items", "items / s"], bench_scale(quick)), flush=True)
     print("\n### Where the planner's table choice differs from 'after one round' (Deck Burner)\n")
     print("Settings found by a sweep (see docs/benchmarks.md); a session is at most 3 rounds and stops at its first "
           "Victory; the same seeds for every policy, and every policy makes the same scene choices (planned to "

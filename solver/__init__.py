@@ -9,6 +9,10 @@ The Python API mirrors the engine's actions::
 See ``README.md`` and ``docs/``.
 """
 
+# The submodules named like API functions are loaded first: importing a submodule later would rebind the
+# package attribute (``solver.selfplay``, ``solver.review``) from the function to the module.
+import solver.review  # noqa: E402,F401  isort: skip
+import solver.selfplay  # noqa: E402,F401  isort: skip
 from solver.api import apply, generate, hint, legal_moves, new, position, review, score, selfplay, solve, svg, view
 from solver.errors import (IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError,
                            NotationError, SolverError, UnknownCardError, UnknownGameError,

@@ -47,6 +47,15 @@ def _build_parser(argv: Sequence[str]) -> Parser:
                         help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
 
+    serve = sub.add_parser("serve", help="the table-side web board (docs/web.md)",
+                           description="Serve the table-side web board: the position as a picture, moves by clicking, "
+                                       "hints, records and reviews, puzzles. Binds 127.0.0.1 unless --host says "
+                                       "otherwise.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
+    serve.set_defaults(run=_run_serve)
+
     games = sub.add_parser("games", help="list the games and their parameters")
     games.add_argument("--json", action="store_true")
     games.set_defaults(run=_run_games)
@@ -97,13 +106,23 @@ def _run_engine(args: argparse.Namespace) -> int:
             log.close()
 
 
+def _run_serve(args: argparse.Namespace) -> int:
+    from solver.engine import MAX_THREADS
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
+    if not 0 <= args.port <= 65535:
+        raise InvalidInputError("--port", args.port, "must be between 0 and 65535")
+    try:
+        from solver.web.server import serve
+    except ImportError as exc:
+        raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
+                                                 "memory-solver: pip install .)") from None
+    return serve(args.host, args.port, args.threads)
+
+
 def _run_games(args: argparse.Namespace) -> int:
-    listing = []
-    for name in game_names():
-        cls = game_class(name)
-        listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
-                        "utility": cls.utility.value, "information": cls.information.value,
-                        "parameters": {k: {"default": p.default, "doc": p.doc} for k, p in cls.PARAMETERS.items()}})
+    from solver.registry import game_listing
+    listing = game_listing()
     if args.json:
         print_json(listing)
     else:

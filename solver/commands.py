@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
-from solver.game import Game, State, View
+from solver.game import VIEW_PREFIX, Game, State, View
 from solver.results import HintResult
 from solver.search import Limits, SearchContext
 from solver.validate import decode_json
@@ -248,18 +248,34 @@ def options_from_json(game: Game, verb: str, value: Any, field: str = "options")
     known = {option.key: option for option in game.VERB_OPTIONS.get(verb, ())}
     out = {}
     for key, item in obj.items():
-        if key not in known:
-            allowed = ", ".join(sorted(known)) or "none"
-            raise InvalidInputError(join(field, key), key, f"unknown option for {game.name} {verb} (known: {allowed})")
+        if key not in known or not known[key].engine:
+            allowed = ", ".join(sorted(k for k, o in known.items() if o.engine)) or "none"
+            raise InvalidInputError(join(field, key), key, f"unknown option for {game.name} {verb} (known: {allowed})"
+                                    + (" (a command-line option)" if key in known else ""))
         out[key] = known[key].check(item, join(field, key))
     return out
 
 
 # ---------------------------------------------------------------------- positions
+def read_position_arg(game: Game, text: str, field: str = "STATE") -> Any:
+    """:func:`read_input_arg` for a position of ``game``: a word that is no file, ``-``, JSON or the start of the
+    game's notation (:attr:`Game.NOTATION_START`) is named as a missing file, not parsed as a broken notation."""
+    payload = read_input_arg(text, field)
+    start = game.NOTATION_START
+    if start and isinstance(payload, str) and text != "-" and not os.path.exists(text):
+        body = payload
+        if body.startswith(VIEW_PREFIX):
+            body = body.partition(" ")[2].lstrip()
+        if not body.lower().startswith(start):
+            raise InvalidInputError(field, text, f"no such file (a position is a JSON file, '-' for stdin, inline "
+                                                 f"JSON or the notation '{start} ...', docs/formats/{game.name}.md)")
+    return payload
+
+
 def position_from_arg(game: Game, text: str, field: str = "STATE") -> State | View:
     """A position from the command line: a record gives its final position."""
     from solver.record import is_record, record_from_json
-    payload = read_input_arg(text, field)
+    payload = read_position_arg(game, text, field)
     if is_record(payload):
         return record_from_json(payload, field).final_position(game)
     return game.parse_position(payload, field)
@@ -288,11 +304,24 @@ def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
     for verb, builder in _BUILDERS.items():
         if verb not in existing:
             builder(commands, game)
+            add_flag_aliases(commands.choices[verb], game.FLAG_ALIASES.get(verb, {}))
+
+
+def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Old flag names (:attr:`Game.FLAG_ALIASES`) that set the same value as the flag each names."""
+    for alias, target in aliases.items():
+        action = next(a for a in parser._actions if target in a.option_strings)
+        parser.add_argument(alias, dest=action.dest, type=action.type, choices=action.choices,
+                            default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
             description: str | None = None) -> argparse.ArgumentParser:
-    parser = commands.add_parser(verb, help=help_text, description=description or help_text)
+    aliases = [a for a in game.VERB_ALIASES.get(verb, ()) if a not in commands.choices]
+    description = description or help_text
+    if game.VERB_NOTES.get(verb):
+        description += " " + game.VERB_NOTES[verb]
+    parser = commands.add_parser(verb, help=help_text, description=description, aliases=aliases)
     return parser
 
 
@@ -311,16 +340,18 @@ def _add_new(commands: argparse._SubParsersAction, game: Game) -> None:
     p.add_argument("--record", default=None, metavar="FILE", help="also start a game record in FILE")
     p.add_argument("--json", action="store_true", help="print JSON instead of the notation")
     p.add_argument("--notation", action="store_true", help=argparse.SUPPRESS)  # the default; kept for old scripts
+    add_verb_options(p, game, "new")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
         if args.seed < 0 or args.seed >= 2**63:
             raise InvalidInputError("--seed", args.seed, "must be between 0 and 2**63-1")
+        options = verb_options(g, "new", args)
         if args.table:
-            position: State | View = g.new_table(_require_player(g, args.player))
+            position: State | View = g.new_table(_require_player(g, args.player), **options)
         else:
-            state = g.new_game(args.seed)
+            state = g.new_game(args.seed, **options)
             position = state if args.player is None else state.view(_require_player(g, args.player))
         if args.record:
             from solver.record import Record
@@ -398,7 +429,7 @@ def _add_apply(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import append_to_file, is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "STATE")
+        payload = read_position_arg(g, args.state, "STATE")
         start = record_from_json(payload, "STATE").final_position(g) if is_record(payload) \
             else g.parse_position(payload, "STATE")
         position = g.apply(start, list(args.moves), "MOVE")
@@ -446,12 +477,17 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         position = position_from_arg(g, args.state)
         if not 1 <= args.top <= 1000:
             raise InvalidInputError("--top", args.top, "must be between 1 and 1000")
+        g.prepare("hint")
         result = g.hint(position, context_from_args(g, args), top=args.top, player=args.player,
                         full_information=args.full_information, **verb_options(g, "hint", args))
         if args.json:
             print_json(result.to_json())
         else:
-            render_hint(result, sys.stdout)
+            text = g.render_text("hint", result)
+            if text is None:
+                render_hint(result, sys.stdout)
+            else:
+                sys.stdout.write(text)
         return 0
 
     p.set_defaults(run=run)
@@ -468,9 +504,10 @@ def _add_solve(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "PROBLEM")
+        payload = read_position_arg(g, args.state, "PROBLEM")
         if is_record(payload):
             payload = record_from_json(payload, "PROBLEM").final_position(g)
+        g.prepare("solve")
         result = g.solve(payload, context_from_args(g, args), **verb_options(g, "solve", args))
         if args.json:
             print_json(result.to_json())
@@ -495,7 +532,7 @@ def _add_score(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "STATE")
+        payload = read_position_arg(g, args.state, "STATE")
         if is_record(payload):
             payload = record_from_json(payload, "STATE").final_position(g)
         result = g.score(payload, **verb_options(g, "score", args))
@@ -546,6 +583,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
     p.add_argument("--id", default=None, help="regenerate exactly this puzzle (its id from an earlier run)")
     p.add_argument("--svg", default=None, metavar="DIR", help="also write one SVG per puzzle and an answers page")
     _add_scale_args(p)
+    add_verb_options(p, game, "generate")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
@@ -559,7 +597,8 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
         else:
             if not kinds:
                 raise UnsupportedActionError("action", "generate", f"{g.name} has no puzzles")
-            items = generate(g, args.kind, args.difficulty, seed=args.seed, start=args.start, count=args.count,
+            kind, difficulty = g.puzzle_request(args.kind, args.difficulty, **verb_options(g, "generate", args))
+            items = generate(g, kind, difficulty, seed=args.seed, start=args.start, count=args.count,
                              **_scale_config(args))
         puzzles = []
         for puzzle in items:
@@ -598,6 +637,8 @@ def _add_check(commands: argparse._SubParsersAction, game: Game) -> None:
             print_json(verdict)
         else:
             sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
+            if verdict.get("puzzleError"):
+                sys.stdout.write(f"note: {verdict['puzzleError']} (checked against the proven optimum)\n")
         return 0 if verdict["correct"] else 4
 
     p.set_defaults(run=run)

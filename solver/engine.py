@@ -37,11 +37,11 @@ from solver.validate import (as_bool, as_choice, as_int, as_list, as_number, as_
 from solver.version import __version__
 
 SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves", "new", "view", "apply", "show", "generate", "check",
-                  "review")
+                  "review", "sample", "games")
 CONTROL_ACTIONS = ("query_version", "terminate", "terminate_all")
 ACTIONS = SEARCH_ACTIONS + CONTROL_ACTIONS
 #: actions that need no ``state``
-STATELESS_ACTIONS = ("new", "generate", "check", "review")
+STATELESS_ACTIONS = ("new", "generate", "check", "review", "games")
 QUERY_KEYS = {"id", "game", "action", "state", "limits", "top", "player", "fullInformation",
               "reportDuringSearchEvery", "seed", "terminateId", "moves", "analyzeTurns", "options", "record",
               "players", "mode", "table", "kind", "difficulty", "index", "puzzle", "answer", "svg", "hint",
@@ -176,6 +176,8 @@ class Engine:
         if action in ("terminate", "terminate_all"):
             self._terminate(qid, query, action)
             return
+        if action == "games":
+            query = {**query, "game": "aetherya"}  # lists every game; needs none
         if "game" not in query:
             raise InvalidInputError("game", problem="missing required field")
         game_spec = query["game"]
@@ -331,9 +333,9 @@ class Engine:
         if as_bool(query.get("table", False), "table"):
             if player is None:
                 raise InvalidInputError("player", problem="a real table needs the player whose view it is")
-            position = configured.new_table(as_int(player, "player", 0, 16))
+            position = configured.new_table(as_int(player, "player", 0, 16), **options)
         else:
-            position = configured.new_game(job.ctx.seed)
+            position = configured.new_game(job.ctx.seed, **options)
             if player is not None:
                 position = position.view(as_int(player, "player", 0, 16))
         return {"game": configured.spec(), **_position_body(position)}
@@ -378,16 +380,40 @@ class Engine:
             return {"svg": svg(position.game, position, hint=hint, **options), "hint": hint}
         return {"text": position.game.describe(position), "hint": hint}
 
+    def _games(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        from solver.registry import game_listing
+        return {"game": None, "isDuringSearch": False, "games": game_listing()}
+
+    def _sample(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        import numpy as np
+        from solver.game import State
+        position = game.parse_position(query["state"])
+        moves = _moves(query)
+        if moves:
+            position = game.apply(position, moves)
+        if not isinstance(position, State):
+            raise InvalidInputError("state", problem="a view's chance outcomes are entered as they happen at the "
+                                                     "table; sampling needs the full state")
+        if not position.is_chance_node():
+            raise InvalidInputError("state", position.to_notation()[:80], "no chance outcome comes next here")
+        outcomes = position.chance_outcomes()
+        rng = np.random.default_rng([job.ctx.seed, len(moves)])
+        probs = np.asarray([p for _, p in outcomes], dtype=float)
+        pick = int(rng.choice(len(outcomes), p=probs / probs.sum()))
+        action, probability = outcomes[pick]
+        return {"move": position.action_to_string(action), "probability": probability}
+
     def _generate(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         from solver.puzzles import make_puzzle, parse_puzzle_id
         if "state" in query and isinstance(query["state"], str):  # a puzzle id
             spec, kind, difficulty, seed, index = parse_puzzle_id(query["state"], "state", game)
-            return {"puzzle": make_puzzle(load_game(spec), kind, difficulty, seed, index)}
+            return _puzzle_body(make_puzzle(load_game(spec), kind, difficulty, seed, index))
         kinds = game.PUZZLE_KINDS
         kind = as_choice(query.get("kind", kinds[0] if kinds else None), "kind", kinds)
         difficulty = as_choice(query.get("difficulty", "medium"), "difficulty", ("easy", "medium", "hard"))
+        kind, difficulty = game.puzzle_request(kind, difficulty, **options)
         index = as_int(query.get("index", 0), "index", 0, 10**9)
-        return {"puzzle": make_puzzle(game, kind, difficulty, job.ctx.seed, index)}
+        return _puzzle_body(make_puzzle(game, kind, difficulty, job.ctx.seed, index))
 
     def _check(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         from solver.puzzles import check
@@ -405,15 +431,36 @@ class Engine:
         record = record_from_json(query["record"], "record")
         player = query.get("player")
         mistakes = as_int(query.get("mistakes", 3), "mistakes", 0, 1000)
+        head = {"id": job.qid, "action": job.action, "game": game.name}
+        report = None
+        if job.ctx.report_every:
+            def report(partial: dict[str, Any]) -> None:
+                job.ctx.maybe_report(lambda: _Interim({**head, **partial}))
+        per_decision = Limits(time_ms=job.ctx.limits.time_ms, nodes=job.ctx.limits.nodes)
         return review(game, record, None if player is None else as_int(player, "player", 0, 16),
-                      limits=job.ctx.limits, seed=job.ctx.seed, mistakes=mistakes)
+                      limits=per_decision, seed=job.ctx.seed, mistakes=mistakes, cancel=job.ctx.cancel,
+                      report=report)
 
 
 _HANDLERS = {"hint": Engine._hint, "solve": Engine._solve, "score": Engine._score, "legal_moves": Engine._legal_moves,
              "new": Engine._new, "view": Engine._view, "apply": Engine._apply, "show": Engine._show,
-             "generate": Engine._generate, "check": Engine._check, "review": Engine._review}
+             "generate": Engine._generate, "check": Engine._check, "review": Engine._review,
+             "sample": Engine._sample, "games": Engine._games}
 #: the command-line verb whose options an action takes
 _VERBS = {"legal_moves": "legal-moves"}
+
+
+def _puzzle_body(puzzle: dict[str, Any]) -> dict[str, Any]:
+    """A puzzle with the position a player answers it from (where the game offers one) and its text."""
+    from solver.errors import UnsupportedActionError
+    from solver.registry import load_game
+    game = load_game(puzzle["game"])
+    body: dict[str, Any] = {"puzzle": puzzle, "text": game.describe_puzzle(puzzle)}
+    try:
+        body["position"] = _position_body(game.puzzle_position(puzzle))
+    except UnsupportedActionError:
+        body["position"] = None
+    return body
 
 
 def _moves(query: dict[str, Any]) -> list[str]:
@@ -425,6 +472,16 @@ def _position_body(position: Any) -> dict[str, Any]:
     terminal = position.is_terminal()
     return {"state": position.to_json(), "notation": position.to_notation(), "currentPlayer": position.current_player(),
             "terminal": terminal, "legalMoves": [] if terminal else position.game.legal_moves(position)}
+
+
+class _Interim:
+    """A partial result that is already JSON (a review so far)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.body)
 
 
 def _interim(partial: Any) -> dict[str, Any]:

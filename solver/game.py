@@ -124,7 +124,9 @@ class State(ABC):
         for action in self.legal_actions():
             if self.action_to_string(action) == text:
                 return action
-        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r}")
+        legal = [self.action_to_string(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:8]) + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
+        raise IllegalMoveError(field, text, f"not a legal move in {self.to_notation()!r} (legal: {shown or 'none'})")
 
     def apply_move(self, text: str, field: str = "move") -> None:
         """Parse ``text`` and play it."""
@@ -326,6 +328,11 @@ class Option:
     choices: tuple[Any, ...] | None = None
     lo: float | None = None
     hi: float | None = None
+    #: False for a command-line-only option (one that names a local file, such as Embers ``new --campaign``):
+    #: the engine refuses it in a query's ``options``
+    engine: bool = True
+    #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
+    parse: Callable[[Any, str], Any] | None = None
 
     def check(self, value: Any, field: str | None = None) -> Any:
         """Validate ``value`` (already parsed from JSON or the command line); errors name ``field``."""
@@ -342,6 +349,8 @@ class Option:
             value = as_str(value, field)
         if self.choices is not None:
             value = as_choice(value, field, self.choices)
+        if self.parse is not None:
+            value = self.parse(value, field)
         return value
 
 
@@ -381,6 +390,11 @@ class Game(ABC):
     #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
     #: receives them as keyword arguments
     VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
+    #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
+    VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
+    #: alias sets the same value as the flag it names, and is hidden from ``--help``
+    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -477,7 +491,7 @@ class Game(ABC):
                 raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
                                                                  "full state for a full-information analysis")
             if player is not None and player != position.observer:
-                raise InvalidInputError("player", player, f"this is player {position.observer}'s view")
+                position = position.view(player)   # refused unless the rules let one view give another's
             return self.hint_view(position, ctx, top=top, **options)
         if full_information:
             return self.hint_full(position, ctx, top=top, player=player, **options)
@@ -516,9 +530,24 @@ class Game(ABC):
         """One puzzle drawn from ``rng`` (its own stream): the puzzle object without ``id`` (added by the caller)."""
         raise UnsupportedActionError("action", "generate", f"{self.name} has no puzzles")
 
+    def puzzle_request(self, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
+        """The ``(kind, difficulty)`` that ``generate``'s game options (``VERB_OPTIONS["generate"]``) ask for.
+
+        A game whose generator takes options folds them into the kind (Memorinth ``--turns 4`` is the kind
+        ``escape-in-4``), so that the puzzle id still names everything needed to make the puzzle again.
+        """
+        return kind, difficulty
+
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
         raise UnsupportedActionError("action", "check", f"{self.name} has no puzzles")
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> State | View:
+        """The position a player answers ``puzzle`` from, by playing moves (the web board draws it).
+
+        :meth:`check_puzzle` then accepts the answer as the list of move strings played from it.
+        """
+        raise UnsupportedActionError("action", "puzzle", f"{self.name} puzzles are not answered by moves")
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         """The puzzle as text for a person."""
@@ -563,6 +592,19 @@ class Game(ABC):
     def render_text(self, verb: str, result: Any) -> str | None:
         """The text form of a verb's result for a person, or ``None`` for the generic ``key: value`` lines."""
         return None
+
+    #: the word every notation of the game starts with (a view's right after ``view:N``), if there is one: a
+    #: command-line STATE that is not a file, ``-`` or JSON and does not start with it is named as a missing file
+    NOTATION_START: ClassVar[str | None] = None
+
+    #: a game's own words added to a shared verb's ``--help`` description (what to expect, how long it takes)
+    VERB_NOTES: ClassVar[dict[str, str]] = {}
+
+    def prepare(self, verb: str) -> None:
+        """Load what ``verb`` needs (a compiled kernel, say) before its time limit starts counting.
+
+        The command line calls it before it builds the search context; by default nothing is loaded.
+        """
 
     def describe(self, position: State | View, player: int | None = None) -> str:
         """``position`` (or ``player``'s view of it) as text for a person (``show``)."""

@@ -111,4 +111,11 @@ def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle") -> dict[s
     if loaded.name != game.name:
         raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
     verdict = loaded.check_puzzle(obj, answer)
-    return {"puzzleId": obj.get("id"), **verdict}
+    out = {"puzzleId": obj.get("id"), **verdict}
+    if "solution" not in out:
+        from solver.errors import UnsupportedActionError
+        try:
+            out["solution"] = loaded.puzzle_answer(obj)
+        except (UnsupportedActionError, KeyError, TypeError):
+            pass
+    return out

@@ -69,3 +69,20 @@ def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
     name, spec_params = parse_spec(spec, field)
     cls = game_class(name, field)
     return cls(**{**spec_params, **params})
+
+
+def game_listing() -> list[dict[str, Any]]:
+    """Every game's name, players, parameters (with choices), puzzle kinds and self-play policies."""
+    listing = []
+    for name in game_names():
+        cls = game_class(name)
+        params = {k: {"default": p.default, "doc": p.doc, "type": p.kind.__name__,
+                      **({"choices": list(p.choices)} if p.choices else {}),
+                      **({"min": p.lo, "max": p.hi} if p.lo is not None else {})}
+                  for k, p in cls.PARAMETERS.items()}
+        listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
+                        "utility": cls.utility.value, "information": cls.information.value, "parameters": params,
+                        "playersParameter": cls.PLAYERS_PARAMETER, "modeParameter": cls.MODE_PARAMETER,
+                        "puzzleKinds": list(cls.PUZZLE_KINDS), "selfplayPolicies": list(cls.SELFPLAY_POLICIES),
+                        "defaultTimeMs": cls.default_time_ms})
+    return listing

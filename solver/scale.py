@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import multiprocessing
+import os
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -22,8 +23,12 @@ from solver.errors import InvalidInputError
 
 #: the largest ``--count`` (and ``--start + --count``) a run accepts
 MAX_ITEMS = 10**9
-#: items submitted ahead of the one being written, per worker
+#: chunks submitted ahead of the one being written, per worker
 WINDOW_PER_WORKER = 4
+#: the most items in one chunk of work sent to a worker
+MAX_CHUNK = 256
+#: chunks each worker gets at least (so the work stays balanced)
+CHUNKS_PER_WORKER = 16
 
 
 def item_rng(seed: int, index: int, *salt: str) -> np.random.Generator:
@@ -57,12 +62,13 @@ def run_items(task: Callable[[int], Any], start: int, count: int, jobs: int = 1,
     indices = range(start, start + count)
     bar = _progress_bar(count, label) if progress else None
     try:
-        if executor == "ray":
-            results = _run_ray(task, indices, jobs, address)
-        elif jobs == 1:
-            results = (task(i) for i in indices)
+        if jobs == 1 and executor != "ray":
+            results: Iterator[Any] = (task(i) for i in indices)
         else:
-            results = _run_processes(task, indices, jobs)
+            chunk = chunk_size(count, jobs)
+            chunks = [range(i, min(i + chunk, start + count)) for i in range(start, start + count, chunk)]
+            run = _run_ray if executor == "ray" else _run_processes
+            results = (item for batch in run(task, chunks, jobs, address) for item in batch)
         for result in results:
             if bar is not None:
                 bar.update(1)
@@ -72,27 +78,61 @@ def run_items(task: Callable[[int], Any], start: int, count: int, jobs: int = 1,
             bar.close()
 
 
-def _run_processes(task: Callable[[int], Any], indices: range, jobs: int) -> Iterator[Any]:
-    context = multiprocessing.get_context("spawn")
+def chunk_size(count: int, jobs: int) -> int:
+    """Items sent to a worker at once: one for a few slow items, up to :data:`MAX_CHUNK` for millions of fast ones,
+    so that every worker gets at least :data:`CHUNKS_PER_WORKER` chunks."""
+    return max(1, min(MAX_CHUNK, count // (jobs * CHUNKS_PER_WORKER)))
+
+
+def _call_range(task: Callable[[int], Any], items: range) -> list[Any]:
+    return [task(i) for i in items]
+
+
+def _run_processes(task: Callable[[int], Any], chunks: list[range], jobs: int,
+                   address: str | None = None) -> Iterator[list[Any]]:
+    # forkserver: each worker forks from a server that has already imported the package (cheap start-up, and
+    # safe when the parent runs threads); spawn where fork is not available
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload(["solver.registry", "solver.puzzles", "solver.selfplay"])
+        _start_forkserver()
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        yield from _ordered(lambda i: pool.submit(task, i), lambda f: f.result(), indices, jobs)
+        yield from _ordered(lambda c: pool.submit(_call_range, task, c), lambda f: f.result(), chunks, jobs)
 
 
-def _ordered(submit: Callable[[int], Any], result_of: Callable[[Any], Any], indices: range,
+def _start_forkserver() -> None:
+    """Start the fork server without the current directory on its ``sys.path``. Python 3.11's server runs
+    ``python -c`` (so ``sys.path[0]`` is the working directory) and ignores the parent's path: run from a source
+    checkout, its workers imported the uncompiled ``solver`` folder there instead of the installed package.
+    ``PYTHONSAFEPATH`` (Python 3.11+) leaves that entry out; it is set only while the server starts."""
+    from multiprocessing import forkserver
+    previous = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        if previous is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = previous
+
+
+def _ordered(submit: Callable[[range], Any], result_of: Callable[[Any], Any], chunks: list[range],
              jobs: int) -> Iterator[Any]:
     pending: dict[int, Any] = {}
-    upcoming = iter(indices)
     window = max(1, jobs * WINDOW_PER_WORKER)
-    for i in indices:
+    upcoming = iter(range(len(chunks)))
+    for n in range(len(chunks)):
         while len(pending) < window:
             nxt = next(upcoming, None)
             if nxt is None:
                 break
-            pending[nxt] = submit(nxt)
-        yield result_of(pending.pop(i))
+            pending[nxt] = submit(chunks[nxt])
+        yield result_of(pending.pop(n))
 
 
-def _run_ray(task: Callable[[int], Any], indices: range, jobs: int, address: str | None) -> Iterator[Any]:
+def _run_ray(task: Callable[[int], Any], chunks: list[range], jobs: int, address: str | None) -> Iterator[list[Any]]:
     try:
         import ray
     except ImportError:
@@ -104,16 +144,12 @@ def _run_ray(task: Callable[[int], Any], indices: range, jobs: int, address: str
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
     try:
-        remote = ray.remote(_call)
+        remote = ray.remote(_call_range)
         cluster_cpus = int(ray.cluster_resources().get("CPU", jobs))
-        yield from _ordered(lambda i: remote.remote(task, i), ray.get, indices, max(jobs, cluster_cpus))
+        yield from _ordered(lambda c: remote.remote(task, c), ray.get, chunks, max(jobs, cluster_cpus))
     finally:
         if started_here:
             ray.shutdown()
-
-
-def _call(task: Callable[[int], Any], index: int) -> Any:
-    return task(index)
 
 
 def _progress_bar(total: int, label: str) -> Any:

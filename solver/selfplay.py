@@ -73,8 +73,11 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         values = [float(item["outcomes"][label]) for item in results if label in item.get("outcomes", {})]
         per_label[label] = _describe(values)
     pairs = []
+    measures = _measures(results)
     for i, a in enumerate(labels):
         for b in labels[i + 1:]:
+            if measures.get(a) != measures.get(b):  # "hint" vs "greedy", "hint wins" vs "greedy wins"; not across
+                continue
             both = [(float(item["outcomes"][a]), float(item["outcomes"][b])) for item in results
                     if a in item.get("outcomes", {}) and b in item.get("outcomes", {})]
             if not both:
@@ -89,6 +92,18 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                 entry.update({"onlyA": only_a, "onlyB": only_b, "mcnemarP": round(p, 6)})
             pairs.append(entry)
     return {"games": len(results), "labels": per_label, "paired": pairs}
+
+
+def _measures(results: list[dict[str, Any]]) -> dict[str, str]:
+    """What each label measures: the label without the policy name it starts with (``"hint wins"`` -> ``" wins"``,
+    ``"hint"`` -> ``""``), so that only like is compared with like."""
+    out: dict[str, str] = {}
+    for item in results:
+        names = sorted((str(p) for p in item.get("policies", [])), key=len, reverse=True)
+        for label in item.get("outcomes", {}):
+            name = next((n for n in names if label == n or label.startswith(n + " ")), None)
+            out.setdefault(label, label[len(name):] if name is not None else label)
+    return out
 
 
 def _describe(values: list[float]) -> dict[str, Any]:

@@ -1,34 +1,50 @@
-"""Aetherya: the game object, its engine services and its command line."""
+"""Aetherya: the game object, its engine services and its command line (the shared verbs of
+``solver/commands.py`` plus ``optimize``)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any, TextIO
 
 import numpy as np
 
-from solver.aetherya.cards import CATEGORIES
+from solver.aetherya.cards import CATEGORIES, LEGENDS, legend
 from solver.aetherya.scoring import KingdomScore, score_kingdom
 from solver.aetherya.state import MODES, AetheryaState
 from solver.aetherya.tiles import load_families
-from solver.commands import print_json
 from solver.errors import InvalidInputError, UnknownGameError
-from solver.game import CHANCE_PLAYER, Game, Information, Parameter, State, Utility
+from solver.game import (CHANCE_PLAYER, VIEW_PREFIX, Game, Information, Option, Parameter, State, Utility, View,
+                         split_view_notation)
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
-from solver.validate import as_list, as_object, check_keys, get
+from solver.validate import as_list, as_object, as_str, check_keys, get
 
 
-def parse_score_request(payload: Any, field: str = "state") -> KingdomScore:
-    """Score ``"KINGDOM"`` or ``{"kingdom": "KINGDOM", "legends": [...]}``."""
+def parse_score_request(payload: Any, field: str = "state", legends: Any = None) -> KingdomScore:
+    """Score ``"KINGDOM"`` or ``{"kingdom": "KINGDOM", "legends": [...]}`` (``legends``: Legends held, from the
+    ``--legends`` option)."""
     if isinstance(payload, str):
-        return score_kingdom(payload, field=field)
+        return score_kingdom(payload, legends or [], field=field, legends_field="legends")
     obj = as_object(payload, field)
     check_keys(obj, ("kingdom", "legends"), field)
-    legends = as_list(obj.get("legends", []), f"{field}.legends")
-    return score_kingdom(get(obj, "kingdom", field), legends, field=f"{field}.kingdom",
+    held = as_list(obj.get("legends", []), f"{field}.legends")
+    return score_kingdom(get(obj, "kingdom", field), held + list(legends or []), field=f"{field}.kingdom",
                          legends_field=f"{field}.legends")
+
+
+def parse_legends_option(value: Any, field: str) -> list[str]:
+    """``--legends plains-3,7``: Legend numbers or slugs, comma-separated."""
+    text = as_str(value, field)
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if text.strip() and not parts:
+        raise InvalidInputError(field, text, "expected comma-separated Legend ids")
+    slugs: list[str] = []
+    for i, part in enumerate(parts):
+        slug = legend(part, f"{field}[{i}]").slug
+        if slug in slugs:
+            raise InvalidInputError(f"{field}[{i}]", part, "Legend listed twice (each Legend card is unique)")
+        slugs.append(slug)
+    return slugs
 
 
 def render_score(score: KingdomScore, out: TextIO) -> None:
@@ -71,6 +87,18 @@ class AetheryaGame(Game):
         "tiles": Parameter("default", str, "Objects and Characters tile family: 'default' (the shipped family, "
                                            "not the printed one) or a JSON file (docs/formats/aetherya.md)", data_file=True),
     }
+    PLAYERS_PARAMETER = "players"
+    MODE_PARAMETER = "mode"
+    VERB_OPTIONS = {
+        "score": (Option("legends", "--legends", str, "",
+                         "Legends held with a kingdom: numbers 1-15 or slugs such as plains-3, comma-separated "
+                         "(docs/rules/aetherya.md)", parse=parse_legends_option),),
+        "selfplay": (Option("hintNodes", "--hint-nodes", int, 300, "playouts per decision of the hint policies",
+                            lo=1, hi=10**7),),
+    }
+    PUZZLE_KINDS = ("best-kingdom", "legend-race")
+    SELFPLAY_POLICIES = ("hint", "greedy", "random", "hint-full-info")
+    SELFPLAY_DEFAULT = ("hint", "greedy")
 
     def __init__(self, **params: Any) -> None:
         if params.get("mode") == "solo" and "players" not in params:
@@ -91,7 +119,27 @@ class AetheryaGame(Game):
                    if v != self.PARAMETERS[k].default and not (k == "mode" and v == "solo")]
         return f"{self.name}({','.join(changed)})" if changed else self.name
 
-    # -- states ---------------------------------------------------------------------
+    def configure(self, players: int | None = None, mode: str | None = None) -> Game:
+        """``--mode solo`` plays alone; ``--players 1`` is the solo campaign; another mode from solo is 2 players."""
+        if mode is not None:
+            self.PARAMETERS["mode"].check("mode", mode)
+        if players is None and mode is not None:
+            players = 1 if mode == "solo" else (2 if self.num_players == 1 else self.num_players)
+        if mode is None and players is not None:
+            mode = "solo" if players == 1 else ("base" if self.mode == "solo" else self.mode)
+        return super().configure(players=players, mode=mode)
+
+    def _game_for(self, mode: Any, players: Any, field: str) -> AetheryaGame:
+        """This game, or the one of the mode and player count a position names."""
+        counted = isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
+        if mode in MODES and counted and (mode == "solo") != (players == 1):
+            raise InvalidInputError(f"{field}.players", players, f"the {mode} mode is played by "
+                                    + ("1 player (the solo campaign)" if mode == "solo" else "2 to 4 players"))
+        if (mode, players) != (self.mode, self.num_players) and mode in MODES and counted:
+            return AetheryaGame(players=players, mode=mode, tiles=self.params["tiles"])
+        return self
+
+    # -- states and views -------------------------------------------------------------
     def new_root_state(self) -> AetheryaState:
         """The game before any card is dealt: a chance node (the Legends come first)."""
         return AetheryaState(self)
@@ -105,12 +153,18 @@ class AetheryaGame(Game):
             state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
         return state
 
+    def new_table(self, player: int) -> View:
+        """A real table before anything is dealt, as ``player`` sees it (the Legends are entered first)."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise InvalidInputError("--player", player, f"expected a seat 0..{self.num_players - 1}")
+        return self.new_root_state().view(player)
+
     def state_from_json(self, obj: Any, field: str = "state") -> AetheryaState:
-        from solver.aetherya.serial import state_from_json
+        from solver.aetherya.notation import state_from_json
         return state_from_json(self, obj, field)
 
     def state_from_notation(self, text: str, field: str = "state") -> AetheryaState:
-        from solver.aetherya.serial import notation_to_json, state_from_json
+        from solver.aetherya.notation import notation_to_json, state_from_json
         return state_from_json(self, notation_to_json(text, field), field)
 
     def parse_state(self, payload: Any, field: str = "state") -> State:
@@ -124,145 +178,156 @@ class AetheryaGame(Game):
         mode, players = self.mode, self.num_players
         if isinstance(payload, dict):
             mode, players = payload.get("mode", mode), payload.get("players", players)
-        elif isinstance(payload, str) and ":" in payload.split(" ", 1)[0]:
+        elif isinstance(payload, str) and ":" in payload.split(" ", 1)[0] and not payload.startswith(VIEW_PREFIX):
             head_mode, _, head_players = payload.strip().split(" ", 1)[0].partition(":")
             mode, players = head_mode, int(head_players) if head_players.isdigit() else players
         elif isinstance(payload, str) and payload.strip().lower().endswith(".json"):
             raise InvalidInputError(field, payload, "no such file (a state is a JSON file, '-' for stdin, inline "
                                                     "JSON or the notation 'base:2 ph=... ', docs/formats/aetherya.md)")
-        counted = isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= 4
-        if mode in MODES and counted and (mode == "solo") != (players == 1):
-            raise InvalidInputError(f"{field}.players", players, f"the {mode} mode is played by "
-                                    + ("1 player (the solo campaign)" if mode == "solo" else "2 to 4 players"))
-        if (mode, players) != (self.mode, self.num_players) and mode in MODES and counted:
-            return AetheryaGame(players=players, mode=mode, tiles=self.params["tiles"]).parse_state(payload, field)
+        game = self._game_for(mode, players, field)
+        if game is not self:
+            return game.parse_state(payload, field)
         return super().parse_state(payload, field)
 
-    def score(self, payload: Any) -> dict[str, Any]:
-        """Score a kingdom (notation or ``{"kingdom", "legends"}``) or, given a game state, every seat's sheet."""
-        if isinstance(payload, dict) and "mode" in payload or isinstance(payload, State) or \
-                (isinstance(payload, str) and ":" in payload.split(" ", 1)[0]):
-            state = self.parse_state(payload)
-            out = {"players": [dict(state.score(p).to_json(), player=p) for p in range(state.players)],
-                   "returns": state.returns() if state.is_terminal() else None,
-                   "winners": state.winners() if state.is_terminal() else None}
-            if state.mode == "solo":
-                out["ages"] = solo_age_sheet(state)
-            return out
-        return parse_score_request(payload).to_json()
+    def view_from_json(self, obj: Any, field: str = "state") -> View:
+        """A player's view from its JSON (``"view": N``; docs/formats/aetherya.md)."""
+        from solver.aetherya.view import view_from_json
+        data = as_object(obj, field)
+        game = self._game_for(data.get("mode", self.mode), data.get("players", self.num_players), field)
+        if data.get("mode", self.mode) != game.mode:
+            raise InvalidInputError(f"{field}.mode", data.get("mode"), f"expected one of {', '.join(MODES)}")
+        return view_from_json(game, data, field)
 
-    def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
-             full_information: bool = False) -> HintResult:
-        """Rank every decision of the turn for the player to act (``solver/aetherya/hints.py``)."""
-        from solver.aetherya.hints import hint
-        if not isinstance(state, AetheryaState):
-            state = self.parse_state(state)
-        return hint(state, ctx, top=top, player=player, full_information=full_information)
+    def view_from_notation(self, text: str, field: str = "state") -> View:
+        """A player's view from its notation, ``view:N MODE:PLAYERS key=value ...``."""
+        from solver.aetherya.notation import view_notation_to_json
+        observer, body = split_view_notation(text, field)
+        return self.view_from_json(view_notation_to_json(observer, body, field), field)
+
+    def parse_position(self, payload: Any, field: str = "state") -> State | View:
+        """A state or a view (a view carries ``"view": N``, or its notation starts with ``view:N``)."""
+        if isinstance(payload, dict) and "observer" in payload and "view" not in payload:
+            raise InvalidInputError(f"{field}.observer", payload["observer"], "this looks like an observation in "
+                                    "the old format: give the view's JSON ('\"view\": N', as `aetherya view` "
+                                    "prints it)")
+        return super().parse_position(payload, field)
+
+    # -- services ---------------------------------------------------------------------
+    def hint_view(self, view: View, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
+        """Rank the observer's decisions from the view alone (``solver/aetherya/hints.py``)."""
+        from solver.aetherya.hints import hint_view
+        return hint_view(view, ctx, top=top)
+
+    def hint_full(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+                  **options: Any) -> HintResult:
+        """A full-information analysis: the true face-down cards and tiles, only future draws random."""
+        from solver.aetherya.hints import hint_full
+        return hint_full(state, ctx, top=top, player=player)
+
+    def score(self, payload: Any, legends: Any = None) -> dict[str, Any]:
+        """Score a kingdom (notation or ``{"kingdom", "legends"}``, with ``legends`` held) or, given a game state
+        or a view, every seat's sheet (a view counts only the cards its observer knows)."""
+        position = payload if isinstance(payload, (State, View)) else None
+        if position is None and (isinstance(payload, dict) and ("mode" in payload or "view" in payload)
+                                 or isinstance(payload, str) and (":" in payload.split(" ", 1)[0])):
+            position = self.parse_position(payload)
+        if position is None:
+            return parse_score_request(payload, legends=legends).to_json()
+        if legends:
+            raise InvalidInputError("legends", ",".join(legends), "Legends held are part of a game position; "
+                                                                  "the option is for a kingdom")
+        sheets = [position.score(p) for p in range(position.game.num_players)]
+        state = position.rep if isinstance(position, View) else position
+        terminal = position.is_terminal()
+        out: dict[str, Any] = {"players": [dict(sheet.to_json(), player=p) for p, sheet in enumerate(sheets)],
+                               "returns": position.returns() if terminal else None,
+                               "winners": state.winners() if terminal else None}
+        if isinstance(position, View):
+            out["view"] = position.observer
+        if state.mode == "solo":
+            out["ages"] = solo_age_sheet(state) if not (isinstance(position, View) and position.turn_over_cells()) \
+                else solo_age_sheet(state)[:-1]
+        return out
 
     def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
         from solver.aetherya.optimize import solve
         return solve(payload, ctx)
 
+    # -- text for a person --------------------------------------------------------------
+    def describe(self, position: State | View, player: int | None = None) -> str:
+        """The position as a person reads it: every kingdom as a 4x4 grid, the piles, the Legends."""
+        if player is not None and isinstance(position, State):
+            position = position.view(player)
+        from solver.aetherya.text import describe
+        return describe(position.to_json())
+
+    def render_text(self, verb: str, result: Any) -> str | None:
+        if verb == "score" and isinstance(result, dict):
+            from io import StringIO
+            out = StringIO()
+            if "players" in result:
+                for sheet in result["players"]:
+                    out.write(f"seat {sheet['player']}: total {sheet['total']}  ("
+                              + ", ".join(f"{name} {sheet[name]}" for name in CATEGORIES) + ")\n")
+                if result.get("winners") is not None:
+                    out.write(f"winners: {', '.join(map(str, result['winners'])) or 'none'}\n")
+                for age in result.get("ages", []):
+                    out.write(f"Age {age['age']}: kingdom {age['kingdom']}, objective {age['objective']}, score "
+                              f"{age['score']}\n")
+                return out.getvalue()
+            render_score(score_kingdom_from_json(result), out)
+            return out.getvalue()
+        return None
+
+    # -- puzzles --------------------------------------------------------------------------
+    def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
+        from solver.aetherya.puzzles import best_kingdom_puzzle, legend_race_puzzle
+        make = best_kingdom_puzzle if kind == "best-kingdom" else legend_race_puzzle
+        return make(rng, difficulty)
+
+    def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+        """The verdict, proven again from the puzzle's own cards (``solver.aetherya.puzzles.check``): the file's
+        ``solution`` is never trusted and may be left out."""
+        from solver.aetherya.puzzles import check, proven_answer
+        verdict = check(puzzle, answer)
+        if "puzzleError" in verdict or not puzzle.get("solution"):
+            verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
+        return verdict
+
+    def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
+        from solver.aetherya.puzzles import describe_puzzle
+        return describe_puzzle(puzzle)
+
+    def puzzle_answer(self, puzzle: dict[str, Any]) -> str:
+        from solver.aetherya.puzzles import puzzle_answer
+        return puzzle_answer(puzzle)
+
+    # -- self-play ----------------------------------------------------------------------
+    def selfplay_game(self, policies: tuple[str, ...], rng: np.random.Generator, **options: Any) -> dict[str, Any]:
+        from solver.aetherya.selfplay import selfplay_game
+        return selfplay_game(self, policies, rng, **options)
+
+    # -- pictures -----------------------------------------------------------------------
+    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        from solver.aetherya.picture import position_svg
+        return position_svg(position.to_json(), hint, **options)
+
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.aetherya.picture import puzzle_svg
+        return puzzle_svg(puzzle, solution)
+
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
-        score = commands.add_parser("score", help="score a kingdom",
-                                    description="Score a kingdom given as 4 rows of 4 letters joined by '/' "
-                                                "(P F M S H E D G R O ?), e.g. FEFP/MDMH/PHFS/SSGS.")
-        score.add_argument("kingdom", metavar="KINGDOM")
-        score.add_argument("--legends", default="", metavar="ID,...",
-                           help="Legends held: numbers 1-15 or slugs such as plains-3 (docs/rules/aetherya.md)")
-        score.add_argument("--json", action="store_true", help="print one JSON object")
-        score.set_defaults(run=_run_score)
-        gen = commands.add_parser("generate", help="generate puzzles with verified solutions (JSON lines)",
-                                  description="Generate puzzles as JSON lines, each with its verified solution: "
-                                              "best-kingdom (place cards around fixed ones for the best score; "
-                                              "optimum proven by exhaustive enumeration, unique up to symmetry) or "
-                                              "legend-race (write a named Legend in the fewest turns; verified by "
-                                              "breadth-first search).")
-        gen.add_argument("--kind", required=True, choices=("best-kingdom", "legend-race"))
-        gen.add_argument("--count", type=int, default=1)
-        gen.add_argument("--seed", type=int, default=0)
-        gen.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-        gen.set_defaults(run=_run_generate)
-        chk = commands.add_parser("check", help="check an answer to a puzzle",
-                                  description="PUZZLE is one JSON line from 'generate' (a file, '-' or inline JSON). "
-                                              "ANSWER is a kingdom (best-kingdom) or turns separated by ';' such as "
-                                              "'take, place b2; draw, reveal a1' (legend-race), or a JSON file.")
-        chk.add_argument("puzzle", metavar="PUZZLE")
-        chk.add_argument("answer", metavar="ANSWER")
-        chk.add_argument("--json", action="store_true")
-        chk.set_defaults(run=_run_check)
         from solver.aetherya.optimize import add_optimize_command
         add_optimize_command(commands)
 
     def demo(self, out: TextIO) -> None:
-        kingdom = "FEFP/MDMH/PHFS/SSGS"
-        out.write(f"Score of the kingdom {kingdom} holding the Legend 'plains-3':\n")
-        render_score(score_kingdom(kingdom, ["plains-3"]), out)
-        from solver.aetherya.playout import advance_to_turn_start
-        from solver.commands import render_hint
-        from solver.search import Limits
-        game = AetheryaGame()
-        state = advance_to_turn_start(game.new_initial_state(3), np.random.default_rng(0))
-        obs = state.observation(state.to_move)
-        out.write(f"\nA dealt 2-player game (seed 3), player {state.to_move} to move; what that player sees:\n")
-        for seat, text in enumerate(obs["kingdoms"]):
-            out.write(f"  kingdom {seat}: {text}\n")
-        out.write(f"  discard top: {obs['discard'][0][-1:]}, draw pile: {obs['drawPile']} cards, "
-                  f"Legends face up: {', '.join(obs['legendRow'])}\n")
-        result = self.hint(state, SearchContext(limits=Limits(time_ms=500), seed=0), top=3)
-        out.write("Hint (0.5 s, `memory-solver aetherya hint STATE.json`):\n")
-        render_hint(result, out)
-        from solver.aetherya.optimize import optimize_kingdom, render_result
-        hand = "PFFMMSSHHEEDGGRO"
-        out.write(f"\nThe best arrangement of 16 held cards, proven (`memory-solver aetherya optimize {hand}`):\n")
-        render_result(optimize_kingdom(hand, time_ms=20_000), out)
-        hand, fixed = "PPFFMMSHHEEDGRRO", "a1=R,d4=O"
-        out.write(f"\nThe same with a Dragon and a Portal already locked in place "
-                  f"(`memory-solver aetherya optimize {hand} --fixed {fixed}`):\n")
-        render_result(optimize_kingdom(hand, fixed=fixed, time_ms=20_000), out)
+        from solver.aetherya.demo import demo
+        demo(self, out)
 
 
-def _run_generate(args: argparse.Namespace) -> int:
-    if args.count < 1:
-        raise InvalidInputError("--count", args.count, "must be at least 1")
-    if args.seed < 0:
-        raise InvalidInputError("--seed", args.seed, "must be at least 0")
-    from solver.aetherya.puzzles import best_kingdom_puzzle, legend_race_puzzle
-    rng = np.random.default_rng(args.seed)
-    make = best_kingdom_puzzle if args.kind == "best-kingdom" else legend_race_puzzle
-    for i in range(args.count):
-        print_json(make(rng, args.difficulty, i, args.seed))
-        sys.stdout.flush()
-    return 0
-
-
-def _run_check(args: argparse.Namespace) -> int:
-    from solver.aetherya.puzzles import check
-    from solver.commands import read_input_arg
-    puzzle = read_input_arg(args.puzzle, "PUZZLE")
-    if isinstance(puzzle, str):
-        lines = [line for line in puzzle.splitlines() if line.strip()]
-        if len(lines) == 1 and lines[0].startswith("{"):
-            puzzle = read_input_arg(lines[0], "PUZZLE")
-        else:
-            raise InvalidInputError("PUZZLE", puzzle[:80], "expected one puzzle as a JSON object (one line of "
-                                                           "'generate' output)")
-    verdict = check(puzzle, read_input_arg(args.answer, "ANSWER"))
-    if args.json:
-        print_json(verdict)
-    else:
-        sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
-    return 0 if verdict["correct"] else 4
-
-
-def _run_score(args: argparse.Namespace) -> int:
-    legends = [part for part in args.legends.split(",") if part.strip()] if args.legends else []
-    if args.legends and not legends:
-        raise InvalidInputError("--legends", args.legends, "expected comma-separated Legend ids")
-    result = score_kingdom(args.kingdom, legends, field="KINGDOM", legends_field="--legends")
-    if args.json:
-        print_json(result.to_json())
-    else:
-        render_score(result, sys.stdout)
-    return 0
+def score_kingdom_from_json(result: dict[str, Any]) -> KingdomScore:
+    """A :class:`KingdomScore` back from its JSON (for the text form of ``score``)."""
+    by_slug = {leg.slug: leg for leg in LEGENDS}
+    return KingdomScore(*(result[name] for name in CATEGORIES),
+                        satisfied=tuple(by_slug[s] for s in result.get("satisfied_legends", [])))

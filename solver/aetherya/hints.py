@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from solver.aetherya.cards import CATEGORIES
+from solver.aetherya.cards import CATEGORIES, CELL_NAMES
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
 from solver.aetherya.playout import advance_to_turn_start, greedy_action, pack, playout_values, unseen_stones
 from solver.aetherya.rules import legend_card
@@ -52,8 +53,11 @@ class Candidate:
     values: list[float] = field(default_factory=list)
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
-    dominated: bool = False  # 'end' while a Legend can be claimed: claiming is never worse
+    dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
     default: bool = False  # solo: the solo policy's own move, kept unless another is significantly better
+    extra: bool = False  # outside the shortlist: sampled in the first round only
+    notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
+    label: str = ""  # the move string shown
 
     @property
     def utilities(self) -> list[float]:
@@ -86,7 +90,14 @@ class Candidate:
 
 
 def candidate_plans(state: AetheryaState) -> list[list[int]]:
-    """Every decision of the turn as plans: at the turn start, "take" is expanded with each placement."""
+    """The decisions of the turn sampled in every round: at the turn start, "take" is expanded with each
+    placement; where there are many moves (solo placements, Objects and Characters end of turn), a shortlist."""
+    return _plans(state)[0]
+
+
+def _plans(state: AetheryaState) -> tuple[list[list[int]], list[list[int]]]:
+    """(shortlisted plans, the other legal moves): the others are sampled in the first round only, so that
+    every legal move gets a value (a review needs the value of the move played)."""
     legal = state.legal_actions()
     if state.phase == "choose" and state.mode != "solo":
         plans: list[list[int]] = []
@@ -96,12 +107,15 @@ def candidate_plans(state: AetheryaState) -> list[list[int]]:
                 plans += [[action, place] for place in after.legal_actions()]
             else:
                 plans.append([action])
-        return plans
+        return plans, []
+    short = None
     if state.phase == "end-turn" and len(legal) > MAX_CANDIDATES:
-        return [[a] for a in _shortlist_end_turn(state, legal)]
-    if state.mode == "solo" and state.phase == "place" and len(legal) > SOLO_SHORTLIST + SOLO_REVEALS:
-        return [[a] for a in _shortlist_solo_place(state, legal)]
-    return [[a] for a in legal]
+        short = _shortlist_end_turn(state, legal)
+    elif state.mode == "solo" and state.phase == "place" and len(legal) > SOLO_SHORTLIST + SOLO_REVEALS:
+        short = _shortlist_solo_place(state, legal)
+    if short is None:
+        return [[a] for a in legal], []
+    return [[a] for a in short], [[a] for a in legal if a not in short]
 
 
 def _shortlist_solo_place(state: AetheryaState, legal: list[int]) -> list[int]:
@@ -161,48 +175,79 @@ def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: i
                 return
 
 
-def _worlds(state: AetheryaState, player: int, full: bool, rng: np.random.Generator, n: int) -> list[AetheryaState]:
-    return [state.clone() if full else state.resample_from_observation(player, rng) for _ in range(n)]
+Sampler = Callable[[np.random.Generator], AetheryaState]
+#: successive halving never keeps fewer candidates than this (independent of ``top``, so that a hint listing
+#: every move, as a review asks, ranks them exactly as the hint asked at the table)
+KEEP_AT_LEAST = 3
 
 
-def search(state: AetheryaState, ctx: SearchContext, player: int, full_information: bool,
-           top: int) -> tuple[list[Candidate], dict[str, Any]]:
-    """Successive-halving sampling of the turn's plans within the context's limits."""
-    candidates = [Candidate(plan) for plan in candidate_plans(state)]
+def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sampler,
+           plans: tuple[list[list[int]], list[list[int]]] | None = None) -> tuple[list[Candidate], dict[str, Any]]:
+    """Successive-halving sampling of the turn's plans within the context's limits.
+
+    ``sample(rng)`` draws a full state from what the advised player knows (or returns the true state in a
+    full-information analysis). With a node limit (and no time limit) the search evaluates exactly that many
+    playouts (sampled world x plan), the last ones on one more world for the best candidates, whatever the
+    machine's speed.
+    """
+    short, extras = plans if plans is not None else _plans(state)
+    candidates = [Candidate(plan) for plan in short] + [Candidate(plan, extra=True) for plan in extras]
     if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
     if state.mode == "solo":
         _mark_policy_move(state, candidates, ctx.seed)
     rng = np.random.default_rng(ctx.seed)
+    nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
     live = list(candidates)
     rounds = playouts = worlds_seen = 0
     batch = FIRST_ROUND
-    while True:
+    while live:
+        size = batch
+        if nodes is not None:
+            left = nodes - playouts
+            if left <= 0:
+                break
+            size = min(batch, left // len(live))
+            if size == 0:  # the last playouts of the budget: one more world for the best candidates
+                best = sorted(live, key=_live_order, reverse=True)[:left]
+                world = sample(rng)
+                seed = int(rng.integers(0, 2**63))
+                playouts += _evaluate_paired(best, [world], [seed], player)
+                break
         started = time.perf_counter()
-        worlds = _worlds(state, player, full_information, rng, batch)
-        seeds = [int(x) for x in rng.integers(0, 2**63, size=batch)]
+        worlds = [sample(rng) for _ in range(size)]
+        seeds = [int(x) for x in rng.integers(0, 2**63, size=size)]
         playouts += _evaluate_paired(live, worlds, seeds, player)
-        worlds_seen += batch
+        worlds_seen += size
         rounds += 1
-        seconds_per_unit = (time.perf_counter() - started) / (len(live) * batch)
-        if len(live) > top and rounds >= 2:
-            live.sort(key=lambda c: (c.default, c.key), reverse=True)  # the policy's move is never dropped
-            keep = max(top, math.ceil(len(live) / 2))
+        seconds_per_unit = (time.perf_counter() - started) / (len(live) * size)
+        if rounds == 1 and any(c.extra for c in live):
+            for cand in live:
+                if cand.extra:
+                    cand.dropped_round = 1
+            live = [c for c in live if not c.extra]
+        if len(live) > KEEP_AT_LEAST and rounds >= 2:
+            live.sort(key=_live_order, reverse=True)  # the policy's move is never dropped
+            keep = max(KEEP_AT_LEAST, math.ceil(len(live) / 2))
             for cand in live[keep:]:
                 cand.dropped_round = rounds
             live = live[:keep]
             batch = min(batch * 2, 64)
-        ctx.maybe_report(lambda: _result(state, candidates, player, full_information, top, rounds, playouts,
-                                         worlds_seen, ctx, interim=True))
-        if ctx.should_stop(playouts):
+        ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds, playouts, worlds_seen, ctx,
+                                         interim=True))
+        if ctx.cancelled or ctx.deadline_passed():
             break
         if budget is not None and ctx.elapsed() + seconds_per_unit * len(live) * batch > budget * 0.9 - PLANNER_S:
             break
-        if budget is None and ctx.limits.nodes is None and rounds >= 8:
+        if budget is None and nodes is None and rounds >= 8:
             break
     return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen}
+
+
+def _live_order(cand: Candidate) -> tuple[bool, float]:
+    return cand.default, cand.key
 
 
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int) -> int:
@@ -235,6 +280,32 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     return len(worlds) * len(live)
 
 
+def paired_difference(a: Candidate, b: Candidate, utilities: bool = False) -> tuple[float, float] | None:
+    """Mean and 95% half-width of ``a - b`` over the worlds both were played in (None with fewer than 2)."""
+    n = min(len(a.values), len(b.values))
+    if n < 2:
+        return None
+    xs = np.asarray((a.utilities if utilities else a.values)[:n]) - np.asarray((b.utilities if utilities
+                                                                               else b.values)[:n])
+    return float(np.mean(xs)), 1.96 * float(np.std(xs, ddof=1)) / math.sqrt(n)
+
+
+def within_noise(a: Candidate, b: Candidate) -> bool:
+    """True when the two moves cannot be told apart: their 95% intervals overlap and the paired difference on
+    the worlds both were played in is within its own interval (solo: on the ranking utilities as well)."""
+    diff = paired_difference(a, b)
+    if diff is None or abs(diff[0]) > diff[1]:
+        return False
+    if a.progress and b.progress:
+        util = paired_difference(a, b, utilities=True)
+        if util is not None and abs(util[0]) > util[1]:
+            return False
+    na, nb = len(a.values), len(b.values)
+    half_a = 1.96 * a.stdev / math.sqrt(na)
+    half_b = 1.96 * b.stdev / math.sqrt(nb)
+    return a.mean - half_a <= b.mean + half_b and b.mean - half_b <= a.mean + half_a
+
+
 def _significantly_better(cand: Candidate, default: Candidate) -> bool:
     """True when ``cand`` beats ``default`` on the worlds both were played in, by more than two standard errors
     of the paired differences of their ranking utilities."""
@@ -248,53 +319,121 @@ def _significantly_better(cand: Candidate, default: Candidate) -> bool:
 
 # ---------------------------------------------------------------------- presenting
 def _ranked(candidates: list[Candidate]) -> list[Candidate]:
-    """Candidates still live first (by mean), then the dropped ones (later-dropped first, then by mean); 'end'
-    after every claim when a Legend can be claimed (dominated). Solo: the policy's move comes first unless the
-    best measured move is significantly better than it."""
-    order = sorted(candidates, key=lambda c: (not c.dominated, c.dropped_round == -1, c.dropped_round, c.key),
-                   reverse=True)
+    """The sampled candidates in the order shown, each with a note where the values alone do not explain it.
+
+    Candidates still live come first (by mean; solo: Legends written first), then those dropped by the
+    successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
+    unless it measures significantly better than the best of them. Solo: the policy's move comes first
+    unless the best measured move is significantly better than it.
+    """
+    for cand in candidates:
+        cand.notes = []
+    order = sorted((c for c in candidates if c.values),
+                   key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
+    claims = [c for c in order if A_CLAIM < c.plan[0] <= A_CLAIM + 15 or A_CLAIM_SWORD < c.plan[0] <= A_CLAIM_SWORD + 15]
+    for end in [c for c in order if c.dominated]:
+        if claims and not _significantly_better(end, claims[0]):
+            order.remove(end)
+            order.insert(order.index(claims[-1]) + 1, end)
+        else:
+            end.dominated = False
     default = next((c for c in order if c.default), None)
     if default is not None and order[0] is not default and not order[0].dominated \
             and not _significantly_better(order[0], default):
         order.remove(default)
         order.insert(0, default)
+    _note_order(order)
     return order
+
+
+def _note_order(order: list[Candidate]) -> None:
+    """Say why a move is listed below one whose value is lower (the brief's "the order agrees with the values
+    shown, or the reason says why")."""
+    for i, cand in enumerate(order):
+        above = next((c for c in order[:i] if round(c.mean, 3) < round(cand.mean, 3)), None)
+        if above is None:
+            continue
+        name = _move_name(above)
+        diff = paired_difference(cand, above)
+        gap = "" if diff is None else f" (+{diff[0]:.1f} ± {diff[1]:.1f})"
+        if cand.dropped_round > 0 and (above.dropped_round == -1 or above.dropped_round > cand.dropped_round):
+            why = ("outside the shortlist, sampled in the first round only" if cand.extra else
+                   f"dropped after round {cand.dropped_round} with {len(cand.values)} samples (not among the best "
+                   "half then)")
+            cand.notes.append(f"listed below {name}, whose value is lower: {why}")
+        elif above.default:
+            cand.notes.append(f"listed below {name}, the solo policy's move, although it measures more{gap}: not "
+                              "significantly better on the same sampled campaigns (whole campaigns are noisy)")
+            if not above.notes:
+                above.notes.append("kept first as the solo policy's move: no other move measures significantly "
+                                   "better on the same sampled campaigns")
+        elif cand.dominated:
+            cand.notes.append(f"listed after the claims although its value is higher{gap}: within noise, and a "
+                              "Legend claimed now is held for good (AE-15)")
+        elif cand.progress and above.progress and cand.key < above.key:
+            cand.notes.append(f"listed below {name}: moves are ranked by Legends written first "
+                              f"({np.mean(above.progress):.2f} against {np.mean(cand.progress):.2f})")
+
+
+def _move_name(cand: Candidate) -> str:
+    return f"'{cand.label}'" if getattr(cand, "label", None) else "the move above"
 
 
 def _result(state: AetheryaState, candidates: list[Candidate], player: int, full: bool, top: int, rounds: int,
             playouts: int, worlds: int, ctx: SearchContext, interim: bool = False,
-            extra_root: dict[str, Any] | None = None) -> HintResult:
+            extra_root: dict[str, Any] | None = None, plan_offset: int = 0,
+            root_filter: Callable[[int], bool] | None = None, shown: AetheryaState | None = None) -> HintResult:
+    """The hint's JSON: the best plan under each first move, ranked. ``plan_offset`` 1 with ``root_filter``
+    and ``shown`` (the position after the plans' first action) presents the second actions of the plans kept:
+    a placement ranked within the plans of the turn start."""
+    shown = shown or state
+    kept = [c for c in candidates if root_filter is None or root_filter(c.plan[0])]
+    for cand in kept:
+        cand.label = shown.action_to_string(cand.plan[plan_offset])
     by_root: dict[int, list[Candidate]] = {}
-    for cand in _ranked(candidates):
-        by_root.setdefault(cand.plan[0], []).append(cand)
+    for cand in _ranked(kept):
+        by_root.setdefault(cand.plan[plan_offset], []).append(cand)
+    groups = list(by_root.values())
+    best_cand = groups[0][0] if groups else None
     infos = []
-    for root, cands in by_root.items():
+    for rank, cands in enumerate(groups):
         best = cands[0]
+        plan = best.plan[plan_offset:]
         n = len(best.values)
         half = 1.96 * best.stdev / math.sqrt(n) if n > 1 else None
-        extra: dict[str, Any] = {
-            "valueStdev": round(best.stdev, 3), "samples": n,
-            "ci95": None if half is None else [round(best.mean - half, 3), round(best.mean + half, 3)],
-        }
+        interval = None if half is None else [round(best.mean - half, 3), round(best.mean + half, 3)]
+        extra: dict[str, Any] = {"valueStdev": round(best.stdev, 3), "samples": n, "ci95": interval,
+                                 "valueCI": interval}
         if best.progress:
             extra["legendsWritten"] = round(float(np.mean(best.progress)), 3)
             extra["campaignCompleted"] = round(best.completion, 3)
         if best.default:
             extra["policyMove"] = True
+        notes = list(best.notes)
+        if best_cand is not None and best is not best_cand and within_noise(best, best_cand):
+            extra["withinNoiseOfBest"] = True
+        if rank == 0 and len(groups) > 1 and within_noise(best, groups[1][0]):
+            second = groups[1][0]
+            diff = paired_difference(best, second)
+            notes.append(f"about as good as '{second.label}': the difference {diff[0]:+.1f} ± {diff[1]:.1f} is "
+                         "within noise")
         if len(cands) > 1:
-            extra["plans"] = [{"pv": _pv(state, c.plan),
-                               "value": round(c.mean, 3), "samples": len(c.values)} for c in cands[:3]]
-        infos.append(MoveInfo(move=state.action_to_string(root), value=round(best.mean, 3), pv=_pv(state, best.plan),
-                              why=explain(state, best.plan, best.mean, best.stdev,
-                                         float(np.mean(best.progress)) if best.progress else None), extra=extra))
+            extra["plans"] = [{"pv": _pv(shown, c.plan[plan_offset:]), "value": round(c.mean, 3),
+                               "samples": len(c.values)} for c in cands[:3]]
+        why = explain(shown, plan, best.mean, best.stdev, float(np.mean(best.progress)) if best.progress else None,
+                      dominated_end=best.dominated)
+        if notes:
+            why = f"{why}; " + "; ".join(notes)
+        infos.append(MoveInfo(move=best.label, value=round(best.mean, 3), pv=_pv(shown, plan), why=why, extra=extra))
     infos = infos[:top]
     root = {
-        "player": player, "phase": state.phase, "fullInformation": full,
+        "player": player, "phase": shown.phase, "fullInformation": full,
         "valueMeaning": _meaning(state, player),
-        "currentScore": state.score(player).total if state.mode != "solo" else state.score(0).total,
-        "rounds": rounds, "playouts": playouts, "worlds": worlds, "seconds": round(ctx.elapsed(), 3),
-        "candidates": len(candidates), "method": "determinised sampling with greedy playouts "
-                                                 "(compiled kernel), successive halving",
+        "currentScore": shown.score(player).total if state.mode != "solo" else shown.score(0).total,
+        "rounds": rounds, "playouts": playouts, "worlds": worlds, "nodes": ctx.limits.nodes,
+        "seconds": round(ctx.elapsed(), 3),
+        "candidates": len(by_root), "method": "determinised sampling with greedy playouts "
+                                              "(compiled kernel), successive halving",
     }
     if extra_root:
         root.update(extra_root)
@@ -333,14 +472,15 @@ def _pv(state: AetheryaState, plan: list[int]) -> list[str]:
         out.append("(place the drawn card where it scores best, or reveal a territory)")
     elif uncovered and not s.is_terminal() and s.phase != "tile":
         # what follows depends on the card (or tile) uncovered, which the player does not know yet
-        out.append("(the best Legend or tile, if any)")
+        out.append("(the best Legend or tile, if any)" if s.mode == "objects" else "(the best Legend, if any)")
     elif s.phase == "end-turn":
-        out.append("(the best Legend or tile)")
+        out.append("(the best Legend or tile)" if s.mode == "objects" else "(the best Legend)")
     return out
 
 
-def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, progress: float | None = None) -> str:
-    """A one-line human reason for a plan: its immediate effect and its expected final value."""
+def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, progress: float | None = None,
+            dominated_end: bool = False) -> str:
+    """A one-line human reason for a plan: what it does, what it aims at, and its expected final value."""
     seat = state.to_move
     s = state.clone()
     before = s.score(seat)
@@ -355,7 +495,7 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
             where = s.child(action).action_to_string(plan[i + 1]).split()[1] if i + 1 < len(plan) else "?"
             words.append(f"the discard {_card_name(s.discards[action - A_TAKE][-1])} on {where}")
         elif action == A_DRAW and s.phase == "choose":
-            words.append("a fresh card from the pile")
+            words.append("a fresh card from the pile, then placed where it scores best (or a territory revealed)")
         elif action == A_TAKE_DRAW:
             words.append(f"the discard {_card_name(s.discards[0][-1])} plus one card: the pile lasts longer")
         elif action == A_DRAW2:
@@ -365,12 +505,18 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
             words.append(f"writes {legend_card(number).title} ({legend_card(number).points} pts)")
         elif s.phase == "tile" and s.pending_tile >= 0 and tile_kind(s.pending_tile) in STONES:
             words.append(_stone_reason(s, action == A_TILE_TAKE))
+        elif action == A_END and dominated_end:
+            words.append("ends the turn without writing the Legend it could claim")
         elif action == A_END and any(A_CLAIM < a <= A_CLAIM + 15 for a in s.legal_actions()):
-            words.append("ends the turn without writing a Legend: claiming one is never worse")
+            words.append("ends the turn without writing a Legend: the playouts find no loss in waiting")
         elif action == A_END:
             words.append("nothing left that pays this turn")
         elif s.phase == "place" and text.startswith("reveal"):
-            words.append(f"the drawn {_card_name(s.hold)} fits nowhere; exploring {text.split()[1]}")
+            words.append(_reveal_reason(s, text.split()[1]))
+        elif s.phase == "place" and A_PLACE <= action < A_REVEAL and not (i and plan[i - 1] in (A_TAKE, A_TAKE2)):
+            cell = (action - A_PLACE) % 16
+            covered = "a face-down card" if s.hidden[seat] >> cell & 1 else f"the {_card_name(s.kingdoms[seat][cell])}"
+            words.append(f"the {_card_name(s.hold)} on {CELL_NAMES[cell]} (replacing {covered})")
         if s.phase == "place" and A_PLACE <= action < A_REVEAL:
             unknown &= ~(1 << ((action - A_PLACE) % 16))
         if s.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK:
@@ -389,9 +535,71 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
     now = f"{change:+d} now" + (f" ({', '.join(deltas[:3])})" if deltas else "")
     if state.mode == "solo" and s.phase != "over" and s.age == state.age:
         now = f"{now}; {_solo_progress_words(s)}"
+    elif state.mode != "solo" and s.phase != "over":
+        aim = _aim_words(state, s, seat)
+        if aim:
+            now = f"{now}; {aim}"
     text = "; ".join(words + [now]) if words else now
     tail = f" ({progress:.1f} Legends written)" if progress is not None else ""
     return f"{text}; expected {mean:.1f} ± {stdev:.1f}{tail}"
+
+
+def unseen_counts(state: AetheryaState, seat: int) -> list[int]:
+    """Copies of each kind ``seat`` may still get: not face up in any kingdom, not buried in a discard pile
+    (a pile's top can still be taken), from public information only."""
+    from solver.aetherya.cards import deck_counts
+    avail = deck_counts(2 if state.mode == "solo" else state.players)
+    for q in range(state.players):
+        for c in range(16):
+            card = state.kingdoms[q][c]
+            if card >= 0 and not state.hidden[q] >> c & 1:
+                avail[card] -= 1
+    for pile in state.discards:
+        for card in pile[:-1]:
+            avail[card] -= 1
+    if state.hold >= 0:
+        avail[state.hold] -= 1
+    return [max(0, a) for a in avail]
+
+
+def _aim_words(before: AetheryaState, after: AetheryaState, seat: int) -> str:
+    """Which face-up Legend the plan brings closer (the fewest cards still to place, by the solo policy's measure
+    applied to the Legend row), or which it makes writable."""
+    from solver.aetherya.playout import legend_needs
+    row = list(before.row)
+    if not row:
+        return ""
+    avail = unseen_counts(before, seat)
+    need_before = legend_needs(before.kingdoms[seat], before.hidden[seat], avail)
+    need_after = legend_needs(after.kingdoms[seat], after.hidden[seat], avail)
+    gained = [n for n in row if need_after[n] < need_before[n]]
+    if not gained:
+        return ""
+    n = min(gained, key=lambda k: (need_after[k], -legend_card(k).points, k))
+    d = need_after[n]
+    where = "writable now" if d == 0 else f"{d} card{'s' if d > 1 else ''} away"
+    return f"aims at {legend_card(n).slug} ({legend_card(n).points} pts, {where})"
+
+
+def _reveal_reason(state: AetheryaState, cell: str) -> str:
+    """Why the drawn card is discarded: it improves no cell (true only when no placement raises the value), or
+    its best cell gains less than exploring is expected to."""
+    from solver.aetherya.playout import current_value, placements, solo_options
+    seat, card = state.to_move, state.hold
+    if state.mode == "solo":
+        options = [(v, c) for v, c in solo_options(state, card, True) if c >= 0]
+        reveal = max((v for v, c in solo_options(state, card, True) if c < 0), default=None)
+        best = max(options, default=None)
+        if best is None or (reveal is not None and best[0] <= reveal - 30):
+            return f"the drawn {_card_name(card)} brings no Legend closer; exploring {cell}"
+        return f"the drawn {_card_name(card)} would go best on {CELL_NAMES[best[1]]}, but exploring {cell} pays more later"
+    now = current_value(state, seat)
+    options = placements(state, seat, card)
+    best_cell, best_value = max(options, key=lambda o: (o[1], -o[0])) if options else (-1, now)
+    if best_value <= now:
+        return f"the drawn {_card_name(card)} improves no cell; exploring {cell}"
+    return (f"the drawn {_card_name(card)} would give +{best_value - now} on {CELL_NAMES[best_cell]}, but exploring "
+            f"{cell} measures better")
 
 
 def _solo_progress_words(s: AetheryaState) -> str:
@@ -444,9 +652,45 @@ def power_stones(state: AetheryaState, seat: int) -> dict[str, Any]:
             >= (best_stone_value(sum(held), unseen)[0], sum(held) % 10)}
 
 
-def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None,
-         full_information: bool = False) -> HintResult:
-    """Rank the decisions of the player to act (see the module docstring)."""
+def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
+    """Rank the decisions of the view's observer from that view alone: hidden cards are sampled with
+    ``view.resample`` and the representative position is read only where the view decides it (AE-22)."""
+    from solver.game import CHANCE_PLAYER
+    state = view.rep
+    if view.is_terminal():
+        raise UnsupportedActionError("state.phase", state.phase, "the game is over: nothing to hint")
+    if view.current_player() == CHANCE_PLAYER:
+        expected = ", ".join(view.legal_moves()[:4])
+        raise InvalidInputError("state.phase", state.phase, "the view waits for what happens next at the table "
+                                                            f"(enter it first, e.g. {expected})")
+    if state.to_move != view.observer:
+        raise InvalidInputError("player", view.observer, f"it is seat {state.to_move}'s decision; this is player "
+                                                         f"{view.observer}'s view")
+    if state.phase == "place" and state.hold_from == "take" and state.mode != "solo":
+        return _hint_after_take(view, ctx, top)
+    return _hint(state, ctx, top, view.observer, view.resample, full=False)
+
+
+def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
+    """A placement after 'take' is ranked within the search of the turn start (the same worlds, plans and
+    budget as the hint asked before 'take'), so the cell that hint planned is the one ranked first here: taking
+    a face-up card shows nothing new."""
+    before = view.clone()
+    rep = before.rep
+    pile = rep.hold_pile
+    rep.discards[pile].append(rep.hold)
+    rep.hold, rep.hold_from, rep.hold_pile, rep.phase = -1, "", 0, "choose"
+    before._canonicalize()
+    take = A_TAKE + pile
+    result = _hint(before.rep, ctx, top, view.observer, before.resample, full=False, plan_offset=1,
+                   root_filter=lambda a: a == take, shown=view.rep)
+    result.root_info["rankedWithin"] = ("the plans of the turn start that take this card (same worlds and "
+                                        "budget as the hint before 'take')")
+    return result
+
+
+def hint_full(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None) -> HintResult:
+    """A full-information analysis: the true hidden cards, only the future draws random."""
     if state.is_terminal():
         raise UnsupportedActionError("state.phase", state.phase, "the game is over: nothing to hint")
     if state.is_chance_node():
@@ -457,18 +701,37 @@ def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | N
         player = seat
     if isinstance(player, bool) or not isinstance(player, int) or player != seat:
         raise InvalidInputError("player", player, f"hints rank the decisions of the player to act (seat {seat})")
-    candidates, info = search(state, ctx, player, full_information, top)
+    return _hint(state, ctx, top, player, lambda rng: state.clone(), full=True)
+
+
+def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sample: Sampler, full: bool,
+          plan_offset: int = 0, root_filter: Callable[[int], bool] | None = None,
+          shown: AetheryaState | None = None) -> HintResult:
+    seat = state.to_move
+    candidates, info = search(state, ctx, player, sample)
     rng = np.random.default_rng(ctx.seed + 1)
-    world = state.clone() if full_information else state.resample_from_observation(player, rng)
+    world = sample(rng)
     extra: dict[str, Any] = {}
     if min(world.kingdoms[seat]) >= 0:
         # a node-limited hint is reproducible: its planner call is node-limited too
         nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
         extra["kingdomPotential"] = kingdom_potential(world, seat, rng, nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
-                                                + ("as they are" if full_information else "sampled once")
+                                                + ("as they are" if full else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
     if state.mode == "objects":
         extra["powerStones"] = power_stones(state, seat)
-    return _result(state, candidates, player, full_information, top, info["rounds"], info["playouts"],
-                   info["worlds"], ctx, extra_root=extra)
+    return _result(state, candidates, player, full, top, info["rounds"], info["playouts"], info["worlds"], ctx,
+                   extra_root=extra, plan_offset=plan_offset, root_filter=root_filter, shown=shown)
+
+
+def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None,
+         full_information: bool = False) -> HintResult:
+    """The hint on a full state: by definition the hint on the view of the player to act (or
+    :func:`hint_full` with ``full_information``)."""
+    if full_information:
+        return hint_full(state, ctx, top, player)
+    seat = state.to_move if player is None else player
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidInputError("player", player, f"expected a seat 0..{state.players - 1}")
+    return hint_view(state.view(seat), ctx, top)

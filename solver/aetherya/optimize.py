@@ -408,8 +408,9 @@ def _context(time_ms: Any, ctx: SearchContext | None, seed: int | None) -> Searc
                              seed=0 if seed is None else seed)
     if time_ms is not None:
         ctx.limits = Limits(time_ms=time_ms, nodes=ctx.limits.nodes)
-    elif ctx.limits.time_ms is None:
+    elif ctx.limits.time_ms is None and ctx.limits.nodes is None:
         ctx.limits = ctx.limits.with_defaults(DEFAULT_TIME_MS)
+    # a node limit alone: no default time cap, so the answer is the same on every machine (docs/commands.md)
     return ctx
 
 

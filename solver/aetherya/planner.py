@@ -73,8 +73,6 @@ def local_search(cards: list[int], fixed: int, rng: np.random.Generator, restart
 
 #: work cap of a node-limited planner call: deterministic (no wall clock), about 20 ms
 PLANNER_NODES = 10_000
-#: wall-clock safety cap of a node-limited call
-PLANNER_NODES_TIME_MS = 2_000
 
 
 def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40,
@@ -93,7 +91,7 @@ def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms
     if nodes is None:
         result = optimize_kingdom(letters, fixed=locked or None, time_ms=time_ms, seed=seed)
     else:
-        ctx = SearchContext(limits=Limits(time_ms=PLANNER_NODES_TIME_MS, nodes=nodes), seed=seed)
+        ctx = SearchContext(limits=Limits(nodes=nodes), seed=seed)
         result = optimize_kingdom(letters, fixed=locked or None, ctx=ctx, seed=seed, use_cache=False)
     return Plan(result.notation, int(result.total), "optimize_kingdom", bool(result.optimal))
 

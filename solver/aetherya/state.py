@@ -100,6 +100,7 @@ class AetheryaState(State):
         self.turn = 0
         self.hold = -1
         self.hold_from = ""
+        self.hold_pile = 0  # co-op: the discard pile a taken card came from (0 or 1)
         self.pair: list[tuple[int, str]] = []
         self.draws_needed = 0
         self.claimed = False
@@ -124,6 +125,7 @@ class AetheryaState(State):
         self.accords: list[list[int]] = [[-1] * 16 for _ in range(P)]
         self.staffs: list[list[int]] = [[-1] * 16 for _ in range(P)]
         self.tile_discard: list[int] = []
+        self.unrevealed: list[int] = []  # tiles never revealed, discarded face down at the end of the game
         self.known: list[list[int]] = [[] for _ in range(P)]  # seat*16+cell peeked with the Palantir
         self.pending_tile = -1
         self.peeks_used = 0
@@ -485,6 +487,7 @@ class AetheryaState(State):
         if action in (A_TAKE, A_TAKE2):
             pile = action - A_TAKE
             self.hold, self.hold_from, self.phase = self.discards[pile].pop(), "take", "place"
+            self.hold_pile = pile
         elif action == A_DRAW:
             self.phase = "draw"
         elif action == A_DRAW2:
@@ -517,7 +520,7 @@ class AetheryaState(State):
                 self.tile_discard = sorted(self.tile_discard + [self.accords[seat][cell]])
                 self.accords[seat][cell] = -1
         self.hidden[seat] &= ~cell_bit(cell)
-        self.hold, self.hold_from = -1, ""
+        self.hold, self.hold_from, self.hold_pile = -1, "", 0
         if was_hidden and self.territory_tiles[seat][cell] >= 0:
             self.pending_tile = self.territory_tiles[seat][cell]
             self._clear_slot(seat, cell)
@@ -704,10 +707,13 @@ class AetheryaState(State):
         self.hidden = [0] * self.players  # AE-20: every face-down card is turned over
         for seat in range(self.players):  # "all tiles that have not been revealed are discarded"
             for cell in range(16):
-                if self.territory_tiles[seat][cell] >= 0:
-                    self.tile_discard.append(self.territory_tiles[seat][cell])
+                tile = self.territory_tiles[seat][cell]
+                if tile >= 0:  # a face-up Griffin was seen; the others go unseen (AE-23)
+                    face_up = self.face_up_tiles[seat] >> cell & 1
+                    (self.tile_discard if face_up else self.unrevealed).append(tile)
                     self._clear_slot(seat, cell)
         self.tile_discard.sort()
+        self.unrevealed.sort()
         self.phase = "over"
 
     def _end_age(self) -> None:
@@ -804,20 +810,25 @@ class AetheryaState(State):
         raise IllegalMoveError(field, text, f"not a legal move in phase {self.phase!r} (for example: {examples})")
 
     # ------------------------------------------------------------------ information
+    def view(self, player: int) -> Any:
+        """What ``player`` knows here (AE-22): an :class:`~solver.aetherya.view.AetheryaView`."""
+        from solver.aetherya.view import AetheryaView
+        return AetheryaView.of_state(self, player)
+
     def observation(self, player: int) -> dict[str, Any]:
-        from solver.aetherya.serial import observation
-        return observation(self, player)
+        """``player``'s view as JSON (``docs/formats/aetherya.md``; it parses back as a position)."""
+        return self.view(player).to_json()
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> AetheryaState:
-        from solver.aetherya.serial import resample
-        return resample(self, player, rng)
+        """A full state drawn from those consistent with ``player``'s view: ``self.view(player).resample(rng)``."""
+        return self.view(player).resample(rng)
 
     def to_json(self) -> dict[str, Any]:
-        from solver.aetherya.serial import state_to_json
+        from solver.aetherya.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.aetherya.serial import state_to_notation
+        from solver.aetherya.notation import state_to_notation
         return state_to_notation(self)
 
     # ------------------------------------------------------------------ invariants
@@ -851,7 +862,7 @@ class AetheryaState(State):
 
     def tile_locations(self) -> list[int]:
         """Every tile wherever it is, sorted."""
-        found = list(self.tile_discard) + ([self.pending_tile] if self.pending_tile >= 0 else [])
+        found = list(self.tile_discard) + list(self.unrevealed) + ([self.pending_tile] if self.pending_tile >= 0 else [])
         for seat in range(self.players):
             found += self.undealt[seat] + self.owned[seat]
             found += [t for t in self.territory_tiles[seat] + self.accords[seat] + self.staffs[seat] if t >= 0]

@@ -1,189 +1,46 @@
-"""``memory-solver forgotten ...``: hint, solve, score, legal-moves, place, selfplay, generate; and the demo.
+"""``memory-solver forgotten place`` (Brain placement advice), the text forms of the shared verbs, and the demo.
 
-Every command that takes a position reads STATE as a JSON file, ``-`` (stdin), inline JSON or the
-notation (docs/formats/forgotten.md). The position carries its own board; ``--game`` sets the rules
-(``erasure``, ``goal``) and, for commands without a position, the board.
+The verbs every game shares (``new``, ``show``, ``view``, ``apply``, ``legal-moves``, ``hint``, ``solve``,
+``score``, ``generate``, ``check``, ``review``, ``selfplay``) come from ``solver/commands.py``; this module
+adds ``place`` and the text a person reads (``ForgottenGame.render_text``, ``describe``). A position carries
+its own board; ``--game`` sets the rules (``erasure``, ``goal``) and, for commands without a position, the
+board.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import Any, TextIO
 
 import numpy as np
 
-from solver.commands import add_limit_args, context_from_args, print_json, read_input_arg
+from solver.commands import add_game_args, add_limit_args, context_from_args, game_from_args, print_json
 from solver.errors import InvalidInputError
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.registry import load_game
-from solver.results import HintResult
+from solver.results import HintResult, SolveResult
 
 POLICIES = {"random": 0, "greedy": 1, "route": 2, "oracle": 3}
 
 
-def _game(args: argparse.Namespace, default: Any) -> Any:
-    if not getattr(args, "game", None):
-        return default
-    game = load_game(args.game, "--game")
-    if game.name != "forgotten":
-        raise InvalidInputError("--game", args.game, "expected a Forgotten game such as 'forgotten(erasure=turn)'")
-    return game
-
-
-def _position(args: argparse.Namespace, default: Any) -> Any:
-    game = _game(args, default)
-    return game, game.parse_state(read_input_arg(args.state), "STATE")
-
-
 def add_commands(commands: argparse._SubParsersAction, game: Any) -> None:
-    """Register the Forgotten sub-commands."""
-    position_help = ("STATE is a JSON file, '-' for stdin, inline JSON or the notation "
-                     "'ROWS TURN PHASE [FIRST]' (docs/formats/forgotten.md)")
-
-    def with_game(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--game", default=None, metavar="SPEC",
-                            help="rules and board, e.g. 'forgotten(erasure=turn)' or 'forgotten(width=4,height=4)' "
-                                 "(default: forgotten)")
-
-    hint = commands.add_parser("hint", help="rank the flips of this stage of the turn by win probability",
-                               description="Rank the flips of the player to move by win probability, with 95%% "
-                                           "intervals and reasons, from what the players have seen. " + position_help)
-    hint.add_argument("state", metavar="STATE")
-    hint.add_argument("--top", type=int, default=3, help="moves to show (default 3)")
-    hint.add_argument("--player", type=int, default=None, help="advise this player (default: the player to move)")
-    hint.add_argument("--full-information", action="store_true",
-                      help="analyse with every tile known (labelled as such; not advice)")
-    hint.add_argument("--json", action="store_true", help="print the engine's JSON response")
-    add_limit_args(hint)
-    with_game(hint)
-    hint.set_defaults(run=lambda args: _run_hint(args, game))
-
-    solve = commands.add_parser("solve", help="exact optimal win probability of every move (boards up to 24 cells)",
-                                description="Expectimax over what the players know; proven optimal values. "
-                                            + position_help)
-    solve.add_argument("state", metavar="STATE")
-    solve.add_argument("--json", action="store_true")
-    add_limit_args(solve, seed=False)
-    with_game(solve)
-    solve.set_defaults(run=lambda args: _run_solve(args, game))
-
-    score = commands.add_parser("score", help="status, route and Erasure risks of a position",
-                                description="What the position means for the players. " + position_help)
-    score.add_argument("state", metavar="STATE")
-    score.add_argument("--json", action="store_true")
-    with_game(score)
-    score.set_defaults(run=lambda args: _run_score(args, game))
-
-    legal = commands.add_parser("legal-moves", help="list the legal moves of the player to act")
-    legal.add_argument("state", metavar="STATE")
-    legal.add_argument("--json", action="store_true")
-    with_game(legal)
-    legal.set_defaults(run=lambda args: _run_legal(args, game))
-
+    """Register ``place``, the command only Forgotten has."""
     place = commands.add_parser("place", help="Brain placement advice: the opposite-side cells with the best odds",
-                                description="Self-play of the route policy for every legal Brain placement (up to "
-                                            "symmetry); --nodes is the number of games in all.")
+                                description="Self-play of the route policy (the greedy policy under goal=clear, where "
+                                            "the placement cannot change the odds) for every legal Brain "
+                                            "placement (up to symmetry); --nodes is the number of games in all.")
     place.add_argument("--top", type=int, default=5)
     place.add_argument("--json", action="store_true")
     add_limit_args(place)
-    with_game(place)
+    add_game_args(place, game)
     place.set_defaults(run=lambda args: _run_place(args, game))
-
-    selfplay = commands.add_parser("selfplay", help="win rate of a policy over seeded games, with a 95%% interval")
-    selfplay.add_argument("--policy", choices=sorted(POLICIES), default="route")
-    selfplay.add_argument("--games", type=int, default=10_000)
-    selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--json", action="store_true")
-    with_game(selfplay)
-    selfplay.set_defaults(run=lambda args: _run_selfplay(args, game))
-
-    generate = commands.add_parser("generate", help="puzzles with a unique best move or a forced connection",
-                                   description="Positions (known tiles, removed cells) whose answer is verified by "
-                                               "exact search; see docs/formats/forgotten.md.")
-    generate.add_argument("--count", type=int, default=5)
-    generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
-    generate.add_argument("--json", action="store_true")
-    with_game(generate)
-    generate.set_defaults(run=lambda args: _run_generate(args, game))
-
-
-# -- runners -------------------------------------------------------------------------------------------------------
-def _run_hint(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    if args.top < 1:
-        raise InvalidInputError("--top", args.top, "must be at least 1")
-    result = game.hint(state, context_from_args(game, args), top=args.top, player=args.player,
-                       full_information=args.full_information)
-    if args.json:
-        print_json(result.to_json())
-    else:
-        render_board(state, sys.stdout)
-        render_hint(result, sys.stdout)
-    return 0
-
-
-def _run_solve(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    result = game.solve(state, context_from_args(game, args))
-    if args.json:
-        print_json(result.to_json())
-        return 0
-    render_board(state, sys.stdout)
-    out = sys.stdout
-    if not result.optimal:
-        out.write(f"not solved: {result.solution.get('reason', result.status)} "
-                  f"({result.solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
-        return 0
-    out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
-              f"{result.solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")
-    for move in result.solution.get("moves", []):
-        mark = "*" if move["move"] in result.solution.get("bestMoves", []) else " "
-        out.write(f"  {mark} {move['move']:<12} {move['winProbability']:.6f}\n")
-    return 0
-
-
-def _run_score(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    report = game.score(state)
-    if args.json:
-        print_json(report)
-        return 0
-    render_board(state, sys.stdout)
-    out = sys.stdout
-    out.write(f"status: {report['status']} (turn {report['turn']}, phase {report['phase']})\n")
-    route = report["route"]
-    if route["missingTiles"] is None:
-        out.write("no route is possible any more\n")
-    else:
-        out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "
-                  f"cheapest route cost {route['cost']} ({route['costMeaning']})\n")
-        out.write(f"tiles on cheapest routes: {', '.join(route['cells']) or 'none (face-up tiles only)'}\n")
-    for key, label in (("knownPairs", "known pairs"), ("seenSingles", "seen, partner unseen"),
-                       ("lostTiles", "partner erased")):
-        if report[key]:
-            out.write(f"{label}: {'; '.join(report[key])}\n")
-    if "erasure" in report:
-        fatal = report["erasure"]["rollsThatEndTheGame"]
-        out.write(f"Erasure rolls that would end the game: {', '.join(fatal) if fatal else 'none'} "
-                  f"({len(fatal)}/{report['erasure']['outOf']})\n")
-    return 0
-
-
-def _run_legal(args: argparse.Namespace, default: Any) -> int:
-    game, state = _position(args, default)
-    moves = game.legal_moves(state)
-    if args.json:
-        print_json({"moves": moves})
-    else:
-        sys.stdout.write("\n".join(moves) + ("\n" if moves else ""))
-    return 0
 
 
 def _run_place(args: argparse.Namespace, default: Any) -> int:
     from solver.forgotten.placement import advise_placement
-    game = _game(args, default)
+    game = game_from_args(default, args)
     if args.top < 1:
         raise InvalidInputError("--top", args.top, "must be at least 1")
     result = advise_placement(game, context_from_args(game, args), top=args.top)
@@ -191,55 +48,15 @@ def _run_place(args: argparse.Namespace, default: Any) -> int:
         print_json(result)
         return 0
     out = sys.stdout
-    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the route "
-              f"policy, seed {result['seed']})\n")
+    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the "
+              f"{result['policy']} policy, seed {result['seed']})\n")
+    if "note" in result:
+        out.write(f"  note: {result['note']}\n")
     for i, p in enumerate(result["placements"], 1):
         twins = p["symmetricPlacements"]
         note = f"; stands for {twins} symmetric placements" if twins > 1 else ""
         out.write(f"{i:>3}. Brains on {p['brains'][0]} and {p['brains'][1]} (brains={p['spec']}): "
                   f"{p['winProbability']:.4f} [{p['ci'][0]:.4f}, {p['ci'][1]:.4f}] over {p['games']:,} games{note}\n")
-    return 0
-
-
-def _run_selfplay(args: argparse.Namespace, default: Any) -> int:
-    from solver.forgotten.hints import wilson
-    from solver.kernels import forgotten_playout
-    game = _game(args, default)
-    if not 1 <= args.games <= 100_000_000:
-        raise InvalidInputError("--games", args.games, "must be 1 to 100,000,000")
-    if args.seed < 0:
-        raise InvalidInputError("--seed", args.seed, "must be at least 0")
-    wins = np.zeros(args.games, np.uint8)
-    turns = np.zeros(args.games, np.int32)
-    won = forgotten_playout.play_games(game.width, game.height, *game.board.brains, game.pairs, game.erasure_code,
-                                       game.goal_code, POLICIES[args.policy], args.seed, wins, turns)
-    lo, hi = wilson(int(won), args.games)
-    report = {"game": game.spec(), "policy": args.policy, "games": args.games, "seed": args.seed,
-              "wins": int(won), "winRate": won / args.games, "ci": [lo, hi], "meanTurns": float(turns.mean()),
-              "meanTurnsWhenWon": float(turns[wins == 1].mean()) if won else None}
-    if args.json:
-        print_json(report)
-    else:
-        sys.stdout.write(f"{report['game']}, {args.policy} policy: {won:,}/{args.games:,} won = "
-                         f"{report['winRate']:.4f} [{lo:.4f}, {hi:.4f}], {report['meanTurns']:.2f} turns per game\n")
-    return 0
-
-
-def _run_generate(args: argparse.Namespace, default: Any) -> int:
-    from solver.forgotten.puzzles import generate, render_puzzle
-    game = _game(args, default)
-    if not 1 <= args.count <= 1000:
-        raise InvalidInputError("--count", args.count, "must be 1 to 1000")
-    if args.seed < 0:
-        raise InvalidInputError("--seed", args.seed, "must be at least 0")
-    puzzles = generate(game, args.count, args.seed, args.difficulty)
-    if args.json:
-        print_json({"game": game.spec(), "difficulty": args.difficulty, "seed": args.seed,
-                    "puzzles": [p.to_json() for p in puzzles]})
-    else:
-        for i, puzzle in enumerate(puzzles, 1):
-            sys.stdout.write(f"puzzle {i}:\n")
-            render_puzzle(puzzle, sys.stdout)
     return 0
 
 
@@ -273,10 +90,6 @@ def render_hint(result: HintResult, out: TextIO) -> None:
     plan = info.get("planMove")
     if plan and all(m.move != plan for m in result.move_infos):
         out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
-    elif plan and result.move_infos and result.move_infos[0].move == plan and \
-            any(m.value > result.move_infos[0].value for m in result.move_infos[1:]):
-        out.write(f"(first: the route plan's own move, {plan}; a higher estimate below does not beat it by more "
-                  "than 2 standard errors on the same rollouts, so the difference may be noise)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
         out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")
@@ -285,6 +98,73 @@ def render_hint(result: HintResult, out: TextIO) -> None:
             out.write(f"       then {plan}\n")
         elif len(move.pv) > 1:
             out.write(f"       then {' '.join(move.pv[1:])}\n")
+
+
+def describe_position(position: Any) -> str:
+    """A state or view as text: the board as the players see it, whose turn it is, what is waited for."""
+    from solver.forgotten.view import ForgottenView
+    out = io.StringIO()
+    if isinstance(position, ForgottenView):
+        out.write(f"player {position.observer}'s view (both players see every flip)\n")
+        render_board(position.known, out)
+        if position.flipped >= 0:
+            out.write(f"  flipped {position.board.name(position.flipped)}: enter the tile it shows ('shows L')\n")
+    else:
+        render_board(position, out)
+    return out.getvalue()
+
+
+def hint_text(result: HintResult) -> str:
+    out = io.StringIO()
+    render_hint(result, out)
+    return out.getvalue()
+
+
+def solve_text(result: SolveResult) -> str:
+    out = io.StringIO()
+    solution = result.solution
+    if solution.get("position"):
+        out.write(f"position: {solution['position']}\n")
+    if not result.optimal:
+        out.write(f"not solved: {solution.get('reason', result.status)} "
+                  f"({solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
+        solved = [m for m in solution.get("moves", []) if m["winProbability"] is not None and m["move"] != "give up"]
+        if solved:
+            out.write(f"best so far {result.value:.6f} (exact for the moves solved; the others are not):\n")
+            for move in solved:
+                out.write(f"    {move['move']:<12} {move['winProbability']:.6f}\n")
+        return out.getvalue()
+    out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
+              f"{solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")
+    for move in solution.get("moves", []):
+        mark = "*" if move["move"] in solution.get("bestMoves", []) else " "
+        out.write(f"  {mark} {move['move']:<12} {move['winProbability']:.6f}\n")
+    return out.getvalue()
+
+
+def score_text(report: dict[str, Any]) -> str:
+    out = io.StringIO()
+    out.write(f"status: {report['status']} (turn {report['turn']}, phase {report['phase']})\n")
+    if report.get("flipped"):
+        out.write(f"flipped {report['flipped']}: the tile it shows is not entered yet\n")
+    route = report["route"]
+    if route is None:
+        out.write(f"goal clear: {report['tiles']['faceDown']} tiles face down still to match\n")
+    elif route["missingTiles"] is None:
+        out.write("no route is possible any more\n")
+    else:
+        out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "
+                  f"cheapest route cost {route['cost']} ({route['costMeaning']})\n")
+        out.write(f"tiles on cheapest routes: {', '.join(route['cells']) or 'none (face-up tiles only)'}\n")
+    for key, label in (("knownPairs", "known pairs"), ("seenSingles", "seen, partner unseen"),
+                       ("lostTiles", "partner erased")):
+        if report[key]:
+            out.write(f"{label}: {'; '.join(report[key])}\n")
+    if "erasure" in report:
+        fatal = report["erasure"]["rollsThatEndTheGame"]
+        out.write(f"Erasure rolls that would end the game: {', '.join(fatal) if fatal else 'none'} "
+                  f"({len(fatal)}/{report['erasure']['outOf']})\n")
+    return out.getvalue()
 
 
 # -- demo ---------------------------------------------------------------------------------------------------------------
@@ -297,15 +177,22 @@ def demo(out: TextIO) -> None:
     from solver.search import Limits, SearchContext
 
     game = load_game("forgotten")
-    state = game.state_from_json(_demo_position(game).observation(0))
-    out.write(f"1. A hint on the real 6x6 board (turn {state.turn}; '?' = nobody has seen that tile):\n")
-    render_board(state, out)
-    result = hint(state, SearchContext(limits=Limits(nodes=6000), seed=1), top=3)
+    truth = _demo_position(game)
+    view = truth.view(0)
+    out.write(f"1. A hint on the real 6x6 board from player 0's view (turn {truth.turn}; '?' = nobody has seen "
+              "that tile):\n")
+    render_board(view.known, out)
+    result = game.hint(view, SearchContext(limits=Limits(nodes=6000), seed=1), top=3)
     render_hint(result, out)
     best = result.best.move
-    state.apply_move(best)
-    out.write(f"\n   After '{best}' the tile shows {LETTERS[state.tiles[state.first]]}; the second flip:\n")
-    render_hint(hint(state, SearchContext(limits=Limits(nodes=4000), seed=1), top=3), out)
+    view.apply_move(best)
+    if view.flipped >= 0:
+        truth.apply_move(best)
+        shown = f"shows {letter(truth.tiles[truth.first])}"
+        view.apply_move(shown)
+        best = f"{best}' and '{shown}"
+    out.write(f"\n   After '{best}', the second flip:\n")
+    render_hint(game.hint(view, SearchContext(limits=Limits(nodes=4000), seed=1), top=3), out)
 
     small = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
     puzzle = small.state_from_notation("C.b./@Bc@/.-a.a 2 first")
@@ -329,6 +216,43 @@ def demo(out: TextIO) -> None:
         value = clear_expected_turns(2 * n)
         exact = f" = {value}" if n <= 4 else ""
         out.write(f"   {n:>2} pairs: {float(value):.4f} turns{exact}\n")
+
+    out.write("\n5. A short game at the table, reviewed (4x3 board; player 0 follows the hint but once; "
+              "docs/sessions/forgotten.md):\n")
+    _reviewed_game(out)
+
+
+def _reviewed_game(out: TextIO, deal: int = 29, dice_seed: int = 3, deviation: tuple[int, str] = (2, "second")) -> None:
+    """A seeded deal played from player 0's view with the hint's moves (one deviation), then reviewed."""
+    from solver.record import Record
+    from solver.review import render_review, review
+    from solver.search import Limits, SearchContext
+    game = load_game("forgotten(width=4,height=3)")
+    truth = game.new_game(deal)
+    dice = np.random.default_rng(dice_seed)
+    view = game.new_table(0)
+    entries: list[str] = []
+    while not truth.is_terminal():
+        if truth.is_chance_node():
+            cell = int(dice.integers(truth.board.cells))
+            roll = truth.action_to_string(cell)
+            truth.apply_action(cell)
+            typed = [roll + " lost" if truth.phase == "lost" and not view.child(roll).is_terminal() else roll]
+        else:
+            move = game.hint(view, SearchContext(limits=Limits(nodes=2000), seed=0), top=2).best.move
+            if (truth.turn, truth.phase) == deviation:
+                move = next(m for m in view.legal_moves() if m not in (move, "give up"))
+            action = truth.parse_move(move)
+            unseen = not truth.seen[action]
+            truth.apply_action(action)
+            typed = [move] + ([f"shows {letter(truth.tiles[action])}"] if unseen else [])
+        for entry in typed:
+            view.apply_move(entry)
+        entries += typed
+    out.write(f"   entered: {', '.join(entries)}\n   final position: {view.to_notation()}\n")
+    record = Record.start_of(game.new_table(0)).extended(entries, stamp=False)
+    text = render_review(review(game, record, None, Limits(nodes=2000)))
+    out.write("".join(f"   {line}\n" for line in text.splitlines()))
 
 
 def _demo_position(game: Any) -> Any:

@@ -10,6 +10,10 @@ a 95% Wilson interval and the reason it is worth (or not worth) flipping.
 
 A full-information analysis (``full_information=True``) instead plays the true tiles with the oracle
 policy, and says so (``rootInfo["fullInformation"] = true``): it is not advice a player could follow.
+
+Under the clear goal (FG-14) where a tile lies does not matter: the rollouts continue with the greedy
+perfect-memory policy (match a known pair first) instead of the route policy, all unseen tiles are one
+candidate, and the reasons speak of pairs, not routes.
 """
 
 from __future__ import annotations
@@ -22,18 +26,28 @@ import numpy as np
 
 from solver.errors import UnsupportedActionError
 from solver.forgotten.knowledge import DEAD, LABEL, UNK, Info, Model, info_from_state, useful_moves, world_arrays
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.kernels import forgotten_paths, forgotten_playout
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
+GREEDY_POLICY = 1
 ROUTE_POLICY = 2
 ORACLE_POLICY = 3
 DEFAULT_ROLLOUTS = 40_000
 FIRST_BATCH = 256
 Z_SELECT = 2.0
+KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
 Z95 = 1.959963984540054
+
+
+def continuation_policy(game: Any, full_information: bool) -> int:
+    """The kernel policy rollouts continue with: oracle (full information), else greedy under the clear goal
+    (positions do not matter, known pairs are matched first), else the route policy."""
+    if full_information:
+        return ORACLE_POLICY
+    return GREEDY_POLICY if game.goal == "clear" else ROUTE_POLICY
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -57,6 +71,7 @@ class Knowledge:
     costs: list[int]
     best: int
     unseen_pool: int
+    clear: bool = False
 
     @classmethod
     def of(cls, state: ForgottenState) -> Knowledge:
@@ -66,11 +81,29 @@ class Knowledge:
         out = np.zeros(board.cells, np.int32)
         best = forgotten_paths.route_costs(board.width, board.height, *board.brains, up, pairs,
                                            singles if unk else 0, unk, out)
-        return cls(state, info, [int(x) for x in out], best, info.unseen_on_board + info.e)
+        clear = state.game.goal == "clear"
+        # under the clear goal the living worlds hold every unseen orphan among the removed tiles (Model.reveal)
+        pool = info.unseen_on_board if clear else info.unseen_on_board + info.e
+        return cls(state, info, [int(x) for x in out], best, pool, clear)
+
+    def route_cells(self) -> list[str]:
+        """The cells still to turn face up on one cheapest route (what the plan aims at), in board order; none
+        under the clear goal, where no route is needed."""
+        up, unk, pairs, singles, dead = self.info.masks()
+        board = self.state.board
+        if self.best < 0 or self.clear:
+            return []
+        price = {}
+        for weight, mask in ((3, unk), (2, singles if unk else 0), (1, pairs), (0, up)):
+            for c in range(board.cells):
+                if mask >> c & 1:
+                    price[c] = weight
+        cells = cheapest_route(board, price)
+        return [board.name(c) for c in cells if not up >> c & 1]
 
     def letter(self, cell: int) -> str:
         """The pair letter of a seen tile."""
-        return LETTERS[self.state.tiles[cell]]
+        return letter(self.state.tiles[cell])
 
     def mate(self, cell: int) -> int:
         """The seen face-down partner of ``cell`` (-1 if none)."""
@@ -85,12 +118,27 @@ class Knowledge:
         return sum(1 for c in range(len(self.costs)) if singles >> c & 1 and self.costs[c] == self.best)
 
     def route_words(self, cell: int) -> str:
+        """Where ``cell`` lies relative to the cheapest route, as words (a leading space; none under the clear
+        goal, where places do not matter)."""
+        if self.clear:
+            return ""
+        return " " + self._route_place(cell)
+
+    def _route_place(self, cell: int) -> str:
         cost = self.costs[cell]
         if cost < 0:
             return "off every route"
         if cost == self.best:
             return "on the shortest route"
         return f"on a route {cost - self.best} dearer than the shortest"
+
+    def winning_words(self, a: int, b: int) -> str:
+        """``", which links the Brains: the game is won"`` when turning up ``a`` and ``b`` completes a path
+        (under the clear goal: when they are the last face-down tiles)."""
+        up = self.info.masks()[0]
+        if self.clear:
+            return ", the last pair: the game is won" if self.info.down() == (1 << a | 1 << b) else ""
+        return ", which links the Brains: the game is won" if self.state.board.connected(up | 1 << a | 1 << b) else ""
 
     def kind_and_reason(self, action: int, stage: str) -> tuple[str, str]:
         """A short category and the reason for one candidate flip."""
@@ -103,30 +151,66 @@ class Knowledge:
         if stage == "first":
             if code == UNK:
                 on_route = self.route_singles()
+                odds = f"; it pairs {_seen_tiles(lone)} with chance {lone}/{pool}" if lone else ""
+                if self.clear:
+                    return "unseen", f"unseen tile{odds}"
                 if self.costs[action] == self.best:
-                    odds = f"; it pairs one of the {lone} seen tiles with chance {lone}/{pool}" if lone else ""
                     return "unseen", f"unseen tile on the shortest route{odds}"
                 if on_route:
-                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of one of "
-                                      f"the {on_route} seen tiles on the shortest route (chance {on_route}/{pool})")
-                return "unseen", f"unseen tile {self.route_words(action)}"
+                    return "unseen", (f"unseen tile{self.route_words(action)}: it may show the partner of "
+                                      f"{_seen_tiles(on_route)} on the shortest route (chance {on_route}/{pool})")
+                return "unseen", f"unseen tile{self.route_words(action)}"
             mate = self.mate(action)
             if mate >= 0:
                 return "known-pair", (f"known pair {self.letter(action)} ({board.name(action)} and "
-                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match")
+                                      f"{board.name(mate)}){self.route_words(action)}: a sure match"
+                                      f"{self.winning_words(action, mate)}")
             if code == DEAD:
                 return "waste", "its partner was erased: avoid wasting a flip on it"
             return "seen-single", (f"seen tile {self.letter(action)}, partner unseen: the second flip matches it "
                                    f"only with chance 1/{pool}; an unseen tile first learns more")
         first = self.state.first
         if action == self.mate(first):
-            return "match", f"completes the pair {self.letter(first)} {self.route_words(first)}"
+            return "match", (f"completes the pair {self.letter(first)}{self.route_words(first)}"
+                             f"{self.winning_words(first, action)}")
         if code == UNK:
             first_code = self.info.codes[first]
             singles_first = first_code >= LABEL and self.mate(first) < 0
             chance = f"matches {self.letter(first)} with chance 1/{pool}, else " if singles_first else ""
-            return "unseen", f"unseen tile {self.route_words(action)}: {chance}shows one more tile"
+            return "unseen", f"unseen tile{self.route_words(action)}: {chance}shows one more tile"
         return "waste", "a seen tile that does not match: avoid wasting a flip, it learns nothing"
+
+
+def _seen_tiles(n: int) -> str:
+    return "the seen tile" if n == 1 else f"one of the {n} seen tiles"
+
+
+def cheapest_route(board: Any, price: dict[int, int]) -> list[int]:
+    """One cheapest Brain-to-Brain route (FG-5) through the priced cells, in path order (ties: lowest cells)."""
+    import heapq
+    best: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    heap = []
+    for c in sorted(price):
+        if board.start >> c & 1:
+            best[c] = price[c]
+            parent[c] = -1
+            heapq.heappush(heap, (price[c], c))
+    while heap:
+        cost, c = heapq.heappop(heap)
+        if cost > best.get(c, 1 << 30):
+            continue
+        if board.goal >> c & 1:
+            path = [c]
+            while parent[path[-1]] >= 0:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        spread = board.spread(1 << c)
+        for n in range(board.cells):
+            if spread >> n & 1 and n in price and cost + price[n] < best.get(n, 1 << 30):
+                best[n], parent[n] = cost + price[n], c
+                heapq.heappush(heap, (best[n], n))
+    return []
 
 
 # -- rollouts --------------------------------------------------------------------------------------------------
@@ -160,6 +244,7 @@ class Rollouts:
     seed: int
     rejected: int = 0
     accepted: int = 0
+    dominated: set = field(default_factory=set)
     arrays: tuple = field(init=False)
 
     def __post_init__(self) -> None:
@@ -172,7 +257,7 @@ class Rollouts:
         wins = np.zeros(n, np.uint8)
         turns = np.zeros(n, np.int32)
         first = state.first if state.phase == "second" else -1
-        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        policy = continuation_policy(game, self.full_information)
         seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
         rejected = forgotten_playout.rollouts(board.width, board.height, *board.brains, game.erasure_code,
                                               game.goal_code, *self.arrays, state.turn, state.phase_code, first,
@@ -186,7 +271,7 @@ class Rollouts:
         state = self.state
         board = state.board
         first = state.first if state.phase == "second" else -1
-        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        policy = continuation_policy(state.game, self.full_information)
         return forgotten_playout.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
 
 
@@ -215,6 +300,13 @@ def hint(state: ForgottenState, ctx: SearchContext, top: int = 3, player: int | 
     stage = state.phase
     knowledge = Knowledge.of(work)
     groups = candidate_groups(work, knowledge, full_information)
+    flips = [a for a in work.legal_actions() if a != GIVE_UP]
+    if top >= len(flips) + 1:
+        # every move asked for (a review needs the played move's value): dominated flips are rolled out too,
+        # but never recommended (they are never better than another flip)
+        listed = {m for members in groups.values() for m in members}
+        groups.update({a: [a] for a in flips if a not in listed})
+        roll.dominated = {a for a in flips if a not in listed}
     plan = roll.plan()
     plan_rep = next(rep for rep, members in groups.items() if plan in members)
     tallies = _search(roll, groups, plan_rep, ctx, top, lambda t: _result(work, knowledge, roll, t, plan_rep, top,
@@ -226,16 +318,15 @@ def candidate_groups(state: ForgottenState, knowledge: Knowledge, full_informati
     """The flips worth rolling out, each standing for the flips of equal value.
 
     Dominated flips are left out (``knowledge.useful_moves``); unseen tiles that lie on no possible route
-    are all worth the same (their position cannot matter) and are rolled out once. A full-information
-    analysis keeps every legal flip apart.
+    are all worth the same (their position cannot matter) and are rolled out once; under the clear goal
+    that is every unseen tile. A full-information analysis keeps every legal flip apart.
     """
     legal = [a for a in state.legal_actions() if a != GIVE_UP]
     if full_information:
         return {a: [a] for a in legal}
     first = state.first if state.phase == "second" else -1
     useful = useful_moves(knowledge.info, first)
-    model = Model(state.board, state.game.erasure)
-    relevant = model.relevant(model.usable(knowledge.info))
+    relevant = Model.of(state.game).route_cells(knowledge.info)
     groups: dict[int, list[int]] = {}
     loose: list[int] = []
     for action in useful:
@@ -254,11 +345,17 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
     dice; candidates clearly worse than the best drop out; the plan's own move always stays in."""
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS
     tallies = {a: Tally(a, members) for a, members in groups.items()}
-    live = list(groups)
+    live = [plan] + [a for a in groups if a != plan]      # the plan first: a batch cut short has it
     spent, batch_no = 0, 0
     size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
-    while live and spent < budget:
-        n = min(size, max(1, (budget - spent) // len(live)))
+    stopped = False
+    while live and spent < budget and not stopped:
+        # never more than the budget, except that every candidate gets at least one rollout
+        n = min(size, (budget - spent) // len(live))
+        if n < 1:
+            if batch_no:
+                break
+            n = 1
         for action in live:
             wins, turns = roll.run(action, batch_no, n)
             tally = tallies[action]
@@ -267,19 +364,22 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
             tally.turns += turns
             tally.batches[batch_no] = wins
             spent += n
+            if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
+                stopped = True
+                break
+            ctx.maybe_report(lambda: interim(list(tallies.values())))
         batch_no += 1
-        if ctx.should_stop(spent):
+        if stopped:
             break
-        ctx.maybe_report(lambda: interim(list(tallies.values())))
         best_low = max(tallies[a].ci[0] for a in live)
-        keep = max(top, 2)
+        keep = KEEP
         ranked = sorted(live, key=lambda a: (-tallies[a].mean, a))
         live = [a for i, a in enumerate(ranked) if i < keep or tallies[a].ci[1] >= best_low]
         if len(live) > keep:
             live = live[:max(keep, (len(live) + 1) // 2)]
         if plan not in live:
             live.append(plan)
-        if len(live) <= 1:
+        if len(live) <= 1 < len(groups):     # the ranking is settled; a lone candidate gets the whole budget
             break
         size *= 2
     _paired(tallies, plan)
@@ -312,16 +412,27 @@ def recommended(tallies: list[Tally], plan: int) -> int:
 
 def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies: list[Tally], plan: int, top: int,
             stage: str, full_information: bool, during: bool, viewer: int) -> HintResult:
-    choice = recommended(tallies, plan)
+    unrolled = [t for t in tallies if t.n == 0]          # a search stopped before their first rollout
+    tallies = [t for t in tallies if t.n > 0]
+    choice = recommended([t for t in tallies if t.action not in roll.dominated], plan)
     ranked = sorted(tallies, key=lambda t: (t.action != choice, -t.mean, t.action))
     infos = []
     for tally in ranked:
         for member in tally.members:
             if len(infos) < top:
-                infos.append(_move_info(state, knowledge, tally, member, stage, plan))
+                info = _move_info(state, knowledge, tally, member, stage, plan)
+                if ranked and tally is not ranked[0]:
+                    info.why += _noise_words(state, tally, ranked[0])
+                infos.append(info)
+    route = knowledge.route_cells()
+    if infos and route and infos[0].extra.get("kind") != "give-up":
+        infos[0].why += f"; the plan links the Brains through {' '.join(route)}"
+    if infos and len(ranked) > 1:
+        infos[0].why += _first_words(state, ranked, plan)
     if len(infos) < top:
         infos.append(MoveInfo("give up", 0.0, ["give up"], "giving up ends the game as a loss",
-                              extra={"winProbability": 0.0, "ci": [0.0, 0.0], "rollouts": 0, "kind": "give-up"}))
+                              extra={"winProbability": 0.0, "ci": [0.0, 0.0], "valueCI": [0.0, 0.0], "rollouts": 0,
+                                     "kind": "give-up"}))
     best = ranked[0] if ranked else None
     total = sum(t.n for t in tallies)
     root: dict[str, Any] = {
@@ -335,22 +446,66 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
                          if full_information else
                          "probability that the players win, from what they have seen (both players share it)"),
         "method": ("oracle rollouts on the true tiles" if full_information else
-                   "rollouts of the route policy over unseen tiles re-drawn from what was seen"),
+                   f"rollouts of the {'greedy' if knowledge.clear else 'route'} policy over unseen tiles re-drawn "
+                   "from what was seen"),
         "fullInformation": full_information,
+        "goal": state.game.goal,
         "erasureAfterThisTurn": state.game.erasure_due(state.turn + 1),
-        "routeCost": knowledge.best,
+        "routeCost": None if knowledge.clear else knowledge.best,
         "seed": roll.seed,
     }
     if not full_information and roll.accepted:
         root["aliveShare"] = roll.accepted / (roll.accepted + roll.rejected)
     if stage == "second":
         root["firstFlip"] = {"cell": state.board.name(state.first), "pair": knowledge.letter(state.first)}
+    if unrolled:
+        root["notRolledOut"] = [state.action_to_string(m) for t in unrolled for m in t.members]
     root["planMove"] = state.action_to_string(plan)
-    listed = {m for t in tallies for m in t.members}
+    root["plannedRoute"] = knowledge.route_cells()
+    listed = {m for t in tallies + unrolled for m in t.members}
     skipped = [a for a in state.legal_actions() if a != GIVE_UP and a not in listed]
     if skipped:
         root["skipped"] = {state.action_to_string(a): knowledge.kind_and_reason(a, stage)[1] for a in skipped}
     return HintResult(state.game.spec(), infos, root, is_during_search=during)
+
+
+def paired_difference(a: Tally, b: Tally) -> tuple[float, float, int] | None:
+    """Mean of ``a``'s wins minus ``b``'s on the rollouts they share (same draws and dice), its standard error, and
+    the number of rollouts shared."""
+    shared = [k for k in a.batches if k in b.batches]
+    if not shared:
+        return None
+    diff = np.concatenate([a.batches[k].astype(np.int8) - b.batches[k].astype(np.int8) for k in shared])
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
+    return float(diff.mean()), se, len(diff)
+
+
+def _noise_words(state: ForgottenState, tally: Tally, first: Tally) -> str:
+    """What a lower-listed move's value means next to the first one's (listed order versus values)."""
+    pair = paired_difference(tally, first)
+    if pair is None:
+        return ""
+    diff, se, shared = pair
+    name = state.action_to_string(first.action)
+    if diff > 0:
+        return (f"; better than {name} by {diff * 100:.1f} points on the {shared} rollouts they share, less than 2 "
+                f"standard errors ({2 * se * 100:.1f}): within noise")
+    if diff > -Z_SELECT * se:
+        return (f"; within noise of {name} ({diff * 100:+.1f} points on the {shared} rollouts they share, 2 standard "
+                f"errors {2 * se * 100:.1f})")
+    return ""
+
+
+def _first_words(state: ForgottenState, ranked: list[Tally], plan: int) -> str:
+    """Why the first move is first when another shows a higher estimate."""
+    first = ranked[0]
+    higher = [t for t in ranked[1:] if t.mean > first.mean]
+    if not higher:
+        return ""
+    policy = "greedy" if state.game.goal == "clear" else "route"
+    if first.action == plan:
+        return f"; first as the {policy} plan's move: no other flip beats it by 2 standard errors on shared rollouts"
+    return f"; first: it beats the {policy} plan's move by more than 2 standard errors on shared rollouts"
 
 
 def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action: int, stage: str,
@@ -359,8 +514,9 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
     kind, why = knowledge.kind_and_reason(action, stage)
     pv = [move]
     cost = knowledge.costs[action]
-    extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "rollouts": tally.n, "kind": kind,
-                             "routeCost": cost if cost >= 0 else None}
+    extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "valueCI": list(tally.ci),
+                             "rollouts": tally.n, "kind": kind,
+                             "routeCost": cost if cost >= 0 and not knowledge.clear else None}
     if len(tally.members) > 1:
         extra["sameValueAs"] = [state.action_to_string(m) for m in tally.members if m != action]
     if tally.advantage is not None and tally.action != plan:
@@ -378,7 +534,7 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
 
 def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, str]:
     """What to flip second after turning up the unseen tile on ``cell``, for each thing it may show."""
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     board = state.board
     plan: dict[str, str] = {}
     for _, after, kind in model.reveal(knowledge.info, cell):
@@ -387,10 +543,24 @@ def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, s
             continue
         tiles, status, seen = world_arrays(model, after)
         second = forgotten_playout.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
-                                               ROUTE_POLICY, 0)
+                                               continuation_policy(state.game, False), 0)
         label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
         plan[label] = f"flip {board.name(second)}"
     return plan
+
+
+def reveal_hint(state: ForgottenState, cell: int, ctx: SearchContext, viewer: int) -> HintResult:
+    """A flipped tile nobody had seen waits to be entered: nothing to decide; the win probability as it stands."""
+    work = advice_state(state, viewer)
+    roll = Rollouts(work, False, ctx.seed)
+    budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
+    wins = int(roll.run(cell, 0, budget)[0].sum())
+    lo, hi = wilson(wins, budget)
+    root = {"stage": "tile to enter", "flipped": state.board.name(cell), "player": state.current_player(),
+            "advisedPlayer": viewer, "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,
+            "fullInformation": False, "seed": ctx.seed,
+            "valueMeaning": "probability that the players win, from what they have seen (both players share it)"}
+    return HintResult(state.game.spec(), [], root)
 
 
 def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full_information: bool) -> HintResult:
@@ -398,7 +568,7 @@ def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
     wins = int(roll.run(-1, 0, budget)[0].sum())
     info = info_from_state(state)
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     fatal = [state.board.name(c) for c in range(state.board.cells) if not model.hopeful(model.erase(info, c))]
     lo, hi = wilson(wins, budget)
     root = {"stage": "erasure roll", "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,

@@ -5,23 +5,31 @@ has seen every underside. Its answer is the proven shortest escape (IDA*,
 ``solver/memorinth/escape.py``); the generator keeps a position only when the
 exhaustive count of decision sequences that leave the forest within k own
 turns is exactly one, then replays that sequence move by move to verify it.
+
+The grade is the depth of that proof, the number of own turns k the solver
+must search to and prove no shorter escape exists (its work grows with k:
+``nodes`` in each puzzle records it). Kinds: ``escape`` (k from the
+difficulty's range) and ``escape-in-K`` (exactly K, graded by K). Puzzle i of
+a run draws everything from its own random stream (``generate_one``), so its
+id makes it again (``solver/puzzles.py``); ``check_answer`` re-proves the
+shortest escape from the puzzle's position and never reads its ``solution``.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from solver.errors import InvalidInputError
-from solver.memorinth.codec import check_state
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
+from solver.memorinth.notation import check_state
 from solver.memorinth.escape import shortest_escape
 from solver.memorinth.rules import kernel
+from solver.memorinth import rules as R
 from solver.memorinth.rules import start_side
 from solver.memorinth.state import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, MemorinthState
 from solver.search import Limits, SearchContext
+from solver.validate import as_int
 
 DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
     "base": {"easy": (2, 3), "medium": (4, 5), "hard": (6, 7)},
@@ -31,25 +39,6 @@ COUNT_LIMIT = 40            # positions with more shortest solutions than this a
 COUNT_NODE_LIMIT = 3_000_000
 ESCAPE_NODE_LIMIT = 1_000_000
 IMPROVE_STEPS = 60
-
-
-@dataclass
-class Puzzle:
-    """One verified escape-in-k puzzle."""
-
-    ident: str
-    difficulty: str
-    turns: int
-    state: MemorinthState
-    solution: list[list[str]]
-    attempts: int
-    nodes: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The puzzle as JSON (``state`` is a full JSON state; ``solution`` the moves of each turn)."""
-        return {"id": self.ident, "difficulty": self.difficulty, "turns": self.turns, "state": self.state.to_json(),
-                "notation": self.state.to_notation(), "solution": self.solution, "unique": True, "verified": True,
-                "attempts": self.attempts, "nodes": self.nodes}
 
 
 def first_step_bounds(state: MemorinthState) -> list[int]:
@@ -173,8 +162,7 @@ def verify(state: MemorinthState, solution: list[list[str]]) -> bool:
 def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, int]:
     """The wanted escape length for a difficulty (or exactly ``turns``)."""
     if turns is not None:
-        if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 12:
-            raise InvalidInputError("--turns", turns, "expected 1..12")
+        turns = as_int(turns, "--turns", 1, 12)
         return turns, turns
     table = DIFFICULTIES[variant]
     if difficulty not in table:
@@ -182,32 +170,146 @@ def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, i
     return table[difficulty]
 
 
-def generate(game: Any, count: int, seed: int, difficulty: str = "medium", turns: int | None = None,
-             ctx: SearchContext | None = None, max_attempts: int = 100_000) -> tuple[list[Puzzle], dict[str, Any]]:
-    """``count`` verified puzzles with a unique shortest escape of the difficulty's length (or ``turns``)."""
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
-        raise InvalidInputError("--count", count, "expected 1..1000")
+# -- the shared puzzle layer (solver/puzzles.py): one puzzle per random stream ---------------------------------
+MAX_ATTEMPTS = 10_000
+
+
+def grade(variant: str, turns: int) -> str:
+    """The difficulty an escape in ``turns`` own turns has (below easy counts as easy, above hard as hard)."""
+    for name, (lo, hi) in DIFFICULTIES[variant].items():
+        if lo <= turns <= hi:
+            return name
+    return "easy" if turns < DIFFICULTIES[variant]["easy"][0] else "hard"
+
+
+def kind_range(variant: str, kind: str, difficulty: str) -> tuple[int, int]:
+    """The wanted escape length of a puzzle kind."""
+    if kind == "escape":
+        return turn_range(variant, difficulty, None)
+    if kind.startswith("escape-in-") and kind[len("escape-in-"):].isdigit():
+        turns = int(kind[len("escape-in-"):])
+        if difficulty != grade(variant, turns):
+            raise InvalidInputError("difficulty", difficulty, f"an escape in {turns} own turns is graded "
+                                                              f"{grade(variant, turns)} in the {variant} game")
+        return turn_range(variant, difficulty, turns)
+    raise InvalidInputError("kind", kind, "expected 'escape' or 'escape-in-K' (K = 1..12)")
+
+
+def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
+    """One verified puzzle drawn from ``rng`` alone: the puzzle object without the shared ``id`` and metadata."""
     if game.rules.players != 1:
         game = game.derive({"players": 1}, None, "game")
-    lo, hi = turn_range(game.rules.variant, difficulty, turns)
-    ctx = ctx or SearchContext()
-    started = time.perf_counter()
-    puzzles: list[Puzzle] = []
-    attempt = 0
-    while len(puzzles) < count and attempt < max_attempts and not ctx.should_stop():
-        attempt += 1
-        state = candidate(game, seed * 1_000_003 + attempt, lo, hi)
+    lo, hi = kind_range(game.rules.variant, kind, difficulty)
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        state = candidate(game, int(rng.integers(2**62)), lo, hi)
         check_state(state, "puzzle")
-        state = improve(state, lo, hi, np.random.default_rng([seed, attempt]))
+        state = improve(state, lo, hi, np.random.default_rng(int(rng.integers(2**62))))
         if state is None:
             continue
         check_state(state, "puzzle")
         escape = _escape(state, hi)
         if not escape.optimal or _count(state, escape.turns, 2) != 1 or not verify(state, escape.turn_moves):
             raise AssertionError("a generated puzzle failed its verification")
-        label = difficulty if turns is None else f"{turns} turns"
-        puzzles.append(Puzzle(f"memorinth-{seed}-{attempt}", label, escape.turns, state, escape.turn_moves, attempt,
-                              escape.nodes))
-    stats = {"found": len(puzzles), "attempts": attempt, "seconds": round(time.perf_counter() - started, 3),
-             "turnRange": [lo, hi], "stoppedByLimit": len(puzzles) < count}
-    return puzzles, stats
+        return {"turns": escape.turns, "state": state.to_json(), "notation": state.to_notation(), "solution": escape.turn_moves,
+                "unique": True, "verified": True, "attempts": attempt, "nodes": escape.nodes}
+    raise AssertionError(f"no {kind} puzzle in {MAX_ATTEMPTS} attempts")  # never seen: about 1 in 10 succeed
+
+
+def puzzle_state(game: Any, puzzle: dict[str, Any], field: str = "puzzle") -> MemorinthState:
+    """The puzzle's position (a one-player full state, from ``state`` or else ``notation``)."""
+    from solver.validate import get
+    if "state" in puzzle:
+        state = game.parse_state(puzzle["state"], f"{field}.state")
+    else:
+        state = game.parse_state(get(puzzle, "notation", field), f"{field}.notation")
+    if state.rules.players != 1:
+        raise InvalidInputError(f"{field}.state", state.rules.players, "a puzzle is a one-player position "
+                                                                       "(players 1)")
+    return state
+
+
+def parse_answer(answer: Any, field: str = "ANSWER") -> list[list[str]]:
+    """An answer: moves per own turn as JSON (``[["flip a1", "choose R"], ["flip c1"]]``), a flat list of moves,
+    or text with turns separated by ``/`` and moves by ``,`` (``flip a1, choose R / flip c1``)."""
+    if isinstance(answer, str):
+        turns = [[m.strip() for m in turn.split(",") if m.strip()] for turn in answer.split("/")]
+    elif isinstance(answer, list) and all(isinstance(t, list) for t in answer):
+        turns = [list(t) for t in answer]
+    elif isinstance(answer, list):
+        turns = [list(answer)]
+    elif isinstance(answer, dict) and "solution" in answer:
+        return parse_answer(answer["solution"], f"{field}.solution")
+    else:
+        raise InvalidInputError(field, answer, "expected the moves of each turn, e.g. 'flip a1, choose R / flip c1'")
+    for i, turn in enumerate(turns):
+        for j, move in enumerate(turn):
+            if not isinstance(move, str):
+                raise InvalidInputError(f"{field}[{i}][{j}]", move, "expected a move string")
+    if not any(turns):
+        raise InvalidInputError(field, answer, "no moves")
+    return [turn for turn in turns if turn]
+
+
+def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew.
+
+    Own turns are counted on the replay (a turn starts with each move made while a card is to be flipped), so a
+    flat list of moves (the web board's answer) is judged as its turns; where the answer groups its moves by
+    turn, each group must start a turn."""
+    state = puzzle_state(game, puzzle)
+    turns = parse_answer(answer)
+    flat = isinstance(answer, list) and not any(isinstance(t, list) for t in answer)
+    escape = shortest_escape(state, 0, max_depth=12, ctx=SearchContext(limits=Limits(nodes=20 * ESCAPE_NODE_LIMIT)))
+    if not escape.optimal:
+        raise InvalidInputError("puzzle.state", state.to_notation(), "no shortest escape could be proven for this "
+                                                                     "position (not a puzzle of this generator)")
+    copy = state.clone()
+    own_turns = 0
+    for i, turn in enumerate(turns):
+        if copy.phase != "flip" and not copy.is_terminal():
+            return _verdict(False, f"turn {i + 1} starts before turn {i} is complete", escape.turns)
+        for j, move in enumerate(turn):
+            if copy.is_terminal():
+                return _verdict(False, f"the piece has already left (in own turn {own_turns}) before '{move}'",
+                                escape.turns)
+            if copy.phase == "flip":
+                own_turns += 1
+            try:
+                copy.apply_move(move, f"ANSWER[{j}]" if flat else f"ANSWER[{i}][{j}]")
+            except (IllegalMoveError, InvalidMoveError) as exc:
+                return _verdict(False, f"own turn {own_turns}: {exc.problem}: {move!r}", escape.turns)
+    if copy.winner() != 0:
+        where = "in the middle of a turn" if copy.phase != "flip" else f"on {R.cell_name(copy.piece(0))}"
+        return _verdict(False, f"after {_own(own_turns)} the piece is still in the forest ({where})",
+                        escape.turns)
+    if own_turns > escape.turns:
+        return _verdict(False, f"leaves in {_own(own_turns)}; the shortest escape takes {escape.turns}",
+                        escape.turns)
+    return _verdict(True, f"leaves the forest in {_own(own_turns)}, the proven shortest", escape.turns)
+
+
+def _own(turns: int) -> str:
+    return f"{turns} own turn" + ("" if turns == 1 else "s")
+
+
+def _verdict(correct: bool, message: str, shortest: int) -> dict[str, Any]:
+    return {"correct": correct, "message": message, "shortest": shortest}
+
+
+def answer_text(solution: list[list[str]]) -> str:
+    """A solution as one line: moves of a turn joined by ',', turns by '/'."""
+    return " / ".join(", ".join(turn) for turn in solution)
+
+
+def describe_puzzle(game: Any, puzzle: dict[str, Any]) -> str:
+    """The puzzle for a person: the task, the board (every card known) and its notation."""
+    import io
+
+    from solver.memorinth.render import render
+    state = puzzle_state(game, puzzle)
+    out = io.StringIO()
+    out.write(f"Leave the forest in {puzzle.get('turns', '?')} own turns ({puzzle.get('difficulty', '')}; solitaire, "
+              "every card known: each turn flip a card, then follow a character; MR-26)\n")
+    render(state, out, 0)
+    out.write(f"  notation: {state.to_notation()}\n")
+    return out.getvalue()

@@ -1,4 +1,5 @@
-"""A readable text picture of a Memorinth position (or of one player's view of it).
+"""A readable text picture of a Memorinth position (or of one player's view of it), and the text of ``solve``
+and ``score``.
 
 Each card is drawn 9 characters wide and 3 lines high: its path arms (``|``
 and ``----``, ``g`` marks a goblin on the arm), its id and face (``12M``), the
@@ -8,14 +9,14 @@ a player's view, whether that player knows its underside (``?`` = not seen).
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Any, TextIO
 
 from solver.memorinth import rules as R
 from solver.memorinth.deck import DIRECTIONS
-from solver.memorinth.state import CHAR, CLOVER, DOWN, LAST, PIECE, SEEN, SUPPLY, UP, MemorinthState
+from solver.memorinth.state import CHAR, CLOVER, DOWN, LAST, PIECE, SUPPLY, UP
 
 
-def _cell_lines(state: MemorinthState, cell: int, viewer: int | None) -> list[str]:
+def _cell_lines(state: Any, cell: int, viewer: int | None) -> list[str]:
     deck = state.rules.deck
     side = deck.side(int(state.vec[UP + cell]))
     label = deck.side_name(int(state.vec[UP + cell]))
@@ -43,11 +44,17 @@ def _cell_lines(state: MemorinthState, cell: int, viewer: int | None) -> list[st
     return [top, middle, bottom]
 
 
-def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> None:
-    """Draw the board, the characters, and the turn; with ``viewer`` mark the undersides they have not seen."""
+def render(state: Any, out: TextIO, viewer: int | None = None) -> None:
+    """Draw the board, the characters, and the turn of a state or a view; with ``viewer`` (a view's observer by
+    default) mark the undersides they have not seen."""
+    observer = getattr(state, "observer", None)
+    if observer is not None:
+        viewer = observer
     rules = state.rules
     if state.setup is not None:
         out.write(f"{rules.header()}: setting up ({len(state.setup)} of 32 chance outcomes dealt)\n")
+        if observer is not None:
+            out.write(f"   {R.COLOURS[observer]}'s view of a real table: enter the cards as they are laid out\n")
         return
     codes = rules.deck.codes
     sides = {d: "".join(codes[i] for i in range(8) if state.vec[CHAR + i] == k) for k, d in enumerate(DIRECTIONS)}
@@ -81,6 +88,8 @@ def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> Non
     if js["lastFlipped"]:
         line += f"; last flipped {js['lastFlipped']} (marked *)"
     out.write(line + "\n")
+    if js.get("reveal"):
+        out.write(f"   waiting for the side the card on {js['reveal']} shows: enter 'reveal <side>'\n")
     if rules.goblins:
         out.write("   clovers: " + ", ".join(f"{R.COLOURS[p]} {int(state.vec[CLOVER + p])}"
                                           for p in range(rules.players)) + f", supply {int(state.vec[SUPPLY])}\n")
@@ -92,7 +101,52 @@ def render(state: MemorinthState, out: TextIO, viewer: int | None = None) -> Non
         out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not known, else the side underneath\n")
 
 
-def _action_name(state: MemorinthState, edge: int) -> str:
+def _action_name(state: Any, edge: int) -> str:
     from solver.memorinth.deck import ACTION_NAMES
     side = {"shift": 0, "special": 1}.get(state.rules.action_side, int(state.vec[R.K["START"]]))
     return ACTION_NAMES[state.rules.deck.actions[side][edge]]
+
+
+def solve_text(answer: dict[str, Any]) -> str:
+    """A shortest escape (``solve``'s JSON answer) as text for a person."""
+    player = answer["player"]
+    who = f"{R.COLOURS[player]} (player {player})"
+    result = answer.get("result")
+    lines = []
+    if result == "OPTIMAL":
+        lines.append(f"{who} can leave the forest in {answer['turns']} own turns (proven shortest, "
+                     f"{answer['nodes']} nodes):")
+    elif result == "NO_ESCAPE":
+        lines.append(f"{who} cannot leave the forest at all (proven)")
+    elif result == "NONE_WITHIN_MAX_DEPTH":
+        lines.append(f"{who} cannot leave the forest within {answer['maxDepth']} own turns (proven; none in "
+                     f"fewer than {answer.get('lowerBound')}); an escape may take longer: try a larger --max-depth")
+    elif result is not None and result != "LIMIT":
+        lines.append(f"{who}: {result} (lower bound {answer.get('lowerBound')}, within {answer['maxDepth']} own "
+                     "turns)")
+    else:
+        best = f"in {answer['turns']} own turns" if answer.get("turns") else "not yet"
+        lines.append(f"{who}: search stopped by its limit; best escape found {best}, "
+                     f"none in fewer than {answer.get('lowerBound')} (proven):")
+    for i, turn in enumerate(answer.get("turnMoves") or [], 1):
+        lines.append(f"  turn {i}: {', '.join(turn)}")
+    lines.append("  (full information, solitaire model: the other players' turns change nothing)")
+    return "\n".join(lines) + "\n"
+
+
+def score_text(report: dict[str, Any]) -> str:
+    """The race (``score``'s JSON) as text for a person."""
+    lines = []
+    for entry in report["players"]:
+        line = f"  {entry['colour']:<7} (player {entry['player']}) on {entry['cell']}"
+        if "pathDistance" in entry:
+            line += f": {entry['pathDistance'] if entry['pathDistance'] is not None else 'no'} moves out along the paths"
+        if "shortestEscape" in entry:
+            esc = entry["shortestEscape"]
+            line += f"; shortest escape {esc['turns']} own turns ({esc['status']})"
+        lines.append(line)
+    if "view" in report:
+        lines.append(f"  (player {report['view']}'s view: the shortest escape needs the full state)")
+    if report["over"]:
+        lines.append("  game over")
+    return "\n".join(lines) + "\n"

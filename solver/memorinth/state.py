@@ -5,7 +5,7 @@ rule is applied by ``solver.kernels.memorinth_core``; this class adds the
 State contract around it: move strings, chance nodes for the deal (when the
 game is created with ``chance_setup=true``), observations, re-sampling of the
 undersides a player has not seen, JSON and the compact notation
-(``solver/memorinth/codec.py``).
+(``solver/memorinth/notation.py``).
 """
 
 from __future__ import annotations
@@ -164,18 +164,21 @@ class MemorinthState(State):
 
     # -- information ----------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        from solver.memorinth.codec import observation
+        from solver.memorinth.notation import observation
         if not 0 <= player < self.rules.players:
             raise InvalidInputError("player", player, f"expected 0..{self.rules.players - 1}")
         return observation(self, player)
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> MemorinthState:
-        if not 0 <= player < self.rules.players:
-            raise InvalidInputError("player", player, f"expected 0..{self.rules.players - 1}")
-        copy = self.clone()
-        if copy.setup is None:
-            kernel.resample(copy.vec, player, int(rng.integers(2**63)))
-        return copy
+        """``self.view(player).resample(rng)``: the undersides ``player`` does not know re-dealt (MR-21)."""
+        return self.view(player).resample(rng)
+
+    def view(self, player: int) -> Any:
+        """What ``player`` knows here (:class:`solver.memorinth.view.MemorinthView`)."""
+        from solver.memorinth.view import MemorinthView
+        from solver.validate import as_int
+        return MemorinthView.of_state(self, as_int(int(player) if isinstance(player, np.integer) else player,
+                                                   "player", 0, self.rules.players - 1))
 
     def seen_by(self, cell: int, player: int) -> bool:
         """True when ``player`` has seen the underside of the card on ``cell``."""
@@ -191,11 +194,11 @@ class MemorinthState(State):
         return MemorinthState(self.game, self.vec.copy(), None if self.setup is None else list(self.setup))
 
     def to_json(self) -> dict[str, Any]:
-        from solver.memorinth.codec import state_to_json
+        from solver.memorinth.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.memorinth.codec import state_to_notation
+        from solver.memorinth.notation import state_to_notation
         return state_to_notation(self)
 
     # -- convenient views ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from solver.commands import print_json
 from solver.errors import InvalidInputError, UnsupportedActionError
-from solver.game import Game, Information, Parameter, State, Utility
+from solver.game import Game, Information, Option, Parameter, State, Utility, View
 from solver.mnemonic.state import MnemonicState
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
@@ -63,11 +63,38 @@ def render_hint_details(result: HintResult, out: TextIO) -> None:
     out.write(f"Adversary's pool: {info.get('adversaryPool', 0)} dice\n")
 
 
+def standing(position: Any) -> dict[str, Any]:
+    """Where a session stands (``score`` on a state or a view)."""
+    known = position.known if hasattr(position, "known") else position
+    out = {"round": known.round, "phase": known.phase,
+           "tally": {"victories": known.tally.victories, "defeats": known.tally.defeats, "draws": known.tally.draws},
+           "victory": known.tally.victories > 0, "adversaryPool": known.adversary_pool(), "over": known.is_terminal()}
+    if known.is_terminal():
+        out["returns"] = known.returns()
+    return out
+
+
+def _no_other_options(options: dict[str, Any]) -> None:
+    for key, value in options.items():
+        raise InvalidInputError(key, value, "not an option of a Mnemonic hint (known: horizon)")
+
+
+def render_hint_text(result: HintResult) -> str:
+    """The ranked moves, then the horizon, the search size, the scene's prompt and the Adversary's pool."""
+    import io
+    from solver.commands import render_hint
+    out = io.StringIO()
+    render_hint(result, out)
+    render_hint_details(result, out)
+    return out.getvalue()
+
+
 class MnemonicGame(Game):
     """Mnemonic (Into the Grey and Deck Burner): exact odds, session tracking and advice."""
 
     name = "mnemonic"
     long_name = "Mnemonic"
+    NOTATION_START = "mnemonic"      # a command-line word that does not start so is named as a missing file
     utility = Utility.IDENTICAL
     information = Information.IMPERFECT
     min_players = 1
@@ -78,6 +105,13 @@ class MnemonicGame(Game):
         "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)", data_file=True),
     }
     default_time_ms = 5000
+    PLAYERS_PARAMETER = "players"
+    MODE_PARAMETER = "mode"
+    VERB_OPTIONS = {"hint": (Option("horizon", "--horizon", str, None,
+                                    "rounds and Group Scenes the plan may use, R,G (default: rules planner.rounds, "
+                                    "planner.groupScenes)", parse=lambda value, field: parse_horizon(value, field)),),
+                    "selfplay": (Option("maxRounds", "--max-rounds", int, 3, "rounds of Individual Scenes a session may "
+                                        "last (it stops at its first Victory)", lo=1, hi=6),)}
 
     @property
     def rules(self) -> MnemonicRules:
@@ -90,23 +124,47 @@ class MnemonicGame(Game):
         return new_session(self, self.params["players"], self.params["mode"], seed)
 
     def state_from_json(self, obj: Any, field: str = "state") -> State:
-        from solver.mnemonic.serialize import state_from_json
+        from solver.mnemonic.notation import state_from_json
         return state_from_json(self, obj, field)
 
     def state_from_notation(self, text: str, field: str = "state") -> State:
-        from solver.mnemonic.serialize import state_from_notation
+        from solver.mnemonic.notation import state_from_notation
         return state_from_notation(self, text, field)
 
-    def hint(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
-             full_information: bool = False, horizon: tuple[int, int] | None = None) -> HintResult:
-        """Ranked moves with the chance of a Victory within the horizon (rules ``planner.*`` by default)."""
-        from solver.mnemonic.advice import hint, horizon_of
-        if not isinstance(state, MnemonicState):
-            raise InvalidInputError("state", type(state).__name__, "expected a Mnemonic state")
-        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise InvalidInputError("top", top, "expected a positive integer")
-        target = None if horizon is None else horizon_of(state, *horizon)
-        return hint(state, ctx, top=top, player=player, full_information=full_information, horizon=target)
+    # -- views and the real table ------------------------------------------------------
+    def view_from_json(self, obj: Any, field: str = "state") -> View:
+        from solver.mnemonic.view import view_from_json
+        return view_from_json(self, obj, field)
+
+    def view_from_notation(self, text: str, field: str = "state") -> View:
+        from solver.mnemonic.view import view_from_notation
+        return view_from_notation(self, text, field)
+
+    def new_table(self, player: int) -> View:
+        """Player ``player``'s view before the deal (MN-42): the characters of ``new --seed 0``, every card still
+        in the deck; the observer enters ``draw 7H`` for each card dealt to them and ``draw ?`` for the others'."""
+        from solver.mnemonic.setup import new_table_state
+        from solver.mnemonic.view import MnemonicView
+        state = new_table_state(self, self.params["players"], self.params["mode"])
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.n:
+            raise InvalidInputError("--player", player, f"expected a player index 0..{state.n - 1}")
+        return MnemonicView.of(state, player)
+
+    # -- hints ------------------------------------------------------------------------------
+    def hint_view(self, view: View, ctx: SearchContext, *, top: int = 3, horizon: Any = None,
+                  **options: Any) -> HintResult:
+        """Ranked moves of the view's observer with the chance of a Victory within the horizon (MN-33..MN-38),
+        from the view alone (``solver/mnemonic/hinting.py``)."""
+        from solver.mnemonic.hinting import hint_view
+        _no_other_options(options)
+        return hint_view(view, ctx, top, horizon)
+
+    def hint_full(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+                  horizon: Any = None, **options: Any) -> HintResult:
+        """The same ranking with every hand known (``rootInfo.fullInformation`` true)."""
+        from solver.mnemonic.hinting import hint_full
+        _no_other_options(options)
+        return hint_full(state, ctx, top, player, horizon)
 
     def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
         """The table's plan: the best move where the state stands and its proven Victory chance within the horizon.
@@ -136,8 +194,13 @@ class MnemonicGame(Game):
         return SolveResult(self.name, value, True, value, "EXHAUSTIVE", evaluation.seconds, solution)
 
     def score(self, payload: Any) -> dict[str, Any]:
-        """Odds of a scene: ``{"individual": n}`` or ``{"players": [...], "adversary": m}``."""
-        from solver.validate import as_object, check_keys
+        """Odds of a scene (``{"individual": n}`` or ``{"players": [...], "adversary": m}``), or where a session
+        (a state or a view) stands: round, phase, tally, the Adversary's pool and whether it has had a Victory."""
+        from solver.validate import as_object, check_keys, decode_json
+        if isinstance(payload, str) and payload.lstrip().startswith("{"):
+            payload = decode_json(payload, "state")
+        if not (isinstance(payload, dict) and "mode" not in payload and "view" not in payload):
+            return standing(self.parse_position(payload))
         obj = as_object(payload, "state")
         check_keys(obj, ("individual", "players", "adversary"), "state")
         if "individual" in obj:
@@ -149,8 +212,41 @@ class MnemonicGame(Game):
         return group_odds(obj["players"], obj.get("adversary", 0), self.rules["group.nobodyRolls"],
                           "state.players", "state.adversary").to_json()
 
+    # -- puzzles and self-play ----------------------------------------------------------
+    PUZZLE_KINDS = ("best-call",)
+    SELFPLAY_POLICIES = ("planner", "after-one-round", "after-two-rounds", "plain-after-one-round",
+                         "plain-after-two-rounds")
+    SELFPLAY_DEFAULT = ("planner", "after-one-round")
+
+    def generate_puzzle(self, kind: str, difficulty: str, rng: Any) -> dict[str, Any]:
+        """A best-call puzzle (``solver/mnemonic/puzzles.py``): one player's decision with a proven, unique best
+        move; the difficulty is the simplest reasoning that finds it."""
+        from solver.mnemonic.puzzles import generate
+        return generate(self, difficulty, rng)
+
+    def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+        from solver.mnemonic.puzzles import check
+        return check(self, puzzle, answer)
+
+    def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
+        view = self.parse_position(puzzle["position"], "puzzle.position")
+        return self.describe(view) + puzzle.get("question", "") + "\n"
+
+    def puzzle_answer(self, puzzle: dict[str, Any]) -> str:
+        also = puzzle.get("alsoCorrect") or []
+        same = f" (or {', '.join(also)}: same suit)" if also else ""
+        return (f"{puzzle['solution']}{same}: Victory chance {puzzle['value']:.4f}, better than any other choice by "
+                f"{puzzle['margin']:.4f}")
+
+    def selfplay_game(self, policies: tuple[str, ...], rng: Any, **options: Any) -> dict[str, Any]:
+        """One deal played by each policy with the same dice (``solver/mnemonic/selfplay.py``)."""
+        from solver.mnemonic.selfplay import play
+        return play(self, policies, rng, **{"max_rounds": options.get("maxRounds", 3)})
+
     # -- command line ---------------------------------------------------------------
     def add_cli(self, commands: argparse._SubParsersAction) -> None:
+        """Mnemonic's own command, ``odds``; the shared verbs (``new``, ``apply``, ``hint``, ...) come from
+        :mod:`solver.commands`, with ``--rules FILE`` (the game parameter) and ``hint --horizon R,G``."""
         odds = commands.add_parser(
             "odds", help="exact odds of an Individual or a Group Scene",
             description="Exact odds as fractions in lowest terms. Individual Scene: --individual N (pool of N dice, "
@@ -164,51 +260,39 @@ class MnemonicGame(Game):
         odds.add_argument("--json", action="store_true", help="print one JSON object")
         odds.set_defaults(run=self._run_odds)
 
-        new = commands.add_parser("new", help="start a session and print its state",
-                                  description="Start a session: characters from the rule data, the deck dealt "
-                                              "(into-the-grey) or shuffled (deck-burner). Prints the JSON state.")
-        new.add_argument("--players", type=int, default=self.params["players"], help="players (1-6, default 3)")
-        new.add_argument("--mode", default=self.params["mode"], help="deck-burner (default) or into-the-grey")
-        new.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-        new.add_argument("--rules", default=None, metavar="FILE", help="rules file (default: the shipped rules)")
-        new.add_argument("--notation", action="store_true", help="print the one-line notation instead of JSON")
-        new.set_defaults(run=self._run_new)
+    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        """The table as a player sees it (``solver/mnemonic/picture.py``)."""
+        from solver.mnemonic.picture import svg
+        return svg(self, self.parse_position(position) if not isinstance(position, (State, View)) else position,
+                   hint=hint, **options)
 
-        apply = commands.add_parser("apply", help="play moves and print the new state",
-                                    description="Play MOVE... in order (move strings as listed by legal-moves, "
-                                                "chance results included: 'reveal 7H', 'roll 4', 'result defeat').")
-        apply.add_argument("state", metavar="STATE")
-        apply.add_argument("moves", metavar="MOVE", nargs="+")
-        apply.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
-        apply.add_argument("--notation", action="store_true", help="print the one-line notation instead of JSON")
-        apply.set_defaults(run=self._run_apply)
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.mnemonic.picture import puzzle_svg
+        return puzzle_svg(self, puzzle, solution)
 
-        show = commands.add_parser("show", help="describe a state in words",
-                                   description="Who acts, the table, the Adversary's pool and the legal moves.")
-        show.add_argument("state", metavar="STATE")
-        show.add_argument("--player", type=int, default=None, help="show this player's hand (default: the actor)")
-        show.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
-        show.set_defaults(run=self._run_show)
+    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+        """The table as a player sees it (``solver/mnemonic/picture.py``)."""
+        from solver.mnemonic.picture import svg
+        return svg(self, position, hint=hint, **options)
 
+    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
+        from solver.mnemonic.picture import puzzle_svg
+        return puzzle_svg(self, puzzle, solution)
 
-        hint = commands.add_parser(
-            "hint", help="advice for the player to act (or the table)",
-            description="Rank the moves of the player to act by the chance of a Victory within the horizon "
-                        "(exact expectimax over the planning model), with exact odds and the card's story prompt. "
-                        "STATE is a JSON file, '-' for stdin, inline JSON or the notation.")
-        hint.add_argument("state", metavar="STATE")
-        hint.add_argument("--top", type=int, default=3, help="number of moves to show (default 3)")
-        hint.add_argument("--player", type=int, default=None,
-                          help="advise this player (default: the player to act; anyone for the table's choices)")
-        hint.add_argument("--full-information", action="store_true", help="analyse with every hand known")
-        hint.add_argument("--horizon", default=None, metavar="R,G",
-                          help="rounds and Group Scenes the plan may use (default: rules planner.rounds, "
-                               "planner.groupScenes)")
-        hint.add_argument("--rules", default=None, metavar="FILE", help="rules file the state refers to")
-        hint.add_argument("--json", action="store_true", help="print the engine's JSON response")
-        from solver.commands import add_limit_args
-        add_limit_args(hint)
-        hint.set_defaults(run=self._run_hint)
+    def render_text(self, verb: str, result: Any) -> str | None:
+        if verb == "hint":
+            return render_hint_text(result)
+        return None
+
+    def describe(self, position: State | View, player: int | None = None) -> str:
+        """``show``: the round, who acts, the Adversary's pool, each character, hands (the observer's only, in a
+        view) and the legal moves."""
+        from solver.mnemonic.describe import describe
+        if player is not None and isinstance(position, State):
+            position = position.view(player)
+        if isinstance(position, View):
+            return describe(position.known, position.observer, view=True)  # type: ignore[attr-defined]
+        return describe(position, None, every_hand=True)  # type: ignore[arg-type]
 
     def _run_odds(self, args: argparse.Namespace) -> int:
         rules = load_rules(args.rules) if args.rules else self.rules
@@ -229,88 +313,27 @@ class MnemonicGame(Game):
             render_group(result, sys.stdout)
         return 0
 
-    def _with_rules(self, path: str | None) -> MnemonicGame:
-        return self if not path else MnemonicGame(**{**self.params, "rules": path})
-
-    def _run_new(self, args: argparse.Namespace) -> int:
-        game = MnemonicGame(**{**self.params, "players": args.players, "mode": args.mode,
-                               **({"rules": args.rules} if args.rules else {})})
-        if args.seed < 0:
-            raise InvalidInputError("--seed", args.seed, "must be at least 0")
-        state = game.new_initial_state(args.seed)
-        if args.notation:
-            sys.stdout.write(state.to_notation() + "\n")
-        else:
-            print_json(state.to_json())
-        return 0
-
-    def _run_apply(self, args: argparse.Namespace) -> int:
-        from solver.commands import read_input_arg
-        game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
-        for i, move in enumerate(args.moves):
-            if state.is_terminal():
-                raise InvalidInputError(f"MOVE[{i}]", move, "the session is over")
-            state.apply_move(move, f"MOVE[{i}]")
-        if args.notation:
-            sys.stdout.write(state.to_notation() + "\n")
-        else:
-            print_json(state.to_json())
-        return 0
-
-    def _run_hint(self, args: argparse.Namespace) -> int:
-        from solver.commands import context_from_args, read_input_arg, render_hint
-        game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
-        if args.top < 1:
-            raise InvalidInputError("--top", args.top, "must be at least 1")
-        horizon = parse_horizon(args.horizon) if args.horizon is not None else None
-        result = game.hint(state, context_from_args(game, args), top=args.top, player=args.player,
-                           full_information=args.full_information, horizon=horizon)
-        if args.json:
-            print_json(result.to_json())
-        else:
-            render_hint(result, sys.stdout)
-            render_hint_details(result, sys.stdout)
-        return 0
-
-    def _run_show(self, args: argparse.Namespace) -> int:
-        from solver.commands import read_input_arg
-        from solver.mnemonic.describe import describe
-        game = self._with_rules(args.rules)
-        state = game.parse_state(read_input_arg(args.state), "STATE")
-        sys.stdout.write(describe(state, args.player))
-        return 0
-
     def demo(self, out: TextIO) -> None:
-        """Exact odds, then a short Deck Burner session with advice at each kind of decision."""
-        from solver.commands import render_hint
-        from solver.mnemonic.describe import describe
-        from solver.search import Limits, SearchContext
+        """Exact odds, then the short reviewed session of ``docs/sessions/mnemonic.md`` (player 0's seat)."""
+        from solver.mnemonic.examples import SESSION
+        from solver.record import Record
+        from solver.review import render_review, review
+        from solver.search import Limits
+        import shlex
         for dice in (1, 2, 3):
             render_individual(individual_odds(dice), out)
         render_group(group_odds([3, 2, 0], 4), out)
-        out.write("\nA Deck Burner session (3 players, seed 7):\n")
-        state = self.new_initial_state(7)
+        game = MnemonicGame(players=2, mode="into-the-grey")
+        view = game.new_game(4).view(0)
+        entries = [move for _, command in SESSION if " apply " in command and "--record" in command
+                   for move in _moves_of(shlex.split(command))]
+        record = Record.start_of(view).extended(entries, stamp=False)
+        out.write("\nA two-player Into the Grey session, entered from player 0's seat (docs/sessions/mnemonic.md):\n")
+        out.write("  " + "; ".join(entries) + "\n\n")
+        out.write(render_review(review(game, record, player=0, limits=Limits(nodes=30_000))))
 
-        def advise(horizon: tuple[int, int], top: int = 3) -> None:
-            ctx = SearchContext(limits=Limits(time_ms=60_000, nodes=2_000_000))
-            result = self.hint(state, ctx, top=top, horizon=horizon)
-            render_hint(result, out)
-            render_hint_details(result, out)
 
-        for move in ("draw", "reveal 8S"):
-            state.apply_move(move)
-        out.write(describe(state))
-        out.write("\n> hint (plan to the next Group Scene):\n")
-        advise((0, 2))
-        for move in ('use "Sneak"', "roll 4"):
-            state.apply_move(move)
-        out.write(f"\n> {state.players[0].name} uses Sneak and rolls a 4: a complication unless they weave.\n")
-        advise((0, 2), top=4)
-        for move in ("weave give 1", "draw", "reveal QD", 'use "Bargain"', "roll 6", "no weave", "draw",
-                     "reveal 3C", 'use "Endure"', "roll 2", "no weave"):
-            state.apply_move(move)
-        out.write("\n> The round is over; the table chooses (one more round allowed in the plan):\n")
-        out.write(describe(state))
-        advise((1, 1))
+def _moves_of(argv: list[str]) -> list[str]:
+    """The MOVE arguments of an ``apply`` command line."""
+    moves = argv[argv.index("apply") + 2:]
+    return moves[:moves.index("--record")] if "--record" in moves else moves

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from solver.mnemonic.cards import JOKER
 
-#: phases of play, in the order a round visits them
+#: phases of play, in the order a round visits them (the kernel numbers them in this order); ``deal`` (the cards
+#: dealt one at a time, before the first scene, MN-42) comes last so that the other numbers stay as they are
 PHASES = ("scene-card", "scene-draw", "scene-skill", "scene-help", "scene-roll", "scene-weave", "table",
-          "group-draw", "group-skill", "group-roll", "after-victory", "after-defeat", "over")
+          "group-draw", "group-skill", "group-roll", "after-victory", "after-defeat", "over", "deal")
 SCENE_PHASES = PHASES[:6]
 GROUP_PHASES = ("group-draw", "group-skill", "group-roll")
 MODES = ("deck-burner", "into-the-grey")

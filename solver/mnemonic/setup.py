@@ -63,3 +63,19 @@ def new_session(game: MnemonicGame, players: int, mode: str, seed: int, rules: M
     deal(state, rng)
     state._begin_scene(0)
     return state
+
+
+def new_table_state(game: MnemonicGame, players: int, mode: str, seed: int = 0) -> MnemonicState:
+    """A session before its deal (MN-42): the same characters as ``new_session(seed)``, every card in the deck,
+    dealt one at a time as chance outcomes (``draw 7H``); a Deck Burner session without hands starts at once."""
+    from solver.mnemonic.state import MnemonicState
+    if mode not in MODES:
+        raise InvalidInputError("mode", mode, f"expected one of {', '.join(MODES)}")
+    rules = game.rules
+    rng = np.random.default_rng(seed)
+    roster = [new_character(rules, rng, f"Player {i + 1}") for i in range(players)]
+    state = MnemonicState(game, rules, mode, roster)
+    state.deck = list(range(DECK_SIZE))
+    state.phase = "deal"
+    state._after_deal_card()
+    return state

@@ -29,7 +29,12 @@ Action ids (interpreted in the state's phase):
 ``500 + card``        chance: ``reveal <card>``
 ``600 + v``           chance: ``roll <v>`` (highest die)
 ``700..702``          chance: ``result victory`` / ``result defeat`` / ``result draw``
+``800 + card``        chance: ``draw <card>`` (the deal, one card at a time, MN-42)
 ====================  ====================================================
+
+A player's view (:mod:`solver.mnemonic.view`) adds two entries of its own:
+``draw ?`` (a card dealt to another player) and ``group nothing`` (another
+player brings no skill to an Into the Grey Group Scene).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
-from solver.mnemonic.cards import JOKER, SUITS, card_class, card_code, category
+from solver.mnemonic.cards import DECK_SIZE, JOKER, SUITS, card_class, card_code, category
 from solver.mnemonic.odds import group_odds, highest_distribution
 from solver.mnemonic.rules import MnemonicRules
 from solver.mnemonic.session import Group, Player, Scene, Skill, Tally, matches
@@ -56,27 +61,34 @@ ASK = 200
 NO_WEAVE, WEAVE_AVOID, WEAVE_GIVE, WEAVE_REPAIR = 300, 301, 310, 320
 GROUP, ROUND, END, TRY_AGAIN, REGROUP, RETREAT = 400, 401, 402, 403, 404, 405
 REVEAL, ROLL, RESULT = 500, 600, 700
+DEAL = 800
 GROUP_CARD = 1000
 TABLE_WORDS = {GROUP: "group", ROUND: "round", END: "end", TRY_AGAIN: "try again", REGROUP: "regroup",
                RETREAT: "retreat"}
 RESULTS = ("victory", "defeat", "draw")
-CHANCE_PHASES = ("scene-draw", "scene-roll", "group-draw", "group-roll")
+CHANCE_PHASES = ("scene-draw", "scene-roll", "group-draw", "group-roll", "deal")
+#: where each class of card starts in Into the Grey's deal: 16 face cards, 36 number cards, 2 jokers (MN-9)
+GREY_CLASS_STARTS = (0, 16, 52, 54)
 
 
-def grey_deal_classes(players: int) -> list[tuple[int, int, int]]:
-    """Face, number and joker cards each player receives in Into the Grey's deal (MN-9).
+def grey_deal_classes(players: int, dealt: int = DECK_SIZE) -> list[tuple[int, int, int]]:
+    """Face, number and joker cards each player receives in the first ``dealt`` cards of Into the Grey's deal.
 
     The 16 face cards, then the 36 number cards, then the 2 jokers are dealt
     one at a time round the table, the deal continuing with the next player
-    each time (card ``i`` of the 54 goes to player ``i % players``).
+    each time (card ``i`` of the 54 goes to player ``i % players``, MN-9).
     """
     out = []
     for q in range(players):
-        face = sum(1 for i in range(0, 16) if i % players == q)
-        number = sum(1 for i in range(16, 52) if i % players == q)
-        joker = sum(1 for i in range(52, 54) if i % players == q)
-        out.append((face, number, joker))
-    return out
+        counts = tuple(sum(1 for i in range(GREY_CLASS_STARTS[k], min(GREY_CLASS_STARTS[k + 1], dealt))
+                           if i % players == q) for k in range(3))
+        out.append(counts)
+    return out  # type: ignore[return-value]
+
+
+def grey_class_dealt(step: int) -> int:
+    """The class (0 face, 1 number, 2 joker) of card ``step`` of Into the Grey's deal."""
+    return 0 if step < 16 else 1 if step < 52 else 2
 
 
 class MnemonicState(State):
@@ -153,6 +165,23 @@ class MnemonicState(State):
         if self.rules["group.needsComplication"] and self.adversary_pool() == 0:
             return False
         return self.mode == "into-the-grey" or len(self.deck) >= self.n
+
+    def deal_size(self) -> int:
+        """Cards dealt before the first scene: the whole deck in Into the Grey (MN-9), ``deckBurner.handSize``
+        a player in Deck Burner (MN-10)."""
+        return DECK_SIZE if self.mode == "into-the-grey" else self.rules["deckBurner.handSize"] * self.n
+
+    def deal_step(self) -> int:
+        """During the deal: how many cards have been dealt (they are all still in the hands)."""
+        return sum(len(p.hand) for p in self.players)
+
+    def deal_recipient(self) -> int:
+        """During the deal: who receives the next card (card ``i`` goes to player ``i mod n``, MN-42)."""
+        return self.deal_step() % self.n
+
+    def deal_class(self) -> int | None:
+        """During Into the Grey's deal: the class of the next card (face cards first, then numbers, then jokers)."""
+        return grey_class_dealt(self.deal_step()) if self.mode == "into-the-grey" else None
 
     def cards_in_play(self) -> list[int]:
         """Every card the state holds: hands, deck and discard (must be the 54, once each)."""
@@ -279,6 +308,10 @@ class MnemonicState(State):
         if self.phase in ("scene-draw", "group-draw"):
             share = Fraction(1, len(self.deck))
             return [(REVEAL + c, share) for c in self.deck]
+        if self.phase == "deal":
+            cls = self.deal_class()
+            cards = [c for c in self.deck if cls is None or card_class(c) == cls]
+            return [(DEAL + c, Fraction(1, len(cards))) for c in cards]
         if self.phase == "scene-roll":
             assert self.scene is not None and self.scene.skill is not None
             n = self.dice(self.focus, self.scene.skill, self.scene.helper is not None)
@@ -311,6 +344,8 @@ class MnemonicState(State):
             raise IllegalMoveError("action", action, f"not legal in phase {self.phase} of {self.to_notation()!r}")
         if self.phase == "scene-card":
             self._play_card(action)
+        elif self.phase == "deal":
+            self._deal(action - DEAL)
         elif self.phase in ("scene-draw", "group-draw"):
             self._reveal(action - REVEAL)
         elif self.phase == "scene-skill":
@@ -329,6 +364,18 @@ class MnemonicState(State):
             self._resolve_group(RESULTS[action - RESULT])
         else:
             self._table(action)
+
+    def _deal(self, card: int) -> None:
+        """One card of the deal to the next player; the first scene starts when the deal is complete (MN-42)."""
+        recipient = self.deal_recipient()
+        self.deck.remove(card)
+        self.players[recipient].hand.append(card)
+        self.players[recipient].hand.sort()
+        self._after_deal_card()
+
+    def _after_deal_card(self) -> None:
+        if self.deal_step() >= self.deal_size():
+            self._begin_scene(0)
 
     def _play_card(self, action: int) -> None:
         if action == DRAW:
@@ -534,6 +581,8 @@ class MnemonicState(State):
             return "draw" if action == DRAW else f"play {card_code(action)}"
         if phase in ("scene-draw", "group-draw"):
             return f"reveal {card_code(action - REVEAL)}"
+        if phase == "deal":
+            return f"draw {card_code(action - DEAL)}"
         if phase == "scene-roll":
             return f"roll {action - ROLL}"
         if phase == "group-roll":
@@ -578,48 +627,26 @@ class MnemonicState(State):
 
     # -- information ------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        """Everything ``player`` may know: all public facts, their own hand, never another hand or the deck."""
-        from solver.mnemonic.serialize import public_json
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.n:
-            raise InvalidMoveError("player", player, f"expected a player index 0..{self.n - 1}")
-        view = public_json(self)
-        view["observer"] = int(player)
-        view["players"][player]["hand"] = [card_code(c) for c in sorted(self.players[player].hand)]
-        return view
+        """Everything ``player`` may know, as JSON: their view (``docs/formats/mnemonic.md``, MN-32)."""
+        return self.view(player).to_json()
+
+    def view(self, player: int):  # -> MnemonicView
+        """What ``player`` knows: the public facts, their own hand, the sizes of the other hands and the deck."""
+        from solver.mnemonic.view import MnemonicView
+        return MnemonicView.of(self, player)
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> MnemonicState:
-        """Redeal the cards ``player`` cannot see (other hands and the deck), uniformly among consistent deals.
+        """Redeal the cards ``player`` cannot see (other hands and the deck), uniformly among consistent deals:
+        the same as ``self.view(player).resample(rng)`` (MN-32)."""
+        return self.view(player).resample(rng)
 
-        Into the Grey: each other hand keeps its numbers of face, number and
-        joker cards, which everyone can work out from the deal and the cards
-        played (MN-9, MN-32). Deck Burner: the unseen cards are shuffled
-        between the other hands and the deck.
-        """
-        copy = self.clone()
-        others = [q for q in range(self.n) if q != player]
-        if self.mode == "into-the-grey":
-            for cls in range(3):
-                pool = [c for q in others for c in self.players[q].hand if card_class(c) == cls]
-                rng.shuffle(pool)
-                pool = [int(c) for c in pool]
-                for q in others:
-                    need = sum(1 for c in self.players[q].hand if card_class(c) == cls)
-                    keep = [c for c in copy.players[q].hand if card_class(c) != cls]
-                    copy.players[q].hand = keep + pool[:need]
-                    pool = pool[need:]
-        else:
-            pool = [c for q in others for c in self.players[q].hand] + list(self.deck)
-            rng.shuffle(pool)
-            pool = [int(c) for c in pool]
-            for q in others:
-                need = len(self.players[q].hand)
-                copy.players[q].hand = pool[:need]
-                pool = pool[need:]
-            copy.deck = pool
-        for p in copy.players:
-            p.hand.sort()
-        copy.deck.sort()
-        return copy
+    def default_observer(self) -> int:
+        """Whom a hint advises when nobody is named: the player to act; at a chance event the focus player (whose
+        draw or roll it is), so that the outcomes are listed from that player's information."""
+        actor = self.current_player()
+        if actor >= 0 or self.is_terminal():
+            return super().default_observer()
+        return self.focus
 
     # -- copies and serialisation -----------------------------------------------------------
     def clone(self) -> MnemonicState:
@@ -634,11 +661,11 @@ class MnemonicState(State):
         return copy
 
     def to_json(self) -> dict[str, Any]:
-        from solver.mnemonic.serialize import state_to_json
+        from solver.mnemonic.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.mnemonic.serialize import state_to_notation
+        from solver.mnemonic.notation import state_to_notation
         return state_to_notation(self)
 
 

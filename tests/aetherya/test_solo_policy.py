@@ -84,4 +84,7 @@ def test_solo_hint_samples_the_policy_best_placements_and_ranks_claims_before_en
     assert state.phase == "end-turn" and "claim human-elf" in state.game.legal_moves(state)
     result = game.hint(state, SearchContext(limits=Limits(nodes=40), seed=0), top=10)
     moves = [m.move for m in result.move_infos]
-    assert moves[-1] == "end" and "claiming one is never worse" in result.move_infos[-1].why
+    assert moves[-1] == "end"
+    end, above = result.move_infos[-1], result.move_infos[:-1]
+    # the order agrees with the values shown, or the reason says why (issue 10, section 4)
+    assert all(m.value >= end.value for m in above) or "listed " in end.why

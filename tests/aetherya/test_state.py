@@ -225,7 +225,8 @@ def test_observation_hides_face_down_cards_and_draw_order_AE22():
     state = base_state("SH")
     obs = state.observation(1)
     assert obs["kingdoms"][0].count("?") == 12 and obs["drawPile"] == sum(state.pile)
-    assert obs["discard"] == ["SH"] and "legendDeck" not in obs
+    assert obs["discard"] == ["SH"] and obs["legendDeck"] == len(state.legend_deck)  # a count: the order is hidden
+    assert obs["view"] == 1 and state.game.parse_position(obs).to_json() == obs  # the observation is a view
     state.apply_move("draw")
     state.apply_action(2000 + LETTERS.index("O"))
     assert state.observation(1)["hold"] == {"card": "O", "from": "draw"}
@@ -423,3 +424,14 @@ def test_every_setup_phase_round_trips_from_the_root():
             else:
                 state.apply_action(legal[int(rng.integers(len(legal)))])
         assert {"legends", "start", "arrange", "territories", "first-discard"} <= seen
+
+
+@pytest.mark.parametrize("payload", [{"mode": "foo", "players": 2}, {"mode": "foo", "players": 9}, {"mode": 3}])
+def test_an_unknown_mode_names_the_field_and_the_modes(payload):
+    """Issue 16: {"mode": "foo", "players": 2} answered 'load the game with mode=foo'."""
+    with pytest.raises(InvalidInputError) as info:
+        AetheryaGame().parse_state(payload)
+    assert info.value.field == "state.mode"
+    assert "expected" in str(info.value) and "load the game" not in str(info.value)
+    if isinstance(payload["mode"], str):
+        assert "expected one of base, objects, coop, solo" in str(info.value)

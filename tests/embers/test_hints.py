@@ -46,8 +46,9 @@ def test_EM80_fenrys_blink_hint_is_the_optimal_plan():
     """EM-80/EM-70: Fenrys's top move starts the proven optimal plan and carries its value."""
     s = GAME.state_from_notation(BLINK)
     result = GAME.hint(s, ctx(), top=3)
-    best = P.exhaustive(P.problem_from_state(s))
-    assert result.best.value == best.value
+    problem = P.problem_from_state(s)
+    best = P.exhaustive(problem)
+    assert result.best.value == problem.points(best.value)
     assert result.best.extra["planOptimal"] is True
     assert [m.value for m in result.move_infos] == sorted((m.value for m in result.move_infos), reverse=True)
     assert result.best.pv[0] == result.best.move and len(result.best.pv) == 2
@@ -87,8 +88,10 @@ def test_EM85_EM86_aelin_splits_and_reveals():
 def test_hint_errors_and_guessed_states():
     """Nobody decides a chance node; a finished game has no hint; the player must be the one to move; Aelin's
     hint needs her real Resolve cards."""
-    with pytest.raises(UnsupportedActionError):
+    with pytest.raises(InvalidInputError):  # the shared template: no player is to act at a chance node
         GAME.hint(state(phase="draw", row=[]), ctx())
+    with pytest.raises(UnsupportedActionError):
+        GAME.hint(state(phase="draw", row=[]).view(0), ctx())
     with pytest.raises(InvalidInputError) as err:
         GAME.hint(GAME.state_from_notation(BLINK), ctx(), player=1)
     assert err.value.field == "player"
@@ -101,8 +104,10 @@ def test_hint_errors_and_guessed_states():
     over = state(turn="aelin", phase="acknowledge", mind=["D2b@0,0"], added=True,
                  resolve=[{"card": "D1a", "cards": ["S5"]}, {"card": "G2b"}, {"card": "S3"}, {"card": "F5"}])
     play(over, "take D2b")
-    with pytest.raises(UnsupportedActionError):
+    with pytest.raises(InvalidInputError):
         GAME.hint(over, ctx())
+    with pytest.raises(UnsupportedActionError):
+        GAME.hint(over.view(1), ctx())
 
 
 def test_full_information_hints_are_labelled():
@@ -116,3 +121,27 @@ def test_prologue_hints():
     s = PROLOGUE.new_initial_state(3)
     result = PROLOGUE.hint(s, ctx())
     assert result.best.move.startswith("add ") and result.root_info["role"] == "rowan"
+
+
+@pytest.mark.parametrize("nodes", [1_000_000, 1])
+def test_EM70_every_blink_pv_is_the_whole_plan_forced_discards_included(nodes):
+    """Issue 16: 'add C3@-1,0' had pv ['add C3@-1,0'] although C1b can then only be discarded. Every move's pv,
+    proven (EXHAUSTIVE) or greedy (a node budget of 1), replays in the rules engine (Fenrys's moves; Aelin's
+    reveals in between) and handles every card of the row."""
+    from solver.embers.policy import FenrysSettings, blink_scores
+    s = GAME.state_from_notation(BLINK)
+    row = [c for c in s.row if not s.deck.cards[c].is_demon]
+    scored = blink_scores(s, 0, FenrysSettings(search_nodes=nodes))
+    statuses = {x.extra.get("planStatus") for x in scored[1:]}
+    assert statuses == ({"EXHAUSTIVE"} if nodes > 1 else {"GREEDY"})
+    by_move = {s.action_to_string(x.action): [s.action_to_string(a) for a in x.pv] for x in scored}
+    if nodes > 1:
+        assert by_move["add C3@-1,0"] == ["add C3@-1,0", "discard C1b"]
+    for x in scored:
+        replay = s.clone()
+        for action in x.pv:
+            while replay.phase != "blink":          # a relive lets Aelin reveal a Resolve card meanwhile
+                replay.apply_action(replay.legal_actions()[0])
+            assert action in replay.legal_actions(), (x.pv, replay.to_notation())
+            replay.apply_action(action)
+        assert not any(c in replay.row for c in row), (x.pv, replay.to_notation())

@@ -80,8 +80,10 @@ def test_cli_hint_solve_score_show(capsys, tmp_path):
     assert json.loads(out)["moveInfos"][0]["move"] == "add C3@0,1"
     code, out, _ = run(capsys, "embers", "solve", BLINK)
     assert code == 0 and "proven optimal" in out and "add C3@0,1; add C1b@-1,0" in out
-    code, out, _ = run(capsys, "embers", "score", BLINK)
+    code, out, _ = run(capsys, "embers", "score", BLINK, "--json")
     assert json.loads(out)["mind"]["split"] is False
+    code, out, _ = run(capsys, "embers", "score", BLINK)
+    assert code == 0 and "row 1: Resolve D1a" in out and "demons: Cd [C2b]" in out
     code, out, _ = run(capsys, "embers", "show", BLINK, "--player", "0")
     assert "Resolve ?" in out and "Demon row: Cd [C2b]" in out
     code, out, _ = run(capsys, "embers", "legal-moves", BLINK)
@@ -132,7 +134,7 @@ def test_campaign_bookkeeping(capsys, tmp_path):
     assert data["chapter"] == "one" and set(data["archive"]) == {"aelin-prologue", "rowan"}
     assert {"Cd", "Dd", "Fd", "Gd", "Sd", "fenrys", "aelin"} <= set(data["added"])
     run(capsys, "embers", "campaign", "remove", path, "C4")
-    code, out, _ = run(capsys, "embers", "new", "--campaign", path, "--seed", "1")
+    code, out, _ = run(capsys, "embers", "new", "--campaign", path, "--seed", "1", "--json")
     assert "C4" in json.loads(out)["box"]
     code, _, err = run(capsys, "embers", "campaign", "archive", path, "C4")
     assert code == 1 and "not in the memory deck" in err
@@ -154,3 +156,25 @@ def test_demo_prints_examples(capsys):
     """memory-solver demo --game embers prints readable built-in examples."""
     code, out, _ = run(capsys, "demo", "--game", "embers")
     assert code == 0 and "Fenrys's hint" in out and "OPTIMAL" in out and "Aelin's hint" in out
+    assert "A short reviewed game" in out and "Biggest mistakes:" in out and "flip " in out
+
+
+def test_cli_score_accepts_json_like_every_game(capsys):
+    """Issue 16: 'embers score --json' was refused (exit 2) unlike every other game's score. Since the shared
+    verbs, score without --json prints text, as every game's does; --json the engine's answer."""
+    code, plain, _ = run(capsys, "embers", "score", BLINK)
+    code_json, out, err = run(capsys, "embers", "score", BLINK, "--json")
+    assert code == code_json == 0 and not err
+    report = json.loads(out)
+    assert report == GAME.score(BLINK) and {"result", "rows", "mind"} <= set(report)
+    assert plain.strip() and not plain.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize("action", ["score", "hint", "solve"])
+def test_a_chapter_given_as_a_list_names_the_field(action):
+    """Issue 11 item 6: a list as chapter gave 'unhashable type: list' for score, hint and solve."""
+    state = GAME.state_from_notation(BLINK).to_json()
+    state["chapter"] = ["one"]
+    answer = engine_answers({"id": 1, "game": "embers", "action": action, "state": state})[1]
+    assert answer["field"] == "state.chapter" and "expected one of one, prologue" in answer["error"]
+    assert "internal error" not in answer["error"]

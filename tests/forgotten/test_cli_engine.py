@@ -37,9 +37,12 @@ def test_solve_score_legal_moves_place_selfplay_commands(capsys):
     assert code == 0 and out.splitlines()[-1] == "give up"
     code, out, _ = run(capsys, "forgotten", "place", "--game", "forgotten(width=3,height=4)", "--nodes", "4000")
     assert code == 0 and "Brains on" in out
-    code, out, _ = run(capsys, "forgotten", "selfplay", "--game", GAME, "--games", "500", "--json")
-    data = json.loads(out)
-    assert code == 0 and data["games"] == 500 and data["ci"][0] <= data["winRate"] <= data["ci"][1]
+    # the old flags --games and --policy stay as aliases of --count and --policies
+    code, out, _ = run(capsys, "forgotten", "selfplay", "--game", GAME, "--games", "500", "--policy", "route",
+                       "--fast", "--summary", "--json")
+    data = json.loads(out)["summary"]
+    route = data["labels"]["route"]
+    assert code == 0 and data["games"] == 500 and route["ci"][0] <= route["mean"] <= route["ci"][1]
 
 
 @pytest.mark.parametrize("argv, status, text", [
@@ -51,7 +54,7 @@ def test_solve_score_legal_moves_place_selfplay_commands(capsys):
     (["forgotten", "hint", POSITION, "--game", "forgotten(erasure=never)"], 1, "game.erasure"),
     (["forgotten", "solve", "@" * 3 + "/" + "a" * 3 + "/bbb 0 first"], 1, "Brain"),
     (["forgotten", "hint"], 2, "STATE"),
-    (["forgotten", "selfplay", "--games", "0"], 1, "--games"),
+    (["forgotten", "selfplay", "--games", "0"], 1, "--count"),          # --games is an alias of --count
     (["forgotten", "generate", "--count", "0"], 1, "--count"),
 ])
 def test_bad_input_is_one_line_and_a_status(capsys, argv, status, text):
@@ -87,5 +90,6 @@ def test_engine_answers_forgotten_queries():
 def test_demo_prints_readable_examples(capsys):
     code, out, _ = run(capsys, "demo", "--game", "forgotten")
     assert code == 0
-    for text in ("A hint on the real 6x6 board", "Exact solution", "Brain placement advice", "622/105"):
+    for text in ("A hint on the real 6x6 board", "Exact solution", "Brain placement advice", "622/105", "reviewed",
+                 "Biggest mistakes"):
         assert text in out

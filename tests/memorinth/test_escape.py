@@ -78,8 +78,9 @@ def test_ida_star_matches_exhaustive_search(spec, depth, seeds, edge):
         player = state.current_player()
         truth = exhaustive_escape(state.vec, state.deck_table, player, depth)
         escape = shortest_escape(state, max_depth=depth, ctx=SearchContext())
-        if truth is None:
-            assert escape.status == "NO_ESCAPE" and escape.lower_bound > depth
+        if truth is None:      # none within depth: proven never (NO_ESCAPE) or only not that short
+            assert escape.lower_bound > depth
+            assert escape.status == ("NO_ESCAPE" if escape.lower_bound >= INF_BOUND else "NONE_WITHIN_MAX_DEPTH")
         else:
             assert escape.status == "OPTIMAL" and escape.turns == truth
             assert len(escape.turn_moves) == truth
@@ -202,3 +203,44 @@ def test_a_stopped_search_whose_best_escape_meets_the_lower_bound_is_optimal():
     assert limited.status == "OPTIMAL" and limited.optimal
     answer = solver.solve("memorinth", state.to_notation(), nodes=3)
     assert answer.optimal and answer.status == "EXHAUSTIVE" and answer.value == answer.bound == 3
+
+
+def test_solve_reports_its_best_so_far_and_stops_promptly_under_a_large_node_budget():
+    """issue 11: a solve with a node budget too big to reach still honours terminate (the watcher runs whenever
+    the search may be long), and sends interim answers: the greedy escape with the rising proven lower bound."""
+    import threading
+    import time
+
+    game = MemorinthGame(variant="master", action_side="special")
+    state = game.deal(30)                      # IDA* needs about 12 s to prove 5 own turns
+    reports = []
+    ctx = SearchContext(limits=Limits(nodes=10**12), report=reports.append, report_every=0.05)
+    timer = threading.Timer(0.6, ctx.cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    result = game.solve(state.to_notation(), ctx)
+    stopped_after = time.perf_counter() - start
+    timer.join()
+    assert stopped_after < 0.6 + 1.5
+    assert result.status == "LIMIT" and not result.optimal and not result.is_during_search
+    assert len(reports) >= 3 and all(r.is_during_search for r in reports)
+    bounds = [r.bound for r in reports]
+    assert bounds == sorted(bounds) and bounds[-1] <= result.bound
+    assert all(r.value == result.value and r.solution["turnMoves"] == result.solution["turnMoves"] for r in reports)
+    nodes = [r.solution["nodes"] for r in reports]
+    assert nodes == sorted(nodes) and 0 < nodes[-1] <= result.solution["nodes"]
+    assert reports[-1].to_json()["isDuringSearch"] is True
+
+
+def test_no_escape_within_max_depth_is_not_a_proof_of_impossibility():
+    """Issue 16: the docs game (seed 3) escapes in 3 own turns; with maxDepth 2 the answer said NO_ESCAPE and
+    EXHAUSTIVE although its own lowerBound was 3. NO_ESCAPE stays for a piece that can never leave."""
+    from solver.memorinth.escape import escape_result
+    game = MemorinthGame()
+    state = game.deal(3)
+    assert shortest_escape(state).turns == 3
+    short = shortest_escape(state, max_depth=2)
+    assert short.status == "NONE_WITHIN_MAX_DEPTH" and short.lower_bound == 3 and not short.optimal
+    answer = escape_result(game.name, short).to_json()
+    assert answer["result"] == "NONE_WITHIN_MAX_DEPTH" and answer["status"] == "LIMIT" and answer["limit"] == "maxDepth"
+    assert answer["value"] is None and answer["bound"] == answer["lowerBound"] == 3

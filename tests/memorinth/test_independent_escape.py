@@ -20,7 +20,6 @@ import pytest
 import solver
 from solver.memorinth.escape import shortest_escape
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.puzzles import generate
 from solver.search import SearchContext
 
 DECK_FILE = Path(solver.__file__).parent / "data" / "memorinth_default_deck.json"
@@ -336,8 +335,9 @@ def test_mr26_optimal_escapes_agree_with_an_independent_brute_force(spec, count,
         obj = state.to_json()
         truth = bfs_escape(obj, depth)
         escape = shortest_escape(state, max_depth=depth, ctx=SearchContext())
-        if truth is None:
-            assert escape.status == "NO_ESCAPE" and escape.lower_bound > depth, obj
+        if truth is None:      # none within depth: proven never (NO_ESCAPE, infinite bound) or only not that short
+            assert escape.status in ("NO_ESCAPE", "NONE_WITHIN_MAX_DEPTH") and escape.lower_bound > depth, obj
+            assert (escape.status == "NO_ESCAPE") == (escape.to_json()["lowerBound"] is None), obj
         else:
             found += 1
             assert escape.status == "OPTIMAL" and escape.turns == truth, (obj, escape.to_json())
@@ -350,8 +350,7 @@ def test_mr26_optimal_escapes_agree_with_an_independent_brute_force(spec, count,
 def test_easy_puzzles_are_unique_by_an_independent_count(spec, seed):
     """Puzzles: exactly one move sequence leaves in k own turns and none in fewer, counted on the independent
     rules; the published solution is that sequence."""
-    puzzles, _ = generate(MemorinthGame(**spec), 2, seed, "easy")
-    for puzzle in puzzles:
-        obj = puzzle.state.to_json()
-        assert count_sequences(obj, puzzle.turns) == (1, puzzle.turns)
-        assert replay(obj, puzzle.solution)
+    for puzzle in solver.generate(MemorinthGame(**spec), kind="escape", difficulty="easy", seed=seed, count=2):
+        obj = puzzle["state"]
+        assert count_sequences(obj, puzzle["turns"]) == (1, puzzle["turns"])
+        assert replay(obj, puzzle["solution"])

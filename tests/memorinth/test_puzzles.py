@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+import solver
 from solver.errors import InvalidInputError
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.puzzles import generate, verify
+from solver.memorinth.puzzles import kind_range, puzzle_state, verify
+from solver.puzzles import make_puzzle, parse_puzzle_id
+from solver.registry import load_game
 from solver.twins import memorinth_core as T
 
 
@@ -36,44 +39,154 @@ def count_all_escapes(state, turns: int) -> tuple[int, int | None]:
     return found[0], found[1]
 
 
+def puzzles(game, difficulty, count, seed=11, kind="escape"):
+    return list(solver.generate(game, kind=kind, difficulty=difficulty, seed=seed, count=count))
+
+
 @pytest.mark.parametrize("variant,difficulty", [("base", "easy"), ("master", "easy")])
 def test_generated_puzzles_have_one_shortest_solution(variant, difficulty):
-    """Every generated puzzle: the claimed length is the fewest turns, and exactly one sequence achieves it."""
-    puzzles, stats = generate(MemorinthGame(variant=variant), 2, 11, difficulty)
-    assert stats["found"] == 2
-    for puzzle in puzzles:
-        count, fewest = count_all_escapes(puzzle.state, puzzle.turns)
-        assert fewest == puzzle.turns and count == 1
-        assert verify(puzzle.state, puzzle.solution)
-        assert puzzle.state.rules.players == 1
-        assert all(puzzle.state.seen_by(c, 0) for c in range(25))   # a full-information puzzle
+    """MR-26: every generated puzzle: the claimed length is the fewest turns, and exactly one sequence achieves
+    it (checked by a plain enumeration with the twin's rules)."""
+    game = MemorinthGame(variant=variant)
+    for puzzle in puzzles(game, difficulty, 2):
+        state = puzzle_state(game, puzzle)
+        count, fewest = count_all_escapes(state, puzzle["turns"])
+        assert fewest == puzzle["turns"] and count == 1
+        assert verify(state, puzzle["solution"])
+        assert state.rules.players == 1
+        assert all(state.seen_by(c, 0) for c in range(25))   # a full-information puzzle
+        assert puzzle["unique"] and puzzle["verified"] and puzzle["difficulty"] == difficulty
 
 
-def test_medium_puzzle_length_and_uniqueness_by_the_kernel_count():
-    puzzles, _ = generate(MemorinthGame(), 1, 5, "medium")
-    puzzle = puzzles[0]
-    assert 4 <= puzzle.turns <= 5
-    count, fewest = count_all_escapes(puzzle.state, puzzle.turns)
-    assert (count, fewest) == (1, puzzle.turns)
+def test_medium_and_exact_length_puzzles():
+    game = MemorinthGame()
+    puzzle = puzzles(game, "medium", 1, seed=5)[0]
+    assert 4 <= puzzle["turns"] <= 5
+    assert count_all_escapes(puzzle_state(game, puzzle), puzzle["turns"]) == (1, puzzle["turns"])
+    exact = puzzles(game, "medium", 1, seed=5, kind="escape-in-4")[0]
+    assert exact["turns"] == 4 and exact["id"] == "memorinth-escape-in-4-medium-5-0"
+    assert game.puzzle_request("escape", "easy", turns=4) == ("escape-in-4", "medium")
+    with pytest.raises(InvalidInputError, match="graded medium"):
+        puzzles(game, "easy", 1, kind="escape-in-4")
 
 
-def test_generation_is_seeded():
-    one, _ = generate(MemorinthGame(), 2, 21, "easy")
-    two, _ = generate(MemorinthGame(), 2, 21, "easy")
-    assert [p.to_json() for p in one] == [p.to_json() for p in two]
+def test_a_puzzle_is_made_again_from_its_id_alone():
+    """Puzzle i of a run draws from its own stream: the same seed gives the same puzzles, and its id alone
+    (generate --id) makes puzzle i again."""
+    game = MemorinthGame()
+    run = puzzles(game, "easy", 3, seed=21)
+    assert run == puzzles(game, "easy", 3, seed=21)
+    spec, kind, difficulty, seed, index = parse_puzzle_id(run[2]["id"])
+    assert make_puzzle(load_game(spec), kind, difficulty, seed, index) == run[2]
+    assert list(solver.generate(game, difficulty="easy", seed=21, start=1, count=2)) == run[1:]
+
+
+def test_check_re_proves_the_answer_from_the_position():
+    """The answer is replayed and compared with the shortest escape proven again; the stored solution is never
+    read (an edited solution changes nothing); wrong answers are 'not correct' with the reason."""
+    game = MemorinthGame()
+    puzzle = puzzles(game, "easy", 1, seed=2)[0]
+    solution = puzzle["solution"]
+    text = " / ".join(", ".join(turn) for turn in solution)
+    assert game.check_puzzle(puzzle, text)["correct"]
+    assert game.check_puzzle(puzzle, solution)["correct"]
+    tampered = {**puzzle, "solution": [["pass"]], "turns": 1}
+    assert game.check_puzzle(tampered, solution)["correct"]
+    assert not game.check_puzzle(tampered, [["pass"]])["correct"]
+    short = game.check_puzzle(puzzle, solution[:-1])
+    assert not short["correct"] and "still in the forest" in short["message"]
+    illegal = game.check_puzzle(puzzle, "flip " + puzzle["state"]["pieces"][0])
+    assert not illegal["correct"] and "not a legal move" in illegal["message"]
+    extra = game.check_puzzle(puzzle, solution + [["flip a1"]])
+    assert not extra["correct"]
+    with pytest.raises(InvalidInputError):
+        game.check_puzzle(puzzle, 42)
 
 
 def test_verify_rejects_a_wrong_solution():
-    puzzle = generate(MemorinthGame(), 1, 2, "easy")[0][0]
-    assert verify(puzzle.state, puzzle.solution)
-    assert not verify(puzzle.state, puzzle.solution[:-1])
-    assert not verify(puzzle.state, puzzle.solution + [["pass"]])
+    game = MemorinthGame()
+    puzzle = puzzles(game, "easy", 1, seed=2)[0]
+    state = puzzle_state(game, puzzle)
+    assert verify(state, puzzle["solution"])
+    assert not verify(state, puzzle["solution"][:-1])
+    assert not verify(state, puzzle["solution"] + [["pass"]])
 
 
 def test_bad_generation_requests():
-    with pytest.raises(InvalidInputError, match="--difficulty"):
-        generate(MemorinthGame(), 1, 0, "insane")
-    with pytest.raises(InvalidInputError, match="--count"):
-        generate(MemorinthGame(), 0, 0, "easy")
+    with pytest.raises(InvalidInputError, match="difficulty"):
+        list(solver.generate(MemorinthGame(), difficulty="insane"))
     with pytest.raises(InvalidInputError, match="--turns"):
-        generate(MemorinthGame(), 1, 0, "easy", turns=40)
+        kind_range("base", "escape-in-40", "hard")
+
+
+def _longer_escape(state, solution):
+    """Moves (flat) that leave the forest in more own turns than ``solution``: another first turn, then the shortest
+    escape from there."""
+    from solver.memorinth.escape import shortest_escape
+    from solver.search import Limits, SearchContext
+    for first in state.game.legal_moves(state):
+        if first == solution[0][0]:
+            continue
+        copy = state.clone()
+        turn = [first]
+        copy.apply_move(first)
+        while copy.phase != "flip" and not copy.is_terminal():
+            move = copy.game.legal_moves(copy)[0]
+            turn.append(move)
+            copy.apply_move(move)
+        if copy.is_terminal():
+            continue
+        rest = shortest_escape(copy, 0, max_depth=10, ctx=SearchContext(limits=Limits(nodes=2_000_000)))
+        if rest.optimal and rest.turns is not None:
+            return turn + rest.moves, 1 + rest.turns
+    raise AssertionError("no other first turn leads out")
+
+
+def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
+    """issue 13: generate gives the position to play from; check takes the moves played there as a flat list and
+    counts the own turns on the replay (a flat list of a longer escape was once read as one turn, 'correct')."""
+    game = MemorinthGame()
+    puzzle = puzzles(game, "easy", 1, seed=2)[0]
+    position = game.puzzle_position(puzzle)
+    assert position.to_json() == puzzle_state(game, puzzle).to_json() and position.current_player() == 0
+    flat = [move for turn in puzzle["solution"] for move in turn]
+    verdict = game.check_puzzle(puzzle, flat)
+    assert verdict["correct"] and f"in {puzzle['turns']} own turns" in verdict["message"]
+    longer, turns = _longer_escape(position, puzzle["solution"])
+    assert turns > puzzle["turns"]
+    for answer in (longer, ", ".join(longer)):
+        verdict = game.check_puzzle(puzzle, answer)
+        assert not verdict["correct"] and f"leaves in {turns} own turns" in verdict["message"], verdict
+    assert "still in the forest" in game.check_puzzle(puzzle, flat[:-1])["message"]
+    after = game.check_puzzle(puzzle, flat + ["flip a1"])
+    assert not after["correct"] and "already left" in after["message"]
+
+
+def test_the_engines_generate_answer_carries_the_position_to_play_from():
+    import json
+
+    from solver.engine import Engine
+
+    class Lines(list):
+        def write(self, text):
+            self.extend(json.loads(line) for line in text.splitlines())
+
+        def flush(self):
+            pass
+
+    out = Lines()
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "g", "game": "memorinth", "action": "generate", "kind": "escape-in-2",
+                                   "difficulty": "easy", "seed": 4}))
+    engine.close()
+    [answer] = out
+    position, puzzle = answer["position"], answer["puzzle"]
+    assert position["currentPlayer"] == 0 and not position["terminal"]
+    assert position["state"] == puzzle["state"] and position["notation"] == puzzle["notation"]
+    assert puzzle["solution"][0][0] in position["legalMoves"]
+    flat = [move for turn in puzzle["solution"] for move in turn]
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "c", "game": "memorinth", "action": "check", "puzzle": puzzle,
+                                   "answer": flat}))
+    engine.close()
+    assert out[-1]["correct"] is True and out[-1]["shortest"] == 2

@@ -141,13 +141,26 @@ def test_mr22_the_clearing_may_be_flipped_once_empty(position, load):
 
 
 def test_mr19_nobody_can_ever_leave_ends_the_game_without_winner(position, load):
-    """MR-19: both pieces stand on 14S (a dead end north) below 5S/5M, which has no south path on either side."""
-    state = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "b4"]))
+    """MR-19: both pieces stand on 14S (a dead end north) below 5S/5M, which has no south path on either side;
+    everybody has seen 5's underside, so everybody can see that nobody can ever leave."""
+    state = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "b4"], seen=[["b3"], ["b3"]]))
     assert not state.is_terminal()
     play(state, moves(state)[0])
     assert state.is_terminal() and state.returns() == [0.0, 0.0] and state.winner() is None
     again = load(state.to_json())
     assert again.is_terminal()
+    for p in (0, 1):
+        assert state.view(p).is_terminal()
+
+
+def test_mr19_the_end_is_judged_from_what_everybody_has_seen(position, load):
+    """MR-19: while some player has not seen 5's underside, a Moon side with a south path may lie under it for
+    them, so the game goes on (each player's view agrees: the rule reads public information only)."""
+    for seen in ([[], []], [["b3"], []]):
+        state = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "b4"], seen=seen))
+        play(state, moves(state)[0])
+        assert not state.is_terminal()
+        assert not state.view(0).is_terminal() and not state.view(1).is_terminal()
 
 
 def test_mr19_over_without_winner_is_impossible_when_a_piece_can_still_leave(position, load):
@@ -296,8 +309,9 @@ def test_mr16_peek_is_private(position, load):
     assert state.to_json()["pending"] == "peek"
     assert "peek c3" not in moves(state)          # a card with a piece may not be looked at
     play(state, "peek b2")
-    assert state.observation(0)["board"][1][1] == {"up": "9S", "under": "9M", "seenBy": [0]}
-    assert state.observation(1)["board"][1][1] == {"up": "9S", "under": None, "seenBy": [0]}
+    assert state.observation(0)["board"][1].split()[1] == "9S"            # player 0 knows: 9M underneath
+    assert state.observation(1)["board"][1].split()[1] == "9S:?"          # player 1 does not
+    assert state.observation(0)["seen"] == state.observation(1)["seen"] == [["a1", "b2"], ["a1"]]
 
 
 def test_mr17_swap_two_cards_without_pieces(position, load):
@@ -349,14 +363,14 @@ def test_mr12_shift_keeps_track_of_the_card_flipped_last(position, load):
 
 
 def test_mr19_the_python_check_matches_the_kernel_rule(position, load):
-    """MR-19: solver.memorinth.codec.stuck (used to validate input) agrees with the kernel's rule (its twin)."""
+    """MR-19: solver.memorinth.notation.stuck (used to validate input) agrees with the kernel's rule (its twin)."""
     import numpy as np
 
-    from solver.memorinth.codec import stuck
+    from solver.memorinth.notation import stuck
     from solver.twins import memorinth_core as T
     game = MemorinthGame(players=2)
     rng = np.random.default_rng(4)
-    known = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "c3"]))
+    known = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "c3"], seen=[["b3"], ["b3"]]))
     assert stuck(known, 0) and not stuck(known, 1)
     assert T._stuck([int(x) for x in known.vec], list(known.deck_table), 0)
     agree = both = 0

@@ -58,31 +58,36 @@ def _group_json(state: MnemonicState) -> dict[str, Any] | None:
             "skills": [None if s is None else state.players[q].skills[s].name for q, s in enumerate(group.skills)]}
 
 
-def state_to_json(state: MnemonicState) -> dict[str, Any]:
-    """The full state (every hand and the deck)."""
-    return {
+def state_to_json(state: MnemonicState, observer: int | None = None) -> dict[str, Any]:
+    """The full state (every hand and the deck), or with ``observer`` that player's view: ``"view": N`` first,
+    the other hands as ``handSize``, the deck as ``deckSize``, and the Adversary's pool and the first player."""
+    def hand(q: int, p: Player) -> dict[str, Any]:
+        if observer is not None and q != observer:
+            return {"handSize": len(p.hand)}
+        return {"hand": [card_code(c) for c in sorted(p.hand)]}
+
+    out: dict[str, Any] = {} if observer is None else {"view": observer}
+    out.update({
         "mode": state.mode, "round": state.round, "phase": state.phase, "focus": state.focus,
         "attempts": state.attempts,
         "tally": {"victories": state.tally.victories, "defeats": state.tally.defeats, "draws": state.tally.draws},
         "lastOutcome": state.last,
-        "players": [{"name": p.name, "skills": [_skill_json(s) for s in p.skills],
-                     "hand": [card_code(c) for c in sorted(p.hand)], "weavings": p.weavings, "bonusDice": p.bonus}
-                    for p in state.players],
-        "deck": [card_code(c) for c in sorted(state.deck)],
+        "players": [{"name": p.name, "skills": [_skill_json(s) for s in p.skills], **hand(q, p),
+                     "weavings": p.weavings, "bonusDice": p.bonus}
+                    for q, p in enumerate(state.players)],
+    })
+    if observer is None:
+        out["deck"] = [card_code(c) for c in sorted(state.deck)]
+    else:
+        out["deckSize"] = len(state.deck)
+    out.update({
         "discard": [{"card": card_code(c), "by": by} for c, by in state.discard],
         "scene": _scene_json(state), "group": _group_json(state),
         "rules": state.rules.overrides_from(state.game.rules),
-    }
-
-
-def public_json(state: MnemonicState) -> dict[str, Any]:
-    """What every player sees: no hand, no deck contents (only sizes), plus the Adversary's pool."""
-    out = state_to_json(state)
-    out["deckSize"] = len(out.pop("deck"))
-    for p in out["players"]:
-        p["handSize"] = len(p.pop("hand"))
-    out["adversaryPool"] = state.adversary_pool()
-    out["firstPlayer"] = state.first
+    })
+    if observer is not None:
+        out["adversaryPool"] = state.adversary_pool()
+        out["firstPlayer"] = state.first
     return out
 
 
@@ -116,23 +121,46 @@ def _cards(value: Any, field: str) -> list[int]:
     return [parse_card(c, join(field, i)) for i, c in enumerate(as_list(value, field))]
 
 
-def _players_from_json(value: Any, field: str, rules: Any) -> list[Player]:
+def _players_from_json(value: Any, field: str, rules: Any, observer: int | None = None,
+                       sizes: dict[int, int] | None = None) -> list[Player]:
+    """The players; in a view (``observer`` given) every other player's hand is a ``handSize`` (or a list of
+    ``"?"``), recorded in ``sizes``, and their ``hand`` is left empty."""
     from solver.mnemonic.game import MnemonicGame
     items = as_list(value, field, MnemonicGame.min_players, MnemonicGame.max_players)
     players: list[Player] = []
     for i, item in enumerate(items):
         where = join(field, i)
         obj = as_object(item, where)
-        check_keys(obj, PLAYER_KEYS, where)
+        hidden = observer is not None and i != observer
+        check_keys(obj, PLAYER_KEYS + (("handSize",) if hidden else ()), where)
         name = check_name(get(obj, "name", where, f"Player {i + 1}"), join(where, "name"))
         if any(p.name == name for p in players):
             raise InvalidInputError(join(where, "name"), name, "two players share this name")
         skills = _skills_from_json(get(obj, "skills", where), join(where, "skills"), rules)
-        hand = _cards(get(obj, "hand", where, []), join(where, "hand"))
+        if hidden:
+            assert sizes is not None
+            sizes[i] = _hidden_hand_size(obj, where)
+            hand: list[int] = []
+        else:
+            hand = _cards(get(obj, "hand", where, []), join(where, "hand"))
         weavings = _int(obj, "weavings", where, rules["weaving.perPlayer"], 0, rules["weaving.perPlayer"])
         bonus = _int(obj, "bonusDice", where, 0, 0, MAX_BONUS)
         players.append(Player(name, skills, hand, weavings, bonus))
     return players
+
+
+def _hidden_hand_size(obj: dict[str, Any], where: str) -> int:
+    """A hand the observer cannot see: ``handSize: N``, or ``hand`` as a list of ``"?"``."""
+    if "hand" in obj:
+        if "handSize" in obj:
+            raise InvalidInputError(join(where, "handSize"), obj["handSize"], "give hand or handSize, not both")
+        items = as_list(obj["hand"], join(where, "hand"), max_len=DECK_SIZE)
+        for k, card in enumerate(items):
+            if card != "?":
+                raise InvalidInputError(join(join(where, "hand"), k), card, "this player's cards are hidden from the "
+                                                                            "view's observer: write '?' (or handSize)")
+        return len(items)
+    return as_int(get(obj, "handSize", where), join(where, "handSize"), 0, DECK_SIZE)
 
 
 def _skill_ref(players: list[Player], who: int, name: Any, field: str) -> int:
@@ -146,14 +174,25 @@ def _skill_ref(players: list[Player], who: int, name: Any, field: str) -> int:
 
 def state_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> MnemonicState:
     """Parse and validate a full state."""
-    from solver.mnemonic.state import MnemonicState
     obj = as_object(obj, field)
     check_keys(obj, STATE_KEYS, field)
+    state = _public_from_json(game, obj, field)
+    _account_for_cards(state, obj, field)
+    _check_tally(state, field)
+    _check_phase(state, field)
+    return state
+
+
+def _public_from_json(game: MnemonicGame, obj: dict[str, Any], field: str, observer: int | None = None,
+                      sizes: dict[int, int] | None = None) -> MnemonicState:
+    """Everything but the whereabouts of the cards: players (hands of a view's other players left empty),
+    round, discard, phase, focus, tally, scene and Group Scene. Not yet checked against each other."""
+    from solver.mnemonic.state import MnemonicState
     mode = get(obj, "mode", field)
     if mode not in MODES:
         raise InvalidInputError(join(field, "mode"), mode, f"expected one of {', '.join(MODES)}")
     rules = game.rules.with_overrides(get(obj, "rules", field, {}) or {}, join(field, "rules"))
-    players = _players_from_json(get(obj, "players", field), join(field, "players"), rules)
+    players = _players_from_json(get(obj, "players", field), join(field, "players"), rules, observer, sizes)
     n = len(players)
     state = MnemonicState(game, rules, mode, players)
     state.round = _int(obj, "round", field, 1, 1, 10_000)
@@ -164,7 +203,6 @@ def state_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> Mnemo
         check_keys(entry, ("card", "by"), where)
         state.discard.append((parse_card(get(entry, "card", where), join(where, "card")),
                               as_int(get(entry, "by", where), join(where, "by"), 0, n - 1)))
-    _account_for_cards(state, obj, field)
     state.phase = get(obj, "phase", field, "scene-card")
     if state.phase not in PHASES:
         raise InvalidInputError(join(field, "phase"), state.phase, f"expected one of {', '.join(PHASES)}")
@@ -177,10 +215,8 @@ def state_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> Mnemo
     if last is not None and last not in OUTCOMES:
         raise InvalidInputError(join(field, "lastOutcome"), last, "expected victory, defeat, draw or null")
     state.last = last
-    _check_tally(state, field)
     state.scene = _scene_from_json(state, get(obj, "scene", field, None), join(field, "scene"))
     state.group = _group_from_json(state, get(obj, "group", field, None), join(field, "group"))
-    _check_phase(state, field)
     return state
 
 
@@ -211,6 +247,9 @@ def _account_for_cards(state: MnemonicState, obj: dict[str, Any], field: str) ->
     for p in state.players:
         p.hand.sort()
     rules = state.rules
+    if state.phase == "deal":
+        _check_deal(state, field)
+        return
     if state.mode == "into-the-grey":
         if state.deck:
             raise ImpossibleStateError(join(field, "deck"), [card_code(c) for c in state.deck],
@@ -239,6 +278,33 @@ def _account_for_cards(state: MnemonicState, obj: dict[str, Any], field: str) ->
                 raise ImpossibleStateError(f"{field}.players[{q}].hand", [card_code(c) for c in p.hand],
                                            f"Deck Burner deals {size} cards a player (rules deckBurner.handSize) "
                                            "and never refills a hand")
+
+
+def _check_deal(state: MnemonicState, field: str) -> None:
+    """During the deal (MN-42) nothing has been played and the hands hold exactly the cards dealt so far."""
+    from solver.mnemonic.state import grey_deal_classes
+    if state.discard:
+        raise ImpossibleStateError(join(field, "discard"), card_code(state.discard[0][0]),
+                                   "nothing is played before the deal is complete")
+    step, size = state.deal_step(), state.deal_size()
+    if step >= size:
+        raise ImpossibleStateError(join(field, "phase"), "deal", f"the {size} cards of the deal are all dealt: the "
+                                                                 "first scene has begun")
+    if state.mode == "into-the-grey":
+        for q, dealt in enumerate(grey_deal_classes(state.n, step)):
+            held = [sum(1 for c in state.players[q].hand if card_class(c) == k) for k in range(3)]
+            if tuple(held) != tuple(dealt):
+                raise ImpossibleStateError(f"{field}.players[{q}].hand", [card_code(c) for c in state.players[q].hand],
+                                           f"after {step} cards of Into the Grey's deal (face cards first, then "
+                                           f"numbers, then jokers, round the table) this player holds "
+                                           f"{dealt[0]}/{dealt[1]}/{dealt[2]} face/number/joker cards, not "
+                                           f"{held[0]}/{held[1]}/{held[2]}")
+        return
+    for q, p in enumerate(state.players):
+        expected = len(range(q, step, state.n))
+        if len(p.hand) != expected:
+            raise ImpossibleStateError(f"{field}.players[{q}].hand", [card_code(c) for c in p.hand],
+                                       f"after {step} cards dealt round the table this player holds {expected}")
 
 
 def _scene_from_json(state: MnemonicState, value: Any, field: str) -> Scene | None:
@@ -332,6 +398,10 @@ def _check_phase(state: MnemonicState, field: str) -> None:
         return
     if scene is not None or group is not None:
         raise impossible("scene" if scene is not None else "group", "...", f"phase {phase} has no scene in progress")
+    if phase == "deal":
+        if state.round != 1 or state.attempts or state.last is not None or state.focus != 0:
+            raise impossible("round", state.round, "the deal comes before the first round's first scene")
+        return
     if phase == "table" and state.attempts != 0:
         raise impossible("attempts", state.attempts, "the table chooses right after a round: no Group Scene yet")
     if phase == "after-victory":
@@ -476,8 +546,10 @@ def _cards_out(cards: list[int]) -> str:
     return ",".join(card_code(c) for c in cards) or "-"
 
 
-def state_to_notation(state: MnemonicState) -> str:
-    """One line: header | discard | [scene] | [group] | players | [rules] (deck = the cards left over)."""
+def state_to_notation(state: MnemonicState, observer: int | None = None) -> str:
+    """One line: header | discard | [scene] | [group] | players | [rules] (deck = the cards left over).
+
+    With ``observer`` (a view's body): the other players' hands are written ``hand=?K`` (K hidden cards)."""
     t = state.tally
     parts = [f"mnemonic {state.mode} r{state.round} {state.phase} f{state.focus} a{state.attempts} "
              f"t{t.victories}/{t.defeats}/{t.draws} last={state.last or '-'}",
@@ -496,11 +568,12 @@ def state_to_notation(state: MnemonicState) -> str:
         cards = ",".join(c or "-" for c in group["cards"])
         skills = ",".join(_name_out(s) if s else "-" for s in group["skills"])
         parts.append(f"group turn={group['turn']} cards={cards} skills={skills}")
-    for p in state.players:
+    for q, p in enumerate(state.players):
         skills = ",".join(f"{_name_out(s.name)}={SUIT_LETTERS[s.suit]}{s.rating}{STATUS_CODES[s.status]}"
                           for s in p.skills) or "-"
-        parts.append(f"P {_name_out(p.name)} w{p.weavings} b{p.bonus} hand={_cards_out(sorted(p.hand))} "
-                     f"skills={skills}")
+        hand = _cards_out(sorted(p.hand)) if observer is None or q == observer else (f"?{len(p.hand)}" if p.hand
+                                                                                     else "-")
+        parts.append(f"P {_name_out(p.name)} w{p.weavings} b{p.bonus} hand={hand} skills={skills}")
     overrides = state.rules.overrides_from(state.game.rules)
     if overrides:
         parts.append("rules " + " ".join(f"{k}={json.dumps(v)}" for k, v in sorted(overrides.items())))
@@ -509,6 +582,11 @@ def state_to_notation(state: MnemonicState) -> str:
 
 def state_from_notation(game: MnemonicGame, text: str, field: str = "state") -> MnemonicState:
     """Parse the notation into JSON form, then validate it like JSON."""
+    return state_from_json(game, notation_object(text, field), field)
+
+
+def notation_object(text: str, field: str = "state") -> dict[str, Any]:
+    """The notation's JSON form (not yet validated)."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(field, text, "expected a Mnemonic notation line starting with 'mnemonic'")
     sections = [s.strip() for s in text.strip().split("|")]
@@ -545,7 +623,7 @@ def state_from_notation(game: MnemonicGame, text: str, field: str = "state") -> 
             raise NotationError(field, section, "unknown section (expected discard, scene, group, P or rules)")
     if "discard" not in obj:
         raise NotationError(field, text, "missing the 'discard' section ('discard -' when empty)")
-    return state_from_json(game, obj, field)
+    return obj
 
 
 def _num(token: str, prefix: str) -> int:

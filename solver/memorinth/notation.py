@@ -29,24 +29,32 @@ FACE_NAMES = ("sun", "moon")
 JSON_KEYS = ("players", "variant", "actionSide", "seats", "deck", "board", "seen", "pieces", "characters",
              "clovers", "supply", "round", "toMove", "startCard", "lastFlipped", "phase", "pending", "winner",
              "turns", "ownTurns", "dealt", "dealtCharacters")
-_CELL_TOKEN = re.compile(r"^([A-Za-z0-9]{1,4})([SM])(?::([A-Za-z0-9]{1,4}))?(?:\+([0-3]+))?$")
+_CELL_TOKEN = re.compile(r"^([A-Za-z0-9]{1,4})([SM])(?::([A-Za-z0-9]{1,4}|\?))?(?:\+([0-3]+))?$")
 
 
 # =============================================================================================
 # output
 # =============================================================================================
-def cell_token(state: MemorinthState, cell: int, with_seen: bool) -> str:
-    """``12S`` (its own underside), ``12S:7`` (underside: the other face of card 7), with ``+01`` who has seen it."""
+def cell_token(state: Any, cell: int, with_seen: bool, observer: int | None = None) -> str:
+    """``12S`` (its own underside), ``12S:7`` (underside: the other face of card 7), ``12S:?`` (in ``observer``'s
+    view: an underside they do not know), with ``+01`` who has seen it."""
     deck = state.rules.deck
     up, down = int(state.vec[UP + cell]), int(state.vec[DOWN + cell])
     text = deck.side_name(up)
-    if down != up ^ 1:
+    if observer is not None and not knows_under(state.vec, cell, observer):
+        text += ":?"
+    elif down != up ^ 1:
         text += ":" + deck.cards[down >> 1].ident
     if with_seen:
         seen = "".join(str(p) for p in range(state.rules.players) if state.vec[SEEN + cell] >> p & 1)
         if seen:
             text += "+" + seen
     return text
+
+
+def knows_under(vec: np.ndarray, cell: int, player: int) -> bool:
+    """MR-21: ``player`` knows the underside on ``cell``: they have seen it, or the card is the clearing."""
+    return bool(int(vec[SEEN + cell]) >> player & 1) or int(vec[UP + cell]) < 2
 
 
 def _characters_json(state: MemorinthState) -> dict[str, str]:
@@ -72,9 +80,11 @@ def _rules_json(game: MemorinthGame) -> dict[str, Any]:
             "seats": rules.seats, "deck": deck}
 
 
-def state_to_json(state: MemorinthState) -> dict[str, Any]:
-    """The full state as JSON."""
-    out = _rules_json(state.game)
+def state_to_json(state: Any, observer: int | None = None, reveal: int = -1) -> dict[str, Any]:
+    """The full state as JSON, or (``observer`` given) that player's view of it (``"view": N``, ``12S:?`` for the
+    undersides they do not know, ``reveal`` the cell whose revealed side comes next)."""
+    out: dict[str, Any] = {} if observer is None else {"view": observer}
+    out.update(_rules_json(state.game))
     if state.setup is not None:
         deck = state.rules.deck
         out["phase"] = "setup"
@@ -83,7 +93,7 @@ def state_to_json(state: MemorinthState) -> dict[str, Any]:
         return out
     v = state.vec
     n = state.rules.players
-    out["board"] = [" ".join(cell_token(state, 5 * r + c, False) for c in range(5)) for r in range(5)]
+    out["board"] = [" ".join(cell_token(state, 5 * r + c, False, observer) for c in range(5)) for r in range(5)]
     out["seen"] = [[R.cell_name(c) for c in range(25) if v[SEEN + c] >> p & 1] for p in range(n)]
     out["pieces"] = ["out" if v[PIECE + p] == R.OUT else R.cell_name(int(v[PIECE + p])) for p in range(n)]
     out["characters"] = _characters_json(state)
@@ -99,11 +109,14 @@ def state_to_json(state: MemorinthState) -> dict[str, Any]:
     out["winner"] = None if v[WINNER] < 0 else int(v[WINNER])
     out["turns"] = int(v[TURNS])
     out["ownTurns"] = [int(v[OWNTURNS + p]) for p in range(n)]
+    if reveal >= 0:
+        out["reveal"] = R.cell_name(reveal)
     return out
 
 
-def state_to_notation(state: MemorinthState) -> str:
-    """The compact one-line notation (``docs/formats/memorinth.md``)."""
+def state_to_notation(state: Any, observer: int | None = None, reveal: int = -1) -> str:
+    """The compact one-line notation (``docs/formats/memorinth.md``); with ``observer``, the body of that player's
+    view (``12S:?`` for unknown undersides, ``reveal=<cell>`` in the status); the caller adds ``view:N``."""
     head = state.rules.header()
     deck = state.rules.deck
     if state.setup is not None:
@@ -112,7 +125,7 @@ def state_to_notation(state: MemorinthState) -> str:
         return f"{head} | setup {cards} | {chars}"
     v = state.vec
     n = state.rules.players
-    board = "/".join(",".join(cell_token(state, 5 * r + c, True) for c in range(5)) for r in range(5))
+    board = "/".join(",".join(cell_token(state, 5 * r + c, True, observer) for c in range(5)) for r in range(5))
     pieces = ",".join("out" if v[PIECE + p] == R.OUT else R.cell_name(int(v[PIECE + p])) for p in range(n))
     chars = _characters_json(state)
     char_text = " ".join(f"{d}={chars[d]}" for d in DIRECTIONS)
@@ -129,36 +142,58 @@ def state_to_notation(state: MemorinthState) -> str:
         status.append(f"winner={int(v[WINNER])}")
     if v[TURNS] or any(v[OWNTURNS + p] for p in range(n)):
         status.append(f"turns={int(v[TURNS])}:" + ",".join(str(int(v[OWNTURNS + p])) for p in range(n)))
+    if reveal >= 0:
+        status.append(f"reveal={R.cell_name(reveal)}")
     return f"{head} | {board} | {pieces} | {char_text} | {' '.join(status)}"
 
 
 def observation(state: MemorinthState, player: int) -> dict[str, Any]:
-    """What ``player`` may know: face-up sides, who has seen which underside, and the undersides they know (seen,
-    or the clearing's, MR-21)."""
-    out = {"player": player, **_rules_json(state.game)}
-    if state.setup is not None:
-        out.update(phase="setup", dealt=len(state.setup))
-        return out
-    full = state_to_json(state)
-    deck = state.rules.deck
-    v = state.vec
-    board = []
-    for r in range(5):
-        row = []
-        for c in range(5):
-            cell = 5 * r + c
-            seen = [p for p in range(state.rules.players) if v[SEEN + cell] >> p & 1]
-            row.append({"up": deck.side_name(int(v[UP + cell])),
-                        "under": deck.side_name(int(v[DOWN + cell])) if state.knows_underside(cell, player)
-                        else None,
-                        "seenBy": seen})
-        board.append(row)
+    """What ``player`` may know: the JSON of their view (``docs/formats/memorinth.md``)."""
+    return state.view(player).to_json()
+
+
+def legacy_observation_to_view(obj: dict[str, Any], field: str) -> dict[str, Any]:
+    """The observation format of earlier releases (``"player": N`` and ``board`` rows of ``{"up", "under",
+    "seenBy"}`` objects) as a view's JSON, so that files written by them still load."""
+    out = {k: v for k, v in obj.items() if k not in ("player", "board", "dealt")}
+    out["view"] = obj["player"]
+    if obj.get("phase") == "setup":
+        raise InvalidInputError(join(field, "phase"), "setup", "an observation of an undealt table lists no cards: "
+                                                               "give the view's JSON instead")
+    rows = as_list(get(obj, "board", field), join(field, "board"), 5, 5)
+    board, seen = [], [[] for _ in range(as_int(obj.get("players", 2), join(field, "players"), 1, 4))]
+    for r, row in enumerate(rows):
+        tokens = []
+        for c, cell in enumerate(as_list(row, join(join(field, "board"), r), 5, 5)):
+            f = join(join(join(field, "board"), r), c)
+            cell = as_object(cell, f)
+            check_keys(cell, ("up", "under", "seenBy"), f)
+            up = as_str(get(cell, "up", f), join(f, "up"))
+            under = cell.get("under")
+            token = up
+            if under is None:
+                token += ":?"
+            else:
+                under = as_str(under, join(f, "under"))
+                if under[:-1] != up[:-1]:
+                    token += ":" + under[:-1]
+            tokens.append(token)
+            for i, p in enumerate(as_list(cell.get("seenBy", []), join(f, "seenBy"))):
+                p = as_int(p, join(join(f, "seenBy"), i), 0, len(seen) - 1)
+                seen[p].append(R.cell_name(5 * r + c))
+        board.append(" ".join(tokens))
     out["board"] = board
-    for key in ("pieces", "characters", "clovers", "supply", "round", "toMove", "startCard", "lastFlipped",
-                "phase", "pending", "winner", "turns", "ownTurns"):
-        if key in full:
-            out[key] = full[key]
+    out["seen"] = seen
     return out
+
+
+def looks_like_legacy_observation(obj: Any) -> bool:
+    """True for the observation format of earlier releases (see :func:`legacy_observation_to_view`)."""
+    if not isinstance(obj, dict) or "view" in obj or "player" not in obj:
+        return False
+    board = obj.get("board")
+    return isinstance(board, list) and bool(board) and isinstance(board[0], list) and bool(board[0]) \
+        and isinstance(board[0][0], dict)
 
 
 # =============================================================================================
@@ -187,13 +222,30 @@ def _resolve_game(game: MemorinthGame, obj: dict[str, Any], field: str) -> Memor
 
 def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> MemorinthState:
     """Parse and validate a JSON state."""
+    game, vec, setup, _ = read_json(game, obj, field, None)
+    if setup is not None:
+        return setup
+    state = MemorinthState(game, vec)
+    check_state(state, field)
+    return state
+
+
+def read_json(game: MemorinthGame, obj: Any, field: str,
+              observer: int | None) -> tuple[MemorinthGame, np.ndarray, MemorinthState | None, int]:
+    """The game, the vector, the undealt table (or ``None``) and the ``reveal`` cell (-1) of a JSON state, or of
+    ``observer``'s view (then the undersides they do not know hold the remaining sides in a canonical order)."""
     obj = as_object(obj, field)
-    check_keys(obj, JSON_KEYS, field)
+    check_keys(obj, JSON_KEYS + (("view", "reveal") if observer is not None else ()), field)
     game = _resolve_game(game, obj, field)
     rules = game.rules
+    if observer is not None and not 0 <= observer < rules.players:
+        raise InvalidInputError(join(field, "view"), observer, f"expected a player 0..{rules.players - 1}")
     if obj.get("phase") == "setup":
-        return _setup_from_lists(game, as_list(obj.get("dealt", []), join(field, "dealt")),
-                                 as_str(obj.get("dealtCharacters", ""), join(field, "dealtCharacters")), field)
+        if "reveal" in obj:
+            raise InvalidInputError(join(field, "reveal"), obj["reveal"], "nothing is revealed while setting up")
+        setup = _setup_from_lists(game, as_list(obj.get("dealt", []), join(field, "dealt")),
+                                  as_str(obj.get("dealtCharacters", ""), join(field, "dealtCharacters")), field)
+        return game, setup.vec, setup, -1
     for key in ("dealt", "dealtCharacters"):
         if key in obj:
             raise InvalidInputError(join(field, key), obj[key], "only allowed with \"phase\": \"setup\"")
@@ -206,8 +258,8 @@ def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> Memo
         if len(cells) != 5:
             raise InvalidInputError(f, row, "expected 5 cells (west to east) such as '3S 17M CS 5M 9S'")
         tokens.extend(as_str(c, join(f, i)) for i, c in enumerate(cells))
-    _fill_board(vec, rules.deck, tokens, [join(join(field, "board"), c // 5) + f" cell {R.cell_name(c)}"
-                                         for c in range(25)], allow_seen=False)
+    cell_fields = [join(join(field, "board"), c // 5) + f" cell {R.cell_name(c)}" for c in range(25)]
+    _fill_board(vec, rules.deck, tokens, cell_fields, allow_seen=False, allow_unknown=observer is not None)
     n = rules.players
     seen_lists = as_list(obj.get("seen", [[] for _ in range(n)]), join(field, "seen"), n, n)
     for p, cells in enumerate(seen_lists):
@@ -217,6 +269,8 @@ def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> Memo
             if vec[SEEN + cell] >> p & 1:
                 raise InvalidInputError(join(f, i), name, "cell listed twice")
             vec[SEEN + cell] |= 1 << p
+    if observer is not None:
+        check_view_board(vec, rules.deck, observer, [tokens[c] for c in range(25)], cell_fields)
     _read_pieces(vec, as_list(get(obj, "pieces", field), join(field, "pieces"), n, n), n, join(field, "pieces"))
     _read_characters(vec, rules, as_object(get(obj, "characters", field), join(field, "characters")),
                      join(field, "characters"))
@@ -233,9 +287,8 @@ def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> Memo
                                         "(actionSide 'special' or 'alternate')")
     _read_turn(vec, rules, obj, field)
     _read_counters(vec, obj, n, field)
-    state = MemorinthState(game, vec)
-    check_state(state, field)
-    return state
+    reveal = obj.get("reveal")
+    return game, vec, None, -1 if reveal is None else R.parse_cell(reveal, join(field, "reveal"))
 
 
 def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: str) -> MemorinthState:
@@ -263,18 +316,30 @@ def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: 
     return MemorinthState(game, rule_vector(game.rules), setup)
 
 
-def _fill_board(vec: np.ndarray, deck: Deck, tokens: list[str], fields: list[str], allow_seen: bool) -> None:
+def _fill_board(vec: np.ndarray, deck: Deck, tokens: list[str], fields: list[str], allow_seen: bool,
+                allow_unknown: bool = False) -> None:
+    """Read the 25 cell tokens into ``vec``; with ``allow_unknown`` (a view), ``12S:?`` leaves the underside to be
+    filled by :func:`fill_unknown_undersides` (marked -1 until then)."""
     used: dict[int, str] = {}
     for cell, (token, f) in enumerate(zip(tokens, fields)):
         m = _CELL_TOKEN.match(token)
+        if m and m.group(3) == "?" and not allow_unknown:
+            raise InvalidInputError(f, token, "a full state names every underside ('?' is for a player's view, "
+                                              "whose JSON has \"view\": N and whose notation starts 'view:N ')")
         if not m or (m.group(4) and not allow_seen):
             raise InvalidInputError(f, token, "expected a card id and its face-up side, such as '12S' or 'CM' "
-                                              "(optionally ':7' for the underside of a different card)")
+                                              "(optionally ':7' for the underside of a different card"
+                                              + (", ':?' for an underside not known" if allow_unknown else "") + ")")
         k = deck.card_index(m.group(1), f)
         face = "SM".index(m.group(2))
         up = 2 * k + face
-        down = up ^ 1 if m.group(3) is None else 2 * deck.card_index(m.group(3), f) + 1 - face
+        if m.group(3) == "?":
+            down = -1
+        else:
+            down = up ^ 1 if m.group(3) is None else 2 * deck.card_index(m.group(3), f) + 1 - face
         for side in (up, down):
+            if side < 0:
+                continue
             if side in used:
                 raise ImpossibleStateError(f, token, f"side {deck.side_name(side)} is already on {used[side]}")
             used[side] = R.cell_name(cell)
@@ -282,6 +347,39 @@ def _fill_board(vec: np.ndarray, deck: Deck, tokens: list[str], fields: list[str
         if m.group(4):
             for ch in m.group(4):
                 vec[SEEN + cell] |= 1 << int(ch)
+
+
+def check_view_board(vec: np.ndarray, deck: Deck, observer: int, tokens: list[str], fields: list[str]) -> None:
+    """A view gives exactly the undersides its observer knows (MR-21): those they have seen, and the clearing's;
+    then the unknown ones are filled in a canonical order."""
+    for cell in range(25):
+        up, down = int(vec[UP + cell]), int(vec[DOWN + cell])
+        seen = bool(int(vec[SEEN + cell]) >> observer & 1)
+        if down < 0 and up < 2:
+            raise ImpossibleStateError(fields[cell], tokens[cell], "the clearing's underside is known to everybody "
+                                                                   "(MR-21): write 'CS' or 'CM'")
+        if down < 0 and seen:
+            raise ImpossibleStateError(fields[cell], tokens[cell], f"player {observer} has seen this underside "
+                                                                   "(see 'seen'): name it")
+        if down >= 0 and up >= 2 and not seen:
+            raise ImpossibleStateError(fields[cell], tokens[cell],
+                                       f"player {observer} has not seen this underside (see 'seen'): write "
+                                       f"'{deck.side_name(up)}:?', or list the cell among what they have seen")
+    fill_unknown_undersides(vec, observer)
+
+
+def fill_unknown_undersides(vec: np.ndarray, observer: int) -> None:
+    """Give the cells whose underside ``observer`` does not know the sides nobody has placed for them: per colour,
+    in ascending side order over the cells in order (a canonical filling: equal views, equal vectors)."""
+    placed = {int(vec[UP + c]) for c in range(25)}
+    placed |= {int(vec[DOWN + c]) for c in range(25) if knows_under(vec, c, observer) and int(vec[DOWN + c]) >= 0}
+    for face in (0, 1):
+        cells = [c for c in range(25) if int(vec[UP + c]) & 1 == face and not knows_under(vec, c, observer)]
+        sides = [s for s in range(50) if s & 1 != face and s not in placed]
+        if len(sides) != len(cells):  # cannot happen: every token's underside has the other colour
+            raise ImpossibleStateError("state.board", None, "the undersides do not add up")
+        for c, side in zip(cells, sides):
+            vec[DOWN + c] = side
 
 
 def _read_pieces(vec: np.ndarray, items: list[Any], n: int, field: str) -> None:
@@ -454,15 +552,25 @@ def _pending_from_flip(state: MemorinthState, last: int, side: int) -> set[int]:
 
 
 def stuck(state: MemorinthState, player: int) -> bool:
-    """No sequence of flips can ever open a way out for ``player``'s piece (MR-19; the kernel's rule).
+    """As every player can see, no sequence of flips can ever open a way out for ``player``'s piece (MR-19; the
+    kernel's rule).
 
-    Any card may come to show either side, except the card under the piece: nobody may flip it while the piece
-    is there, so the piece's first step follows its face-up paths.
+    Any card may come to show either side it may have: its own two when every player knows its underside (it was
+    flipped, or it is the clearing), else its face-up side or any side of the other colour whose place not
+    everybody knows. The card under the piece is the exception: nobody may flip it while the piece is there, so
+    the piece's first step follows its face-up paths.
     """
     deck = state.rules.deck
     v = state.vec
     here = int(v[PIECE + player])
-    union = [deck.side(int(v[UP + c])).paths | deck.side(int(v[DOWN + c])).paths for c in range(25)]
+    everybody = (1 << state.rules.players) - 1
+    public = [int(v[UP + c]) < 2 or int(v[SEEN + c]) & everybody == everybody for c in range(25)]
+    pool = [0, 0]
+    for c in range(25):
+        if not public[c]:
+            pool[int(v[UP + c]) & 1] |= deck.side(int(v[DOWN + c])).paths
+    union = [deck.side(int(v[UP + c])).paths | (deck.side(int(v[DOWN + c])).paths if public[c]
+                                                else pool[int(v[UP + c]) & 1]) for c in range(25)]
     reached: set[int] = set()
     frontier = []
     for c in range(25):
@@ -502,6 +610,17 @@ _HEAD = re.compile(r"^([1-4])p\s+(base|master-shift|master-special|master-altern
 
 def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") -> MemorinthState:
     """Parse the compact notation."""
+    game, vec, setup, _ = read_notation(game, text, field, None)
+    if setup is not None:
+        return setup
+    state = MemorinthState(game, vec)
+    check_state(state, field)
+    return state
+
+
+def read_notation(game: MemorinthGame, text: Any, field: str,
+                  observer: int | None) -> tuple[MemorinthGame, np.ndarray, MemorinthState | None, int]:
+    """As :func:`read_json`, from the notation (with ``observer``: a view's body, after ``view:N``)."""
     if not isinstance(text, str):
         raise NotationError(field, text, "expected a notation string")
     parts = [p.strip() for p in text.strip().split("|")]
@@ -527,7 +646,8 @@ def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") ->
         card_list = [] if cards in ("", "-") else [c.strip() for c in cards.split(",")]
         chars = "" if parts[2] in ("", "-") else parts[2]
         try:
-            return _setup_from_lists(game, card_list, chars, field)
+            setup = _setup_from_lists(game, card_list, chars, field)
+            return game, setup.vec, setup, -1
         except InvalidInputError as exc:
             raise NotationError(f"{field} (setup)", text, exc.problem) from None
     if len(parts) != 5:
@@ -540,8 +660,8 @@ def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") ->
         raise NotationError(f"{field} (board)", parts[1], "expected 5 rows separated by '/', 5 cells each "
                                                           "separated by ','")
     try:
-        _fill_board(vec, game.rules.deck, tokens, [f"{field} (board cell {R.cell_name(c)})" for c in range(25)],
-                    allow_seen=True)
+        cell_fields = [f"{field} (board cell {R.cell_name(c)})" for c in range(25)]
+        _fill_board(vec, game.rules.deck, tokens, cell_fields, allow_seen=True, allow_unknown=observer is not None)
     except InvalidInputError as exc:
         if isinstance(exc, (ImpossibleStateError, UnknownCardError)):
             raise
@@ -550,6 +670,10 @@ def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") ->
     for c in range(25):
         if vec[SEEN + c] >> n:
             raise NotationError(f"{field} (board cell {R.cell_name(c)})", tokens[c], f"players are 0..{n - 1}")
+    if observer is not None:
+        if not 0 <= observer < n:
+            raise NotationError(field, f"view:{observer}", f"expected a player 0..{n - 1}")
+        check_view_board(vec, game.rules.deck, observer, tokens, cell_fields)
     pieces = [p.strip() for p in parts[2].split(",")]
     if len(pieces) != n:
         raise NotationError(f"{field} (pieces)", parts[2], f"expected {n} cells separated by ','")
@@ -578,15 +702,17 @@ def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") ->
         raise NotationError(f"{field} (status)", parts[4], "clovers are not in play in this variant")
     _read_turn(vec, game.rules, obj, f"{field} (status)")
     _read_counters(vec, obj, n, f"{field} (status)")
-    state = MemorinthState(game, vec)
-    check_state(state, field)
-    return state
+    reveal = obj.get("reveal")
+    if reveal is not None and observer is None:
+        raise NotationError(f"{field} (status)", parts[4], "reveal= is only part of a player's view")
+    return game, vec, None, -1 if reveal is None else R.parse_cell(reveal, f"{field} (status).reveal")
 
 
 def _parse_status(text: str, rules: R.Rules, field: str) -> dict[str, Any]:
     words = text.split()
     bad = NotationError(field, text, "expected e.g. 'r3 p1 flip last=b2' (phase flip, choose, act:<action>, over; "
-                                     "optional last=, clovers=a,b/supply, winner=, turns=t:a,b)")
+                                     "optional last=, clovers=a,b/supply, winner=, turns=t:a,b, and in a view "
+                                     "reveal=<cell>)")
     if len(words) < 3 or not re.fullmatch(r"r[0-9]{1,7}", words[0]) or not re.fullmatch(r"p[0-9]{1,2}", words[1]):
         raise bad
     obj: dict[str, Any] = {"round": int(words[0][1:]), "toMove": int(words[1][1:])}
@@ -605,6 +731,8 @@ def _parse_status(text: str, rules: R.Rules, field: str) -> dict[str, Any]:
             raise bad
         if key == "last":
             obj["lastFlipped"] = value
+        elif key == "reveal":
+            obj["reveal"] = value
         elif key == "winner" and value in "0123" and len(value) == 1:
             obj["winner"] = int(value)
         elif key == "clovers":

@@ -1,4 +1,4 @@
-"""JSON form, compact notation, observations and re-sampling of :class:`AetheryaState`.
+"""JSON form and compact notation of :class:`AetheryaState` and of a player's view (``solver.aetherya.view``).
 
 The JSON form and the notation carry the same fields (``docs/formats/aetherya.md``);
 the notation is parsed into the JSON form, so both go through one validator.
@@ -18,7 +18,7 @@ from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, cell
 from solver.aetherya.tiles import (TILE_SLUGS, tile_from_code, tile_from_json, tile_kind, tile_to_code,
                                    tile_to_json, tile_family)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, get
+from solver.validate import as_bool, as_choice, as_int, as_list, as_object, as_str, check_keys, get
 
 PHASES_BY_MODE_EXTRA = {"objects": ("tiles", "tile"), "coop": ("legend-discard",), "solo": ("swap", "keep", "block")}
 COMMON_PHASES = ("legends", "start", "arrange", "territories", "first-discard", "choose", "draw", "place",
@@ -83,6 +83,14 @@ def _slugs(numbers: list[int]) -> list[str]:
 
 
 # ---------------------------------------------------------------------- state -> JSON
+def _hold_json(s: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"card": LETTERS[s.hold], "from": s.hold_from}
+    if s.hold_pile:  # co-op: taken from the second discard pile
+        out["pile"] = s.hold_pile + 1
+    return out
+
+
+
 def state_to_json(s: Any) -> dict[str, Any]:
     """The full state as JSON (every hidden card included)."""
     out: dict[str, Any] = {
@@ -91,7 +99,7 @@ def state_to_json(s: Any) -> dict[str, Any]:
         "drawPile": _cards_text([k for k in range(CARD_TYPES) for _ in range(s.pile[k])]),
         "drawPileKnown": s.pile_known,
         "discard": [_cards_text(d) for d in s.discards],
-        "hold": None if s.hold < 0 else {"card": LETTERS[s.hold], "from": s.hold_from},
+        "hold": None if s.hold < 0 else _hold_json(s),
         "claimed": s.claimed, "afterRefill": s.after_refill,
         "start": [_cards_text(c) for c in s.start],
         "legendRow": _slugs(s.row), "legendDeck": _slugs(sorted(s.legend_deck)),
@@ -114,6 +122,7 @@ def state_to_json(s: Any) -> dict[str, Any]:
             "accords": [{CELL_NAMES[c]: tile_to_json(t) for c, t in enumerate(a) if t >= 0} for a in s.accords],
             "staffs": [{CELL_NAMES[c]: tile_to_json(t) for c, t in enumerate(a) if t >= 0} for a in s.staffs],
             "discard": [tile_to_json(t) for t in s.tile_discard],
+            "unrevealed": [tile_to_json(t) for t in s.unrevealed],
             "known": [[f"p{slot // 16} {CELL_NAMES[slot % 16]}" for slot in k] for k in s.known],
             "pending": None if s.pending_tile < 0 else tile_to_json(s.pending_tile),
             "peeksUsed": s.peeks_used,
@@ -126,15 +135,15 @@ BASE_KEYS = ("mode", "players", "phase", "toMove", "turn", "kingdoms", "drawPile
              "claimed", "afterRefill", "start", "legendRow", "legendDeck", "legends")
 MODE_KEYS = {"base": (), "objects": ("tiles",), "coop": ("box", "legendDiscard", "wroteThisRound"),
              "solo": ("age", "ageRows", "written", "ageScores", "failed", "pair", "drawsNeeded")}
-TILE_KEYS = ("undealt", "territories", "faceUp", "owned", "accords", "staffs", "discard", "known", "pending",
-             "peeksUsed")
+TILE_KEYS = ("undealt", "territories", "faceUp", "owned", "accords", "staffs", "discard", "unrevealed", "known",
+             "pending", "peeksUsed")
 
 
 def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     """Parse and validate a JSON state of ``game``'s mode and player count."""
-    from solver.aetherya.state import AetheryaState
+    from solver.aetherya.state import MODES, AetheryaState
     data = as_object(obj, field)
-    mode = as_str(get(data, "mode", field), f"{field}.mode")
+    mode = as_choice(as_str(get(data, "mode", field), f"{field}.mode"), f"{field}.mode", MODES)
     if mode != game.mode:
         raise InvalidInputError(f"{field}.mode", mode, f"this game is {game.spec()!r} (mode {game.mode!r}); "
                                                       f"load the game with mode={mode}")
@@ -166,7 +175,7 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     hold = data.get("hold")
     if hold is not None:
         h = as_object(hold, f"{field}.hold")
-        check_keys(h, ("card", "from"), f"{field}.hold")
+        check_keys(h, ("card", "from", "pile"), f"{field}.hold")
         cards = _parse_cards(get(h, "card", f"{field}.hold"), f"{field}.hold.card")
         if len(cards) != 1:
             raise InvalidInputError(f"{field}.hold.card", h["card"], "expected one card letter")
@@ -174,6 +183,11 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
         s.hold_from = as_str(get(h, "from", f"{field}.hold"), f"{field}.hold.from")
         if s.hold_from not in ("take", "draw"):
             raise InvalidInputError(f"{field}.hold.from", s.hold_from, "expected 'take' or 'draw'")
+        if "pile" in h:
+            s.hold_pile = as_int(h["pile"], f"{field}.hold.pile", 1, s.piles()) - 1
+            if s.hold_pile and s.hold_from != "take":
+                raise InvalidInputError(f"{field}.hold.pile", h["pile"], "only a card taken from a discard pile "
+                                                                         "comes from a pile")
     s.claimed = as_bool(data.get("claimed", False), f"{field}.claimed")
     s.after_refill = as_str(data.get("afterRefill", ""), f"{field}.afterRefill")
     if s.after_refill not in ("", "end-turn", "finish", "coop-next"):
@@ -249,6 +263,8 @@ def _tiles_from_json(s: Any, obj: Any, field: str) -> None:
     s.staffs = [_cell_map(m, f"{field}.staffs[{p}]", P) for p, m in enumerate(per_seat("staffs", {}))]
     s.tile_discard = sorted(tile_from_json(t, f"{field}.discard[{i}]", P)
                             for i, t in enumerate(as_list(data.get("discard", []), f"{field}.discard")))
+    s.unrevealed = sorted(tile_from_json(t, f"{field}.unrevealed[{i}]", P)
+                          for i, t in enumerate(as_list(data.get("unrevealed", []), f"{field}.unrevealed")))
     s.known = []
     for p, k in enumerate(per_seat("known", [])):
         slots = []
@@ -532,6 +548,9 @@ def _validate_tiles(s: Any, field: str) -> None:
             if placed != sorted(placed, reverse=True) or (p < seat and not all(placed)) or (p > seat and any(placed)):
                 raise ImpossibleStateError(f"{tf}.territories[{p}]", sum(placed), "tiles are dealt seat by seat, "
                                                                                   "one on each territory in order")
+    if s.unrevealed and s.phase != "over":
+        raise ImpossibleStateError(f"{tf}.unrevealed", [tile_to_json(t) for t in s.unrevealed],
+                                   "tiles are discarded unrevealed only at the end of the game")
     if not before and s.phase != "tiles" and any(s.undealt):
         raise ImpossibleStateError(f"{tf}.undealt", [len(u) for u in s.undealt], "every tile was dealt during setup")
     if not before and s.phase not in ("tiles", "over"):
@@ -568,7 +587,7 @@ NOTATION_FIELDS = (
 TILE_NOTATION = (
     ("undealt", "tu", "tilelists"), ("territories", "tt", "cellmaps"), ("faceUp", "tf", "celllists"),
     ("owned", "tw", "tilelists"), ("accords", "ta", "cellmaps"), ("staffs", "ts", "cellmaps"),
-    ("discard", "tx", "tiles"), ("known", "tk", "knownlists"), ("pending", "tp", "tile"), ("peeksUsed", "pk", "int"),
+    ("discard", "tx", "tiles"), ("unrevealed", "tr", "tiles"), ("known", "tk", "knownlists"), ("pending", "tp", "tile"), ("peeksUsed", "pk", "int"),
 )
 
 
@@ -588,7 +607,7 @@ def _enc(kind: str, v: Any) -> str:
     if kind == "legendlists":
         return ";".join(_enc("legends", x) for x in v)
     if kind == "source":
-        return "-" if v is None else f"{v['card']}:{v['from']}"
+        return "-" if v is None else f"{v['card']}:{v['from']}{v.get('pile', '') if v.get('pile', 1) != 1 else ''}"
     if kind == "sources":
         return ",".join(_enc("source", x) for x in v) or "-"
     if kind == "tile":
@@ -603,15 +622,27 @@ def _enc(kind: str, v: Any) -> str:
         return ";".join(",".join(x) or "-" for x in v)
     if kind == "knownlists":
         return ";".join(",".join(x.replace(" ", ":") for x in k) or "-" for k in v)
+    if kind == "pile":  # a view: the count, or the cards once known
+        return str(v) if isinstance(v, int) else (v or "-")
+    if kind == "maybeints":
+        return ",".join("?" if x is None else str(x) for x in v) or "-"
+    if kind == "seatints":
+        return ";".join(str(x) for x in v)
+    if kind == "awaiting":
+        return "-" if v is None else "/".join(x.replace(" ", "_") for x in [v["move"]] + list(v["entered"]))
     raise AssertionError(kind)
 
 
 def _code(tile_json: str) -> str:
+    if tile_json == "?":  # a view's unseen tile
+        return "?"
     slug, _, fam = tile_json.partition("@")
     return tile_to_code(TILE_SLUGS.index(slug) + 16 * int(fam))
 
 
 def _uncode(text: str, field: str, players: int) -> str:
+    if text == "?":  # a view's unseen tile
+        return "?"
     return tile_to_json(tile_from_code(text, field, players))
 
 
@@ -642,6 +673,8 @@ def _dec(kind: str, text: str, field: str, players: int) -> Any:
         card, sep, src = text.partition(":")
         if not sep:
             raise NotationError(field, text, "expected CARD:take or CARD:draw")
+        if src == "take2":  # co-op: taken from the second discard pile
+            return {"card": card, "from": "take", "pile": 2}
         return {"card": card, "from": src}
     if kind == "sources":
         return [_dec("source", x, field, players) for x in items]
@@ -666,6 +699,17 @@ def _dec(kind: str, text: str, field: str, players: int) -> Any:
         return [[] if part == "-" else part.split(",") for part in text.split(";")]
     if kind == "knownlists":
         return [[] if part == "-" else [x.replace(":", " ") for x in part.split(",")] for part in text.split(";")]
+    if kind == "pile":
+        return int(text) if text.isdigit() else ("" if text == "-" else text)
+    if kind == "maybeints":
+        return [None if x == "?" else _dec("int", x, field, players) for x in items]
+    if kind == "seatints":
+        return [_dec("int", x, field, players) for x in text.split(";")]
+    if kind == "awaiting":
+        if text == "-":
+            return None
+        parts = [x.replace("_", " ") for x in text.split("/")]
+        return {"move": parts[0], "entered": parts[1:]}
     raise AssertionError(kind)
 
 
@@ -682,7 +726,37 @@ def state_to_notation(s: Any) -> str:
     return " ".join(parts)
 
 
-def notation_to_json(text: Any, field: str = "state") -> dict[str, Any]:
+def _view_fields() -> tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]]:
+    changed = {"drawPile": "pile", "legendDeck": "int", "ageScores": "maybeints"}
+    fields = tuple((key, short, changed.get(key, kind)) for key, short, kind in NOTATION_FIELDS)
+    fields += (("awaiting", "aw", "awaiting"),)
+    changed_tiles = {"undealt": "seatints", "unrevealed": "seatints"}
+    tiles = tuple((key, short, changed_tiles.get(key, kind)) for key, short, kind in TILE_NOTATION)
+    return fields, tiles
+
+
+def view_json_to_notation(data: dict[str, Any]) -> str:
+    """A view's notation body (after ``view:N``): the state's fields, with ``?`` for what the observer does not
+    know, the draw pile and Legend deck as counts, and ``aw=`` for a move waiting for its outcomes."""
+    fields, tiles = _view_fields()
+    parts = [f"{data['mode']}:{data['players']}"]
+    for key, short, kind in fields:
+        if key in data:
+            parts.append(f"{short}={_enc(kind, data[key])}")
+    if "tiles" in data:
+        for key, short, kind in tiles:
+            parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
+    return " ".join(parts)
+
+
+def view_notation_to_json(observer: int, text: Any, field: str = "state") -> dict[str, Any]:
+    """Parse a view's notation body into the view's JSON form (validated by ``view_from_json``)."""
+    fields, tiles = _view_fields()
+    data = notation_to_json(text, field, fields, tiles)
+    return {"view": observer, **data}
+
+
+def notation_to_json(text: Any, field: str = "state", fields: Any = None, tiles: Any = None) -> dict[str, Any]:
     """Parse the notation into the JSON form (validated by :func:`state_from_json`)."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(field, text, "expected an Aetherya state such as 'base:2 ph=choose ...' "
@@ -694,8 +768,8 @@ def notation_to_json(text: Any, field: str = "state") -> dict[str, Any]:
         raise NotationError(field, head, "the notation starts with MODE:PLAYERS, e.g. 'base:2'")
     P = int(players)
     data: dict[str, Any] = {"mode": mode, "players": P}
-    by_short = {short: (key, kind) for key, short, kind in NOTATION_FIELDS}
-    tile_short = {short: (key, kind) for key, short, kind in TILE_NOTATION}
+    by_short = {short: (key, kind) for key, short, kind in fields or NOTATION_FIELDS}
+    tile_short = {short: (key, kind) for key, short, kind in tiles or TILE_NOTATION}
     for token in tokens[1:]:
         short, sep, value = token.partition("=")
         if not sep:
@@ -711,61 +785,3 @@ def notation_to_json(text: Any, field: str = "state") -> dict[str, Any]:
         else:
             raise NotationError(field, token, "unknown field (see docs/formats/aetherya.md)")
     return data
-
-
-# ---------------------------------------------------------------------- observation
-def observation(s: Any, player: int) -> dict[str, Any]:
-    """What ``player`` may know: face-down cards and the draw order hidden, Palantir peeks private."""
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < s.players:
-        raise InvalidInputError("player", player, f"expected a seat 0..{s.players - 1}")
-    data = state_to_json(s)
-    data["observer"] = player
-    data["kingdoms"] = [_kingdom_text(s.kingdoms[p], s.hidden[p], mask_hidden=True) for p in range(s.players)]
-    if not s.pile_known:
-        data["drawPile"] = len(data["drawPile"])
-    data.pop("legendDeck")  # known by elimination; its order is hidden
-    data["legendDeckCount"] = len(s.legend_deck)
-    if "tiles" in data:
-        tiles = data["tiles"]
-        known = set(s.known[player])
-        tiles["territories"] = [{CELL_NAMES[c]: (tile_to_json(t) if (s.face_up_tiles[p] >> c & 1 or p * 16 + c in known)
-                                                 else "?")
-                                 for c, t in enumerate(s.territory_tiles[p]) if t >= 0} for p in range(s.players)]
-        tiles["undealt"] = [len(u) for u in s.undealt]
-        tiles["known"] = tiles["known"][player]
-        tiles["peeked"] = [len(k) for k in s.known]
-    return data
-
-
-def resample(s: Any, player: int, rng: np.random.Generator) -> Any:
-    """A state drawn uniformly among those consistent with ``player``'s observation.
-
-    The unknown cards (the face-down territories of every kingdom, and the draw
-    pile unless it was re-formed from the known discard) are shuffled among the
-    face-down cells and the pile; each family's unseen tiles are shuffled among
-    its face-down tile places that ``player`` has not peeked at.
-    """
-    out = s.clone()
-    slots = [(p, c) for p in range(s.players) for c in range(16) if s.hidden[p] >> c & 1]
-    pool = [s.kingdoms[p][c] for p, c in slots]
-    if not s.pile_known:
-        pool += [k for k in range(CARD_TYPES) for _ in range(s.pile[k])]
-    pool = sorted(pool)  # canonical order: the draw depends on the observation only, never on the true cards
-    pool = list(rng.permutation(np.asarray(pool, dtype=np.int64))) if pool else []
-    for i, (p, c) in enumerate(slots):
-        out.kingdoms[p][c] = int(pool[i])
-    if not s.pile_known:
-        rest = pool[len(slots):]
-        out.pile = [sum(1 for x in rest if x == k) for k in range(CARD_TYPES)]
-    if s.mode == "objects":
-        known = set(s.known[player])
-        for fam in range(s.players):
-            slots_t = [(p, c) for p in range(s.players) for c in range(16)
-                       if s.territory_tiles[p][c] >= 0 and not s.face_up_tiles[p] >> c & 1 and p * 16 + c not in known
-                       and tile_family(s.territory_tiles[p][c]) == fam]
-            tiles = sorted([s.territory_tiles[p][c] for p, c in slots_t] + list(s.undealt[fam]))
-            order = [tiles[i] for i in rng.permutation(len(tiles))] if tiles else []
-            for i, (p, c) in enumerate(slots_t):
-                out.territory_tiles[p][c] = order[i]
-            out.undealt[fam] = sorted(order[len(slots_t):])
-    return out

@@ -1,0 +1,72 @@
+"""Memorinth self-play: one seeded deal played by each seating of the policies (``solver/selfplay.py``).
+
+Policies: ``hint`` (the hint's best move from the player's own view, with a
+playout budget per decision), ``greedy`` (the playout policy, MR-27, which uses
+only what the player has seen) and ``random`` (a uniformly random legal move).
+A deal is played once per rotation of the policies over the seats (two
+players: A-B, then B-A), so every policy meets the same cards from every seat
+and the comparison is paired. A policy's outcome on the deal is its share of
+wins over those games (0, 0.5 or 1 with two players); a game nobody wins
+(MR-19, or longer than ``maxTurns``) is a loss for everybody.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solver.errors import InvalidInputError
+from solver.memorinth.rules import kernel
+from solver.memorinth.state import TURNS
+from solver.search import Limits, SearchContext
+
+POLICY_CODES = {"greedy": 1, "random": 0}
+
+
+def labels(policies: tuple[str, ...]) -> list[str]:
+    """One label per policy; a policy named twice gets its seat number (``greedy@0``, ``greedy@1``)."""
+    return [name if policies.count(name) == 1 else f"{name}@{i}" for i, name in enumerate(policies)]
+
+
+def play_deal(game: Any, policies: tuple[str, ...], rng: np.random.Generator, hintNodes: int = 200,
+              maxTurns: int = 200) -> dict[str, Any]:
+    """Deal from ``rng`` and play every rotation of ``policies`` over the seats."""
+    n = game.rules.players
+    if len(policies) != n:
+        raise InvalidInputError("policies", ",".join(policies), f"expected one policy per player ({n}, in turn "
+                                                                 "order); each deal is also played rotated")
+    deal_seed = int(rng.integers(2**63))
+    names = labels(tuple(policies))
+    wins = {label: 0.0 for label in names}
+    games = []
+    for rotation in range(n):
+        seating = [(seat + rotation) % n for seat in range(n)]   # seat -> index of the policy playing it
+        state = game.deal(deal_seed)
+        moves: list[str] = []
+        seed = int(rng.integers(2**63))
+        while not state.is_terminal() and int(state.vec[TURNS]) < maxTurns:
+            who = state.current_player()
+            policy = policies[seating[who]]
+            action = choose(game, state, policy, hintNodes, seed + len(moves))
+            moves.append(state.action_to_string(action))
+            state.apply_action(action)
+        winner = state.winner()
+        if winner is not None:
+            wins[names[seating[winner]]] += 1.0 / n
+        games.append({"seats": [names[i] for i in seating], "moves": moves, "winner": winner,
+                      "turns": int(state.vec[TURNS]), "finished": state.is_terminal()})
+    return {"outcomes": {label: round(value, 6) for label, value in wins.items()}, "games": games}
+
+
+def choose(game: Any, state: Any, policy: str, hint_nodes: int, seed: int) -> int:
+    """The action ``policy`` plays for the player to act (each policy reads only that player's view)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if policy == "hint":
+        ctx = SearchContext(limits=Limits(nodes=hint_nodes), seed=seed % 2**63)
+        best = game.hint(state, ctx, top=1).best
+        return state.parse_move(best.move)
+    world = state.view(state.current_player()).resample(np.random.default_rng(seed % 2**63))
+    return int(kernel.policy_action(world.vec, world.deck_table, POLICY_CODES[policy], seed % 2**64))

@@ -1,0 +1,180 @@
+"""Mnemonic puzzles: "best call", a decision whose best move the exact planner proves, with a margin.
+
+A puzzle is one player's view at a decision of theirs (which card, which skill,
+whether to weave, Group Scene or another round, ...), taken from a seeded
+random session. Its solution is the move with the highest chance that a Group
+Scene ends in Victory within the puzzle's horizon (MN-33), proven by the
+planner's exhaustive expectimax (``complete``: the whole horizon searched) and
+unique: every other choice is worse by at least the margin. Cards of one suit
+lead to the same future (MN-35), so any card of the best suit is the same
+answer; they are listed in ``alsoCorrect``.
+
+Difficulty is graded by what it takes to find the answer (after Simon Tatham's
+puzzles, graded by the solver's work) and by how fine the call is:
+
+* ``easy``: the plain rule of thumb finds it (most dice now, no weaving, face the
+  Adversary after one round: :mod:`solver.mnemonic.policies`), and it is better
+  than any other choice by at least 0.01 (one percentage point of Victory chance);
+* ``medium``: the rule of thumb picks another move; only the planner's values
+  find the answer, which is better than any other choice by at least 0.02;
+* ``hard``: the rule of thumb picks another move and the answer is a fine call:
+  better than the next choice by less than 0.02 (and at least 0.001), so only
+  the exact values tell them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solver.errors import InvalidInputError
+from solver.mnemonic import state as S
+from solver.mnemonic.cards import category
+
+KIND = "best-call"
+HORIZON = (1, 2)
+NODES = 300_000
+#: the margin (best value minus the next answer's) each grade asks for: [low, high)
+MARGIN = {"easy": (0.01, 2.0), "medium": (0.02, 2.0), "hard": (0.001, 0.02)}
+TABLE_PHASES = ("table", "after-victory", "after-defeat")
+EPSILON = 1e-12
+
+
+def _sessions(rng: np.random.Generator) -> tuple[int, str]:
+    players = int(rng.choice([1, 2, 2, 2]))  # small tables: every puzzle is proven within its budget
+    mode = "into-the-grey" if rng.random() < 0.5 else "deck-burner"
+    return players, mode
+
+
+def _random_decision(game: Any, rng: np.random.Generator) -> Any:
+    """A full state at a decision with at least two choices, after random play from a seeded deal."""
+    state = game.new_game(int(rng.integers(2**31)))
+    target = int(rng.integers(0, 80))
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            continue
+        legal = state.legal_actions()
+        if steps >= target and len(legal) > 1 and state.phase != "after-victory":
+            return state  # after a Victory the plan always prefers more Victories (MN-33): no puzzle there
+        keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
+        state.apply_action(int(keep[rng.integers(len(keep))]))
+        steps += 1
+    return None
+
+
+def _key(state: Any, action: int) -> tuple[int, int]:
+    """Moves that are the same answer: cards of one suit (and, in a Group Scene, the same skill)."""
+    if state.phase == "scene-card" and action != S.DRAW:
+        return (category(action), -1)
+    if state.phase == "group-skill" and action >= S.GROUP_CARD:
+        return (category((action - S.GROUP_CARD) // 10), state.group_skill_of(action))
+    return (-2, action)
+
+
+def solve_position(view: Any, horizon: tuple[int, int], nodes: int) -> dict[str, Any] | None:
+    """The proven best answer of ``view``'s decision: ``None`` unless the planner searched the whole horizon
+    within ``nodes`` states and one answer is strictly best.
+
+    The planner (``solver.mnemonic.planner.evaluate``) runs on a full state drawn from the view, with the view's
+    observer as the advised player, so it reads only the view (MN-36); values in doubles (the exact fractions of
+    the hints' ``exact`` are not needed to separate margins of 0.001)."""
+    from solver.mnemonic.planner import Horizon, evaluate
+    state = view.resample(np.random.default_rng(0))
+    if state.is_terminal() or state.current_player() != view.observer:
+        return None
+    evaluation = evaluate(state, view.observer, Horizon(*horizon), max_states=nodes, seconds=None, exact=False)
+    if not evaluation.complete or set(evaluation.values) != set(state.legal_actions()):
+        return None
+    values = {state.action_to_string(a): v for a, v in evaluation.values.items()}
+    best = max(values.values())
+    top = [a for a, v in evaluation.values.items() if v >= best - EPSILON]
+    keys = {_key(state, a) for a in top}
+    if len(keys) != 1:
+        return None  # two different answers tie
+    key = keys.pop()
+    others = [v for a, v in evaluation.values.items() if _key(state, a) != key]
+    if not others:
+        return None  # every move is the same answer: no decision to make
+    order = state.legal_actions()
+    solution = state.action_to_string(min(top, key=order.index))
+    return {"solution": solution, "alsoCorrect": sorted(state.action_to_string(a) for a in top
+                                                        if state.action_to_string(a) != solution),
+            "value": best, "margin": best - max(others), "values": values,
+            "states": evaluation.states, "horizon": evaluation.horizon.to_json() if evaluation.horizon else None}
+
+
+def rule_of_thumb_finds(view: Any, answer: dict[str, Any]) -> bool:
+    """Whether the plain rule of thumb plays one of the answer's moves."""
+    from solver.mnemonic.policies import plain_scene_move, rule_of_thumb
+    state = view.resample(np.random.default_rng(0))
+    thumb = rule_of_thumb(1)(state, 1, 1) if state.phase in TABLE_PHASES else plain_scene_move(state)
+    return state.action_to_string(thumb) in {answer["solution"], *answer["alsoCorrect"]}
+
+
+def grade(view: Any, answer: dict[str, Any]) -> str | None:
+    """``easy``, ``medium`` or ``hard`` (``None``: too close a call, or a rule-of-thumb answer with a small margin)."""
+    margin = answer["margin"]
+    if rule_of_thumb_finds(view, answer):
+        return "easy" if margin >= MARGIN["easy"][0] else None
+    if margin >= MARGIN["medium"][0]:
+        return "medium"
+    return "hard" if margin >= MARGIN["hard"][0] else None
+
+
+def generate(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
+    """A best-call puzzle of ``difficulty``, every choice drawn from ``rng``."""
+    from solver.mnemonic.game import MnemonicGame
+    attempts = 0
+    while True:
+        attempts += 1
+        players, mode = _sessions(rng)
+        table = MnemonicGame(**{**game.params, "players": players, "mode": mode})
+        state = _random_decision(table, rng)
+        if state is None:
+            continue
+        view = state.view(state.current_player())
+        answer = solve_position(view, HORIZON, NODES)
+        if answer is None or grade(view, answer) != difficulty:
+            continue
+        player = view.observer
+        return {"position": view.to_notation(), "player": player, "phase": state.phase,
+                "question": f"{state.players[player].name} (player {player}) decides ({state.phase}): which move "
+                            "gives the best chance that a Group Scene ends in Victory within "
+                            f"{HORIZON[0]} more round(s) and {HORIZON[1]} Group Scene(s)?",
+                "horizon": {"rounds": HORIZON[0], "groupScenes": HORIZON[1]}, "nodes": NODES,
+                "solution": answer["solution"], "alsoCorrect": answer["alsoCorrect"],
+                "value": answer["value"], "margin": round(answer["margin"], 12), "states": answer["states"],
+                "ruleOfThumb": difficulty == "easy", "attempts": attempts}
+
+
+def check(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """Re-prove the puzzle from its position and judge ``answer`` (a move string)."""
+    from solver.validate import as_int, as_object, as_str, get
+    view = game.parse_position(get(puzzle, "position", "puzzle"), "puzzle.position")
+    if not hasattr(view, "observer"):
+        raise InvalidInputError("puzzle.position", "...", "a best-call puzzle's position is the player's view")
+    horizon_obj = as_object(puzzle.get("horizon", {"rounds": HORIZON[0], "groupScenes": HORIZON[1]}),
+                            "puzzle.horizon")
+    horizon = (as_int(horizon_obj.get("rounds"), "puzzle.horizon.rounds", 0, 4),
+               as_int(horizon_obj.get("groupScenes"), "puzzle.horizon.groupScenes", 1, 6))
+    nodes = as_int(puzzle.get("nodes", NODES), "puzzle.nodes", 1, 10_000_000)
+    text = as_str(answer, "ANSWER").strip()
+    proved = solve_position(view, horizon, nodes)
+    if proved is None:
+        raise InvalidInputError("puzzle.position", "...", "the planner cannot prove a unique best move here "
+                                                          "within the puzzle's horizon and budget")
+    legal = {S._canonical(m): m for m in proved["values"]}
+    move = legal.get(S._canonical(text))
+    if move is None:
+        return {"correct": False, "message": f"{text!r} is not a legal move here (legal: "
+                                             f"{', '.join(sorted(legal.values()))})"}
+    value, best = proved["values"][move], proved["value"]
+    if value >= best - EPSILON:
+        return {"correct": True, "message": f"{move}: Victory chance {value:.4f}, the best by "
+                                            f"{proved['margin']:.4f}", "solution": proved["solution"]}
+    return {"correct": False, "message": f"{move} gives {value:.4f}; {proved['solution']} gives {best:.4f} "
+                                         f"({best - value:.4f} more)", "solution": proved["solution"]}

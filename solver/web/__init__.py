@@ -1,0 +1,1 @@
+"""The table-side web board (``memory-solver serve``, ``docs/web.md``)."""

@@ -1,0 +1,69 @@
+// The page talks to the server only through the engine protocol (docs/engine.md).
+
+const PAGE_ID = `page-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+let nextId = 1;
+
+export class EngineError extends Error {
+  constructor(answer) {
+    super(answer.error || "the engine refused the request");
+    this.field = answer.field ?? null;
+    this.answer = answer;
+  }
+}
+
+function headers() {
+  return { "Content-Type": "application/json", "X-Page-Id": PAGE_ID };
+}
+
+/** One query, its final answer (throws EngineError for an error answer). */
+export async function engine(query) {
+  const body = { id: nextId++, ...query };
+  const response = await fetch("/api/engine", { method: "POST", headers: headers(), body: JSON.stringify(body) });
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    throw new EngineError({ error: `the server answered ${response.status}`, field: null });
+  }
+  if (!response.ok || answer.error) throw new EngineError(answer);
+  return answer;
+}
+
+/** A streamed query: onAnswer(answer) for every interim answer and the final one; returns {done, stop}. */
+export function stream(query, onAnswer) {
+  const controller = new AbortController();
+  const id = nextId++;
+  const done = (async () => {
+    const response = await fetch("/api/stream", {
+      method: "POST", headers: headers(), body: JSON.stringify({ id, ...query }), signal: controller.signal,
+    });
+    if (!response.ok) throw new EngineError(await response.json());
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let last = null;
+    for (;;) {
+      const { value, done: finished } = await reader.read();
+      if (finished) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        if (!data) continue;
+        last = JSON.parse(data);
+        if (last.error) throw new EngineError(last);
+        onAnswer(last);
+      }
+    }
+    return last;
+  })();
+  return {
+    done,
+    stop: async () => {
+      try { await engine({ action: "terminate", terminateId: id }); } catch { /* already over */ }
+      controller.abort();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+"""The Forgotten picture (issue 12): well-formed SVG, only what a view may show, hints and clicks on the board."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+
+from solver import cli
+from solver.drawing import write_puzzle_sheets
+from solver.puzzles import generate
+from solver.registry import load_game
+from solver.search import Limits, SearchContext
+
+ROOT = Path(__file__).resolve().parents[2]
+SVG = "{http://www.w3.org/2000/svg}"
+STATE = "Afepjm/o-gfdnk/@OQAIl/nhECk@/mipbdj/qlcbgh 3 second 1,1"
+#: the pictures of docs/formats/forgotten.md, and the commands that make them (run from the repository root)
+PICTURES = {
+    "docs/pictures/forgotten-state.svg": f'memory-solver forgotten show "{STATE}" --svg',
+    "docs/pictures/forgotten-view-hint.svg": f'memory-solver forgotten show "{STATE}" --player 0 --svg --hint '
+                                             "--nodes 3000",
+    "docs/pictures/forgotten-table.svg": 'memory-solver forgotten show "view:0 ?A+C?/@+CB@/???-? 2 first flipped '
+                                         '1,1" --svg',
+}
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg.encode())
+    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
+    return root
+
+
+def targets(root: ET.Element) -> set[str]:
+    return {el.get("data-target") for el in root.iter() if el.get("data-target")}
+
+
+def reachable(move: str, names: set[str]) -> bool:
+    """A click on some target names the move (docs/formats/forgotten.md, "Pictures")."""
+    return move in names or any(token in names for token in move.split())
+
+
+def played(spec: str, seed: int):
+    game = load_game(spec)
+    state = game.new_game(seed)
+    rng = np.random.default_rng(seed)
+    out = [state.clone()]
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(int(rng.choice(legal[:-1] if len(legal) > 1 and not state.is_chance_node() else legal)))
+        out.append(state.clone())
+    return game, out
+
+
+def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
+    game, states = played("forgotten(width=4,height=3,erasure=turn)", 3)
+    for state in states:
+        for position in (state, state.view(0)):
+            root = parse(game.svg(position))
+            names = targets(root)
+            for move in game.legal_moves(position):
+                assert reachable(move, names), (move, position.to_notation())
+        view = state.view(0)
+        unseen = [m for m in view.legal_moves() if m.startswith("flip") and view.child(m).is_chance_node()]
+        if unseen:                                        # the tile a flip shows is entered by clicking its letter
+            waiting = view.child(unseen[0])
+            names = targets(parse(game.svg(waiting)))
+            assert all(reachable(m, names) for m in waiting.legal_moves())
+
+
+def test_fg13_view_pictures_do_not_depend_on_the_hidden_tiles():
+    game = load_game("forgotten")
+    state = game.new_game(6)
+    for move in ("flip 2,3", "flip 3,3", "flip 4,4", "flip 5,2", "erase 1,1"):
+        state.apply_move(move)
+    rng = np.random.default_rng(1)
+    pictures = {game.svg(state.resample_from_observation(0, rng).view(0)) for _ in range(4)}
+    assert len(pictures) == 1
+    assert game.svg(state) != pictures.pop()                      # the full state shows the unseen pairs
+
+
+def test_a_hints_top_move_is_marked_on_its_cell():
+    game = load_game("forgotten")
+    view = game.parse_position(STATE).view(0)
+    hint = game.hint(view, SearchContext(limits=Limits(nodes=1500), seed=0), top=3).to_json()
+    root = parse(game.svg(view, hint=hint))
+    marks = {el.get("class"): el for el in root.iter(f"{SVG}rect") if (el.get("class") or "").startswith("hint")}
+    assert set(marks) == {"hint hint-1", "hint hint-2", "hint hint-3"}
+    best = hint["moveInfos"][0]["move"]
+    title = marks["hint hint-1"].find(f"{SVG}title").text
+    assert title.startswith(f"hint 1: {best} (")
+    assert float(marks["hint hint-1"].get("opacity") or 1) > float(marks["hint hint-2"].get("opacity"))
+
+
+def test_puzzle_sheets_hold_every_puzzle(tmp_path):
+    game = load_game("forgotten")
+    puzzles = list(generate(game, "forced-connection", "easy", seed=2, count=2))
+    written = write_puzzle_sheets(game, puzzles, str(tmp_path))
+    assert len(written) == 2 * len(puzzles) + 1
+    for path in written:
+        parse(Path(path).read_text())
+    answers = Path(tmp_path / "answers.svg").read_text()
+    for puzzle in puzzles:
+        assert puzzle["id"] in answers
+        solution = (tmp_path / f"{puzzle['id']}-solution.svg").read_text()
+        assert "answer" in solution and puzzle["difficulty"] in solution
+
+
+def test_the_documented_pictures_are_what_the_commands_draw(monkeypatch):
+    doc = (ROOT / "docs" / "formats" / "forgotten.md").read_text()
+    monkeypatch.chdir(ROOT)
+    for path, command in PICTURES.items():
+        assert f"{command} > {path}" in doc and f"(../pictures/{Path(path).name})" in doc, path
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert cli.main(shlex.split(command)[1:]) == 0
+        assert out.getvalue() == (ROOT / path).read_text(), f"{path} is stale: run `{command} > {path}`"
+
+
+def write() -> None:
+    """Regenerate the documented pictures (``python tests/forgotten/test_pictures.py``)."""
+    import os
+    os.chdir(ROOT)
+    for path, command in PICTURES.items():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cli.main(shlex.split(command)[1:])
+        Path(path).write_text(out.getvalue())
+
+
+if __name__ == "__main__":
+    write()
+    print(json.dumps(sorted(PICTURES)))

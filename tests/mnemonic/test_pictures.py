@@ -1,0 +1,103 @@
+"""The Mnemonic picture (issue 12): well-formed SVG, only what a view may show, hints and clicks on the table."""
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+
+from solver.drawing import write_puzzle_sheets
+from solver.mnemonic.examples import PICTURES, picture_of
+from solver.mnemonic.game import MnemonicGame
+from solver.mnemonic.picture import _box_of, draw, reachable
+from solver.mnemonic.setup import new_table_state
+from solver.mnemonic.view import catch_up, observed_entry
+from solver.puzzles import generate
+from solver.search import Limits, SearchContext
+
+SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (the installed package has no docs)
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg.encode())
+    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
+    return root
+
+
+def targets(root: ET.Element) -> set[str]:
+    return {el.get("data-target") for el in root.iter() if el.get("data-target")}
+
+
+def test_the_documented_pictures_are_what_their_commands_draw():
+    for path, command in PICTURES.items():
+        assert (ROOT / path).read_text(encoding="utf-8") == picture_of(command), path
+
+
+def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
+    for game in (MnemonicGame(players=2, mode="into-the-grey"), MnemonicGame(players=3)):
+        rng = np.random.default_rng(5)
+        state = new_table_state(game, game.params["players"], game.params["mode"], 5)
+        view = state.view(1)
+        for step in range(400):
+            if state.is_terminal():
+                break
+            if step % 9 == 0:
+                for position in (state, view):
+                    names = targets(parse(game.svg(position)))
+                    for move in game.legal_moves(position):
+                        assert reachable(move, names), (move, position.to_notation())
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            else:
+                legal = state.legal_actions()
+                keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
+                action = int(keep[rng.integers(len(keep))])
+            entry = observed_entry(state, action, 1)
+            state.apply_action(action)
+            view.apply_move(entry)
+            catch_up(view, state)
+
+
+def test_view_pictures_do_not_depend_on_the_hidden_cards():
+    game = MnemonicGame(players=3, mode="into-the-grey")
+    state = game.new_game(8)
+    for move in game.legal_moves(state)[:1]:
+        state.apply_move(move)
+    view = state.view(2)
+    rng = np.random.default_rng(0)
+    pictures = set()
+    for _ in range(4):
+        other = view.resample(rng)
+        assert other.to_json() != state.to_json()
+        pictures.add(game.svg(other.view(2)))
+    assert pictures == {game.svg(view)}
+    assert game.svg(state) != game.svg(view)  # the full state shows every hand
+
+
+def test_a_hints_top_move_is_marked_on_the_table():
+    game = MnemonicGame(players=2, mode="into-the-grey")
+    state = game.new_game(4)
+    for move in ("play 2S", 'use "Sneak"', "roll 4"):
+        state.apply_move(move)
+    view = state.view(0)
+    hint = game.hint(view, SearchContext(limits=Limits(nodes=30_000)), top=3).to_json()
+    top = hint["moveInfos"][0]["move"]
+    pic = draw(game, view, hint)
+    assert _box_of(pic, top) is not None
+    svg = pic.doc.render()
+    assert f"1. {top}" in svg and svg != game.svg(view)
+
+
+def test_puzzle_sheets_hold_every_puzzle(tmp_path):
+    game = MnemonicGame()
+    puzzles = list(generate(game, "best-call", "easy", seed=1, count=2))
+    written = write_puzzle_sheets(game, puzzles, str(tmp_path))
+    assert len(written) == 5
+    for path in written:
+        parse(open(path, encoding="utf-8").read())
+    answers = (tmp_path / "answers.svg").read_text(encoding="utf-8")
+    for puzzle in puzzles:
+        assert puzzle["id"] in answers and puzzle["solution"] in answers.replace("&quot;", '"')
+        sheet = game.puzzle_svg(puzzle)
+        assert puzzle["difficulty"] in sheet and puzzle["id"] in sheet
