@@ -165,10 +165,13 @@ def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], re
         result.best_next = best
         result.exact = {}
         if exact and states <= EXACT_STATES:
-            tops = [rows[i] for i, (_, f) in enumerate(index) if f is None]
-            tv, _, ok = twin.plan_values(layout.config, layout.skills, tops, EXACT_STATES, 0)
-            if ok:
-                result.exact = dict(zip(list(result.values), tv))
+            # the exact fractions are an explanation: they get only the time left (0 means none, not unlimited)
+            spare = 0.0 if seconds is None else seconds - (time.perf_counter() - start)
+            if seconds is None or spare > 0:
+                tops = [rows[i] for i, (_, f) in enumerate(index) if f is None]
+                tv, _, ok = twin.plan_values(layout.config, layout.skills, tops, EXACT_STATES, spare)
+                if ok:
+                    result.exact = dict(zip(list(result.values), tv))
     return True
 
 

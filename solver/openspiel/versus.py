@@ -36,7 +36,7 @@ import solver.api
 import solver.openspiel as sos
 from solver.registry import load_game as load_our_game
 from solver.scale import item_rng
-from solver.stats import mcnemar, mean_ci, wilson
+from solver.stats import mcnemar, mean_t_ci, sign_flip_p, wilson
 
 HINT = "hint"
 ISMCTS = "ismcts"
@@ -342,9 +342,11 @@ def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
 
     Wins: each policy's win rate over the games (competitive: both seatings of
     every deal; cooperative: one game per policy per deal) with Wilson
-    intervals, the paired difference hint - IS-MCTS per deal with a 95%
-    interval, and the exact McNemar p of the games one policy won and the other
-    did not. Scores (Aetherya): the paired mean difference per deal.
+    intervals, the paired difference hint - IS-MCTS per deal with a Student t
+    95% interval (few deals), and the exact McNemar p of the games one policy
+    won and the other did not (competitive: the games of each seating, a sign
+    test over games). Scores (Aetherya): the paired mean difference per deal
+    with its t interval and the exact sign-flip permutation p.
     """
     hint_wins = [w for item in items for w in item["outcomes"][HINT]]
     ismcts_wins = [w for item in items for w in item["outcomes"][ISMCTS]]
@@ -357,13 +359,14 @@ def summarize(items: list[dict[str, Any]]) -> dict[str, Any]:
         "hint": {"wins": sum(hint_wins), "rate": sum(hint_wins) / games, "ci": wilson(sum(hint_wins), games)},
         "ismcts": {"wins": sum(ismcts_wins), "rate": sum(ismcts_wins) / games,
                    "ci": wilson(sum(ismcts_wins), games)},
-        "difference": mean_ci(per_deal), "onlyHint": only_hint, "onlyIsmcts": only_ismcts, "mcnemarP": p,
+        "difference": mean_t_ci(per_deal), "onlyHint": only_hint, "onlyIsmcts": only_ismcts, "mcnemarP": p,
         "capped": sum(1 for item in items for g in item["games"] if g["capped"]),
         "time": {policy: policy_totals(items, policy) for policy in POLICIES},
     }
     if all(item["scores"] for item in items):
         hint_scores = [statistics.fmean(item["scores"][HINT]) for item in items]
         ismcts_scores = [statistics.fmean(item["scores"][ISMCTS]) for item in items]
-        out["scores"] = {"hint": mean_ci(hint_scores), "ismcts": mean_ci(ismcts_scores),
-                         "difference": mean_ci([a - b for a, b in zip(hint_scores, ismcts_scores)])}
+        differences = [a - b for a, b in zip(hint_scores, ismcts_scores)]
+        out["scores"] = {"hint": mean_t_ci(hint_scores), "ismcts": mean_t_ci(ismcts_scores),
+                         "difference": mean_t_ci(differences), "p": sign_flip_p(differences)}
     return out

@@ -435,6 +435,9 @@ class _Model:
         choose brings their most dice, whatever the others drew; the value is
         the Victory chance summed over the draws still to come.
         """
+        # exact fractions make this the twin's slow step: the deadline is checked on every one
+        if self.deadline and time.perf_counter() > self.deadline:
+            raise _Abort
         m = self.complications(pos)
         turn = pos[POS_TURN]
         fixed = 0
