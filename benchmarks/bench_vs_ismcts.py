@@ -39,6 +39,7 @@ import functools
 import json
 import math
 import os
+import shlex
 import statistics
 import sys
 import time
@@ -261,7 +262,7 @@ def main(argv: list[str]) -> int:
                         help="write the summary rows benchmarks/plots.py reads (benchmarks/results/vs_ismcts.json)")
     parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
     args = parser.parse_args(argv)
-    command = " ".join(["python benchmarks/bench_vs_ismcts.py", *argv])
+    command = shlex.join(["python", "benchmarks/bench_vs_ismcts.py", *argv])
     if args.summarize:
         items = load(args.summarize)
         if not items:
