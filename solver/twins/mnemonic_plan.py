@@ -519,6 +519,9 @@ class _Model:
         nothing can follow; with the continuation, the rule of the horizon's
         last Group Scene).
         """
+        # exact fractions make this the twin's slow step: the deadline is checked on every one
+        if self.deadline and time.perf_counter() > self.deadline:
+            raise _Abort
         m = self.complications(pos)
         turn = pos[POS_TURN]
         fixed = 0
