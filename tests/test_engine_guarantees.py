@@ -48,7 +48,8 @@ def decision(name, seed=4):
 
 #: solve problems that make each game's solver work for a while (a dealt position where that suits the solver)
 SOLVE_PROBLEMS = {
-    "aetherya": {"cards": "PFFMMSSHHEEDGGRO"},
+    # the branch-and-bound needs about 3 s (57 Portal layouts, a Dragon fixed off-centre) to prove this hand
+    "aetherya": {"cards": "FMHHHEEEDDDGRROO", "fixed": {"b2": "R"}},
     "embers": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
               "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-",
     "forgotten": "??????/@????@/??????/?????? 0 first",

@@ -43,6 +43,13 @@ SOLO_SHORTLIST = 8
 SOLO_REVEALS = 2
 #: time kept, within a hint's time limit, for the planner call that follows the search
 PLANNER_S = 0.05
+#: and for building the answer (the reasons of every ranked move)
+RESULT_S = 0.03
+#: the planner call's longest time (the time limit permitting)
+PLANNER_MS = 40
+#: playouts per compiled call, the limits and terminate looked at in between (a whole solo campaign takes
+#: about 2 ms: a chunk stays near 20 ms)
+PLAYOUT_CHUNK = 8
 
 
 @dataclass
@@ -54,6 +61,7 @@ class Candidate:
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
     dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
+    after_claims: bool = False  # set by each ranking: dominated and listed after the claims this time
     default: bool = False  # solo: the solo policy's own move, kept unless another is significantly better
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
@@ -200,6 +208,13 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
+    # the sampling ends by search_end, leaving the time limit's last PLANNER_S + RESULT_S to the planner call
+    # and the answer; a world that would run past it is not started, one that does is stopped and dropped
+    search_end = None if budget is None else budget - PLANNER_S - RESULT_S
+
+    def hard_stop() -> bool:
+        return ctx.cancelled or (search_end is not None and ctx.elapsed() > search_end)
+
     live = list(candidates)
     rounds = playouts = worlds_seen = 0
     batch = FIRST_ROUND
@@ -219,10 +234,27 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
         started = time.perf_counter()
         worlds = [sample(rng) for _ in range(size)]
         seeds = [int(x) for x in rng.integers(0, 2**63, size=size)]
-        playouts += _evaluate_paired(live, worlds, seeds, player)
-        worlds_seen += size
+        done, cut = 0, False
+        for world, seed in zip(worlds, seeds):  # world by world, so that a deadline or terminate cuts the round
+            if done and _no_time_for(ctx, search_end, (time.perf_counter() - started) / done):
+                cut = True
+                break
+            count = _evaluate_paired(live, [world], [seed], player, stop=hard_stop,
+                                     keep_partial=worlds_seen + done == 0)
+            playouts += count
+            if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
+                cut = True
+                break
+            done += 1
+            ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds + 1, playouts,
+                                             worlds_seen + done, ctx, interim=True))
+        if done == 0:
+            break
+        worlds_seen += done
         rounds += 1
-        seconds_per_unit = (time.perf_counter() - started) / (len(live) * size)
+        seconds_per_unit = (time.perf_counter() - started) / (len(live) * done)
+        if cut:
+            break
         if rounds == 1 and any(c.extra for c in live):
             for cand in live:
                 if cand.extra:
@@ -235,27 +267,38 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
                 cand.dropped_round = rounds
             live = live[:keep]
             batch = min(batch * 2, 64)
-        ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds, playouts, worlds_seen, ctx,
-                                         interim=True))
         if ctx.cancelled or ctx.deadline_passed():
             break
-        if budget is not None and ctx.elapsed() + seconds_per_unit * len(live) * batch > budget * 0.9 - PLANNER_S:
+        if _no_time_for(ctx, search_end, seconds_per_unit * len(live)):  # not even one world of the next round
             break
         if budget is None and nodes is None and rounds >= 8:
             break
     return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen}
 
 
+def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world: float) -> bool:
+    """True when the search must not start another world: terminated, or the world would end past
+    ``search_end`` at the pace of the worlds so far."""
+    return ctx.cancelled or (search_end is not None and ctx.elapsed() + seconds_per_world > search_end)
+
+
 def _live_order(cand: Candidate) -> tuple[bool, float]:
     return cand.default, cand.key
 
 
-def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int) -> int:
+def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
+                     stop: Callable[[], bool] | None = None, keep_partial: bool = False) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
-    candidate's values are appended in world order, so that candidates can be compared world by world."""
+    candidate's values are appended in world order, so that candidates can be compared world by world.
+
+    ``stop()`` is asked after each candidate's set-up (the Python part: the rest of the turn and the game's
+    chance nodes up to the next turn); once it is true the evaluation ends and nothing is appended, unless
+    ``keep_partial`` (the search's very first world: better some values than none), when the candidates
+    set up so far get theirs. Returns the number of values appended."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
+    stopped = False
     for i, (world, seed) in enumerate(zip(worlds, seeds)):
         for j, cand in enumerate(live):
             w = world.clone()
@@ -268,16 +311,32 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
                 packed.append(pack(w))
                 owners.append((i, j))
                 seed_list.append(seed)
-    values = playout_values(packed, seed_list)
+            if stop is not None and stop() and (i, j) != (len(worlds) - 1, len(live) - 1):
+                stopped = True
+                break
+        if stopped:
+            break
+    if stopped and not keep_partial:
+        return 0
+    values = np.zeros((len(packed), 4), dtype=np.int32)
+    for start in range(0, len(packed), PLAYOUT_CHUNK):  # rows are independent: chunks give the same values
+        if start and stop is not None and not keep_partial and stop():
+            return 0
+        values[start:start + PLAYOUT_CHUNK] = playout_values(packed[start:start + PLAYOUT_CHUNK],
+                                                             seed_list[start:start + PLAYOUT_CHUNK])
     for row, key in enumerate(owners):
         results[key] = (float(values[row][player]), float(values[row][1]) if solo else 0.0)
+    appended = 0
     for i in range(len(worlds)):
         for j, cand in enumerate(live):
+            if (i, j) not in results:
+                continue
             value, progress = results[i, j]
             cand.values.append(value)
             if solo:
                 cand.progress.append(progress)
-    return len(worlds) * len(live)
+            appended += 1
+    return appended
 
 
 def paired_difference(a: Candidate, b: Candidate, utilities: bool = False) -> tuple[float, float] | None:
@@ -326,8 +385,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     unless it measures significantly better than the best of them. Solo: the policy's move comes first
     unless the best measured move is significantly better than it.
     """
-    for cand in candidates:
+    for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
+        cand.after_claims = False
     order = sorted((c for c in candidates if c.values),
                    key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
     claims = [c for c in order if A_CLAIM < c.plan[0] <= A_CLAIM + 15 or A_CLAIM_SWORD < c.plan[0] <= A_CLAIM_SWORD + 15]
@@ -335,10 +395,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
         if claims and not _significantly_better(end, claims[0]):
             order.remove(end)
             order.insert(order.index(claims[-1]) + 1, end)
-        else:
-            end.dominated = False
+            end.after_claims = True
     default = next((c for c in order if c.default), None)
-    if default is not None and order[0] is not default and not order[0].dominated \
+    if default is not None and order[0] is not default and not order[0].after_claims \
             and not _significantly_better(order[0], default):
         order.remove(default)
         order.insert(0, default)
@@ -367,7 +426,7 @@ def _note_order(order: list[Candidate]) -> None:
             if not above.notes:
                 above.notes.append("kept first as the solo policy's move: no other move measures significantly "
                                    "better on the same sampled campaigns")
-        elif cand.dominated:
+        elif cand.after_claims:
             cand.notes.append(f"listed after the claims although its value is higher{gap}: within noise, and a "
                               "Legend claimed now is held for good (AE-15)")
         elif cand.progress and above.progress and cand.key < above.key:
@@ -396,7 +455,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
     groups = list(by_root.values())
     best_cand = groups[0][0] if groups else None
     infos = []
-    for rank, cands in enumerate(groups):
+    for rank, cands in enumerate(groups[:top]):  # only the moves shown are explained (an interim report too)
         best = cands[0]
         plan = best.plan[plan_offset:]
         n = len(best.values)
@@ -421,7 +480,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
             extra["plans"] = [{"pv": _pv(shown, c.plan[plan_offset:]), "value": round(c.mean, 3),
                                "samples": len(c.values)} for c in cands[:3]]
         why = explain(shown, plan, best.mean, best.stdev, float(np.mean(best.progress)) if best.progress else None,
-                      dominated_end=best.dominated)
+                      dominated_end=best.after_claims)
         if notes:
             why = f"{why}; " + "; ".join(notes)
         infos.append(MoveInfo(move=best.label, value=round(best.mean, 3), pv=_pv(shown, plan), why=why, extra=extra))
@@ -715,7 +774,8 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
     if min(world.kingdoms[seat]) >= 0:
         # a node-limited hint is reproducible: its planner call is node-limited too
         nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, nodes=nodes).to_json()
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=_planner_ms(ctx),
+                                                      nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
@@ -723,6 +783,17 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["powerStones"] = power_stones(state, seat)
     return _result(state, candidates, player, full, top, info["rounds"], info["playouts"], info["worlds"], ctx,
                    extra_root=extra, plan_offset=plan_offset, root_filter=root_filter, shown=shown)
+
+
+def _planner_ms(ctx: SearchContext) -> int:
+    """The planner call's time: ``PLANNER_MS``, less when the time limit is nearly used up (1 ms when
+    terminated: the quick local search only, no proof)."""
+    if ctx.cancelled:
+        return 1
+    left = ctx.remaining()
+    if left is None:
+        return PLANNER_MS
+    return int(max(1, min(PLANNER_MS, (left - RESULT_S) * 1000)))
 
 
 def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None,
