@@ -248,9 +248,10 @@ def options_from_json(game: Game, verb: str, value: Any, field: str = "options")
     known = {option.key: option for option in game.VERB_OPTIONS.get(verb, ())}
     out = {}
     for key, item in obj.items():
-        if key not in known:
-            allowed = ", ".join(sorted(known)) or "none"
-            raise InvalidInputError(join(field, key), key, f"unknown option for {game.name} {verb} (known: {allowed})")
+        if key not in known or not known[key].engine:
+            allowed = ", ".join(sorted(k for k, o in known.items() if o.engine)) or "none"
+            raise InvalidInputError(join(field, key), key, f"unknown option for {game.name} {verb} (known: {allowed})"
+                                    + (" (a command-line option)" if key in known else ""))
         out[key] = known[key].check(item, join(field, key))
     return out
 
@@ -321,16 +322,18 @@ def _add_new(commands: argparse._SubParsersAction, game: Game) -> None:
     p.add_argument("--record", default=None, metavar="FILE", help="also start a game record in FILE")
     p.add_argument("--json", action="store_true", help="print JSON instead of the notation")
     p.add_argument("--notation", action="store_true", help=argparse.SUPPRESS)  # the default; kept for old scripts
+    add_verb_options(p, game, "new")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
         if args.seed < 0 or args.seed >= 2**63:
             raise InvalidInputError("--seed", args.seed, "must be between 0 and 2**63-1")
+        options = verb_options(g, "new", args)
         if args.table:
-            position: State | View = g.new_table(_require_player(g, args.player))
+            position: State | View = g.new_table(_require_player(g, args.player), **options)
         else:
-            state = g.new_game(args.seed)
+            state = g.new_game(args.seed, **options)
             position = state if args.player is None else state.view(_require_player(g, args.player))
         if args.record:
             from solver.record import Record

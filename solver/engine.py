@@ -333,9 +333,9 @@ class Engine:
         if as_bool(query.get("table", False), "table"):
             if player is None:
                 raise InvalidInputError("player", problem="a real table needs the player whose view it is")
-            position = configured.new_table(as_int(player, "player", 0, 16))
+            position = configured.new_table(as_int(player, "player", 0, 16), **options)
         else:
-            position = configured.new_game(job.ctx.seed)
+            position = configured.new_game(job.ctx.seed, **options)
             if player is not None:
                 position = position.view(as_int(player, "player", 0, 16))
         return {"game": configured.spec(), **_position_body(position)}
@@ -431,8 +431,15 @@ class Engine:
         record = record_from_json(query["record"], "record")
         player = query.get("player")
         mistakes = as_int(query.get("mistakes", 3), "mistakes", 0, 1000)
+        head = {"id": job.qid, "action": job.action, "game": game.name}
+        report = None
+        if job.ctx.report_every:
+            def report(partial: dict[str, Any]) -> None:
+                job.ctx.maybe_report(lambda: _Interim({**head, **partial}))
+        per_decision = Limits(time_ms=job.ctx.limits.time_ms, nodes=job.ctx.limits.nodes)
         return review(game, record, None if player is None else as_int(player, "player", 0, 16),
-                      limits=job.ctx.limits, seed=job.ctx.seed, mistakes=mistakes)
+                      limits=per_decision, seed=job.ctx.seed, mistakes=mistakes, cancel=job.ctx.cancel,
+                      report=report)
 
 
 _HANDLERS = {"hint": Engine._hint, "solve": Engine._solve, "score": Engine._score, "legal_moves": Engine._legal_moves,
@@ -465,6 +472,16 @@ def _position_body(position: Any) -> dict[str, Any]:
     terminal = position.is_terminal()
     return {"state": position.to_json(), "notation": position.to_notation(), "currentPlayer": position.current_player(),
             "terminal": terminal, "legalMoves": [] if terminal else position.game.legal_moves(position)}
+
+
+class _Interim:
+    """A partial result that is already JSON (a review so far)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.body)
 
 
 def _interim(partial: Any) -> dict[str, Any]:

@@ -328,6 +328,9 @@ class Option:
     choices: tuple[Any, ...] | None = None
     lo: float | None = None
     hi: float | None = None
+    #: False for a command-line-only option (one that names a local file, such as Embers ``new --campaign``):
+    #: the engine refuses it in a query's ``options``
+    engine: bool = True
     #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
     parse: Callable[[Any, str], Any] | None = None
 

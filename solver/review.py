@@ -11,6 +11,8 @@ hint's values carry one (``valueCI``). The biggest mistakes come first.
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from solver.errors import InvalidInputError
@@ -24,8 +26,14 @@ ALL_MOVES = 1000
 
 
 def review(game: Game, record: Record, player: int | None, limits: Limits, seed: int = 0,
-           mistakes: int = 3, turns: list[int] | None = None) -> dict[str, Any]:
-    """The review of ``player``'s decisions in ``record`` (``turns``: only these move indices)."""
+           mistakes: int = 3, turns: list[int] | None = None, cancel: threading.Event | None = None,
+           report: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """The review of ``player``'s decisions in ``record`` (``turns``: only these move indices).
+
+    ``limits`` apply to each decision's hint. Setting ``cancel`` (the engine's ``terminate``) stops the
+    decision being searched and the review, which then covers the decisions done so far and says
+    ``"terminated": true``; ``report`` receives the review so far after each decision.
+    """
     positions = record.positions(game)
     played_game = positions[0].game
     if player is None:
@@ -36,18 +44,33 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         raise InvalidInputError("player", player, f"the record holds only player {record.observer}'s view")
     decisions = []
     meaning = None
+    cancel = cancel or threading.Event()
     for index, move in enumerate(record.moves):
         position = positions[index]
         if position.current_player() != player or (turns is not None and index not in turns):
             continue
+        if cancel.is_set():
+            break
         view = position.view(player) if isinstance(position, State) else position
-        result = played_game.hint(view, SearchContext(limits=limits, seed=seed), top=ALL_MOVES)
+        result = played_game.hint(view, SearchContext(limits=limits, seed=seed, cancel=cancel), top=ALL_MOVES)
+        if cancel.is_set():
+            break  # this decision's search was cut short: it is left out rather than judged on too little
         meaning = meaning or result.root_info.get("valueMeaning")
         decisions.append(judge(index, move.move, result))
+        if report is not None:
+            report(_summary(played_game, player, meaning, decisions, mistakes, limits, seed))
+    out = _summary(played_game, player, meaning, decisions, mistakes, limits, seed)
+    if cancel.is_set():
+        out["terminated"] = True
+    return out
+
+
+def _summary(game: Game, player: int, meaning: str | None, decisions: list[dict[str, Any]], mistakes: int,
+             limits: Limits, seed: int) -> dict[str, Any]:
     ranked = sorted((d for d in decisions if d["valueLost"] is not None and d["valueLost"] > 0),
                     key=lambda d: (-d["valueLost"], d["turn"]))
     lost = [d["valueLost"] for d in decisions if d["valueLost"] is not None]
-    return {"game": played_game.spec(), "player": player, "valueMeaning": meaning, "decisions": decisions,
+    return {"game": game.spec(), "player": player, "valueMeaning": meaning, "decisions": list(decisions),
             "mistakes": ranked[:mistakes], "totalValueLost": round(sum(lost), 6),
             "bestMoveRate": round(sum(d["played"] == d["best"] for d in decisions) / len(decisions), 4)
             if decisions else None,

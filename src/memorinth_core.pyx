@@ -1262,6 +1262,8 @@ cdef struct Search:
     int length
     int count
     const int32_t* stop  # polled every 1024 nodes: another thread sets stop[0] to cancel the search
+    int32_t* progress    # NULL, or where the nodes searched so far / 1024 are written at each poll
+    int64_t base_nodes   # nodes of the finished iterations (for ``progress``)
     TTEntry* tt
     int tt_bits
     int64_t tt_used
@@ -1325,6 +1327,11 @@ cdef bint grow_tt(Search* sr) noexcept nogil:
     return True
 
 
+cdef inline void publish_nodes(int32_t* slot, int64_t nodes) noexcept nogil:
+    cdef int64_t kilo = nodes >> 10
+    (<volatile int32_t*>slot)[0] = <int32_t>(kilo if kilo < 2147483647 else 2147483647)
+
+
 cdef bint dfs(Search* sr, const int32_t* s, int d, int bound, int idx) noexcept nogil:
     cdef int f, n, i, a
     cdef bint peek_done = False, found
@@ -1335,9 +1342,11 @@ cdef bint dfs(Search* sr, const int32_t* s, int d, int bound, int idx) noexcept 
     sr.nodes += 1
     if sr.node_limit > 0 and sr.nodes > sr.node_limit:
         sr.stopped = True
-    elif (sr.nodes & 1023) == 0 and ((sr.deadline > 0 and now() > sr.deadline)
-                                     or (sr.stop != NULL and (<volatile int32_t*>sr.stop)[0] != 0)):
-        sr.stopped = True
+    elif (sr.nodes & 1023) == 0:
+        if sr.progress != NULL:
+            publish_nodes(sr.progress, sr.base_nodes + sr.nodes)
+        if (sr.deadline > 0 and now() > sr.deadline) or (sr.stop != NULL and (<volatile int32_t*>sr.stop)[0] != 0):
+            sr.stopped = True
     if sr.stopped:
         return False
     f = d - 1 + h_of(s, sr)
@@ -1416,6 +1425,8 @@ cdef void init_search(Search* sr, const int32_t* s, const int32_t* deck, int pla
     sr.count = 0
     sr.stamp = 0
     sr.stop = NULL
+    sr.progress = NULL
+    sr.base_nodes = 0
     sr.tt = NULL
     sr.arena = <int32_t*>malloc(sizeof(int32_t) * (STATE_LEN + N_ACTIONS) * (3 * max_depth + 3))
     if sr.arena == NULL:
@@ -1423,13 +1434,16 @@ cdef void init_search(Search* sr, const int32_t* s, const int32_t* deck, int pla
 
 
 def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int player, int max_depth,
-                    int64_t node_limit, double time_limit, int32_t[::1] moves, const int32_t[::1] stop):
+                    int64_t node_limit, double time_limit, int32_t[::1] moves, int32_t[::1] stop):
     """Fewest own turns for ``player`` to leave the forest, knowing every card (IDA*, admissible bound).
 
     The other players' turns change nothing (solitaire). Returns ``(status, length, bound, nodes)``:
     status 0 found (``moves[:decisions]`` holds the actions, ``length`` turns, proven shortest), 1 no escape
     within ``max_depth`` turns (``bound`` = max_depth + 1, or ``2**20`` when no path can ever lead out),
     2 stopped by ``node_limit`` / ``time_limit`` / ``stop[0]`` set by another thread (``bound`` = proven lower bound).
+    ``stop`` has 1 to 3 entries: ``stop[0]`` is read; while the search runs it writes, for another thread to read,
+    ``stop[1]`` = the bound of the iteration under way (no escape in fewer own turns: proven) and ``stop[2]`` = the
+    nodes searched so far / 1024 (saturating).
     """
     cdef int32_t s[STATE_LEN]
     cdef Search sr
@@ -1439,10 +1453,12 @@ def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int playe
     solitaire_root(state, deck, player, s)
     if max_depth < 1 or max_depth > 64 or moves.shape[0] < 3 * max_depth:
         raise ValueError("max_depth must be 1..64 and moves hold 3 * max_depth entries")
-    if stop.shape[0] != 1:
-        raise ValueError("stop: expected 1 entry")
+    if not 1 <= stop.shape[0] <= 3:
+        raise ValueError("stop: expected 1 to 3 entries")
     init_search(&sr, s, &deck[0], player, max_depth)
     sr.stop = &stop[0]
+    if stop.shape[0] == 3:
+        sr.progress = &stop[2]
     bound = h_of(s, &sr)
     if bound >= INF:
         free(sr.arena)
@@ -1462,9 +1478,12 @@ def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int playe
     result_bound = max_depth + 1
     with nogil:
         while bound <= max_depth:
+            if stop.shape[0] >= 2:
+                (<volatile int32_t*>&stop[1])[0] = bound
             sr.stamp += 1
             sr.tt_used = 0
             sr.node_limit = node_limit - nodes if node_limit > 0 else 0
+            sr.base_nodes = nodes
             sr.nodes = 0
             sr.next_bound = INF
             found = dfs(&sr, s, 1, bound, 0)

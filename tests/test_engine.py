@@ -263,3 +263,19 @@ def test_a_line_longer_than_the_limit_is_refused_without_reading_it_whole():
     stream = io.BytesIO(b'{"id": 1, "x": "' + b"a" * 5000 + b'"}\n{"id": 2}\n')
     lines = list(read_lines(stream, limit=100))
     assert len(lines) == 2 and len(lines[0]) == 101 and lines[1] == b'{"id": 2}\n'
+
+
+def test_terminate_stops_a_review_between_and_within_decisions(pile_game):
+    from solver.record import Record
+    record = Record.start_of(pile_game.parse_state("300:0")).extended(["take1"] * 6, stamp=False).to_json()
+    out = Lines()
+    engine = Engine(out, threads=1)
+    engine.handle_line(json.dumps({"id": "r", "game": "pile", "action": "review", "record": record, "player": 0,
+                                   "limits": {"time_ms": 2000}, "reportDuringSearchEvery": 0.05}))
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "r"}))
+    engine.close()
+    final = [r for r in out.objects() if r.get("id") == "r" and not r.get("isDuringSearch")]
+    assert len(final) == 1 and final[0]["terminated"] is True
+    assert len(final[0]["decisions"]) < 3 and time.perf_counter() - sent < 5

@@ -53,6 +53,9 @@ SOLVE_PROBLEMS = {
     "embers": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
               "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-",
     "forgotten": "??????/@????@/??????/?????? 0 first",
+    # Master Memorinth with the special side: IDA* needs about 12 s to prove the 5-turn escape of this deal
+    "memorinth": "2p master-special SN | 4S,1M,6S,15M,21S/13M,14S,20M,11S,22M/9S,8M,CS,3M,23S/19M,2S,5M,12S,10M/"
+                 "18S,7M,24S,17M,16S | c3,c3 | N=H E=R S=F W=X A=PGBT | r1 p0 flip clovers=1,1/3",
 }
 #: known gaps, each with its issue; strict, so the test says when a fix lands
 KNOWN = {("mnemonic", "hint"): "issue 11 #1-#2: the Mnemonic planner ignores terminate (being made anytime)",

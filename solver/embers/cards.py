@@ -107,12 +107,12 @@ class Deck:
     @property
     def memory(self) -> tuple[Card, ...]:
         """The memory cards, in file order."""
-        return tuple(c for c in self.cards if not c.is_demon)
+        return _split(self)[0]
 
     @property
     def demons(self) -> tuple[Card, ...]:
         """The demon cards (one per suit)."""
-        return tuple(c for c in self.cards if c.is_demon)
+        return _split(self)[1]
 
     def card(self, card_id: Any, field: str) -> Card:
         """The card named ``card_id``; unknown names raise :class:`UnknownCardError`."""
@@ -131,6 +131,11 @@ class Deck:
             if card.suit == suit:
                 return card
         return None
+
+
+@lru_cache(maxsize=64)
+def _split(deck: Deck) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    return tuple(c for c in deck.cards if not c.is_demon), tuple(c for c in deck.cards if c.is_demon)
 
 
 @lru_cache(maxsize=64)

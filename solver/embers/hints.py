@@ -1,12 +1,19 @@
-"""Hints for Fenrys and Aelin, each from that player's own information (EM-80).
+"""Hints for Fenrys and Aelin, each from that player's own view (EM-80).
 
-A hint ranks the moves of one player. Unless ``full_information`` is asked
-for, it is computed on ``state.resample_from_observation(player, rng)``: the
-hidden cards (Aelin's face-down Resolve for Fenrys; the deck's order for
-everybody) are replaced by a random draw consistent with what that player sees,
-so no hint can depend on a card its player cannot see. A hint also never
-assumes the other player knows what it advised (silence): the other player is
-only ever modelled through the table.
+A hint on a state for player ``p`` is the hint on ``state.view(p)`` (the shared
+template :meth:`solver.game.Game.hint`). :func:`hint_view` reads only the view:
+it draws a full state from it (``view.resample``) and the policies decide on
+that player's re-sample of it, so no hint can depend on a card its player
+cannot see. A hint never assumes the other player knows what it advised
+(silence): the other player is only ever modelled through the table.
+
+Every value is computed exactly from the view (the Blink plans by the compiled
+search, the draw odds and Aelin's expected turns by enumeration), not sampled,
+so a hint carries no sampling interval. ``limits.nodes`` caps the compiled plan
+search (the plan, then the ranking of the other moves, never more than the
+budget in all); a time limit is turned into a node budget at a fixed pace
+(:data:`NODES_PER_SECOND`), so the same limits give the same hint on any
+machine.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored, node_budget
+from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
 from solver.embers.state import AELIN, FENRYS, EmbersState
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.results import HintResult, MoveInfo
@@ -36,12 +43,44 @@ VALUE_MEANING = {
     "first": "prologue play score: relives first, then visible cards",
     "second": "prologue play score: relives first, then visible cards",
 }
+#: the compiled plan search's budget per second of a time limit: 1,000,000 nodes for the plan and 500,000 for
+#: ranking the other moves at the default 1 s (EM-76); a fixed pace, so hints depend on their limits only
+NODES_PER_SECOND = 1_500_000
+#: the plan search's budget when no limit is given at all (the default 1 s)
+DEFAULT_NODES = NODES_PER_SECOND
 
 
-def hint(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | None = None,
-         full_information: bool = False) -> HintResult:
-    """Ranked advice for ``player`` (default: the player to move)."""
-    start = time.perf_counter()
+def node_budget(ctx: SearchContext) -> int:
+    """The compiled plan search's whole budget for one hint: ``limits.nodes``, a time limit's worth, or both's
+    smaller."""
+    budgets = []
+    if ctx.limits.nodes is not None:
+        budgets.append(int(ctx.limits.nodes))
+    if ctx.limits.time_ms is not None:
+        budgets.append(max(10_000, NODES_PER_SECOND * int(ctx.limits.time_ms) // 1000))
+    return min(budgets) if budgets else DEFAULT_NODES
+
+
+def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
+    """Ranked advice for the observer of ``view``, from that view alone."""
+    table = view.table
+    if view.is_terminal():
+        raise UnsupportedActionError("state.result", table.result, "the game is over: there is nothing to advise")
+    if view.is_chance_node():
+        what = {"speak": "Aelin's announcement", "dayend": "the Resolve cards shown at Day's End",
+                "flip": "the Resolve card the relive turns"}.get(table.phase, "a draw from the deck")
+        raise UnsupportedActionError("state.phase", table.phase, f"the next entry is {what}: nobody decides it")
+    mover = view.current_player()
+    if mover != view.observer:
+        raise InvalidInputError("player", view.observer, f"player {mover} ({table.role(mover)}) is the one to move; "
+                                                         f"this is player {view.observer}'s view")
+    rng = np.random.default_rng(ctx.seed)
+    state = view.resample(rng)
+    return _ranked(state, mover, ctx, top, HintPolicy, rng, full_information=False)
+
+
+def hint_full(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | None = None) -> HintResult:
+    """A full-information analysis: Fenrys is told Aelin's face-down Resolve cards."""
     if state.is_terminal():
         raise UnsupportedActionError("state.result", state.result, "the game is over: there is nothing to advise")
     if state.is_chance_node():
@@ -50,36 +89,53 @@ def hint(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | Non
     mover = state.current_player()
     if player is not None and player != mover:
         raise InvalidInputError("player", player, f"player {mover} ({state.role(mover)}) is the one to move")
-    if state.guessed and (mover == AELIN or full_information):
-        raise InvalidInputError("state.resolve", "?", ("a full-information analysis" if full_information else
-                                                       "Aelin's hint") + " needs Aelin's real Resolve cards; "
-                                                      "this state gives them as '?'")
-    remaining = ctx.remaining()
-    budget = 0.5 if remaining is None else max(0.02, 0.5 * remaining)
-    settings = FenrysSettings(search_nodes=node_budget(FenrysSettings(), budget))
-    policy = FullInformationPolicy(settings) if full_information else HintPolicy(settings)
-    rng = np.random.default_rng(ctx.seed)
+    if state.guessed:
+        raise InvalidInputError("state.resolve", "?", "a full-information analysis needs Aelin's real Resolve "
+                                                      "cards; this state gives them as '?'")
+    return _ranked(state, mover, ctx, top, FullInformationPolicy, np.random.default_rng(ctx.seed),
+                   full_information=True)
+
+
+def _ranked(state: EmbersState, mover: int, ctx: SearchContext, top: int, policy_class: type,
+            rng: np.random.Generator, full_information: bool) -> HintResult:
+    start = time.perf_counter()
+    budget = node_budget(ctx)
+    settings = FenrysSettings(search_nodes=max(1, budget * 2 // 3))  # the plan; the ranking shares the rest
+    policy = policy_class(settings)
+    policy.total_nodes = budget
     ranked = policy.scores(state, rng)
-    infos = [_move_info(state, s) for s in ranked[:top]]
+    infos = [_move_info(state, s) for s in ranked[:int(top)]]
+    _mark_ties(infos)
     root: dict[str, Any] = {
         "player": mover, "role": state.role(mover), "phase": state.phase,
         "valueMeaning": VALUE_MEANING.get(state.phase, "policy score; higher is better"),
         "fullInformation": full_information, "seed": ctx.seed, "legalMoves": len(state.legal_actions()),
+        "values": "exact (computed from the player's view, not sampled)",
         "timeMs": round(1000 * (time.perf_counter() - start), 1),
     }
-    if mover == FENRYS and state.chapter == "one" and not full_information:
-        root["hiddenFromPlayer"] = "Aelin's face-down Resolve cards and the deck's order"
-    elif mover == AELIN and not full_information:
-        root["hiddenFromPlayer"] = "the deck's order"
+    if state.phase == "blink":
+        root["nodeBudget"] = budget
+        root["nodes"] = getattr(policy, "nodes_used", 0)
+    if not full_information:
+        if mover == FENRYS and state.chapter == "one":
+            root["hiddenFromPlayer"] = "Aelin's face-down Resolve cards and the deck's order"
+        elif state.chapter == "prologue":
+            root["hiddenFromPlayer"] = "the face-down Resolve cards and the deck's order"
+        elif mover == AELIN:
+            root["hiddenFromPlayer"] = "the deck's order"
     return HintResult(game=state.game.name, move_infos=infos, root_info=root)
 
 
 def _move_info(state: EmbersState, scored: Scored) -> MoveInfo:
     text = state.action_to_string(scored.action)
-    pv = [_pv_text(state, a) for a in scored.pv] if scored.pv else [text]
+    pv = [state.action_to_string(a) for a in scored.pv] if scored.pv else [text]
     return MoveInfo(move=text, value=round(float(scored.score), 3), pv=pv, why=scored.why,
                     extra=dict(scored.extra))
 
 
-def _pv_text(state: EmbersState, action: int) -> str:
-    return state.action_to_string(action)
+def _mark_ties(infos: list[MoveInfo]) -> None:
+    """Where moves share a value, the reason says so (the order among them is the search's, not a preference)."""
+    for i, info in enumerate(infos):
+        same = [m.move for j, m in enumerate(infos) if j != i and m.value == info.value]
+        if same:
+            info.why += f" (as good as {', '.join(same[:2])}{' ...' if len(same) > 2 else ''})"

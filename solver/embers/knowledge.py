@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from functools import lru_cache
 from math import comb, perm
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,7 @@ def resolve_options(state: EmbersState, row_index: int) -> set[int]:
     elif row_index < state.completed:
         allowed = {TARGET - others}
     else:
-        mid_take = state.turn == AELIN and state.phase in ("reveal", "split")
+        mid_take = state.turn == AELIN and state.phase in ("reveal", "split", "speak")
         top = TARGET - others if mid_take else TARGET - 1 - others
         allowed = {s for s in strengths if s <= top}
     return {s for s in allowed if s >= max(row.at_least, 1)}
@@ -65,20 +66,29 @@ def unseen_pool(state: EmbersState, player: int) -> list[int]:
     return sorted(state.pile | {state.rows[i].resolve for i in hidden_slots(state, player)})
 
 
-def _strength_vectors(state: EmbersState, slots: list[int], pool: list[int]) -> tuple[list[tuple[int, ...]], list[int]]:
+def _strength_vectors(state: EmbersState, slots: list[int], pool: list[int]
+                      ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every vector of strengths the hidden ``slots`` can hold with cards of ``pool``, and its number of card
+    choices (its weight in a uniform draw)."""
     cards = state.deck.cards
     counts = Counter(cards[c].strength for c in pool if not cards[c].is_demon)
-    options = [sorted(resolve_options(state, i) & set(counts)) for i in slots]
+    options = tuple(tuple(sorted(resolve_options(state, i) & set(counts))) for i in slots)
+    return _vectors(options, tuple(sorted(counts.items())))
+
+
+@lru_cache(maxsize=4096)
+def _vectors(options: tuple[tuple[int, ...], ...], counts: tuple[tuple[int, int], ...]
+             ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    available = dict(counts)
     vectors, weights = [], []
     for vector in itertools.product(*options):
-        need = Counter(vector)
         weight = 1
-        for strength, k in need.items():
-            weight *= perm(counts[strength], k)
+        for strength, k in Counter(vector).items():
+            weight *= perm(available[strength], k)
         if weight:
             vectors.append(vector)
             weights.append(weight)
-    return vectors, weights
+    return tuple(vectors), tuple(weights)
 
 
 def resample(state: EmbersState, player: int, rng: np.random.Generator) -> EmbersState:

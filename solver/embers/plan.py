@@ -769,11 +769,14 @@ def placement_variables(problem: BlinkProblem, candidates: dict[Placement, int])
 
 def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 1, seed: int = 0,
                 max_cuts: int = 500, cancel: threading.Event | None = None,
-                candidates: dict[Placement, int] | None = None) -> PlanResult:
+                candidates: dict[Placement, int] | None = None,
+                deterministic_time: float | None = None) -> PlanResult:
     """The optimal split-free plan, proven by CP-SAT (``status`` says whether the proof completed).
 
     ``time_limit`` covers building the model and solving it; setting ``cancel`` stops the search (the best
-    plan so far is returned, unproven).
+    plan so far is returned, unproven). ``deterministic_time`` also caps CP-SAT's own deterministic work
+    measure, which does not depend on the machine (with one worker, the same problem then gets the same
+    answer everywhere).
     """
     from ortools.sat.python import cp_model
     start = time.perf_counter()
@@ -786,6 +789,8 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.cp_model_probing_level = 0  # measured: probing costs more than it saves here
+    if deterministic_time is not None:
+        solver.parameters.max_deterministic_time = deterministic_time
     model.hint(greedy_plan(problem))
     cuts = 0
     while True:
@@ -807,8 +812,11 @@ def solve_cpsat(problem: BlinkProblem, time_limit: float = 10.0, workers: int = 
         outcome = evaluate(problem, adds)
         if outcome is None:
             prefix = _splitting_prefix(problem, adds)
-            if prefix is None or cuts >= max_cuts or left <= 0:
+            if prefix is None:
                 raise AssertionError(f"CP-SAT plan {adds} is not legal in the rules engine")
+            if cuts >= max_cuts or left <= 0:  # out of cuts or time before a split-free plan came out
+                return PlanResult([], list(problem.row), None, None, "CUT_LIMIT" if cuts >= max_cuts else "UNKNOWN",
+                                  False, seconds, **base)
             model.cut(prefix)
             cuts += 1
             continue

@@ -339,20 +339,28 @@ def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
     budget (status ``EXHAUSTIVE``); when the budget runs out first, the better of its best plan so far and the
     greedy plan is returned, unproven (``INCOMPLETE`` or ``GREEDY``).
     """
+    problem, result, status, _ = _blink_plan(state, player, node_budget(settings, time_limit))
+    return problem, result, status
+
+
+def _blink_plan(state: EmbersState, player: int, nodes: int
+                ) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str, int]:
+    """:func:`blink_plan` with a node budget, also returning the nodes spent (at most ``nodes``)."""
     start = time.perf_counter()
     problem = planlib.problem_from_state(state, player=player)
-    found = _search(problem, node_budget(settings, time_limit))
+    found = _search(problem, nodes)
+    spent = min(found.nodes, nodes) if found is not None else 0
     if found is not None and found.complete:
         if not found.found:
-            return problem, None, "INFEASIBLE"
-        return problem, _result(problem, found.adds, "EXHAUSTIVE", True, start, found.nodes), "EXHAUSTIVE"
+            return problem, None, "INFEASIBLE", spent
+        return problem, _result(problem, found.adds, "EXHAUSTIVE", True, start, spent), "EXHAUSTIVE", spent
     adds = planlib.greedy_plan(problem)
     greedy = planlib.evaluate(problem, adds) if adds else None
     if found is not None and found.found and (greedy is None or found.value >= greedy.value):
-        return problem, _result(problem, found.adds, "INCOMPLETE", False, start, found.nodes), "INCOMPLETE"
+        return problem, _result(problem, found.adds, "INCOMPLETE", False, start, spent), "INCOMPLETE", spent
     if greedy is None:
-        return problem, None, "NO_PLAN"
-    return problem, _result(problem, adds, "GREEDY", False, start, found.nodes if found else 0), "GREEDY"
+        return problem, None, "NO_PLAN", spent
+    return problem, _result(problem, adds, "GREEDY", False, start, spent), "GREEDY", spent
 
 
 def _search(problem: planlib.BlinkProblem, nodes: int, **restrict: Any) -> planlib.SearchOutcome | None:
@@ -455,6 +463,8 @@ class HintPolicy:
                  next_card: Callable[[EmbersState], int | None] | None = None) -> None:
         self.settings = settings or FenrysSettings()
         self.next_card = next_card
+        self.total_nodes: int | None = None  # the Blink ranking's whole node budget (default 1.5 x the plan's)
+        self.nodes_used = 0
         self._plan: list[int] = []
         self._plan_key: Any = None
 
@@ -471,7 +481,10 @@ class HintPolicy:
         if view.phase == "observe":
             return observe_scores(view, player, self.settings, self._peek(state))
         if view.phase == "blink":
-            return blink_scores(view, player, self.settings)
+            used: list[int] = []
+            ranked = blink_scores(view, player, self.settings, total_nodes=self.total_nodes, used=used)
+            self.nodes_used = sum(used)
+            return ranked
         if view.phase in ("first", "second"):
             return prologue_play_scores(view)
         if view.phase == "acknowledge":
@@ -532,28 +545,31 @@ class _OpenState(EmbersState):
 
 
 def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
-                 time_limit: float | None = None) -> list[Scored]:
-    """Fenrys's Blink: the optimal plan's first move first, with the plan as principal variation.
+                 time_limit: float | None = None, total_nodes: int | None = None,
+                 used: list[int] | None = None) -> list[Scored]:
+    """Fenrys's Blink: every legal move with the value of the best plan that starts with it, the optimal plan's
+    first move first with the plan as principal variation.
 
-    Every other move gets the value of the best plan that starts with it (an add first, or a card never
-    added for a discard), proven by the compiled search while its node budget lasts (``planStatus``
-    ``EXHAUSTIVE``), else the value of a greedy continuation (``GREEDY``); the most promising moves (by their
-    immediate effect) are searched first.
+    The plan is searched with ``settings.search_nodes`` (or ``time_limit``'s worth); the other moves share what
+    is left of ``total_nodes`` (default one and a half times the plan's budget), the most promising first (by
+    their immediate effect). A move's value is proven by the compiled search while the budget lasts
+    (``planStatus`` ``EXHAUSTIVE``), else it is the value of a greedy continuation, a lower bound (``GREEDY``); a
+    move after which every continuation splits the Mind gets :data:`SPLIT_VALUE` (``SPLITS``: no plan may count
+    on Aelin's choice of section, EM-73). ``used`` receives the number of search nodes spent.
     """
-    problem, result, status = blink_plan(state, player, settings, time_limit)
+    plan_nodes = node_budget(settings, time_limit)
+    total = total_nodes if total_nodes is not None else plan_nodes * 3 // 2
+    plan_nodes = min(plan_nodes, total)
+    problem, result, status, spent = _blink_plan(state, player, plan_nodes)
     if result is None:
-        action = fallback_blink(state)
-        return [Scored(action, -500.0, "every plan splits the Mind: this add keeps the most of it",
-                       extra={"planStatus": status})]
+        if used is not None:
+            used.append(spent)
+        return _split_fallback_scores(state, status)
     actions = plan_actions(result)
-    outcome = result.outcome
-    why = (f"{'optimal' if result.optimal else 'best found'} plan ({result.status.lower()}): "
-           f"{sum(outcome.relives.values())} relive(s), {len(outcome.banished)} demon(s) banished, "
-           f"{len(outcome.tainted)} tainted, {len(outcome.visible)} card(s) visible")
     extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
-             "objective": outcome.to_json(state.deck)}
-    ranked = [Scored(actions[0], float(result.value), why, pv=actions, extra=extra)]
-    budget = node_budget(settings, time_limit) // 2
+             "objective": result.outcome.to_json(state.deck)}
+    ranked = [Scored(actions[0], float(result.value), _plan_reason(state, result), pv=actions, extra=extra)]
+    budget = max(0, total - spent)
     first_step = []
     for action in state.legal_actions():
         if action == actions[0]:
@@ -568,35 +584,118 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             restrict = {"first": decode_add(payload)} if kind == ADD else \
                 {"allowed": [c for c in problem.row if c != payload]}
             found = _search(problem, budget, **restrict)
-            budget -= found.nodes if found else 0
+            if found is not None:
+                cost = min(found.nodes, budget)
+                budget -= cost
+                spent += cost
         if found is not None and found.complete:
             if found.found:
                 rest = found.adds[1:] if kind == ADD else found.adds
-                ranked.append(Scored(action, float(found.value), "best plan starting with this move",
-                                     pv=[action] + [encode_add(*a) for a in rest], extra={"planStatus": "EXHAUSTIVE"}))
+                plan = _whole_plan(problem, action, rest)
+                ranked.append(Scored(action, float(found.value), "best plan starting with this move: "
+                                     + _aims(state, problem, [decode_add(payload)] + rest if kind == ADD else rest),
+                                     pv=plan, extra={"planStatus": "EXHAUSTIVE"}))
+            else:
+                ranked.append(_splits(action))
             continue
-        value = _greedy_after(problem, kind, payload)
-        if value is not None:
-            ranked.append(Scored(action, float(value), "greedy plan starting with this move",
-                                 extra={"planStatus": "GREEDY"}))
+        greedy = _greedy_after(problem, kind, payload)
+        if greedy is not None:
+            value, rest = greedy
+            ranked.append(Scored(action, value, "greedy plan starting with this move (a lower bound: the node "
+                                                "budget ran out before its best plan was proven)",
+                                 pv=_whole_plan(problem, action, rest), extra={"planStatus": "GREEDY"}))
+        else:
+            ranked.append(_splits(action))
+    if used is not None:
+        used.append(spent)
     return sorted(ranked, key=lambda s: -s.score)
 
 
-def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> float | None:
-    """The value of a greedy plan that starts with this move (discard: the card is never added)."""
+#: the value of a Blink move after which every continuation splits the Mind (EM-73): below any split-free plan
+SPLIT_VALUE = -10_000.0
+
+
+def _splits(action: int) -> Scored:
+    return Scored(action, SPLIT_VALUE, "every plan after this move splits the Mind, and no plan may count on the "
+                                       "section Aelin keeps (EM-73)", extra={"planStatus": "SPLITS"})
+
+
+def _split_fallback_scores(state: EmbersState, status: str) -> list[Scored]:
+    """EM-83: when every plan splits the Mind, the add that keeps most of it (each move scored the same way)."""
+    out = []
+    for action in state.legal_actions():
+        kind, payload = decode(action)
+        if kind == ADD:
+            card, x, y = decode_add(payload)
+            parts = mindlib.sections(state.mind + [(card, x, y)])
+            keep = max(len(p) for p in parts)
+            score = SPLIT_VALUE + 10 * keep - 30 * (len(parts) - 1)
+            why = ("every plan splits the Mind: this add keeps it whole for now" if len(parts) == 1 else
+                   f"every plan splits the Mind: this add leaves {len(parts)} sections, the largest of {keep} cards")
+        else:
+            score, why = SPLIT_VALUE - 100, "every plan splits the Mind: a discard keeps nothing"
+        out.append(Scored(action, float(score), why + " (EM-83)", extra={"planStatus": status}))
+    return sorted(out, key=lambda s: -s.score)
+
+
+def _plan_reason(state: EmbersState, result: planlib.PlanResult) -> str:
+    """What the plan aims at, in words."""
+    label = "optimal plan (proven)" if result.optimal else f"best plan found ({result.status.lower()}, unproven)"
+    return f"{label}: " + _aims(state, None, result.adds, result.outcome)
+
+
+def _aims(state: EmbersState, problem: planlib.BlinkProblem | None, adds: list[planlib.Placement],
+          outcome: planlib.Outcome | None = None) -> str:
+    """The aims of a plan: relives by suit, demons banished, cards tainted, what Aelin will see."""
+    from solver.embers.cards import SUITS
+    if outcome is None and problem is not None:
+        outcome = planlib.evaluate(problem, adds)
+    if outcome is None:
+        return "no legal plan"
+    parts = []
+    relived = [f"{SUITS[s]}{' x' + str(n) if n > 1 else ''}" for s, n in sorted(outcome.relives.items())]
+    if relived:
+        parts.append("relives " + ", ".join(relived))
+    if outcome.banished:
+        parts.append("banishes the " + " and ".join(SUITS[s] for s in outcome.banished) + " demon"
+                     + ("s" if len(outcome.banished) > 1 else ""))
+    if outcome.demons_left:
+        parts.append("leaves the " + " and ".join(SUITS[s] for s in outcome.demons_left) + " demon"
+                     + ("s" if len(outcome.demons_left) > 1 else ""))
+    if outcome.tainted:
+        parts.append("taints " + ", ".join(state.deck.cards[c].id for c in outcome.tainted))
+    if not relived:
+        parts.append("no relive")
+    parts.append(f"{len(outcome.visible)} card(s) visible for Aelin")
+    return "; ".join(parts)
+
+
+def _whole_plan(problem: planlib.BlinkProblem, action: int, rest: list[tuple[int, int, int]]) -> list[int]:
+    """A plan that starts with ``action`` then adds ``rest``, as actions: the row's cards it never adds are
+    discarded at the end (a forced discard is part of the plan; EM-72: when is immaterial; issue 16 item 4)."""
+    kind, payload = decode(action)
+    added = {c for c, _, _ in rest} | ({decode_add(payload)[0]} if kind == ADD else {payload})
+    return [action] + [encode_add(*a) for a in rest] + [encode(DISCARD, c) for c in problem.row if c not in added]
+
+
+def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> tuple[float, list] | None:
+    """The value of a greedy plan that starts with this move (discard: the card is never added), and the adds
+    after the move."""
     if kind == DISCARD:
         rest = tuple(c for c in problem.row if c != payload)
         sub = dataclasses.replace(problem, row=rest, must_add=False)
         adds = planlib.greedy_plan(sub)
+        after = adds
     else:
         first = decode_add(payload)
         grown = dataclasses.replace(problem, mind=problem.mind + (first,),
                                     row=tuple(c for c in problem.row if c != first[0]), must_add=False)
         if planlib.evaluate(problem, [first]) is None:
             return None
-        adds = [first] + planlib.greedy_plan(grown)
+        after = planlib.greedy_plan(grown)
+        adds = [first] + after
     outcome = planlib.evaluate(problem, adds)
-    return float(outcome.value) if outcome else None
+    return (float(outcome.value), list(after)) if outcome else None
 
 
 def prologue_play_scores(state: EmbersState) -> list[Scored]:

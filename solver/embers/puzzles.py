@@ -1,4 +1,4 @@
-"""Blink puzzles with a unique optimal plan, verified twice (EM-77).
+"""Blink puzzles with a unique optimal plan, verified twice (EM-77), graded by the solver's work (EM-78).
 
 A puzzle is a Mind and a memory row: "Add every card of the row to the Mind
 and relive as many memories as possible." Its answer is where each card goes
@@ -9,15 +9,20 @@ and relive as many memories as possible." Its answer is where each card goes
   that reaches the maximum number of relives, and
 * CP-SAT, given the same question, proves the same maximum (status ``OPTIMAL``).
 
-Difficulty: ``easy`` two cards and one relive; ``medium`` three cards, at least
-one relive; ``hard`` four cards, at least two relives. Minds are grown by
-legal random adds from one card, all seeded.
+Difficulty (EM-78) is the solver's work, Simon Tatham style: the number of
+complete plans the exhaustive proof has to examine (every order and position
+of the row's cards that keeps the Mind whole), among which the answer is the
+only best one. ``easy``: fewer than 10 (rows of two cards, one relive);
+``medium``: 10 to 199 (three cards, at least one relive); ``hard``: 200 or
+more (four cards, at least two relives). Minds are grown by legal random adds
+from one card. Everything is drawn from the generator given, so puzzle ``i``
+of a run is made again from its own stream (``solver/puzzles.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TextIO
+import re
+from typing import Any
 
 import numpy as np
 
@@ -25,46 +30,24 @@ from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
 from solver.embers.cards import SUITS, Deck, pattern_text
 from solver.embers.state import EmbersState, StrengthRow
+from solver.errors import InvalidInputError, UnsupportedActionError
 
-DIFFICULTY = {  # row size, least relives, Mind size range
-    "easy": (2, 1, (2, 4)),
-    "medium": (3, 1, (3, 6)),
-    "hard": (4, 2, (4, 7)),
+KIND = "blink"
+#: per grade: row size, least relives, Mind size range, and the band of the solver's work (plans examined)
+DIFFICULTY = {
+    "easy": (2, 1, (2, 4), 1, 9),
+    "medium": (3, 1, (3, 6), 10, 199),
+    "hard": (4, 2, (4, 7), 200, None),
 }
-ATTEMPTS = 4000
-
-
-@dataclass
-class Puzzle:
-    """One verified puzzle."""
-
-    index: int
-    seed: int
-    difficulty: str
-    state: EmbersState
-    relives: int
-    solution: list[planlib.Placement]
-    orders: int  # orders of those placements that reach the maximum
-    plans: int  # plans the exhaustive search examined
-    cpsat_status: str
-    cpsat_seconds: float
-
-    def to_json(self) -> dict[str, Any]:
-        """The puzzle as JSON (``docs/formats/embers.md``)."""
-        deck = self.state.deck
-        return {
-            "puzzle": self.index, "seed": self.seed, "difficulty": self.difficulty,
-            "goal": f"Add every card of the memory row to the Mind and relive {self.relives} "
-                    f"memor{'y' if self.relives == 1 else 'ies'} (the most possible).",
-            "mind": [f"{deck.cards[c].id}@{x},{y}" for c, x, y in self.state.mind],
-            "row": [deck.cards[c].id for c in self.state.row],
-            "state": self.state.to_notation(),
-            "relives": self.relives,
-            "solution": [f"add {deck.cards[c].id}@{x},{y}" for c, x, y in self.solution],
-            "verified": {"uniquePlacements": True, "ordersReachingIt": self.orders,
-                         "exhaustivePlans": self.plans, "cpsat": self.cpsat_status,
-                         "cpsatSeconds": round(self.cpsat_seconds, 4)},
-        }
+ATTEMPTS = 20_000
+#: the exhaustive proof examines at most this many plans (a harder candidate is skipped)
+MAX_PLANS = 20_000
+#: CP-SAT's second proof may use this much of its deterministic work measure (about seconds on this machine);
+#: a candidate it cannot prove within it is skipped, the same on every machine
+CPSAT_WORK = 5.0
+#: ... and re-solve at most this many times after cutting a plan that splits the Mind (EM-73)
+CPSAT_CUTS = 10
+_PLACEMENT = re.compile(r"(?:add\s+)?([A-Za-z][A-Za-z0-9_-]*)\s*@\s*(-?\d+)\s*,\s*(-?\d+)")
 
 
 def puzzle_problem(state: EmbersState) -> planlib.BlinkProblem:
@@ -126,7 +109,7 @@ def _relive_candidates(deck: Deck, mind: list[mindlib.Entry], row: list[int]) ->
 
 
 def _unique_optimum(problem: planlib.BlinkProblem) -> tuple[int, list[planlib.Placement], int, int] | None:
-    result = planlib.exhaustive(problem, max_plans=400_000)
+    result = planlib.exhaustive(problem, max_plans=MAX_PLANS)
     if not result.complete or result.value is None:
         return None
     placements = {frozenset(plan) for plan in result.best}
@@ -135,18 +118,13 @@ def _unique_optimum(problem: planlib.BlinkProblem) -> tuple[int, list[planlib.Pl
     return result.value, result.best[0], len(result.best), result.plans
 
 
-def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
-    """``count`` verified puzzles of ``difficulty`` from ``seed`` (deterministic)."""
+def generate_puzzle(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
+    """One verified Blink puzzle of ``difficulty``, every choice drawn from ``rng``."""
     if difficulty not in DIFFICULTY:
-        from solver.errors import InvalidInputError
-        raise InvalidInputError("--difficulty", difficulty, f"expected one of {', '.join(DIFFICULTY)}")
-    k, least, (low, high) = DIFFICULTY[difficulty]
-    rng = np.random.default_rng([seed, list(DIFFICULTY).index(difficulty)])
+        raise InvalidInputError("difficulty", difficulty, f"expected one of {', '.join(DIFFICULTY)}")
+    k, least, (low, high), work_low, work_high = DIFFICULTY[difficulty]
     deck = game.deck
-    puzzles: list[Puzzle] = []
-    for attempt in range(ATTEMPTS * count):
-        if len(puzzles) == count:
-            break
+    for _ in range(ATTEMPTS):
         mind = _grow_mind(deck, rng, int(rng.integers(low, high + 1)))
         if mind is None:
             continue
@@ -157,31 +135,112 @@ def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
         state = _state_for(game, mind, row, rng)
         problem = puzzle_problem(state)
         found = _unique_optimum(problem)
-        if found is None or found[0] < least or (difficulty == "easy" and found[0] != 1):
+        if found is None:
             continue
         relives, solution, orders, plans = found
-        check = planlib.solve_cpsat(problem, time_limit=60.0)
-        if not check.optimal or check.value != relives:
+        if relives < least or (difficulty == "easy" and relives != 1) or plans < work_low or \
+                (work_high is not None and plans > work_high):
+            continue
+        check = planlib.solve_cpsat(problem, time_limit=600.0, deterministic_time=CPSAT_WORK, max_cuts=CPSAT_CUTS)
+        if check.optimal and check.value != relives:
             raise AssertionError(f"CP-SAT disagrees with exhaustive search on puzzle {state.to_notation()}")
-        puzzles.append(Puzzle(len(puzzles) + 1, seed, difficulty, state, relives, solution, orders, plans,
-                              check.status, check.seconds))
-    if len(puzzles) < count:
-        from solver.errors import UnsupportedActionError
-        raise UnsupportedActionError("--count", count, f"found only {len(puzzles)} {difficulty} puzzles in "
-                                                       f"{ATTEMPTS * count} attempts with seed {seed}")
-    return puzzles
+        if not check.optimal:  # CP-SAT did not finish its proof within its (machine-independent) work limit
+            continue
+        return _puzzle_json(state, relives, solution, orders, plans, check.status)
+    raise UnsupportedActionError("difficulty", difficulty, f"no {difficulty} puzzle found in {ATTEMPTS} attempts")
 
 
-def render_puzzle(puzzle: Puzzle, out: TextIO) -> None:
-    """A puzzle as text, with its answer at the end."""
-    data = puzzle.to_json()
-    deck = puzzle.state.deck
-    out.write(f"Puzzle {puzzle.index} ({puzzle.difficulty}, seed {puzzle.seed}): {data['goal']}\n")
-    out.write("  Mind (bottom to top): " + ", ".join(data["mind"]) + "\n")
-    for line in mindlib.render(deck, puzzle.state.mind):
-        out.write("      " + line + "\n")
-    out.write("  Row: " + ", ".join(f"{deck.cards[c].id} ({deck.cards[c].suit_name} {deck.cards[c].strength} "
-                                     f"{pattern_text(deck.cards[c].blocked)})" for c in puzzle.state.row) + "\n")
-    out.write(f"  Position: {data['state']}\n")
-    out.write(f"  Answer: {'; '.join(data['solution'])} (unique placements; {puzzle.orders} order(s) work; "
-              f"{puzzle.plans} plans searched; CP-SAT {puzzle.cpsat_status})\n\n")
+def _puzzle_json(state: EmbersState, relives: int, solution: list[planlib.Placement], orders: int, plans: int,
+                 cpsat: str) -> dict[str, Any]:
+    deck = state.deck
+    return {
+        "goal": f"Add every card of the memory row to the Mind and relive {relives} "
+                f"memor{'y' if relives == 1 else 'ies'} (the most possible).",
+        "mind": [f"{deck.cards[c].id}@{x},{y}" for c, x, y in state.mind],
+        "row": [deck.cards[c].id for c in state.row],
+        "state": state.to_notation(),
+        "relives": relives,
+        "solution": [f"add {deck.cards[c].id}@{x},{y}" for c, x, y in solution],
+        "work": plans,
+        "verified": {"uniquePlacements": True, "ordersReachingIt": orders, "exhaustivePlans": plans,
+                     "cpsat": cpsat},
+    }
+
+
+def puzzle_state(game: Any, puzzle: dict[str, Any]) -> EmbersState:
+    """The puzzle's position (its ``state``), checked to be a Blink with the puzzle's row."""
+    from solver.validate import get
+    if not isinstance(puzzle, dict):
+        raise InvalidInputError("puzzle", puzzle, "expected a puzzle object")
+    state = game.parse_state(get(puzzle, "state", "puzzle"), "puzzle.state")
+    if not isinstance(state, EmbersState) or state.chapter != "one" or state.phase != "blink" or not state.row:
+        raise InvalidInputError("puzzle.state", puzzle.get("state"), "a Blink puzzle is a Chapter One position in "
+                                                                     "which Fenrys blinks with a memory row")
+    if any(state.deck.cards[c].is_demon for c in state.row):
+        raise InvalidInputError("puzzle.state", puzzle.get("state"), "a puzzle's memory row holds memory cards only")
+    return state
+
+
+def parse_answer(state: EmbersState, answer: Any) -> list[planlib.Placement]:
+    """An answer: the adds in order, as ``"add C4@0,0; add G3@-1,-2"`` (``add`` optional) or a list of them."""
+    if isinstance(answer, list):
+        answer = "; ".join(str(a) for a in answer)
+    if not isinstance(answer, str) or not answer.strip():
+        raise InvalidInputError("answer", answer, "expected the adds in order, such as 'add C4@0,0; add G3@-1,-2'")
+    found = list(_PLACEMENT.finditer(answer))
+    leftover = _PLACEMENT.sub("", answer).replace(";", " ").replace(",", " ").split()
+    if not found or leftover:
+        raise InvalidInputError("answer", answer, "expected the adds in order, such as 'add C4@0,0; add G3@-1,-2'")
+    return [(state.deck.card(m.group(1), "answer").index, int(m.group(2)), int(m.group(3))) for m in found]
+
+
+def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """Re-prove the puzzle from its position and judge ``answer`` (the stored solution is never read)."""
+    state = puzzle_state(game, puzzle)
+    adds = parse_answer(state, answer)
+    problem = puzzle_problem(state)
+    best = planlib.exhaustive(problem, max_plans=10 * MAX_PLANS)
+    if not best.complete or best.value is None:
+        raise UnsupportedActionError("puzzle", puzzle.get("id"), "this puzzle could not be re-proved (its row has "
+                                                                  "no complete split-free plan, or too many plans)")
+    deck = state.deck
+    names = [deck.cards[c].id for c, _, _ in adds]
+    row = [deck.cards[c].id for c in state.row]
+    missing = [c for c in row if c not in names]
+    extra = sorted({n for n in names if n not in row or names.count(n) > 1})
+    if extra:
+        return _verdict(False, f"{', '.join(extra)}: every card of the row is added exactly once", best.value)
+    if missing:
+        return _verdict(False, f"{', '.join(missing)} not added: every card of the row must be added", best.value)
+    mind = list(state.mind)
+    relives = 0
+    for n, (card, x, y) in enumerate(adds, 1):
+        if not mindlib.is_legal_placement(deck, mind, card, x, y):
+            return _verdict(False, f"add {n} ({deck.cards[card].id}@{x},{y}) is not a legal placement then "
+                                   "(EM-3..EM-6)", best.value)
+        mind.append((card, x, y))
+        relives += mindlib.relives(deck, mind)
+        if len(mindlib.sections(mind)) > 1:
+            return _verdict(False, f"add {n} ({deck.cards[card].id}@{x},{y}) splits the Mind (EM-73)", best.value)
+    if relives < best.value:
+        return _verdict(False, f"relives {relives}; {best.value} can be relived", best.value)
+    return _verdict(True, f"relives {relives}, the most possible (proven by exhaustive search over "
+                          f"{best.plans} plans)", best.value)
+
+
+def _verdict(correct: bool, message: str, best: int) -> dict[str, Any]:
+    return {"correct": correct, "message": message, "bestRelives": best}
+
+
+def describe_puzzle(game: Any, puzzle: dict[str, Any]) -> str:
+    """A puzzle as text for a person (the answer is not shown)."""
+    state = puzzle_state(game, puzzle)
+    deck = state.deck
+    lines = [f"{puzzle.get('difficulty', '')} Blink puzzle (work {puzzle.get('work', '?')} plans): "
+             f"{puzzle.get('goal', '')}".strip(),
+             "  Mind (bottom to top): " + ", ".join(f"{deck.cards[c].id}@{x},{y}" for c, x, y in state.mind)]
+    lines.extend("      " + line for line in mindlib.render(deck, state.mind))
+    lines.append("  Row: " + ", ".join(f"{deck.cards[c].id} ({deck.cards[c].suit_name} {deck.cards[c].strength} "
+                                       f"{pattern_text(deck.cards[c].blocked)})" for c in state.row))
+    lines.append(f"  Position: {puzzle['state']}")
+    return "\n".join(lines) + "\n"

@@ -1,4 +1,4 @@
-"""Seeded self-play of whole games, for the benchmarks (``benchmarks/bench_embers.py``).
+"""Seeded self-play of whole games (``memory-solver embers selfplay``, ``benchmarks/bench_embers.py``).
 
 Chance nodes are resolved from an explicit deck order, shuffled with the
 game's seed (and shuffled again when a new day reshuffles the deck), which is
@@ -9,7 +9,8 @@ may look at that order to know the next card.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,7 @@ class GameRecord:
     rows: int  # strength rows completed over the game
     decisions: int
     seconds: float
+    moves: list[str] = field(default_factory=list)  # every move and chance outcome, as ``apply`` takes them
 
     @property
     def won(self) -> bool:
@@ -67,23 +69,61 @@ def play(game: Game, seed: int, fenrys: Policy, aelin: Policy, max_steps: int = 
             policy.next_card = order.next_card
     decisions = rows = 0
     day = state.day
+    moves: list[str] = []
     for _ in range(max_steps):
         if state.is_terminal():
             break
         if state.is_chance_node():
             card = order.next_card(state)
             assert card is not None
+            moves.append(state.action_to_string(card))
             state.apply_action(card)
             continue
         if state.day != day:
             day = state.day
         before = state.completed
         policy = aelin if state.current_player() == AELIN else fenrys
-        state.apply_action(policy.choose(state, rng))
+        action = policy.choose(state, rng)
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
         decisions += 1
         if state.completed > before or (state.completed == 0 and before == 3 and state.day > day):
             rows += 1
     completed_today = state.completed if not state.is_terminal() or state.result != "won" else 4
     total_rows = 4 * (state.day - 1) + (completed_today if state.result != "won" else 0)
     return GameRecord(seed, state.result or "unfinished", state.day, total_rows, decisions,
-                      time.perf_counter() - start)
+                      time.perf_counter() - start, moves)
+
+
+#: ``selfplay --policies`` names: one policy for both players, or ``FENRYS+AELIN``
+POLICIES = ("hint", "greedy", "random", "full-information", "hint+greedy", "greedy+hint")
+DEFAULT_POLICIES = ("hint", "greedy")
+
+
+def make_policies(label: str, plan_nodes: int) -> tuple[Policy, Policy]:
+    """Fresh policies for Fenrys and Aelin from a label of :data:`POLICIES`."""
+    from solver.embers.policy import FenrysSettings, FullInformationPolicy, GreedyPolicy, HintPolicy, RandomPolicy
+    settings = FenrysSettings(search_nodes=plan_nodes)
+    makers = {"hint": lambda: HintPolicy(settings), "greedy": GreedyPolicy, "random": RandomPolicy,
+              "full-information": lambda: FullInformationPolicy(settings)}
+    fenrys, _, aelin = label.partition("+")
+    return makers[fenrys](), makers[aelin or fenrys]()
+
+
+def selfplay_game(game: Game, policies: tuple[str, ...], rng: np.random.Generator,
+                  plan_nodes: int = 1_000_000) -> dict[str, Any]:
+    """One deal (drawn from ``rng``) played by each policy label: the same deal and draws for all (paired).
+
+    ``outcomes`` holds each label's win (0/1); ``rows`` the strength rows each completed; ``moves`` each game's
+    moves and outcomes (replayable with ``apply`` from ``new --seed DEAL``)."""
+    deal = int(rng.integers(2**62))
+    out: dict[str, Any] = {"deal": deal, "outcomes": {}, "rows": {}, "days": {}, "results": {}, "moves": {}}
+    for label in policies:
+        fenrys, aelin = make_policies(label, plan_nodes)
+        record = play(game, deal, fenrys, aelin)
+        out["outcomes"][label] = int(record.won)
+        out["rows"][label] = record.rows
+        out["days"][label] = record.day
+        out["results"][label] = record.result
+        out["moves"][label] = record.moves
+    return out

@@ -41,8 +41,12 @@ CHANCE_PHASES = ("draw", "deal")
 AELIN_PHASES = ("reveal", "split", "arrange")
 PHASES = {
     "one": ("arrange", "draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over"),
-    "prologue": ("first", "second", "draw", "arrange", "acknowledge", "split", "over"),
+    "prologue": ("deal", "first", "second", "draw", "arrange", "acknowledge", "split", "over"),
 }
+#: phases only a player's view has (docs/formats/embers.md): an outcome the observer enters that the full state
+#: settles by itself: Aelin's announcement Fenrys cannot work out (``speak``), the Resolve cards shown at Day's
+#: End (``dayend``), the prologue's Resolve card turned by a relive (``flip``)
+VIEW_PHASES = {"one": ("speak", "dayend"), "prologue": ("flip",)}
 RESULTS = ("won", "lost:deck-empty", "lost:no-placement", "lost:mind-empty", "lost:setup-short")
 ROWS = {"one": 4, "prologue": 3}
 MIND_CARD_POSITION = (0, 0)
@@ -428,15 +432,36 @@ class EmbersState(State):
         self.phase = "deal"
 
     def _deal(self, card: int) -> None:
-        """Deal the new day's Mind card, then Aelin's four Resolve cards (EM-32: demons are replaced)."""
+        """Deal the Mind card, then the Resolve cards (EM-32: demons are replaced); in the prologue's set-up
+        then the four cards of the memory row (EM-50)."""
         self.pile.discard(card)
+        rows = ROWS[self.chapter]
         if not self.mind:
             self.mind = [(card, *MIND_CARD_POSITION)]
-        else:
+        elif len(self.rows) < rows:
             self.rows.append(StrengthRow(card))
-        if len(self.rows) == ROWS["one"]:
+        else:
+            self.row.append(card)
+        if self.chapter == "prologue":
+            if len(self.row) == 4:
+                self._start_prologue_turn(ROWAN)  # EM-50: Rowan starts
+            return
+        if len(self.rows) == rows:
+            if self.day == 1:  # EM-30: Setup 7, the demons are shuffled in after the Resolve is dealt
+                self.pile |= {d.index for d in self.deck.demons}
             self.turn = FENRYS
             self.phase = "arrange"  # EM-34: Aelin readies her Resolve (Setup step 6) before Fenrys's turn
+
+    def start_table(self) -> None:
+        """The set-up before anything is dealt (a real table's start, EM-35): the memory cards in the deck (the
+        demons set aside in Chapter One, EM-30), then the deals as chance nodes (phase ``deal``)."""
+        self.mind, self.rows, self.row = [], [], []
+        self.pile = {c.index for c in self.deck.memory if c.index not in set(self.box)}
+        self.day, self.completed, self.added, self.pending, self.result = 1, 0, False, None, None
+        self.turn = FENRYS
+        self.part = 1 if self.chapter == "prologue" else 0
+        self.phase = "deal"
+        self._legal = None
 
     def _finish(self, result: str) -> None:
         self.result = result
@@ -569,17 +594,27 @@ class EmbersState(State):
         """Whether ``player`` knows the face-down Resolve cards (only Aelin, in Chapter One)."""
         return self.chapter == "one" and player == AELIN
 
+    def view(self, player: int) -> Any:
+        """What ``player`` knows here, as a :class:`solver.embers.view.EmbersView` (EM-27..EM-29)."""
+        from solver.embers.view import EmbersView
+        return EmbersView.of_state(self, player)
+
     def observation(self, player: int) -> dict[str, Any]:
-        from solver.embers.codec import observation_json
-        return observation_json(self, player)
+        """The JSON of ``player``'s view (it parses back as that view)."""
+        return self.view(player).to_json()
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> EmbersState:
-        from solver.embers.knowledge import resample
-        return resample(self, player, rng)
+        """A full state drawn uniformly among those consistent with ``player``'s view: ``view(player).resample``."""
+        return self.view(player).resample(rng)
 
     # ------------------------------------------------------------------ copies and text
     def clone(self) -> EmbersState:
         other = self.__class__.__new__(self.__class__)
+        self._copy_to(other)
+        return other
+
+    def _copy_to(self, other: EmbersState) -> None:
+        """Copy every field of this state into ``other`` (a bare instance)."""
         other.game = self.game
         other.deck = self.deck
         other.chapter = self.chapter
@@ -600,14 +635,13 @@ class EmbersState(State):
         other.pile = set(self.pile)
         other.guessed = self.guessed
         other._legal = self._legal
-        return other
 
     def to_json(self) -> dict[str, Any]:
-        from solver.embers.codec import state_to_json
+        from solver.embers.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.embers.codec import state_to_notation
+        from solver.embers.notation import state_to_notation
         return state_to_notation(self)
 
     # ------------------------------------------------------------------ helpers for players and tools

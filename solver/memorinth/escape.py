@@ -30,6 +30,9 @@ from solver.search import SearchContext
 from solver.validate import as_int, as_object, check_keys, get, join
 
 INF_BOUND = 1 << 20
+WATCH_EVERY = 0.02       # seconds between the watcher's looks at 'terminate' (and interim reports)
+SMALL_NODES = 200_000    # a node limit this small ends the search within about 0.1 s: no watcher needed
+SMALL_SECONDS = 0.1      # likewise a time limit this short
 MODEL = ("solitaire, full information: the player knows every card; the other players' turns change nothing "
          "(their pieces stay, only the turn order and the start-player card advance)")
 
@@ -108,27 +111,44 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
     best = [int(a) for a in buf[:decisions]] if upper > 0 else []
     remaining = ctx.remaining()
     nodes_limit = ctx.limits.nodes or 0
-    stop = np.array([1 if ctx.cancel.is_set() else 0], dtype=np.int32)
+    # control[0]: the stop flag the kernel polls; control[1], control[2]: the kernel's progress (bound, nodes/1024)
+    control = np.array([1 if ctx.cancel.is_set() else 0, 0, 0], dtype=np.int32)
+    replayed: list[list[list[str]]] = []
+
+    def greedy_moves() -> list[list[str]]:  # the greedy escape's moves, replayed once when first needed
+        if not replayed:
+            replayed.append(_move_strings(state, player, best) if best else [])
+        return replayed[0]
+
+    def interim() -> SolveResult:
+        bound = int(control[1])
+        name = "OPTIMAL" if 0 < upper <= bound else "LIMIT"
+        partial = Escape(player, name, upper if upper > 0 else None, bound, greedy_moves(),
+                         nodes=int(control[2]) << 10, seconds=time.perf_counter() - start, max_depth=max_depth)
+        return escape_result(state.game.name, partial, during_search=True)
+
     done = threading.Event()
 
-    def watch() -> None:  # the engine's 'terminate' sets ctx.cancel: pass it on to the compiled search
-        while not done.wait(0.02):
+    def watch() -> None:  # the engine's 'terminate' sets ctx.cancel: pass it on to the compiled search; report
+        while not done.wait(WATCH_EVERY):
             if ctx.cancel.is_set():
-                stop[0] = 1
-                return
+                control[0] = 1
+            if control[1] > 0:
+                ctx.maybe_report(interim)
 
-    # A watcher thread only for searches that may run long (no node limit and more than a second to go).
-    bounded = nodes_limit > 0 or (remaining is not None and remaining <= 1.0)
-    watcher = threading.Thread(target=watch, daemon=True)
-    if not bounded:
+    # A watcher thread unless the search is too small to need one (and no interim reports are asked for).
+    small = (0 < nodes_limit <= SMALL_NODES) or (remaining is not None and remaining <= SMALL_SECONDS)
+    watched = ctx.report is not None or not small
+    watcher = threading.Thread(target=watch, daemon=True, name="memorinth-escape-watch")
+    if watched:
         watcher.start()
     try:
         status, length, bound, nodes = kernel.shortest_escape(
             vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
-            0.0 if remaining is None else max(remaining, 1e-3), buf, stop)
+            0.0 if remaining is None else max(remaining, 1e-3), buf, control)
     finally:
         done.set()
-        if not bounded:
+        if watched:
             watcher.join()
     if status == 0:
         result = Escape(player, "OPTIMAL", length, length, nodes=nodes, max_depth=max_depth)
@@ -141,7 +161,7 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
     else:  # stopped: the greedy escape is proven shortest when it meets IDA*'s proven lower bound
         status_name = "OPTIMAL" if 0 < upper <= bound else "LIMIT"
         result = Escape(player, status_name, upper if upper > 0 else None, bound, nodes=nodes, max_depth=max_depth)
-        result.turn_moves = _move_strings(state, player, best) if best else []
+        result.turn_moves = greedy_moves()
     result.seconds = time.perf_counter() - start
     return result
 
@@ -174,14 +194,15 @@ def solve_request(game: Any, payload: Any, ctx: SearchContext) -> SolveResult:
     return escape_result(game.name, shortest_escape(state, player, max_depth=max_depth, ctx=ctx))
 
 
-def escape_result(game_name: str, escape: Any) -> SolveResult:
-    """A shortest escape as a ``SolveResult`` (the engine's and ``solve --json``'s answer)."""
+def escape_result(game_name: str, escape: Any, during_search: bool = False) -> SolveResult:
+    """A shortest escape as a ``SolveResult`` (the engine's and ``solve --json``'s answer; an interim report's
+    with ``during_search``)."""
     bound = None if escape.lower_bound >= INF_BOUND else escape.lower_bound
     status = {"OPTIMAL": "EXHAUSTIVE", "NO_ESCAPE": "EXHAUSTIVE", "LIMIT": "LIMIT"}[escape.status]
     solution = escape.to_json()
     solution["result"] = escape.status
     return SolveResult(game=game_name, value=escape.turns, optimal=escape.optimal, bound=bound, status=status,
-                       seconds=escape.seconds, solution=solution)
+                       seconds=escape.seconds, solution=solution, is_during_search=during_search)
 
 
 def race_report(state: MemorinthState) -> dict[str, Any]:

@@ -204,6 +204,12 @@ class MemorinthGame(Game):
         from solver.memorinth.puzzles import check_answer
         return check_answer(self, puzzle, answer)
 
+    def puzzle_position(self, puzzle: dict[str, Any]) -> MemorinthState:
+        """The puzzle's solitaire position, every underside known: the answer is the moves played from it
+        (``check_puzzle`` takes them as a flat list and counts the own turns on the replay)."""
+        from solver.memorinth.puzzles import puzzle_state
+        return puzzle_state(self, puzzle)
+
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.memorinth.puzzles import describe_puzzle
         return describe_puzzle(self, puzzle)

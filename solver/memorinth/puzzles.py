@@ -251,35 +251,45 @@ def parse_answer(answer: Any, field: str = "ANSWER") -> list[list[str]]:
 
 
 def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew."""
+    """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew.
+
+    Own turns are counted on the replay (a turn starts with each move made while a card is to be flipped), so a
+    flat list of moves (the web board's answer) is judged as its turns; where the answer groups its moves by
+    turn, each group must start a turn."""
     state = puzzle_state(game, puzzle)
     turns = parse_answer(answer)
+    flat = isinstance(answer, list) and not any(isinstance(t, list) for t in answer)
     escape = shortest_escape(state, 0, max_depth=12, ctx=SearchContext(limits=Limits(nodes=20 * ESCAPE_NODE_LIMIT)))
     if not escape.optimal:
         raise InvalidInputError("puzzle.state", state.to_notation(), "no shortest escape could be proven for this "
                                                                      "position (not a puzzle of this generator)")
     copy = state.clone()
-    played = 0
+    own_turns = 0
     for i, turn in enumerate(turns):
-        if copy.phase != "flip":
+        if copy.phase != "flip" and not copy.is_terminal():
             return _verdict(False, f"turn {i + 1} starts before turn {i} is complete", escape.turns)
         for j, move in enumerate(turn):
             if copy.is_terminal():
-                return _verdict(False, f"the piece has already left before '{move}' (turn {i + 1})", escape.turns)
+                return _verdict(False, f"the piece has already left (in own turn {own_turns}) before '{move}'",
+                                escape.turns)
+            if copy.phase == "flip":
+                own_turns += 1
             try:
-                copy.apply_move(move, f"ANSWER[{i}][{j}]")
+                copy.apply_move(move, f"ANSWER[{j}]" if flat else f"ANSWER[{i}][{j}]")
             except (IllegalMoveError, InvalidMoveError) as exc:
-                return _verdict(False, f"turn {i + 1}: {exc.problem}: {move!r}", escape.turns)
-        played = i + 1
-        if copy.is_terminal() and i < len(turns) - 1:
-            return _verdict(False, f"the piece leaves in turn {i + 1}; the answer goes on", escape.turns)
+                return _verdict(False, f"own turn {own_turns}: {exc.problem}: {move!r}", escape.turns)
     if copy.winner() != 0:
-        return _verdict(False, f"after {played} turns the piece is still in the forest (on "
-                               f"{R.cell_name(copy.piece(0))})", escape.turns)
-    if played > escape.turns:
-        return _verdict(False, f"leaves in {played} own turns; the shortest escape takes {escape.turns}",
+        where = "in the middle of a turn" if copy.phase != "flip" else f"on {R.cell_name(copy.piece(0))}"
+        return _verdict(False, f"after {_own(own_turns)} the piece is still in the forest ({where})",
                         escape.turns)
-    return _verdict(True, f"leaves the forest in {played} own turns, the proven shortest", escape.turns)
+    if own_turns > escape.turns:
+        return _verdict(False, f"leaves in {_own(own_turns)}; the shortest escape takes {escape.turns}",
+                        escape.turns)
+    return _verdict(True, f"leaves the forest in {_own(own_turns)}, the proven shortest", escape.turns)
+
+
+def _own(turns: int) -> str:
+    return f"{turns} own turn" + ("" if turns == 1 else "s")
 
 
 def _verdict(correct: bool, message: str, shortest: int) -> dict[str, Any]:

@@ -943,6 +943,8 @@ class _Search:
         self.use_tt, self.collapse = use_tt, collapse_peeks
         self.count_limit = count_limit
         self.stop: Any = None
+        self.progress: Any = None      # stop[2] of shortest_escape: nodes searched so far / 1024
+        self.base_nodes = 0
         self.nodes = 0
         self.stopped = False
         self.next_bound = INF
@@ -954,9 +956,12 @@ class _Search:
         self.nodes += 1
         if self.node_limit > 0 and self.nodes > self.node_limit:
             self.stopped = True
-        elif (self.nodes & 1023) == 0 and ((self.deadline and time.perf_counter() > self.deadline)
-                                           or (self.stop is not None and self.stop[0] != 0)):
-            self.stopped = True
+        elif (self.nodes & 1023) == 0:
+            if self.progress is not None:
+                self.progress[2] = min((self.base_nodes + self.nodes) >> 10, 2**31 - 1)
+            if (self.deadline and time.perf_counter() > self.deadline) or (self.stop is not None
+                                                                           and self.stop[0] != 0):
+                self.stopped = True
         return self.stopped
 
     def dfs(self, s: list[int], d: int, bound: int, idx: int) -> bool:
@@ -1022,12 +1027,15 @@ def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_lim
     status 0 found (``moves[:decisions]`` holds the actions, ``length`` turns, proven shortest), 1 no escape
     within ``max_depth`` turns (``bound`` = max_depth + 1, or ``2**20`` when no path can ever lead out),
     2 stopped by ``node_limit`` / ``time_limit`` / ``stop[0]`` set by another thread (``bound`` = proven lower bound).
+    ``stop`` has 1 to 3 entries: ``stop[0]`` is read; while the search runs it writes, for another thread to read,
+    ``stop[1]`` = the bound of the iteration under way (no escape in fewer own turns: proven) and ``stop[2]`` = the
+    nodes searched so far / 1024 (saturating).
     """
     s = _solitaire_root(state, deck, player)
     if max_depth < 1 or max_depth > 64 or len(moves) < 3 * max_depth:
         raise ValueError("max_depth must be 1..64 and moves hold 3 * max_depth entries")
-    if len(stop) != 1:
-        raise ValueError("stop: expected 1 entry")
+    if not 1 <= len(stop) <= 3:
+        raise ValueError("stop: expected 1 to 3 entries")
     union = _union_exits(s, deck)
     rf = [0] * CELLS
     _field(union, rf)
@@ -1037,9 +1045,13 @@ def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_lim
     nodes = 0
     deadline = time.perf_counter() + time_limit if time_limit > 0 else 0.0
     while bound <= max_depth:
+        if len(stop) >= 2:
+            stop[1] = bound
         search = _Search(deck, player, union, node_limit - nodes if node_limit > 0 else 0, deadline, moves,
                          True, True, 1)
         search.stop = stop
+        search.progress = stop if len(stop) == 3 else None
+        search.base_nodes = nodes
         found = search.dfs(s, 1, bound, 0)
         nodes += search.nodes
         if found:

@@ -87,8 +87,10 @@ def test_EM85_EM86_aelin_splits_and_reveals():
 def test_hint_errors_and_guessed_states():
     """Nobody decides a chance node; a finished game has no hint; the player must be the one to move; Aelin's
     hint needs her real Resolve cards."""
-    with pytest.raises(UnsupportedActionError):
+    with pytest.raises(InvalidInputError):  # the shared template: no player is to act at a chance node
         GAME.hint(state(phase="draw", row=[]), ctx())
+    with pytest.raises(UnsupportedActionError):
+        GAME.hint(state(phase="draw", row=[]).view(0), ctx())
     with pytest.raises(InvalidInputError) as err:
         GAME.hint(GAME.state_from_notation(BLINK), ctx(), player=1)
     assert err.value.field == "player"
@@ -101,8 +103,10 @@ def test_hint_errors_and_guessed_states():
     over = state(turn="aelin", phase="acknowledge", mind=["D2b@0,0"], added=True,
                  resolve=[{"card": "D1a", "cards": ["S5"]}, {"card": "G2b"}, {"card": "S3"}, {"card": "F5"}])
     play(over, "take D2b")
-    with pytest.raises(UnsupportedActionError):
+    with pytest.raises(InvalidInputError):
         GAME.hint(over, ctx())
+    with pytest.raises(UnsupportedActionError):
+        GAME.hint(over.view(1), ctx())
 
 
 def test_full_information_hints_are_labelled():

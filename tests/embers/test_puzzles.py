@@ -2,8 +2,12 @@
 
 import itertools
 
+import pytest
+
 from solver.embers import mind as M
-from solver.embers.puzzles import generate, puzzle_problem
+from solver.embers.puzzles import DIFFICULTY, puzzle_problem
+from solver.errors import InvalidInputError
+from solver.puzzles import check, generate
 
 from .helpers import GAME
 
@@ -47,30 +51,52 @@ def brute_force_best(state):
     return best, placements
 
 
-def test_EM77_puzzles_have_a_unique_verified_answer():
+def puzzles(difficulty, count, seed):
+    return list(generate(GAME, "blink", difficulty, seed=seed, count=count))
+
+
+def test_EM77_EM78_puzzles_have_a_unique_verified_answer_graded_by_the_work():
     """EM-77: the answer reaches the stated relives when replayed, and an independent brute force over every
-    order and position finds the same maximum and no other set of placements reaching it."""
-    for puzzle in generate(GAME, 2, seed=3, difficulty="easy") + generate(GAME, 1, seed=3, difficulty="medium"):
-        data = puzzle.to_json()
+    order and position finds the same maximum and no other set of placements reaching it. EM-78: the grade is
+    the band of the solver's work (plans examined)."""
+    for data in puzzles("easy", 2, 3) + puzzles("medium", 1, 3):
         state = GAME.state_from_notation(data["state"])
         assert replay_relives(state, data["solution"]) == data["relives"] >= 1
         best, placements = brute_force_best(state)
         assert best == data["relives"] and placements == {frozenset(data["solution"])}
         assert data["verified"]["cpsat"] == "OPTIMAL"
+        _, _, _, low, high = DIFFICULTY[data["difficulty"]]
+        assert low <= data["work"] == data["verified"]["exhaustivePlans"] and (high is None or data["work"] <= high)
 
 
-def test_puzzles_are_deterministic():
-    """The same seed and difficulty give the same puzzles."""
-    a = [p.to_json() for p in generate(GAME, 2, seed=8, difficulty="easy")]
-    b = [p.to_json() for p in generate(GAME, 2, seed=8, difficulty="easy")]
-    for x, y in zip(a, b):
-        x["verified"].pop("cpsatSeconds")
-        y["verified"].pop("cpsatSeconds")
-    assert a == b
+def test_puzzles_are_regenerated_from_their_id():
+    """Puzzle i of a run comes from its own stream: the same id gives the same puzzle, --start resumes."""
+    run = puzzles("easy", 3, 8)
+    assert [p["id"] for p in run] == [f"embers-blink-easy-8-{i}" for i in range(3)]
+    assert list(generate(GAME, "blink", "easy", seed=8, start=2, count=1)) == run[2:]
+    assert run[0] != run[1]
+
+
+def test_check_re_proves_the_answer():
+    """check() re-proves from the puzzle's position: the stored solution is never trusted; a wrong but
+    well-formed answer is 'not correct' with the reason; a malformed one is an input error."""
+    puzzle = puzzles("easy", 1, 5)[0]
+    assert check(GAME, puzzle, "; ".join(puzzle["solution"]))["correct"] is True
+    assert check(GAME, puzzle, [m.replace("add ", "") for m in reversed(puzzle["solution"])])["correct"] in (True,
+                                                                                                        False)
+    forged = dict(puzzle, solution=["add " + puzzle["row"][0] + "@9,9"], relives=0)
+    assert check(GAME, forged, "; ".join(puzzle["solution"]))["correct"] is True
+    verdict = check(GAME, puzzle, puzzle["solution"][0])
+    assert verdict["correct"] is False and "not added" in verdict["message"]
+    card = puzzle["row"][0]
+    verdict = check(GAME, puzzle, f"add {card}@50,50; " + "; ".join(puzzle["solution"][1:]))
+    assert verdict["correct"] is False and "not a legal placement" in verdict["message"]
+    with pytest.raises(InvalidInputError):
+        check(GAME, puzzle, "put everything somewhere")
 
 
 def test_puzzle_problem_counts_relives_only():
     """The puzzle objective is the number of relives with every card added."""
-    puzzle = generate(GAME, 1, seed=1, difficulty="easy")[0]
-    problem = puzzle_problem(puzzle.state)
+    state = GAME.state_from_notation(puzzles("easy", 1, 1)[0]["state"])
+    problem = puzzle_problem(state)
     assert problem.require_all and problem.weights.visible == 0 and problem.reveal_value[0][:3] == (0, 1, 2)

@@ -80,8 +80,10 @@ def test_cli_hint_solve_score_show(capsys, tmp_path):
     assert json.loads(out)["moveInfos"][0]["move"] == "add C3@0,1"
     code, out, _ = run(capsys, "embers", "solve", BLINK)
     assert code == 0 and "proven optimal" in out and "add C3@0,1; add C1b@-1,0" in out
-    code, out, _ = run(capsys, "embers", "score", BLINK)
+    code, out, _ = run(capsys, "embers", "score", BLINK, "--json")
     assert json.loads(out)["mind"]["split"] is False
+    code, out, _ = run(capsys, "embers", "score", BLINK)
+    assert code == 0 and "row 1: Resolve D1a" in out and "demons: Cd [C2b]" in out
     code, out, _ = run(capsys, "embers", "show", BLINK, "--player", "0")
     assert "Resolve ?" in out and "Demon row: Cd [C2b]" in out
     code, out, _ = run(capsys, "embers", "legal-moves", BLINK)
@@ -132,7 +134,7 @@ def test_campaign_bookkeeping(capsys, tmp_path):
     assert data["chapter"] == "one" and set(data["archive"]) == {"aelin-prologue", "rowan"}
     assert {"Cd", "Dd", "Fd", "Gd", "Sd", "fenrys", "aelin"} <= set(data["added"])
     run(capsys, "embers", "campaign", "remove", path, "C4")
-    code, out, _ = run(capsys, "embers", "new", "--campaign", path, "--seed", "1")
+    code, out, _ = run(capsys, "embers", "new", "--campaign", path, "--seed", "1", "--json")
     assert "C4" in json.loads(out)["box"]
     code, _, err = run(capsys, "embers", "campaign", "archive", path, "C4")
     assert code == 1 and "not in the memory deck" in err
@@ -154,3 +156,4 @@ def test_demo_prints_examples(capsys):
     """memory-solver demo --game embers prints readable built-in examples."""
     code, out, _ = run(capsys, "demo", "--game", "embers")
     assert code == 0 and "Fenrys's hint" in out and "OPTIMAL" in out and "Aelin's hint" in out
+    assert "A short reviewed game" in out and "Biggest mistakes:" in out and "flip " in out

@@ -202,3 +202,30 @@ def test_a_stopped_search_whose_best_escape_meets_the_lower_bound_is_optimal():
     assert limited.status == "OPTIMAL" and limited.optimal
     answer = solver.solve("memorinth", state.to_notation(), nodes=3)
     assert answer.optimal and answer.status == "EXHAUSTIVE" and answer.value == answer.bound == 3
+
+
+def test_solve_reports_its_best_so_far_and_stops_promptly_under_a_large_node_budget():
+    """issue 11: a solve with a node budget too big to reach still honours terminate (the watcher runs whenever
+    the search may be long), and sends interim answers: the greedy escape with the rising proven lower bound."""
+    import threading
+    import time
+
+    game = MemorinthGame(variant="master", action_side="special")
+    state = game.deal(30)                      # IDA* needs about 12 s to prove 5 own turns
+    reports = []
+    ctx = SearchContext(limits=Limits(nodes=10**12), report=reports.append, report_every=0.05)
+    timer = threading.Timer(0.6, ctx.cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    result = game.solve(state.to_notation(), ctx)
+    stopped_after = time.perf_counter() - start
+    timer.join()
+    assert stopped_after < 0.6 + 1.5
+    assert result.status == "LIMIT" and not result.optimal and not result.is_during_search
+    assert len(reports) >= 3 and all(r.is_during_search for r in reports)
+    bounds = [r.bound for r in reports]
+    assert bounds == sorted(bounds) and bounds[-1] <= result.bound
+    assert all(r.value == result.value and r.solution["turnMoves"] == result.solution["turnMoves"] for r in reports)
+    nodes = [r.solution["nodes"] for r in reports]
+    assert nodes == sorted(nodes) and 0 < nodes[-1] <= result.solution["nodes"]
+    assert reports[-1].to_json()["isDuringSearch"] is True

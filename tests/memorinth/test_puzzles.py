@@ -117,3 +117,76 @@ def test_bad_generation_requests():
         list(solver.generate(MemorinthGame(), difficulty="insane"))
     with pytest.raises(InvalidInputError, match="--turns"):
         kind_range("base", "escape-in-40", "hard")
+
+
+def _longer_escape(state, solution):
+    """Moves (flat) that leave the forest in more own turns than ``solution``: another first turn, then the shortest
+    escape from there."""
+    from solver.memorinth.escape import shortest_escape
+    from solver.search import Limits, SearchContext
+    for first in state.game.legal_moves(state):
+        if first == solution[0][0]:
+            continue
+        copy = state.clone()
+        turn = [first]
+        copy.apply_move(first)
+        while copy.phase != "flip" and not copy.is_terminal():
+            move = copy.game.legal_moves(copy)[0]
+            turn.append(move)
+            copy.apply_move(move)
+        if copy.is_terminal():
+            continue
+        rest = shortest_escape(copy, 0, max_depth=10, ctx=SearchContext(limits=Limits(nodes=2_000_000)))
+        if rest.optimal and rest.turns is not None:
+            return turn + rest.moves, 1 + rest.turns
+    raise AssertionError("no other first turn leads out")
+
+
+def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
+    """issue 13: generate gives the position to play from; check takes the moves played there as a flat list and
+    counts the own turns on the replay (a flat list of a longer escape was once read as one turn, 'correct')."""
+    game = MemorinthGame()
+    puzzle = puzzles(game, "easy", 1, seed=2)[0]
+    position = game.puzzle_position(puzzle)
+    assert position.to_json() == puzzle_state(game, puzzle).to_json() and position.current_player() == 0
+    flat = [move for turn in puzzle["solution"] for move in turn]
+    verdict = game.check_puzzle(puzzle, flat)
+    assert verdict["correct"] and f"in {puzzle['turns']} own turns" in verdict["message"]
+    longer, turns = _longer_escape(position, puzzle["solution"])
+    assert turns > puzzle["turns"]
+    for answer in (longer, ", ".join(longer)):
+        verdict = game.check_puzzle(puzzle, answer)
+        assert not verdict["correct"] and f"leaves in {turns} own turns" in verdict["message"], verdict
+    assert "still in the forest" in game.check_puzzle(puzzle, flat[:-1])["message"]
+    after = game.check_puzzle(puzzle, flat + ["flip a1"])
+    assert not after["correct"] and "already left" in after["message"]
+
+
+def test_the_engines_generate_answer_carries_the_position_to_play_from():
+    import json
+
+    from solver.engine import Engine
+
+    class Lines(list):
+        def write(self, text):
+            self.extend(json.loads(line) for line in text.splitlines())
+
+        def flush(self):
+            pass
+
+    out = Lines()
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "g", "game": "memorinth", "action": "generate", "kind": "escape-in-2",
+                                   "difficulty": "easy", "seed": 4}))
+    engine.close()
+    [answer] = out
+    position, puzzle = answer["position"], answer["puzzle"]
+    assert position["currentPlayer"] == 0 and not position["terminal"]
+    assert position["state"] == puzzle["state"] and position["notation"] == puzzle["notation"]
+    assert puzzle["solution"][0][0] in position["legalMoves"]
+    flat = [move for turn in puzzle["solution"] for move in turn]
+    engine = Engine(out)
+    engine.handle_line(json.dumps({"id": "c", "game": "memorinth", "action": "check", "puzzle": puzzle,
+                                   "answer": flat}))
+    engine.close()
+    assert out[-1]["correct"] is True and out[-1]["shortest"] == 2

@@ -142,6 +142,21 @@ def test_shortest_escape_and_solution_counts_agree(vec):
                                                                                       50, 0)
 
 
+def test_shortest_escape_publishes_the_same_progress():
+    """stop[1] (the iteration's bound) and stop[2] (nodes / 1024) as another thread reads them, kernel = twin."""
+    vec = MemorinthGame().deal(5).vec.copy()          # 6 own turns, about 5,400 nodes over 4 iterations
+    results, controls = [], []
+    for module in (K, T):
+        control = np.zeros(3, np.int32)
+        results.append(module.shortest_escape(vec, DECK, 0, 10, 0, 0.0, np.zeros(30, np.int32), control))
+        controls.append(control)
+    assert results[0][:3] == results[1][:3] and results[0][0] == 0   # node counts differ by the tables' TT
+    for (_, length, _, nodes), control in zip(results, controls):
+        assert control[0] == 0 and control[1] == length == 6
+        # published at every 1024th node of an iteration: behind the total by less than 1024 per iteration
+        assert 0 < control[2] <= nodes >> 10 and (nodes >> 10) - control[2] <= 6
+
+
 @pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
 def test_bad_vectors_are_rejected(module):
     vec = GAMES[0].deal(0).vec.copy()

@@ -1,10 +1,18 @@
 """The web board in a real browser: headless Chromium driven by Playwright (tests/web/conftest.py)."""
 
+import re
+
 import pytest
 
 from solver.record import record_from_lines
 
-GAMES = ["pile"]
+GAMES = ["pile", "memorinth"]
+#: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
+CLICKS = {"pile": 2}
+#: the deal's seed (one in which clicking the first legal move does not lose before the hint)
+SEEDS = {"memorinth": 12}
+#: games whose board is text (no picture, so no board targets to click): the toy game
+TEXT_BOARDS = {"pile"}
 
 
 def open_page(browser, url, query="", width=1280):
@@ -35,29 +43,73 @@ def moves_played(page):
 
 
 def play_by_clicking(page, count):
-    """Click the first legal move (a board target when one names a single move, else the move list)."""
-    for _ in range(count):
+    """Click legal moves ``count`` times: the first on a board target where one names a single move, the rest the
+    first of the move buttons. Returns how many were board clicks."""
+    on_board = 0
+    for i in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
-            return
+            break
+        if i == 0 and click_board_target(page, "#board", "#moves"):
+            on_board += 1
+            continue
         buttons.first.click()
         wait_idle(page)
+    return on_board
+
+
+def move_tokens(move):
+    """The tokens of a move string a board element may name (board.js moveTokens)."""
+    return [token for token in re.split(r"[\s,;@=:()]+", move.lower()) if token]
+
+
+def moves_for(token, legal):
+    """The legal moves a board element with data-target=token stands for (board.js movesFor)."""
+    wanted = token.lower()
+    return [move for move in legal if move.lower() == wanted or wanted in move_tokens(move)]
+
+
+def board_target_for(page, board, legal, wanted=None):
+    """A data-target on ``board`` that names exactly one legal move (``wanted``, when given)."""
+    for token in page.eval_on_selector_all(f"{board} [data-target]",
+                                           "els => els.map(e => e.getAttribute('data-target'))"):
+        named = moves_for(token, legal)
+        if len(named) == 1 and (wanted is None or named[0] == wanted):
+            return token, named[0]
+    return None, None
+
+
+def click_board_target(page, board, buttons, wanted=None):
+    """Play a move by clicking the board (not the move list); False when no target names just that move."""
+    legal = page.eval_on_selector_all(f"{buttons} button", "els => els.map(e => e.dataset.move)")
+    token, move = board_target_for(page, board, legal, wanted)
+    if token is None:
+        return False
+    played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
+    page.locator(f'{board} [data-target="{token}"]').first.click()
+    wait_idle(page)
+    if played is not None:
+        texts = page.eval_on_selector_all("#move-list li", "items => items.map(i => i.textContent)")
+        assert len(texts) > played and texts[played].endswith(move), (token, move, texts[played:])
+    return True
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_server, browser, game, tmp_path):
     url, _ = live_server
     page, errors = open_page(browser, url, "?nodes=40")
-    deal(page, game)
-    play_by_clicking(page, 2)
+    seed = SEEDS.get(game, 3)
+    deal(page, game, seed)
+    clicks = CLICKS.get(game, 10)
+    assert play_by_clicking(page, clicks) == (0 if game in TEXT_BOARDS else 1)
     before = moves_played(page)
-    assert before >= 2
+    assert before >= clicks
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=60_000)
     page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
     shown = page.locator("#hint-list li").first.get_attribute("data-move")
     assert page.locator("#moves button.best").first.text_content() == shown
-    assert shown == engine_top_move(page, tmp_path, nodes=40, seed=3)
+    assert shown == engine_top_move(page, tmp_path, nodes=40, seed=seed)
     page.click("#undo")
     wait_idle(page)
     assert moves_played(page) < before
@@ -77,6 +129,16 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     assert moves_played(page) == before
     page.click("#review")
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=60_000)
+    wait_idle(page)
+    assert page.locator("#hint-list li").count() == 0       # the hint was for the current position
+    row = page.locator("#review-table tbody tr").last
+    row.click()
+    wait_idle(page)
+    assert page.text_content("#status") == f"Review: the position before move {int(row.get_attribute('data-turn')) + 1}"
+    assert page.locator("#moves button").count() == 0        # a past position: nothing to play on it
+    page.click("#review-close")
+    wait_idle(page)
+    assert page.locator("#moves button").count() > 0 or page.text_content("#status") == "The game is over."
     assert errors == []
 
 
@@ -98,3 +160,46 @@ def engine_top_move(page, tmp_path, nodes, seed):
     result = solver.hint(record.game, position, top=5, nodes=nodes, seed=seed, player=player)
     assert player in (None, seat)
     return result.best.move
+
+
+#: a puzzle of each kind of a game: (kind, difficulty, index) as the page's puzzle panel asks for it
+PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)]}
+#: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
+SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn]}
+
+
+@pytest.mark.parametrize("game, kind, difficulty, index",
+                         [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
+                         ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
+def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind, difficulty, index):
+    """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
+    else the move buttons), checked by the server: 'correct'; the solution shown on request."""
+    from solver.puzzles import make_puzzle
+    from solver.registry import load_game
+    url, _ = live_server
+    page, errors = open_page(browser, url)
+    page.click(".tab[data-tab=puzzles]")
+    page.select_option("#puzzle-game", game)
+    page.select_option("#puzzle-kind", kind)
+    page.select_option("#puzzle-difficulty", difficulty)
+    page.fill("#puzzle-index", str(index))
+    page.click("#puzzle-new")
+    page.wait_for_selector("#puzzle-board svg", timeout=60_000)
+    wait_idle(page)
+    puzzle = make_puzzle(load_game(game), kind, difficulty, 0, index)
+    assert puzzle["id"] in page.text_content("#puzzle-text")
+    on_board = 0
+    for move in SOLUTION_MOVES[game](puzzle):
+        if click_board_target(page, "#puzzle-board", "#puzzle-legal", move):
+            on_board += 1
+        else:
+            page.click(f'#puzzle-legal button[data-move="{move}"]')
+            wait_idle(page)
+    assert on_board >= 1
+    page.click("#puzzle-check")
+    page.wait_for_function("() => /correct/.test(document.querySelector('#puzzle-message').textContent)")
+    assert page.text_content("#puzzle-message").startswith("correct:")
+    page.click("#puzzle-solution")
+    page.wait_for_selector("#puzzle-answer:not([hidden])")
+    assert page.text_content("#puzzle-answer").startswith("Proven solution:")
+    assert errors == []

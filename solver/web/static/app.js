@@ -233,6 +233,10 @@ function renderMoves() {
   box.innerHTML = "";
   const position = S.position;
   $("moves-title").textContent = position.currentPlayer === -1 ? "Outcomes" : "Moves";
+  if (S.cursor !== null) {  // the board shows a past position: moves are played on the game, after the review
+    box.textContent = "Reviewing a past position: Back to the game to play on.";
+    return;
+  }
   if (!myTurn(position)) return;
   const best = S.hint?.moveInfos?.[0]?.move;
   for (const move of position.legalMoves) {
@@ -409,6 +413,9 @@ function save() {
 }
 
 async function review() {
+  clearHint();  // the review draws each decision's own best move; the last hint was for the current position
+  await drawPosition();
+  renderMoves();
   say($("message"), "Reviewing...", "ok");
   try {
     S.review = await engine({ action: "review", game: S.spec, record: record(), player: S.seat, limits: budget(),
@@ -435,10 +442,11 @@ async function review() {
       row.append(cell);
     }
     if (mistakes.has(d.turn)) row.classList.add("mistake");
-    row.addEventListener("click", guarded(() => showReviewTurn(d.turn)));
+    row.addEventListener("click", guarded(async () => { await showReviewTurn(d.turn); boardIntoView(); }));
     body.append(row);
   }
   renderMoveList();
+  $("review-panel").scrollIntoView({ block: "nearest" });
   if (S.review.mistakes.length) await showReviewTurn(S.review.mistakes[0].turn);
 }
 
@@ -454,7 +462,14 @@ async function showReviewTurn(turn) {
   S.cursor = turn;
   for (const row of $("review-table").querySelectorAll("tr")) row.classList.toggle("cursor", row.dataset.turn == turn);
   renderMoveList();
+  renderMoves();
   await drawPosition();
+}
+
+/** Bring the board back on screen when it is scrolled away (a narrow screen: the board is above the panels). */
+function boardIntoView() {
+  const box = $("board-wrap").getBoundingClientRect();
+  if (box.bottom < 120 || box.top > window.innerHeight - 120) $("board-wrap").scrollIntoView({ block: "start" });
 }
 
 async function closeReview() {

@@ -1,4 +1,4 @@
-"""Embers of Memory states as JSON and as a compact one-line notation (both round-trip).
+"""Embers of Memory states and player views as JSON and as a compact one-line notation (both round-trip).
 
 The formats are documented in ``docs/formats/embers.md``. Parsing checks that
 the position is one the rules can produce: every card in exactly one place,
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
-from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, EmbersState,
+from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, VIEW_PHASES, EmbersState,
                                  StrengthRow, arrangements)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
@@ -47,7 +47,8 @@ def state_to_json(state: EmbersState) -> dict[str, Any]:
     pending: dict[str, Any] | None = None
     if state.pending is not None:
         kind, value = state.pending
-        pending = {"suit": SUITS[value]} if kind == "suit" else {"row": value + 1}
+        pending = {"suit": SUITS[value]} if kind == "suit" else {"row": value + 1} if kind == "row" \
+            else {"play": value}
     out: dict[str, Any] = {
         "game": "embers",
         "chapter": state.chapter,
@@ -81,23 +82,8 @@ def _resolve_id(state: EmbersState, row: StrengthRow) -> str:
     return state.deck.cards[row.resolve].id
 
 
-def observation_json(state: EmbersState, player: int) -> dict[str, Any]:
-    """What ``player`` may know: the deck's size but not its cards, and face-down Resolve cards only for Aelin."""
-    out = state_to_json(state)
-    out.pop("guessed", None)
-    out.pop("deck", None)
-    out["deckCount"] = len(state.pile)
-    if not state.sees_resolve(player):
-        for entry in out["resolve"]:
-            if not entry["faceUp"]:
-                entry["card"] = UNKNOWN
-    out["player"] = player
-    out["role"] = state.role(player)
-    return out
-
-
-def state_to_notation(state: EmbersState) -> str:
-    """The compact notation (``docs/formats/embers.md``)."""
+def state_to_notation(state: EmbersState, masked: list[int] | tuple[int, ...] = ()) -> str:
+    """The compact notation (``docs/formats/embers.md``); ``masked`` rows write their Resolve card as ``?``."""
     deck = state.deck
 
     def ids(cards: list[int]) -> str:
@@ -106,12 +92,15 @@ def state_to_notation(state: EmbersState) -> str:
     head = "embers/one" if state.chapter == "one" else f"embers/prologue/{state.part}"
     mind = ";".join(f"{deck.cards[c].id}@{x},{y}" for c, x, y in state.mind) or "-"
     demons = ",".join(deck.cards[d].id + "".join(":" + deck.cards[c].id for c in t) for d, t in state.demons) or "-"
-    rows = ",".join(("^" if r.face_up else "") + ".".join([_resolve_id(state, r)] + [deck.cards[c].id for c in r.cards])
-                    + (f"!{r.at_least}" if r.at_least else "") for r in state.rows) or "-"
+    rows = ",".join(("^" if r.face_up else "") + ".".join([UNKNOWN if i in masked else _resolve_id(state, r)]
+                                                          + [deck.cards[c].id for c in r.cards])
+                    + (f"!{r.at_least}" if r.at_least else "") for i, r in enumerate(state.rows)) or "-"
     if state.pending is None:
         pending = "-"
     else:
-        pending = f"suit:{SUIT_LETTERS[state.pending[1]]}" if state.pending[0] == "suit" else f"row:{state.pending[1] + 1}"
+        kind, value = state.pending
+        pending = f"suit:{SUIT_LETTERS[value]}" if kind == "suit" else f"row:{value + 1}" if kind == "row" \
+            else f"play:{value}"
     parts = [head, f"day={state.day}", f"turn={state.role(state.turn)}", f"phase={state.phase}", f"mind={mind}",
              f"row={ids(state.row)}", f"demons={demons}", f"discard={ids(state.discard)}", f"box={ids(state.box)}",
              f"resolve={rows}", f"completed={state.completed}", f"added={int(state.added)}", f"pending={pending}",
@@ -143,8 +132,9 @@ class _Builder:
         return card.index
 
 
-def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersState:
-    """Parse and validate a JSON state."""
+def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: int | None = None) -> EmbersState:
+    """Parse and validate a JSON state; with ``observer``, the body of that player's view (``"?"`` exactly for
+    the Resolve cards the observer cannot see, and the view's own phases), returned as the view's table."""
     obj = as_object(obj, field)
     check_keys(obj, JSON_KEYS, field)
     if "game" in obj and obj["game"] != "embers":
@@ -155,7 +145,11 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersS
                                 f"this game is chapter {game.params['chapter']!r}; use game "
                                 f"'embers(chapter={chapter})'" if chapter in PHASES else "expected 'one' or 'prologue'")
     b = _Builder(game, field)
-    state = EmbersState(game)
+    if observer is None:
+        state = EmbersState(game)
+    else:
+        from solver.embers.view import Table
+        state = Table(game, observer)
     part = obj.get("part")
     if chapter == "prologue":
         state.part = as_int(part if part is not None else 1, join(field, "part"), 1, 2)
@@ -168,8 +162,11 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersS
         raise InvalidInputError(join(field, "turn"), turn, f"expected one of {', '.join(roles)}")
     state.turn = roles[turn]
     phase = get(obj, "phase", field)
-    if phase not in PHASES[chapter]:
-        raise InvalidInputError(join(field, "phase"), phase, f"expected one of {', '.join(PHASES[chapter])}")
+    phases = PHASES[chapter] + (VIEW_PHASES[chapter] if observer is not None else ())
+    if phase not in phases:
+        raise InvalidInputError(join(field, "phase"), phase, f"expected one of {', '.join(phases)}"
+                                + ("" if observer is not None or phase not in VIEW_PHASES[chapter]
+                                   else " (phase {phase!r} is only in a player's view)"))
     state.phase = phase
     mind_field = join(field, "mind")
     for i, entry in enumerate(as_list(obj.get("mind", []), mind_field)):
@@ -202,6 +199,8 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersS
         check_keys(entry, ("card", "faceUp", "cards", "atLeast"), where)
         face_up = as_bool(entry.get("faceUp", False), join(where, "faceUp"))
         value = entry.get("card")
+        if observer is not None:
+            _check_view_card(chapter, observer, face_up, value, join(where, "card"))
         if value == UNKNOWN and not face_up:
             resolve = -1
             unknown.append(i)
@@ -221,8 +220,24 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersS
     listed_deck = obj.get("deck")
     if "guessed" in obj:
         state.guessed = as_bool(obj["guessed"], join(field, "guessed"))
-    _finish(state, b, listed_deck, unknown, field)
+    if observer is not None and (listed_deck is not None or "guessed" in obj):
+        key = "deck" if listed_deck is not None else "guessed"
+        raise InvalidInputError(join(field, key), obj[key], "a player's view does not list the deck (nobody sees "
+                                                            "it) and holds no guess")
+    _finish(state, b, listed_deck, unknown, field, observer)
     return state
+
+
+def _check_view_card(chapter: str, observer: int, face_up: bool, value: Any, field: str) -> None:
+    """In a view, a face-down Resolve card is ``"?"`` exactly when the observer cannot see it (EM-27)."""
+    hidden = not face_up and not (chapter == "one" and observer == AELIN)
+    if hidden and value != UNKNOWN:
+        who = "nobody sees face-down Resolve cards in the prologue" if chapter == "prologue" else \
+            "Fenrys cannot see Aelin's face-down Resolve cards"
+        raise InvalidInputError(field, value, f"{who}: a view gives them as '?'")
+    if not hidden and value == UNKNOWN:
+        raise InvalidInputError(field, value, "Aelin sees her own Resolve cards: give the card" if not face_up
+                                else "a face-up Resolve card is seen by both players: give the card")
 
 
 def _mind_entry(b: _Builder, entry: Any, where: str) -> tuple[int, int, int]:
@@ -246,18 +261,24 @@ def _pending(value: Any, field: str, rows: int) -> tuple[str, int] | None:
     if value is None:
         return None
     obj = as_object(value, field)
-    check_keys(obj, ("suit", "row"), field)
+    check_keys(obj, ("suit", "row", "play"), field)
     if len(obj) != 1:
         raise InvalidInputError(field, value, "expected {\"suit\": SUIT} or {\"row\": N}")
     if "suit" in obj:
         return ("suit", suit_index(obj["suit"], join(field, "suit")))
+    if "play" in obj:  # a player's view only: the relive that turns a prologue Resolve card came in play 1 or 2
+        return ("play", as_int(obj["play"], join(field, "play"), 1, 2))
     return ("row", as_int(obj["row"], join(field, "row"), 1, max(rows, 1)) - 1)
 
 
-def _finish(state: EmbersState, b: _Builder, listed_deck: Any, unknown: list[int], field: str) -> None:
+def _finish(state: EmbersState, b: _Builder, listed_deck: Any, unknown: list[int], field: str,
+            observer: int | None = None) -> None:
     """Derive the deck, fill unknown Resolve cards, and check the position is possible."""
     deck = state.deck
     state.pile = {c.index for c in deck.cards if c.index not in b.where}
+    if state.chapter == "one" and state.day == 1 and state.phase == "deal":
+        # EM-30: while the first day is dealt, the demons are set aside (they join the deck after the Resolve)
+        state.pile -= {d.index for d in deck.demons}
     if state.chapter == "prologue" and deck.demons:
         # demons join the memory deck only in Chapter One (EM-30)
         state.pile -= {d.index for d in deck.demons if d.index not in b.where}
@@ -274,9 +295,16 @@ def _finish(state: EmbersState, b: _Builder, listed_deck: Any, unknown: list[int
         if missing:
             raise ImpossibleStateError(join(field, "deck"), listed_deck,
                                        f"cards missing from every zone: {', '.join(deck.cards[c].id for c in sorted(missing))}")
+    if observer is not None:
+        from solver.embers.view import normalise
+        normalise(state, field)  # the hidden Resolve cards: a canonical fill consistent with the view
+        check_state(state, field)
+        return
     if unknown:
         if state.chapter != "one":
-            raise InvalidInputError(join(field, "resolve"), "?", "unknown Resolve cards are only for Chapter One")
+            raise InvalidInputError(join(field, "resolve"), "?", "unknown Resolve cards are only for Chapter One "
+                                                                 "(a prologue position with '?' is a player's view: "
+                                                                 "add \"view\": N)")
         from solver.embers.knowledge import fill_unknown_resolve
         fill_unknown_resolve(state, unknown, field)
     check_state(state, field)
@@ -316,13 +344,14 @@ def check_state(state: EmbersState, field: str = "state") -> None:
             raise bad("mind", [], "the Mind card is dealt before the Resolve")
         if len(state.mind) > 1:
             raise bad("mind", len(state.mind), "a new day starts with one Mind card")
-        if state.day == 1:
-            raise bad("day", 1, "the first day is dealt at set-up")
         if any(r.face_up for r in state.rows):
             raise bad("resolve", "faceUp", "new Resolve cards are face down")
         return
     if len(state.rows) != rows_needed:
         raise bad("resolve", len(state.rows), f"Aelin has {rows_needed} strength rows")
+    if phase == "dayend":  # a view only: Aelin has said "I am with you"; her Resolve cards are shown (EM-28)
+        _check_day_end(state, bad)
+        return
     if phase == "arrange":  # EM-34: the day is set up; Aelin orders her Resolve before Fenrys's first turn
         if state.row or state.demons or state.discard or state.completed or state.added or any(
                 r.cards or r.at_least or r.face_up for r in state.rows):
@@ -333,7 +362,7 @@ def check_state(state: EmbersState, field: str = "state") -> None:
         if state.turn != FENRYS:
             raise bad("turn", "aelin", "Fenrys plays first once the Resolve is arranged")
         return
-    _check_rows(state, bad, mid_take=(state.turn == AELIN and phase in ("reveal", "split")))
+    _check_rows(state, bad, mid_take=(state.turn == AELIN and phase in ("reveal", "split", "speak")))
     if not state.mind:
         raise bad("mind", [], "the Mind is empty (Aelin would have broken)")
     split = len(mindlib.sections(state.mind)) > 1
@@ -362,15 +391,17 @@ def check_state(state: EmbersState, field: str = "state") -> None:
                 state.deck, state.mind, state.row):
             raise bad("row", [deck.cards[c].id for c in state.row], "no card can be added (Aelin would have broken)")
     else:
-        if phase not in ("acknowledge", "reveal", "split"):
+        if phase not in ("acknowledge", "reveal", "split", "speak"):
             raise bad("phase", phase, "not a phase of Aelin's turn")
+        if phase == "speak" and not state.rows[state.completed].cards:
+            raise bad("phase", phase, "Aelin speaks after a card joined her current row")
         if state.row:
             raise bad("row", [deck.cards[c].id for c in state.row], "the memory row is empty on Aelin's turn")
         if phase == "reveal" and (state.pending is None or state.pending[0] != "row"):
             raise bad("pending", state.pending, "on Aelin's turn a reveal follows a card added to her row")
     if phase == "reveal":
-        if state.pending is None:
-            raise bad("pending", None, "phase 'reveal' needs a pending suit or row")
+        if state.pending is None or state.pending[0] not in ("suit", "row"):
+            raise bad("pending", state.pending, "phase 'reveal' needs a pending suit or row")
         if all(r.face_up for r in state.rows):
             raise bad("resolve", "faceUp", "nothing left to reveal")
         if state.pending[0] == "row":
@@ -381,6 +412,22 @@ def check_state(state: EmbersState, field: str = "state") -> None:
                                                             "Resolve card after Aelin added a card to it")
     elif state.pending is not None:
         raise bad("pending", state.pending, "only phase 'reveal' has a pending choice")
+
+
+def _check_day_end(state: EmbersState, bad: Any) -> None:
+    """A view at Day's End (phase ``dayend``): every row complete, the Resolve cards about to be shown."""
+    if state.day == 3:
+        raise bad("day", 3, "the third day's end wins the game: nothing is shown")
+    if state.completed != len(state.rows):
+        raise bad("completed", state.completed, "the day ends when the fourth row is complete")
+    for i, row in enumerate(state.rows):
+        if state.row_total(row) != TARGET:
+            raise bad(f"resolve[{i}]", state.row_total(row), "a completed row totals exactly 7")
+    if state.row or state.turn != AELIN or not state.mind or state.pending is not None:
+        raise bad("phase", "dayend", "the day ends at the close of Aelin's turn (an empty memory row, a Mind, "
+                                     "nothing pending)")
+    if len(mindlib.sections(state.mind)) > 1:
+        raise bad("mind", len(state.mind), "Aelin settles a split before she speaks")
 
 
 def _check_segments(state: EmbersState, bad: Any) -> None:
@@ -435,20 +482,30 @@ def _check_rows(state: EmbersState, bad: Any, mid_take: bool) -> None:
 
 def _check_prologue(state: EmbersState, bad: Any) -> None:
     deck = state.deck
+    if state.phase == "deal":
+        _check_prologue_deal(state, bad)
+        return
     if len(state.rows) != ROWS["prologue"]:
         raise bad("resolve", len(state.rows), "the prologue has three Resolve cards")
     if state.demons:
         raise bad("demons", state.demons, "there are no demons in the prologue")
     if state.part == 1:
-        if state.phase not in ("first", "second", "draw"):
+        if state.phase not in ("first", "second", "draw", "flip"):
             raise bad("phase", state.phase, "not a phase of part one")
+        if (state.phase == "flip") != (state.pending is not None and state.pending[0] == "play") \
+                or (state.pending is not None and state.phase != "flip"):
+            raise bad("pending", state.pending, "in part one only a view's phase 'flip' has a pending play "
+                                                "(the relive that turns a Resolve card)")
+        if state.phase == "flip" and not mindlib.relives(deck, state.mind):
+            raise bad("phase", "flip", "a Resolve card is turned after an add that relives a memory")
         if any(r.cards for r in state.rows) or state.completed:
             raise bad("resolve", "cards", "strength rows are built in part two")
         if all(r.face_up for r in state.rows):
             raise bad("resolve", "faceUp", "three face-up Resolve cards win part one")
         if not state.mind:
             raise bad("mind", [], "the Mind is never empty in part one")
-        limit = {"first": 4, "second": 3, "draw": 3}[state.phase]
+        limit = {"first": 4, "second": 3, "draw": 3,
+                 "flip": 4 - (state.pending[1] if state.pending else 1)}[state.phase]
         if len(state.row) > limit:
             raise bad("row", _ids(deck, state.row), f"at most {limit} cards in the memory row in phase {state.phase}")
         if state.phase == "draw" and not state.pile:
@@ -477,6 +534,19 @@ def _check_prologue(state: EmbersState, bad: Any) -> None:
         raise bad("pending", state.pending, "the prologue has no pending reveal")
 
 
+def _check_prologue_deal(state: EmbersState, bad: Any) -> None:
+    """The prologue's set-up at a real table (EM-35): the Mind card, three Resolve cards, four memory row cards."""
+    if state.part != 1 or state.turn != FENRYS:
+        raise bad("phase", "deal", "the prologue is dealt before Rowan's first turn of part one")
+    if state.discard or state.completed or state.added or state.pending is not None or len(state.mind) > 1 or \
+            any(r.cards or r.face_up or r.at_least for r in state.rows):
+        raise bad("phase", "deal", "while the prologue is dealt only the Mind card, the face-down Resolve cards "
+                                   "and the memory row are out")
+    if (state.rows and not state.mind) or (state.row and len(state.rows) < ROWS["prologue"]) or len(state.row) >= 4:
+        raise bad("phase", "deal", "the set-up deals the Mind card, then three Resolve cards, then four cards to "
+                                   "the memory row")
+
+
 # ---------------------------------------------------------------------------- notation
 _NOTATION_KEYS = ("day", "turn", "phase", "mind", "row", "demons", "discard", "box", "resolve", "completed",
                   "added", "pending", "result", "guessed")
@@ -484,6 +554,11 @@ _NOTATION_KEYS = ("day", "turn", "phase", "mind", "row", "demons", "discard", "b
 
 def state_from_notation(game: EmbersGame, text: Any, field: str = "state") -> EmbersState:
     """Parse the compact notation into a state (through the JSON parser, so the same checks apply)."""
+    return state_from_json(game, notation_to_json(game, text, field), field)
+
+
+def notation_to_json(game: EmbersGame, text: Any, field: str = "state") -> dict[str, Any]:
+    """The JSON object a notation (a state's, or a view's body) stands for."""
     if not isinstance(text, str):
         raise NotationError(field, text, "expected a notation string such as 'embers/one day=1 turn=fenrys ...'")
     tokens = text.split()
@@ -534,8 +609,8 @@ def state_from_notation(game: EmbersGame, text: Any, field: str = "state") -> Em
         kind, _, value = pending.partition(":")
         if kind == "suit":
             obj["pending"] = {"suit": value}
-        elif kind == "row":
-            obj["pending"] = {"row": _notation_int(value, f"{field}.pending")}
+        elif kind in ("row", "play"):
+            obj["pending"] = {kind: _notation_int(value, f"{field}.pending")}
         else:
             raise NotationError(f"{field}.pending", pending, "expected '-', 'suit:C' or 'row:N'")
     result = values.get("result", "-")
@@ -545,7 +620,7 @@ def state_from_notation(game: EmbersGame, text: Any, field: str = "state") -> Em
     if head[1] != game.params["chapter"]:
         raise NotationError(field, tokens[0], f"this game is chapter {game.params['chapter']!r}; use game "
                                               f"'embers(chapter={head[1]})'")
-    return state_from_json(game, obj, field)
+    return obj
 
 
 def _notation_int(text: str, field: str) -> int:

@@ -1,0 +1,164 @@
+"""Screenshots of the web board for one game: ``python docs/screenshots/make.py --game GAME``.
+
+Starts the web board (``solver/web/server.py``) on a free local port in this process, drives the page in
+headless Chromium through Playwright (Debian's ``chromium``; ``pip install playwright``) and writes, at the
+given viewport, ``<game>-start.png`` (a seeded game just dealt), ``<game>-hint.png`` (after a few moves, a
+hint shown: the list and the best move drawn on the board) and ``<game>-review.png`` (the review of those
+moves, its biggest mistake on the board) into ``--out`` (default: this directory): what the viewport shows, or
+the whole page with ``--full-page``. The README links the laptop ones.
+
+The moves are the page's own move buttons, the first legal one each time, so any game works unchanged;
+``--moves``, ``--seed``, ``--nodes`` and ``--players`` choose the game shown. ``--width 390`` looks at the page
+as a phone does (write those elsewhere with ``--out``: only the laptop ones live in the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SHOTS = ("start", "hint", "review")
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(threads: int = 2) -> tuple[str, object, threading.Thread]:
+    """The web board on a free port in a background thread: ``(url, server, thread)``."""
+    import uvicorn
+
+    from solver.web.server import build_app
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(build_app(threads=threads), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if server.started:
+            break
+        time.sleep(0.05)
+    else:
+        raise SystemExit("make.py: the web board did not start")
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+def stop_server(server: object, thread: threading.Thread) -> None:
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def open_page(browser: object, url: str, width: int, height: int, nodes: int) -> object:
+    """The page with a node budget (the same hint on every machine), ready."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{url}/?nodes={nodes}")
+    page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    return page
+
+
+def wait_idle(page: object) -> None:
+    page.wait_for_timeout(50)
+    page.wait_for_selector("body[data-busy=false]", state="attached", timeout=120_000)
+
+
+def deal(page: object, game: str, seed: int, players: int | None) -> None:
+    """Start a seeded game dealt by the engine (the engine plays the other seats)."""
+    page.select_option("#game", game)
+    if players is not None and page.is_visible("#players"):
+        page.fill("#players", str(players))
+        page.dispatch_event("#players", "change")
+    page.fill("#seed", str(seed))
+    page.click("#deal")
+    page.wait_for_selector("#table:not([hidden])", timeout=60_000)
+    wait_idle(page)
+
+
+def play_moves(page: object, count: int) -> None:
+    """Click the first legal move ``count`` times (fewer if the game ends)."""
+    for _ in range(count):
+        buttons = page.locator("#moves button")
+        if buttons.count() == 0:
+            return
+        buttons.first.click()
+        wait_idle(page)
+
+
+def show_hint(page: object) -> None:
+    """Ask a hint and wait for its final answer."""
+    page.click("#hint")
+    page.wait_for_selector("#hint-list li", timeout=120_000)
+    page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')",
+                           timeout=120_000)
+    wait_idle(page)
+
+
+def open_review(page: object) -> None:
+    """Open the review and wait for its table."""
+    page.click("#review")
+    page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=120_000)
+    wait_idle(page)
+
+
+def shoot(page: object, path: Path, full_page: bool = False) -> None:
+    """What the viewport shows (or, with ``full_page``, the whole page below the fold too) as a PNG."""
+    page.screenshot(path=str(path), full_page=full_page)
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, nodes: int,
+         players: int | None, full_page: bool = False) -> list[Path]:
+    """Drive the page for ``game`` and write its three screenshots into ``out``."""
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("make.py: Chromium is not installed (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{game}-{name}.png" for name in SHOTS]
+    url, server, thread = start_server()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = open_page(browser, url, width, height, nodes)
+                deal(page, game, seed, players)
+                shoot(page, paths[0], full_page)
+                play_moves(page, moves)
+                show_hint(page)
+                shoot(page, paths[1], full_page)
+                open_review(page)
+                shoot(page, paths[2], full_page)
+            finally:
+                browser.close()
+    finally:
+        stop_server(server, thread)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True, help="the game's name (aetherya, embers, forgotten, memorinth, ...)")
+    parser.add_argument("--out", type=Path, default=HERE, help="where the PNGs go (default: docs/screenshots)")
+    parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels (a phone: 390)")
+    parser.add_argument("--height", type=int, default=900, help="viewport height in CSS pixels")
+    parser.add_argument("--seed", type=int, default=3, help="the deal's seed")
+    parser.add_argument("--moves", type=int, default=4, help="moves clicked before the hint")
+    parser.add_argument("--nodes", type=int, default=300, help="the hint's and review's node budget")
+    parser.add_argument("--players", type=int, default=None, help="players, for games that have the parameter")
+    parser.add_argument("--full-page", action="store_true", help="the whole page, not just the viewport")
+    args = parser.parse_args(argv)
+    make(args.game, args.out, args.width, args.height, args.seed, args.moves, args.nodes, args.players,
+         args.full_page)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

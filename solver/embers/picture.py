@@ -1,0 +1,537 @@
+"""The Embers of Memory picture (issue 12): the Mind in its layers, the memory row, Aelin's Resolve, the demons,
+the discard and the box, the phase and whose turn it is; hints on the board; printable puzzle sheets.
+
+Everything is drawn from the position's JSON (``docs/formats/embers.md``), the deck's card data (suit, strength,
+segments) and the position's legal moves (for the entry panel), so equal views give byte-identical pictures.
+
+* The Mind: each card a 2x2 square of quarters drawn bottom card first, so a card lying on another covers it;
+  clear quarters in a light tint of the suit colour, blocked quarters dark and hatched; each card's suit letter and
+  strength (``C4``) in a quarter that shows; a thin shadow under each card shows the layers, and a card covered
+  completely is outlined with dashes and listed under the Mind.
+* Colours are the Okabe-Ito palette per suit (Chains blue, Daggers vermillion, Flames orange, Glass sky, Stags
+  green) and every card also carries its suit letter, so colour is never the only cue; demons are black cards
+  marked "demon"; face-down Resolve cards the viewer cannot see are hatched backs (``Svg.card_back``), those
+  the viewer can see are drawn with a dashed "face down" frame.
+* Click targets (``data-target``): every visible Mind card and memory-row card carries its id (``take C4``,
+  ``keep C4,S1a``, ``add C3@0,1``, ``discard C3``); the strength rows carry their number in phase ``reveal``
+  (``reveal 2``, ``reveal 2 S3``); every other entry (``draw``, ``stop``, ``pass``, ``here``, ``silent``,
+  ``arrange ...``, ``chance ?``) is a button carrying the whole entry, and the cards a chance outcome, a reveal,
+  a Day's End or a flip may name are laid out as chips carrying their ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+
+SUIT_COLOURS = {"C": PALETTE["blue"], "D": PALETTE["vermillion"], "F": PALETTE["orange"], "G": PALETTE["sky"],
+                "S": PALETTE["green"]}
+SUIT_NAMES = {"C": "Chains", "D": "Daggers", "F": "Flames", "G": "Glass", "S": "Stags"}
+TINTS = {"C": "#CFE3F0", "D": "#F6D6C2", "F": "#F8E6BF", "G": "#D8EEF9", "S": "#C8ECE0"}
+BLOCKED = "#3C3C46"
+HATCH = "#8A8A96"
+DEMON = "#1E1E24"
+QUARTER = 34  # a quarter of a Mind card, in pixels
+SMALL = 20  # a quarter of a card in the rows
+MARGIN = 24
+RIGHT_WIDTH = 470
+PHASES = {
+    "arrange": "Aelin arranges her Resolve", "draw": "a card is drawn", "observe": "Fenrys draws or stops",
+    "blink": "Fenrys adds or discards", "reveal": "Aelin may turn a Resolve card", "split": "Aelin keeps a section",
+    "acknowledge": "Aelin takes a card", "deal": "cards are dealt", "over": "the game is over",
+    "first": "the first play", "second": "the second play", "speak": "Aelin speaks, or not",
+    "dayend": "the Resolve cards are shown", "flip": "a Resolve card is turned",
+}
+
+
+class Picture:
+    """One picture of a position (its JSON) with an optional hint."""
+
+    def __init__(self, game: Any, data: dict[str, Any], legal: list[str], hint: dict[str, Any] | None,
+                 extra_adds: list[tuple[str, int, int]] | None = None, title: str | None = None) -> None:
+        self.game = game
+        self.deck = game.deck
+        self.data = data
+        self.legal = legal
+        self.hint = hint
+        self.marks = hint_marks(hint)
+        self.meaning = (hint or {}).get("rootInfo", {}).get("valueMeaning")
+        self.mind = [_entry(e) for e in data.get("mind", [])]
+        self.extra = extra_adds or []
+        self.title = title
+
+    # -- cards --------------------------------------------------------------------------------------------
+    def card(self, name: str) -> Any:
+        return self.deck.card(name, "picture")
+
+    def draw_card(self, doc: Svg, x: float, y: float, q: float, name: str, visible: tuple[bool, ...] = (True,) * 4,
+                  target: str | None = None, label_at: int | None = None, shadow: bool = False,
+                  opacity: float | None = None, dashed: bool = False) -> None:
+        """A memory card (2x2 quarters) or a demon at ``(x, y)``; ``visible`` says which quarters show."""
+        card = self.card(name)
+        letter = name[0].upper()
+        colour = SUIT_COLOURS.get(letter, INK)
+        title = (f"{card.id}: demon of {card.suit_name}" if card.is_demon else
+                 f"{card.id}: {card.suit_name} {card.strength}, segments {_pattern(card.blocked)}")
+        with doc.group(target=target, title=title, opacity=opacity):
+            if shadow:
+                doc.rect(x + 3, y + 3, 2 * q, 2 * q, fill="#000000", opacity=0.28, rx=3)
+            if card.is_demon:
+                doc.rect(x, y, 2 * q, 2 * q, fill=DEMON, stroke=colour, stroke_width=3, rx=4)
+                doc.text(x + q, y + q * 0.72, card.id, size=q * 0.62, fill=PAPER, weight="bold")
+                doc.text(x + q, y + q * 1.38, "demon", size=q * 0.42, fill=PAPER)
+                return
+            for s, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+                qx, qy = x + dx * q, y + dy * q
+                if card.blocked >> s & 1:
+                    doc.rect(qx, qy, q, q, fill=BLOCKED)
+                    doc.line(qx + 2, qy + q - 2, qx + q - 2, qy + 2, stroke=HATCH, width=1.2)
+                    doc.line(qx + 2, qy + q / 2, qx + q / 2, qy + 2, stroke=HATCH, width=1.2)
+                    doc.line(qx + q / 2, qy + q - 2, qx + q - 2, qy + q / 2, stroke=HATCH, width=1.2)
+                else:
+                    doc.rect(qx, qy, q, q, fill=TINTS.get(letter, PAPER))
+            doc.rect(x, y, 2 * q, 2 * q, fill="none", stroke=colour, stroke_width=3, rx=3,
+                     dash="5 3" if dashed else None)
+            doc.line(x + q, y + 1.5, x + q, y + 2 * q - 1.5, stroke=colour, width=0.6, opacity=0.6)
+            doc.line(x + 1.5, y + q, x + 2 * q - 1.5, y + q, stroke=colour, width=0.6, opacity=0.6)
+            spot = label_at if label_at is not None else next((s for s in range(4) if visible[s]), None)
+            if spot is not None:
+                dx, dy = spot % 2, spot // 2
+                dark = bool(card.blocked >> spot & 1)
+                doc.text(x + dx * q + q / 2, y + dy * q + q / 2, f"{letter}{card.strength}", size=q * 0.46,
+                         fill=PAPER if dark else INK, weight="bold")
+
+    def back(self, doc: Svg, x: float, y: float, q: float, label: str | None = None,
+             target: str | None = None) -> None:
+        doc.card_back(x, y, 2 * q, 2 * q, label=label, target=target,
+                      title="a face-down Resolve card this player does not see")
+
+    # -- the whole picture -----------------------------------------------------------------------------------
+    def draw(self) -> Svg:
+        bounds = self.mind_bounds()
+        mind_w = max(8, bounds[2] - bounds[0] + 1) * QUARTER
+        left_w = mind_w + MARGIN
+        panel_x = left_w + 2 * MARGIN
+        width = panel_x + RIGHT_WIDTH + MARGIN
+        scratch = Svg(width, 10)  # a first pass measures the height
+        bottom = max(self.draw_mind(scratch, MARGIN, 104, bounds), self.draw_panel(scratch, panel_x, 76))
+        doc = Svg(width, bottom + MARGIN, title=self.title or self.caption())
+        self.header(doc, width)
+        self.draw_mind(doc, MARGIN, 104, bounds)
+        self.draw_panel(doc, panel_x, 76)
+        return doc
+
+    def caption(self) -> str:
+        data = self.data
+        who = f"player {data['view']}'s view ({data.get('role', '')})" if "view" in data else "full state"
+        return f"Embers of Memory, {self.chapter()}: {who}"
+
+    def chapter(self) -> str:
+        data = self.data
+        if data.get("chapter") == "prologue":
+            return f"Prologue part {data.get('part', 1)}"
+        return f"Chapter One, day {data.get('day', 1)} of 3"
+
+    def header(self, doc: Svg, width: float) -> None:
+        data = self.data
+        doc.text(MARGIN, 24, f"Embers of Memory · {self.chapter()}", size=18, anchor="start", weight="bold")
+        turn = str(data.get("turn", "")).capitalize()
+        phase = data.get("phase", "")
+        if data.get("result"):
+            status = f"Game over: {data['result']}"
+        else:
+            status = f"{turn}'s turn · phase {phase}: {PHASES.get(phase, phase)}"
+            pending = data.get("pending") or {}
+            if "suit" in pending:
+                status += f" (after a {pending['suit']} relive)"
+            elif "row" in pending:
+                status += f" (a card joined row {pending['row']})"
+        doc.text(MARGIN, 50, status, size=14, anchor="start")
+        who = (f"{str(data.get('role', '')).capitalize()}'s view (player {data['view']})" if "view" in data
+               else "full state: every card shown")
+        doc.badge(width - MARGIN, 24, who, fill=PALETTE["purple"] if "view" in data else INK, anchor="end", size=12)
+        if self.marks:
+            best = self.marks[0]
+            doc.text(width - MARGIN, 50, f"hint: {best['move']} ({format_value(best['value'], self.meaning)})",
+                     size=13, anchor="end", fill=best["colour"], weight="bold")
+
+    # -- the Mind ------------------------------------------------------------------------------------------------
+    def mind_bounds(self) -> tuple[int, int, int, int]:
+        quarters = [(x + dx, y + dy) for _, x, y in self.mind + self.extra + self.hint_adds()
+                    for dx in (0, 1) for dy in (0, 1)]
+        if not quarters:
+            return (0, 0, 7, 7)
+        xs, ys = [q[0] for q in quarters], [q[1] for q in quarters]
+        return (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+
+    def hint_adds(self) -> list[tuple[str, int, int]]:
+        out = []
+        for mark in self.marks:
+            move = mark["move"]
+            if move.startswith("add "):
+                out.append(_entry(move.split()[1]))
+        return out
+
+    def draw_mind(self, doc: Svg, ox: float, oy: float, bounds: tuple[int, int, int, int]) -> float:
+        """The Mind at ``(ox, oy)``; returns the bottom of what was drawn."""
+        x0, y0, x1, y1 = bounds
+        w, h = (max(8, x1 - x0 + 1)) * QUARTER, (max(8, y1 - y0 + 1)) * QUARTER
+        doc.text(ox, oy - 24, "Aelin's Mind", size=14, anchor="start", weight="bold")
+        doc.text(ox + 100, oy - 24, "later cards lie on top", size=12, anchor="start")
+        doc.rect(ox, oy, w, h, fill="#F4F1EA", stroke="#CCC6B8", stroke_width=1, rx=6)
+
+        def at(qx: int, qy: int) -> tuple[float, float]:
+            return ox + (qx - x0) * QUARTER, oy + (qy - y0) * QUARTER
+
+        cards = self.mind + [(c, x, y) for c, x, y in self.extra]
+        covered = []
+        for k, (name, x, y) in enumerate(cards):
+            later = cards[k + 1:]
+            visible = tuple(not any(lx <= x + dx <= lx + 1 and ly <= y + dy <= ly + 1 for _, lx, ly in later)
+                            for dy in (0, 1) for dx in (0, 1))
+            px, py = at(x, y)
+            shows = any(visible)
+            if not shows:
+                covered.append((name, px, py))
+            self.draw_card(doc, px, py, QUARTER, name, visible, target=name if shows else None, shadow=k > 0)
+        for name, px, py in covered:  # a card covered completely: its outline, dashed, on top
+            doc.rect(px + 2, py + 2, 2 * QUARTER - 4, 2 * QUARTER - 4, fill="none",
+                     stroke=SUIT_COLOURS.get(name[0].upper(), INK), stroke_width=1.5, dash="4 3", opacity=0.9)
+        for mark in reversed(self.marks):
+            move = mark["move"]
+            if move.startswith("add "):
+                name, x, y = _entry(move.split()[1])
+                px, py = at(x, y)
+                if mark["rank"] == 0:  # the best add as a ghost card where it would lie
+                    self.draw_card(doc, px, py, QUARTER, name, opacity=0.6, dashed=True)
+                doc.rect(px - 3, py - 3, 2 * QUARTER + 6, 2 * QUARTER + 6, fill="none", stroke=mark["colour"],
+                         stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
+                         dash=None if mark["rank"] == 0 else "6 4",
+                         cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
+                self.value_badge(doc, px + 2 * QUARTER + 2, py - 6, mark)
+            elif move.startswith(("take ", "keep ")):
+                for name in move.split()[1].split(","):
+                    place = next(((x, y) for c, x, y in self.mind if c == name), None)
+                    if place is None:
+                        continue
+                    px, py = at(*place)
+                    doc.rect(px - 3, py - 3, 2 * QUARTER + 6, 2 * QUARTER + 6, fill="none", stroke=mark["colour"],
+                             stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
+                             cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
+                    self.value_badge(doc, px + 2 * QUARTER, py - 4, mark)
+        caption_y = oy + h + 18
+        legend = [("clear", TINTS["C"]), ("blocked", BLOCKED)]
+        x = ox
+        for label, fill in legend:
+            doc.rect(x, caption_y - 7, 14, 14, fill=fill, stroke=INK, stroke_width=0.8)
+            doc.text(x + 19, caption_y, label, size=12, anchor="start")
+            x += 80
+        doc.text(x, caption_y, f"{len(self.mind)} card{'' if len(self.mind) == 1 else 's'}", size=12,
+                 anchor="start")
+        if covered:
+            doc.text(ox, caption_y + 20, "covered completely (dashed): " + ", ".join(c for c, _, _ in covered),
+                     size=12, anchor="start")
+        bottom = caption_y + (28 if covered else 8)
+        if self.extra:
+            doc.text(ox, bottom + 12, "answer: the cards added are the last "
+                     f"{len(self.extra)}, numbered in order", size=12, anchor="start")
+            bottom += 20
+            for n, (name, x, y) in enumerate(self.extra, 1):
+                px, py = at(x, y)
+                doc.badge(px + 2 * QUARTER - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
+        return bottom
+
+    def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any]) -> None:
+        """The best move's value on the board; the next two get their rank (their values are listed)."""
+        text = format_value(mark["value"], self.meaning) if mark["rank"] == 0 else f"#{mark['rank'] + 1}"
+        doc.badge(x, y, text, fill=mark["colour"], opacity=max(mark["opacity"], 0.6), size=10)
+
+    # -- the right-hand panel -------------------------------------------------------------------------------
+    def draw_panel(self, doc: Svg, x: float, y: float) -> float:
+        """The rows, the Resolve, the piles and the entries at ``(x, y)``; returns the bottom."""
+        y = self.draw_memory_row(doc, x, y)
+        y = self.draw_demons(doc, x, y + 8)
+        y = self.draw_resolve(doc, x, y + 8)
+        y = self.draw_piles(doc, x, y + 8)
+        y = self.draw_entries(doc, x, y + 8)
+        return self.draw_hint_list(doc, x, y + 8)
+
+    def draw_hint_list(self, doc: Svg, x: float, y: float) -> float:
+        """The hint's moves with their values and reasons (the board marks them: outline, ghost, badge)."""
+        if not self.marks:
+            return y
+        from solver.drawing import _wrap
+        y = self.section(doc, x, y, "Hint")
+        for mark in self.marks:
+            value = format_value(mark["value"], self.meaning)
+            lines = _wrap(f"{mark['rank'] + 1}. {mark['move']} ({value}): {mark['info'].get('why', '')}", 62)
+            for i, line in enumerate(lines[:3]):
+                doc.text(x + (0 if i == 0 else 14), y + 8, line, size=12, anchor="start", fill=mark["colour"],
+                         opacity=max(mark["opacity"], 0.6), weight="bold" if mark["rank"] == 0 else None)
+                y += 17
+        return y
+
+    def section(self, doc: Svg, x: float, y: float, text: str) -> float:
+        doc.text(x, y + 12, text, size=13, anchor="start", weight="bold")
+        return y + 24
+
+    def draw_memory_row(self, doc: Svg, x: float, y: float) -> float:
+        row = self.data.get("row", [])
+        y = self.section(doc, x, y, "Memory row" + ("" if row else ": empty"))
+        for i, name in enumerate(row):
+            px = x + i * (2 * SMALL + 12)
+            if px + 2 * SMALL > x + RIGHT_WIDTH:
+                break
+            self.draw_card(doc, px, y, SMALL, name, target=name)
+            for mark in self.marks:
+                move = mark["move"]
+                if move in (f"discard {name}",) or (move.startswith(f"add {name}@") and mark["rank"] == 0):
+                    doc.rect(px - 3, y - 3, 2 * SMALL + 6, 2 * SMALL + 6, fill="none", stroke=mark["colour"],
+                             stroke_width=3.5 if mark["rank"] == 0 else 2.5, rx=4, opacity=mark["opacity"],
+                             cls=f"hint hint-{mark['rank'] + 1}" if move.startswith("discard") else "hint-card",
+                             title=f"hint {mark['rank'] + 1}: {move}")
+                    if move.startswith("discard"):
+                        label = "discard" + (f" {format_value(mark['value'], self.meaning)}" if mark["rank"] == 0
+                                             else f" (#{mark['rank'] + 1})")
+                        doc.badge(px + SMALL, y + 2 * SMALL + 10, label, fill=mark["colour"],
+                                  opacity=max(mark["opacity"], 0.6), size=9)
+        return y + 2 * SMALL + (24 if any(m["move"].startswith("discard") for m in self.marks) else 10)
+
+    def draw_demons(self, doc: Svg, x: float, y: float) -> float:
+        demons = self.data.get("demons", [])
+        y = self.section(doc, x, y, "Demon row" + ("" if demons else ": no demon"))
+        for i, entry in enumerate(demons):
+            px = x + i * 118
+            self.draw_card(doc, px, y, SMALL, entry["demon"])
+            tainted = entry.get("tainted", [])
+            doc.text(px + 2 * SMALL + 6, y + 10, f"{len(tainted)} tainted", size=11, anchor="start")
+            if tainted:
+                doc.text(px + 2 * SMALL + 6, y + 26, ",".join(tainted)[:9], size=10, anchor="start",
+                         title="tainted: " + ", ".join(tainted))
+        return y + (2 * SMALL + 10 if demons else 0)
+
+    def draw_resolve(self, doc: Svg, x: float, y: float) -> float:
+        data = self.data
+        rows = data.get("resolve", [])
+        y = self.section(doc, x, y, "Aelin's Resolve and strength rows" if rows else "Aelin's Resolve: not dealt yet")
+        if rows:
+            doc.text(x + 264, y - 12, "(the Resolve card at the right)", size=11, anchor="start")
+        completed = data.get("completed", 0)
+        phase = data.get("phase")
+        arrange = next((m for m in self.marks if m["move"].startswith("arrange ") and m["rank"] == 0), None)
+        for i, row in enumerate(rows):
+            top = y + i * 62
+            target = str(i + 1) if phase == "reveal" else None
+            mark = "complete" if i < completed else ("current" if i == completed else "")
+            with doc.group(target=target, title=f"strength row {i + 1}" + (f" ({mark})" if mark else "")):
+                doc.rect(x - 4, top - 4, RIGHT_WIDTH, 2 * SMALL + 16, fill="#EEF3F7" if mark == "current"
+                         else PAPER, stroke="#B8C4CE", stroke_width=1, rx=5)
+                doc.text(x + 4, top + SMALL, f"{i + 1}", size=16, anchor="start", weight="bold")
+                cards = list(reversed(row.get("cards", [])))
+                px = x + 24
+                for name in cards:
+                    self.draw_card(doc, px, top + 2, SMALL * 0.9, name)
+                    px += 2 * SMALL * 0.9 + 6
+                px = max(px, x + 24 + 4 * (2 * SMALL * 0.9 + 6))
+                if row.get("card") == "?":
+                    self.back(doc, px, top + 2, SMALL * 0.9, label="?")
+                else:  # in phase arrange each Resolve card names every order it is part of
+                    self.draw_card(doc, px, top + 2, SMALL * 0.9, row["card"], dashed=not row.get("faceUp"),
+                                   target=row["card"] if phase == "arrange" else None)
+                strengths = [self.card(c).strength for c in row.get("cards", [])]
+                known = row.get("card") != "?"
+                total = (self.card(row["card"]).strength if known else 0) + sum(strengths)
+                text = f"total {total}" if known else f"? + {sum(strengths)}"
+                state = "face up" if row.get("faceUp") else "face down"
+                if row.get("atLeast"):
+                    state += f", at least {row['atLeast']}"
+                doc.text(px + 2 * SMALL + 8, top + 9, text + (" ✓" if i < completed else ""), size=13,
+                         anchor="start", weight="bold")
+                doc.text(px + 2 * SMALL + 8, top + 27, state + (" · current" if mark == "current" else ""),
+                         size=11, anchor="start")
+            for m in self.marks:
+                if m["move"].split()[:2] == ["reveal", str(i + 1)]:
+                    doc.rect(x - 6, top - 6, RIGHT_WIDTH + 4, 2 * SMALL + 20, fill="none", stroke=m["colour"],
+                             stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=6, opacity=m["opacity"],
+                             cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {m['move']}")
+                    self.value_badge(doc, x + RIGHT_WIDTH - 20, top - 4, m)
+        if arrange is not None:
+            doc.text(x, y + len(rows) * 62 + 4, "hint: top to bottom " + arrange["move"].split()[1],
+                     size=12, anchor="start", fill=arrange["colour"], weight="bold")
+            return y + len(rows) * 62 + 16
+        return y + len(rows) * 62
+
+    def draw_piles(self, doc: Svg, x: float, y: float) -> float:
+        data = self.data
+        deck = data.get("deckCount", len(data.get("deck", [])))
+        discard = data.get("discard", [])
+        box = data.get("box", [])
+        y = self.section(doc, x, y, "Piles")
+        for i, (label, count, names) in enumerate((("deck", deck, None), ("discard", len(discard), discard),
+                                                   ("box (out of the game)", len(box), box))):
+            px = x + i * 150
+            doc.rect(px, y, 34, 44, fill=PAPER if i else "#5B5B7A", stroke=INK, stroke_width=1, rx=4,
+                     title=(f"{label}: " + ", ".join(names)) if names else label)
+            doc.text(px + 17, y + 22, str(count), size=15, fill=INK if i else PAPER, weight="bold")
+            doc.text(px + 40, y + 22, label, size=12, anchor="start")
+        return y + 54
+
+    # -- entries that have no place on the board ----------------------------------------------------------------
+    def entry_buttons(self) -> tuple[list[str], list[str]]:
+        """(buttons, card chips) for the legal entries no board element names."""
+        on_board = {n for n, _, _ in self.mind} | set(self.data.get("row", []))
+        phase = self.data.get("phase")
+        buttons, chips = [], []
+        for move in self.legal:
+            words = move.split()
+            if words[0] in ("add", "discard", "take", "keep") and any(
+                    t in on_board for t in _tokens(move)):
+                continue
+            if words[0] == "reveal" and phase == "reveal":
+                if len(words) == 3 and words[2] not in chips:
+                    chips.append(words[2])
+                continue
+            if words[0] in ("chance", "flip", "resolve") and words[-1] != "?":
+                if words[-1] not in chips:
+                    chips.append(words[-1])
+                continue
+            if words[0] == "arrange" and len(self.legal) > 6:
+                continue  # the Resolve cards on the board name every arrangement
+            buttons.append(move)
+        return buttons, chips
+
+    def draw_entries(self, doc: Svg, x: float, y: float) -> float:
+        buttons, chips = self.entry_buttons()
+        if not buttons and not chips:
+            return y
+        phase = self.data.get("phase")
+        text = {"draw": "the card drawn", "deal": "the card dealt", "dayend": "Aelin's Resolve cards, shown",
+                "flip": "the Resolve card turned", "reveal": "the Resolve card turned (click its row)"}
+        y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move"))
+        for i, move in enumerate(buttons):
+            px, py = x + (i % 4) * 116, y + (i // 4) * 34
+            doc.rect(px, py, 108, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6, target=move,
+                     title=move)
+            doc.text(px + 54, py + 13, move if len(move) <= 16 else move[:15] + "…", size=12)
+            for m in self.marks:
+                if m["move"] == move:
+                    doc.rect(px - 3, py - 3, 114, 32, fill="none", stroke=m["colour"],
+                             stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=8, opacity=m["opacity"],
+                             cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {move}")
+                    self.value_badge(doc, px + 108, py - 2, m)
+        y += 34 * ((len(buttons) + 3) // 4)
+        for i, name in enumerate(chips):
+            px, py = x + (i % 10) * 46, y + (i // 10) * 34
+            card = self.card(name)
+            colour = DEMON if card.is_demon else SUIT_COLOURS.get(name[0].upper(), INK)
+            with doc.group(target=name, title=f"{name}: " + (f"demon of {card.suit_name}" if card.is_demon else
+                                                             f"{card.suit_name} {card.strength}")):
+                doc.rect(px, py, 40, 26, fill=colour, stroke=INK, stroke_width=1, rx=5)
+                doc.text(px + 20, py + 13, name, size=12, fill=PAPER, weight="bold")
+        return y + 34 * ((len(chips) + 9) // 10)
+
+
+def _entry(text: str) -> tuple[str, int, int]:
+    name, _, place = text.partition("@")
+    x, _, y = place.partition(",")
+    return name, int(x), int(y)
+
+
+def _tokens(move: str) -> list[str]:
+    import re
+    return [t for t in re.split(r"[\s,;@=:()]+", move) if t]
+
+
+def _pattern(mask: int) -> str:
+    return "".join("#" if mask >> i & 1 else "." for i in range(4))
+
+
+def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None) -> str:
+    """``Game.svg``: the picture of a state or a view, from its JSON (and the legal moves of that JSON)."""
+    data = position.to_json()
+    legal = game.legal_moves(game.parse_position(data)) if not _guessed(data) else []
+    return Picture(position.game, data, legal, hint).draw().render()
+
+
+def _guessed(data: dict[str, Any]) -> bool:
+    return bool(data.get("guessed"))
+
+
+def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str:
+    """A printable Blink puzzle: the Mind, the row, the goal and the difficulty; with ``solution`` the answer's
+    cards added to the Mind, numbered in order."""
+    from solver.embers.puzzles import puzzle_state
+    puzzle_state(game, puzzle)  # a puzzle whose position is not a Blink is refused with its field
+    data = {"chapter": "one", "day": 1, "turn": "fenrys", "phase": "blink", "mind": list(puzzle["mind"]),
+            "row": [] if solution else list(puzzle["row"]), "demons": [], "discard": [], "box": [], "resolve": []}
+    extra = [_entry(m.split()[-1]) for m in puzzle.get("solution", [])] if solution else []
+    picture = Picture(game, data, [], None, extra_adds=extra,
+                      title=f"Embers of Memory puzzle {puzzle.get('id', '')}" + (": solution" if solution else ""))
+    bounds = picture.mind_bounds()
+    width = max(max(8, bounds[2] - bounds[0] + 1) * QUARTER + 2 * MARGIN, 600)
+    scratch = Svg(width, 10)
+    doc = Svg(width, _puzzle_sheet(scratch, picture, puzzle, solution, bounds) + MARGIN, title=picture.title)
+    _puzzle_sheet(doc, picture, puzzle, solution, bounds)
+    return doc.render()
+
+
+def _puzzle_sheet(doc: Svg, picture: Picture, puzzle: dict[str, Any], solution: bool,
+                  bounds: tuple[int, int, int, int]) -> float:
+    from solver.drawing import _wrap
+    doc.text(MARGIN, 26, f"Embers of Memory · Blink puzzle{' · solution' if solution else ''}", size=18,
+             anchor="start", weight="bold")
+    doc.text(MARGIN, 50, f"{puzzle.get('id', '')} · work {puzzle.get('work', '?')} plans", size=12, anchor="start")
+    difficulty_badge(doc, doc.width - MARGIN - 12, 24, str(puzzle.get("difficulty", "")))
+    y = picture.draw_mind(doc, MARGIN, 104, bounds) + 12
+    if not solution:
+        y = picture.draw_memory_row(doc, MARGIN, y) + 8
+    lines = _wrap(str(puzzle.get("goal", "")), 80)
+    if solution:
+        lines += _wrap("Answer: " + "; ".join(puzzle.get("solution", [])), 80)
+    for line in lines:
+        doc.text(MARGIN, y + 8, line, size=13, anchor="start")
+        y += 20
+    return y
+
+
+def examples() -> dict[str, str]:
+    """The documented pictures (``docs/formats/embers.md``): file name -> command that draws it."""
+    return dict(EXAMPLES)
+
+
+BLINK = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
+         "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-")
+LATER = ("embers/one day=2 turn=aelin phase=acknowledge mind=C1b@-2,-1;D1b@-3,-2;F1b@-1,-1;S1a@0,-1 row=- "
+         "demons=Gd,Fd discard=F5,S3,C4 box=D4,D1a resolve=G5.F2b,S4.F1a.C2b!4,^F4.F3,G3 completed=3 added=1 "
+         "pending=- result=-")
+EXAMPLES = {
+    "docs/pictures/embers-state.svg": f'memory-solver embers show "{LATER}" --svg',
+    "docs/pictures/embers-view-hint.svg": f'memory-solver embers show "{BLINK}" --player 0 --svg --hint '
+                                          "--nodes 30000",
+    "docs/pictures/embers-table.svg": 'memory-solver embers show "view:0 embers/one day=1 turn=fenrys '
+                                      'phase=draw mind=S1b@0,0 row=- demons=- discard=- box=- resolve=?,?,?,? '
+                                      'completed=0 added=0 pending=- result=-" --svg',
+}
+
+
+def main(argv: list[str]) -> int:
+    """``python -m solver.embers.picture``: redraw the documented pictures (run from the repository root)."""
+    import contextlib
+    import io
+    import shlex
+    from solver import cli
+    for path, command in EXAMPLES.items():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(shlex.split(command)[1:])
+        if status:
+            return status
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

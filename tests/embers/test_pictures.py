@@ -1,0 +1,124 @@
+"""The Embers of Memory picture (issue 12): well-formed SVG, only what a view may show, hints and clicks."""
+
+import contextlib
+import io
+import re
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+
+from solver import cli
+from solver.drawing import write_puzzle_sheets
+from solver.embers.picture import EXAMPLES
+from solver.embers.view import follow
+from solver.puzzles import generate
+from solver.search import Limits, SearchContext
+
+from .helpers import GAME, PROLOGUE
+from .test_views import BLINK, random_game
+
+ROOT = Path(__file__).resolve().parents[2]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg):
+    root = ET.fromstring(svg.encode())
+    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
+    return root
+
+
+def targets(root):
+    return {el.get("data-target").lower() for el in root.iter() if el.get("data-target")}
+
+
+def reachable(move, names):
+    """The web board's rule (solver/web/static/board.js): a target names the moves equal to it or holding it as a
+    token."""
+    tokens = [t for t in re.split(r"[\s,;@=:()]+", move.lower()) if t]
+    return move.lower() in names or any(t in names for t in tokens)
+
+
+def test_every_picture_is_svg_and_every_entry_has_a_click_target():
+    """States and both players' views along seeded games (Chapter One from a real table, the Prologue), the
+    views' own phases included: each picture parses, and every legal move or entry can be clicked."""
+    phases = set()
+
+    def check(game, position):
+        phases.add(position.to_json()["phase"])
+        names = targets(parse(game.svg(position)))
+        for move in game.legal_moves(position):
+            assert reachable(move, names), (move, position.to_notation())
+
+    for game, seed in ((GAME, 3), (PROLOGUE, 5)):
+        states, actions, last = random_game(game, seed, table=True)
+        views = [states[0].view(0), states[0].view(1)]
+        for step, (state, action) in enumerate(zip(states + [last], actions + [None])):
+            for position in ([state] if step % 4 == 0 else []) + (views if step % 2 == 0 else []):
+                check(game, position)
+            if action is None:
+                continue
+            for view in views:
+                for n, entry in enumerate(follow(view.clone(), state, action)):
+                    if n:  # the entries after the first are asked by the view's own phases
+                        check(game, view)
+                    view.apply_move(entry)
+    prologue = PROLOGUE.state_from_json({  # a relive in part one: the view waits for the card turned (flip)
+        "chapter": "prologue", "part": 1, "phase": "second", "turn": "rowan", "mind": ["C4@0,0"],
+        "row": ["C3", "G1a", "S2b"], "resolve": [{"card": "D1a"}, {"card": "G2b"}, {"card": "S3"}]}).view(0)
+    prologue.apply_move(next(m for m in prologue.legal_moves() if m.startswith("add C3")))
+    check(PROLOGUE, prologue)
+    assert {"deal", "arrange", "observe", "blink", "acknowledge", "reveal", "first", "flip", "speak",
+            "dayend"} <= phases
+
+
+def test_view_pictures_do_not_depend_on_the_hidden_cards():
+    """Full states drawn from one view give byte-identical pictures of that view (and the full state's own
+    picture shows the cards the view hides)."""
+    states, _, _ = random_game(GAME, 7, limit=120)
+    for state in states[30::30]:
+        view = state.view(0)
+        rng = np.random.default_rng(2)
+        pictures = {GAME.svg(view.resample(rng).view(0)) for _ in range(4)}
+        assert pictures == {GAME.svg(view)}
+        assert GAME.svg(state) != GAME.svg(view)
+        assert "face-down Resolve card this player does not see" in GAME.svg(view)  # backs
+
+
+def test_a_hints_top_move_is_marked():
+    view = GAME.state_from_notation(BLINK).view(0)
+    hint = GAME.hint(view, SearchContext(limits=Limits(nodes=30_000), seed=0), top=3).to_json()
+    root = parse(GAME.svg(view, hint=hint))
+    marks = {el.get("class"): el for el in root.iter() if (el.get("class") or "").startswith("hint hint-")}
+    assert {"hint hint-1", "hint hint-2", "hint hint-3"} <= set(marks)
+    best = hint["moveInfos"][0]["move"]
+    assert marks["hint hint-1"].find(f"{SVG}title").text == f"hint 1: {best}"
+    assert float(marks["hint hint-1"].get("opacity") or 1) > float(marks["hint hint-2"].get("opacity"))
+
+
+def test_puzzle_sheets_hold_every_puzzle(tmp_path):
+    puzzles = list(generate(GAME, "blink", "easy", seed=3, count=2))
+    written = write_puzzle_sheets(GAME, puzzles, str(tmp_path))
+    assert len(written) == 2 * len(puzzles) + 1
+    for path in written:
+        parse(Path(path).read_text())
+    answers = (tmp_path / "answers.svg").read_text()
+    for puzzle in puzzles:
+        assert puzzle["id"] in answers and puzzle["solution"][0] in answers
+        sheet = (tmp_path / f"{puzzle['id']}.svg").read_text()
+        solution = (tmp_path / f"{puzzle['id']}-solution.svg").read_text()
+        assert puzzle["difficulty"] in sheet and "Answer: " + puzzle["solution"][0] in solution
+        assert "Answer" not in sheet
+
+
+def test_the_documented_pictures_are_what_the_commands_draw(monkeypatch):
+    """docs/formats/embers.md shows these pictures with the commands that make them; they are redrawn exactly."""
+    doc = (ROOT / "docs" / "formats" / "embers.md").read_text()
+    monkeypatch.chdir(ROOT)
+    for path, command in EXAMPLES.items():
+        assert f"{command} > {path}" in doc and f"(../pictures/{Path(path).name})" in doc, path
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert cli.main(shlex.split(command)[1:]) == 0
+        assert out.getvalue() == (ROOT / path).read_text(), path
