@@ -6,7 +6,7 @@ import pytest
 
 from solver.record import record_from_lines
 
-GAMES = ["pile", "memorinth"]
+GAMES = ["pile", "memorinth", "aetherya"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
 CLICKS = {"pile": 2}
 #: the deal's seed (one in which clicking the first legal move does not lose before the hint)
@@ -43,14 +43,15 @@ def moves_played(page):
 
 
 def play_by_clicking(page, count):
-    """Click legal moves ``count`` times: the first on a board target where one names a single move, the rest the
-    first of the move buttons. Returns how many were board clicks."""
+    """Click legal moves ``count`` times: one on a board target (the first move where a target names a single
+    move: an Aetherya game opens with 24 arrangements behind one target), the rest the first of the move buttons.
+    Returns how many were board clicks."""
     on_board = 0
     for i in range(count):
         buttons = page.locator("#moves button")
         if buttons.count() == 0:
             break
-        if i == 0 and click_board_target(page, "#board", "#moves"):
+        if on_board == 0 and click_board_target(page, "#board", "#moves"):
             on_board += 1
             continue
         buttons.first.click()
@@ -163,9 +164,23 @@ def engine_top_move(page, tmp_path, nodes, seed):
 
 
 #: a puzzle of each kind of a game: (kind, difficulty, index) as the page's puzzle panel asks for it
-PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)]}
+PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)],
+           "aetherya": [("best-kingdom", "easy", 0), ("legend-race", "easy", 0)]}
+
+
+def aetherya_solution_moves(puzzle):
+    """best-kingdom: each free cell's card picked from the hand, then placed; legend-race: each turn's steps."""
+    if puzzle["kind"] == "legend-race":
+        return [step.strip() for turn in puzzle["solution"]["moves"] for step in turn.split(",")]
+    cells = [f"{column}{row}" for row in "1234" for column in "abcd"]
+    kingdom = puzzle["solution"]["kingdom"].replace("/", "")
+    return [step for cell, card in zip(cells, kingdom) if cell not in puzzle["fixed"]
+            for step in (f"pick {card}", f"place {cell}")]
+
+
 #: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
-SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn]}
+SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn],
+                  "aetherya": aetherya_solution_moves}
 
 
 @pytest.mark.parametrize("game, kind, difficulty, index",
