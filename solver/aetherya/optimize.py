@@ -64,6 +64,7 @@ _CACHE_SIZE = 4096
 WATCH_EVERY = 0.02      # seconds between the watcher's looks at 'terminate' (and interim reports)
 SMALL_NODES = 30_000    # a node limit this small ends the search within about 0.1 s: no watcher needed
 SMALL_SECONDS = 0.1     # likewise a time limit this short
+CP_SAT_MARGIN_S = 0.05  # time kept back from CP-SAT's limit (it answers a little after it)
 
 
 # -- board symmetries ---------------------------------------------------------------------------
@@ -559,6 +560,8 @@ class _Watch:
 
 def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: Sequence[int] | None,
            started: float) -> OptimizeResult:
+    if prover == "cp-sat":  # OR-Tools' first import takes a while: before the limits are looked at, not after
+        import solver.aetherya.optimize_cpsat  # noqa: F401
     starts, rounds = _heuristic_budget(ctx)
     kingdom, total = heuristic_kingdom(hand, seed, starts, rounds, warm_start)
     incumbent = _Incumbent(kingdom, total)
@@ -648,9 +651,11 @@ def _close_by_cp_sat(layout: Layout, hand: Hand, counts: np.ndarray, incumbent: 
     def running(solver: Any) -> None:
         watch.solver = solver
 
+    model = LayoutModel(layout, counts)
+    left = ctx.remaining()  # CP-SAT overruns its own limit by some 50 ms (presolve, the answer): keep that back
+    seconds = None if left is None else max(0.001, left - CP_SAT_MARGIN_S)
     try:
-        found, value, complete, bound = LayoutModel(layout, counts).improve(incumbent.total, hint, ctx.remaining(),
-                                                                            seed, on_start=running)
+        found, value, complete, bound = model.improve(incumbent.total, hint, seconds, seed, on_start=running)
     finally:
         watch.solver = None
     if found is not None:
