@@ -50,7 +50,7 @@ def _build_parser(argv: Sequence[str]) -> Parser:
     serve = sub.add_parser("serve", help="the table-side web board (docs/web.md)",
                            description="Serve the table-side web board: the position as a picture, moves by clicking, "
                                        "hints, records and reviews, puzzles. Binds 127.0.0.1 unless --host says "
-                                       "otherwise. Needs the 'web' extra: pip install 'memory-solver[web]'.")
+                                       "otherwise.")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
@@ -115,8 +115,8 @@ def _run_serve(args: argparse.Namespace) -> int:
     try:
         from solver.web.server import serve
     except ImportError as exc:
-        raise InvalidInputError("serve", problem=f"the web board needs its extra: pip install 'memory-solver[web]' "
-                                                 f"({exc.name} is missing)") from None
+        raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
+                                                 "memory-solver: pip install .)") from None
     return serve(args.host, args.port, args.threads)
 
 
