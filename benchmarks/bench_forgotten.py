@@ -11,13 +11,18 @@
 4. the gap between the hint policy and the exact optimum on small boards (target: within 1 point),
    by exact policy evaluation or by summing exact per-decision losses over seeded games;
 5. the memory-game anchor: perfect-memory play against Velleman and Warrington;
-6. Brain placement advice for the real game.
+6. Brain placement advice for the real game;
+7. ``solve`` under limits (issue 11): how soon a cancelled exact search answers (target: 200 ms) and how
+   close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger);
+8. puzzle generation: CPU seconds for 3 puzzles per board and difficulty (target: seconds per puzzle).
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -187,7 +192,7 @@ def bench_gaps(quick: bool) -> None:
         if quick and not in_quick:
             continue
         game = load_game(spec)
-        model = Model(game.board, game.erasure)
+        model = Model.of(game)
         info, flag = evaluate.initial_info(game)
         solver = evaluate.optimal_solver(game)
         start = time.perf_counter()
@@ -239,11 +244,76 @@ def bench_placement(quick: bool) -> None:
     print(table(["Brains", "parameter", "win rate (route policy)", "95% CI", "games"], rows))
 
 
+# -- 7. solve under limits ---------------------------------------------------------------------------------------
+LIMIT_POSITION = "??????/@????@/??????/?????? 0 first"      # 6x4, every tile unseen: far beyond a few seconds
+
+
+def bench_solve_limits(quick: bool) -> None:
+    section(f"Exact solve under limits ({LIMIT_POSITION}, 6x4; engine: the same code on a worker thread)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    state = game.parse_state(LIMIT_POSITION)
+    rows = []
+    latencies = []
+    for delay in ([0.3, 1.0] if quick else [0.1, 0.3, 1.0, 2.0, 4.0]):
+        ctx = SearchContext(limits=Limits(time_ms=60_000))
+        done: dict = {}
+
+        def run() -> None:
+            done["result"] = game.solve(state, ctx)
+            done["at"] = time.perf_counter()
+        worker = threading.Thread(target=run)
+        worker.start()
+        time.sleep(delay)
+        asked = time.perf_counter()
+        ctx.cancel.set()
+        worker.join()
+        latencies.append(done["at"] - asked)
+        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms",
+                     done["result"].solution.get("limit"), "<= 200 ms"])
+    for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
+        ctx = SearchContext(limits=Limits(time_ms=ms))
+        start = time.perf_counter()
+        result = game.solve(state, ctx)
+        took = time.perf_counter() - start
+        allowed = max(0.1 * ms, 100)
+        rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result.solution.get("limit"),
+                     f"<= {ms + allowed:.0f} ms"])
+    print(table(["query", "answered after", "limit stated", "target"], rows))
+    print(f"\nTerminate latency: median {statistics.median(latencies) * 1000:.1f} ms, "
+          f"worst {max(latencies) * 1000:.1f} ms.")
+
+
+# -- 8. puzzle generation --------------------------------------------------------------------------------------
+def bench_generate(quick: bool) -> None:
+    """``generate --count 3`` as the command line runs it (``solver.puzzles.generate``, one process)."""
+    from solver.errors import SolverError
+    section("Puzzle generation, 3 puzzles, seed 0, one process (CPU seconds of this process)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    specs = ["forgotten(width=4,height=3)"] if quick else ["forgotten(width=4,height=3)", "forgotten(width=3,height=4)",
+                                                          "forgotten(width=4,height=4,pairs=6)", "forgotten"]
+    rows = []
+    for spec in specs:
+        game = load_game(spec)
+        kinds = ("forced-connection", "best-move") if game.board.cells <= 24 else ("forced-connection",)
+        for kind in kinds:
+            for difficulty in ("easy", "medium", "hard"):
+                cpu, wall = time.process_time(), time.perf_counter()
+                try:
+                    found = len(list(generate(game, kind, difficulty, seed=0, count=3)))
+                except SolverError:
+                    found = 0
+                rows.append([spec, kind, difficulty, found, f"{time.process_time() - cpu:.1f}",
+                             f"{time.perf_counter() - wall:.1f}"])
+    print(table(["game", "kind", "difficulty", "puzzles", "CPU s", "wall s"], rows))
+
+
 def main(argv: list[str]) -> int:
     global JOBS
     quick = "--quick" in argv
     JOBS = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
-    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_runs, bench_anchor, bench_placement, bench_gaps):
+    for bench in (bench_paths, bench_playouts, bench_selfplay, bench_runs, bench_anchor, bench_placement, bench_gaps,
+                  bench_solve_limits, bench_generate):
         bench(quick)
         sys.stdout.flush()
     return 0

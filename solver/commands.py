@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
-from solver.game import Game, State, View
+from solver.game import VIEW_PREFIX, Game, State, View
 from solver.results import HintResult
 from solver.search import Limits, SearchContext
 from solver.validate import decode_json
@@ -257,10 +257,25 @@ def options_from_json(game: Game, verb: str, value: Any, field: str = "options")
 
 
 # ---------------------------------------------------------------------- positions
+def read_position_arg(game: Game, text: str, field: str = "STATE") -> Any:
+    """:func:`read_input_arg` for a position of ``game``: a word that is no file, ``-``, JSON or the start of the
+    game's notation (:attr:`Game.NOTATION_START`) is named as a missing file, not parsed as a broken notation."""
+    payload = read_input_arg(text, field)
+    start = game.NOTATION_START
+    if start and isinstance(payload, str) and text != "-" and not os.path.exists(text):
+        body = payload
+        if body.startswith(VIEW_PREFIX):
+            body = body.partition(" ")[2].lstrip()
+        if not body.lower().startswith(start):
+            raise InvalidInputError(field, text, f"no such file (a position is a JSON file, '-' for stdin, inline "
+                                                 f"JSON or the notation '{start} ...', docs/formats/{game.name}.md)")
+    return payload
+
+
 def position_from_arg(game: Game, text: str, field: str = "STATE") -> State | View:
     """A position from the command line: a record gives its final position."""
     from solver.record import is_record, record_from_json
-    payload = read_input_arg(text, field)
+    payload = read_position_arg(game, text, field)
     if is_record(payload):
         return record_from_json(payload, field).final_position(game)
     return game.parse_position(payload, field)
@@ -303,7 +318,10 @@ def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
             description: str | None = None) -> argparse.ArgumentParser:
     aliases = [a for a in game.VERB_ALIASES.get(verb, ()) if a not in commands.choices]
-    parser = commands.add_parser(verb, help=help_text, description=description or help_text, aliases=aliases)
+    description = description or help_text
+    if game.VERB_NOTES.get(verb):
+        description += " " + game.VERB_NOTES[verb]
+    parser = commands.add_parser(verb, help=help_text, description=description, aliases=aliases)
     return parser
 
 
@@ -411,7 +429,7 @@ def _add_apply(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import append_to_file, is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "STATE")
+        payload = read_position_arg(g, args.state, "STATE")
         start = record_from_json(payload, "STATE").final_position(g) if is_record(payload) \
             else g.parse_position(payload, "STATE")
         position = g.apply(start, list(args.moves), "MOVE")
@@ -459,6 +477,7 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         position = position_from_arg(g, args.state)
         if not 1 <= args.top <= 1000:
             raise InvalidInputError("--top", args.top, "must be between 1 and 1000")
+        g.prepare("hint")
         result = g.hint(position, context_from_args(g, args), top=args.top, player=args.player,
                         full_information=args.full_information, **verb_options(g, "hint", args))
         if args.json:
@@ -485,9 +504,10 @@ def _add_solve(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "PROBLEM")
+        payload = read_position_arg(g, args.state, "PROBLEM")
         if is_record(payload):
             payload = record_from_json(payload, "PROBLEM").final_position(g)
+        g.prepare("solve")
         result = g.solve(payload, context_from_args(g, args), **verb_options(g, "solve", args))
         if args.json:
             print_json(result.to_json())
@@ -512,7 +532,7 @@ def _add_score(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_input_arg(args.state, "STATE")
+        payload = read_position_arg(g, args.state, "STATE")
         if is_record(payload):
             payload = record_from_json(payload, "STATE").final_position(g)
         result = g.score(payload, **verb_options(g, "score", args))
@@ -617,6 +637,8 @@ def _add_check(commands: argparse._SubParsersAction, game: Game) -> None:
             print_json(verdict)
         else:
             sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
+            if verdict.get("puzzleError"):
+                sys.stdout.write(f"note: {verdict['puzzleError']} (checked against the proven optimum)\n")
         return 0 if verdict["correct"] else 4
 
     p.set_defaults(run=run)

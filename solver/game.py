@@ -593,6 +593,19 @@ class Game(ABC):
         """The text form of a verb's result for a person, or ``None`` for the generic ``key: value`` lines."""
         return None
 
+    #: the word every notation of the game starts with (a view's right after ``view:N``), if there is one: a
+    #: command-line STATE that is not a file, ``-`` or JSON and does not start with it is named as a missing file
+    NOTATION_START: ClassVar[str | None] = None
+
+    #: a game's own words added to a shared verb's ``--help`` description (what to expect, how long it takes)
+    VERB_NOTES: ClassVar[dict[str, str]] = {}
+
+    def prepare(self, verb: str) -> None:
+        """Load what ``verb`` needs (a compiled kernel, say) before its time limit starts counting.
+
+        The command line calls it before it builds the search context; by default nothing is loaded.
+        """
+
     def describe(self, position: State | View, player: int | None = None) -> str:
         """``position`` (or ``player``'s view of it) as text for a person (``show``)."""
         if player is not None and isinstance(position, State):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import multiprocessing
+import os
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -95,8 +96,26 @@ def _run_processes(task: Callable[[int], Any], chunks: list[range], jobs: int,
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
         context.set_forkserver_preload(["solver.registry", "solver.puzzles", "solver.selfplay"])
+        _start_forkserver()
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         yield from _ordered(lambda c: pool.submit(_call_range, task, c), lambda f: f.result(), chunks, jobs)
+
+
+def _start_forkserver() -> None:
+    """Start the fork server without the current directory on its ``sys.path``. Python 3.11's server runs
+    ``python -c`` (so ``sys.path[0]`` is the working directory) and ignores the parent's path: run from a source
+    checkout, its workers imported the uncompiled ``solver`` folder there instead of the installed package.
+    ``PYTHONSAFEPATH`` (Python 3.11+) leaves that entry out; it is set only while the server starts."""
+    from multiprocessing import forkserver
+    previous = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        if previous is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = previous
 
 
 def _ordered(submit: Callable[[range], Any], result_of: Callable[[Any], Any], chunks: list[range],

@@ -9,7 +9,14 @@ Knowledge per cell: 0 blocked (Brain, empty, removed), 1 unseen face down, 2 fac
 whose partner is known to be removed, 4+ a label for a seen face-down tile (two cells with one label:
 a known pair; a lone label: its partner is unseen). ``e`` removed tiles nobody saw, ``d`` unseen
 tiles whose partner was removed after being seen. ``erase_next``: an Erasure roll follows this turn.
-``erasure`` 0 off, 1 once both players have played, 2 after every turn.
+``erasure`` 0 off, 1 once both players have played, 2 after every turn. ``goal`` 0 a Brain-to-Brain path
+(FG-10, FG-11), 1 clear every pair (FG-14): won when no tile is face down, lost once a face-down tile's
+partner is removed. A removed face-down tile cannot come back, but its partner can be removed later, so
+under ``goal`` 1 a lost game could look winnable again: the chance there is over the worlds still alive
+(every unseen orphan among the removed tiles, every lone tile's partner on the board), an Erasure roll on
+a face-down tile loses at once, and the values are already conditioned on the game not being over.
+Positions do not matter either (the Erasure dice pick every cell alike), so knowledge states are keyed on
+their counts and one unseen tile and one known pair stand for all of them.
 
 ``policy`` -1 maximises (optimal play); 2 plays the route policy of ``forgotten_playout`` instead and
 gives its exact win probability. Boards of at most 24 cells.
@@ -34,6 +41,8 @@ cdef enum:
     TAG_START0 = 0
     TAG_START1 = 1
     TAG_ROLL = 2
+    GOAL_PATH = 0
+    GOAL_CLEAR = 1
 
 
 ctypedef struct Info:
@@ -54,6 +63,7 @@ ctypedef struct Search:
     Geometry g
     int n
     int erasure
+    int goal
     int policy
     int nsym
     uint8_t syms[MAXSYM][MAXC]
@@ -131,8 +141,37 @@ cdef inline uint64_t usable_of(const Masks* m) noexcept nogil:
     return m.up | m.unk | m.pairs | (m.singles if m.unk else 0)
 
 
+cdef inline uint64_t down_of(const Masks* m) noexcept nogil:
+    return m.unk | m.pairs | m.singles | m.dead
+
+
+cdef inline bint hopeful(const Search* s, const Info* info, const Masks* m) noexcept nogil:
+    """Some world that agrees with the knowledge may still be won (a superset of the living worlds)."""
+    if s.goal == GOAL_CLEAR:
+        # a known orphan, a lone tile whose partner must be among the removed ones, or an unseen orphan that
+        # must be on the board all mean some face-down tile can never be matched
+        return m.dead == 0 and popcount64(m.singles) <= popcount64(m.unk) and info.d <= info.e \
+            and (popcount64(m.unk) - popcount64(m.singles)) % 2 == 0
+    return connected(&s.g, usable_of(m))
+
+
+cdef inline bint won(const Search* s, const Masks* m) noexcept nogil:
+    """The goal is reached: a face-up path (FG-10) or no tile face down (FG-14)."""
+    if s.goal == GOAL_CLEAR:
+        return down_of(m) == 0
+    return connected(&s.g, m.up)
+
+
+cdef inline uint64_t route_cells(const Search* s, const Masks* m) noexcept nogil:
+    """Cells whose place matters: those on a possible route (path goal); none under the clear goal."""
+    if s.goal == GOAL_CLEAR:
+        return 0
+    return relevant(&s.g, usable_of(m))
+
+
 cdef int reveal(const Search* s, const Info* info, int cell, Info* outs, int* weights) noexcept nogil:
-    """Outcomes of turning up the unseen tile on ``cell``; weights add up to ``u + e``."""
+    """Outcomes of turning up the unseen tile on ``cell``; weights add up to ``u + e`` (path goal) or ``u``
+    (clear goal, where the worlds are those still alive: see ``Model.reveal``)."""
     cdef Masks m
     cdef int count = 0, j, u, k, fresh
     cdef uint64_t rest
@@ -146,7 +185,7 @@ cdef int reveal(const Search* s, const Info* info, int cell, Info* outs, int* we
         normalise(&outs[count], s.n)
         weights[count] = 1
         count += 1
-    if info.d > 0:
+    if info.d > 0 and s.goal != GOAL_CLEAR:
         outs[count] = info[0]
         outs[count].codes[cell] = DEAD
         outs[count].d -= 1
@@ -155,12 +194,12 @@ cdef int reveal(const Search* s, const Info* info, int cell, Info* outs, int* we
         count += 1
     u = popcount64(m.unk)
     k = popcount64(m.singles)
-    fresh = (u + info.e - k - info.d) // 2
+    fresh = u - k if s.goal == GOAL_CLEAR else 2 * ((u + info.e - k - info.d) // 2)
     if fresh > 0:
         outs[count] = info[0]
         outs[count].codes[cell] = max_label(info, s.n) + 1
         normalise(&outs[count], s.n)
-        weights[count] = 2 * fresh
+        weights[count] = fresh
         count += 1
     return count
 
@@ -189,6 +228,9 @@ cdef bint erase(const Search* s, const Info* info, int cell, Info* out) noexcept
     if code == BLOCK:
         return False
     out[0] = info[0]
+    if s.goal == GOAL_CLEAR and code != UP:
+        out.codes[cell] = DEAD     # a face-down tile erased: its partner can never be matched, the game is lost
+        return True
     out.codes[cell] = BLOCK
     if code == UNK:
         out.e += 1
@@ -243,6 +285,11 @@ cdef void make_key(const Search* s, const Info* info, int tag, uint64_t* k0, uin
         k1[0] |= (<uint64_t>info.e << 32) | (<uint64_t>info.d << 36) | (<uint64_t>tag << 50) | (<uint64_t>1 << 63)
         return
     get_masks(info, s.n, &m)
+    if s.goal == GOAL_CLEAR:               # only the counts matter (FG-14)
+        k0[0] = (<uint64_t>popcount64(m.unk)) | (<uint64_t>popcount64(m.singles) << 8) \
+            | (<uint64_t>popcount64(m.pairs) << 16) | (<uint64_t>popcount64(m.dead) << 24)
+        k1[0] = (<uint64_t>info.e << 32) | (<uint64_t>info.d << 36) | (<uint64_t>tag << 50) | (<uint64_t>1 << 63)
+        return
     singles = m.singles if m.unk else 0
     rel = relevant(&s.g, m.up | m.unk | m.pairs | singles)
     loose_unk = popcount64(m.unk & ~rel)
@@ -364,7 +411,7 @@ cdef inline void tick(Search* s) noexcept nogil:
     s.nodes += 1
     if s.max_nodes > 0 and s.nodes >= s.max_nodes:
         s.stopped = 1
-    elif s.deadline > 0 and (s.nodes & 4095) == 0 and now() > s.deadline:
+    elif s.deadline > 0 and (s.nodes & 255) == 0 and now() > s.deadline:
         s.stopped = 2
 
 
@@ -440,11 +487,11 @@ cdef double v_start(Search* s, const Info* info, bint erase_next) noexcept nogil
     if s.stopped:
         return 0.0
     get_masks(info, s.n, &m)
-    if connected(&s.g, usable_of(&m)) and popcount64(m.unk | m.pairs | m.singles | m.dead) >= 2:
+    if hopeful(s, info, &m) and popcount64(down_of(&m)) >= 2:
         if s.policy >= 0:
             best = q_first(s, info, route_move(s, info, -1), erase_next)
         else:
-            rel = relevant(&s.g, usable_of(&m))
+            rel = route_cells(s, &m)
             rest = m.unk & rel
             while rest and best < 1.0:
                 c = lowest(rest)
@@ -462,10 +509,12 @@ cdef double v_start(Search* s, const Info* info, bint erase_next) noexcept nogil
                 c = lowest(rest)
                 rest &= rest - 1
                 mate = mate_of(info, s.n, c)
-                if c < mate and (((rel >> c) & 1) or ((rel >> mate) & 1)):
+                if c < mate and (s.goal == GOAL_CLEAR or ((rel >> c) & 1) or ((rel >> mate) & 1)):
                     q = q_first(s, info, c, erase_next)
                     if q > best:
                         best = q
+                    if s.goal == GOAL_CLEAR:      # known pairs are interchangeable: one stands for all
+                        break
     if s.stopped:
         return 0.0
     store(s, k0, k1, best)
@@ -499,7 +548,7 @@ cdef double after_first(Search* s, const Info* info, int first, bint erase_next)
         return q_second(s, info, first, route_move(s, info, first), erase_next)
     get_masks(info, s.n, &m)
     unk = m.unk & ~bit(first)
-    rel = relevant(&s.g, usable_of(&m))
+    rel = route_cells(s, &m)
     mate = mate_of(info, s.n, first)
     if mate >= 0:
         best = q_second(s, info, first, mate, erase_next)
@@ -542,7 +591,7 @@ cdef double after_turn(Search* s, const Info* info, bint matched, bint erase_nex
     cdef Masks m
     if matched:
         get_masks(info, s.n, &m)
-        if connected(&s.g, m.up):
+        if won(s, &m):
             return 1.0
     if erase_next:
         return v_roll(s, info)
@@ -588,19 +637,22 @@ cdef class Solver:
 
     cdef Search s
 
-    def __cinit__(self, int width, int height, int brain_a, int brain_b, int erasure, symmetries, int policy,
-                  uint64_t max_entries):
+    def __cinit__(self, int width, int height, int brain_a, int brain_b, int erasure, int goal, symmetries,
+                  int policy, uint64_t max_entries):
         cdef int i, c
         memset(&self.s, 0, sizeof(Search))
         if make_geometry(&self.s.g, width, height, brain_a, brain_b) != 0 or width * height > MAXC:
             raise ValueError(f"the exact solver takes boards of at most {MAXC} cells with two Brains")
         if erasure < 0 or erasure > 2 or (policy != -1 and policy != 2):
             raise ValueError("erasure must be 0, 1 or 2 and policy -1 (optimal) or 2 (route)")
+        if goal != GOAL_PATH and goal != GOAL_CLEAR:
+            raise ValueError("goal must be 0 (path) or 1 (clear)")
         rows = [list(map(int, p)) for p in symmetries]
         if not 1 <= len(rows) <= MAXSYM or any(sorted(p) != list(range(width * height)) for p in rows):
             raise ValueError("symmetries: 1 to 8 permutations of the cells")
         self.s.n = width * height
         self.s.erasure = erasure
+        self.s.goal = goal
         self.s.policy = policy
         self.s.nsym = len(rows)
         for i in range(len(rows)):
@@ -649,28 +701,37 @@ cdef class Solver:
               double seconds=0.0):
         """Win probability at the start of a turn."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         self.start(max_nodes, seconds)
-        return self.finish(v_start(&self.s, &info, erase_next))
+        with nogil:
+            result = v_start(&self.s, &info, erase_next)
+        return self.finish(result)
 
     def first_value(self, const uint8_t[::1] codes, int e, int d, bint erase_next, int first, int64_t max_nodes=0,
                     double seconds=0.0):
         """Win probability of flipping ``first`` (any face-down tile) first, then playing on."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         if not 0 <= first < self.s.n or info.codes[first] == BLOCK or info.codes[first] == UP:
             raise ValueError(f"cell {first} holds no face-down tile")
         self.start(max_nodes, seconds)
-        return self.finish(q_first(&self.s, &info, first, erase_next))
+        with nogil:
+            result = q_first(&self.s, &info, first, erase_next)
+        return self.finish(result)
 
     def second_value(self, const uint8_t[::1] codes, int e, int d, bint erase_next, int first, int second,
                      int64_t max_nodes=0, double seconds=0.0):
         """Win probability of flipping ``second`` after ``first`` (whose tile ``codes`` already shows)."""
         cdef Info info = self.load(codes, e, d)
+        cdef double result
         if not 0 <= first < self.s.n or info.codes[first] < DEAD:
             raise ValueError(f"the first flip {first} must be a seen face-down tile")
         if not 0 <= second < self.s.n or second == first or info.codes[second] == BLOCK or info.codes[second] == UP:
             raise ValueError(f"cell {second} is not a second flip")
         self.start(max_nodes, seconds)
-        return self.finish(q_second(&self.s, &info, first, second, erase_next))
+        with nogil:
+            result = q_second(&self.s, &info, first, second, erase_next)
+        return self.finish(result)
 
     def policy_move(self, const uint8_t[::1] codes, int e, int d, int first):
         """The route policy's flip (first flip when ``first`` is -1)."""
@@ -680,6 +741,11 @@ cdef class Solver:
         if popcount64(m.unk | m.pairs | m.singles | m.dead) < 2:
             raise ValueError("no legal flip: fewer than two face-down tiles")
         return route_move(&self.s, &info, first)
+
+    def stop_reason(self):
+        """Why the last call stopped: ``"node limit"``, ``"time limit"``, ``"memory limit"``, or ``""`` if it
+        finished. A stopped call keeps every value it completed, so calling again resumes the work."""
+        return {0: "", 1: "node limit", 2: "time limit", 3: "memory limit"}[self.s.stopped]
 
     def entries(self):
         """Knowledge states stored (equivalent states count once)."""
@@ -695,8 +761,8 @@ cdef class Solver:
         self.s.used = 0
 
 
-def solve_value(int width, int height, int brain_a, int brain_b, int erasure, symmetries, const uint8_t[::1] codes,
-                int e, int d, bint erase_next, uint64_t max_entries):
+def solve_value(int width, int height, int brain_a, int brain_b, int erasure, int goal, symmetries,
+                const uint8_t[::1] codes, int e, int d, bint erase_next, uint64_t max_entries):
     """One-shot optimal win probability of a knowledge state at the start of a turn (a fresh ``Solver``)."""
-    return Solver(width, height, brain_a, brain_b, erasure, symmetries, -1, max_entries).value(codes, e, d,
-                                                                                                erase_next)
+    return Solver(width, height, brain_a, brain_b, erasure, goal, symmetries, -1, max_entries).value(codes, e, d,
+                                                                                                      erase_next)

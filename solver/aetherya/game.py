@@ -299,11 +299,17 @@ class AetheryaGame(Game):
 
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
         """The verdict on ``answer``: a kingdom or turns (``docs/formats/aetherya.md``), or the moves played
-        from :meth:`puzzle_position` as a list (replayed there, then judged the same way)."""
+        from :meth:`puzzle_position` as a list (replayed there, then judged the same way), proven again from the
+        puzzle's own cards (``solver.aetherya.puzzles.check``): the file's ``solution`` is never trusted and may
+        be left out."""
         from solver.aetherya.puzzle_play import read_move_answer
-        from solver.aetherya.puzzles import check
+        from solver.aetherya.puzzles import check, proven_answer
         verdict = read_move_answer(self, puzzle, answer)
-        return check(puzzle, answer) if verdict is None else verdict
+        if verdict is None:
+            verdict = check(puzzle, answer)
+        if "optimum" in verdict and ("puzzleError" in verdict or not puzzle.get("solution")):
+            verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
+        return verdict
 
     def puzzle_position(self, puzzle: dict[str, Any]) -> State:
         """The position a player answers ``puzzle`` from by moves: a best-kingdom puzzle's fixed cards and hand

@@ -18,7 +18,7 @@ from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, cell
 from solver.aetherya.tiles import (TILE_SLUGS, tile_from_code, tile_from_json, tile_kind, tile_to_code,
                                    tile_to_json, tile_family)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, get
+from solver.validate import as_bool, as_choice, as_int, as_list, as_object, as_str, check_keys, get
 
 PHASES_BY_MODE_EXTRA = {"objects": ("tiles", "tile"), "coop": ("legend-discard",), "solo": ("swap", "keep", "block")}
 COMMON_PHASES = ("legends", "start", "arrange", "territories", "first-discard", "choose", "draw", "place",
@@ -141,9 +141,9 @@ TILE_KEYS = ("undealt", "territories", "faceUp", "owned", "accords", "staffs", "
 
 def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     """Parse and validate a JSON state of ``game``'s mode and player count."""
-    from solver.aetherya.state import AetheryaState
+    from solver.aetherya.state import MODES, AetheryaState
     data = as_object(obj, field)
-    mode = as_str(get(data, "mode", field), f"{field}.mode")
+    mode = as_choice(as_str(get(data, "mode", field), f"{field}.mode"), f"{field}.mode", MODES)
     if mode != game.mode:
         raise InvalidInputError(f"{field}.mode", mode, f"this game is {game.spec()!r} (mode {game.mode!r}); "
                                                       f"load the game with mode={mode}")

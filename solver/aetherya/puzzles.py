@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, DRAGON, LEGENDS, LETTERS, PORTAL, card_code, cell_index, legend
 from solver.aetherya.scoring import format_kingdom, parse_kingdom
-from solver.errors import InvalidInputError
+from solver.errors import InvalidInputError, InvalidMoveError, UnsupportedActionError
 from solver.kernels import aetherya_score as kernel
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
@@ -45,6 +46,8 @@ RACE_TURNS = {"easy": 2, "medium": 3, "hard": 4}
 GAP_RANGE = {"easy": (0, 2), "medium": (3, 6), "hard": (7, 999)}
 MAX_ARRANGEMENTS = 2_500_000  # the proof's limit
 GENERATE_ARRANGEMENTS = 120_000  # hands the generator tries (keeps generation to a fraction of a second each)
+CHECK_TIME_MS = 20_000  # the optimiser's time to prove a checked hand too large to enumerate
+RACE_SEARCH_TURNS = 4   # how deep ``check`` looks for a shorter legend-race answer (4: about a second)
 
 
 # ---------------------------------------------------------------------- symmetry
@@ -413,7 +416,13 @@ def _parse_fixed(obj: Any, field: str) -> dict[int, int]:
 
 
 def check(puzzle: Any, answer: Any) -> dict[str, Any]:
-    """Verify ``answer`` against ``puzzle`` (both parsed JSON or strings); returns a verdict object."""
+    """Verify ``answer`` against ``puzzle`` (both parsed JSON or strings); returns a verdict object.
+
+    Nothing the puzzle file says about its solution is trusted: the optimum is proven again from the
+    puzzle's own cards (and ``solution`` may be left out). A well-formed answer that breaks the puzzle's
+    rules (other cards, a moved fixed card, a turn that is not legal there) is a verdict, ``correct``
+    false with the reason; only input that cannot be read raises.
+    """
     p = as_object(puzzle, "PUZZLE")
     kind = as_str(get(p, "kind", "PUZZLE"), "PUZZLE.kind")
     if kind == "best-kingdom":
@@ -423,37 +432,128 @@ def check(puzzle: Any, answer: Any) -> dict[str, Any]:
     raise InvalidInputError("PUZZLE.kind", kind, f"expected one of {', '.join(KINDS)}")
 
 
+def _recorded(p: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
+    """``solution.<key>`` as the puzzle file records it (None when there is no solution)."""
+    if p.get("solution") is None:
+        return None
+    solution = as_object(p["solution"], "PUZZLE.solution")
+    if key not in solution:
+        return None
+    return as_int(solution[key], f"PUZZLE.solution.{key}", lo, hi)
+
+
+def _verdict(kind: str, correct: bool, message: str, recorded: int | None, proven: int | None,
+             **facts: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": kind, "correct": correct, **facts, "message": message}
+    if recorded is not None and proven is not None and recorded != proven:
+        out["recordedOptimum"] = recorded
+        out["puzzleError"] = f"the puzzle records {recorded} but the proven optimum is {proven}"
+    return out
+
+
+def prove_kingdom_optimum(cards: list[int], fixed: dict[int, int]) -> tuple[int, str]:
+    """The best board total of a hand with ``fixed`` cells, proven: ``(score, how)``. Exhaustive enumeration
+    when the free cards have at most ``MAX_ARRANGEMENTS`` arrangements, else the foundation optimiser."""
+    free_cards = list(cards)
+    for card in fixed.values():
+        free_cards.remove(card)
+    if arrangement_count(free_cards) <= MAX_ARRANGEMENTS:
+        return prove_best_kingdom(cards, fixed).score, "EXHAUSTIVE"
+    from solver.aetherya.optimize import optimize_kingdom
+    locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[k]}" for c, k in sorted(fixed.items()))
+    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, time_ms=CHECK_TIME_MS)
+    if not result.optimal:
+        raise UnsupportedActionError("PUZZLE.cards", "".join(LETTERS[c] for c in cards),
+                                     f"the optimum could not be proven within {CHECK_TIME_MS // 1000} s")
+    return int(result.total), result.status
+
+
 def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
     check_keys(p, META_KEYS + ("cards", "fixed", "question", "solution", "greedy", "crossCheck"), "PUZZLE")
     cards_text = as_str(get(p, "cards", "PUZZLE"), "PUZZLE.cards")
     if len(cards_text) != 16:
         raise InvalidInputError("PUZZLE.cards", cards_text, "expected 16 card letters")
     cards = sorted(int(x) for x in parse_kingdom("/".join(cards_text[i:i + 4] for i in range(0, 16, 4)), "PUZZLE.cards"))
+    if any(c >= CARD_TYPES for c in cards):
+        raise InvalidInputError("PUZZLE.cards", cards_text, "a hand holds cards, not '?'")
     fixed = _parse_fixed(p.get("fixed", {}), "PUZZLE.fixed")
-    optimum = as_int(get(as_object(get(p, "solution", "PUZZLE"), "PUZZLE.solution"), "score", "PUZZLE.solution"),
-                     "PUZZLE.solution.score")
+    free = list(cards)
+    for cell, card in fixed.items():
+        if card not in free:
+            raise InvalidInputError(f"PUZZLE.fixed.{CELL_NAMES[cell]}", LETTERS[card], "the fixed cards must be "
+                                    "among the puzzle's 16 cards")
+        free.remove(card)
+    recorded = _recorded(p, "score", -10_000, 10_000)
     if isinstance(answer, dict):
         answer = get(answer, "kingdom", "ANSWER")
     board = parse_kingdom(answer, "ANSWER")
-    if sorted(int(x) for x in board) != cards:
-        raise InvalidInputError("ANSWER", answer, "uses other cards than the puzzle's 16")
-    for cell, card in fixed.items():
+    optimum, proof = prove_kingdom_optimum(cards, fixed)
+    used = sorted(int(x) for x in board)
+    if used != cards:
+        return _verdict("best-kingdom", False, f"the kingdom uses other cards than the puzzle's 16 "
+                        f"({_card_difference(used, cards)})", recorded, optimum, score=None, optimum=optimum,
+                        proof=proof)
+    for cell, card in sorted(fixed.items()):
         if board[cell] != card:
-            raise InvalidInputError("ANSWER", answer, f"the fixed card {LETTERS[card]} must stay on {CELL_NAMES[cell]}")
+            return _verdict("best-kingdom", False, f"the fixed card {LETTERS[card]} must stay on {CELL_NAMES[cell]} "
+                            f"(the kingdom has {LETTERS[board[cell]]} there)", recorded, optimum, score=None,
+                            optimum=optimum, proof=proof)
     score = int(_scores(board[None, :])[0, 6])
-    return {"kind": "best-kingdom", "correct": score == optimum, "score": score, "optimum": optimum,
-            "message": "optimal" if score == optimum else
-            ("better than the recorded optimum: the puzzle is wrong" if score > optimum else f"{optimum - score} short")}
+    return _verdict("best-kingdom", score == optimum, "optimal" if score == optimum else f"{optimum - score} short",
+                    recorded, optimum, score=score, optimum=optimum, proof=proof)
 
 
-def _parse_race_moves(answer: Any) -> list[str]:
+def _card_difference(used: list[int], cards: list[int]) -> str:
+    """What a kingdom has too many and too few of, e.g. ``2 P too many; 1 F, 1 M missing``."""
+    extra = [f"{used.count(k) - cards.count(k)} {LETTERS[k]}" for k in range(len(LETTERS)) if used.count(k) > cards.count(k)]
+    short = [f"{cards.count(k) - used.count(k)} {LETTERS[k]}" for k in range(len(LETTERS)) if cards.count(k) > used.count(k)]
+    return "; ".join(part for part in (", ".join(extra) + " too many" if extra else "",
+                                        ", ".join(short) + " missing" if short else "") if part)
+
+
+_TURN = re.compile(r"^(take|draw)\s*,\s*(place|reveal)\s+([a-d][1-4])$")
+
+
+def _parse_race_moves(answer: Any) -> list[tuple[str, str, int]]:
+    """The answer's turns as ``(source, action, cell)``; case and spaces do not matter. A turn that is not
+    of the form ``take|draw, place|reveal CELL`` cannot be read (an error naming it)."""
     if isinstance(answer, dict):
         answer = get(answer, "moves", "ANSWER")
     if isinstance(answer, str):
         items = [m.strip() for m in answer.split(";") if m.strip()]
+        fields = [f"ANSWER[{i}]" for i in range(len(items))]
     else:
         items = [as_str(m, f"ANSWER[{i}]") for i, m in enumerate(as_list(answer, "ANSWER"))]
-    return [" ".join(m.replace(",", " , ").split()).replace(" ,", ",") for m in items]
+        fields = [f"ANSWER[{i}]" for i in range(len(items))]
+    out = []
+    for field, item in zip(fields, items):
+        match = _TURN.match(" ".join(item.lower().split()))
+        if not match:
+            raise InvalidMoveError(field, item, "expected a turn 'take, place CELL', 'draw, place CELL' or "
+                                                "'draw, reveal CELL' (CELL a1 to d4)")
+        out.append((match.group(1), match.group(2), cell_index(match.group(3), field)))
+    return out
+
+
+def _turn_text(source: str, action: str, cell: int) -> str:
+    return f"{source}, {action} {CELL_NAMES[cell]}"
+
+
+def _why_not_legal(pos: RacePosition, draw: list[int], source: str, action: str, cell: int) -> str:
+    """Why a well-formed turn is not legal in ``pos`` (the base rules as ``race_moves`` applies them)."""
+    if source == "take" and pos.top < 0:
+        return "the discard is empty: there is nothing to take"
+    if source == "draw" and pos.drawn >= len(draw):
+        return f"the draw pile the puzzle gives ({len(draw)} cards) is used up"
+    if action == "reveal" and source == "take":
+        return "only a drawn card may go to the discard to reveal a face-down card"
+    if action == "reveal":
+        return f"{CELL_NAMES[cell]} is face up: only a face-down card can be revealed"
+    card = pos.top if source == "take" else draw[pos.drawn]
+    shown = pos.cards[cell]
+    if shown in (DRAGON, PORTAL):
+        return f"{CELL_NAMES[cell]} holds a locked {'Dragon' if shown == DRAGON else 'Portal'}"
+    return f"{CELL_NAMES[cell]} holds a face-up {LETTERS[shown]}: a card never replaces one of its kind (the card is {LETTERS[card]})"
 
 
 def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
@@ -465,26 +565,51 @@ def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
     if "?" in text:
         raise InvalidInputError("PUZZLE.kingdom", text, "a race position shows every face-down card (lower case)")
     discard = as_str(p.get("discard", ""), "PUZZLE.discard")
+    if any(ch.upper() not in LETTERS[:CARD_TYPES] for ch in discard):
+        raise InvalidInputError("PUZZLE.discard", discard, "expected card letters")
     draw_text = as_str(p.get("draw", ""), "PUZZLE.draw")
-    draw = [LETTERS.index(ch.upper()) for ch in draw_text if ch.upper() in LETTERS[:10]]
+    draw = [LETTERS.index(ch.upper()) for ch in draw_text if ch.upper() in LETTERS[:CARD_TYPES]]
     if len(draw) != len(draw_text):
         raise InvalidInputError("PUZZLE.draw", draw_text, "expected card letters")
     top = LETTERS.index(discard[-1].upper()) if discard else -1
-    optimum = as_int(get(as_object(get(p, "solution", "PUZZLE"), "PUZZLE.solution"), "turns", "PUZZLE.solution"),
-                     "PUZZLE.solution.turns", 0, 20)
-    pos = RacePosition(tuple(int(x) for x in codes), hidden, top, 0)
+    recorded = _recorded(p, "turns", 0, 20)
+    start = RacePosition(tuple(int(x) for x in codes), hidden, top, 0)
     moves = _parse_race_moves(answer)
-    for i, move in enumerate(moves):
+    pos = start
+    for i, (source, action, cell) in enumerate(moves):
         options = dict(race_moves(pos, draw))
-        if move not in options:
-            raise InvalidInputError(f"ANSWER[{i}]", move, "not a legal turn here (expected 'take, place CELL', "
-                                                        "'draw, place CELL' or 'draw, reveal CELL')")
-        pos = options[move]
+        turn = _turn_text(source, action, cell)
+        if turn not in options:
+            optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS)
+            return _verdict("legend-race", False, f"turn {i + 1} '{turn}' is not legal there: "
+                            f"{_why_not_legal(pos, draw, source, action, cell)}", recorded, optimum,
+                            turns=len(moves), optimum=optimum, legendWritten=False)
+        pos = options[turn]
     met = bool(_met([pos], number)[0])
-    correct = met and len(moves) == optimum
-    return {"kind": "legend-race", "correct": correct, "turns": len(moves), "optimum": optimum, "legendWritten": met,
-            "message": "optimal" if correct else ("the Legend is not met" if not met else
-                                                  f"{len(moves) - optimum} turn(s) longer than the optimum")}
+    if not met:
+        optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS)
+        return _verdict("legend-race", False, "the Legend is not met", recorded, optimum, turns=len(moves),
+                        optimum=optimum, legendWritten=False)
+    # the answer meets the Legend in len(moves) turns: the optimum is proven by looking for a shorter way
+    depth = min(len(moves) - 1, RACE_SEARCH_TURNS)
+    shorter = _race_optimum(start, draw, number, depth) if depth >= 0 else None
+    if shorter is not None:
+        return _verdict("legend-race", False, f"{len(moves) - shorter} turn(s) longer than the optimum", recorded,
+                        shorter, turns=len(moves), optimum=shorter, legendWritten=True)
+    if depth < len(moves) - 1:
+        return _verdict("legend-race", False, f"the Legend is met in {len(moves)} turns, but no search to "
+                        f"{len(moves) - 1} turns can prove that none is shorter (the check searches "
+                        f"{RACE_SEARCH_TURNS})", recorded, None, turns=len(moves), optimum=None, legendWritten=True)
+    return _verdict("legend-race", True, "optimal", recorded, len(moves), turns=len(moves), optimum=len(moves),
+                    legendWritten=True)
+
+
+def _race_optimum(start: RacePosition, draw: list[int], number: int, max_turns: int) -> int | None:
+    """The fewest turns to meet the Legend, searched up to ``max_turns`` (None: more are needed)."""
+    if max_turns < 0:
+        return None
+    return solve_race(start, draw, number, max_turns=max_turns)[0] if max_turns else \
+        (0 if _met([start], number)[0] else None)
 
 
 def load_json_arg(value: Any, field: str) -> Any:
@@ -518,6 +643,17 @@ def describe_puzzle(puzzle: dict[str, Any]) -> str:
         lines.append(f"  discard (bottom to top): {puzzle.get('discard') or '-'}; draw pile (top first): "
                      f"{puzzle.get('draw') or '-'}")
     return "\n".join(lines) + "\n"
+
+
+def proven_answer(verdict: dict[str, Any]) -> str:
+    """The answer line of a verdict whose puzzle file records no solution, or a wrong one: what ``check``
+    proved."""
+    optimum = verdict.get("optimum")
+    if verdict.get("kind") == "best-kingdom":
+        return f"score {optimum}, proven optimal ({verdict.get('proof')})"
+    if optimum is None:
+        return f"not proven: the check searches up to {RACE_SEARCH_TURNS} turns"
+    return f"{optimum} turns, proven fewest"
 
 
 def puzzle_answer(puzzle: dict[str, Any]) -> str:

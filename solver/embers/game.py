@@ -26,7 +26,7 @@ from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, Information, Option, Parameter, State, Utility, View, split_view_notation
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
-from solver.validate import as_bool, as_choice, as_int, as_object, check_keys, get
+from solver.validate import as_bool, as_choice, as_int, as_object, check_keys, get, join
 
 SOLVE_KEYS = ("state", "method", "fullInformation")
 METHODS = ("cpsat", "exhaustive")
@@ -122,7 +122,8 @@ class EmbersGame(Game):
     def parse_state(self, payload: Any, field: str = "state") -> State:
         """A state from JSON or notation; its chapter (``"chapter"`` or ``embers/prologue/N``) picks the rules."""
         if isinstance(payload, dict) and "chapter" in payload and "view" not in payload:
-            return self.for_chapter(payload["chapter"]).state_from_json(payload, field)
+            chapter = as_choice(payload["chapter"], join(field, "chapter"), ("one", "prologue"))
+            return self.for_chapter(chapter).state_from_json(payload, field)
         if isinstance(payload, str) and payload.strip().startswith("embers/"):
             return self._for_head(payload).state_from_notation(payload, field)
         return super().parse_state(payload, field)

@@ -20,7 +20,7 @@ from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
 from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, VIEW_PHASES, EmbersState,
                                  StrengthRow, arrangements)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
+from solver.validate import as_bool, as_choice, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame
@@ -139,11 +139,10 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
     check_keys(obj, JSON_KEYS, field)
     if "game" in obj and obj["game"] != "embers":
         raise InvalidInputError(join(field, "game"), obj["game"], "expected 'embers'")
-    chapter = obj.get("chapter", game.params["chapter"])
+    chapter = as_choice(obj.get("chapter", game.params["chapter"]), join(field, "chapter"), tuple(PHASES))
     if chapter != game.params["chapter"]:
-        raise InvalidInputError(join(field, "chapter"), chapter,
-                                f"this game is chapter {game.params['chapter']!r}; use game "
-                                f"'embers(chapter={chapter})'" if chapter in PHASES else "expected 'one' or 'prologue'")
+        raise InvalidInputError(join(field, "chapter"), chapter, f"this game is chapter {game.params['chapter']!r}; "
+                                                                 f"use game 'embers(chapter={chapter})'")
     b = _Builder(game, field)
     if observer is None:
         state = EmbersState(game)

@@ -44,9 +44,12 @@ SEGMENTS = ((0, 0), (1, 0), (0, 1), (1, 1))
 Placement = tuple[int, int, int]  # (card, x, y)
 
 
+OBJECTIVE_SCALE = 1000   # integer units per point of the objective: the search works in thousandths (EM-71)
+
+
 @dataclass(frozen=True)
 class Weights:
-    """The objective's integer weights (docs/rules/embers-of-memory.md, EM-71)."""
+    """The objective's weights in points (docs/rules/embers-of-memory.md, EM-71)."""
 
     demon: int = 1000  # per demon left in the demon row
     taint: int = 150  # per card tainted and left under a demon (and per tainted card a banish rescues)
@@ -70,26 +73,38 @@ class BlinkProblem:
     must_add: bool = True
     weights: Weights = field(default_factory=Weights)
     require_all: bool = False  # puzzles: every card of the row must be added
+    scale: int = 1  # integer units per point: reveal_value, card_value and every plan value are in units
+
+    @property
+    def units(self) -> Weights:
+        """The weights in the problem's integer units (what the searches add up)."""
+        w, k = self.weights, self.scale
+        return Weights(w.demon * k, w.taint * k, w.reveal * k, w.exact * k, w.fit * k, w.visible * k)
 
     def value_of(self, card: int) -> int:
-        """What a visible card is worth to Aelin (see :class:`Weights`)."""
-        return self.card_value.get(card, self.weights.visible)
+        """What a visible card is worth to Aelin (see :class:`Weights`), in units."""
+        return self.card_value.get(card, self.units.visible)
+
+    def points(self, value: float | None) -> float | None:
+        """A value in units as points (the objective as EM-71 writes it)."""
+        return None if value is None else value / self.scale
 
 
 @dataclass
 class Outcome:
     """What a plan achieves, computed by replaying it in the rules engine."""
 
-    value: int
+    value: int                  # in the problem's units
     relives: dict[int, int]
     banished: list[int]
     tainted: list[int]
     visible: list[int]
     demons_left: list[int]
+    scale: int = 1
 
     def to_json(self, deck: Deck) -> dict[str, Any]:
-        """The objective's parts, readable."""
-        return {"value": self.value, "relives": {SUITS[s]: n for s, n in sorted(self.relives.items())},
+        """The objective's parts, readable (``value`` in points)."""
+        return {"value": self.value / self.scale, "relives": {SUITS[s]: n for s, n in sorted(self.relives.items())},
                 "banished": [SUITS[s] for s in self.banished],
                 "demonsLeft": [SUITS[s] for s in sorted(self.demons_left)],
                 "tainted": [deck.cards[c].id for c in self.tainted],
@@ -122,11 +137,12 @@ class PlanResult:
 # ---------------------------------------------------------------------------------- problem
 def problem_from_state(state: Any, weights: Weights | None = None, player: int = FENRYS,
                        reveals: list[list[float]] | None = None,
-                       need: dict[int, float] | None = None) -> BlinkProblem:
+                       need: dict[int, float] | None = None, scale: int = OBJECTIVE_SCALE) -> BlinkProblem:
     """The Blink problem of a Chapter One state in Observe (after stopping) or Blink, as ``player`` sees it.
 
     ``reveals`` and ``need`` may pass precomputed :func:`solver.embers.knowledge.expected_reveals` and
-    :func:`solver.embers.knowledge.need_distribution` tables of ``state``.
+    :func:`solver.embers.knowledge.need_distribution` tables of ``state``. The probability terms are rounded
+    to ``1/scale`` of a point (EM-71: thousandths by default, so both proofs work on integers).
     """
     from solver.embers.knowledge import expected_reveals, need_distribution
     deck = state.deck
@@ -137,7 +153,7 @@ def problem_from_state(state: Any, weights: Weights | None = None, player: int =
     rescue = {deck.cards[d].suit: len(t) for d, t in state.demons if t}
     table = reveals if reveals is not None and len(reveals[0]) > len(row) else \
         expected_reveals(state, player, max_relives=len(row))
-    reveal_value = tuple(tuple(int(round(weights.reveal * v)) for v in table[s]) for s in range(len(SUITS)))
+    reveal_value = tuple(tuple(int(round(scale * weights.reveal * v)) for v in table[s]) for s in range(len(SUITS)))
     if need is None:
         need = need_distribution(state, player)
     card_value = {}
@@ -145,9 +161,9 @@ def problem_from_state(state: Any, weights: Weights | None = None, player: int =
         strength = deck.cards[card].strength
         exact = sum(p for n, p in need.items() if n == strength)
         fit = sum(p for n, p in need.items() if n > strength)
-        card_value[card] = weights.visible + int(round(weights.exact * exact + weights.fit * fit))
+        card_value[card] = int(round(scale * (weights.visible + weights.exact * exact + weights.fit * fit)))
     return BlinkProblem(deck, tuple(state.mind), row, frozenset(demon_suits), reveal_value, card_value, rescue,
-                        must_add=not state.added, weights=weights)
+                        must_add=not state.added, weights=weights, scale=scale)
 
 
 # ---------------------------------------------------------------------------------- evaluation by replay
@@ -179,13 +195,13 @@ def evaluate(problem: BlinkProblem, adds: Sequence[Placement]) -> Outcome | None
 
 def _score(problem: BlinkProblem, mind: list[Placement], relives: Counter[int], banished: list[int],
            discarded: list[int], demons_left: set[int]) -> Outcome:
-    deck, w = problem.deck, problem.weights
+    deck, w = problem.deck, problem.units
     tainted = [c for c in discarded if deck.cards[c].suit in demons_left]
     visible = mindlib.visible_cards(mind)
     value = (-w.demon * len(demons_left) + w.taint * sum(problem.rescue.get(s, 0) for s in banished)
              + sum(problem.reveal_value[s][n] for s, n in relives.items()) - w.taint * len(tainted)
              + sum(problem.value_of(c) for c in visible))
-    return Outcome(value, dict(relives), banished, tainted, visible, sorted(demons_left))
+    return Outcome(value, dict(relives), banished, tainted, visible, sorted(demons_left), problem.scale)
 
 
 # ---------------------------------------------------------------------------------- exhaustive search
@@ -320,7 +336,7 @@ def search_arguments(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed
         np.array([list(t) + [t[-1]] * (width - len(t)) for t in problem.reveal_value], dtype=np.int64),
         sum(1 << s for s in problem.demon_suits),
         np.array([problem.rescue.get(s, 0) for s in range(len(SUITS))], dtype=np.int64),
-        problem.weights.demon, problem.weights.taint, mask, problem.must_add or first is not None,
+        problem.units.demon, problem.units.taint, mask, problem.must_add or first is not None,
         first_card, first_x, first_y, max_nodes, np.zeros((max(len(row), 1), 3), dtype=np.int32))
 
 
@@ -609,7 +625,7 @@ class _Model:
         return relive
 
     def _objective(self, relive: dict[int, Any], by_card: dict[int, list[tuple[Placement, int, Any]]]) -> None:
-        p, deck, m, w = self.problem, self.deck, self.m, self.problem.weights
+        p, deck, m, w = self.problem, self.deck, self.m, self.problem.units
         terms: list[Any] = []
         for suit in range(len(SUITS)):
             cards = [c for c in p.row if deck.cards[c].suit == suit]

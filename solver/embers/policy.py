@@ -566,9 +566,9 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             used.append(spent)
         return _split_fallback_scores(state, status)
     actions = plan_actions(result)
-    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": result.bound,
+    extra = {"planStatus": result.status, "planOptimal": result.optimal, "planBound": problem.points(result.bound),
              "objective": result.outcome.to_json(state.deck)}
-    ranked = [Scored(actions[0], float(result.value), _plan_reason(state, result), pv=actions, extra=extra)]
+    ranked = [Scored(actions[0], problem.points(result.value), _plan_reason(state, result), pv=actions, extra=extra)]
     budget = max(0, total - spent)
     first_step = []
     for action in state.legal_actions():
@@ -592,7 +592,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
             if found.found:
                 rest = found.adds[1:] if kind == ADD else found.adds
                 plan = _whole_plan(problem, action, rest)
-                ranked.append(Scored(action, float(found.value), "best plan starting with this move: "
+                ranked.append(Scored(action, problem.points(found.value), "best plan starting with this move: "
                                      + _aims(state, problem, [decode_add(payload)] + rest if kind == ADD else rest),
                                      pv=plan, extra={"planStatus": "EXHAUSTIVE"}))
             else:
@@ -695,7 +695,7 @@ def _greedy_after(problem: planlib.BlinkProblem, kind: int, payload: int) -> tup
         after = planlib.greedy_plan(grown)
         adds = [first] + after
     outcome = planlib.evaluate(problem, adds)
-    return (float(outcome.value), list(after)) if outcome else None
+    return (problem.points(outcome.value), list(after)) if outcome else None
 
 
 def prologue_play_scores(state: EmbersState) -> list[Scored]:

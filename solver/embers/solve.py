@@ -47,8 +47,9 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
     if result.value is None and result.status == "INFEASIBLE":
         solution["note"] = ("no plan keeps the Mind in one section (or no card can be added): Fenrys must still "
                             "add a card if he can, and Aelin then chooses a section")
-    return SolveResult(game="embers", value=result.value, optimal=result.optimal, bound=result.bound,
-                       status=result.status, seconds=result.seconds, solution=solution)
+    return SolveResult(game="embers", value=problem.points(result.value), optimal=result.optimal,
+                       bound=problem.points(result.bound), status=result.status, seconds=result.seconds,
+                       solution=solution)
 
 
 def _exhaustive(problem: planlib.BlinkProblem, ctx: SearchContext) -> planlib.PlanResult:

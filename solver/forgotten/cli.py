@@ -18,7 +18,7 @@ import numpy as np
 
 from solver.commands import add_game_args, add_limit_args, context_from_args, game_from_args, print_json
 from solver.errors import InvalidInputError
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.registry import load_game
 from solver.results import HintResult, SolveResult
 
@@ -28,8 +28,9 @@ POLICIES = {"random": 0, "greedy": 1, "route": 2, "oracle": 3}
 def add_commands(commands: argparse._SubParsersAction, game: Any) -> None:
     """Register ``place``, the command only Forgotten has."""
     place = commands.add_parser("place", help="Brain placement advice: the opposite-side cells with the best odds",
-                                description="Self-play of the route policy for every legal Brain placement (up to "
-                                            "symmetry); --nodes is the number of games in all.")
+                                description="Self-play of the route policy (the greedy policy under goal=clear, where "
+                                            "the placement cannot change the odds) for every legal Brain "
+                                            "placement (up to symmetry); --nodes is the number of games in all.")
     place.add_argument("--top", type=int, default=5)
     place.add_argument("--json", action="store_true")
     add_limit_args(place)
@@ -47,8 +48,10 @@ def _run_place(args: argparse.Namespace, default: Any) -> int:
         print_json(result)
         return 0
     out = sys.stdout
-    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the route "
-              f"policy, seed {result['seed']})\n")
+    out.write(f"{result['game']}: Brain placements by win probability ({result['gamesPlayed']:,} games of the "
+              f"{result['policy']} policy, seed {result['seed']})\n")
+    if "note" in result:
+        out.write(f"  note: {result['note']}\n")
     for i, p in enumerate(result["placements"], 1):
         twins = p["symmetricPlacements"]
         note = f"; stands for {twins} symmetric placements" if twins > 1 else ""
@@ -125,6 +128,11 @@ def solve_text(result: SolveResult) -> str:
     if not result.optimal:
         out.write(f"not solved: {solution.get('reason', result.status)} "
                   f"({solution.get('knowledgeStates', 0):,} knowledge states); try a larger --time-ms\n")
+        solved = [m for m in solution.get("moves", []) if m["winProbability"] is not None and m["move"] != "give up"]
+        if solved:
+            out.write(f"best so far {result.value:.6f} (exact for the moves solved; the others are not):\n")
+            for move in solved:
+                out.write(f"    {move['move']:<12} {move['winProbability']:.6f}\n")
         return out.getvalue()
     out.write(f"optimal win probability {result.value:.6f} (proven: {result.status}, "
               f"{solution['knowledgeStates']:,} knowledge states, {result.seconds:.2f} s)\n")
@@ -140,7 +148,9 @@ def score_text(report: dict[str, Any]) -> str:
     if report.get("flipped"):
         out.write(f"flipped {report['flipped']}: the tile it shows is not entered yet\n")
     route = report["route"]
-    if route["missingTiles"] is None:
+    if route is None:
+        out.write(f"goal clear: {report['tiles']['faceDown']} tiles face down still to match\n")
+    elif route["missingTiles"] is None:
         out.write("no route is possible any more\n")
     else:
         out.write(f"fewest tiles still to turn face up on a route: {route['missingTiles']}; "
@@ -178,7 +188,7 @@ def demo(out: TextIO) -> None:
     view.apply_move(best)
     if view.flipped >= 0:
         truth.apply_move(best)
-        shown = f"shows {LETTERS[truth.tiles[truth.first]]}"
+        shown = f"shows {letter(truth.tiles[truth.first])}"
         view.apply_move(shown)
         best = f"{best}' and '{shown}"
     out.write(f"\n   After '{best}', the second flip:\n")
@@ -235,7 +245,7 @@ def _reviewed_game(out: TextIO, deal: int = 29, dice_seed: int = 3, deviation: t
             action = truth.parse_move(move)
             unseen = not truth.seen[action]
             truth.apply_action(action)
-            typed = [move] + ([f"shows {LETTERS[truth.tiles[action]]}"] if unseen else [])
+            typed = [move] + ([f"shows {letter(truth.tiles[action])}"] if unseen else [])
         for entry in typed:
             view.apply_move(entry)
         entries += typed

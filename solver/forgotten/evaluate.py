@@ -78,7 +78,7 @@ def initial_info(game) -> tuple[Info, bool]:
 
 def policy_value(game, policy: Policy) -> tuple[float, int]:
     """Exact win probability of ``policy`` from the start, and the knowledge states it visits."""
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     info, flag = initial_info(game)
     evaluator = PolicyEvaluator(model, policy)
     return evaluator.value(info, flag), len(evaluator.memo)
@@ -87,7 +87,7 @@ def policy_value(game, policy: Policy) -> tuple[float, int]:
 def optimal_solver(game, max_entries: int = 60_000_000) -> forgotten_exact.Solver:
     """The compiled optimal solver for ``game``."""
     return forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                  game.board.symmetries, -1, max_entries)
+                                  game.goal_code, game.board.symmetries, -1, max_entries)
 
 
 @dataclass
@@ -103,7 +103,7 @@ class Regret:
 
 def regret(game, policy: Policy, games: int, seed: int, solver: forgotten_exact.Solver | None = None) -> Regret:
     """Seeded games of the knowledge model; each decision's loss ``V*(s) - Q*(s, move)`` is exact."""
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     solver = solver or optimal_solver(game)
     rng = np.random.default_rng(seed)
     start, flag0 = initial_info(game)

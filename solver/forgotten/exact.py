@@ -137,24 +137,28 @@ class ExactSolver:
 
     # -- the moves worth trying ---------------------------------------------------------------------------
     def first_moves(self, info: Info) -> list[int]:
-        """Unseen tiles (one stands for all that lie on no route) and one tile of each known pair on a route."""
+        """Unseen tiles (one stands for all that lie on no route) and one tile of each known pair on a route.
+        Under the clear goal places do not matter: one unseen tile and one known pair stand for all."""
         up, unk, pairs, singles, dead = info.masks()
-        rel = self.model.relevant(self.model.usable(info))
+        clear = self.model.goal == "clear"
+        rel = self.model.route_cells(info)
         moves = _cells(unk & rel)
         loose = unk & ~rel
         if loose:
             moves.append(_cells(loose)[0])
         for c in _cells(pairs):
             mate = mate_of(info, c)
-            if c < mate and (rel >> c & 1 or rel >> mate & 1):
+            if c < mate and (clear or rel >> c & 1 or rel >> mate & 1):
                 moves.append(c)
+                if clear:
+                    break
         return moves
 
     def second_moves(self, info: Info, first: int) -> list[int]:
         """The known partner, unseen tiles (one for all off every route), or one pass flip if nothing else."""
         up, unk, pairs, singles, dead = info.masks()
         unk &= ~(1 << first)
-        rel = self.model.relevant(self.model.usable(info))
+        rel = self.model.route_cells(info)
         moves = []
         mate = mate_of(info, first)
         if mate >= 0:

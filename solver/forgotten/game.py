@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.errors import InvalidInputError, UnknownGameError, UnsupportedActionError
 from solver.forgotten.board import MAX_SIDE, MIN_SIDE, Board, default_brains, opposite_sides, parse_brains
-from solver.forgotten.notation import DOWN, MAX_PAIRS, NONE
+from solver.forgotten.notation import DOWN, MAX_PAIRS, NONE, SECOND_SERIES, letter_range
 from solver.forgotten.state import ForgottenState, state_from_json, state_from_notation
 from solver.game import Game, Information, Option, Parameter, Utility
 from solver.results import HintResult, SolveResult
@@ -56,9 +56,8 @@ class ForgottenGame(Game):
             raise UnknownGameError("game.pairs", self.params["pairs"],
                                    f"a {self.width}x{self.height} board holds at most {free // 2} pairs besides "
                                    "the two Brains")
-        if pairs > MAX_PAIRS:
-            raise UnknownGameError("game.pairs", pairs, f"at most {MAX_PAIRS} pairs (letters A-Z); choose a smaller "
-                                                        "board or set pairs")
+        if pairs > MAX_PAIRS:       # unreachable on boards up to 8x8; kept as the notation's bound
+            raise UnknownGameError("game.pairs", pairs, f"at most {MAX_PAIRS} pairs ({letter_range(MAX_PAIRS)})")
         self.pairs: int = pairs
         try:
             brains = parse_brains(self.params["brains"], self.width, self.height, "game.brains")
@@ -233,6 +232,18 @@ class ForgottenGame(Game):
                                               "policy)"),
     )}
 
+    VERB_NOTES = {"generate": "What to expect: a few seconds of CPU per puzzle on boards of up to 24 cells "
+                              "(best-move puzzles are solved exactly, one solver shared by every candidate, "
+                              "positions with at most 6 unseen tiles); forced connections are usually faster and "
+                              "the only kind on larger boards. A puzzle not found within 200 self-played games is "
+                              "an error naming the difficulty."}
+
+    def prepare(self, verb: str) -> None:
+        """``solve`` loads the exact kernel before ``--time-ms`` starts counting (about 0.9 s in an editable
+        install, which would otherwise eat a short limit)."""
+        if verb == "solve":
+            import solver.forgotten.solve  # noqa: F401
+
     def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
         from solver.forgotten.runs import generate_puzzle
         return generate_puzzle(self, kind, difficulty, rng)
@@ -293,15 +304,14 @@ class ForgottenGame(Game):
 
 
 def _tokens(row: str) -> list[str]:
-    """Cell tokens of a notation row (a sign joins the next character)."""
+    """Cell tokens of a notation row (a sign joins the next character, a letter the series mark after it)."""
     out, i = [], 0
     while i < len(row):
-        if row[i] in "+-" and i + 1 < len(row):
-            out.append(row[i:i + 2])
-            i += 2
-        else:
-            out.append(row[i])
-            i += 1
+        end = i + 2 if row[i] in "+-" and i + 1 < len(row) else i + 1
+        if row[end - 1].isalpha() and row[end:end + 1] == SECOND_SERIES:
+            end += 1
+        out.append(row[i:end])
+        i = end
     return out
 
 

@@ -10,6 +10,10 @@ a 95% Wilson interval and the reason it is worth (or not worth) flipping.
 
 A full-information analysis (``full_information=True``) instead plays the true tiles with the oracle
 policy, and says so (``rootInfo["fullInformation"] = true``): it is not advice a player could follow.
+
+Under the clear goal (FG-14) where a tile lies does not matter: the rollouts continue with the greedy
+perfect-memory policy (match a known pair first) instead of the route policy, all unseen tiles are one
+candidate, and the reasons speak of pairs, not routes.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ import numpy as np
 
 from solver.errors import UnsupportedActionError
 from solver.forgotten.knowledge import DEAD, LABEL, UNK, Info, Model, info_from_state, useful_moves, world_arrays
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.notation import letter
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.kernels import forgotten_paths, forgotten_playout
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
+GREEDY_POLICY = 1
 ROUTE_POLICY = 2
 ORACLE_POLICY = 3
 DEFAULT_ROLLOUTS = 40_000
@@ -35,6 +40,14 @@ FIRST_BATCH = 256
 Z_SELECT = 2.0
 KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
 Z95 = 1.959963984540054
+
+
+def continuation_policy(game: Any, full_information: bool) -> int:
+    """The kernel policy rollouts continue with: oracle (full information), else greedy under the clear goal
+    (positions do not matter, known pairs are matched first), else the route policy."""
+    if full_information:
+        return ORACLE_POLICY
+    return GREEDY_POLICY if game.goal == "clear" else ROUTE_POLICY
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -58,6 +71,7 @@ class Knowledge:
     costs: list[int]
     best: int
     unseen_pool: int
+    clear: bool = False
 
     @classmethod
     def of(cls, state: ForgottenState) -> Knowledge:
@@ -67,13 +81,17 @@ class Knowledge:
         out = np.zeros(board.cells, np.int32)
         best = forgotten_paths.route_costs(board.width, board.height, *board.brains, up, pairs,
                                            singles if unk else 0, unk, out)
-        return cls(state, info, [int(x) for x in out], best, info.unseen_on_board + info.e)
+        clear = state.game.goal == "clear"
+        # under the clear goal the living worlds hold every unseen orphan among the removed tiles (Model.reveal)
+        pool = info.unseen_on_board if clear else info.unseen_on_board + info.e
+        return cls(state, info, [int(x) for x in out], best, pool, clear)
 
     def route_cells(self) -> list[str]:
-        """The cells still to turn face up on one cheapest route (what the plan aims at), in board order."""
+        """The cells still to turn face up on one cheapest route (what the plan aims at), in board order; none
+        under the clear goal, where no route is needed."""
         up, unk, pairs, singles, dead = self.info.masks()
         board = self.state.board
-        if self.best < 0:
+        if self.best < 0 or self.clear:
             return []
         price = {}
         for weight, mask in ((3, unk), (2, singles if unk else 0), (1, pairs), (0, up)):
@@ -85,7 +103,7 @@ class Knowledge:
 
     def letter(self, cell: int) -> str:
         """The pair letter of a seen tile."""
-        return LETTERS[self.state.tiles[cell]]
+        return letter(self.state.tiles[cell])
 
     def mate(self, cell: int) -> int:
         """The seen face-down partner of ``cell`` (-1 if none)."""
@@ -100,6 +118,13 @@ class Knowledge:
         return sum(1 for c in range(len(self.costs)) if singles >> c & 1 and self.costs[c] == self.best)
 
     def route_words(self, cell: int) -> str:
+        """Where ``cell`` lies relative to the cheapest route, as words (a leading space; none under the clear
+        goal, where places do not matter)."""
+        if self.clear:
+            return ""
+        return " " + self._route_place(cell)
+
+    def _route_place(self, cell: int) -> str:
         cost = self.costs[cell]
         if cost < 0:
             return "off every route"
@@ -108,8 +133,11 @@ class Knowledge:
         return f"on a route {cost - self.best} dearer than the shortest"
 
     def winning_words(self, a: int, b: int) -> str:
-        """``" that links the Brains: the game is won"`` when turning up ``a`` and ``b`` completes a path."""
+        """``", which links the Brains: the game is won"`` when turning up ``a`` and ``b`` completes a path
+        (under the clear goal: when they are the last face-down tiles)."""
         up = self.info.masks()[0]
+        if self.clear:
+            return ", the last pair: the game is won" if self.info.down() == (1 << a | 1 << b) else ""
         return ", which links the Brains: the game is won" if self.state.board.connected(up | 1 << a | 1 << b) else ""
 
     def kind_and_reason(self, action: int, stage: str) -> tuple[str, str]:
@@ -123,17 +151,19 @@ class Knowledge:
         if stage == "first":
             if code == UNK:
                 on_route = self.route_singles()
+                odds = f"; it pairs {_seen_tiles(lone)} with chance {lone}/{pool}" if lone else ""
+                if self.clear:
+                    return "unseen", f"unseen tile{odds}"
                 if self.costs[action] == self.best:
-                    odds = f"; it pairs {_seen_tiles(lone)} with chance {lone}/{pool}" if lone else ""
                     return "unseen", f"unseen tile on the shortest route{odds}"
                 if on_route:
-                    return "unseen", (f"unseen tile {self.route_words(action)}: it may show the partner of "
+                    return "unseen", (f"unseen tile{self.route_words(action)}: it may show the partner of "
                                       f"{_seen_tiles(on_route)} on the shortest route (chance {on_route}/{pool})")
-                return "unseen", f"unseen tile {self.route_words(action)}"
+                return "unseen", f"unseen tile{self.route_words(action)}"
             mate = self.mate(action)
             if mate >= 0:
                 return "known-pair", (f"known pair {self.letter(action)} ({board.name(action)} and "
-                                      f"{board.name(mate)}) {self.route_words(action)}: a sure match"
+                                      f"{board.name(mate)}){self.route_words(action)}: a sure match"
                                       f"{self.winning_words(action, mate)}")
             if code == DEAD:
                 return "waste", "its partner was erased: avoid wasting a flip on it"
@@ -141,13 +171,13 @@ class Knowledge:
                                    f"only with chance 1/{pool}; an unseen tile first learns more")
         first = self.state.first
         if action == self.mate(first):
-            return "match", (f"completes the pair {self.letter(first)} {self.route_words(first)}"
+            return "match", (f"completes the pair {self.letter(first)}{self.route_words(first)}"
                              f"{self.winning_words(first, action)}")
         if code == UNK:
             first_code = self.info.codes[first]
             singles_first = first_code >= LABEL and self.mate(first) < 0
             chance = f"matches {self.letter(first)} with chance 1/{pool}, else " if singles_first else ""
-            return "unseen", f"unseen tile {self.route_words(action)}: {chance}shows one more tile"
+            return "unseen", f"unseen tile{self.route_words(action)}: {chance}shows one more tile"
         return "waste", "a seen tile that does not match: avoid wasting a flip, it learns nothing"
 
 
@@ -227,7 +257,7 @@ class Rollouts:
         wins = np.zeros(n, np.uint8)
         turns = np.zeros(n, np.int32)
         first = state.first if state.phase == "second" else -1
-        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        policy = continuation_policy(game, self.full_information)
         seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
         rejected = forgotten_playout.rollouts(board.width, board.height, *board.brains, game.erasure_code,
                                               game.goal_code, *self.arrays, state.turn, state.phase_code, first,
@@ -241,7 +271,7 @@ class Rollouts:
         state = self.state
         board = state.board
         first = state.first if state.phase == "second" else -1
-        policy = ORACLE_POLICY if self.full_information else ROUTE_POLICY
+        policy = continuation_policy(state.game, self.full_information)
         return forgotten_playout.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
 
 
@@ -288,16 +318,15 @@ def candidate_groups(state: ForgottenState, knowledge: Knowledge, full_informati
     """The flips worth rolling out, each standing for the flips of equal value.
 
     Dominated flips are left out (``knowledge.useful_moves``); unseen tiles that lie on no possible route
-    are all worth the same (their position cannot matter) and are rolled out once. A full-information
-    analysis keeps every legal flip apart.
+    are all worth the same (their position cannot matter) and are rolled out once; under the clear goal
+    that is every unseen tile. A full-information analysis keeps every legal flip apart.
     """
     legal = [a for a in state.legal_actions() if a != GIVE_UP]
     if full_information:
         return {a: [a] for a in legal}
     first = state.first if state.phase == "second" else -1
     useful = useful_moves(knowledge.info, first)
-    model = Model(state.board, state.game.erasure)
-    relevant = model.relevant(model.usable(knowledge.info))
+    relevant = Model.of(state.game).route_cells(knowledge.info)
     groups: dict[int, list[int]] = {}
     loose: list[int] = []
     for action in useful:
@@ -350,7 +379,7 @@ def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: Search
             live = live[:max(keep, (len(live) + 1) // 2)]
         if plan not in live:
             live.append(plan)
-        if len(live) <= 1:
+        if len(live) <= 1 < len(groups):     # the ranking is settled; a lone candidate gets the whole budget
             break
         size *= 2
     _paired(tallies, plan)
@@ -417,10 +446,12 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
                          if full_information else
                          "probability that the players win, from what they have seen (both players share it)"),
         "method": ("oracle rollouts on the true tiles" if full_information else
-                   "rollouts of the route policy over unseen tiles re-drawn from what was seen"),
+                   f"rollouts of the {'greedy' if knowledge.clear else 'route'} policy over unseen tiles re-drawn "
+                   "from what was seen"),
         "fullInformation": full_information,
+        "goal": state.game.goal,
         "erasureAfterThisTurn": state.game.erasure_due(state.turn + 1),
-        "routeCost": knowledge.best,
+        "routeCost": None if knowledge.clear else knowledge.best,
         "seed": roll.seed,
     }
     if not full_information and roll.accepted:
@@ -471,9 +502,10 @@ def _first_words(state: ForgottenState, ranked: list[Tally], plan: int) -> str:
     higher = [t for t in ranked[1:] if t.mean > first.mean]
     if not higher:
         return ""
+    policy = "greedy" if state.game.goal == "clear" else "route"
     if first.action == plan:
-        return "; first as the route plan's move: no other flip beats it by 2 standard errors on shared rollouts"
-    return "; first: it beats the route plan's move by more than 2 standard errors on shared rollouts"
+        return f"; first as the {policy} plan's move: no other flip beats it by 2 standard errors on shared rollouts"
+    return f"; first: it beats the {policy} plan's move by more than 2 standard errors on shared rollouts"
 
 
 def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action: int, stage: str,
@@ -483,7 +515,8 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
     pv = [move]
     cost = knowledge.costs[action]
     extra: dict[str, Any] = {"winProbability": tally.mean, "ci": list(tally.ci), "valueCI": list(tally.ci),
-                             "rollouts": tally.n, "kind": kind, "routeCost": cost if cost >= 0 else None}
+                             "rollouts": tally.n, "kind": kind,
+                             "routeCost": cost if cost >= 0 and not knowledge.clear else None}
     if len(tally.members) > 1:
         extra["sameValueAs"] = [state.action_to_string(m) for m in tally.members if m != action]
     if tally.advantage is not None and tally.action != plan:
@@ -501,7 +534,7 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
 
 def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, str]:
     """What to flip second after turning up the unseen tile on ``cell``, for each thing it may show."""
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     board = state.board
     plan: dict[str, str] = {}
     for _, after, kind in model.reveal(knowledge.info, cell):
@@ -510,7 +543,7 @@ def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, s
             continue
         tiles, status, seen = world_arrays(model, after)
         second = forgotten_playout.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
-                                               ROUTE_POLICY, 0)
+                                               continuation_policy(state.game, False), 0)
         label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
         plan[label] = f"flip {board.name(second)}"
     return plan
@@ -535,7 +568,7 @@ def _chance_hint(state: ForgottenState, roll: Rollouts, ctx: SearchContext, full
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS // 4
     wins = int(roll.run(-1, 0, budget)[0].sum())
     info = info_from_state(state)
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     fatal = [state.board.name(c) for c in range(state.board.cells) if not model.hopeful(model.erase(info, c))]
     lo, hi = wilson(wins, budget)
     root = {"stage": "erasure roll", "winProbability": wins / budget, "ci": [lo, hi], "rollouts": budget,

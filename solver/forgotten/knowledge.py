@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 from itertools import combinations
 from math import comb
 
@@ -141,18 +142,44 @@ def info_from_state(state: ForgottenState) -> Info:
 
 
 class Model:
-    """The knowledge-level rules of one game: chance over unseen tiles, flips, matches, Erasure rolls."""
+    """The knowledge-level rules of one game: chance over unseen tiles, flips, matches, Erasure rolls.
 
-    def __init__(self, board: Board, erasure: str, symmetries: tuple[tuple[int, ...], ...] | None = None) -> None:
+    ``goal`` is ``path`` (link the Brains, FG-10) or ``clear`` (match every pair, FG-14).
+    """
+
+    def __init__(self, board: Board, erasure: str, goal: str,
+                 symmetries: tuple[tuple[int, ...], ...] | None = None) -> None:
+        if goal not in ("path", "clear"):
+            raise ValueError(f"goal must be 'path' or 'clear', not {goal!r}")
         self.board = board
         self.cells = board.cells
         self.erasure = erasure
+        self.goal = goal
         self.symmetries = board.symmetries if symmetries is None else symmetries
+
+    @classmethod
+    def of(cls, game: Any) -> Model:
+        """The model of a game's rules (board, ``erasure`` and ``goal``)."""
+        return cls(game.board, game.erasure, game.goal)
+
+    @property
+    def conditioned(self) -> bool:
+        """True when the model's values are already conditioned on the game not being over (clear goal).
+
+        Under the path goal a lost game stays lost, so the lazy deal may play on in dead worlds (they are
+        never won) and a value is divided by :func:`alive_probability` afterwards. Under the clear goal a
+        dead world (a face-down tile whose partner is removed) could look won again once that tile is
+        removed too, so the chance is over living worlds only: the unseen tiles on the board are the
+        partners of the lone tiles and whole pairs, every unseen orphan is among the removed tiles, and an
+        Erasure roll on a face-down tile loses at once.
+        """
+        return self.goal == "clear"
 
     # -- chance: what an unseen tile shows ---------------------------------------------------------------
     def reveal(self, info: Info, cell: int) -> list[tuple[int, Info, str]]:
         """Outcomes of turning up the unseen tile on ``cell``: ``(weight, info, kind)``; the weights add up to
-        the number of unseen tiles (``u + e``), each unseen tile being equally likely.
+        the number of unseen tiles (``u + e``), each unseen tile being equally likely. Under the clear goal
+        (living worlds only, see :attr:`conditioned`) they add up to ``u`` and there is no orphan.
 
         Kinds: ``partner`` (it pairs a lone seen tile; one outcome per such tile), ``orphan`` (its partner
         was removed), ``fresh`` (a pair nobody has seen; the labels make all of them one outcome).
@@ -166,13 +193,13 @@ class Model:
             rest &= rest - 1
             codes[cell] = info.codes[j]
             out.append((1, Info(normalise(codes), info.e, info.d), "partner"))
-        if info.d:
+        if info.d and not self.conditioned:
             codes[cell] = DEAD
             out.append((info.d, Info(normalise(codes), info.e, info.d - 1), "orphan"))
-        fresh = info.fresh_pairs
-        if fresh:
+        fresh = info.unseen_on_board - info.lone if self.conditioned else 2 * info.fresh_pairs
+        if fresh > 0:
             codes[cell] = max([LABEL - 1, *info.codes]) + 1
-            out.append((2 * fresh, Info(normalise(codes), info.e, info.d), "fresh"))
+            out.append((fresh, Info(normalise(codes), info.e, info.d), "fresh"))
         return out
 
     def second_flip(self, info: Info, first: int, cell: int) -> list[tuple[int, Info, bool]]:
@@ -194,11 +221,16 @@ class Model:
         return out
 
     def erase(self, info: Info, cell: int) -> Info:
-        """The knowledge after an Erasure roll on ``cell`` (FG-9)."""
+        """The knowledge after an Erasure roll on ``cell`` (FG-9). Under the clear goal erasing a face-down
+        tile loses the game (its partner can never be matched): the cell is then marked ``DEAD``, which no
+        hope survives."""
         code = info.codes[cell]
         if code == BLOCK:
             return info
         codes = list(info.codes)
+        if self.goal == "clear" and code != UP:
+            codes[cell] = DEAD
+            return Info(normalise(codes), info.e, info.d)
         codes[cell] = BLOCK
         e, d = info.e, info.d
         if code == UNK:
@@ -213,7 +245,9 @@ class Model:
 
     # -- win and hope -------------------------------------------------------------------------------------
     def won(self, info: Info) -> bool:
-        """Face-up tiles link the Brains (FG-10)."""
+        """Face-up tiles link the Brains (FG-10), or, under the clear goal, no tile is face down (FG-14)."""
+        if self.goal == "clear":
+            return info.down() == 0
         return self.board.connected(info.masks()[0])
 
     def usable(self, info: Info) -> int:
@@ -222,8 +256,21 @@ class Model:
         return up | unk | pairs | (singles if unk else 0)
 
     def hopeful(self, info: Info) -> bool:
-        """Some route is still possible as far as the players know."""
+        """Some world that agrees with the knowledge may still be won: a route is possible (path goal), or no
+        face-down tile is known to have lost its partner or must have lost it (clear goal: no known orphan,
+        no more lone tiles than unseen tiles on the board, every unseen orphan can be among the removed, and
+        the other unseen tiles on the board can make whole pairs)."""
+        if self.goal == "clear":
+            u, k = info.unseen_on_board, info.lone
+            return info.masks()[4] == 0 and k <= u and info.d <= info.e and (u - k) % 2 == 0
         return self.board.connected(self.usable(info))
+
+    def route_cells(self, info: Info) -> int:
+        """Cells whose place matters: those that can lie on a route (path goal); none under the clear goal,
+        where only counts matter (the Erasure dice pick every cell alike)."""
+        if self.goal == "clear":
+            return 0
+        return self.relevant(self.usable(info))
 
     def erase_after(self, turn: int) -> bool:
         """Whether an Erasure roll follows turn number ``turn`` (1-based)."""
@@ -264,8 +311,11 @@ class Model:
 
         Cells that cannot lie on any route only matter through their counts (unseen tiles, lone seen tiles);
         the rest is taken up to the board's symmetries, with known pairs renamed in order of appearance.
+        Under the clear goal only the counts matter.
         """
         up, unk, pairs, singles, dead = info.masks()
+        if self.goal == "clear":
+            return tuple(bin(m).count("1") for m in (unk, singles, pairs, dead)) + (info.e, info.d)
         if not unk:
             singles = 0
         usable = up | unk | pairs | singles
@@ -300,7 +350,8 @@ class Model:
 
 
 def alive_probability(model: Model, info: Info) -> Fraction:
-    """The probability that the true board still has a possible route (FG-11), given only ``info``.
+    """The probability that the true board can still be won, given only ``info``: a possible route (FG-11),
+    or under the clear goal no face-down tile whose partner is removed (FG-14).
 
     The unseen tiles (``u`` face down, ``e`` removed) are a uniform shuffle of the partners of the lone
     seen tiles, ``d`` orphans and ``f`` untouched pairs. A board cell is dead when its tile's partner is
@@ -329,9 +380,13 @@ def alive_probability(model: Model, info: Info) -> Fraction:
                     ways = comb(d, a) * comb(f, b) * 2 ** b * comb(f - b, c_both)
                     if not ways:
                         continue
+                    dead_unk = (d - a) + b
+                    if model.goal == "clear":   # alive only if no face-down tile, seen or not, is dead
+                        if not dead and n_lone == 0 and dead_unk == 0:
+                            result += Fraction(ways, total)
+                        continue
                     killed = sum(1 << c for c in gone)
                     lone_alive = singles & ~killed
-                    dead_unk = (d - a) + b
                     result += Fraction(ways, total) * _route_odds(model, base | lone_alive, unk_cells, dead_unk)
     return result
 

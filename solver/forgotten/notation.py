@@ -1,7 +1,9 @@
 """The Forgotten board notation: one token per cell, rows joined by ``/`` (``docs/formats/forgotten.md``).
 
 Rows run from ``y = 1`` (top) to ``y = height``; within a row, cells run from ``x = 1`` (left).
-A pair of Memory Tiles is named by a letter (``A`` is the first pair).
+A pair of Memory Tiles is named by a letter (``A`` is the first pair); boards with more than 26 pairs
+(up to 31 on 8x8) go on with the letter followed by ``2``: ``A2`` is pair 27, ``E2`` pair 31 (lower
+case ``a2`` unseen, ``+A2`` face up, ``-a2`` removed, as for the single letters).
 
 ===========  ===============================================================
 token        cell
@@ -24,7 +26,8 @@ from dataclasses import dataclass
 from solver.errors import NotationError, UnknownCardError
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_PAIRS = len(LETTERS)
+SECOND_SERIES = "2"        # pair 27 is A2, 28 B2, ...
+MAX_PAIRS = 31             # an 8x8 board filled around its two Brains
 
 # cell status codes, shared with the kernels
 NONE, DOWN, UP, REMOVED = 0, 1, 2, 3
@@ -46,8 +49,17 @@ EMPTY = Cell(-1, NONE, False)
 
 
 def letter(pair: int) -> str:
-    """The letter of a pair number."""
-    return LETTERS[pair]
+    """The name of a pair number: ``A`` to ``Z``, then ``A2``, ``B2``, ..."""
+    if pair < len(LETTERS):
+        return LETTERS[pair]
+    return LETTERS[pair - len(LETTERS)] + SECOND_SERIES
+
+
+def letter_range(pairs: int) -> str:
+    """The names of a game of ``pairs`` pairs, e.g. ``A-C`` or ``A-Z, A2-E2``."""
+    if pairs <= len(LETTERS):
+        return f"A-{letter(pairs - 1)}"
+    return f"A-Z, A2-{letter(pairs - 1)}"
 
 
 def format_cell(cell: Cell, given: bool = True) -> str:
@@ -98,16 +110,22 @@ def parse_row(text: str, width: int, pairs: int, field: str, label: str = "") ->
             cells.append(Cell(HIDDEN, REMOVED if prefix else DOWN, False))
         elif ch.isalpha() and ch.upper() in LETTERS:
             pair = LETTERS.index(ch.upper())
+            name = ch
+            if i < len(text) and text[i] == SECOND_SERIES:
+                pair += len(LETTERS)
+                name += SECOND_SERIES
+                i += 1
             if pair >= pairs:
-                raise UnknownCardError(where, ch, f"{at}no pair {ch.upper()} in a game of {pairs} pairs "
-                                                  f"(letters A-{LETTERS[pairs - 1]})")
+                raise UnknownCardError(where, name, f"{at}no pair {name.upper()} in a game of {pairs} pairs "
+                                                    f"(letters {letter_range(pairs)})")
             seen = ch.isupper()
             if prefix == "+" and not seen:
-                raise NotationError(where, text, f"{at}a face-up tile has been seen: write '+{ch.upper()}'")
+                raise NotationError(where, text, f"{at}a face-up tile has been seen: write '+{name.upper()}'")
             status = UP if prefix == "+" else REMOVED if prefix == "-" else DOWN
             cells.append(Cell(pair, status, seen))
         else:
-            raise NotationError(where, text, f"{at}unexpected {ch!r}: tokens are @ . a A +A -a -A ? -?")
+            raise NotationError(where, text, f"{at}unexpected {ch!r}: tokens are @ . a A +A -a -A ? -? (a pair "
+                                             f"after Z is a letter and {SECOND_SERIES}: A{SECOND_SERIES}, ...)")
     if len(cells) != width:
         raise NotationError(field, text, f"{label + ': ' if label else ''}expected {width} cells in a row, "
                                          f"found {len(cells)}")

@@ -29,31 +29,28 @@ ERASED = "#B8B8B8"
 
 
 def tokens(row: str) -> list[str]:
-    """The cell tokens of a notation row (a sign joins the next character)."""
-    out, i = [], 0
-    while i < len(row):
-        if row[i] in "+-" and i + 1 < len(row):
-            out.append(row[i:i + 2])
-            i += 2
-        else:
-            out.append(row[i])
-            i += 1
-    return out
+    """The cell tokens of a notation row (a sign joins the next character, a letter the series mark ``2`` after
+    it: ``A2`` is pair 27)."""
+    from solver.forgotten.game import _tokens
+    return _tokens(row)
 
 
 def cell_name(x: int, y: int) -> str:
     return f"{x + 1},{y + 1}"
 
 
+def _pair_index(letter: str) -> int:
+    """The pair number of a letter (``A`` 0, ``Z`` 25, ``A2`` 26)."""
+    return ord(letter[0].upper()) - ord("A") + (26 if letter[1:] == "2" else 0)
+
+
 def pair_colour(letter: str) -> str:
-    index = ord(letter.upper()) - ord("A")
-    return PALETTE[PAIR_COLOURS[index % len(PAIR_COLOURS)]]
+    return PALETTE[PAIR_COLOURS[_pair_index(letter) % len(PAIR_COLOURS)]]
 
 
 def text_colour(letter: str) -> str:
     """Dark text on the light pair colours, white on the dark ones."""
-    return PAPER if PAIR_COLOURS[(ord(letter.upper()) - ord("A")) % len(PAIR_COLOURS)] in ("blue", "vermillion",
-                                                                                           "purple") else INK
+    return PAPER if PAIR_COLOURS[_pair_index(letter) % len(PAIR_COLOURS)] in ("blue", "vermillion", "purple") else INK
 
 
 class Board:
@@ -88,7 +85,7 @@ def draw_position(game: Any, data: dict[str, Any], hint: dict[str, Any] | None =
     doc = Svg(max(width, 430), height + 10 + LEGEND + (40 if data.get("flipped") else 0) + 18 * len(footer),
               title=title or _caption(data))
     doc.text(16, 18, title or _caption(data), size=14, anchor="start", weight="bold")
-    doc.text(16, 38, _status(data), size=12, anchor="start")
+    doc.text(16, 38, _status(data, game.goal), size=12, anchor="start")
     summary = _hint_summary(hint)
     if summary:
         doc.text(16, 55, summary, size=12, anchor="start", fill=PALETTE["blue"])
@@ -137,7 +134,7 @@ def _hint_summary(hint: dict[str, Any] | None) -> str:
     return ""
 
 
-def _status(data: dict[str, Any]) -> str:
+def _status(data: dict[str, Any], goal: str = "path") -> str:
     phase, turn = data["phase"], data["turn"]
     if data.get("flipped"):
         now = f"flipped {data['flipped']}: which tile does it show?"
@@ -148,7 +145,9 @@ def _status(data: dict[str, Any]) -> str:
     elif phase == "erase":
         now = "Erasure roll: blue die x, orange die y"
     else:
-        now = {"won": "the Brains are linked: won", "lost": "no route left: lost", "gave-up": "gave up"}[phase]
+        ends = {"won": "every pair matched: won", "lost": "a tile lost its partner: lost"} if goal == "clear" else \
+            {"won": "the Brains are linked: won", "lost": "no route left: lost"}
+        now = {**ends, "gave-up": "gave up"}[phase]
     return f"turn {turn} done; {now}" if turn else now[0].upper() + now[1:]
 
 
@@ -182,7 +181,7 @@ def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipp
             doc.circle(ox + CELL / 2, oy + CELL / 2, 2.5, fill="#C9C2B2")
         return []
     if token.startswith("-"):
-        letter = token[1]
+        letter = token[1:]
         seen = letter.isupper()
         what = f"erased tile {letter}" if seen else "erased tile nobody saw"
         with doc.group(target=name, title=f"{name}: {what}"):
@@ -194,7 +193,7 @@ def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipp
                 doc.text(ox + CELL - 12, oy + 13, letter, size=12, fill="#8A8A8A", weight="bold")
         return []
     if token.startswith("+"):
-        letter = token[1]
+        letter = token[1:]
         with doc.group(target=name, title=f"{name}: face-up tile {letter} (matched)"):
             doc.rect(*inner, fill=pair_colour(letter), stroke=INK, stroke_width=1.5, rx=8)
         return [lambda: doc.text(ox + CELL / 2, oy + CELL / 2 + 1, letter, size=28, fill=text_colour(letter),
@@ -233,7 +232,8 @@ def _route(game: Any, data: dict[str, Any]) -> list[str]:
     if data["phase"] in ("lost", "gave-up"):
         return []
     try:
-        return list(game.score(data)["route"]["path"])
+        route = game.score(data)["route"]
+        return list(route["path"]) if route else []        # no route under goal=clear (FG-14)
     except Exception:  # noqa: BLE001 - a picture never fails on its route
         return []
 

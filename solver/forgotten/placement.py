@@ -1,8 +1,10 @@
 """Brain placement advice: which pair of opposite-side cells gives the best win probability (FG-2).
 
 Every legal placement is played out (up to the board's symmetries, which give equal odds) with the
-route policy in the compiled kernel, on the same deals' random streams; a successive-halving schedule
-spends the games on the placements still in contention. Results carry 95% Wilson intervals.
+route policy in the compiled kernel (the greedy policy under the clear goal, as the hints play), on the
+same deals' random streams; a successive-halving schedule spends the games on the placements still in
+contention. Results carry 95% Wilson intervals. Under the clear goal where the Brains lie cannot change the
+odds (no route is needed, the Erasure dice pick every cell alike), and the answer says so.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from solver.forgotten.board import Board, all_placements
-from solver.forgotten.hints import ROUTE_POLICY, wilson
+from solver.forgotten.hints import GREEDY_POLICY, continuation_policy, wilson
 from solver.kernels import forgotten_playout
 from solver.search import SearchContext
 
@@ -61,8 +63,11 @@ def placement_classes(width: int, height: int) -> list[tuple[tuple[int, int], in
 
 
 def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, Any]:
-    """Rank Brain placements by simulated win probability with the route policy (``ctx.limits.nodes`` games in all)."""
+    """Rank Brain placements by simulated win probability with the hints' policy (``ctx.limits.nodes`` games in
+    all)."""
     budget = ctx.limits.nodes or DEFAULT_GAMES
+    policy = continuation_policy(game, False)
+    policy_name = "greedy" if policy == GREEDY_POLICY else "route"
     results = [PlacementResult(rep, count) for rep, count in placement_classes(game.width, game.height)]
     live = list(results)
     spent, round_no = 0, 0
@@ -73,7 +78,7 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
             wins = np.zeros(n, np.uint8)
             turns = np.zeros(n, np.int32)
             won = forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs,
-                                               game.erasure_code, game.goal_code, ROUTE_POLICY,
+                                               game.erasure_code, game.goal_code, policy,
                                                (ctx.seed * 7919 + round_no) % (2**63), wins, turns)
             result.wins += int(won)
             result.games += n
@@ -87,7 +92,11 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
         size *= 2
     ranked = sorted(results, key=lambda r: (-r.rate, r.brains))
     board = game.board
-    return {"game": game.spec(), "placements": [r.to_json(board) for r in ranked[:top]],
-            "best": ranked[0].to_json(board), "gamesPlayed": spent, "seed": ctx.seed,
-            "method": "self-play of the route policy, successive halving over placements up to symmetry",
-            "valueMeaning": "probability that the players win with this Brain placement"}
+    out = {"game": game.spec(), "placements": [r.to_json(board) for r in ranked[:top]],
+           "best": ranked[0].to_json(board), "gamesPlayed": spent, "seed": ctx.seed, "policy": policy_name,
+           "method": f"self-play of the {policy_name} policy, successive halving over placements up to symmetry",
+           "valueMeaning": "probability that the players win with this Brain placement"}
+    if game.goal == "clear":
+        out["note"] = ("under goal=clear where the Brains lie does not change the odds (no route is needed and the "
+                       "Erasure dice pick every cell alike): differences between placements are noise")
+    return out

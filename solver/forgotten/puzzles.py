@@ -10,7 +10,8 @@ Two kinds, both stated from what the players know (unseen tiles are ``?``):
   route policy (the hint engine's base plan) picks a different, worse flip.
 
 Difficulty: ``easy`` forced in 1 turn; ``medium`` forced in 2 turns or a best move by at least 5
-points; ``hard`` forced in 3 turns or a best move by at least 1 point that the route plan misses.
+points; ``hard`` forced in 3 turns or a best move by at least 1 point that the hint's base plan misses
+(the route policy; the greedy policy under the clear goal, where the puzzles ask to match every pair).
 Positions come from seeded self-play of the route policy, so they are positions real play reaches.
 """
 
@@ -31,7 +32,9 @@ from solver.kernels import forgotten_paths, forgotten_playout
 FORCED_TURNS = {"easy": 1, "medium": 2, "hard": 3}
 BEST_MARGIN = {"medium": 0.05, "hard": 0.01}
 NODE_BUDGET = 200_000
-MAX_UNSEEN_FOR_EXACT = 8
+MAX_UNSEEN_FOR_EXACT = 6       # more unseen tiles: the exact search rarely ends within the budget
+EXACT_NODES = 150_000          # per candidate position
+EXACT_ENTRIES = 8_000_000      # knowledge states kept across candidates (about 400 MB at most)
 GAMES_PER_PUZZLE = 200
 
 
@@ -90,20 +93,30 @@ class _Forced:
         self.budget -= 1
         if self.budget < 0:
             raise SearchBudget()
-        up, unk, pairs, singles, dead = info.masks()
-        board = self.model.board
-        usable = up | unk | pairs | (singles if unk else 0)
-        missing = forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
-        result = 0 <= missing <= 2 * k and any(self.first_wins(info, c, k, erase_next) for c in self.firsts(info))
+        result = 0 <= self.missing(info) <= 2 * k and any(self.first_wins(info, c, k, erase_next) for c in self.firsts(info))
         self.memo[key] = result
         return result
+
+    def missing(self, info: Info) -> int:
+        """Tiles still to turn face up: on the cheapest possible route (-1: none), or every face-down tile
+        under the clear goal. A turn turns up at most two."""
+        up, unk, pairs, singles, dead = info.masks()
+        if self.model.goal == "clear":
+            return bin(info.down()).count("1")
+        board = self.model.board
+        usable = up | unk | pairs | (singles if unk else 0)
+        return forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
 
     def firsts(self, info: Info) -> list[int]:
         """First flips that surely lead to a match this turn (any other flip can, at worst, match nothing; such
         a turn is a pass, and a pass never shortens a sure win): a tile of a known pair, or an unseen tile when
         every unseen tile is the partner of a seen one."""
         up, unk, pairs, singles, dead = info.masks()
-        sure_unseen = unk if info.fresh_pairs == 0 and info.d == 0 and info.e == 0 else 0
+        if self.model.conditioned:      # living worlds only: every unseen tile pairs a seen one when u == k
+            sure = info.unseen_on_board == info.lone
+        else:
+            sure = info.fresh_pairs == 0 and info.d == 0 and info.e == 0
+        sure_unseen = unk if sure else 0
         return [c for c in range(self.model.cells) if (pairs | sure_unseen) >> c & 1]
 
     def seconds(self, info: Info, first: int) -> list[int]:
@@ -143,6 +156,7 @@ def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
     puzzles: list[Puzzle] = []
     seen: set[str] = set()
     small = game.board.cells <= 24
+    exact = _SharedExact() if small and difficulty in BEST_MARGIN else None
     games = 0
     while len(puzzles) < count and games < GAMES_PER_PUZZLE * count:
         games += 1
@@ -156,7 +170,8 @@ def generate(game: Any, count: int, seed: int, difficulty: str) -> list[Puzzle]:
                 continue
             seen.add(key)
             want_best = small and difficulty in BEST_MARGIN and rng.random() < 0.5
-            puzzle = _best_move_puzzle(position, difficulty) if want_best else _forced_puzzle(position, difficulty)
+            puzzle = _best_move_puzzle(position, difficulty, exact) if want_best else \
+                _forced_puzzle(position, difficulty)
             if puzzle is not None:
                 puzzles.append(puzzle)
     return puzzles
@@ -242,7 +257,7 @@ def _random_route(board: Any, rng: np.random.Generator) -> list[int]:
 
 def _forced_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
     target = FORCED_TURNS[difficulty]
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     info = info_from_state(state)
     erase_next = state.game.erasure_due(state.turn + 1)
     try:
@@ -255,24 +270,46 @@ def _forced_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
     if len(firsts) > max(2, len(useful) // 3):     # a puzzle: most flips must fail
         return None
     moves = [state.action_to_string(c) for c in firsts]
-    question = (f"Link the Brains for sure within {k} turn{'s' if k > 1 else ''}, whatever the unseen tiles show "
+    aim = "Match every pair" if state.game.goal == "clear" else "Link the Brains"
+    question = (f"{aim} for sure within {k} turn{'s' if k > 1 else ''}, whatever the unseen tiles show "
                 f"and the dice roll. Which first flips do it?")
     return Puzzle("forced-connection", difficulty, state, question, {"turns": k, "firstMoves": moves},
                   {"method": "AND-OR search over every flip, every unseen tile and every Erasure roll",
                    "notWithin": k - 1})
 
 
-def _best_move_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
-    from solver.forgotten.solve import ExactAnalysis
-    from solver.kernels import forgotten_exact
+class _SharedExact:
+    """One exact solver for every candidate of a generation run: candidates come from the same board and
+    rules, so they share most knowledge states, and the memo of one speeds up the next. Each candidate
+    gets its own node budget; a full memo is dropped and started afresh."""
+
+    def __init__(self) -> None:
+        self.analysis: Any = None
+
+    def values(self, state: ForgottenState) -> list[Any] | None:
+        """Exact values of every move of ``state``, or None when the candidate's budget runs out."""
+        from solver.forgotten.solve import ExactAnalysis
+        from solver.kernels import forgotten_exact
+        if self.analysis is None or self.analysis.game.spec() != state.game.spec():
+            self.analysis = ExactAnalysis(state.game, max_entries=EXACT_ENTRIES)
+        self.analysis.limit(None)
+        self.analysis.max_nodes = EXACT_NODES
+        try:
+            return self.analysis.move_values(state)
+        except forgotten_exact.SearchStopped as exc:
+            if str(exc) == "memory limit":
+                self.analysis.solver.clear()
+            return None
+
+
+def _best_move_puzzle(state: ForgottenState, difficulty: str, exact: _SharedExact | None = None) -> Puzzle | None:
+    from solver.forgotten.hints import continuation_policy
     if info_from_state(state).unseen_on_board > MAX_UNSEEN_FOR_EXACT:
         return None
-    analysis = ExactAnalysis(state.game, max_entries=4_000_000)
-    analysis.max_nodes = 400_000
-    try:
-        moves = [m for m in analysis.move_values(state) if m.action != GIVE_UP]
-    except forgotten_exact.SearchStopped:
+    values = (exact or _SharedExact()).values(state)
+    if values is None:
         return None
+    moves = [m for m in values if m.action != GIVE_UP]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: -m.value)
@@ -280,10 +317,12 @@ def _best_move_puzzle(state: ForgottenState, difficulty: str) -> Puzzle | None:
     if margin < BEST_MARGIN[difficulty]:
         return None
     board = state.board
-    plan = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), -1, 2, 0)
+    plan = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), -1,
+                                         continuation_policy(state.game, False), 0)
     if difficulty == "hard" and plan == moves[0].action:
         return None
-    question = "Which flip gives the best chance to link the Brains? (one flip is best)"
+    aim = "match every pair" if state.game.goal == "clear" else "link the Brains"
+    question = f"Which flip gives the best chance to {aim}? (one flip is best)"
     answer = {"move": moves[0].move, "winProbability": moves[0].value, "secondBest": moves[1].move,
               "secondBestWinProbability": moves[1].value, "margin": margin,
               "values": {m.move: m.value for m in moves}}
@@ -298,7 +337,7 @@ def render_puzzle(puzzle: Puzzle, out: TextIO) -> None:
     render_board(puzzle.state, out)
     out.write(f"  {puzzle.question}\n")
     if puzzle.kind == "forced-connection":
-        out.write(f"  answer: {', '.join(puzzle.answer['firstMoves'])} (a sure link in {puzzle.answer['turns']}; "
+        out.write(f"  answer: {', '.join(puzzle.answer['firstMoves'])} (sure within {puzzle.answer['turns']} turns; "
                   f"verified by {puzzle.verified['method']})\n")
     else:
         out.write(f"  answer: {puzzle.answer['move']} wins with probability {puzzle.answer['winProbability']:.4f}; "

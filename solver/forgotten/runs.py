@@ -42,11 +42,14 @@ def generate_puzzle(game: ForgottenGame, kind: str, difficulty: str, rng: np.ran
         raise UnsupportedActionError("kind", kind, f"best-move puzzles need the exact solver: boards of at most "
                                                    f"{MAX_CELLS} cells (this one has "
                                                    f"{game.board.cells}); use --kind forced-connection")
+    # one exact solver for every candidate of this puzzle (they share most knowledge states); it lives only as
+    # long as this call, so puzzle i depends on its own stream alone
+    exact = puzzles._SharedExact() if kind == "best-move" else None
     for _ in range(MAX_GAMES):
         positions = puzzles._played_positions(game, rng) + puzzles._built_positions(game, rng, 20)
         for i in rng.permutation(len(positions)):
             position = game.state_from_json(positions[int(i)].observation(0))
-            puzzle = _make(position, kind, difficulty)
+            puzzle = _make(position, kind, difficulty, exact)
             if puzzle is not None:
                 body = puzzle.to_json()
                 body.pop("game", None)
@@ -56,11 +59,11 @@ def generate_puzzle(game: ForgottenGame, kind: str, difficulty: str, rng: np.ran
                                                      "difficulty")
 
 
-def _make(position: ForgottenState, kind: str, difficulty: str) -> Any:
+def _make(position: ForgottenState, kind: str, difficulty: str, exact: Any = None) -> Any:
     from solver.forgotten import puzzles
     if kind == "forced-connection":
         return puzzles._forced_puzzle(position, difficulty)
-    puzzle = puzzles._best_move_puzzle(position, "hard" if difficulty == "hard" else "medium")
+    puzzle = puzzles._best_move_puzzle(position, "hard" if difficulty == "hard" else "medium", exact)
     if puzzle is None or puzzle.answer["margin"] < BEST_MARGINS[difficulty]:
         return None
     plan_finds_it = puzzle.verified["routePlanMove"] == puzzle.answer["move"]
@@ -103,28 +106,29 @@ def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int
     if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 3:
         digits = [int(w) for w in question.split() if w.isdigit()]
         turns = digits[0] if digits else 3
-    model = Model(state.board, state.game.erasure)
+    model = Model.of(state.game)
     erase_next = state.game.erasure_due(state.turn + 1)
     try:
         k, winners = forced_turns(model, info_from_state(state), erase_next, turns)
     except SearchBudget:
         raise UnsupportedActionError("puzzle", puzzle.get("id"), "the proof ran out of its node budget") from None
     names = [state.action_to_string(c) for c in winners]
+    link = "a clear board" if state.game.goal == "clear" else "a link"     # FG-14: match every pair
     if k == 0:
-        return {"correct": False, "message": f"no first flip forces a link within {turns} turns from this position "
+        return {"correct": False, "message": f"no first flip forces {link} within {turns} turns from this position "
                                              "(the puzzle is wrong)", "proof": "AND-OR search"}
     played = [state.action_to_string(m) for m in moves]
     wrong = [m for m, name in zip(moves, played) if m not in winners]
     if wrong:
         name = state.action_to_string(wrong[0])
-        return {"correct": False, "message": f"{name} does not force a link within {k} turn{'s' if k > 1 else ''}: "
+        return {"correct": False, "message": f"{name} does not force {link} within {k} turn{'s' if k > 1 else ''}: "
                                              "some tile an unseen "
                                              f"cell may show, or some Erasure roll, stops it; the flips that do: "
                                              f"{', '.join(names)}", "proof": "AND-OR search"}
     if len(moves) > 1 and set(moves) != set(winners):
-        return {"correct": False, "message": f"not every flip that forces a link is listed: {', '.join(names)}",
+        return {"correct": False, "message": f"not every flip that forces {link} is listed: {', '.join(names)}",
                 "proof": "AND-OR search"}
-    return {"correct": True, "message": f"{', '.join(played)} forces a link within {k} turn{'s' if k > 1 else ''} "
+    return {"correct": True, "message": f"{', '.join(played)} forces {link} within {k} turn{'s' if k > 1 else ''} "
                                         "whatever the unseen tiles show and the dice roll", "proof": "AND-OR search"}
 
 
@@ -164,7 +168,7 @@ def answer_line(puzzle: dict[str, Any]) -> str:
     answer = puzzle.get("answer") or {}
     if puzzle.get("kind") == "forced-connection":
         turns = answer.get("turns")
-        return f"{' or '.join(answer.get('firstMoves', []))} (a sure link in {turns} turn{'s' if turns != 1 else ''})"
+        return f"{' or '.join(answer.get('firstMoves', []))} (sure within {turns} turn{'s' if turns != 1 else ''})"
     return (f"{answer.get('move')} (wins {answer.get('winProbability', 0):.4f}; next best {answer.get('secondBest')} "
             f"{answer.get('secondBestWinProbability', 0):.4f})")
 

@@ -9,13 +9,14 @@ over, so every value is divided by the probability that the true board is still 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from solver.errors import UnsupportedActionError
-from solver.forgotten.knowledge import Info, Model, alive_probability, info_from_state
+from solver.forgotten.knowledge import Info, Model, alive_probability, info_from_state, useful_moves
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.kernels import forgotten_exact
 from solver.results import SolveResult
@@ -23,6 +24,7 @@ from solver.search import SearchContext
 
 MAX_CELLS = 24
 DEFAULT_ENTRIES = 40_000_000
+CHUNK_SECONDS = 0.04       # longest kernel call between two looks at the context
 
 
 @dataclass
@@ -35,38 +37,73 @@ class MoveValue:
 
 
 class ExactAnalysis:
-    """The compiled solver bound to one game; values are for the real game (conditioned on not being over)."""
+    """The compiled solver bound to one game; values are for the real game (conditioned on not being over).
+
+    With a :class:`SearchContext` (:meth:`limit`) every kernel call runs in chunks of ``CHUNK_SECONDS`` with
+    the GIL released; between chunks the context is looked at, so a ``terminate`` stops the search within
+    tens of milliseconds and the time and node limits hold for the whole analysis. A chunk that stops keeps
+    every value it completed (the memo), so the next chunk resumes where it stopped. A stop raises
+    ``forgotten_exact.SearchStopped`` whose message is the limit: ``"terminated"``, ``"time limit"``,
+    ``"node limit"`` or ``"memory limit"``.
+    """
 
     def __init__(self, game: Any, policy: int = -1, max_entries: int = DEFAULT_ENTRIES) -> None:
         if game.board.cells > MAX_CELLS:
             raise UnsupportedActionError("state", f"{game.width}x{game.height}",
                                          f"exact solving takes boards of at most {MAX_CELLS} cells; use 'hint'")
         self.game = game
-        self.model = Model(game.board, game.erasure)
+        self.model = Model.of(game)
         self.solver = forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                             game.board.symmetries, policy, max_entries)
-        self.max_nodes = 0
-        self.seconds = 0.0
+                                             game.goal_code, game.board.symmetries, policy, max_entries)
+        self.max_nodes = 0          # for the whole analysis, counted from ``limit`` (0: none)
+        self.ctx: SearchContext | None = None
+        self._first_node = 0
 
     def limit(self, ctx: SearchContext | None) -> None:
-        """Take the node and time limits of ``ctx`` (none: unlimited)."""
-        if ctx is None:
-            self.max_nodes, self.seconds = 0, 0.0
-            return
-        self.max_nodes = ctx.limits.nodes or 0
-        left = ctx.remaining()
-        self.seconds = max(left, 1e-3) if left is not None else 0.0
+        """Take the cancellation, node and time limits of ``ctx`` (none: unlimited)."""
+        self.ctx = ctx
+        self.max_nodes = (ctx.limits.nodes or 0) if ctx is not None else 0
+        self._first_node = self.solver.nodes()
+
+    def _run(self, call: Callable[[int, float], float]) -> float:
+        """``call(max_nodes, seconds)`` (one kernel method) in chunks, until it finishes or a limit stops it."""
+        while True:
+            budget = 0
+            if self.max_nodes:
+                budget = self.max_nodes - (self.solver.nodes() - self._first_node)
+                if budget <= 0:
+                    raise forgotten_exact.SearchStopped("node limit")
+            seconds = 0.0
+            if self.ctx is not None:
+                if self.ctx.cancelled:
+                    raise forgotten_exact.SearchStopped("terminated")
+                remaining = self.ctx.remaining()
+                if remaining is not None and remaining <= 0:
+                    raise forgotten_exact.SearchStopped("time limit")
+                seconds = CHUNK_SECONDS if remaining is None else min(CHUNK_SECONDS, remaining)
+            try:
+                return call(budget, seconds)
+            except forgotten_exact.SearchStopped:
+                if self.solver.stop_reason() == "memory limit":
+                    raise forgotten_exact.SearchStopped("memory limit") from None
+                # a chunk ended or the time ran out: the loop looks at the context again
 
     def _codes(self, info: Info) -> np.ndarray:
         return np.asarray(info.codes, np.uint8)
 
     def knowledge_value(self, info: Info, erase_next: bool) -> float:
         """Optimal win probability of the knowledge model at the start of a turn."""
-        return self.solver.value(self._codes(info), info.e, info.d, erase_next, self.max_nodes, self.seconds)
+        codes = self._codes(info)
+        return self._run(lambda nodes, seconds: self.solver.value(codes, info.e, info.d, erase_next, nodes, seconds))
 
     def alive(self, info: Info) -> float:
-        """Probability that the true board still allows a route."""
+        """Probability that the true board can still be won (a route, or under the clear goal every tile)."""
         return float(alive_probability(self.model, info))
+
+    def _conditioning(self, info: Info) -> float:
+        """What the knowledge value is divided by to give the real game's value (1 when the model's values are
+        already conditioned on the game not being over, ``Model.conditioned``)."""
+        return 1.0 if self.model.conditioned else self.alive(info)
 
     def position_value(self, state: ForgottenState) -> float:
         """Win probability of ``state`` under optimal play, given only what the players know."""
@@ -75,9 +112,8 @@ class ExactAnalysis:
         if state.phase in ("lost", "gave-up"):
             return 0.0
         info = info_from_state(state)
-        alive = self.alive(info)
         if state.phase == "erase":
-            return self.roll_value(info) / alive
+            return self.roll_value(info) / self._conditioning(info)
         moves = self.move_values(state)
         return max((m.value for m in moves), default=0.0)
 
@@ -91,36 +127,57 @@ class ExactAnalysis:
 
     def move_values(self, state: ForgottenState) -> list[MoveValue]:
         """Exact win probability of every legal move at a decision (giving up is worth 0)."""
+        return list(self.iter_move_values(state))
+
+    def iter_move_values(self, state: ForgottenState) -> Iterator[MoveValue]:
+        """The moves' exact values one at a time, the route plan's move and the moves worth considering
+        first (``knowledge.useful_moves``), so that a search stopped by a limit has solved those."""
         info = info_from_state(state)
-        alive = self.alive(info)
+        alive = self._conditioning(info)
         erase_next = self.game.erasure_due(state.turn + 1)
         codes = self._codes(info)
-        out = []
-        for action in state.legal_actions():
+        first = state.first if state.phase == "second" else -1
+        for action in _search_order(self.solver, info, codes, first, state.legal_actions()):
             if action == GIVE_UP:
                 value = 0.0
-            elif state.phase == "first":
-                value = self.solver.first_value(codes, info.e, info.d, erase_next, action, self.max_nodes,
-                                                self.seconds) / alive
+            elif first < 0:
+                value = self._run(lambda nodes, seconds: self.solver.first_value(
+                    codes, info.e, info.d, erase_next, action, nodes, seconds)) / alive
             else:
-                value = self.solver.second_value(codes, info.e, info.d, erase_next, state.first, action,
-                                                 self.max_nodes, self.seconds) / alive
-            out.append(MoveValue(action, state.action_to_string(action), min(1.0, value)))
-        return out
+                value = self._run(lambda nodes, seconds: self.solver.second_value(
+                    codes, info.e, info.d, erase_next, first, action, nodes, seconds)) / alive
+            yield MoveValue(action, state.action_to_string(action), min(1.0, value))
+
+
+def _search_order(solver: Any, info: Info, codes: np.ndarray, first: int, legal: list[int]) -> list[int]:
+    useful = useful_moves(info, first)
+    plan = solver.policy_move(codes, info.e, info.d, first) if bin(info.down()).count("1") >= 2 else -1
+    ordered = ([plan] if plan in legal else []) + [a for a in useful if a != plan and a in legal]
+    return ordered + [a for a in legal if a not in ordered]
+
+
+VALUE_MEANING = "probability that the players win with optimal play from what they have seen (both players share it)"
 
 
 def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> SolveResult:
-    """The ``solve`` service: exact values of every move from what the players know, or the limit reached."""
+    """The ``solve`` service: exact values of every move from what the players know.
+
+    When a limit stops the search (``terminate``, the time or node limit, the memory cap), the result is
+    the best so far: the moves solved by then with their exact values, the others with ``null``;
+    ``value`` is the best solved move's value (a lower bound on the optimum), ``bound`` 1, ``status``
+    ``LIMIT`` and ``limit`` names the limit.
+    """
     start = time.perf_counter()
     analysis = ExactAnalysis(state.game)
     analysis.limit(ctx)
-    base: dict[str, Any] = {"position": state.to_notation(), "phase": state.phase,
-                            "valueMeaning": "probability that the players win with optimal play from what they "
-                                            "have seen (both players share it)",
+    base: dict[str, Any] = {"position": state.to_notation(), "phase": state.phase, "valueMeaning": VALUE_MEANING,
                             "fullInformation": False}
+    done: list[MoveValue] = []
     try:
         if state.phase in ("first", "second"):
-            moves = sorted(analysis.move_values(state), key=lambda m: (-m.value, m.action))
+            for move in analysis.iter_move_values(state):
+                done.append(move)
+            moves = sorted(done, key=lambda m: (-m.value, m.action))
             value = moves[0].value if moves else 0.0
             best = [m.move for m in moves if m.value >= value - 1e-12 and m.action != GIVE_UP]
             base["moves"] = [{"move": m.move, "winProbability": m.value} for m in moves]
@@ -130,9 +187,24 @@ def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> Solv
         info = info_from_state(state) if not state.is_terminal() else None
         base["aliveProbability"] = analysis.alive(info) if info is not None else None
     except forgotten_exact.SearchStopped as exc:
-        base.update({"nodes": analysis.solver.nodes(), "knowledgeStates": analysis.solver.entries(),
-                     "reason": str(exc)})
-        return SolveResult(state.game.spec(), None, False, None, "LIMIT", time.perf_counter() - start, base)
+        return _stopped(state, analysis, base, done, str(exc), time.perf_counter() - start)
     base.update({"winProbability": value, "nodes": analysis.solver.nodes(),
                  "knowledgeStates": analysis.solver.entries()})
     return SolveResult(state.game.spec(), value, True, value, "EXHAUSTIVE", time.perf_counter() - start, base)
+
+
+def _stopped(state: ForgottenState, analysis: ExactAnalysis, base: dict[str, Any], done: list[MoveValue],
+             limit: str, seconds: float) -> SolveResult:
+    """The best so far when a limit stopped the search."""
+    solved = sorted((m for m in done if m.action != GIVE_UP), key=lambda m: (-m.value, m.action))
+    best = solved[0].value if solved else None
+    if state.phase in ("first", "second"):
+        names = {m.move for m in done}
+        base["moves"] = [{"move": m.move, "winProbability": m.value} for m in solved] + \
+            [{"move": state.action_to_string(a), "winProbability": None} for a in state.legal_actions()
+             if state.action_to_string(a) not in names and a != GIVE_UP] + \
+            [{"move": "give up", "winProbability": 0.0}]
+        base["bestSoFar"] = [m.move for m in solved if best is not None and m.value >= best - 1e-12]
+    base.update({"nodes": analysis.solver.nodes(), "knowledgeStates": analysis.solver.entries(),
+                 "limit": limit, "reason": f"{limit} reached after {analysis.solver.nodes():,} nodes"})
+    return SolveResult(state.game.spec(), best, False, 1.0, "LIMIT", seconds, base)

@@ -19,7 +19,7 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, NotationError
 from solver.forgotten.board import Board, check_brains
-from solver.forgotten.notation import (BRAIN, DOWN, EMPTY, HIDDEN, LETTERS, NONE, REMOVED, UP, Cell, format_row,
+from solver.forgotten.notation import (BRAIN, DOWN, EMPTY, HIDDEN, NONE, REMOVED, UP, Cell, format_row, letter,
                                        parse_row)
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get, join
@@ -362,9 +362,9 @@ def build_state(game: ForgottenGame, rows: list[str], turn: int, phase: str, fir
             counts[cells[c].tile] += 1
     for p, n in enumerate(counts):
         if n > 2:
-            raise ImpossibleStateError(rows_field, shown, f"pair {LETTERS[p]} appears {n} times (a pair is two tiles)")
+            raise ImpossibleStateError(rows_field, shown, f"pair {letter(p)} appears {n} times (a pair is two tiles)")
         if not hidden and n != 2:
-            raise ImpossibleStateError(rows_field, shown, f"pair {LETTERS[p]} appears {n} times: without '?' every "
+            raise ImpossibleStateError(rows_field, shown, f"pair {letter(p)} appears {n} times: without '?' every "
                                                           "pair must show both tiles")
     _check_face_up(cells, counts, pairs, rows_field, shown)
     if phase not in PHASES:
@@ -374,7 +374,7 @@ def build_state(game: ForgottenGame, rows: list[str], turn: int, phase: str, fir
                            [cell.seen for cell in cells], turn, phase, first, given=not hidden)
     _check_history(state, cells, field)
     if hidden:
-        state.tiles = _complete(state, cells, counts, field)
+        state.tiles = _complete(state, cells, counts, field, shown)
     _check_outcome(state, field)
     return state
 
@@ -385,9 +385,9 @@ def _check_face_up(cells: list[Cell], counts: list[int], pairs: int, field: str,
         if any(cell.status == UP for cell in mine):
             ok = len(mine) == 2 and all(cell.seen and cell.status in (UP, REMOVED) for cell in mine)
             if not ok:
-                raise ImpossibleStateError(field, shown, f"pair {LETTERS[p]} is face up, so its other tile must be "
-                                                         f"face up ('+{LETTERS[p]}') or removed after being seen "
-                                                         f"('-{LETTERS[p]}')")
+                raise ImpossibleStateError(field, shown, f"pair {letter(p)} is face up, so its other tile must be "
+                                                         f"face up ('+{letter(p)}') or removed after being seen "
+                                                         f"('-{letter(p)}')")
 
 
 def _parse_first(board: Board, cells: list[Cell], phase: str, text: Any, field: str) -> int:
@@ -429,21 +429,22 @@ def _check_history(state: ForgottenState, cells: list[Cell], field: str) -> None
                                                               f"Erasure rolls have happened by turn {turn}")
 
 
-def _complete(state: ForgottenState, cells: list[Cell], counts: list[int], field: str) -> list[int]:
-    """Fill the '?' cells with a draw (seed 0) that agrees with the phase."""
+def _complete(state: ForgottenState, cells: list[Cell], counts: list[int], field: str, shown: str) -> list[int]:
+    """Fill the '?' cells with a draw (seed 0) that agrees with the phase; ``shown`` is the board as typed."""
     bag = [p for p, n in enumerate(counts) for _ in range(2 - n)]
     slots = [c for c, cell in enumerate(cells) if cell.tile == HIDDEN]
     if len(bag) != len(slots):
-        raise ImpossibleStateError(join(field, "board"), "/".join(state.rows(given=False)),
+        raise ImpossibleStateError(join(field, "board"), shown,
                                    f"{len(slots)} '?' cells but {len(bag)} tiles unaccounted for")
     tiles = list(state.tiles)
     for c, v in zip(slots, bag):
         tiles[c] = v
     probe = state.clone()
     probe.tiles = tiles
-    if state.phase in PLAY_PHASES + ("gave-up",) and not _optimistic_route(probe):
-        raise ImpossibleStateError(join(field, "board"), "/".join(state.rows(given=False)),
-                                   "no route is left even if every unseen tile can still be matched: the game is lost")
+    if state.phase in PLAY_PHASES + ("gave-up",):
+        problem = _clear_impossible(probe) if state.game.goal == "clear" else _no_optimistic_route(probe)
+        if problem:
+            raise ImpossibleStateError(join(field, "board"), shown, problem)
     try:
         return sample_hidden(probe, np.random.default_rng(0))
     except ImpossibleStateError:
@@ -453,14 +454,21 @@ def _complete(state: ForgottenState, cells: list[Cell], counts: list[int], field
     want_alive = state.phase != "lost"
     world = probe.tiles if state.phase == "won" else find_world(probe, alive=want_alive)
     if world is None:
-        problem = ("no arrangement of the unseen tiles leaves a route possible, so the game is lost" if want_alive
-                   else "every arrangement of the unseen tiles leaves a route possible, so the game is not lost")
-        raise ImpossibleStateError(join(field, "board"), "/".join(state.rows(given=False)), problem)
+        if state.game.goal == "clear":
+            problem = ("no arrangement of the unseen tiles keeps every face-down tile's partner face down, so the "
+                       "game is lost (goal=clear)" if want_alive else
+                       "every arrangement of the unseen tiles keeps every face-down tile's partner face down, so the "
+                       "game is not lost (goal=clear)")
+        else:
+            problem = ("no arrangement of the unseen tiles leaves a route possible, so the game is lost" if want_alive
+                       else "every arrangement of the unseen tiles leaves a route possible, so the game is not lost")
+        raise ImpossibleStateError(join(field, "board"), shown, problem)
     return world
 
 
-def _optimistic_route(state: ForgottenState) -> bool:
-    """A route through face-up tiles and every face-down tile not known to have lost its partner."""
+def _no_optimistic_route(state: ForgottenState) -> str:
+    """Why no route is possible through face-up tiles and every face-down tile not known to have lost its
+    partner ("" when one is)."""
     usable = state.mask(UP)
     other = state.partners()
     for c, s in enumerate(state.status):
@@ -468,26 +476,58 @@ def _optimistic_route(state: ForgottenState) -> bool:
             p = other[c]
             if not (state.seen[c] and p >= 0 and state.seen[p] and state.status[p] != DOWN):
                 usable |= 1 << c
-    if state.game.goal == "clear":
-        return True
-    return state.board.connected(usable)
+    if state.board.connected(usable):
+        return ""
+    return "no route is left even if every unseen tile can still be matched: the game is lost"
+
+
+def _clear_impossible(state: ForgottenState) -> str:
+    """Under the clear goal (FG-14), why every world that agrees with what was seen is already lost ("" when
+    some world is alive): alive means every face-down tile keeps its partner face down, so the removed tiles
+    nobody saw must be the partners of removed seen tiles and whole pairs."""
+    other = state.partners()
+    seen_down = [c for c, s in enumerate(state.status) if s == DOWN and state.seen[c]]
+    for c in seen_down:
+        p = other[c]
+        if state.seen[p] and state.status[p] == REMOVED:
+            return (f"{letter(state.tiles[c])} at {state.board.name(c)} is face down and its partner was removed: "
+                    "under goal=clear it can never be matched, so the game is lost")
+    lone = sum(1 for c in seen_down if not state.seen[other[c]])
+    unseen_down = sum(1 for c, s in enumerate(state.status) if s == DOWN and not state.seen[c])
+    unseen_removed = sum(1 for c, s in enumerate(state.status) if s == REMOVED and not state.seen[c] and
+                         state.tiles[c] >= 0)
+    orphans = sum(1 for c, s in enumerate(state.status) if s == REMOVED and state.seen[c] and
+                  not state.seen[other[c]])
+    if lone > unseen_down:
+        return (f"{lone} seen tiles wait for a partner but only {unseen_down} unseen tiles are face down: under "
+                "goal=clear a partner was removed, so the game is lost")
+    if orphans > unseen_removed or (unseen_down - lone) % 2:
+        return ("the removed tiles nobody saw cannot all be partners of removed tiles or whole pairs: under "
+                "goal=clear some face-down tile has lost its partner, so the game is lost")
+    return ""
 
 
 def _check_outcome(state: ForgottenState, field: str) -> None:
     phase = state.phase
     shown = state.to_notation()
     won = state.won()
+    clear = state.game.goal == "clear"
     if won and phase != "won":
-        raise ImpossibleStateError(join(field, "phase"), phase, "the face-up tiles already link the Brains: the game "
-                                                                "is won")
+        raise ImpossibleStateError(join(field, "phase"), phase, "every tile is face up: the game is won (goal=clear)"
+                                   if clear else "the face-up tiles already link the Brains: the game is won")
     if phase == "won" and not won:
-        raise ImpossibleStateError(join(field, "phase"), phase, "no face-up path links the Brains")
+        down = sum(1 for s in state.status if s == DOWN)
+        raise ImpossibleStateError(join(field, "phase"), phase, f"{down} tiles are still face down (goal=clear)"
+                                   if clear else "no face-up path links the Brains")
     if phase in PLAY_PHASES + ("gave-up",) and not state.alive():
-        raise ImpossibleStateError(join(field, "phase"), phase, f"no route can be completed any more, so the game "
-                                                                f"is lost: {shown}")
+        raise ImpossibleStateError(join(field, "phase"), phase,
+                                   f"a face-down tile's partner was removed, so it can never be matched and the game "
+                                   f"is lost (goal=clear): {shown}" if clear else
+                                   f"no route can be completed any more, so the game is lost: {shown}")
     if phase == "lost" and state.alive():
-        raise ImpossibleStateError(join(field, "phase"), phase, "a route can still be completed, so the game is "
-                                                                "not lost")
+        raise ImpossibleStateError(join(field, "phase"), phase, "every face-down tile can still be matched, so the "
+                                   "game is not lost (goal=clear)" if clear else
+                                   "a route can still be completed, so the game is not lost")
 
 
 def state_from_json(game: ForgottenGame, obj: Any, field: str = "state") -> ForgottenState:

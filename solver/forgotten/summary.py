@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from solver.forgotten.knowledge import Model, info_from_state
-from solver.forgotten.notation import DOWN, LETTERS, REMOVED
+from solver.forgotten.notation import DOWN, REMOVED, letter
 from solver.forgotten.state import ForgottenState
 from solver.kernels import forgotten_paths
 
@@ -39,10 +39,20 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
                   "removed": sum(1 for s in state.status if s == REMOVED),
                   "removedUnseen": info.e},
         "knownPairs": _pairs(seen_state, pairs),
-        "seenSingles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if singles >> c & 1],
-        "lostTiles": [f"{LETTERS[seen_state.tiles[c]]} at {name(c)}" for c in range(cells) if dead >> c & 1],
+        "seenSingles": [f"{letter(seen_state.tiles[c])} at {name(c)}" for c in range(cells) if singles >> c & 1],
+        "lostTiles": [f"{letter(seen_state.tiles[c])} at {name(c)}" for c in range(cells) if dead >> c & 1],
         "fullInformation": False,
+        "goal": state.game.goal,
     }
+    if state.phase in ("first", "second", "erase"):
+        model = Model.of(state.game)
+        fatal = [name(c) for c in range(cells) if not model.hopeful(model.erase(info, c))]
+        erasure = {"rollsThatEndTheGame": fatal, "outOf": cells, "probability": len(fatal) / cells}
+    if state.game.goal == "clear":      # FG-14: no route to build, every face-down tile still to match
+        out["route"] = None
+        if state.phase in ("first", "second", "erase"):
+            out["erasure"] = erasure
+        return out
     usable = up | unk | pairs | (singles if unk else 0)
     missing = forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
     costs = np.zeros(cells, np.int32)
@@ -57,9 +67,7 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
         "path": [name(c) for c in _one_route(board, up, pairs, singles if unk else 0, unk)],
     }
     if state.phase in ("first", "second", "erase"):
-        model = Model(board, state.game.erasure)
-        fatal = [name(c) for c in range(cells) if not model.hopeful(model.erase(info, c))]
-        out["erasure"] = {"rollsThatEndTheGame": fatal, "outOf": cells, "probability": len(fatal) / cells}
+        out["erasure"] = erasure
     return out
 
 
@@ -68,7 +76,7 @@ def _pairs(state: ForgottenState, pairs: int) -> list[str]:
     for c in range(state.board.cells):
         if pairs >> c & 1:
             seen.setdefault(state.tiles[c], []).append(c)
-    return [f"{LETTERS[t]} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
+    return [f"{letter(t)} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
 
 
 def _one_route(board, up: int, pairs: int, singles: int, unseen: int) -> list[int]:

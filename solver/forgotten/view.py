@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, NotationError
-from solver.forgotten.notation import DOWN, LETTERS, REMOVED, UP
+from solver.forgotten.notation import DOWN, REMOVED, SECOND_SERIES, UP, letter, letter_range
 from solver.game import CHANCE_PLAYER, View, join_view_notation, split_view_notation
 from solver.validate import as_int, as_object, join
 
@@ -59,7 +59,7 @@ class ForgottenView(View):
     def legal_moves(self) -> list[str]:
         """Flips and ``give up`` (as on a full state); ``shows L`` after an unseen flip; ``erase x,y`` at a roll."""
         if self.flipped >= 0:
-            return [f"shows {LETTERS[p]}" for p in self.possible_letters()]
+            return [f"shows {letter(p)}" for p in self.possible_letters()]
         known = self.known
         if known.phase != "erase":
             return [known.action_to_string(a) for a in known.legal_actions()]
@@ -109,19 +109,20 @@ class ForgottenView(View):
         if words and words[0].lower() in ("shows", "show"):
             words = words[1:]
         flipped = self.board.name(self.flipped)
-        if len(words) != 1 or len(words[0]) != 1 or not words[0].isalpha():
+        if len(words) != 1 or not (words[0][:1].isalpha() and words[0][1:] in ("", SECOND_SERIES)):
             raise InvalidMoveError(field, text, f"the tile flipped on {flipped} is entered as 'shows L' with L its "
-                                                "pair letter, e.g. 'shows B'")
-        letter = words[0].upper()
+                                                "pair letter, e.g. 'shows B' (after Z: 'shows A2')")
+        name = words[0].upper()
         pairs = self.known.game.pairs
-        if letter not in LETTERS[:pairs]:
-            raise IllegalMoveError(field, text, f"no pair {letter} in a game of {pairs} pairs (letters "
-                                                f"A-{LETTERS[pairs - 1]})")
-        pair = LETTERS.index(letter)
+        names = [letter(p) for p in range(pairs)]
+        if name not in names:
+            raise IllegalMoveError(field, text, f"no pair {name} in a game of {pairs} pairs (letters "
+                                                f"{letter_range(pairs)})")
+        pair = names.index(name)
         seen = [c for c, t in enumerate(self.known.tiles) if t == pair and self.known.seen[c]]
         if len(seen) >= 2:
             where = " and ".join(f"{self.board.name(c)} ({_status_word(self.known, c)})" for c in seen)
-            raise IllegalMoveError(field, text, f"both tiles of pair {letter} have been seen already, on {where}: "
+            raise IllegalMoveError(field, text, f"both tiles of pair {name} have been seen already, on {where}: "
                                                 f"the tile on {flipped} cannot be a third")
         return pair
 
@@ -134,7 +135,7 @@ class ForgottenView(View):
             swap = holders[0]
             world.tiles[cell], world.tiles[swap] = world.tiles[swap], world.tiles[cell]
         world.apply_action(cell)
-        self.known = _settle(world, field, f"shows {LETTERS[pair]}")
+        self.known = _settle(world, field, f"shows {letter(pair)}")
         self.flipped = -1
 
     def _roll(self, words: list[str], text: str, field: str) -> None:
@@ -161,7 +162,8 @@ class ForgottenView(View):
         world._erase(cell)
         if lost:
             if ending == "no":
-                raise IllegalMoveError(field, text, f"erasing {board.name(cell)} leaves a route possible whatever the "
+                still = "every face-down tile matchable" if self.known.game.goal == "clear" else "a route possible"
+                raise IllegalMoveError(field, text, f"erasing {board.name(cell)} leaves {still} whatever the "
                                                     "unseen tiles are: the game cannot be lost by this roll")
             world.phase = "lost"
         else:

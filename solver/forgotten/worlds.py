@@ -213,7 +213,7 @@ def _dead_world(state: ForgottenState, pool: Pool) -> list[int] | None:
                        pool.down[:options[0].dead_unseen(pool)]) if options else None
     if all(split.singles + split.dead_unseen(pool) == 0 for split in options):
         return None               # no tile can lose its partner, and a route exists
-    relevant = Model(board, state.game.erasure).relevant(avail)
+    relevant = Model(board, state.game.erasure, state.game.goal).relevant(avail)
     avail &= relevant
     on_route = [c for c in sorted(pool.singles) if relevant >> c & 1]
     off_route = [c for c in sorted(pool.singles) if not relevant >> c & 1]

@@ -42,7 +42,7 @@ class Escape:
     """A shortest-escape answer."""
 
     player: int
-    status: str                 # "OPTIMAL", "NO_ESCAPE" (none within max_depth) or "LIMIT"
+    status: str                 # "OPTIMAL", "NO_ESCAPE" (proven: never), "NONE_WITHIN_MAX_DEPTH" or "LIMIT"
     turns: int | None           # best known number of own turns (None: no escape known)
     lower_bound: int            # proven: no escape in fewer own turns
     turn_moves: list[list[str]] = field(default_factory=list)   # the move strings of each own turn
@@ -155,7 +155,10 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
         actions = [int(a) for a in buf[:_decisions(state, player, buf, length)]]
         result.turn_moves = _move_strings(state, player, actions)
     elif status == 1 and upper < 0:
-        result = Escape(player, "NO_ESCAPE", None, bound, nodes=nodes, max_depth=max_depth)
+        # no escape within max_depth; impossibility is proven only when the admissible bound is infinite
+        never = bound >= INF_BOUND
+        result = Escape(player, "NO_ESCAPE" if never else "NONE_WITHIN_MAX_DEPTH", None, bound, nodes=nodes,
+                        max_depth=max_depth)
     elif status == 1:  # cannot happen: the greedy escape is within the searched depth
         raise AssertionError("IDA* missed the greedy escape")
     else:  # stopped: the greedy escape is proven shortest when it meets IDA*'s proven lower bound
@@ -196,11 +199,19 @@ def solve_request(game: Any, payload: Any, ctx: SearchContext) -> SolveResult:
 
 def escape_result(game_name: str, escape: Any, during_search: bool = False) -> SolveResult:
     """A shortest escape as a ``SolveResult`` (the engine's and ``solve --json``'s answer; an interim report's
-    with ``during_search``)."""
+    with ``during_search``).
+
+    ``NO_ESCAPE`` (the piece can never leave) and ``OPTIMAL`` are proofs: status ``EXHAUSTIVE``. No escape
+    within ``maxDepth`` proves only that none is that short: status ``LIMIT``, ``limit`` ``maxDepth`` and the
+    proven lower bound (issue 16: it was reported as ``NO_ESCAPE`` and ``EXHAUSTIVE``).
+    """
     bound = None if escape.lower_bound >= INF_BOUND else escape.lower_bound
-    status = {"OPTIMAL": "EXHAUSTIVE", "NO_ESCAPE": "EXHAUSTIVE", "LIMIT": "LIMIT"}[escape.status]
+    status = {"OPTIMAL": "EXHAUSTIVE", "NO_ESCAPE": "EXHAUSTIVE", "NONE_WITHIN_MAX_DEPTH": "LIMIT",
+              "LIMIT": "LIMIT"}[escape.status]
     solution = escape.to_json()
     solution["result"] = escape.status
+    if escape.status == "NONE_WITHIN_MAX_DEPTH":
+        solution["limit"] = "maxDepth"
     return SolveResult(game=game_name, value=escape.turns, optimal=escape.optimal, bound=bound, status=status,
                        seconds=escape.seconds, solution=solution, is_during_search=during_search)
 

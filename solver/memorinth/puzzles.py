@@ -29,6 +29,7 @@ from solver.memorinth import rules as R
 from solver.memorinth.rules import start_side
 from solver.memorinth.state import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, MemorinthState
 from solver.search import Limits, SearchContext
+from solver.validate import as_int
 
 DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
     "base": {"easy": (2, 3), "medium": (4, 5), "hard": (6, 7)},
@@ -161,8 +162,7 @@ def verify(state: MemorinthState, solution: list[list[str]]) -> bool:
 def turn_range(variant: str, difficulty: str, turns: int | None) -> tuple[int, int]:
     """The wanted escape length for a difficulty (or exactly ``turns``)."""
     if turns is not None:
-        if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 12:
-            raise InvalidInputError("--turns", turns, "expected 1..12")
+        turns = as_int(turns, "--turns", 1, 12)
         return turns, turns
     table = DIFFICULTIES[variant]
     if difficulty not in table:

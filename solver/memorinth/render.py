@@ -117,9 +117,10 @@ def solve_text(answer: dict[str, Any]) -> str:
         lines.append(f"{who} can leave the forest in {answer['turns']} own turns (proven shortest, "
                      f"{answer['nodes']} nodes):")
     elif result == "NO_ESCAPE":
-        bound = answer.get("lowerBound")
-        lines.append(f"{who} cannot leave the forest " + (f"within {answer['maxDepth']} own turns (proven)"
-                                                          if bound is not None else "at all (proven)"))
+        lines.append(f"{who} cannot leave the forest at all (proven)")
+    elif result == "NONE_WITHIN_MAX_DEPTH":
+        lines.append(f"{who} cannot leave the forest within {answer['maxDepth']} own turns (proven; none in "
+                     f"fewer than {answer.get('lowerBound')}); an escape may take longer: try a larger --max-depth")
     elif result is not None and result != "LIMIT":
         lines.append(f"{who}: {result} (lower bound {answer.get('lowerBound')}, within {answer['maxDepth']} own "
                      "turns)")

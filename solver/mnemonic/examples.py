@@ -147,19 +147,24 @@ def picture_of(command: str) -> str:
     return output
 
 
-def write_pictures() -> None:
+def write_pictures(root: Path = ROOT) -> None:
+    """Write the documented pictures under ``root`` (a checkout of the project)."""
     for path, command in PICTURES.items():
-        (ROOT / path).parent.mkdir(parents=True, exist_ok=True)
-        (ROOT / path).write_text(picture_of(command), encoding="utf-8")
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(picture_of(command), encoding="utf-8")
 
 
 def main() -> None:
+    """Regenerate the session page and the pictures in the checkout in the working directory
+    (``python -m solver.mnemonic.examples`` from the project's root; an installed package has no docs)."""
     import tempfile
+    root = Path.cwd()
+    session_doc = root / SESSION_DOC.relative_to(ROOT)
     with tempfile.TemporaryDirectory() as tmp:
-        SESSION_DOC.parent.mkdir(parents=True, exist_ok=True)
-        SESSION_DOC.write_text(session_markdown(session_transcript(tmp)), encoding="utf-8")
-    write_pictures()
-    sys.stdout.write(f"wrote {SESSION_DOC.relative_to(ROOT)} and {', '.join(PICTURES)}\n")
+        session_doc.parent.mkdir(parents=True, exist_ok=True)
+        session_doc.write_text(session_markdown(session_transcript(tmp)), encoding="utf-8")
+    write_pictures(root)
+    sys.stdout.write(f"wrote {session_doc.relative_to(root)} and {', '.join(PICTURES)}\n")
 
 
 if __name__ == "__main__":

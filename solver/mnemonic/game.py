@@ -94,6 +94,7 @@ class MnemonicGame(Game):
 
     name = "mnemonic"
     long_name = "Mnemonic"
+    NOTATION_START = "mnemonic"      # a command-line word that does not start so is named as a missing file
     utility = Utility.IDENTICAL
     information = Information.IMPERFECT
     min_players = 1

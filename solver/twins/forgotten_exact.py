@@ -19,6 +19,7 @@ from solver.forgotten.knowledge import BLOCK, DEAD, LABEL, UP, Info, Model, norm
 from solver.twins import forgotten_playout
 
 ERASURE_NAMES = ("off", "round", "turn")
+GOAL_NAMES = ("path", "clear")
 MAXC = 24
 
 
@@ -29,7 +30,7 @@ class SearchStopped(Exception):
 class Solver:
     """Exact win probabilities on one board; the memo persists across calls (call ``clear`` to drop it)."""
 
-    def __init__(self, width: int, height: int, brain_a: int, brain_b: int, erasure: int,
+    def __init__(self, width: int, height: int, brain_a: int, brain_b: int, erasure: int, goal: int,
                  symmetries: Sequence[Sequence[int]], policy: int, max_entries: int) -> None:
         cells = width * height
         if width < 3 or height < 3 or cells > MAXC or not (0 <= brain_a < cells and 0 <= brain_b < cells) \
@@ -37,15 +38,18 @@ class Solver:
             raise ValueError(f"the exact solver takes boards of at most {MAXC} cells with two Brains")
         if not 0 <= erasure <= 2 or policy not in (-1, 2):
             raise ValueError("erasure must be 0, 1 or 2 and policy -1 (optimal) or 2 (route)")
+        if goal not in (0, 1):
+            raise ValueError("goal must be 0 (path) or 1 (clear)")
         perms = tuple(tuple(int(c) for c in p) for p in symmetries)
         if not 1 <= len(perms) <= 8 or any(sorted(p) != list(range(cells)) for p in perms):
             raise ValueError("symmetries: 1 to 8 permutations of the cells")
         self.board = Board(width, height, (min(brain_a, brain_b), max(brain_a, brain_b)))
         self.brains = (brain_a, brain_b)
-        self.model = Model(self.board, ERASURE_NAMES[erasure], perms)
+        self.model = Model(self.board, ERASURE_NAMES[erasure], GOAL_NAMES[goal], perms)
         self.policy = policy
         self.max_entries = max_entries
         self._limits: tuple[int, float] = (0, 0.0)
+        self._stopped = ""
         self._new_search()
 
     def _new_search(self) -> None:
@@ -63,10 +67,12 @@ class Solver:
     def _stop(self, nodes: int) -> bool:
         max_nodes, deadline = self._limits
         if max_nodes and nodes >= max_nodes:
-            return True
-        if deadline and time.perf_counter() > deadline:
-            return True
-        return self.entries() >= self.max_entries
+            self._stopped = "node limit"
+        elif deadline and time.perf_counter() > deadline:
+            self._stopped = "time limit"
+        elif self.entries() >= self.max_entries:
+            self._stopped = "memory limit"
+        return bool(self._stopped)
 
     def _load(self, codes: np.ndarray, e: int, d: int) -> Info:
         if len(codes) != self.board.cells:
@@ -81,6 +87,7 @@ class Solver:
     def _run(self, fn, max_nodes: int, seconds: float) -> float:
         self._limits = (self.search.nodes + max_nodes if max_nodes > 0 else 0,
                         time.perf_counter() + seconds if seconds > 0 else 0.0)
+        self._stopped = ""
         try:
             return fn()
         except _Stopped:
@@ -128,6 +135,11 @@ class Solver:
             raise ValueError("no legal flip: fewer than two face-down tiles")
         return self._route(info, first)
 
+    def stop_reason(self) -> str:
+        """Why the last call stopped: ``"node limit"``, ``"time limit"``, ``"memory limit"``, or ``""`` if it
+        finished. A stopped call keeps every value it completed, so calling again resumes the work."""
+        return self._stopped
+
     def entries(self) -> int:
         """Memo entries stored."""
         if self.policy == -1:
@@ -145,7 +157,9 @@ class Solver:
         self.search.nodes = nodes
 
 
-def solve_value(width: int, height: int, brain_a: int, brain_b: int, erasure: int, symmetries: Sequence[Sequence[int]],
-                codes: np.ndarray, e: int, d: int, erase_next: bool, max_entries: int) -> float:
+def solve_value(width: int, height: int, brain_a: int, brain_b: int, erasure: int, goal: int,
+                symmetries: Sequence[Sequence[int]], codes: np.ndarray, e: int, d: int, erase_next: bool,
+                max_entries: int) -> float:
     """One-shot optimal win probability of a knowledge state at the start of a turn (a fresh ``Solver``)."""
-    return Solver(width, height, brain_a, brain_b, erasure, symmetries, -1, max_entries).value(codes, e, d, erase_next)
+    return Solver(width, height, brain_a, brain_b, erasure, goal, symmetries, -1, max_entries).value(codes, e, d,
+                                                                                                      erase_next)

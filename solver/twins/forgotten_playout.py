@@ -171,7 +171,7 @@ def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
     kp, _, _ = _classify(game)
     best, costs = _knowledge_costs(game)
     for c in _bits(kp):
-        if costs[c] == best:
+        if best >= 0 and costs[c] == best:        # no route at all (-1): no pair is on a cheapest one
             return c
     c = _cheapest(unk, costs)
     if c >= 0:

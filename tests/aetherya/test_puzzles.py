@@ -126,3 +126,94 @@ def test_cli_generate_and_check(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "maze"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
+
+
+# -- issue 16: check proves the optimum itself and answers rule breaks as verdicts -----------------------------------
+@pytest.fixture(scope="module")
+def kingdom_puzzle():
+    return generate("best-kingdom", 1, 4, "hard")[0]
+
+
+def test_check_rescores_from_the_cards_never_from_the_file(kingdom_puzzle):
+    """A file edited to solution.score 99 used to answer 'not correct: 85 short' for the optimal kingdom."""
+    edited = json.loads(json.dumps(kingdom_puzzle))
+    edited["solution"]["score"] = 99
+    verdict = check(edited, kingdom_puzzle["solution"]["kingdom"])
+    assert verdict["correct"] and verdict["optimum"] == kingdom_puzzle["solution"]["score"] == 14
+    assert verdict["puzzleError"] == "the puzzle records 99 but the proven optimum is 14"
+    greedy = check(edited, kingdom_puzzle["greedy"]["kingdom"])
+    assert not greedy["correct"] and greedy["message"] == "7 short"
+
+
+def test_check_proves_a_puzzle_given_without_its_solution(kingdom_puzzle):
+    bare = {k: v for k, v in kingdom_puzzle.items() if k not in ("solution", "greedy", "crossCheck")}
+    verdict = check(bare, kingdom_puzzle["solution"]["kingdom"])
+    assert verdict["correct"] and verdict["optimum"] == 14 and verdict["proof"] == "EXHAUSTIVE"
+    assert "puzzleError" not in verdict
+
+
+@pytest.mark.parametrize("answer, reason", [
+    ("PPPP/PPPP/PPPP/PPPP", "the kingdom uses other cards than the puzzle's 16 (14 P too many; 3 F, 1 S, 1 H, "
+                            "2 E, 1 D, 4 G, 2 O missing)"),
+    ("EHGP/OFGS/FGOG/PEFD", "the fixed card P must stay on c1 (the kingdom has G there)"),
+])
+def test_a_kingdom_breaking_the_puzzle_is_not_correct_with_the_reason(kingdom_puzzle, answer, reason):
+    verdict = check(kingdom_puzzle, answer)
+    assert verdict["correct"] is False and verdict["message"] == reason
+
+
+@pytest.fixture(scope="module")
+def race_puzzle():
+    return generate("legend-race", 1, 2, "medium")[0]
+
+
+def test_race_turns_ignore_case_and_spaces(race_puzzle):
+    moves = race_puzzle["solution"]["moves"]          # draw, place a4; take, place d2; take, place a1
+    shouted = "; ".join(m.upper().replace(", ", ",") for m in moves)
+    assert check(race_puzzle, shouted)["correct"]
+    assert check(race_puzzle, "TAKE,PLACE D2")["message"] == "the Legend is not met"
+
+
+def test_an_illegal_race_turn_is_not_correct_with_the_reason(race_puzzle):
+    verdict = check(race_puzzle, "take, reveal a1")
+    assert verdict["correct"] is False and verdict["legendWritten"] is False
+    assert verdict["message"] == ("turn 1 'take, reveal a1' is not legal there: only a drawn card may go to the "
+                                  "discard to reveal a face-down card")
+    with pytest.raises(InvalidInputError):          # a turn that cannot be read is still an input error
+        check(race_puzzle, "fly, place a1")
+
+
+def test_race_check_proves_the_optimum_itself(race_puzzle):
+    moves = race_puzzle["solution"]["moves"]
+    edited = json.loads(json.dumps(race_puzzle))
+    edited["solution"]["turns"] = 1
+    verdict = check(edited, moves)
+    assert verdict["correct"] and verdict["optimum"] == 3 and "records 1" in verdict["puzzleError"]
+    bare = {k: v for k, v in race_puzzle.items() if k != "solution"}
+    assert check(bare, moves)["correct"]
+    longer = check(bare, moves[:1] + ["take, place a1"] + moves[1:])     # a detour: the Legend met in 4 turns
+    assert not longer["correct"] and longer["message"] == "1 turn(s) longer than the optimum"
+
+
+def test_cli_check_exits_4_for_rule_breaks(tmp_path, kingdom_puzzle, race_puzzle):
+    for puzzle, answer in ((kingdom_puzzle, "PPPP/PPPP/PPPP/PPPP"), (race_puzzle, "TAKE, REVEAL A1")):
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(puzzle))
+        out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), answer],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 4 and out.stdout.startswith("not correct: ") and not out.stderr, out
+
+
+def test_the_shared_check_reports_the_proven_answer_when_the_file_is_wrong(kingdom_puzzle, race_puzzle):
+    """The shared check fills a verdict's ``solution`` from the puzzle file; a wrong or missing one is replaced by
+    what the check proved, never repeated."""
+    from solver.aetherya.game import AetheryaGame
+    from solver.puzzles import check as shared_check
+    edited = json.loads(json.dumps(kingdom_puzzle))
+    edited["solution"]["score"] = 99
+    verdict = shared_check(AetheryaGame(), edited, kingdom_puzzle["solution"]["kingdom"])
+    assert verdict["correct"] and "99" not in verdict["solution"] and "score 14, proven optimal" in verdict["solution"]
+    bare = {k: v for k, v in race_puzzle.items() if k != "solution"}
+    assert shared_check(AetheryaGame(), bare, "take, reveal a1")["solution"] == "3 turns, proven fewest"
+    intact = shared_check(AetheryaGame(), kingdom_puzzle, kingdom_puzzle["solution"]["kingdom"])
+    assert intact["solution"].startswith(kingdom_puzzle["solution"]["kingdom"])

@@ -424,3 +424,14 @@ def test_every_setup_phase_round_trips_from_the_root():
             else:
                 state.apply_action(legal[int(rng.integers(len(legal)))])
         assert {"legends", "start", "arrange", "territories", "first-discard"} <= seen
+
+
+@pytest.mark.parametrize("payload", [{"mode": "foo", "players": 2}, {"mode": "foo", "players": 9}, {"mode": 3}])
+def test_an_unknown_mode_names_the_field_and_the_modes(payload):
+    """Issue 16: {"mode": "foo", "players": 2} answered 'load the game with mode=foo'."""
+    with pytest.raises(InvalidInputError) as info:
+        AetheryaGame().parse_state(payload)
+    assert info.value.field == "state.mode"
+    assert "expected" in str(info.value) and "load the game" not in str(info.value)
+    if isinstance(payload["mode"], str):
+        assert "expected one of base, objects, coop, solo" in str(info.value)

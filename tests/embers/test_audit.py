@@ -162,7 +162,7 @@ def ref_problem(problem) -> R.RefProblem:
                 for s in problem.demon_suits},
         reveal_value={SUIT_NAMES[s]: problem.reveal_value[s] for s in range(len(SUIT_NAMES))},
         card_value={ids[c]: problem.value_of(c) for c in ids}, must_add=problem.must_add,
-        demon_weight=problem.weights.demon, taint_weight=problem.weights.taint)
+        demon_weight=problem.units.demon, taint_weight=problem.units.taint)
 
 
 def suited_problems(count: int, seed: int):

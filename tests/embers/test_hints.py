@@ -46,8 +46,9 @@ def test_EM80_fenrys_blink_hint_is_the_optimal_plan():
     """EM-80/EM-70: Fenrys's top move starts the proven optimal plan and carries its value."""
     s = GAME.state_from_notation(BLINK)
     result = GAME.hint(s, ctx(), top=3)
-    best = P.exhaustive(P.problem_from_state(s))
-    assert result.best.value == best.value
+    problem = P.problem_from_state(s)
+    best = P.exhaustive(problem)
+    assert result.best.value == problem.points(best.value)
     assert result.best.extra["planOptimal"] is True
     assert [m.value for m in result.move_infos] == sorted((m.value for m in result.move_infos), reverse=True)
     assert result.best.pv[0] == result.best.move and len(result.best.pv) == 2
@@ -120,3 +121,27 @@ def test_prologue_hints():
     s = PROLOGUE.new_initial_state(3)
     result = PROLOGUE.hint(s, ctx())
     assert result.best.move.startswith("add ") and result.root_info["role"] == "rowan"
+
+
+@pytest.mark.parametrize("nodes", [1_000_000, 1])
+def test_EM70_every_blink_pv_is_the_whole_plan_forced_discards_included(nodes):
+    """Issue 16: 'add C3@-1,0' had pv ['add C3@-1,0'] although C1b can then only be discarded. Every move's pv,
+    proven (EXHAUSTIVE) or greedy (a node budget of 1), replays in the rules engine (Fenrys's moves; Aelin's
+    reveals in between) and handles every card of the row."""
+    from solver.embers.policy import FenrysSettings, blink_scores
+    s = GAME.state_from_notation(BLINK)
+    row = [c for c in s.row if not s.deck.cards[c].is_demon]
+    scored = blink_scores(s, 0, FenrysSettings(search_nodes=nodes))
+    statuses = {x.extra.get("planStatus") for x in scored[1:]}
+    assert statuses == ({"EXHAUSTIVE"} if nodes > 1 else {"GREEDY"})
+    by_move = {s.action_to_string(x.action): [s.action_to_string(a) for a in x.pv] for x in scored}
+    if nodes > 1:
+        assert by_move["add C3@-1,0"] == ["add C3@-1,0", "discard C1b"]
+    for x in scored:
+        replay = s.clone()
+        for action in x.pv:
+            while replay.phase != "blink":          # a relive lets Aelin reveal a Resolve card meanwhile
+                replay.apply_action(replay.legal_actions()[0])
+            assert action in replay.legal_actions(), (x.pv, replay.to_notation())
+            replay.apply_action(action)
+        assert not any(c in replay.row for c in row), (x.pv, replay.to_notation())

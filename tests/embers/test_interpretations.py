@@ -1,6 +1,7 @@
 """Interpretations of the rulebook not covered elsewhere (docs/rules/embers-of-memory.md)."""
 
 import numpy as np
+import pytest
 
 from solver.embers import mind as M
 from solver.embers import plan as P
@@ -106,7 +107,8 @@ def test_EM82_the_blink_hint_starts_the_plan():
     s = state(phase="blink", mind=["C4@0,0"], row=["C3", "C1b"], demons=[{"demon": "Cd", "tainted": []}])
     ranked = blink_scores(s, 0, FenrysSettings())
     assert ranked[0].extra["planStatus"] == "EXHAUSTIVE" and ranked[0].pv[0] == ranked[0].action
-    assert ranked[0].score == P.exhaustive(P.problem_from_state(s)).value
+    problem = P.problem_from_state(s)
+    assert ranked[0].score == problem.points(P.exhaustive(problem).value)
 
 
 def test_EM83_when_every_plan_splits_the_hint_still_adds_a_card():
@@ -132,3 +134,30 @@ def test_EM76_a_cancelled_search_stops_unproven():
     result = P.solve_cpsat(P.problem_from_state(s), time_limit=30, cancel=cancel)
     assert not result.optimal and result.status == "CANCELLED"
     assert not P.exhaustive(P.problem_from_state(s), cancel=cancel).complete
+
+
+def test_EM71_the_objective_is_computed_as_documented():
+    """Issue 16: in Fenrys's view each card's and each suit's term was rounded to a whole point (290 on the
+    docs position, where EM-71's formula gives 288.94). The terms are now kept to a thousandth of a point:
+    the reported value is the formula, recomputed here in floats from Fenrys's probabilities."""
+    from solver.embers.cards import SUITS
+    from solver.embers.knowledge import expected_reveals, need_distribution
+    from solver.embers.state import FENRYS
+    blink = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
+             "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-")
+    s = GAME.state_from_notation(blink)
+    result = GAME.solve(blink, SearchContext())
+    objective = result.solution["objective"]
+    reveals = expected_reveals(s, FENRYS, max_relives=len(s.row))
+    need = need_distribution(s, FENRYS)
+    by_id = {c.id: c for c in s.deck.cards}
+
+    def seen(card) -> float:
+        return 5 + 60 * need.get(card.strength, 0.0) + 15 * sum(p for n, p in need.items() if n > card.strength)
+    rescued = sum(len(t) for d, t in s.demons if SUITS[s.deck.cards[d].suit] in objective["banished"])
+    formula = (-1000 * len(objective["demonsLeft"]) + 150 * rescued - 150 * len(objective["tainted"])
+               + 150 * sum(reveals[SUITS.index(suit)][n] for suit, n in objective["relives"].items())
+               + sum(seen(by_id[c]) for c in objective["visible"]))
+    terms = len(objective["visible"]) + len(objective["relives"])
+    assert formula == pytest.approx(288.94, abs=0.005)
+    assert abs(result.value - formula) <= 0.0005 * terms and result.bound == result.value and result.optimal

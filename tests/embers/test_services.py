@@ -157,3 +157,24 @@ def test_demo_prints_examples(capsys):
     code, out, _ = run(capsys, "demo", "--game", "embers")
     assert code == 0 and "Fenrys's hint" in out and "OPTIMAL" in out and "Aelin's hint" in out
     assert "A short reviewed game" in out and "Biggest mistakes:" in out and "flip " in out
+
+
+def test_cli_score_accepts_json_like_every_game(capsys):
+    """Issue 16: 'embers score --json' was refused (exit 2) unlike every other game's score. Since the shared
+    verbs, score without --json prints text, as every game's does; --json the engine's answer."""
+    code, plain, _ = run(capsys, "embers", "score", BLINK)
+    code_json, out, err = run(capsys, "embers", "score", BLINK, "--json")
+    assert code == code_json == 0 and not err
+    report = json.loads(out)
+    assert report == GAME.score(BLINK) and {"result", "rows", "mind"} <= set(report)
+    assert plain.strip() and not plain.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize("action", ["score", "hint", "solve"])
+def test_a_chapter_given_as_a_list_names_the_field(action):
+    """Issue 11 item 6: a list as chapter gave 'unhashable type: list' for score, hint and solve."""
+    state = GAME.state_from_notation(BLINK).to_json()
+    state["chapter"] = ["one"]
+    answer = engine_answers({"id": 1, "game": "embers", "action": action, "state": state})[1]
+    assert answer["field"] == "state.chapter" and "expected one of one, prologue" in answer["error"]
+    assert "internal error" not in answer["error"]

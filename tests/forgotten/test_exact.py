@@ -13,6 +13,7 @@ from solver.forgotten.knowledge import Model, alive_probability, info_from_state
 from solver.kernels import forgotten_exact as exact_kernel
 from solver.kernels import forgotten_playout as playout
 from solver.registry import load_game
+from solver.twins import forgotten_exact as exact_twin
 
 
 # -- FG-14: Velleman and Warrington ------------------------------------------------------------------------------
@@ -180,10 +181,10 @@ def brute_force_value(game, state) -> float:
 
 def solver_value(game, state) -> float:
     """The compiled solver's value of the real game: knowledge value over the chance the game is alive."""
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     info = info_from_state(state)
     solver = exact_kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                 game.board.symmetries, -1, 10**7)
+                                 game.goal_code, game.board.symmetries, -1, 10**7)
     value = solver.value(np.asarray(info.codes, np.uint8), info.e, info.d, game.erasure_due(state.turn + 1))
     return value / float(alive_probability(model, info))
 
@@ -214,7 +215,7 @@ def test_exact_solver_agrees_with_brute_force_after_unseen_erasures(spec, notati
     """Positions where the game's being alive says something about the removed tiles (FG-11, FG-13)."""
     game = load_game(spec)
     state = game.state_from_notation(notation)
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     assert alive_probability(model, info_from_state(state)) < 1
     assert solver_value(game, state) == pytest.approx(brute_force_value(game, state), abs=1e-12)
 
@@ -263,3 +264,61 @@ def test_solve_stops_at_the_node_limit():
     game = load_game("forgotten(width=4,height=3)")
     result = solve_position(game, game.new_initial_state(0), SearchContext(limits=Limits(nodes=2000)))
     assert result.status == "LIMIT" and not result.optimal and result.value is None
+
+
+# -- limits: terminate, time and node limits hold for the whole analysis (issue 11) ---------------------------------
+def test_solve_node_limit_holds_for_the_whole_analysis_and_returns_the_best_so_far():
+    """flip 2,1 takes 719 nodes and every move 1,193: a limit of 800 used to be granted to each move afresh."""
+    from solver.forgotten.solve import solve_position
+    from solver.search import Limits, SearchContext
+    game = load_game("forgotten(erasure=turn)")
+    state = game.state_from_notation("???/@?@/?.? 0 first")
+    full = solve_position(game, state, SearchContext())
+    assert full.optimal and full.solution["nodes"] > 800
+    result = solve_position(game, state, SearchContext(limits=Limits(nodes=800)))
+    assert result.status == "LIMIT" and not result.optimal and result.solution["limit"] == "node limit"
+    assert result.solution["nodes"] < full.solution["nodes"]
+    exact = {m["move"]: m["winProbability"] for m in full.solution["moves"]}
+    solved = {m["move"]: m["winProbability"] for m in result.solution["moves"] if m["winProbability"] is not None}
+    assert "flip 2,1" in solved and all(solved[m] == pytest.approx(exact[m], abs=1e-12) for m in solved)
+    assert any(m["winProbability"] is None for m in result.solution["moves"])
+    assert result.value == pytest.approx(full.value) and result.bound == 1.0
+    assert result.solution["bestSoFar"] == ["flip 2,1"]
+
+
+def test_solve_stops_when_terminated():
+    """Issue 11: the exact kernel looks at the cancel flag between chunks of at most 40 ms (the latency
+    itself is measured in benchmarks/bench_forgotten.py); it used to run on to its time limit."""
+    import threading
+    import time
+    from solver.forgotten.solve import solve_position
+    from solver.search import Limits, SearchContext
+    game = load_game("forgotten")
+    state = game.state_from_notation("??????/@????@/??????/?????? 0 first")
+    ctx = SearchContext(limits=Limits(time_ms=120_000))
+    threading.Timer(0.2, ctx.cancel.set).start()
+    start = time.perf_counter()
+    result = solve_position(state.game, state, ctx)
+    assert result.status == "LIMIT" and result.solution["limit"] == "terminated"
+    assert time.perf_counter() - start < 20     # far below the two minutes it would have run
+
+
+def test_a_stopped_kernel_call_resumes_where_it_stopped():
+    """Chunked calls keep what they completed: resuming gives the value of one unlimited call."""
+    for mod in (exact_kernel, exact_twin):
+        game = load_game("forgotten(width=3,height=3,pairs=3,erasure=turn)")
+        info = info_from_state(game.new_initial_state(0))
+        codes = np.asarray(info.codes, np.uint8)
+        args = (game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code,
+                game.board.symmetries, -1, 10**7)
+        fresh = mod.Solver(*args).value(codes, info.e, info.d, False)
+        solver = mod.Solver(*args)
+        stops = 0
+        while True:
+            try:
+                value = solver.value(codes, info.e, info.d, False, max_nodes=300)
+                break
+            except mod.SearchStopped:
+                assert solver.stop_reason() == "node limit"
+                stops += 1
+        assert stops >= 1 and solver.stop_reason() == "" and value == pytest.approx(fresh, abs=1e-12)

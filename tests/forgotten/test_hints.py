@@ -100,7 +100,7 @@ def test_the_hint_policy_is_within_one_point_of_the_exact_optimum():
     """Played through every chance outcome, the hints' top moves win within 1 percentage point of optimal play
     (exact policy evaluation; the route policy alone is 1.7 points short here)."""
     game = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     optimum = ExactAnalysis(game).position_value(game.new_initial_state(0))
     value, _ = policy_value(game, hint_policy(game, model, 3_000))
     route, _ = policy_value(game, route_policy(model))

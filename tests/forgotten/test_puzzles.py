@@ -79,3 +79,22 @@ def test_best_move_puzzles_have_a_unique_best_flip():
         ranked = sorted((m for m in values if m.move != "give up"), key=lambda m: -m.value)
         assert ranked[0].move == puzzle.answer["move"]
         assert ranked[0].value - ranked[1].value >= 0.05 - 1e-12
+
+
+def test_generation_shares_one_exact_solver_across_candidates(monkeypatch):
+    """Issue 16: hard puzzles on a 4x3 board took 174 s for 3 (one fresh exact solver per candidate, up to 8
+    unseen tiles); now every candidate of a run shares one solver and its memo (speed: docs/benchmarks.md)."""
+    import solver.forgotten.solve as solve
+    made = []
+    original = solve.ExactAnalysis.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(1)
+        original(self, *args, **kwargs)
+    monkeypatch.setattr(solve.ExactAnalysis, "__init__", counting)
+    game = load_game("forgotten(width=3,height=4)")
+    puzzles = generate(game, 2, 0, "hard")
+    assert len(puzzles) == 2 and len(made) == 1
+    for puzzle in puzzles:
+        if puzzle.kind == "best-move":
+            assert info_from_state(puzzle.state).unseen_on_board <= 6

@@ -158,7 +158,7 @@ def test_malformed_notation_is_refused(text):
 
 @pytest.mark.parametrize("spec", ["forgotten(width=2)", "forgotten(width=9)", "forgotten(pairs=18)",
                                   "forgotten(erasure=sometimes)", "forgotten(brains=11-12)", "forgotten(size=3)",
-                                  "forgotten(width=8,height=8)"])
+                                  "forgotten(width=8,height=8,pairs=32)"])
 def test_bad_game_parameters(spec):
     with pytest.raises(UnknownGameError):
         load_game(spec)
@@ -232,3 +232,47 @@ def test_any_json_parses_or_fails_with_a_named_error(payload):
         game.parse_state(payload)
     except SolverError as exc:
         assert exc.field
+
+
+# -- issue 16: boards past 26 pairs, and refusals worded for the goal ----------------------------------------------
+def test_fg3_a_full_8x8_board_names_its_31_pairs_past_z():
+    """The rules doc promises boards to 8x8 filled around the Brains: pairs 27 to 31 are A2 to E2."""
+    game = load_game("forgotten(width=8,height=8)")
+    assert game.pairs == 31 and load_game("forgotten(width=7,height=8)").pairs == 27
+    state = game.new_initial_state(3)
+    text = state.to_notation()
+    assert all(f"{c}2" in text for c in "abcde") and "f2" not in text
+    assert game.state_from_notation(text).to_notation() == text
+    seen = state.clone()
+    seen.turn = 5
+    for c in range(64):
+        if seen.tiles[c] >= 26:
+            seen.seen[c] = True
+    shown = game.state_from_json(seen.observation(0)).to_notation()
+    assert "E2" in shown and "?" in shown and game.state_from_notation(shown).to_notation() == shown
+    pairs = game.score(seen.to_notation())["knownPairs"]
+    assert sum(1 for p in pairs if p.split()[0].endswith("2")) == 5
+
+
+def test_fg3_a_pair_past_the_games_last_is_refused_with_its_names():
+    game = load_game("forgotten(width=8,height=8)")
+    row = "f2" + "?" * 7
+    with pytest.raises(UnknownCardError, match=r"no pair F2 in a game of 31 pairs \(letters A-Z, A2-E2\)"):
+        game.state_from_notation("/".join([row] + ["?" * 8] * 2 + ["@" + "?" * 7, "?" * 7 + "@"] + ["?" * 8] * 3)
+                                 + " 0 first")
+
+
+@pytest.mark.parametrize("notation, words", [
+    ("+A+A+B/@+C@/+B.+C 3 first", "every tile is face up: the game is won (goal=clear)"),
+    ("+A+AB/@+C@/B.+C 3 won", "2 tiles are still face down (goal=clear)"),
+    ("A??/@-A@/?.? 3 first", "A at 1,1 is face down and its partner was removed: under goal=clear"),
+    ("A+B+B/@-?@/A.? 3 first", "under goal=clear some face-down tile has lost its partner"),
+])
+def test_fg14_refusals_under_the_clear_goal_speak_of_the_clear_goal(notation, words):
+    game = load_game("forgotten(goal=clear,erasure=turn)")
+    with pytest.raises(ImpossibleStateError) as info:
+        game.state_from_notation(notation)
+    message = str(info.value)
+    assert words in message and "route" not in message and "Brains" not in message
+    if "?" in notation:
+        assert notation.split()[0] in message              # the board as typed, '?' included

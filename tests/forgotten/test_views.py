@@ -257,3 +257,20 @@ def test_the_world_search_agrees_with_every_arrangement_of_the_unseen_tiles():
                         assert probe.alive() == alive and probe.view(0).to_json() == known.view(0).to_json()
                 checked += 1
     assert checked > 20
+
+
+def test_fg16_an_8x8_table_enters_pairs_after_z_as_a2_to_e2():
+    """The 8x8 board's pairs 27-31 are A2..E2 (issue 16 item 6) in a view's entries and pictures too."""
+    from solver.forgotten.picture import Board
+    game = load_game("forgotten(width=8,height=8)")
+    view = game.new_table(0)
+    view.apply_move("flip 1,1")
+    assert "shows E2" in view.legal_moves() and len(view.legal_moves()) == 31
+    view.apply_move("shows c2")                    # case does not matter, as for single letters
+    assert view.known.to_notation().split("/")[0].startswith("C2")
+    bad = view.clone()
+    bad.apply_move("flip 2,1")
+    with pytest.raises(IllegalMoveError, match="no pair F2"):
+        bad.apply_move("shows F2")
+    picture = Board(view.to_json()["board"])
+    assert all(len(row) == 8 for row in picture.cells) and picture.cells[0][0] == "C2"

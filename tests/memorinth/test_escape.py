@@ -78,8 +78,9 @@ def test_ida_star_matches_exhaustive_search(spec, depth, seeds, edge):
         player = state.current_player()
         truth = exhaustive_escape(state.vec, state.deck_table, player, depth)
         escape = shortest_escape(state, max_depth=depth, ctx=SearchContext())
-        if truth is None:
-            assert escape.status == "NO_ESCAPE" and escape.lower_bound > depth
+        if truth is None:      # none within depth: proven never (NO_ESCAPE) or only not that short
+            assert escape.lower_bound > depth
+            assert escape.status == ("NO_ESCAPE" if escape.lower_bound >= INF_BOUND else "NONE_WITHIN_MAX_DEPTH")
         else:
             assert escape.status == "OPTIMAL" and escape.turns == truth
             assert len(escape.turn_moves) == truth
@@ -229,3 +230,17 @@ def test_solve_reports_its_best_so_far_and_stops_promptly_under_a_large_node_bud
     nodes = [r.solution["nodes"] for r in reports]
     assert nodes == sorted(nodes) and 0 < nodes[-1] <= result.solution["nodes"]
     assert reports[-1].to_json()["isDuringSearch"] is True
+
+
+def test_no_escape_within_max_depth_is_not_a_proof_of_impossibility():
+    """Issue 16: the docs game (seed 3) escapes in 3 own turns; with maxDepth 2 the answer said NO_ESCAPE and
+    EXHAUSTIVE although its own lowerBound was 3. NO_ESCAPE stays for a piece that can never leave."""
+    from solver.memorinth.escape import escape_result
+    game = MemorinthGame()
+    state = game.deal(3)
+    assert shortest_escape(state).turns == 3
+    short = shortest_escape(state, max_depth=2)
+    assert short.status == "NONE_WITHIN_MAX_DEPTH" and short.lower_bound == 3 and not short.optimal
+    answer = escape_result(game.name, short).to_json()
+    assert answer["result"] == "NONE_WITHIN_MAX_DEPTH" and answer["status"] == "LIMIT" and answer["limit"] == "maxDepth"
+    assert answer["value"] is None and answer["bound"] == answer["lowerBound"] == 3

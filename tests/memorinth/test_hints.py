@@ -223,3 +223,20 @@ def test_mr21_hints_ignore_what_the_player_has_not_seen_including_other_players_
         if state.is_terminal():
             break
     assert "flip" in checked_phases
+
+
+def test_a_whole_number_float_player_is_accepted_like_every_integer_field():
+    """Issue 11 item 9: "player": 1.0 passes the engine's checks (solver.validate.as_int) but the Memorinth
+    hint refused it; 0.5 is still refused, naming the field."""
+    import io
+    import json
+
+    from solver.engine import Engine
+    from solver.memorinth.game import MemorinthGame
+    state = MemorinthGame().deal(3)
+    out = io.StringIO()
+    Engine(out).serve([json.dumps({"id": qid, "game": "memorinth", "action": "hint", "state": state.to_json(),
+                                   "player": player, "limits": {"nodes": 200}}) for qid, player in ((1, 0.0), (2, 0.5))])
+    answers = {a["id"]: a for a in (json.loads(line) for line in out.getvalue().splitlines())}
+    assert "error" not in answers[1] and answers[1]["moveInfos"]
+    assert answers[2]["field"] == "player" and "0.5" in answers[2]["error"]

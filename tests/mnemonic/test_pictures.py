@@ -1,11 +1,12 @@
 """The Mnemonic picture (issue 12): well-formed SVG, only what a view may show, hints and clicks on the table."""
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 
 from solver.drawing import write_puzzle_sheets
-from solver.mnemonic.examples import PICTURES, ROOT, picture_of
+from solver.mnemonic.examples import PICTURES, picture_of
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.picture import _box_of, draw, reachable
 from solver.mnemonic.setup import new_table_state
@@ -14,6 +15,7 @@ from solver.puzzles import generate
 from solver.search import Limits, SearchContext
 
 SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (the installed package has no docs)
 
 
 def parse(svg: str) -> ET.Element:

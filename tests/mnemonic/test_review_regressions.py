@@ -66,3 +66,24 @@ def _all_cards() -> list[str]:
     order = [c for cls in range(3) for c in range(54) if card_class(c) == cls]
     assert grey_deal_classes(2)
     return [card_code(c) for c in order]
+
+
+@pytest.mark.parametrize("command", [["show"], ["hint"], ["apply", "draw"]])
+def test_a_missing_state_file_is_named_as_a_missing_file(capsys, command, tmp_path):
+    """Issue 16: 'mnemonic show nonexistent.json' answered with the notation's header format, where Aetherya
+    says 'no such file'."""
+    missing = str(tmp_path / "nonexistent.json")
+    code = main(["mnemonic", command[0], missing, *command[1:]])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert "STATE: no such file" in err and "header" not in err and missing in err
+
+
+@pytest.mark.parametrize("command", [["show"], ["score"], ["legal-moves"]])
+def test_a_missing_state_file_without_an_extension_is_named_as_a_missing_file(capsys, command, tmp_path):
+    """A word that is no file and does not start the notation ('mnemonic ...') is a missing file (Game.NOTATION_START),
+    not a broken header; a real notation is still read."""
+    missing = str(tmp_path / "nonexistent")
+    assert main(["mnemonic", command[0], missing]) == 1
+    err = capsys.readouterr().err
+    assert "STATE: no such file" in err and "header" not in err and err.count("\n") == 1

@@ -1,6 +1,10 @@
 """docs/sessions/mnemonic.md: the table session replays command by command, with the output the page shows."""
 
-from solver.mnemonic.examples import SESSION, SESSION_DOC, documented_session, session_transcript, without_times
+from pathlib import Path
+
+from solver.mnemonic.examples import SESSION, documented_session, session_transcript, without_times
+
+SESSION_DOC = Path(__file__).resolve().parents[2] / "docs" / "sessions" / "mnemonic.md"
 
 
 def test_the_documented_session_replays(tmp_path):

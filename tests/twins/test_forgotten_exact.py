@@ -17,7 +17,8 @@ from solver.twins import forgotten_exact as twin
 
 SPECS = ["forgotten(width=3,height=3,pairs=3)", "forgotten(width=3,height=3,pairs=3,erasure=turn)",
          "forgotten(width=4,height=3,pairs=3,erasure=turn)", "forgotten(width=3,height=4,pairs=3)",
-         "forgotten(width=3,height=3,pairs=2,erasure=off)", "forgotten(width=4,height=3,pairs=4,brains=21-43)"]
+         "forgotten(width=3,height=3,pairs=2,erasure=off)", "forgotten(width=4,height=3,pairs=4,brains=21-43)",
+         "forgotten(width=3,height=3,pairs=3,erasure=turn,goal=clear)", "forgotten(width=4,height=3,pairs=4,goal=clear)"]
 
 
 def test_the_twin_class_has_the_kernels_methods():
@@ -44,7 +45,8 @@ def random_position(game, seed: int):
 
 
 def solvers(game, policy):
-    args = (game.width, game.height, *game.board.brains, game.erasure_code, game.board.symmetries, policy, 10**7)
+    args = (game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code, game.board.symmetries,
+            policy, 10**7)
     return kernel.Solver(*args), twin.Solver(*args)
 
 
@@ -82,7 +84,7 @@ def test_route_policy_on_knowledge_is_the_playout_policy(spec, seed):
     state = random_position(game, seed)
     if state is None:
         return
-    model = Model(game.board, game.erasure)
+    model = Model.of(game)
     info = info_from_state(state)
     first = state.first if state.phase == "second" else -1
     k, t = solvers(game, 2) if game.board.cells <= 24 else (None, None)
@@ -99,7 +101,7 @@ def test_limits_stop_the_search():
     info = info_from_state(game.new_initial_state(0))
     codes = np.asarray(info.codes, np.uint8)
     for mod in (kernel, twin):
-        solver = mod.Solver(game.width, game.height, *game.board.brains, 1, game.board.symmetries, -1, 10**7)
+        solver = mod.Solver(game.width, game.height, *game.board.brains, 1, 0, game.board.symmetries, -1, 10**7)
         try:
             solver.value(codes, 0, 0, False, max_nodes=500)
         except mod.SearchStopped:
@@ -109,8 +111,9 @@ def test_limits_stop_the_search():
 
 def test_bad_arguments():
     for mod in (kernel, twin):
-        for args in ((5, 5, 0, 4, 1, [list(range(25))], -1, 100), (3, 3, 3, 5, 4, [list(range(9))], -1, 100),
-                     (3, 3, 3, 5, 1, [[0] * 9], -1, 100), (3, 3, 3, 5, 1, [list(range(9))], 0, 100)):
+        for args in ((5, 5, 0, 4, 1, 0, [list(range(25))], -1, 100), (3, 3, 3, 5, 4, 0, [list(range(9))], -1, 100),
+                     (3, 3, 3, 5, 1, 0, [[0] * 9], -1, 100), (3, 3, 3, 5, 1, 0, [list(range(9))], 0, 100),
+                     (3, 3, 3, 5, 1, 2, [list(range(9))], -1, 100)):
             try:
                 mod.Solver(*args)
             except ValueError:
@@ -121,6 +124,6 @@ def test_bad_arguments():
 def test_solve_value_agrees():
     game = load_game("forgotten(width=4,height=3,pairs=3,erasure=turn)")
     info = info_from_state(game.state_from_notation("C.b./@Bc@/.-a.a 2 first"))
-    args = (game.width, game.height, *game.board.brains, 2, game.board.symmetries, np.asarray(info.codes, np.uint8),
+    args = (game.width, game.height, *game.board.brains, 2, 0, game.board.symmetries, np.asarray(info.codes, np.uint8),
             info.e, info.d, True, 10**6)
     assert abs(kernel.solve_value(*args) - twin.solve_value(*args)) < 1e-12

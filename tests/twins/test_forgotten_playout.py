@@ -118,3 +118,14 @@ def test_bad_inputs_raise():
             except ValueError:
                 continue
             raise AssertionError(f"{mod.__name__} accepted {kwargs}")
+
+
+def test_route_policy_agrees_when_no_route_is_left():
+    """Under goal=clear play goes on when no route is possible; the twin took a known pair as 'on the cheapest
+    route' there (no route: -1 == -1), the kernel an unseen tile. Found by the exact solver's twin test."""
+    from solver.forgotten.knowledge import Info, Model, world_arrays
+    game = load_game("forgotten(width=4,height=3,pairs=4,goal=clear)")
+    info = Info((4, 5, 0, 1, 0, 2, 0, 0, 4, 0, 2, 2), 0, 0)    # a known pair, a lone tile, one unseen, no route
+    tiles, status, seen = world_arrays(Model.of(game), info)
+    args = (game.width, game.height, *game.board.brains, tiles, status, seen, -1, 2, 0)
+    assert kernel.policy_move(*args) == twin.policy_move(*args) == 3
