@@ -304,7 +304,7 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
             w = world.clone()
             for action in cand.plan:
                 w.apply_action(action)
-            advance_to_turn_start(w, np.random.default_rng(seed))
+            advance_to_turn_start(w, np.random.default_rng([seed, 2]), np.random.default_rng([seed, 1]))
             if w.is_terminal():
                 results[i, j] = (float(w.returns()[player]), float(solo_progress(w)) if solo else 0.0)
             else:
