@@ -743,6 +743,8 @@ def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
     take = A_TAKE + pile
     result = _hint(before.rep, ctx, top, view.observer, before.resample, full=False, plan_offset=1,
                    root_filter=lambda a: a == take, shown=view.rep)
+    if not result.move_infos:  # a budget too small to reach a plan that takes this card: rank the placements
+        return _hint(view.rep, ctx, top, view.observer, view.resample, full=False)
     result.root_info["rankedWithin"] = ("the plans of the turn start that take this card (same worlds and "
                                         "budget as the hint before 'take')")
     return result
@@ -794,6 +796,27 @@ def _planner_ms(ctx: SearchContext) -> int:
     if left is None:
         return PLANNER_MS
     return int(max(1, min(PLANNER_MS, (left - RESULT_S) * 1000)))
+
+
+def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool = False) -> int:
+    """The action the hint ranks first (``hint(...).best``) for the player to act, from the same search and
+    ranking, without what only the answer needs (the explanations, the planner's kingdom potential): for
+    self-play, which uses the move alone. A placement after ``take`` (ranked within the turn start's search)
+    goes through the hint itself."""
+    seat = state.to_move
+    if full_information:
+        if state.is_terminal() or state.is_chance_node():
+            return state.parse_move(hint_full(state, ctx, top=1).best.move)  # the hint's own error
+        candidates, _ = search(state, ctx, seat, lambda rng: state.clone())
+    else:
+        from solver.game import CHANCE_PLAYER
+        view = state.view(seat)
+        rep = view.rep
+        if view.is_terminal() or view.current_player() == CHANCE_PLAYER or rep.to_move != seat \
+                or (rep.phase == "place" and rep.hold_from == "take" and rep.mode != "solo"):
+            return state.parse_move(hint_view(view, ctx, top=1).best.move)
+        candidates, _ = search(rep, ctx, seat, view.resample)
+    return _ranked(candidates)[0].plan[0]
 
 
 def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None,
