@@ -62,7 +62,7 @@ class Candidate:
     dropped_round: int = -1
     dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
     after_claims: bool = False  # set by each ranking: dominated and listed after the claims this time
-    default: bool = False  # solo: the solo policy's own move, kept unless another is significantly better
+    default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
@@ -167,13 +167,24 @@ def _shortlist_end_turn(state: AetheryaState, legal: list[int]) -> list[int]:
     return sorted(set(keep))
 
 
+#: the modes whose hints keep the policy's own move unless another is significantly better (the cooperative
+#: ones: playouts to the end of a campaign or a co-op game are noisy, and one player's mistake costs the team)
+POLICY_MOVE_MODES = ("solo", "coop")
+
+
 def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int) -> None:
-    """Solo: mark the solo policy's own move (a reveal stands for any reveal: the policy picks its cell at
-    random). Whole-campaign playouts are noisy, so a hint keeps this move unless another measures significantly
-    better (:func:`_significantly_better`)."""
-    action = greedy_action(state.clone(), np.random.default_rng(seed))
+    """Solo and co-op: mark the policy's own move (the greedy player's; at a co-op turn start, its take with the
+    placement it then makes, or its draw; a solo reveal stands for any reveal). Playouts are noisy, so a hint
+    keeps this move unless another measures significantly better (:func:`_significantly_better`)."""
+    trial = state.clone()
+    rng = np.random.default_rng(seed)
+    action = greedy_action(trial, rng)
+    plan = [action]
+    if state.phase == "choose" and state.mode != "solo" and action in (A_TAKE, A_TAKE2):
+        trial.apply_action(action)
+        plan.append(greedy_action(trial, rng))
     for cand in candidates:
-        if cand.plan == [action]:
+        if cand.plan == plan:
             cand.default = True
             return
     if state.phase == "place" and action >= A_REVEAL:
@@ -203,7 +214,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
-    if state.mode == "solo":
+    if state.mode in POLICY_MOVE_MODES:
         _mark_policy_move(state, candidates, ctx.seed)
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
@@ -421,11 +432,11 @@ def _note_order(order: list[Candidate]) -> None:
                    "half then)")
             cand.notes.append(f"listed below {name}, whose value is lower: {why}")
         elif above.default:
-            cand.notes.append(f"listed below {name}, the solo policy's move, although it measures more{gap}: not "
-                              "significantly better on the same sampled campaigns (whole campaigns are noisy)")
+            cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: not "
+                              "significantly better on the same sampled worlds (whole playouts are noisy)")
             if not above.notes:
-                above.notes.append("kept first as the solo policy's move: no other move measures significantly "
-                                   "better on the same sampled campaigns")
+                above.notes.append("kept first as the policy's move: no other move measures significantly "
+                                   "better on the same sampled worlds")
         elif cand.after_claims:
             cand.notes.append(f"listed after the claims although its value is higher{gap}: within noise, and a "
                               "Legend claimed now is held for good (AE-15)")
