@@ -125,7 +125,7 @@ def test_a_stop_flag_set_by_another_thread_stops_the_compiled_search_promptly():
     seen = []
 
     def watch():
-        time.sleep(0.15)
+        time.sleep(0.02)  # the layout takes about 80 ms to close on a quiet machine (0.15 s was too late there)
         sequence = control[3]
         kingdom = out.copy()
         if sequence % 2 == 0 and control[3] == sequence and sequence:
