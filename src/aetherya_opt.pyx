@@ -41,6 +41,10 @@ cdef enum:
     STAT_COMPLETE = 1
     STAT_BOUND = 2
     STAT_FOUND = 3
+    CONTROL_STOP = 0
+    CONTROL_NODES = 1
+    CONTROL_BEST = 2
+    CONTROL_SEQUENCE = 3
 
 # Points of a connected pair (row kind, column kind), each pair counted once; Goblin-Swamp is separate
 # (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf. Both are read off
@@ -198,6 +202,9 @@ cdef struct Search:
     int64_t node_limit
     double deadline
     int stop
+    int64_t* control          # NULL, or control[0] polled (another thread sets it to stop) and, when
+    int live                  # live is set, control[1..3] and ``out`` written while the search runs
+    uint8_t* out
     int n_sym
     int8_t sym[8][16]
     int sym_kind
@@ -438,8 +445,15 @@ cdef bint canonical(Search* s, uint32_t m) noexcept nogil:
 cdef void check_limits(Search* s) noexcept nogil:
     if s.node_limit > 0 and s.nodes >= s.node_limit:
         s.stop = 1
-    elif s.deadline > 0 and (s.nodes & 255) == 0 and now() >= s.deadline:
-        s.stop = 1
+    elif (s.nodes & 255) == 0:  # a poll every 256 bound evaluations (about a millisecond)
+        if s.control != NULL:
+            if s.live:
+                (<volatile int64_t*>&s.control[CONTROL_NODES])[0] = s.nodes
+            if (<volatile int64_t*>s.control)[0] != 0:
+                s.stop = 1
+                return
+        if s.deadline > 0 and now() >= s.deadline:
+            s.stop = 1
 
 
 cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign) noexcept nogil:
@@ -451,6 +465,12 @@ cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign
     for c in range(n):
         kind = columns[assign[c]]
         s.best_kingdom[rows[c]] = <uint8_t>(DRAGON if kind > DRAGON else kind)
+    if s.live:  # publish the kingdom for another thread: control[3] is odd while ``out`` is being written
+        (<volatile int64_t*>&s.control[CONTROL_SEQUENCE])[0] = s.control[CONTROL_SEQUENCE] + 1
+        for c in range(CELLS):
+            (<volatile uint8_t*>&s.out[c])[0] = s.best_kingdom[c]
+        (<volatile int64_t*>&s.control[CONTROL_BEST])[0] = value
+        (<volatile int64_t*>&s.control[CONTROL_SEQUENCE])[0] = s.control[CONTROL_SEQUENCE] + 1
 
 
 cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept nogil:
@@ -551,6 +571,9 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
     s.dragon_value = dragon_value(s.n_dragons)
     s.nodes = 0
     s.stop = 0
+    s.control = NULL
+    s.live = 0
+    s.out = NULL
     s.found = 0
     s.n_sym = 0
     s.sym_kind = -1
@@ -620,7 +643,8 @@ def layout_bound(const uint8_t[::1] layout, const int32_t[::1] counts):
 
 
 def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const int8_t[:, ::1] symmetries,
-                  int incumbent, int64_t node_limit, double seconds, uint8_t[::1] out, int64_t[::1] stats):
+                  int incumbent, int64_t node_limit, double seconds, uint8_t[::1] out, int64_t[::1] stats,
+                  int64_t[::1] control=None):
     """Exact branch-and-bound over the fillings of one layout, looking for a total above ``incumbent``.
 
     ``layout``: 16 codes, 10 for a free cell (Portals, fixed cards and free cells); ``counts``: the free
@@ -629,6 +653,13 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
     (either <= 0: no limit). Returns the best total (``incumbent`` when nothing better exists or was
     found); ``out`` receives the kingdom when one was found; ``stats`` = [nodes, complete (0/1),
     proven bound on this layout (max with ``incumbent``), found (0/1)].
+
+    ``control`` (optional, 1 or 4 entries) is shared with another thread: the search polls ``control[0]``
+    every 256 bound evaluations and stops (as at a limit) once it is not 0. With 4 entries the search also
+    publishes its progress while it runs: ``control[1]`` the nodes so far (at each poll, and at the end),
+    ``control[2]`` the best total so far (``incumbent`` until one is found) and, each time a better kingdom
+    is found, that kingdom in ``out``, written while ``control[3]`` is odd (a reader copies ``out`` between
+    two equal, even readings of ``control[3]``).
     """
     cdef Search s
     cdef int rows[16]
@@ -639,6 +670,8 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
         raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
     if symmetries.shape[0] > 8 or (symmetries.shape[0] > 0 and symmetries.shape[1] != CELLS):
         raise ValueError("search_layout: expected at most 8 symmetries of 16 cells")
+    if control is not None and control.shape[0] not in (1, 4):
+        raise ValueError("search_layout: control must have 1 or 4 entries")
     problem = setup(&s, &layout[0], &counts[0])
     if problem:
         raise ValueError(f"search_layout: {_SETUP_PROBLEMS[problem]}")
@@ -650,6 +683,13 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
             s.sym[g][c] = symmetries[g, c]
     s.best = incumbent
     s.node_limit = node_limit
+    if control is not None:
+        s.control = &control[0]
+        s.live = control.shape[0] == 4
+        s.out = &out[0]
+        if s.live:
+            control[CONTROL_NODES] = 0
+            control[CONTROL_BEST] = incumbent
     with nogil:
         s.deadline = now() + seconds if seconds > 0 else 0.0
         open_bound = -BIG
@@ -659,6 +699,8 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
                 if open_bound == -BIG:
                     open_bound = root
     stats[STAT_NODES] = s.nodes
+    if s.live:
+        control[CONTROL_NODES] = s.nodes
     stats[STAT_COMPLETE] = 0 if s.stop else 1
     stats[STAT_BOUND] = s.best if not s.stop or open_bound < s.best else open_bound
     stats[STAT_FOUND] = s.found

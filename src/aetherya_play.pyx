@@ -68,6 +68,26 @@ cdef inline int below(uint64_t* rng, int n) noexcept nogil:
     return <int>((next_u64(rng) >> 33) % <uint64_t>n)
 
 
+# A playout keeps four words: rng[0] the policy's choices (tie-breaks, the cell revealed), rng[1] the cards drawn,
+# rng[2] the Legends dealt, rng[3] the seed. Separate streams make the draws of a playout the same whatever the
+# policy chose, so the candidates a hint compares on one world meet the same cards (common random numbers); a
+# solo Age restarts every stream from the seed and the Age's number.
+cdef enum:
+    POLICY_STREAM = 0
+    CARD_STREAM = 1
+    LEGEND_STREAM = 2
+    SEED_WORD = 3
+    STREAMS = 4
+
+
+cdef void seed_streams(uint64_t* rng, uint64_t seed, int age) noexcept nogil:
+    cdef uint64_t base = seed ^ (<uint64_t>age * 0xD1B54A32D192ED03ULL)
+    rng[CARD_STREAM] = base
+    rng[POLICY_STREAM] = next_u64(&base) ^ 0x5851F42D4C957F2DULL
+    rng[LEGEND_STREAM] = next_u64(&base) ^ 0x2545F4914F6CDD1DULL
+    rng[SEED_WORD] = seed
+
+
 # ---------------------------------------------------------------------- scoring
 cdef int score(const int* k, unsigned int accords, unsigned int staffs, unsigned int* legends_out) noexcept nogil:
     """The board total of the 16 codes ``k`` with Accord and Staff cells (objects mode; 0 and 0 otherwise), and
@@ -139,7 +159,8 @@ cdef inline int pile_total(const int* s) noexcept nogil:
 
 
 cdef int draw(int* s, uint64_t* rng) noexcept nogil:
-    cdef int kind, r = below(rng, pile_total(s))
+    """A card from the pile (never called on an empty pile), from the card stream."""
+    cdef int kind, r = below(rng + CARD_STREAM, pile_total(s))
     for kind in range(10):
         if r < s[PILE + kind]:
             s[PILE + kind] -= 1
@@ -188,7 +209,7 @@ cdef void refill(int* s, uint64_t* rng) noexcept nogil:
             deck += s[DECK + n]
         if visible >= s[ROW_TARGET] or deck == 0:
             return
-        r = below(rng, deck)
+        r = below(rng + LEGEND_STREAM, deck)
         for n in range(1, 16):
             if s[DECK + n]:
                 if r == 0:
@@ -243,10 +264,12 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
 
 cdef enum:
     NEED_SCALE = 10       # a step closer to a Legend outweighs the board total (which breaks ties)
-    REVEAL_BONUS = 30     # exploring a territory while Legends are left: a chance of the missing card
-    REVEAL_AFTER = -5     # once the Age's Legends are written: reveal only when no placement helps the board
+    REVEAL_COST = 30      # a reveal, valued at its expectation, is chosen over a placement only when it beats it
+    REVEAL_COST_AFTER = 5     # by this much (Legends left to write) or by this much (the Age's Legends written)
 cdef int NEED_WEIGHT[6]
-NEED_WEIGHT[:] = [400, 120, 40, 12, 4, 1]  # by need 0 (writable now), 1, 2, 3, 4, 5 or more
+# by need 0 (writable now), 1, 2, 3, 4, 5 or more: each step closer is worth more the further the Legend still is,
+# so that the policy works on every Legend of the Age, the far ones (3 linked lands) included
+NEED_WEIGHT[:] = [500, 490, 470, 440, 400, 350]
 cdef int PAIR_A[7]
 cdef int PAIR_B[7]
 cdef int PAIR_ORTH[7]
@@ -412,83 +435,161 @@ cdef int solo_value(const int* k, const int* avail, unsigned int left) noexcept 
     return v * NEED_SCALE + total
 
 
-cdef int solo_best_place(const int* k0, unsigned int hidden, int card, const int* avail, unsigned int left,
+cdef void avail_after(const int* base, int kept, int other, int freed, int* avail) noexcept nogil:
+    """The copies still to come after a move: ``base`` (from the position, the discard top being taken counted as
+    to come) minus the card kept when it goes face up (``kept`` >= 0), minus the other card of the pair, buried
+    in the discard (``other`` >= 0), plus a face-up card that goes back on top of the discard (``freed`` >= 0)."""
+    cdef int kind
+    for kind in range(10):
+        avail[kind] = base[kind]
+    if kept >= 0:
+        avail[kept] -= 1
+    if other >= 0:
+        avail[other] -= 1
+    if freed >= 0:
+        avail[freed] += 1
+    for kind in range(10):
+        if avail[kind] < 0:
+            avail[kind] = 0
+
+
+cdef int place_value(int* k, unsigned int hidden, int c, int card, int other, const int* base,
+                     unsigned int left) noexcept nogil:
+    """The solo value after placing ``card`` on cell ``c`` (``k`` is restored)."""
+    cdef int avail[10]
+    cdef int old = k[c], v
+    avail_after(base, card, other, -1 if (hidden >> c) & 1 else old, avail)
+    k[c] = card
+    v = solo_value(k, avail, left)
+    k[c] = old
+    return v
+
+
+cdef int reveal_value(int* k, int c, int kept, int other, const int* base, unsigned int left) noexcept nogil:
+    """The expected solo value of discarding ``kept`` and revealing cell ``c`` (``k`` is restored): the card found
+    is any of the unseen cards (the copies still to come but the discard top, which is ``kept``), each kind with
+    its share; that kind then lies face up."""
+    cdef int after[10]
+    cdef int avail[10]
+    cdef int kind, total = 0
+    cdef long acc = 0
+    avail_after(base, -1, other, -1, after)
+    after[kept] -= 1  # on top of the discard: seen, not in the pile or under a territory
+    for kind in range(10):
+        if after[kind] > 0:
+            total += after[kind]
+    if total == 0:
+        return NEG
+    for kind in range(10):
+        if after[kind] <= 0:
+            continue
+        avail_after(base, kind, other, -1, avail)
+        k[c] = kind
+        acc += <long>after[kind] * solo_value(k, avail, left)
+    k[c] = UNEXPLORED
+    return <int>(acc / total)
+
+
+cdef inline int may_turn(unsigned int hidden, int c, int protect) noexcept nogil:
+    """A face-down cell may be turned (placed on or revealed) unless it is the last one and ``protect``."""
+    return not (protect and popcount(hidden) == 1 and (hidden >> c) & 1)
+
+
+cdef int solo_best_place(int* k, unsigned int hidden, int card, int other, const int* base, unsigned int left,
                          int protect, uint64_t* rng, int* value_out) noexcept nogil:
-    """The best cell for ``card`` by ``solo_value`` (random tie-break); while Legends are left to write, never
-    the last face-down cell (that would end the Age, a failure). -1 when no cell is allowed."""
-    cdef int k[16]
+    """The best cell for ``card`` by ``solo_value`` (random tie-break); with ``protect``, never the last face-down
+    cell (that would end the Age: a failure while Legends are left). -1 when no cell is allowed."""
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
-    cdef int last = popcount(hidden) == 1
-    memcpy(k, k0, 16 * sizeof(int))
     for c in range(16):
         old = k[c]
         if (hidden >> c) & 1:
-            if protect and last:
+            if not may_turn(hidden, c, protect):
                 continue
         elif old == DRAGON or old == PORTAL or old == card:
             continue
-        k[c] = card
-        v = solo_value(k, avail, left)
-        k[c] = old
+        v = place_value(k, hidden, c, card, other, base, left)
         keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
 
 
+cdef int solo_best_reveal(int* k, unsigned int hidden, int kept, int other, const int* base, unsigned int left,
+                          int protect, uint64_t* rng, int* value_out) noexcept nogil:
+    """The face-down cell whose reveal is worth most in expectation (random tie-break), its expected value minus
+    the reveal's cost; -1 when none may be turned."""
+    cdef int c, v, best_cell = -1, best_value = NEG, ties = 0
+    for c in range(16):
+        if not (hidden >> c) & 1 or not may_turn(hidden, c, protect):
+            continue
+        v = reveal_value(k, c, kept, other, base, left)
+        keep_best(v, c, &best_value, &best_cell, &ties, rng)
+    if best_cell >= 0:
+        best_value -= REVEAL_COST if left else REVEAL_COST_AFTER
+    value_out[0] = best_value
+    return best_cell
+
+
 cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
-    """One solo turn: the discard top and a drawn card (two drawn cards only when the discard is empty), keep
-    the card whose best placement (or, for a drawn card, discarding it and revealing a territory) is worth
-    most by ``solo_value``; the other card is discarded. While Legends are left to write, and until the pile's
-    last card, the last face-down card is never turned: that would end the Age early (a failure, or fewer turns
-    to improve the kingdom)."""
+    """One solo turn: the discard top and a drawn card (two drawn cards when the discard is empty, the pile's
+    one card alone when it holds one and the discard is empty, AE-33); keep the card whose best move by
+    ``solo_value`` is worth most: a placement, or for a drawn card discarding it and revealing the face-down
+    cell worth most in expectation; the other card is discarded. While Legends are left to write, and until the
+    pile's last card, the last face-down card is never turned: that would end the Age early (a failure, or
+    fewer turns to improve the kingdom)."""
     cdef int k[16]
-    cdef int avail[10]
-    cdef int cur, a, a_draw, b, cell_a, cell_b, va, vb, v, reveal_v, card, cell, other
+    cdef int base[10]
+    cdef int a = -1, a_draw = 0, b, cell_a = -1, cell_b, rcell_a = -1, rcell_b = -1, va = NEG, vb, ra = NEG, rb
+    cdef int v, card, cell, other, reveal_cell
     cdef unsigned int left = solo_left(s), hidden = <unsigned int>s[HID]
-    cdef int protect = left != 0 or pile_total(s) > 1
-    cdef int can_reveal = popcount(hidden) > 1 or not protect
+    cdef int protect
     board(s, 0, k)
-    solo_avail(s, avail)
-    cur = solo_value(k, avail, left)
-    reveal_v = cur + (REVEAL_BONUS if left else REVEAL_AFTER)
+    solo_avail(s, base)
     if s[DLEN] > 0:
         a = pop_discard(s, 0)
-        a_draw = 0
-    else:
+    elif pile_total(s) >= 2:
         a = draw(s, rng)
         a_draw = 1
     b = draw(s, rng)
-    cell_a = solo_best_place(k, hidden, a, avail, left, protect, rng, &va)
-    cell_b = solo_best_place(k, hidden, b, avail, left, protect, rng, &vb)
+    protect = left != 0 or pile_total(s) > 0  # turning the last face-down card would end the Age before its time
+    cell_b = solo_best_place(k, hidden, b, a, base, left, protect, rng, &vb)
+    rcell_b = solo_best_reveal(k, hidden, b, a, base, left, protect, rng, &rb)
+    if a >= 0:
+        cell_a = solo_best_place(k, hidden, a, b, base, left, protect, rng, &va)
+    if a_draw:
+        rcell_a = solo_best_reveal(k, hidden, a, b, base, left, protect, rng, &ra)
     # the options in order (a later one must be strictly better): place b, reveal with b, place a, reveal with a
     card = b
     other = a
     cell = cell_b
+    reveal_cell = -1
     v = vb if cell_b >= 0 else NEG
-    if can_reveal and reveal_v > v:
+    if rcell_b >= 0 and rb > v:
         cell = -1
-        v = reveal_v
+        reveal_cell = rcell_b
+        v = rb
     if cell_a >= 0 and va > v:
         card = a
         other = b
         cell = cell_a
         v = va
-    if a_draw and can_reveal and reveal_v > v:
+    if rcell_a >= 0 and ra > v:
         card = a
         other = b
         cell = -1
-        v = reveal_v
-    if cell < 0 and not can_reveal:
+        reveal_cell = rcell_a
+        v = ra
+    if cell < 0 and reveal_cell < 0:
         # every option would turn the last face-down card: place b there (the Age ends)
         card = b
         other = a
         cell = lowest_bit(hidden)
-    push(s, 0, other)
+    if other >= 0:
+        push(s, 0, other)
     if cell >= 0:
         place(s, 0, cell, card)
     else:
         push(s, 0, card)
-        reveal_random(s, 0, rng)
+        s[HID] &= ~(1 << reveal_cell)
     return 1 if s[HID] == 0 else 0
 
 
@@ -532,6 +633,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     if age == 2:
         return 1
     s[AGE] = age + 1
+    seed_streams(rng, rng[SEED_WORD], age + 1)  # the next Age's draws do not depend on this Age's choices
     for n in range(1, 16):
         s[WRIT + n] = 0
     left = solo_left(s)
@@ -693,10 +795,11 @@ cdef int checked(const int32_t* state) noexcept nogil:
 cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out) noexcept nogil:
     cdef int s[LENGTH]
     cdef int i, turns
-    cdef uint64_t rng = seed
+    cdef uint64_t rng[STREAMS]
+    seed_streams(rng, seed, 0)
     for i in range(LENGTH):
         s[i] = state[i]
-    turns = run(s, &rng)
+    turns = run(s, rng)
     returns(s, out)
     return turns
 
@@ -762,3 +865,42 @@ def legend_needs(const int32_t[::1] cards, const int32_t[::1] avail, int32_t[::1
     needs_of(k, av, 0xFFFE, need)
     for c in range(16):
         out[c] = need[c]
+
+
+def solo_moves(const int32_t[::1] cards, const int32_t[::1] base, int card, int other, unsigned int left,
+               int protect, int32_t[::1] place_out, int32_t[::1] reveal_out):
+    """The solo policy's values of every move with ``card`` (the policy's own arithmetic, for the rules-engine
+    greedy player and the hints): ``place_out[c]`` the value of placing it on cell ``c``, ``reveal_out[c]`` the
+    expected value of discarding it and revealing the face-down cell ``c``, minus the reveal's cost; ``NEG``
+    (-2**30) where the move is not allowed (a locked card or the same kind; with ``protect``, the last face-down
+    cell). ``cards`` holds 16 codes (10 = face down), ``base`` the copies still to come before the move (the
+    solo deck's 4 per kind minus those face up and those in the discard, a discard top being taken counted as
+    to come), ``other`` the pair's other card, buried in the discard by the move (-1: none), ``left`` the
+    Legends still to write (bit n)."""
+    cdef int k[16]
+    cdef int av[10]
+    cdef int c, old
+    cdef unsigned int hidden = 0
+    if cards.shape[0] != 16 or base.shape[0] != 10 or place_out.shape[0] != 16 or reveal_out.shape[0] != 16:
+        raise ValueError("solo_moves: expected cards (16,), base (10,), place_out (16,) and reveal_out (16,) int32")
+    if not 0 <= card <= 9 or not -1 <= other <= 9:
+        raise ValueError("solo_moves: expected a card code 0..9 and another code -1..9")
+    for c in range(16):
+        if cards[c] < 0 or cards[c] > 10:
+            raise ValueError("solo_moves: expected 16 card codes in 0..10")
+        k[c] = cards[c]
+        if k[c] == UNEXPLORED:
+            hidden |= 1u << c
+    for c in range(10):
+        av[c] = base[c] if base[c] > 0 else 0
+    for c in range(16):
+        place_out[c] = NEG
+        reveal_out[c] = NEG
+        old = k[c]
+        if (hidden >> c) & 1:
+            if not may_turn(hidden, c, protect):
+                continue
+            reveal_out[c] = reveal_value(k, c, card, other, av, left) - (REVEAL_COST if left else REVEAL_COST_AFTER)
+        elif old == DRAGON or old == PORTAL or old == card:
+            continue
+        place_out[c] = place_value(k, hidden, c, card, other, av, left)

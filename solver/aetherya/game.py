@@ -175,6 +175,9 @@ class AetheryaGame(Game):
         """
         if isinstance(payload, State):
             return payload
+        from solver.aetherya.puzzle_play import is_puzzle_position, position_from_payload
+        if is_puzzle_position(payload):  # a puzzle being answered by moves (docs/formats/aetherya.md, "Puzzles")
+            return position_from_payload(self, payload, field)
         mode, players = self.mode, self.num_players
         if isinstance(payload, dict):
             mode, players = payload.get("mode", mode), payload.get("players", players)
@@ -227,12 +230,17 @@ class AetheryaGame(Game):
     def score(self, payload: Any, legends: Any = None) -> dict[str, Any]:
         """Score a kingdom (notation or ``{"kingdom", "legends"}``, with ``legends`` held) or, given a game state
         or a view, every seat's sheet (a view counts only the cards its observer knows)."""
+        from solver.aetherya.puzzle_play import PuzzlePosition, is_puzzle_position
+        from solver.aetherya.puzzle_play import score as puzzle_score
         position = payload if isinstance(payload, (State, View)) else None
         if position is None and (isinstance(payload, dict) and ("mode" in payload or "view" in payload)
-                                 or isinstance(payload, str) and (":" in payload.split(" ", 1)[0])):
+                                 or isinstance(payload, str) and (":" in payload.split(" ", 1)[0])
+                                 or is_puzzle_position(payload)):
             position = self.parse_position(payload)
         if position is None:
             return parse_score_request(payload, legends=legends).to_json()
+        if isinstance(position, PuzzlePosition):
+            return puzzle_score(position)
         if legends:
             raise InvalidInputError("legends", ",".join(legends), "Legends held are part of a game position; "
                                                                   "the option is for a kingdom")
@@ -256,6 +264,10 @@ class AetheryaGame(Game):
     # -- text for a person --------------------------------------------------------------
     def describe(self, position: State | View, player: int | None = None) -> str:
         """The position as a person reads it: every kingdom as a 4x4 grid, the piles, the Legends."""
+        from solver.aetherya.puzzle_play import PuzzlePosition
+        from solver.aetherya.puzzle_play import describe as describe_puzzle_position
+        if isinstance(position, PuzzlePosition):
+            return describe_puzzle_position(position)
         if player is not None and isinstance(position, State):
             position = position.view(player)
         from solver.aetherya.text import describe
@@ -286,13 +298,25 @@ class AetheryaGame(Game):
         return make(rng, difficulty)
 
     def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-        """The verdict, proven again from the puzzle's own cards (``solver.aetherya.puzzles.check``): the file's
-        ``solution`` is never trusted and may be left out."""
+        """The verdict on ``answer``: a kingdom or turns (``docs/formats/aetherya.md``), or the moves played
+        from :meth:`puzzle_position` as a list (replayed there, then judged the same way), proven again from the
+        puzzle's own cards (``solver.aetherya.puzzles.check``): the file's ``solution`` is never trusted and may
+        be left out."""
+        from solver.aetherya.puzzle_play import read_move_answer
         from solver.aetherya.puzzles import check, proven_answer
-        verdict = check(puzzle, answer)
-        if "puzzleError" in verdict or not puzzle.get("solution"):
+        verdict = read_move_answer(self, puzzle, answer)
+        if verdict is None:
+            verdict = check(puzzle, answer)
+        if "optimum" in verdict and ("puzzleError" in verdict or not puzzle.get("solution")):
             verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
         return verdict
+
+    def puzzle_position(self, puzzle: dict[str, Any]) -> State:
+        """The position a player answers ``puzzle`` from by moves: a best-kingdom puzzle's fixed cards and hand
+        (``pick CARD``, ``place CELL``, ``lift CELL``), a legend-race puzzle's solitaire position (``take``/``draw``
+        then ``place CELL``/``reveal CELL``); ``solver/aetherya/puzzle_play.py``."""
+        from solver.aetherya.puzzle_play import puzzle_position
+        return puzzle_position(self, puzzle)
 
     def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
         from solver.aetherya.puzzles import describe_puzzle
@@ -309,7 +333,10 @@ class AetheryaGame(Game):
 
     # -- pictures -----------------------------------------------------------------------
     def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
-        from solver.aetherya.picture import position_svg
+        from solver.aetherya.picture import position_svg, puzzle_position_svg
+        from solver.aetherya.puzzle_play import PuzzlePosition
+        if isinstance(position, PuzzlePosition):
+            return puzzle_position_svg(position.to_json(), position.board_total())
         return position_svg(position.to_json(), hint, **options)
 
     def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:

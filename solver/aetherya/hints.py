@@ -43,6 +43,14 @@ SOLO_SHORTLIST = 8
 SOLO_REVEALS = 2
 #: time kept, within a hint's time limit, for the planner call that follows the search
 PLANNER_S = 0.05
+#: and for building the answer (the reasons of every ranked move)
+RESULT_S = 0.03
+#: the planner call's longest time (the time limit permitting)
+PLANNER_MS = 40
+#: playouts per compiled call, the limits and terminate looked at in between (a whole solo campaign takes
+#: about 7 ms on a loaded 2-core machine since solo reveals are valued at their expectation: a chunk stays
+#: near 50 ms)
+PLAYOUT_CHUNK = 8
 
 
 @dataclass
@@ -54,7 +62,8 @@ class Candidate:
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
     dropped_round: int = -1
     dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
-    default: bool = False  # solo: the solo policy's own move, kept unless another is significantly better
+    after_claims: bool = False  # set by each ranking: dominated and listed after the claims this time
+    default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
@@ -159,13 +168,24 @@ def _shortlist_end_turn(state: AetheryaState, legal: list[int]) -> list[int]:
     return sorted(set(keep))
 
 
+#: the modes whose hints keep the policy's own move unless another is significantly better (the cooperative
+#: ones: playouts to the end of a campaign or a co-op game are noisy, and one player's mistake costs the team)
+POLICY_MOVE_MODES = ("solo", "coop")
+
+
 def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int) -> None:
-    """Solo: mark the solo policy's own move (a reveal stands for any reveal: the policy picks its cell at
-    random). Whole-campaign playouts are noisy, so a hint keeps this move unless another measures significantly
-    better (:func:`_significantly_better`)."""
-    action = greedy_action(state.clone(), np.random.default_rng(seed))
+    """Solo and co-op: mark the policy's own move (the greedy player's; at a co-op turn start, its take with the
+    placement it then makes, or its draw; a solo reveal stands for any reveal). Playouts are noisy, so a hint
+    keeps this move unless another measures significantly better (:func:`_significantly_better`)."""
+    trial = state.clone()
+    rng = np.random.default_rng(seed)
+    action = greedy_action(trial, rng)
+    plan = [action]
+    if state.phase == "choose" and state.mode != "solo" and action in (A_TAKE, A_TAKE2):
+        trial.apply_action(action)
+        plan.append(greedy_action(trial, rng))
     for cand in candidates:
-        if cand.plan == [action]:
+        if cand.plan == plan:
             cand.default = True
             return
     if state.phase == "place" and action >= A_REVEAL:
@@ -195,11 +215,18 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
-    if state.mode == "solo":
+    if state.mode in POLICY_MOVE_MODES:
         _mark_policy_move(state, candidates, ctx.seed)
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
+    # the sampling ends by search_end, leaving the time limit's last PLANNER_S + RESULT_S to the planner call
+    # and the answer; a world that would run past it is not started, one that does is stopped and dropped
+    search_end = None if budget is None else budget - PLANNER_S - RESULT_S
+
+    def hard_stop() -> bool:
+        return ctx.cancelled or (search_end is not None and ctx.elapsed() > search_end)
+
     live = list(candidates)
     rounds = playouts = worlds_seen = 0
     batch = FIRST_ROUND
@@ -219,10 +246,27 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
         started = time.perf_counter()
         worlds = [sample(rng) for _ in range(size)]
         seeds = [int(x) for x in rng.integers(0, 2**63, size=size)]
-        playouts += _evaluate_paired(live, worlds, seeds, player)
-        worlds_seen += size
+        done, cut = 0, False
+        for world, seed in zip(worlds, seeds):  # world by world, so that a deadline or terminate cuts the round
+            if done and _no_time_for(ctx, search_end, (time.perf_counter() - started) / done):
+                cut = True
+                break
+            count = _evaluate_paired(live, [world], [seed], player, stop=hard_stop,
+                                     keep_partial=worlds_seen + done == 0)
+            playouts += count
+            if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
+                cut = True
+                break
+            done += 1
+            ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds + 1, playouts,
+                                             worlds_seen + done, ctx, interim=True))
+        if done == 0:
+            break
+        worlds_seen += done
         rounds += 1
-        seconds_per_unit = (time.perf_counter() - started) / (len(live) * size)
+        seconds_per_unit = (time.perf_counter() - started) / (len(live) * done)
+        if cut:
+            break
         if rounds == 1 and any(c.extra for c in live):
             for cand in live:
                 if cand.extra:
@@ -235,49 +279,76 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
                 cand.dropped_round = rounds
             live = live[:keep]
             batch = min(batch * 2, 64)
-        ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds, playouts, worlds_seen, ctx,
-                                         interim=True))
         if ctx.cancelled or ctx.deadline_passed():
             break
-        if budget is not None and ctx.elapsed() + seconds_per_unit * len(live) * batch > budget * 0.9 - PLANNER_S:
+        if _no_time_for(ctx, search_end, seconds_per_unit * len(live)):  # not even one world of the next round
             break
         if budget is None and nodes is None and rounds >= 8:
             break
     return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen}
 
 
+def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world: float) -> bool:
+    """True when the search must not start another world: terminated, or the world would end past
+    ``search_end`` at the pace of the worlds so far."""
+    return ctx.cancelled or (search_end is not None and ctx.elapsed() + seconds_per_world > search_end)
+
+
 def _live_order(cand: Candidate) -> tuple[bool, float]:
     return cand.default, cand.key
 
 
-def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int) -> int:
+def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
+                     stop: Callable[[], bool] | None = None, keep_partial: bool = False) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
-    candidate's values are appended in world order, so that candidates can be compared world by world."""
+    candidate's values are appended in world order, so that candidates can be compared world by world.
+
+    ``stop()`` is asked after each candidate's set-up (the Python part: the rest of the turn and the game's
+    chance nodes up to the next turn); once it is true the evaluation ends and nothing is appended, unless
+    ``keep_partial`` (the search's very first world: better some values than none), when the candidates
+    set up so far get theirs. Returns the number of values appended."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
+    stopped = False
     for i, (world, seed) in enumerate(zip(worlds, seeds)):
         for j, cand in enumerate(live):
             w = world.clone()
             for action in cand.plan:
                 w.apply_action(action)
-            advance_to_turn_start(w, np.random.default_rng(seed))
+            advance_to_turn_start(w, np.random.default_rng([seed, 2]), np.random.default_rng([seed, 1]))
             if w.is_terminal():
                 results[i, j] = (float(w.returns()[player]), float(solo_progress(w)) if solo else 0.0)
             else:
                 packed.append(pack(w))
                 owners.append((i, j))
                 seed_list.append(seed)
-    values = playout_values(packed, seed_list)
+            if stop is not None and stop() and (i, j) != (len(worlds) - 1, len(live) - 1):
+                stopped = True
+                break
+        if stopped:
+            break
+    if stopped and not keep_partial:
+        return 0
+    values = np.zeros((len(packed), 4), dtype=np.int32)
+    for start in range(0, len(packed), PLAYOUT_CHUNK):  # rows are independent: chunks give the same values
+        if start and stop is not None and not keep_partial and stop():
+            return 0
+        values[start:start + PLAYOUT_CHUNK] = playout_values(packed[start:start + PLAYOUT_CHUNK],
+                                                             seed_list[start:start + PLAYOUT_CHUNK])
     for row, key in enumerate(owners):
         results[key] = (float(values[row][player]), float(values[row][1]) if solo else 0.0)
+    appended = 0
     for i in range(len(worlds)):
         for j, cand in enumerate(live):
+            if (i, j) not in results:
+                continue
             value, progress = results[i, j]
             cand.values.append(value)
             if solo:
                 cand.progress.append(progress)
-    return len(worlds) * len(live)
+            appended += 1
+    return appended
 
 
 def paired_difference(a: Candidate, b: Candidate, utilities: bool = False) -> tuple[float, float] | None:
@@ -326,8 +397,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     unless it measures significantly better than the best of them. Solo: the policy's move comes first
     unless the best measured move is significantly better than it.
     """
-    for cand in candidates:
+    for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
+        cand.after_claims = False
     order = sorted((c for c in candidates if c.values),
                    key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
     claims = [c for c in order if A_CLAIM < c.plan[0] <= A_CLAIM + 15 or A_CLAIM_SWORD < c.plan[0] <= A_CLAIM_SWORD + 15]
@@ -335,10 +407,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
         if claims and not _significantly_better(end, claims[0]):
             order.remove(end)
             order.insert(order.index(claims[-1]) + 1, end)
-        else:
-            end.dominated = False
+            end.after_claims = True
     default = next((c for c in order if c.default), None)
-    if default is not None and order[0] is not default and not order[0].dominated \
+    if default is not None and order[0] is not default and not order[0].after_claims \
             and not _significantly_better(order[0], default):
         order.remove(default)
         order.insert(0, default)
@@ -362,17 +433,38 @@ def _note_order(order: list[Candidate]) -> None:
                    "half then)")
             cand.notes.append(f"listed below {name}, whose value is lower: {why}")
         elif above.default:
-            cand.notes.append(f"listed below {name}, the solo policy's move, although it measures more{gap}: not "
-                              "significantly better on the same sampled campaigns (whole campaigns are noisy)")
+            cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: not "
+                              "significantly better on the same sampled worlds (whole playouts are noisy)")
             if not above.notes:
-                above.notes.append("kept first as the solo policy's move: no other move measures significantly "
-                                   "better on the same sampled campaigns")
-        elif cand.dominated:
+                above.notes.append("kept first as the policy's move: no other move measures significantly "
+                                   "better on the same sampled worlds")
+        elif cand.after_claims:
             cand.notes.append(f"listed after the claims although its value is higher{gap}: within noise, and a "
                               "Legend claimed now is held for good (AE-15)")
         elif cand.progress and above.progress and cand.key < above.key:
             cand.notes.append(f"listed below {name}: moves are ranked by Legends written first "
                               f"({np.mean(above.progress):.2f} against {np.mean(cand.progress):.2f})")
+    _note_first(order)
+
+
+def _note_first(order: list[Candidate]) -> None:
+    """The first move's reason says why it is first when a move listed below it measures more."""
+    if not order or order[0].notes:
+        return
+    first = order[0]
+    better = max(order[1:], key=lambda c: c.mean, default=None)
+    if better is None or round(better.mean, 3) <= round(first.mean, 3):
+        return
+    name = _move_name(better)
+    if better.dropped_round > 0 and (first.dropped_round == -1 or first.dropped_round > better.dropped_round):
+        why = ("it was outside the shortlist, sampled in the first round only" if better.extra else
+               f"it was dropped after round {better.dropped_round} with {len(better.values)} samples")
+    elif first.progress and better.progress and first.key > better.key:
+        why = (f"moves are ranked by Legends written first ({np.mean(first.progress):.2f} against "
+               f"{np.mean(better.progress):.2f})")
+    else:
+        why = "not significantly better on the same sampled worlds"
+    first.notes.append(f"listed first although {name} measures more: {why}")
 
 
 def _move_name(cand: Candidate) -> str:
@@ -396,7 +488,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
     groups = list(by_root.values())
     best_cand = groups[0][0] if groups else None
     infos = []
-    for rank, cands in enumerate(groups):
+    for rank, cands in enumerate(groups[:top]):  # only the moves shown are explained (an interim report too)
         best = cands[0]
         plan = best.plan[plan_offset:]
         n = len(best.values)
@@ -421,7 +513,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
             extra["plans"] = [{"pv": _pv(shown, c.plan[plan_offset:]), "value": round(c.mean, 3),
                                "samples": len(c.values)} for c in cands[:3]]
         why = explain(shown, plan, best.mean, best.stdev, float(np.mean(best.progress)) if best.progress else None,
-                      dominated_end=best.dominated)
+                      dominated_end=best.after_claims)
         if notes:
             why = f"{why}; " + "; ".join(notes)
         infos.append(MoveInfo(move=best.label, value=round(best.mean, 3), pv=_pv(shown, plan), why=why, extra=extra))
@@ -684,6 +776,8 @@ def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
     take = A_TAKE + pile
     result = _hint(before.rep, ctx, top, view.observer, before.resample, full=False, plan_offset=1,
                    root_filter=lambda a: a == take, shown=view.rep)
+    if not result.move_infos:  # a budget too small to reach a plan that takes this card: rank the placements
+        return _hint(view.rep, ctx, top, view.observer, view.resample, full=False)
     result.root_info["rankedWithin"] = ("the plans of the turn start that take this card (same worlds and "
                                         "budget as the hint before 'take')")
     return result
@@ -715,7 +809,8 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
     if min(world.kingdoms[seat]) >= 0:
         # a node-limited hint is reproducible: its planner call is node-limited too
         nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, nodes=nodes).to_json()
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=_planner_ms(ctx),
+                                                      nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
@@ -723,6 +818,38 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["powerStones"] = power_stones(state, seat)
     return _result(state, candidates, player, full, top, info["rounds"], info["playouts"], info["worlds"], ctx,
                    extra_root=extra, plan_offset=plan_offset, root_filter=root_filter, shown=shown)
+
+
+def _planner_ms(ctx: SearchContext) -> int:
+    """The planner call's time: ``PLANNER_MS``, less when the time limit is nearly used up (1 ms when
+    terminated: the quick local search only, no proof)."""
+    if ctx.cancelled:
+        return 1
+    left = ctx.remaining()
+    if left is None:
+        return PLANNER_MS
+    return int(max(1, min(PLANNER_MS, (left - RESULT_S) * 1000)))
+
+
+def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool = False) -> int:
+    """The action the hint ranks first (``hint(...).best``) for the player to act, from the same search and
+    ranking, without what only the answer needs (the explanations, the planner's kingdom potential): for
+    self-play, which uses the move alone. A placement after ``take`` (ranked within the turn start's search)
+    goes through the hint itself."""
+    seat = state.to_move
+    if full_information:
+        if state.is_terminal() or state.is_chance_node():
+            return state.parse_move(hint_full(state, ctx, top=1).best.move)  # the hint's own error
+        candidates, _ = search(state, ctx, seat, lambda rng: state.clone())
+    else:
+        from solver.game import CHANCE_PLAYER
+        view = state.view(seat)
+        rep = view.rep
+        if view.is_terminal() or view.current_player() == CHANCE_PLAYER or rep.to_move != seat \
+                or (rep.phase == "place" and rep.hold_from == "take" and rep.mode != "solo"):
+            return state.parse_move(hint_view(view, ctx, top=1).best.move)
+        candidates, _ = search(rep, ctx, seat, view.resample)
+    return _ranked(candidates)[0].plan[0]
 
 
 def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None,

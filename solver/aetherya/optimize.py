@@ -61,6 +61,10 @@ HAND_SIZE = CELLS
 _LOCAL_SEARCH_ROUNDS = 48
 _LOCAL_SEARCH_STARTS = 3
 _CACHE_SIZE = 4096
+WATCH_EVERY = 0.02      # seconds between the watcher's looks at 'terminate' (and interim reports)
+SMALL_NODES = 30_000    # a node limit this small ends the search within about 0.1 s: no watcher needed
+SMALL_SECONDS = 0.1     # likewise a time limit this short
+CP_SAT_MARGIN_S = 0.05  # time kept back from CP-SAT's limit (it answers a little after it)
 
 
 # -- board symmetries ---------------------------------------------------------------------------
@@ -500,8 +504,64 @@ def _heuristic_budget(ctx: SearchContext) -> tuple[int, int]:
     return _LOCAL_SEARCH_STARTS, _LOCAL_SEARCH_ROUNDS
 
 
+class _Watch:
+    """The link between a running search and the engine, for searches that may last.
+
+    The compiled branch-and-bound and CP-SAT run without the GIL, so a watcher thread looks at the
+    context every ``WATCH_EVERY`` seconds: on ``terminate`` it sets the kernel's stop flag (``control[0]``,
+    polled about every millisecond) and stops the CP-SAT solver under way; and it sends the interim
+    reports, built from the incumbent and the kingdom the kernel publishes while it searches a layout.
+    """
+
+    def __init__(self, ctx: SearchContext, build: Any) -> None:
+        self.ctx, self.build = ctx, build
+        self.control = np.zeros(4, dtype=np.int64)
+        self.out = np.zeros(CELLS, dtype=np.uint8)
+        self.solver: Any = None      # the CP-SAT solver under way
+        self.layout_sequence = -1    # control[3] when the current layout call started (-1: none running)
+        self.lock = threading.Lock()  # held while the main thread changes what the snapshot reads
+        self.done = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self, needed: bool) -> None:
+        if needed:
+            self.thread = threading.Thread(target=self._run, daemon=True, name="aetherya-optimize-watch")
+            self.thread.start()
+
+    @property
+    def watching(self) -> bool:
+        return self.thread is not None
+
+    def _run(self) -> None:
+        while not self.done.wait(WATCH_EVERY):
+            if self.ctx.cancel.is_set():
+                self.control[0] = 1
+                solver = self.solver
+                if solver is not None:  # every tick: a solver started just after a stop is stopped too
+                    solver.stop_search()
+            self.ctx.maybe_report(self.build)
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+
+    def kernel_best(self) -> tuple[np.ndarray, int] | None:
+        """The best kingdom the running layout search has published (None: none yet, or being written)."""
+        if self.layout_sequence < 0:
+            return None
+        sequence = int(self.control[3])
+        kingdom = self.out.copy()
+        total = int(self.control[2])
+        if sequence % 2 or sequence == self.layout_sequence or int(self.control[3]) != sequence:
+            return None
+        return kingdom, total
+
+
 def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: Sequence[int] | None,
            started: float) -> OptimizeResult:
+    if prover == "cp-sat":  # OR-Tools' first import takes a while: before the limits are looked at, not after
+        import solver.aetherya.optimize_cpsat  # noqa: F401
     starts, rounds = _heuristic_budget(ctx)
     kingdom, total = heuristic_kingdom(hand, seed, starts, rounds, warm_start)
     incumbent = _Incumbent(kingdom, total)
@@ -514,61 +574,93 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
     nodes_left = ctx.limits.nodes
 
     def snapshot(during: bool = False) -> OptimizeResult:
-        bound = max([incumbent.total] + list(open_bounds.values()))
-        proven = bound <= incumbent.total and not during
+        with watch.lock:
+            best_kingdom, best_total = incumbent.kingdom, incumbent.total
+            published = watch.kernel_best() if during else None
+            if published is not None and published[1] > best_total:
+                best_kingdom, best_total = tuple(int(k) for k in published[0]), published[1]
+            bound = max([best_total] + list(open_bounds.values()))
+            layouts_closed = closed
+        proven = bound <= best_total and not during
         status = ("EXHAUSTIVE" if prover == "search" else "OPTIMAL") if proven else "FEASIBLE"
-        return OptimizeResult(hand, incumbent.kingdom, incumbent.total, proven, bound, status,
-                              time.perf_counter() - started, prover, len(all_layouts), closed)
+        return OptimizeResult(hand, best_kingdom, best_total, proven, bound, status,
+                              time.perf_counter() - started, prover, len(all_layouts), layouts_closed)
 
-    for position, (bound, i) in enumerate(ranked):
-        if bound <= incumbent.total:
-            # ranked by bound: this layout and all later ones are pruned by the compiled bound
-            for _, j in ranked[position:]:
-                del open_bounds[j]
-            closed += len(ranked) - position
-            break
-        if ctx.should_stop() or (nodes_left is not None and nodes_left <= 0):
-            break
-        layout = all_layouts[i]
-        if prover == "search":
-            complete, layout_bound, used = _close_by_search(layout, counts, incumbent, ctx, nodes_left)
-            if nodes_left is not None:
-                nodes_left -= used
-        else:
-            complete, layout_bound = _close_by_cp_sat(layout, hand, counts, incumbent, ctx, seed)
-        if complete:
-            del open_bounds[i]
-            closed += 1
-        else:
-            open_bounds[i] = max(min(layout_bound, open_bounds[i]), incumbent.total)
-        ctx.maybe_report(lambda: snapshot(during=True).to_solve_result(during_search=True))
+    watch = _Watch(ctx, lambda: snapshot(during=True).to_solve_result(during_search=True))
+    remaining = ctx.remaining()
+    small = (nodes_left is not None and nodes_left <= SMALL_NODES) or (remaining is not None
+                                                                       and remaining <= SMALL_SECONDS)
+    watch.start(needed=ctx.report is not None or not small)
+    try:
+        for position, (bound, i) in enumerate(ranked):
+            if bound <= incumbent.total:
+                # ranked by bound: this layout and all later ones are pruned by the compiled bound
+                with watch.lock:
+                    for _, j in ranked[position:]:
+                        del open_bounds[j]
+                    closed += len(ranked) - position
+                break
+            if ctx.should_stop() or (nodes_left is not None and nodes_left <= 0):
+                break
+            layout = all_layouts[i]
+            if prover == "search":
+                complete, layout_bound, used = _close_by_search(layout, counts, incumbent, ctx, nodes_left, watch)
+                if nodes_left is not None:
+                    nodes_left -= used
+            else:
+                complete, layout_bound = _close_by_cp_sat(layout, hand, counts, incumbent, ctx, seed, watch)
+            with watch.lock:
+                if complete:
+                    del open_bounds[i]
+                    closed += 1
+                else:
+                    open_bounds[i] = max(min(layout_bound, open_bounds[i]), incumbent.total)
+            if not watch.watching:
+                ctx.maybe_report(watch.build)
+    finally:
+        watch.stop()
     return snapshot()
 
 
 def _close_by_search(layout: Layout, counts: np.ndarray, incumbent: _Incumbent, ctx: SearchContext,
-                     nodes_left: int | None) -> tuple[bool, int, int]:
+                     nodes_left: int | None, watch: _Watch) -> tuple[bool, int, int]:
     """Run the compiled branch-and-bound on one layout: (closed, bound, nodes used)."""
-    out = np.empty(CELLS, dtype=np.uint8)
     stats = np.zeros(4, dtype=np.int64)
     symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, CELLS)
     left = ctx.remaining()
     seconds = 0.0 if left is None else max(left, 1e-6)  # 0 means no limit to the kernel
-    best = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, incumbent.total,
-                                nodes_left or 0, seconds, out, stats)
-    if stats[3]:
-        incumbent.offer(out, best)
+    watch.layout_sequence = int(watch.control[3])
+    try:
+        best = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, incumbent.total,
+                                    nodes_left or 0, seconds, watch.out, stats, watch.control)
+        if stats[3]:
+            with watch.lock:
+                incumbent.offer(watch.out, best)
+    finally:
+        watch.layout_sequence = -1
     return bool(stats[1]), int(stats[2]), int(stats[0])
 
 
 def _close_by_cp_sat(layout: Layout, hand: Hand, counts: np.ndarray, incumbent: _Incumbent, ctx: SearchContext,
-                     seed: int) -> tuple[bool, int]:
+                     seed: int, watch: _Watch) -> tuple[bool, int]:
     """Ask CP-SAT for a kingdom of one layout above the incumbent: (closed, bound)."""
     from solver.aetherya.optimize_cpsat import LayoutModel
     same_layout = portal_mask(incumbent.kingdom) == layout.portals
     hint = incumbent.kingdom if same_layout else _layout_start(layout, hand, seed)
-    found, value, complete, bound = LayoutModel(layout, counts).improve(incumbent.total, hint, ctx.remaining(), seed)
+
+    def running(solver: Any) -> None:
+        watch.solver = solver
+
+    model = LayoutModel(layout, counts)
+    left = ctx.remaining()  # CP-SAT overruns its own limit by some 50 ms (presolve, the answer): keep that back
+    seconds = None if left is None else max(0.001, left - CP_SAT_MARGIN_S)
+    try:
+        found, value, complete, bound = model.improve(incumbent.total, hint, seconds, seed, on_start=running)
+    finally:
+        watch.solver = None
     if found is not None:
-        incumbent.offer(found, value)
+        with watch.lock:
+            incumbent.offer(found, value)
     return complete, bound
 
 

@@ -28,7 +28,7 @@ The plain model kept as the baseline is in ``benchmarks/bench_aetherya_optimizer
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -246,12 +246,14 @@ class LayoutModel:
         return out
 
     def improve(self, incumbent: int, hint: Sequence[int] | None, seconds: float | None,
-                seed: int = 0, workers: int = 1) -> tuple[list[int] | None, int, bool, int]:
+                seed: int = 0, workers: int = 1,
+                on_start: Callable[[cp_model.CpSolver], None] | None = None) -> tuple[list[int] | None, int, bool, int]:
         """Look for a kingdom of this layout above ``incumbent``.
 
         Returns ``(kingdom or None, its total, closed, bound)``: ``closed`` when the layout's optimum
         is known (the kingdom returned, or proven not above ``incumbent``); ``bound`` is a proven
-        upper bound on the layout (at least ``incumbent``).
+        upper bound on the layout (at least ``incumbent``). ``on_start(solver)`` is called just before
+        the solve, so that another thread can stop it (``solver.stop_search()``).
         """
         m = self.model
         m.Add(self.total >= incumbent + 1)
@@ -271,6 +273,8 @@ class LayoutModel:
         params.search_branching = cp_model.FIXED_SEARCH
         if seconds is not None:
             params.max_time_in_seconds = max(0.001, seconds)
+        if on_start is not None:
+            on_start(solver)
         status = solver.Solve(m)
         if status == cp_model.INFEASIBLE:
             return None, incumbent, True, incumbent

@@ -499,3 +499,108 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             line = f"{line} {word}" if line else word
     return out + ([line] if line else [])
+
+
+# ---------------------------------------------------------------------- puzzle positions (answered by moves)
+def puzzle_position_svg(data: dict[str, Any], total: int) -> str:
+    """A puzzle being answered on the web board (``solver/aetherya/puzzle_play.py``): the kingdom with every cell
+    a target, and the hand (best-kingdom: ``pick CARD``) or the discard and draw piles (legend-race: ``take``,
+    ``draw``); ``total`` is the board total of the cards placed so far."""
+    kind = data["puzzle"]
+    width, height = 560.0, 360.0
+    doc = Svg(width, height, title=f"Aetherya {kind} puzzle")
+    x0, top = MARGIN + 14, 56.0
+    if kind == "best-kingdom":
+        left = len(data["hand"]) + (1 if data.get("held") else 0)
+        status = "complete: check it" if not left else f"{left} card{'s' if left > 1 else ''} to place"
+        doc.text(MARGIN, 20, f"Aetherya best-kingdom puzzle: {status}", size=13, anchor="start", weight="bold")
+        doc.text(MARGIN, 38, "pick a card from the hand, then click an empty cell; click a placed card to lift it",
+                 size=10, anchor="start", fill="#555555")
+        _puzzle_grid(doc, data["kingdom"], set(data["fixed"]), x0, top)
+        _puzzle_hand(doc, data, x0 + GRID + 30, top, total)
+    else:
+        held = data.get("held")
+        doc.text(MARGIN, 20, f"Aetherya legend-race puzzle: write {data['legend']} "
+                 f"({LEGEND_POINTS.get(data['legend'], '?')} pts) in the fewest turns", size=13, anchor="start",
+                 weight="bold")
+        doc.text(MARGIN, 38, f"turns played: {data['turns']}; "
+                 + (f"place the {CARD_NAMES[LETTERS.index(held['card'])]}"
+                    + (" or reveal a face-down card" if held["from"] == "draw" else "") if held else
+                    "take the discard's top card or draw"), size=10, anchor="start", fill="#555555")
+        _puzzle_grid(doc, data["kingdom"], set(), x0, top)
+        _race_piles(doc, data, x0 + GRID + 30, top)
+    doc.text(x0, top + 4 * (CARD_H + GAP) + 14, "thick outline: fixed card" if kind == "best-kingdom" else
+             "lower-case back: face down, its kind known", size=9, anchor="start")
+    return doc.render()
+
+
+def _puzzle_grid(doc: Svg, kingdom: str, fixed: set[str], x0: float, top: float) -> None:
+    """The 4x4 of a puzzle position: every cell but a fixed one is a target (its name)."""
+    for c in range(4):
+        doc.text(x0 + c * (CARD_W + GAP) + CARD_W / 2, top + 4 * (CARD_H + GAP) + 2, "abcd"[c], size=9,
+                 fill="#555555")
+    for index, ch in enumerate(kingdom.replace("/", "")):
+        cell = CELL_NAMES[index]
+        r, c = divmod(index, 4)
+        if c == 0:
+            doc.text(x0 - 8, top + r * (CARD_H + GAP) + CARD_H / 2, str(r + 1), size=9, fill="#555555")
+        cx, cy = x0 + c * (CARD_W + GAP), top + r * (CARD_H + GAP)
+        target = None if cell in fixed else cell
+        if ch == ".":
+            doc.rect(cx, cy, CARD_W, CARD_H, fill=PAPER, stroke="#AAAAAA", stroke_width=1.0, rx=4, dash="3,3",
+                     target=target, title=f"{cell}: empty")
+        elif ch.islower():
+            doc.card_back(cx, cy, CARD_W, CARD_H, label=ch, target=target,
+                          title=f"{cell}: face down ({CARD_NAMES[LETTERS.index(ch.upper())]})")
+        else:
+            card(doc, cx, cy, ch, target=target, title=f"{cell}: {'fixed ' if cell in fixed else ''}"
+                                                     f"{CARD_NAMES[LETTERS.index(ch)]}")
+            if cell in fixed:
+                doc.rect(cx - 2, cy - 2, CARD_W + 4, CARD_H + 4, fill="none", stroke=INK, stroke_width=2.5, rx=5)
+
+
+def _puzzle_hand(doc: Svg, data: dict[str, Any], x: float, y: float, total: int) -> None:
+    """The cards still in hand, one per kind with its count (``pick CARD``), and the card picked."""
+    doc.text(x, y + 6, "hand (click a card to pick it):", size=10.5, anchor="start")
+    kinds = sorted(set(data["hand"]), key=LETTERS.index)
+    for i, letter in enumerate(kinds):
+        cx, cy = x + (i % 5) * 40, y + 18 + (i // 5) * 56
+        card(doc, cx, cy, letter, w=34, h=44, target=f"pick {letter}",
+             title=f"pick {CARD_NAMES[LETTERS.index(letter)]} ({data['hand'].count(letter)} in hand)")
+        doc.text(cx + 17, cy + 51, f"x{data['hand'].count(letter)}", size=9, fill="#555555")
+    below = y + 18 + ((len(kinds) + 4) // 5) * 56 + 14
+    held = data.get("held")
+    if held:
+        doc.text(x, below, "picked (click an empty cell):", size=10.5, anchor="start")
+        card(doc, x, below + 10, held, title=f"the {CARD_NAMES[LETTERS.index(held)]} to place")
+        doc.rect(x - 3, below + 7, CARD_W + 6, CARD_H + 6, fill="none", stroke=PALETTE["blue"], stroke_width=3,
+                 rx=6)
+        below += CARD_H + 24
+    doc.text(x, below + 4, f"score of the cards placed: {total}", size=11, anchor="start", weight="bold")
+
+
+def _race_piles(doc: Svg, data: dict[str, Any], x: float, y: float) -> None:
+    """The discard (its top is ``take``), the draw pile (its known top is ``draw``) and the card held."""
+    discard, draw = data["discard"], data["draw"]
+    if discard:
+        card(doc, x, y, discard[-1], target="take", title=f"take the {CARD_NAMES[LETTERS.index(discard[-1])]}")
+    else:
+        doc.rect(x, y, CARD_W, CARD_H, fill="none", stroke="#AAAAAA", dash="3,3", rx=4, title="discard: empty")
+    doc.text(x + CARD_W / 2, y + CARD_H + 10, "discard", size=9)
+    doc.text(x + CARD_W / 2, y + CARD_H + 21, f"{len(discard)} cards", size=9, fill="#555555")
+    dx = x + CARD_W + 24
+    if draw:
+        card(doc, dx, y, draw[0], target="draw", title=f"draw: the next card is the {CARD_NAMES[LETTERS.index(draw[0])]}")
+    else:
+        doc.rect(dx, y, CARD_W, CARD_H, fill="none", stroke="#AAAAAA", dash="3,3", rx=4, title="draw pile: used up")
+    doc.text(dx + CARD_W / 2, y + CARD_H + 10, "draw pile", size=9)
+    doc.text(dx + CARD_W / 2, y + CARD_H + 21, f"{len(draw)} cards", size=9, fill="#555555")
+    doc.text(x, y + CARD_H + 42, f"discard, bottom to top: {discard or '-'}", size=10, anchor="start")
+    doc.text(x, y + CARD_H + 58, f"draw pile, top first: {draw or '-'}", size=10, anchor="start")
+    held = data.get("held")
+    if held:
+        hy = y + CARD_H + 78
+        doc.text(x, hy, f"holding ({'from the discard' if held['from'] == 'take' else 'drawn'}):", size=10.5,
+                 anchor="start")
+        card(doc, x, hy + 10, held["card"], title=f"the {CARD_NAMES[LETTERS.index(held['card'])]} to place")
+        doc.rect(x - 3, hy + 7, CARD_W + 6, CARD_H + 6, fill="none", stroke=PALETTE["blue"], stroke_width=3, rx=6)

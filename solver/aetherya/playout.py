@@ -20,9 +20,8 @@ from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAI
 from solver.aetherya.tiles import STONES, family_tiles, stone_value, tile_kind, best_stone_value
 from solver.kernels import aetherya_play as kernel
 from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, BIG, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD,
-                                        HID, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, PILE, PLAYERS,
-                                        REVEAL_AFTER, REVEAL_BONUS, ROW, ROW_TARGET, SROW, STF, TO_MOVE, TURN, WRIT,
-                                        WROTE)
+                                        HID, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, NEG, PILE, PLAYERS,
+                                        ROW, ROW_TARGET, SROW, STF, TO_MOVE, TURN, WRIT, WROTE)
 
 MODE_CODES = {"base": 0, "objects": 1, "coop": 2, "solo": 3}
 UNEXPLORED = 10
@@ -120,30 +119,45 @@ def solo_value(cards: list[int], hidden: int, avail: list[int], left: int) -> in
     return weight * NEED_SCALE + total
 
 
-def solo_options(state: AetheryaState, card: int, drawn: bool) -> list[tuple[int, int]]:
-    """``(value, cell)`` of every move of the solo policy with ``card`` (cell -1: discard it and reveal a
-    territory, only for a drawn card); the last face-down card is kept while Legends are left to write and
-    until the pile's last card (turning it ends the Age)."""
-    left, hidden = solo_left(state), state.hidden[0]
-    protect = left != 0 or sum(state.pile) > 1
-    last = bin(hidden).count("1") == 1
-    avail = solo_avail(state)
-    cards = state.kingdoms[0]
-    out = []
+def _solo_codes(state: AetheryaState) -> np.ndarray:
+    return np.asarray([UNEXPLORED if (state.hidden[0] >> c & 1 or state.kingdoms[0][c] < 0) else state.kingdoms[0][c]
+                       for c in range(16)], dtype=np.int32)
+
+
+def solo_moves(state: AetheryaState, card: int, drawn: bool) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``(value, cell)`` of every placement of ``card`` and, for a drawn card, of every reveal (the card discarded,
+    the face-down cell turned; its expected value minus the reveal's cost), by the kernel's ``solo_moves`` (the
+    playouts' own arithmetic). The copies still to come count the other card of the pair (phase ``keep``) as
+    buried by the move. The last face-down card is kept while Legends are left to write and while the pile still
+    holds a card after this turn (turning it ends the Age at once)."""
+    left = solo_left(state)
+    protect = int(left != 0 or sum(state.pile) > 0)
+    base = [4] * CARD_TYPES
     for c in range(16):
-        old = cards[c]
-        if hidden >> c & 1:
-            if protect and last:
-                continue
-        elif old in (DRAGON, PORTAL) or old == card:
-            continue
-        trial = list(cards)
-        trial[c] = card
-        out.append((solo_value(trial, hidden & ~(1 << c), avail, left), c))
-    if drawn and (not last or not protect):
-        bonus = REVEAL_BONUS if left else REVEAL_AFTER
-        out.append((solo_value(cards, hidden, avail, left) + bonus, -1))
-    return out
+        kind = state.kingdoms[0][c]
+        if kind >= 0 and not state.hidden[0] >> c & 1:
+            base[kind] -= 1
+    for kind in state.discards[0]:
+        base[kind] -= 1
+    other = -1
+    if state.phase == "keep":
+        rest = list(state.pair)
+        rest.remove(next(p for p in rest if p[0] == card))
+        other = rest[0][0] if rest else -1
+    place_out, reveal_out = np.zeros(16, np.int32), np.zeros(16, np.int32)
+    kernel.solo_moves(_solo_codes(state), np.asarray(base, np.int32), card, other, left, protect, place_out, reveal_out)
+    places = [(int(place_out[c]), c) for c in range(16) if place_out[c] > NEG]
+    reveals = [(int(reveal_out[c]), c) for c in range(16) if drawn and reveal_out[c] > NEG]
+    return places, reveals
+
+
+def solo_options(state: AetheryaState, card: int, drawn: bool) -> list[tuple[int, int]]:
+    """``(value, cell)`` of every move of the solo policy with ``card``: each placement and, for a drawn card, the
+    best reveal as cell -1 (see :func:`solo_moves`)."""
+    places, reveals = solo_moves(state, card, drawn)
+    if reveals:
+        places.append((max(v for v, _ in reveals), -1))
+    return places
 
 
 def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> int:
@@ -259,20 +273,19 @@ def _solo_keep(state: AetheryaState) -> int:
 
 
 def _solo_place(state: AetheryaState, rng: np.random.Generator) -> int:
-    """The solo policy's move with the kept card (or the forced placement when every move ends the Age)."""
-    options = solo_options(state, state.hold, state.hold_from == "draw")
-    if not options:
+    """The solo policy's move with the kept card: the best placement, or the best reveal when it is strictly
+    better (random tie-breaks); the forced placement when every move ends the Age."""
+    places, reveals = solo_moves(state, state.hold, state.hold_from == "draw")
+    if not places and not reveals:
         legal = [a for a in state.legal_actions() if a < A_REVEAL]
         return legal[0]
-    value = _solo_best(options)[0]
-    ties = [cell for v, cell in options if v == value]
-    if -1 in ties and len(ties) > 1:
-        ties.remove(-1)
-    cell = ties[int(rng.integers(len(ties)))]
-    if cell >= 0:
-        return A_PLACE + cell
-    hidden = [c for c in range(16) if state.hidden[0] >> c & 1]
-    return A_REVEAL + hidden[int(rng.integers(len(hidden)))]
+    best_place = max((v for v, _ in places), default=NEG)
+    best_reveal = max((v for v, _ in reveals), default=NEG)
+    if best_reveal > best_place:
+        cells = [c for v, c in reveals if v == best_reveal]
+        return A_REVEAL + cells[int(rng.integers(len(cells)))]
+    cells = [c for v, c in places if v == best_place]
+    return A_PLACE + cells[int(rng.integers(len(cells)))]
 
 
 def _greedy_place(state: AetheryaState, seat: int, rng: np.random.Generator) -> int:
@@ -336,9 +349,13 @@ def sample_chance(state: AetheryaState, rng: np.random.Generator) -> int:
     return int(actions[int(rng.choice(len(actions), p=np.asarray(probs) / sum(probs)))])
 
 
-def advance_to_turn_start(state: AetheryaState, rng: np.random.Generator) -> AetheryaState:
-    """Play chance nodes and greedy decisions until the next turn starts (phase 'choose') or the game ends."""
+def advance_to_turn_start(state: AetheryaState, rng: np.random.Generator,
+                          chance_rng: np.random.Generator | None = None) -> AetheryaState:
+    """Play chance nodes and greedy decisions until the next turn starts (phase 'choose') or the game ends.
+    With ``chance_rng`` the chance outcomes come from it and the greedy tie-breaks from ``rng`` (two streams: the
+    cards dealt do not depend on the choices made, as in the playout kernel)."""
+    chance = rng if chance_rng is None else chance_rng
     while not state.is_terminal() and state.phase != "choose":
-        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else greedy_action(state, rng))
+        state.apply_action(sample_chance(state, chance) if state.is_chance_node() else greedy_action(state, rng))
     return state
 

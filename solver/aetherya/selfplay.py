@@ -38,12 +38,12 @@ def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES) -> Policy:
     full = name == "hint-full-info"
 
     def choose(state: AetheryaState, rng: np.random.Generator) -> int:
-        from solver.aetherya.hints import hint
+        from solver.aetherya.hints import best_move
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         ctx = SearchContext(limits=Limits(nodes=hint_nodes), seed=int(rng.integers(2**31)))
-        return state.parse_move(hint(state, ctx, top=1, full_information=full).best.move)
+        return best_move(state, ctx, full_information=full)  # the hint's best move, without its explanations
     return choose
 
 

@@ -30,6 +30,8 @@ PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL
 KINDS = 10
 CELLS = 16
 BIG = 1 << 28
+#: entries of search_layout's ``control``: the stop flag read, and the progress written (nodes, best, sequence)
+CONTROL_STOP, CONTROL_NODES, CONTROL_BEST, CONTROL_SEQUENCE = 0, 1, 2, 3
 MASK64 = (1 << 64) - 1
 DRAGON_VALUE = (0, 3, 5, 6)
 GOBLIN_SWAMP = 3
@@ -285,6 +287,9 @@ class _Search:
         self.node_limit = 0
         self.deadline = 0.0
         self.stop = False
+        self.control: np.ndarray | None = None
+        self.live = False
+        self.out: np.ndarray | None = None
         self.found = False
         self.best = -BIG
         self.best_kingdom = [0] * CELLS
@@ -409,8 +414,15 @@ class _Search:
     def check_limits(self) -> None:
         if self.node_limit > 0 and self.nodes >= self.node_limit:
             self.stop = True
-        elif self.deadline > 0 and (self.nodes & 255) == 0 and time.monotonic() >= self.deadline:
-            self.stop = True
+        elif (self.nodes & 255) == 0:  # a poll every 256 bound evaluations
+            if self.control is not None:
+                if self.live:
+                    self.control[CONTROL_NODES] = self.nodes
+                if self.control[CONTROL_STOP] != 0:
+                    self.stop = True
+                    return
+            if self.deadline > 0 and time.monotonic() >= self.deadline:
+                self.stop = True
 
     def record_leaf(self, value: int, rows: list[int], columns: list[int], assign: list[int]) -> None:
         self.best = value
@@ -419,6 +431,11 @@ class _Search:
         for i, cell in enumerate(rows):
             kind = columns[assign[i]]
             self.best_kingdom[cell] = DRAGON if kind > DRAGON else kind
+        if self.live:  # the kernel's published kingdom: control[3] odd while out is written
+            self.control[CONTROL_SEQUENCE] += 1
+            self.out[:] = self.best_kingdom
+            self.control[CONTROL_BEST] = value
+            self.control[CONTROL_SEQUENCE] += 1
 
     def dfs(self, order_index: int, start: int, open_bound: list[int]) -> bool:
         """Place the remaining Tribes; True when stopped before the subtree was finished."""
@@ -475,17 +492,21 @@ def layout_bound(layout: Sequence[int], counts: Sequence[int]) -> int:
 
 
 def search_layout(layout: Sequence[int], counts: Sequence[int], symmetries: np.ndarray, incumbent: int,
-                  node_limit: int, seconds: float, out: np.ndarray, stats: np.ndarray) -> int:
+                  node_limit: int, seconds: float, out: np.ndarray, stats: np.ndarray,
+                  control: np.ndarray | None = None) -> int:
     """Exact branch-and-bound over the fillings of one layout, looking for a total above ``incumbent``.
 
     See the kernel's docstring: ``stats`` = [nodes, complete (0/1), proven bound (max with
-    ``incumbent``), found (0/1)]; ``out`` receives the kingdom when one was found.
+    ``incumbent``), found (0/1)]; ``out`` receives the kingdom when one was found; ``control`` (1 or 4
+    entries) is polled for a stop and, with 4, receives the progress (nodes, best total, sequence).
     """
     if len(layout) != CELLS or len(counts) != KINDS or len(out) != CELLS or len(stats) != 4:
         raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
     symmetries = np.asarray(symmetries)
     if symmetries.shape[0] > 8 or (symmetries.shape[0] > 0 and symmetries.shape[1] != CELLS):
         raise ValueError("search_layout: expected at most 8 symmetries of 16 cells")
+    if control is not None and len(control) not in (1, 4):
+        raise ValueError("search_layout: control must have 1 or 4 entries")
     try:
         search = _Search(layout, counts)
     except ValueError as exc:
@@ -496,12 +517,19 @@ def search_layout(layout: Sequence[int], counts: Sequence[int], symmetries: np.n
         search.symmetries.append([int(c) for c in image])
     search.best = int(incumbent)
     search.node_limit = int(node_limit)
+    if control is not None:
+        search.control, search.live, search.out = control, len(control) == 4, out
+        if search.live:
+            control[CONTROL_NODES] = 0
+            control[CONTROL_BEST] = int(incumbent)
     search.deadline = time.monotonic() + seconds if seconds > 0 else 0.0
     open_bound = [-BIG]
     root = search.node_bound()[0]
     if root > search.best and search.dfs(0, 0, open_bound) and open_bound[0] == -BIG:
         open_bound[0] = root
     stats[0] = search.nodes
+    if search.live:
+        control[CONTROL_NODES] = search.nodes
     stats[1] = 0 if search.stop else 1
     stats[2] = search.best if not search.stop or open_bound[0] < search.best else open_bound[0]
     stats[3] = 1 if search.found else 0

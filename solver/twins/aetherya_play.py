@@ -59,8 +59,26 @@ def _next(rng: list[int]) -> int:
     return z ^ (z >> 31)
 
 
-def _below(rng: list[int], n: int) -> int:
-    return (_next(rng) >> 33) % n
+def _below(rng: list[int], n: int, stream: int = 0) -> int:
+    """A number below ``n`` from one of the streams (see :func:`_seed_streams`)."""
+    word = [rng[stream]]
+    value = (_next(word) >> 33) % n
+    rng[stream] = word[0]
+    return value
+
+
+POLICY_STREAM, CARD_STREAM, LEGEND_STREAM, SEED_WORD = range(4)
+
+
+def _seed_streams(rng: list[int], seed: int, age: int) -> None:
+    """The four words of a playout: the policy's choices, the cards drawn, the Legends dealt, the seed. Separate
+    streams make a playout's draws the same whatever the policy chose (common random numbers for the candidates a
+    hint compares); a solo Age restarts every stream from the seed and the Age's number."""
+    base = [(seed ^ (age * 0xD1B54A32D192ED03)) & MASK64]
+    cards = base[0]
+    policy = _next(base) ^ 0x5851F42D4C957F2D
+    legends = _next(base) ^ 0x2545F4914F6CDD1D
+    rng[:] = [policy, cards, legends, seed]
 
 
 # ---------------------------------------------------------------------- scoring
@@ -205,8 +223,9 @@ def _best_place(s: list[int], seat: int, card: int, rng: list[int]) -> tuple[int
 
 # ---------------------------------------------------------------------- piles
 def _draw(s: list[int], rng: list[int]) -> int:
+    """A card from the pile, from the card stream."""
     total = sum(s[PILE:PILE + 10])
-    r = _below(rng, total)
+    r = _below(rng, total, CARD_STREAM)
     for kind in range(10):
         if r < s[PILE + kind]:
             s[PILE + kind] -= 1
@@ -256,7 +275,7 @@ def _refill(s: list[int], rng: list[int]) -> None:
         deck = sum(s[DECK + 1:DECK + 16])
         if visible >= s[ROW_TARGET] or deck == 0:
             return
-        r = _below(rng, deck)
+        r = _below(rng, deck, LEGEND_STREAM)
         for n in range(1, 16):
             if s[DECK + n]:
                 if r == 0:
@@ -302,10 +321,13 @@ def _turn(s: list[int], rng: list[int]) -> int:
 # cards to place to meet it ("need"), with only the copies of a kind still to come (public information:
 # the solo deck holds 4 of each kind, minus those face up and those buried in the discard).
 BIG = 99
+NEG = -(1 << 30)
 NEED_SCALE = 10      # a step closer to a Legend outweighs the board total (which breaks ties)
-REVEAL_BONUS = 30    # exploring a territory while Legends are left: a chance of the missing card
-REVEAL_AFTER = -5    # once the Age's Legends are written: reveal only when no placement helps the board
-NEED_WEIGHT = (400, 120, 40, 12, 4, 1)  # by need 0 (writable now), 1, 2, 3, 4, 5 or more
+REVEAL_COST = 30     # a reveal, valued at its expectation, is chosen over a placement only when it beats it
+REVEAL_COST_AFTER = 5    # by this much (Legends left to write) or by this much (the Age's Legends written)
+# by need 0 (writable now), 1, 2, 3, 4, 5 or more: each step closer is worth more the further the Legend still is,
+# so that the policy works on every Legend of the Age, the far ones (3 linked lands) included
+NEED_WEIGHT = (500, 490, 470, 440, 400, 350)
 PAIRS = {1: (HUMANS, ELVES, False), 2: (HUMANS, DWARVES, False), 3: (GOBLINS, GOBLINS, True),
          4: (HUMANS, HUMANS, False), 5: (ELVES, ELVES, False), 6: (DWARVES, DWARVES, False)}
 BATTLES = {8: (GOBLINS, HUMANS), 9: (GOBLINS, ELVES), 10: (GOBLINS, DWARVES), 11: (ELVES, DWARVES)}
@@ -413,63 +435,130 @@ def _solo_value(k: list[int], avail: list[int], left: int) -> int:
     return v * NEED_SCALE + total
 
 
-def _solo_best_place(k0: list[int], hidden: int, card: int, avail: list[int], left: int, protect: int,
+def _avail_after(base: list[int], kept: int, other: int, freed: int) -> list[int]:
+    """The copies still to come after a move: ``base`` minus the card kept when it goes face up, minus the pair's
+    other card (buried in the discard), plus a face-up card that goes back on top of the discard (-1: none)."""
+    avail = list(base)
+    if kept >= 0:
+        avail[kept] -= 1
+    if other >= 0:
+        avail[other] -= 1
+    if freed >= 0:
+        avail[freed] += 1
+    return [max(0, a) for a in avail]
+
+
+def _c_div(a: int, b: int) -> int:
+    """Integer division truncated toward zero (C's ``/``)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _place_value(k: list[int], hidden: int, c: int, card: int, other: int, base: list[int], left: int) -> int:
+    """The solo value after placing ``card`` on cell ``c``."""
+    old = k[c]
+    avail = _avail_after(base, card, other, -1 if hidden >> c & 1 else old)
+    k[c] = card
+    v = _solo_value(k, avail, left)
+    k[c] = old
+    return v
+
+
+def _reveal_value(k: list[int], c: int, kept: int, other: int, base: list[int], left: int) -> int:
+    """The expected solo value of discarding ``kept`` and revealing cell ``c``: the card found is any of the
+    unseen cards (the copies still to come but the discard top, ``kept``), each kind with its share."""
+    after = _avail_after(base, -1, other, -1)
+    after[kept] -= 1
+    total = sum(a for a in after if a > 0)
+    if total == 0:
+        return NEG
+    acc = 0
+    for kind in range(10):
+        if after[kind] <= 0:
+            continue
+        k[c] = kind
+        acc += after[kind] * _solo_value(k, _avail_after(base, kind, other, -1), left)
+    k[c] = UNEXPLORED
+    return _c_div(acc, total)
+
+
+def _may_turn(hidden: int, c: int, protect: int) -> bool:
+    """A face-down cell may be turned unless it is the last one and ``protect``."""
+    return not (protect and _pop(hidden) == 1 and hidden >> c & 1)
+
+
+def _solo_best_place(k: list[int], hidden: int, card: int, other: int, base: list[int], left: int, protect: int,
                      rng: list[int]) -> tuple[int, int]:
     """The best cell for ``card`` by ``_solo_value`` (random tie-break) and its value; with ``protect``, never
     the last face-down cell. Cell -1 when no cell is allowed."""
-    k = list(k0)
-    last = _pop(hidden) == 1
-    best_cell, best_value, ties = -1, -(1 << 30), 0
+    best_cell, best_value, ties = -1, NEG, 0
     for c in range(16):
         old = k[c]
         if hidden >> c & 1:
-            if protect and last:
+            if not _may_turn(hidden, c, protect):
                 continue
         elif old == DRAGON or old == PORTAL or old == card:
             continue
-        k[c] = card
-        v = _solo_value(k, avail, left)
-        k[c] = old
+        v = _place_value(k, hidden, c, card, other, base, left)
         best_cell, best_value, ties = _keep_best(v, c, best_cell, best_value, ties, rng)
     return best_cell, best_value
 
 
+def _solo_best_reveal(k: list[int], hidden: int, kept: int, other: int, base: list[int], left: int, protect: int,
+                      rng: list[int]) -> tuple[int, int]:
+    """The face-down cell whose reveal is worth most in expectation (random tie-break) and that value minus the
+    reveal's cost; cell -1 when none may be turned."""
+    best_cell, best_value, ties = -1, NEG, 0
+    for c in range(16):
+        if not hidden >> c & 1 or not _may_turn(hidden, c, protect):
+            continue
+        v = _reveal_value(k, c, kept, other, base, left)
+        best_cell, best_value, ties = _keep_best(v, c, best_cell, best_value, ties, rng)
+    if best_cell >= 0:
+        best_value -= REVEAL_COST if left else REVEAL_COST_AFTER
+    return best_cell, best_value
+
+
 def _solo_turn(s: list[int], rng: list[int]) -> int:
-    """One solo turn: the discard top and a drawn card (two drawn cards only when the discard is empty), keep
-    the card whose best placement (or, for a drawn card, discarding it and revealing a territory) is worth
-    most by ``_solo_value``; the other card is discarded. While Legends are left to write, and until the pile's
-    last card, the last face-down card is never turned: that would end the Age early (a failure, or fewer turns
-    to improve the kingdom)."""
+    """One solo turn: the discard top and a drawn card (two drawn cards when the discard is empty, the pile's
+    one card alone when it holds one and the discard is empty, AE-33); keep the card whose best move by
+    ``_solo_value`` is worth most: a placement, or for a drawn card discarding it and revealing the face-down
+    cell worth most in expectation; the other card is discarded. While Legends are left to write, and until the
+    pile's last card, the last face-down card is never turned: that would end the Age early."""
     left, hidden = _solo_left(s), s[HID]
-    protect = left != 0 or _pile_total(s) > 1
-    can_reveal = _pop(hidden) > 1 or not protect
     k = _board(s, 0)
-    avail = _solo_avail(s)
-    cur = _solo_value(k, avail, left)
-    reveal_v = cur + (REVEAL_BONUS if left else REVEAL_AFTER)
+    base = _solo_avail(s)
+    a, a_draw = -1, 0
     if s[DLEN] > 0:
-        a, a_draw = _pop_discard(s, 0), 0
-    else:
+        a = _pop_discard(s, 0)
+    elif _pile_total(s) >= 2:
         a, a_draw = _draw(s, rng), 1
     b = _draw(s, rng)
-    cell_a, va = _solo_best_place(k, hidden, a, avail, left, protect, rng)
-    cell_b, vb = _solo_best_place(k, hidden, b, avail, left, protect, rng)
+    protect = left != 0 or _pile_total(s) > 0  # turning the last face-down card would end the Age before its time
+    cell_b, vb = _solo_best_place(k, hidden, b, a, base, left, protect, rng)
+    rcell_b, rb = _solo_best_reveal(k, hidden, b, a, base, left, protect, rng)
+    cell_a, va, rcell_a, ra = -1, NEG, -1, NEG
+    if a >= 0:
+        cell_a, va = _solo_best_place(k, hidden, a, b, base, left, protect, rng)
+    if a_draw:
+        rcell_a, ra = _solo_best_reveal(k, hidden, a, b, base, left, protect, rng)
     # the options in order (a later one must be strictly better): place b, reveal with b, place a, reveal with a
-    card, other, cell, v = b, a, cell_b, vb if cell_b >= 0 else -(1 << 30)
-    if can_reveal and reveal_v > v:
-        cell, v = -1, reveal_v
+    card, other, cell, reveal_cell, v = b, a, cell_b, -1, vb if cell_b >= 0 else NEG
+    if rcell_b >= 0 and rb > v:
+        cell, reveal_cell, v = -1, rcell_b, rb
     if cell_a >= 0 and va > v:
         card, other, cell, v = a, b, cell_a, va
-    if a_draw and can_reveal and reveal_v > v:
-        card, other, cell, v = a, b, -1, reveal_v
-    if cell < 0 and not can_reveal:  # every option would turn the last face-down card: place b there
+    if rcell_a >= 0 and ra > v:
+        card, other, cell, reveal_cell, v = a, b, -1, rcell_a, ra
+    if cell < 0 and reveal_cell < 0:  # every option would turn the last face-down card: place b there
         card, other, cell = b, a, (hidden & -hidden).bit_length() - 1
-    _push(s, 0, other)
+    if other >= 0:
+        _push(s, 0, other)
     if cell >= 0:
         _place(s, 0, cell, card)
     else:
         _push(s, 0, card)
-        _reveal_random(s, 0, rng)
+        s[HID] &= ~(1 << reveal_cell)
     return 1 if s[HID] == 0 else 0
 
 
@@ -509,6 +598,7 @@ def _age_end(s: list[int], rng: list[int]) -> int:
     if age == 2:
         return 1
     s[AGE] = age + 1
+    _seed_streams(rng, rng[SEED_WORD], age + 1)  # the next Age's draws do not depend on this Age's choices
     for n in range(1, 16):
         s[WRIT + n] = 0
     k = _board(s, 0)
@@ -649,7 +739,8 @@ def playout(state: np.ndarray, seed: int, out: np.ndarray) -> int:
     if not _checked(state):
         raise ValueError("playout: the packed state holds an out-of-range value")
     s = [int(x) for x in state]
-    rng = [int(seed) & MASK64]
+    rng = [0] * 4
+    _seed_streams(rng, int(seed) & MASK64, 0)
     turns = _run(s, rng)
     _returns(s, out)
     return turns
@@ -687,3 +778,30 @@ def legend_needs(cards: np.ndarray, avail: np.ndarray, out: np.ndarray) -> None:
     need = _needs_of([int(x) for x in cards], [max(0, int(a)) for a in avail])
     for n in range(16):
         out[n] = need[n]
+
+
+def solo_moves(cards: np.ndarray, base: np.ndarray, card: int, other: int, left: int, protect: int,
+               place_out: np.ndarray, reveal_out: np.ndarray) -> None:
+    """The solo policy's values of every move with ``card``: ``place_out[c]`` placing it on cell ``c``,
+    ``reveal_out[c]`` discarding it and revealing the face-down cell ``c`` (expected value minus the reveal's
+    cost); ``NEG`` where the move is not allowed. See the kernel's docstring."""
+    if cards.shape[0] != 16 or base.shape[0] != 10 or place_out.shape[0] != 16 or reveal_out.shape[0] != 16:
+        raise ValueError("solo_moves: expected cards (16,), base (10,), place_out (16,) and reveal_out (16,) int32")
+    if not 0 <= card <= 9 or not -1 <= other <= 9:
+        raise ValueError("solo_moves: expected a card code 0..9 and another code -1..9")
+    if any(not 0 <= int(x) <= 10 for x in cards):
+        raise ValueError("solo_moves: expected 16 card codes in 0..10")
+    k = [int(x) for x in cards]
+    hidden = sum(1 << c for c in range(16) if k[c] == UNEXPLORED)
+    av = [max(0, int(x)) for x in base]
+    for c in range(16):
+        place_out[c] = NEG
+        reveal_out[c] = NEG
+        old = k[c]
+        if hidden >> c & 1:
+            if not _may_turn(hidden, c, protect):
+                continue
+            reveal_out[c] = _reveal_value(k, c, card, other, av, left) - (REVEAL_COST if left else REVEAL_COST_AFTER)
+        elif old == DRAGON or old == PORTAL or old == card:
+            continue
+        place_out[c] = _place_value(k, hidden, c, card, other, av, left)

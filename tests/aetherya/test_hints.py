@@ -278,3 +278,32 @@ def test_solo_hint_marks_the_policy_move():
     result = state.game.hint(state, ctx(nodes=60), top=10)
     flagged = [m.move for m in result.move_infos if m.extra.get("policyMove")]
     assert flagged == [policy_move] and result.move_infos[0].move == policy_move
+
+
+def test_a_placement_after_take_is_hinted_on_a_small_budget():
+    """A co-op placement after 'take' is ranked within the turn start's search; when the budget is too small for
+    that search to reach a plan taking this card, the placements are ranked on their own (there was no move)."""
+    from solver.aetherya.playout import greedy_action, sample_chance
+    from solver.aetherya.hints import hint
+    game = AetheryaGame(mode="coop")
+    state, rng = game.new_initial_state(5), np.random.default_rng(5)
+    while not (state.phase == "place" and state.hold_from == "take"):
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else greedy_action(state, rng))
+    result = hint(state, ctx(nodes=30), top=1)
+    assert result.best is not None and state.parse_move(result.best.move) in state.legal_actions()
+
+
+def test_a_coop_hint_keeps_the_greedy_turn_unless_another_is_significantly_better():
+    """Co-op (like solo): the greedy player's move is marked ``policyMove``; at a turn start it is its take with
+    the placement it would make (or its draw). With too few samples for any move to be significantly better,
+    the hint's first move is the greedy one."""
+    from solver.aetherya.playout import greedy_action
+    from solver.aetherya.hints import hint
+    state = dealt({"mode": "coop"}, seed=4)
+    state.apply_action(greedy_action(state, np.random.default_rng(1)))  # the opening arrangement
+    state = advance_to_turn_start(state, np.random.default_rng(2))
+    assert state.phase == "choose"
+    result = hint(state, ctx(nodes=12, seed=3), top=1)
+    expected = greedy_action(state.clone(), np.random.default_rng(3))
+    assert result.best.move == state.action_to_string(expected)
+    assert result.best.extra.get("policyMove") is True

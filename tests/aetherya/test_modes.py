@@ -335,6 +335,39 @@ def test_solo_age_ends_when_the_pile_is_exhausted_AE34():
     assert state.age == 1 and state.hidden[0] == 0 and state.phase == "swap"
 
 
+def test_solo_the_last_territory_ends_the_age_before_any_legend_is_written_AE34():
+    """AE-34: turning the last face-down card ends the Age at once, before the turn's claims: the Elf placed on
+    d4 completes elves-2, but the Age is over (a failure) and the Legend is never offered."""
+    state = solo_state(kingdom="PFMD/SHEG/GDGP/OPEh", turn=11, written=["human-elf", "humans-2", "dwarves-2"])
+    state.apply_move("draw2")
+    state.apply_action(2000 + L("E"))
+    state.apply_action(2000 + L("P"))
+    state.apply_move("keep E")
+    state.apply_move("place d4")
+    assert state.is_terminal() and state.failed and state.returns() == [0.0]
+    assert 5 in state.claimable(0)  # elves-2 (number 5) is met by the final kingdom: too late
+
+
+def test_solo_single_draw_then_the_age_ends_after_the_turns_claims_AE33_AE34():
+    """AE-33: with one card in the pile and an empty discard the turn is a single ``draw`` (no ``keep``), played
+    as a drawn card; AE-34: the pile is then exhausted and the Age ends after that turn's claims, so the Legend
+    the card completes is written and the Age is passed."""
+    state = solo_state(kingdom="PFMD/SHEG/GDGP/OPeh", turn=11, written=["human-elf", "humans-2", "dwarves-2"])
+    state.pile = [0] * len(state.pile)
+    state.pile[L("E")] = 1
+    state.discards[0] = []
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["draw"]
+    state.apply_move("draw")
+    assert state.chance_outcomes() == [(2000 + L("E"), 1.0)]
+    state.apply_action(2000 + L("E"))
+    assert state.phase == "place" and state.hold_from == "draw"
+    assert any(state.action_to_string(a).startswith("reveal") for a in state.legal_actions())
+    state.apply_move("place c1")
+    assert {state.action_to_string(a) for a in state.legal_actions()} == {"claim elves-2", "end"}
+    state.apply_move("claim elves-2")
+    assert not state.failed and state.age == 1 and state.phase == "swap" and state.hidden[0] == 0
+
+
 def test_solo_claim_only_from_the_current_age():
     state = solo_state()
     state.apply_move("draw2")

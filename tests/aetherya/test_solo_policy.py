@@ -16,15 +16,16 @@ from .test_modes import L, solo_state
 
 def test_solo_playouts_complete_most_campaigns_AE34():
     """From 300 dealt campaigns the compiled solo policy passes Age 1 almost always and completes most
-    campaigns (it passed Age 1 in 11% and never completed one before it valued Legend needs)."""
+    campaigns (it passed Age 1 in 11% and never completed one before it valued Legend needs; it completed about
+    67% before reveals were valued at their expectation, 84% of these since)."""
     game = AetheryaGame(mode="solo")
     states = np.stack([pack(advance_to_turn_start(game.new_initial_state(s), np.random.default_rng(s)))
                        for s in range(300)])
     out = np.zeros((300, 4), np.int32)
     kernel.playout_batch(states, np.arange(300, dtype=np.uint64) + 17, out)
     written = out[:, 1]
-    assert np.mean(written >= 4) >= 0.85  # Age 1: 4 Legends
-    assert np.mean(written == 15) >= 0.45  # the whole campaign: 4 + 5 + 6 Legends
+    assert np.mean(written >= 4) >= 0.9  # Age 1: 4 Legends
+    assert np.mean(written == 15) >= 0.75  # the whole campaign: 4 + 5 + 6 Legends
     assert np.mean(out[written == 15, 0]) > 0  # completed campaigns score above their objectives on average
 
 
@@ -88,3 +89,68 @@ def test_solo_hint_samples_the_policy_best_placements_and_ranks_claims_before_en
     end, above = result.move_infos[-1], result.move_infos[:-1]
     # the order agrees with the values shown, or the reason says why (issue 10, section 4)
     assert all(m.value >= end.value for m in above) or "listed " in end.why
+
+
+def test_a_reveal_is_valued_at_its_expectation_over_the_unseen_cards():
+    """The solo policy values discarding the kept card to reveal cell c as the mean, over the cards still
+    unseen (the copies to come less the pair's buried card and the kept one, now on the discard), of placing
+    each kind face up on c, less the reveal's cost while Legends are left (C's truncated division)."""
+    from solver.twins.aetherya_play import REVEAL_COST
+    rng = np.random.default_rng(8)
+    for _ in range(5):
+        cards = rng.integers(0, 11, size=16).astype(np.int32)
+        cards[rng.choice(16, size=4, replace=False)] = 10  # four face-down cells
+        base = rng.integers(0, 5, size=10).astype(np.int32)
+        kept, other, left = int(rng.integers(0, 10)), int(rng.integers(0, 10)), 0b1001110  # Legends 1, 2, 3, 6
+        reveal = np.zeros(16, np.int32)
+        kernel.solo_moves(cards, base, kept, other, left, 0, np.zeros(16, np.int32), reveal)
+        unseen = np.maximum(base, 0)
+        unseen[other] = max(0, unseen[other] - 1)
+        unseen[kept] -= 1
+        place_by_kind = {}
+        for kind in range(10):
+            place = np.zeros(16, np.int32)
+            kernel.solo_moves(cards, base, kind, other, left, 0, place, np.zeros(16, np.int32))
+            place_by_kind[kind] = place
+        for c in np.flatnonzero(cards == 10):
+            weights = [(int(unseen[k]), int(place_by_kind[k][c])) for k in range(10) if unseen[k] > 0]
+            total = sum(w for w, _ in weights)
+            if total == 0:
+                continue
+            acc = sum(w * v for w, v in weights)
+            expected = (abs(acc) // total) * (1 if acc >= 0 else -1)
+            assert reveal[c] == expected - REVEAL_COST
+
+
+def test_the_solo_kernel_plays_the_single_draw_and_writes_the_legend_it_completes_AE33_AE34():
+    """A packed position with one card in the pile and an empty discard (the single ``draw`` of AE-33): the kernel
+    and its twin play it alike, and the Legend the card completes is written before the Age ends (AE-34)."""
+    from solver.twins import aetherya_play as twin
+    state = solo_state(kingdom="PFMD/SHEG/GDGP/OPeh", turn=11, written=["human-elf", "humans-2", "dwarves-2"])
+    state.pile = [0] * len(state.pile)
+    state.pile[L("E")] = 1
+    state.discards[0] = []
+    packed = pack(state)
+    out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    assert kernel.playout(packed, 3, out_k) == twin.playout(packed, 3, out_t)
+    assert out_k.tolist() == out_t.tolist() and out_k[1] >= 4  # Age 1's four Legends written
+
+
+def test_hint_best_move_is_the_hints_first_move():
+    """Self-play's ``best_move`` (the search and ranking without the answer's explanations) picks the move the
+    hint ranks first, from the player's view and with full information."""
+    from solver.aetherya.hints import best_move, hint
+    game = AetheryaGame(mode="solo")
+    state, rng, checked = game.new_initial_state(5), np.random.default_rng(5), 0
+    while checked < 6:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if len(state.legal_actions()) > 1:
+            for full in (False, True):
+                a = best_move(state, SearchContext(limits=Limits(nodes=16), seed=checked), full_information=full)
+                shown = hint(state, SearchContext(limits=Limits(nodes=16), seed=checked), top=1,
+                             full_information=full).best.move
+                assert state.action_to_string(a) == shown
+            checked += 1
+        state.apply_action(greedy_action(state, rng))

@@ -67,9 +67,13 @@ def test_search_layout_agrees(case, incumbent, node_limit):
     out_t = np.zeros(16, dtype=np.uint8)
     stats_k = np.zeros(4, dtype=np.int64)
     stats_t = np.zeros(4, dtype=np.int64)
-    a = kernel.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_k, stats_k)
-    b = twin.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_t, stats_t)
+    control_k = np.array([0, 0, 0, 6], dtype=np.int64)
+    control_t = control_k.copy()
+    a = kernel.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_k, stats_k, control_k)
+    b = twin.search_layout(codes, counts, symmetries, incumbent, node_limit, 0.0, out_t, stats_t, control_t)
     assert a == b and list(stats_k) == list(stats_t)
+    assert list(control_k) == list(control_t)   # nodes, best so far, 2 sequence steps per kingdom found
+    assert control_k[1] == stats_k[0] and control_k[2] == max(a, incumbent) and control_k[3] % 2 == 0
     if stats_k[3]:
         assert (out_k == out_t).all() and kernel.board_value(out_k) == a
     assert stats_k[2] >= a
@@ -90,6 +94,57 @@ def test_search_layout_agrees_to_the_end_on_a_small_layout():
         assert results[0] == results[1] and results[0][1][1] == 1
 
 
+@pytest.mark.parametrize("control", [[1], [1, 0, 0, 0]])
+def test_a_stop_flag_set_before_the_call_stops_both_at_the_first_poll(control):
+    hand = make_hand("FMHHHEEEDDDGRROO", {"b2": "R"})
+    layout = layouts(hand)[0]
+    codes = np.array(layout.codes, dtype=np.uint8)
+    symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
+    results = []
+    for module in (kernel, twin):
+        out, stats = np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64)
+        flags = np.array(control, dtype=np.int64)
+        results.append((module.search_layout(codes, layout_counts(hand), symmetries, -100, 0, 0.0, out, stats,
+                                             flags), list(stats), list(flags)))
+    assert results[0] == results[1]
+    assert results[0][1][0] <= 256 and results[0][1][1] == 0   # stopped at the first poll: not complete
+
+
+def test_a_stop_flag_set_by_another_thread_stops_the_compiled_search_promptly():
+    """The kernel releases the GIL and polls control[0] about every millisecond; while it runs it publishes
+    its nodes, its best total and the best kingdom (consistent between two even sequence readings)."""
+    import threading
+    import time
+    hand = make_hand("FMHHHEEEDDDGRROO", {"b2": "R"})
+    counts = layout_counts(hand)
+    layout = max(layouts(hand), key=lambda lay: kernel.layout_bound(np.array(lay.codes, dtype=np.uint8), counts))
+    codes = np.array(layout.codes, dtype=np.uint8)
+    symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
+    out, stats = np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64)
+    control = np.array([0, 0, 0, 0], dtype=np.int64)
+    seen = []
+
+    def watch():
+        time.sleep(0.02)  # the layout takes about 80 ms to close on a quiet machine (0.15 s was too late there)
+        sequence = control[3]
+        kingdom = out.copy()
+        if sequence % 2 == 0 and control[3] == sequence and sequence:
+            seen.append((int(control[1]), int(control[2]), kingdom))
+        control[0] = 1
+        seen.append(time.perf_counter())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    kernel.search_layout(codes, counts, symmetries, -100, 0, 30.0, out, stats, control)
+    stopped = time.perf_counter()
+    watcher.join()
+    assert stats[1] == 0, "the layout was closed before the flag was set: pick a harder one"
+    assert stopped - seen[-1] < 0.05
+    if len(seen) == 2:   # a kingdom was published by then: it scores what the search says
+        nodes, best, kingdom = seen[0]
+        assert nodes > 0 and kernel.board_value(kingdom) == best
+
+
 BAD_CALLS = [
     ("board_value", lambda m: m.board_value(np.zeros(15, dtype=np.uint8))),
     ("board_value", lambda m: m.board_value(np.full(16, 10, dtype=np.uint8))),
@@ -105,6 +160,11 @@ BAD_CALLS = [
                                                 np.array([16, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32),
                                                 np.full((1, 16), 16, dtype=np.int8), 0, 0, 0.0,
                                                 np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64))),
+    ("search_layout", lambda m: m.search_layout(np.full(16, 10, dtype=np.uint8),
+                                                np.array([16, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32),
+                                                np.zeros((0, 16), dtype=np.int8), 0, 0, 0.0,
+                                                np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64),
+                                                np.zeros(2, dtype=np.int64))),
 ]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from solver.record import record_from_lines
 
-GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic"]
+GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic", "aetherya"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
 CLICKS = {"pile": 2}
 #: the deal's seed (one in which clicking the first legal move does not lose before the hint)
@@ -50,9 +50,10 @@ def moves_played(page):
 
 
 def play_by_clicking(page, count, script=(), two_clicks=False):
-    """Click legal moves ``count`` times: first the ``script``'s moves by name, then one on a board target where one
-    names a single move (or, with ``two_clicks``, where one offers several: then the first offered), the rest the
-    first of the move buttons. Returns how many were board clicks."""
+    """Click legal moves ``count`` times: first the ``script``'s moves by name, then one on a board target (the
+    first move where a target names a single move, or, with ``two_clicks``, where one offers several: then the
+    first offered; an Aetherya game opens with 24 arrangements behind one target), the rest the first of the move
+    buttons. Returns how many were board clicks."""
     on_board = 0
     for i in range(count):
         buttons = page.locator("#moves button")
@@ -62,7 +63,7 @@ def play_by_clicking(page, count, script=(), two_clicks=False):
             page.click(f'#moves button[data-move="{script[i]}"]')
             wait_idle(page)
             continue
-        if i == len(script) and click_board_target(page, "#board", "#moves", two_clicks=two_clicks):
+        if on_board == 0 and click_board_target(page, "#board", "#moves", two_clicks=two_clicks):
             on_board += 1
             continue
         buttons.first.click()
@@ -201,7 +202,8 @@ def engine_top_move(page, tmp_path, nodes, seed):
 PUZZLES = {"memorinth": [("escape", "easy", 0), ("escape-in-3", "easy", 1)],
            "forgotten": [("forced-connection", "medium", 0), ("best-move", "medium", 0)],
            "embers": [("blink", "medium", 0)],
-           "mnemonic": [("best-call", "easy", 0)]}
+           "mnemonic": [("best-call", "easy", 0)],
+           "aetherya": [("best-kingdom", "easy", 0), ("legend-race", "easy", 0)]}
 
 
 def forgotten_solution(puzzle):
@@ -215,11 +217,22 @@ def forgotten_solution(puzzle):
     return [first] + [m for m in others if state.tiles[state.parse_move(m)] == tile][:1]
 
 
+def aetherya_solution_moves(puzzle):
+    """best-kingdom: each free cell's card picked from the hand, then placed; legend-race: each turn's steps."""
+    if puzzle["kind"] == "legend-race":
+        return [step.strip() for turn in puzzle["solution"]["moves"] for step in turn.split(",")]
+    cells = [f"{column}{row}" for row in "1234" for column in "abcd"]
+    kingdom = puzzle["solution"]["kingdom"].replace("/", "")
+    return [step for cell, card in zip(cells, kingdom) if cell not in puzzle["fixed"]
+            for step in (f"pick {card}", f"place {cell}")]
+
+
 #: the moves, in order, that a game's proven puzzle solution plays from the puzzle's position
 SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution"] for move in turn],
                   "forgotten": forgotten_solution,
                   "embers": lambda puzzle: list(puzzle["solution"]),
-                  "mnemonic": lambda puzzle: [puzzle["solution"]]}  # one decision: the best call
+                  "mnemonic": lambda puzzle: [puzzle["solution"]],  # one decision: the best call
+                  "aetherya": aetherya_solution_moves}
 
 
 @pytest.mark.parametrize("game, kind, difficulty, index",
