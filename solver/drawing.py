@@ -220,8 +220,20 @@ def format_value(value: Any, meaning: str | None = None) -> str:
     if not isinstance(value, (int, float)):
         return "?"
     if meaning and "probab" in meaning.lower() and 0 <= value <= 1:
-        return f"{value * 100:.0f}%"
+        return percent_text(value)
     return f"{value:.3g}"
+
+
+def percent_text(value: float) -> str:
+    """A probability as a whole percentage, but never a rounded certainty: 0.996 is '99.6%', not '100%'."""
+    text = f"{value * 100:.0f}"
+    if text in ("0", "100") and value not in (0, 1):
+        text = f"{value * 100:.1f}"
+        if text == "100.0":
+            return ">99.9%"
+        if text == "0.0":
+            return "<0.1%"
+    return f"{text}%"
 
 
 # ---------------------------------------------------------------------- entry points
