@@ -51,6 +51,15 @@ def measure_selfplay(count: int, jobs: int, executor: str) -> dict:
     return out
 
 
+def proven_answer(puzzle: dict) -> object:
+    """The answer a puzzle file proves, in a form ``check`` reads: its ``solution``, or Forgotten's ``answer``
+    (the set of forcing first flips, or the best move)."""
+    if "solution" in puzzle:
+        return puzzle["solution"]
+    answer = puzzle.get("answer") or {}
+    return answer.get("firstMoves") or answer.get("move")
+
+
 def measure_proofs(count: int, jobs: int, executor: str) -> dict:
     out: dict = {}
     for name in game_names():
@@ -61,7 +70,7 @@ def measure_proofs(count: int, jobs: int, executor: str) -> dict:
         for difficulty in ("easy", "medium", "hard"):
             times = []
             for puzzle in generate(game, kind, difficulty, seed=2026, count=count, jobs=jobs, executor=executor):
-                answer = puzzle.get("solution")
+                answer = proven_answer(puzzle)
                 start = time.perf_counter()
                 check(game, puzzle, answer)
                 times.append(round(time.perf_counter() - start, 6))
@@ -122,7 +131,7 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float, float, flo
     xs = [p[0] for pts in series.values() for p in pts]
     lo_x, hi_x = math.log10(min(xs)), math.log10(max(xs))
     left, top, width, height = 70, 62, 520, 300
-    doc = Svg(left + width + 200, top + height + 60, title=title)
+    doc = Svg(left + width + 260, top + height + 60, title=title)
     doc.text(20, 24, title, size=16, anchor="start", weight="bold")
     x = lambda v: left + width * (math.log10(v) - lo_x) / ((hi_x - lo_x) or 1)  # noqa: E731
     y = lambda v: top + height * (1 - v)  # noqa: E731
@@ -134,14 +143,24 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float, float, flo
         doc.text(x(value), top + height + 16, f"{value:g}", size=11, fill="#555555")
     doc.text(left + width / 2, top + height + 38, xlabel, size=12, fill="#555555")
     doc.text(left, top - 10, ylabel, size=12, anchor="middle", fill="#555555")
+    groups = list(dict.fromkeys(name.rsplit(" (", 1)[0] for name in series))
     for n, (name, pts) in enumerate(series.items()):
-        colour, shape = SERIES[n % len(SERIES)], MARKS[n % len(MARKS)]
+        # one colour and mark per game; the baseline of a pair ("... (IS-MCTS)") dashed, its intervals shifted
+        g = groups.index(name.rsplit(" (", 1)[0])
+        colour, shape = SERIES[g % len(SERIES)], MARKS[g % len(MARKS)]
+        baseline = name.endswith("(IS-MCTS)")
+        shift, dash = (5, "6 4") if baseline else (0, None)
         pts = sorted(pts)
-        doc.polyline([(x(p[0]), y(p[1])) for p in pts], stroke=colour, width=2.5)
+        doc.polyline([(x(p[0]) + shift, y(p[1])) for p in pts], stroke=colour, width=2.5, dash=dash,
+                     opacity=0.8 if baseline else None)
         for px, py, plo, phi in pts:
-            doc.line(x(px), y(plo), x(px), y(phi), stroke=colour, width=1.5)
-            _marker(doc, shape, x(px), y(py), 4.5, colour)
-        doc.text(left + width + 18, top + 14 + 20 * n, name, size=12, anchor="start", fill=colour, weight="bold")
+            doc.line(x(px) + shift, y(plo), x(px) + shift, y(phi), stroke=colour, width=1.5)
+            _marker(doc, shape, x(px) + shift, y(py), 4.5, "#ffffff" if baseline else colour)
+            if baseline:
+                _marker(doc, shape, x(px) + shift, y(py), 3, colour)
+        legend_y = top + 14 + 20 * n
+        doc.line(left + width + 18, legend_y, left + width + 40, legend_y, stroke=colour, width=2.5, dash=dash)
+        doc.text(left + width + 46, legend_y, name, size=12, anchor="start", fill=colour, weight="bold")
     return doc.render()
 
 
