@@ -267,15 +267,6 @@ class MnemonicGame(Game):
         from solver.mnemonic.picture import puzzle_svg
         return puzzle_svg(self, puzzle, solution)
 
-    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
-        """The table as a player sees it (``solver/mnemonic/picture.py``)."""
-        from solver.mnemonic.picture import svg
-        return svg(self, position, hint=hint, **options)
-
-    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
-        from solver.mnemonic.picture import puzzle_svg
-        return puzzle_svg(self, puzzle, solution)
-
     def render_text(self, verb: str, result: Any) -> str | None:
         if verb == "hint":
             return render_hint_text(result)
