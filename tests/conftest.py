@@ -1,6 +1,7 @@
 """Shared fixtures. (Tests import the installed ``solver``; see ``--import-mode=importlib`` in pyproject.)"""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -25,3 +26,29 @@ def pile_game(monkeypatch):
     module = _load_toygame()
     monkeypatch.setitem(registry.GAMES, "pile", f"{module.__name__}:PileGame")
     return module.PileGame()
+
+
+class _AnswerLines(list):
+    """The engine's output stream, kept as the JSON objects of its lines."""
+
+    def write(self, text):
+        self.extend(json.loads(line) for line in text.splitlines())
+
+    def flush(self):
+        pass
+
+
+@pytest.fixture
+def engine_answers():
+    """``engine_answers(query, ...)``: the queries sent to an in-process engine one after the other, then every
+    answer line (interim reports included) as a dict, once the engine has finished them all."""
+    from solver.engine import Engine
+
+    def answers(*queries):
+        out = _AnswerLines()
+        engine = Engine(out)
+        for query in queries:
+            engine.handle_line(json.dumps(query))
+        engine.close()
+        return list(out)
+    return answers

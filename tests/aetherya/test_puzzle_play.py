@@ -14,7 +14,6 @@ import pytest
 from solver.aetherya.cards import CELL_NAMES
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.puzzle_play import KingdomPuzzle, RacePuzzle, read_move_answer
-from solver.engine import Engine
 from solver.errors import InvalidInputError, InvalidMoveError, SolverError, UnsupportedActionError
 from solver.puzzles import check, make_puzzle
 
@@ -140,21 +139,11 @@ def test_a_puzzle_position_round_trips_and_every_legal_move_can_be_clicked(kind)
             position.apply_move(rng.choice(legal))
 
 
-def test_the_engine_generates_a_puzzle_with_its_position_and_plays_and_checks_moves_there():
-    class Lines(list):
-        def write(self, text):
-            self.extend(json.loads(line) for line in text.splitlines())
-
-        def flush(self):
-            pass
-
-    out = Lines()
-    engine = Engine(out)
-    for i, kind in enumerate(("best-kingdom", "legend-race")):
-        engine.handle_line(json.dumps({"id": f"g{i}", "game": "aetherya", "action": "generate", "kind": kind,
-                                       "difficulty": "easy", "seed": 3}))
-    engine.close()
-    for answer in out:
+def test_the_engine_generates_a_puzzle_with_its_position_and_plays_and_checks_moves_there(engine_answers):
+    generated = engine_answers(*({"id": f"g{i}", "game": "aetherya", "action": "generate", "kind": kind,
+                                  "difficulty": "easy", "seed": 3} for i, kind in enumerate(("best-kingdom",
+                                                                                             "legend-race"))))
+    for answer in generated:
         position, puzzle = answer["position"], answer["puzzle"]
         assert position["currentPlayer"] == 0 and not position["terminal"] and position["legalMoves"]
         assert position["state"]["puzzle"] == puzzle["kind"] and position["notation"].startswith("puzzle:")
@@ -166,12 +155,7 @@ def test_the_engine_generates_a_puzzle_with_its_position_and_plays_and_checks_mo
                    {"id": "h", "game": "aetherya", "action": "hint", "state": position["state"]},
                    {"id": "x", "game": "aetherya", "action": "apply", "state": position["state"],
                     "moves": ["reveal z9"]}]
-        replies = Lines()
-        engine = Engine(replies)
-        for q in queries:
-            engine.handle_line(json.dumps(q))
-        engine.close()
-        by_id = {r["id"]: r for r in replies}
+        by_id = {r["id"]: r for r in engine_answers(*queries)}
         assert by_id["a"]["terminal"] is True and by_id["a"]["legalMoves"] == []
         assert "data-target" in by_id["s"]["svg"]
         assert by_id["c"]["correct"] is True and by_id["c"]["solution"]

@@ -131,30 +131,13 @@ def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
         check(GAME, puzzle, ["take everything"])
 
 
-def test_the_engines_generate_answer_carries_the_position_to_play_from():
-    import json
-
-    from solver.engine import Engine
-
-    class Lines(list):
-        def write(self, text):
-            self.extend(json.loads(line) for line in text.splitlines())
-
-        def flush(self):
-            pass
-
-    out = Lines()
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "g", "game": "embers", "action": "generate", "kind": "blink",
-                                   "difficulty": "easy", "seed": 4}))
-    engine.close()
-    [answer] = out
+def test_the_engines_generate_answer_carries_the_position_to_play_from(engine_answers):
+    [answer] = engine_answers({"id": "g", "game": "embers", "action": "generate", "kind": "blink",
+                               "difficulty": "easy", "seed": 4})
     position, puzzle = answer["position"], answer["puzzle"]
     assert position["currentPlayer"] == 0 and not position["terminal"]
     assert position["state"] == GAME.puzzle_position(puzzle).to_json()
     assert puzzle["solution"][0] in position["legalMoves"]
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "c", "game": "embers", "action": "check", "puzzle": puzzle,
-                                   "answer": puzzle["solution"]}))
-    engine.close()
-    assert out[-1]["correct"] is True
+    [verdict] = engine_answers({"id": "c", "game": "embers", "action": "check", "puzzle": puzzle,
+                                "answer": puzzle["solution"]})
+    assert verdict["correct"] is True

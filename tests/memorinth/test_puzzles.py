@@ -173,31 +173,14 @@ def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
     assert not after["correct"] and "already left" in after["message"]
 
 
-def test_the_engines_generate_answer_carries_the_position_to_play_from():
-    import json
-
-    from solver.engine import Engine
-
-    class Lines(list):
-        def write(self, text):
-            self.extend(json.loads(line) for line in text.splitlines())
-
-        def flush(self):
-            pass
-
-    out = Lines()
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "g", "game": "memorinth", "action": "generate", "kind": "escape-in-2",
-                                   "difficulty": "easy", "seed": 4}))
-    engine.close()
-    [answer] = out
+def test_the_engines_generate_answer_carries_the_position_to_play_from(engine_answers):
+    [answer] = engine_answers({"id": "g", "game": "memorinth", "action": "generate", "kind": "escape-in-2",
+                               "difficulty": "easy", "seed": 4})
     position, puzzle = answer["position"], answer["puzzle"]
     assert position["currentPlayer"] == 0 and not position["terminal"]
     assert position["state"] == puzzle["state"] and position["notation"] == puzzle["notation"]
     assert puzzle["solution"][0][0] in position["legalMoves"]
     flat = [move for turn in puzzle["solution"] for move in turn]
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "c", "game": "memorinth", "action": "check", "puzzle": puzzle,
-                                   "answer": flat}))
-    engine.close()
-    assert out[-1]["correct"] is True and out[-1]["shortest"] == 2
+    [verdict] = engine_answers({"id": "c", "game": "memorinth", "action": "check", "puzzle": puzzle,
+                                "answer": flat})
+    assert verdict["correct"] is True and verdict["shortest"] == 2

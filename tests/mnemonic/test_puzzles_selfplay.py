@@ -87,24 +87,11 @@ def test_selfplay_is_paired_and_its_records_replay():
     assert summary["paired"][0]["deals"] == 3
 
 
-def test_the_engine_generate_answer_carries_the_position_the_answer_is_played_from(easy):
+def test_the_engine_generate_answer_carries_the_position_the_answer_is_played_from(easy, engine_answers):
     """Issue 13: ``generate`` answers with the puzzle's position (the player's view); the web board plays the answer
     on it and ``check`` takes the moves played as a JSON list."""
-    from solver.engine import Engine
-
-    class Lines(list):
-        def write(self, text):
-            self.extend(json.loads(line) for line in text.splitlines())
-
-        def flush(self):
-            pass
-
-    out = Lines()
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "g", "action": "generate", "game": "mnemonic", "kind": "best-call",
-                                   "difficulty": "easy", "seed": 1, "index": 0}))
-    engine.close()
-    [answer] = [r for r in out if r["id"] == "g"]
+    [answer] = [r for r in engine_answers({"id": "g", "action": "generate", "game": "mnemonic", "kind": "best-call",
+                                           "difficulty": "easy", "seed": 1, "index": 0}) if r["id"] == "g"]
     puzzle, position = answer["puzzle"], answer["position"]
     assert puzzle == easy[0]
     game = MnemonicGame()
