@@ -224,3 +224,22 @@ def test_hints_a_player_can_trust_nodes_budget_and_every_move():
         for info in result.move_infos:  # every pv is a whole plan: each row card added or discarded once
             assert sorted(m.split()[1].split("@")[0] for m in info.pv) == ["C1b", "C3"], info.pv
         assert without_time(result) == without_time(GAME.hint(view, ctx(nodes), top=1000))
+
+
+def test_EM28_the_resolve_cards_are_shown_to_both_players_at_days_end():
+    """At Day's End the Resolve cards leave face up (EM-28): each one that stays out of the deck (tainted to the box,
+    or discarded) is named in both players' views, however hidden it was before."""
+    shown_cards = 0
+    for seed in (3, 4, 6):
+        states, actions, _ = random_game(GAME, seed)
+        for before, action in zip(states, actions):
+            after = before.child(action)
+            if after.day == before.day or after.is_terminal():
+                continue
+            full = after.to_json()
+            out_of_deck = [r["card"] for r in before.to_json()["resolve"] if r["card"] in full["box"] + full["discard"]]
+            for player in (0, 1):
+                seen = after.view(player).to_json()
+                assert all(card in seen["box"] + seen["discard"] for card in out_of_deck), (seed, player)
+            shown_cards += len(out_of_deck)
+    assert shown_cards > 0
