@@ -341,10 +341,18 @@ def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation
         if action in evaluation.exact:
             extra["exact"] = fraction_text(evaluation.exact[action])
         infos.append(MoveInfo(state.action_to_string(action), evaluation.values[action], pv, why, extra=extra))
-    for action in evaluation.unvalued:
-        infos.append(MoveInfo(state.action_to_string(action), 0.0, [state.action_to_string(action)],
-                              "not valued: one more round of Individual Scenes does not fit the search limits",
-                              extra={"valued": False}))
+    unvalued = [MoveInfo(state.action_to_string(action), 0.0, [state.action_to_string(action)],
+                         "not valued: one more round of Individual Scenes does not fit the search limits",
+                         extra={"valued": False}) for action in evaluation.unvalued]
+    if unvalued and top_value <= 0:
+        # every valued move is a sure failure within the horizon (a probability of 0) and an unvalued one
+        # cannot be worse: it comes first (MN-47)
+        for info in unvalued:
+            info.why += ("; listed first: every valued move has probability 0 within the horizon, and a move "
+                         "not valued cannot be worse")
+        infos = unvalued + infos
+    else:
+        infos += unvalued
     optimal, status = _proof(evaluation)
     best = top_value
     root: dict[str, Any] = {

@@ -315,3 +315,27 @@ def test_mn44_the_base_move_is_kept_within_the_margin(build, mn):
     assert order(0.50, 0.50 + MARGIN / 2)[0] == S.GROUP
     assert order(0.50, 0.50 + 2 * MARGIN)[0] == S.ROUND
     assert order(0.50, 0.50 + MARGIN / 2, continuation=False)[0] == S.ROUND
+
+
+def test_mn47_a_move_not_valued_comes_before_a_sure_failure(build, mn):
+    """MN-47: with the plain objective a hint that could not value one more round lists ``round`` as not valued;
+    when every valued move is worth 0 it comes first (a chance of Victory cannot be lower), otherwise last."""
+    from solver.mnemonic import state as S
+    from solver.mnemonic.advice import hint_result
+    from solver.mnemonic.planner import Evaluation
+    from solver.search import Limits, SearchContext
+    state = build([mn.player("A=H2,B=S1c", "7H 8H"), mn.player("D=C2", "9C TC")], rules={"deckBurner.handSize": 2},
+                  phase="table")
+    assert {S.ROUND, S.END, S.GROUP} <= set(state.legal_actions())
+
+    def moves_listed(group: float) -> list[tuple[str, bool]]:
+        evaluation = Evaluation(state.legal_actions(), {S.GROUP: group, S.END: 0.0}, {}, Horizon(0, 2),
+                                Horizon(0, 2), 1, 0.0, continuation=False, unvalued=[S.ROUND])
+        result = hint_result(state, SearchContext(limits=Limits(nodes=10)), evaluation, 0, 0, False, 5)
+        return [(m.move, m.extra.get("valued", True)) for m in result.move_infos]
+
+    lost = moves_listed(0.0)
+    assert lost[0] == (state.action_to_string(S.ROUND), False)
+    hopeful = moves_listed(0.4)
+    assert hopeful[0] == (state.action_to_string(S.GROUP), True)
+    assert hopeful[-1] == (state.action_to_string(S.ROUND), False)
