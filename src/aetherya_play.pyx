@@ -729,9 +729,11 @@ cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
     return 0
 
 
-cdef int run(int* s, uint64_t* rng) noexcept nogil:
+cdef int run(int* s, uint64_t* rng, int stop_age) noexcept nogil:
     cdef int turns = 0
     while turns < MAX_TURNS:
+        if stop_age >= 0 and s[AGE] > stop_age:  # solo: the Age asked for is over (its score is in AGE_SUM)
+            return turns
         turns += 1
         if s[MODE] == SOLO:
             if solo_turn(s, rng):
@@ -792,33 +794,36 @@ cdef int checked(const int32_t* state) noexcept nogil:
     return 1
 
 
-cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out) noexcept nogil:
+cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out, int stop_age) noexcept nogil:
     cdef int s[LENGTH]
     cdef int i, turns
     cdef uint64_t rng[STREAMS]
     seed_streams(rng, seed, 0)
     for i in range(LENGTH):
         s[i] = state[i]
-    turns = run(s, rng)
+    turns = run(s, rng, stop_age)
     returns(s, out)
     return turns
 
 
-def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out):
+def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out, int stop_age=-1):
     """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``
     (solo: ``out[0]`` the campaign score, ``out[1]`` the Legends written over the campaign).
 
-    ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. Returns the number of turns played.
+    ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. ``stop_age`` >= 0 (solo) stops the playout
+    once Age index ``stop_age`` (0, 1, 2) is over: ``out[0]`` is then the sum of the finished Ages' scores
+    (0 if an Age failed) and ``out[1]`` the Legends written so far. Returns the number of turns played.
     """
     if state.shape[0] != LENGTH or out.shape[0] < 2 or out.shape[0] < state[PLAYERS]:
         raise ValueError("playout: expected a packed state of length 360 and an output array")
     if not checked(&state[0]):
         raise ValueError("playout: the packed state holds an out-of-range value")
-    return play_one(&state[0], seed, &out[0])
+    return play_one(&state[0], seed, &out[0], stop_age)
 
 
-def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32_t[:, ::1] out):
-    """``playout`` for each row of ``states`` (n, 360) with ``seeds`` (n,) into ``out`` (n, 4). Returns total turns."""
+def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32_t[:, ::1] out, int stop_age=-1):
+    """``playout`` for each row of ``states`` (n, 360) with ``seeds`` (n,) into ``out`` (n, 4), each stopped
+    after Age ``stop_age`` when it is >= 0. Returns total turns."""
     cdef Py_ssize_t i, n = states.shape[0]
     cdef long total = 0
     if states.shape[1] != LENGTH or seeds.shape[0] != n or out.shape[0] != n or out.shape[1] != 4:
@@ -828,7 +833,7 @@ def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32
             raise ValueError(f"playout_batch: states[{i}] holds an out-of-range value")
     with nogil:
         for i in range(n):
-            total += play_one(&states[i, 0], seeds[i], &out[i, 0])
+            total += play_one(&states[i, 0], seeds[i], &out[i, 0], stop_age)
     return total
 
 

@@ -38,6 +38,17 @@ FIRST_ROUND = 6
 MAX_CANDIDATES = 40
 #: solo ranking: one more Legend written (on average) outweighs any campaign-score difference
 SOLO_LEGEND_WEIGHT = 100
+#: solo ranking: completing the Age of the horizon (every Legend of it written) outweighs Legends and score
+SOLO_AGE_WEIGHT = 1000
+#: solo: Legends written over the campaign once Age index 0, 1, 2 is over (4, 5 and 6 a row, AE-33)
+SOLO_GOALS = (4, 9, 15)
+#: solo: the sampled worlds on which the policy's move is screened first; when it completes the Age in every
+#: one, the hint keeps it (the search's budget goes to the decisions where the policy is seen to fail)
+SOLO_SCREEN = 8
+#: solo: standard errors by which a move must beat the policy's move on the same worlds to replace it, once
+#: the screen found the policy failing (a mild guard: 2.5 kept the policy's move nearly always and the hint
+#: rescued 7 of 12 campaigns greedy lost; 1.0 rescued 21 of 24 and lost 1 of 24 greedy won, docs/benchmarks.md)
+SOLO_Z = 1.0
 #: solo placements sampled by a hint: the best by the policy's value, plus a few reveals
 SOLO_SHORTLIST = 8
 SOLO_REVEALS = 2
@@ -64,6 +75,8 @@ class Candidate:
     dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
     after_claims: bool = False  # set by each ranking: dominated and listed after the claims this time
     default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
+    goal: int = 15  # solo: the Legends written by the horizon's end that complete it (SOLO_GOALS)
+    safe: bool = False  # solo, the policy's move: it completed the horizon's Age in every screened world
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
@@ -72,7 +85,8 @@ class Candidate:
     def utilities(self) -> list[float]:
         """Per sampled world, what the ranking maximises (solo: Legends written first, see :attr:`key`)."""
         if self.progress:
-            return [SOLO_LEGEND_WEIGHT * p + v for p, v in zip(self.progress, self.values)]
+            return [SOLO_AGE_WEIGHT * (p >= self.goal) + SOLO_LEGEND_WEIGHT * p + v
+                    for p, v in zip(self.progress, self.values)]
         return list(self.values)
 
     @property
@@ -81,17 +95,18 @@ class Candidate:
 
     @property
     def key(self) -> float:
-        """Ranking key: the expected value; in solo the Legends written come first (AE-34: a campaign that
-        misses one Legend is lost, whatever its kingdoms score), so the key is the mean of
-        ``SOLO_LEGEND_WEIGHT`` x Legends written + campaign score."""
+        """Ranking key: the expected value; in solo completing the horizon's Age comes first, then the Legends
+        written (AE-34: a campaign that misses one Legend is lost, whatever its kingdoms score), so the key is
+        the mean of ``SOLO_AGE_WEIGHT`` x Age completed + ``SOLO_LEGEND_WEIGHT`` x Legends written + score."""
         if self.progress:
-            return round(SOLO_LEGEND_WEIGHT * float(np.mean(self.progress)) + self.mean, 9)
+            return round(float(np.mean(self.utilities)), 9)
         return round(self.mean, 9)
 
     @property
     def completion(self) -> float:
-        """Solo: the share of the sampled campaigns that wrote all 15 Legends."""
-        return float(np.mean([p >= 15 for p in self.progress])) if self.progress else 0.0
+        """Solo: the share of the sampled playouts that completed the horizon's Age (all its Legends written;
+        the horizon of Age 3, or of a Legend swap, is the whole campaign)."""
+        return float(np.mean([p >= self.goal for p in self.progress])) if self.progress else 0.0
 
     @property
     def stdev(self) -> float:
@@ -201,14 +216,23 @@ Sampler = Callable[[np.random.Generator], AetheryaState]
 KEEP_AT_LEAST = 3
 
 
+def solo_horizon(state: AetheryaState) -> int:
+    """The Age (index) a solo hint's playouts stop after: the current one, since a decision mostly decides
+    whether its own Age is completed; -1 (the whole campaign) for a Legend swap, which moves a Legend to the
+    next Age."""
+    return -1 if state.phase == "swap" else int(state.age)
+
+
 def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sampler,
-           plans: tuple[list[list[int]], list[list[int]]] | None = None) -> tuple[list[Candidate], dict[str, Any]]:
+           plans: tuple[list[list[int]], list[list[int]]] | None = None,
+           top_only: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
     """Successive-halving sampling of the turn's plans within the context's limits.
 
     ``sample(rng)`` draws a full state from what the advised player knows (or returns the true state in a
     full-information analysis). With a node limit (and no time limit) the search evaluates exactly that many
     playouts (sampled world x plan), the last ones on one more world for the best candidates, whatever the
-    machine's speed.
+    machine's speed; solo hints stop earlier when the policy's move passes the screen (:func:`_solo_screen`),
+    and ``top_only`` (the move alone is wanted) then skips valuing the other moves.
     """
     short, extras = plans if plans is not None else _plans(state)
     candidates = [Candidate(plan) for plan in short] + [Candidate(plan, extra=True) for plan in extras]
@@ -217,6 +241,10 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
             cand.dominated = cand.plan == [A_END]
     if state.mode in POLICY_MOVE_MODES:
         _mark_policy_move(state, candidates, ctx.seed)
+    stop_age = solo_horizon(state) if state.mode == "solo" else -1
+    if state.mode == "solo":
+        for cand in candidates:
+            cand.goal = SOLO_GOALS[stop_age] if stop_age >= 0 else SOLO_GOALS[-1]
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
@@ -230,6 +258,20 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     live = list(candidates)
     rounds = playouts = worlds_seen = 0
     batch = FIRST_ROUND
+    screened = "none"  # solo: the screen's outcome (see _solo_screen): none (not run), safe, failed, cut
+    if state.mode == "solo" and len(candidates) > 1:
+        default = next((c for c in candidates if c.default), None)
+        if default is not None:
+            screen = _solo_screen(candidates, default, sample, rng, stop_age, player, nodes, hard_stop, top_only)
+            playouts, worlds_seen, rounds = screen["playouts"], screen["worlds"], screen["rounds"]
+            if screen["done"]:
+                return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen,
+                                    "screen": "safe" if default.safe else "cut"}
+            screened = "failed"
+            live = [c for c in candidates if not c.extra]
+            for cand in candidates:
+                if cand.extra:
+                    cand.dropped_round = 1
     while live:
         size = batch
         if nodes is not None:
@@ -241,7 +283,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
                 best = sorted(live, key=_live_order, reverse=True)[:left]
                 world = sample(rng)
                 seed = int(rng.integers(0, 2**63))
-                playouts += _evaluate_paired(best, [world], [seed], player)
+                playouts += _evaluate_paired(best, [world], [seed], player, stop_age=stop_age)
                 break
         started = time.perf_counter()
         worlds = [sample(rng) for _ in range(size)]
@@ -252,7 +294,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
                 cut = True
                 break
             count = _evaluate_paired(live, [world], [seed], player, stop=hard_stop,
-                                     keep_partial=worlds_seen + done == 0)
+                                     keep_partial=worlds_seen + done == 0, stop_age=stop_age)
             playouts += count
             if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
                 cut = True
@@ -285,7 +327,47 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
             break
         if budget is None and nodes is None and rounds >= 8:
             break
-    return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen}
+    return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen, "screen": screened}
+
+
+def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sampler, rng: np.random.Generator,
+                 stop_age: int, player: int, nodes: int | None, hard_stop: Callable[[], bool],
+                 top_only: bool) -> dict[str, Any]:
+    """Solo: the policy's move alone on ``SOLO_SCREEN`` sampled worlds first. When it completes the horizon's
+    Age in every one (``default.safe``), the hint keeps it: the other moves are valued on the same worlds (for
+    the answer and reviews; not with ``top_only``) and the search ends. Otherwise the other moves are valued on
+    those worlds, as the first round of the successive halving that follows. Returns the counts and ``done``
+    (the search is over: safe, or cut by the limits)."""
+    count = SOLO_SCREEN if nodes is None else max(1, min(SOLO_SCREEN, nodes // len(candidates)))
+    worlds = [sample(rng) for _ in range(count)]
+    seeds = [int(x) for x in rng.integers(0, 2**63, size=count)]
+    playouts = done = 0
+    for world, seed in zip(worlds, seeds):
+        got = _evaluate_paired([default], [world], [seed], player, stop=hard_stop, keep_partial=done == 0,
+                               stop_age=stop_age)
+        playouts += got
+        if not got or (done and hard_stop()):
+            break
+        done += 1
+    default.safe = done == count and all(p >= default.goal for p in default.progress)
+    if default.safe and top_only:
+        return {"playouts": playouts, "worlds": done, "rounds": 1, "done": True}
+    others = [c for c in candidates if c is not default]
+    valued = 0
+    for world, seed in zip(worlds[:done], seeds[:done]):
+        got = _evaluate_paired(others, [world], [seed], player, stop=hard_stop, keep_partial=valued == 0,
+                               stop_age=stop_age)
+        playouts += got
+        if got < len(others):
+            break
+        valued += 1
+    for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
+        del cand.values[valued:], cand.progress[valued:]
+    if valued < done:
+        del default.values[valued:], default.progress[valued:]
+        default.safe = False
+    cut = valued < count or hard_stop()
+    return {"playouts": playouts, "worlds": valued, "rounds": 1, "done": default.safe or cut}
 
 
 def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world: float) -> bool:
@@ -299,7 +381,7 @@ def _live_order(cand: Candidate) -> tuple[bool, float]:
 
 
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
-                     stop: Callable[[], bool] | None = None, keep_partial: bool = False) -> int:
+                     stop: Callable[[], bool] | None = None, keep_partial: bool = False, stop_age: int = -1) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
     candidate's values are appended in world order, so that candidates can be compared world by world.
 
@@ -335,7 +417,7 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
         if start and stop is not None and not keep_partial and stop():
             return 0
         values[start:start + PLAYOUT_CHUNK] = playout_values(packed[start:start + PLAYOUT_CHUNK],
-                                                             seed_list[start:start + PLAYOUT_CHUNK])
+                                                             seed_list[start:start + PLAYOUT_CHUNK], stop_age)
     for row, key in enumerate(owners):
         results[key] = (float(values[row][player]), float(values[row][1]) if solo else 0.0)
     appended = 0
@@ -377,15 +459,15 @@ def within_noise(a: Candidate, b: Candidate) -> bool:
     return a.mean - half_a <= b.mean + half_b and b.mean - half_b <= a.mean + half_a
 
 
-def _significantly_better(cand: Candidate, default: Candidate) -> bool:
-    """True when ``cand`` beats ``default`` on the worlds both were played in, by more than two standard errors
-    of the paired differences of their ranking utilities."""
+def _significantly_better(cand: Candidate, default: Candidate, z: float = 2.0) -> bool:
+    """True when ``cand`` beats ``default`` on the worlds both were played in, by more than ``z`` standard
+    errors of the paired differences of their ranking utilities."""
     n = min(len(cand.values), len(default.values))
     if n < FIRST_ROUND:
         return False
     diffs = np.asarray(cand.utilities[:n]) - np.asarray(default.utilities[:n])
     spread = float(np.std(diffs, ddof=1)) / math.sqrt(n)
-    return float(np.mean(diffs)) > 2.0 * spread and float(np.mean(diffs)) > 0
+    return float(np.mean(diffs)) > z * spread and float(np.mean(diffs)) > 0
 
 
 # ---------------------------------------------------------------------- presenting
@@ -394,8 +476,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
 
     Candidates still live come first (by mean; solo: Legends written first), then those dropped by the
     successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
-    unless it measures significantly better than the best of them. Solo: the policy's move comes first
-    unless the best measured move is significantly better than it.
+    unless it measures significantly better than the best of them. Solo and co-op: the policy's move comes
+    first unless the best measured move is significantly better than it (solo: by ``SOLO_Z`` standard errors;
+    never when the screen found it completing the Age in every screened world).
     """
     for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
@@ -409,10 +492,14 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
             order.insert(order.index(claims[-1]) + 1, end)
             end.after_claims = True
     default = next((c for c in order if c.default), None)
+    z = SOLO_Z if default is not None and default.progress else 2.0
     if default is not None and order[0] is not default and not order[0].after_claims \
-            and not _significantly_better(order[0], default):
+            and (default.safe or not _significantly_better(order[0], default, z)):
         order.remove(default)
         order.insert(0, default)
+    if default is not None and default.safe:
+        default.notes.append(f"the policy's move: it completed the Age in all {len(default.values)} screened "
+                             "worlds, so the hint keeps it")
     _note_order(order)
     return order
 
@@ -432,6 +519,9 @@ def _note_order(order: list[Candidate]) -> None:
                    f"dropped after round {cand.dropped_round} with {len(cand.values)} samples (not among the best "
                    "half then)")
             cand.notes.append(f"listed below {name}, whose value is lower: {why}")
+        elif above.default and above.safe:
+            cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: the "
+                              "policy's move completed the Age in every screened world, and is kept there")
         elif above.default:
             cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: not "
                               "significantly better on the same sampled worlds (whole playouts are noisy)")
@@ -498,7 +588,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
                                  "valueCI": interval}
         if best.progress:
             extra["legendsWritten"] = round(float(np.mean(best.progress)), 3)
-            extra["campaignCompleted"] = round(best.completion, 3)
+            extra["campaignCompleted" if best.goal == SOLO_GOALS[-1] else "ageCompleted"] = round(best.completion, 3)
         if best.default:
             extra["policyMove"] = True
         notes = list(best.notes)
@@ -520,7 +610,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
     infos = infos[:top]
     root = {
         "player": player, "phase": shown.phase, "fullInformation": full,
-        "valueMeaning": _meaning(state, player),
+        "valueMeaning": _meaning(state, player, kept[0].goal if kept else SOLO_GOALS[-1]),
         "currentScore": shown.score(player).total if state.mode != "solo" else shown.score(0).total,
         "rounds": rounds, "playouts": playouts, "worlds": worlds, "nodes": ctx.limits.nodes,
         "seconds": round(ctx.elapsed(), 3),
@@ -532,13 +622,19 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
     return HintResult(game=state.game.spec(), move_infos=infos, root_info=root, is_during_search=interim)
 
 
-def _meaning(state: AetheryaState, player: int) -> str:
+def _meaning(state: AetheryaState, player: int, goal: int = 15) -> str:
     if state.mode == "coop":
         return "expected team score (lowest player score minus the discarded Legends' points), higher is better"
+    if state.mode == "solo" and goal != SOLO_GOALS[-1]:
+        age = SOLO_GOALS.index(goal) + 1
+        return (f"expected score of the finished Ages at the end of Age {age}, where the playouts stop (the sum "
+                "of their Age scores; 0 if an Age fails); moves are ranked by the share of sampled playouts that "
+                f"complete Age {age} first (ageCompleted: all its Legends written), then by the Legends written "
+                f"by then (legendsWritten, of {goal}), then by value")
     if state.mode == "solo":
         return ("expected campaign score (sum of the Age scores; 0 if an Age fails); moves are ranked by the "
-                "expected number of Legends written over the campaign first (legendsWritten; all 15 = the "
-                "campaign is won, campaignCompleted is the share of sampled campaigns that did), then by value")
+                "share of sampled campaigns completed first (campaignCompleted: all 15 Legends written), then by "
+                "the expected number of Legends written over the campaign (legendsWritten), then by value")
     return f"expected final score of player {player} (Harmony points, Legends included)"
 
 
@@ -806,6 +902,10 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
     rng = np.random.default_rng(ctx.seed + 1)
     world = sample(rng)
     extra: dict[str, Any] = {}
+    if state.mode == "solo":
+        age = solo_horizon(state)
+        extra["horizon"] = "the whole campaign" if age < 0 or age == 2 else f"the end of Age {age + 1}"
+        extra["screen"] = info["screen"]
     if min(world.kingdoms[seat]) >= 0:
         # a node-limited hint is reproducible: its planner call is node-limited too
         nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
@@ -840,7 +940,7 @@ def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool =
     if full_information:
         if state.is_terminal() or state.is_chance_node():
             return state.parse_move(hint_full(state, ctx, top=1).best.move)  # the hint's own error
-        candidates, _ = search(state, ctx, seat, lambda rng: state.clone())
+        candidates, _ = search(state, ctx, seat, lambda rng: state.clone(), top_only=True)
     else:
         from solver.game import CHANCE_PLAYER
         view = state.view(seat)
@@ -848,7 +948,7 @@ def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool =
         if view.is_terminal() or view.current_player() == CHANCE_PLAYER or rep.to_move != seat \
                 or (rep.phase == "place" and rep.hold_from == "take" and rep.mode != "solo"):
             return state.parse_move(hint_view(view, ctx, top=1).best.move)
-        candidates, _ = search(rep, ctx, seat, view.resample)
+        candidates, _ = search(rep, ctx, seat, view.resample, top_only=True)
     return _ranked(candidates)[0].plan[0]
 
 

@@ -68,13 +68,14 @@ def pack(state: AetheryaState) -> np.ndarray:
     return s
 
 
-def playout_values(packed: list[np.ndarray], seeds: list[int]) -> np.ndarray:
-    """Returns (n, 4) of the greedy playouts of packed positions, in one compiled call."""
+def playout_values(packed: list[np.ndarray], seeds: list[int], stop_age: int = -1) -> np.ndarray:
+    """Returns (n, 4) of the greedy playouts of packed positions, in one compiled call; with ``stop_age`` >= 0
+    (solo) each playout stops once that Age is over (the finished Ages' scores, the Legends written so far)."""
     if not packed:
         return np.zeros((0, 4), dtype=np.int32)
     states = np.ascontiguousarray(np.stack(packed), dtype=np.int32)
     out = np.zeros((len(packed), 4), dtype=np.int32)
-    kernel.playout_batch(states, np.asarray(seeds, dtype=np.uint64), out)
+    kernel.playout_batch(states, np.asarray(seeds, dtype=np.uint64), out, stop_age)
     return out
 
 

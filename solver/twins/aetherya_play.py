@@ -704,9 +704,11 @@ def _solo_progress(s: list[int]) -> int:
     return done
 
 
-def _run(s: list[int], rng: list[int]) -> int:
+def _run(s: list[int], rng: list[int], stop_age: int = -1) -> int:
     turns = 0
     while turns < MAX_TURNS:
+        if stop_age >= 0 and s[AGE] > stop_age:  # solo: the Age asked for is over (its score is in AGE_SUM)
+            return turns
         turns += 1
         if s[MODE] == SOLO:
             if _solo_turn(s, rng):
@@ -728,11 +730,13 @@ def _checked(state: np.ndarray) -> bool:
     return all(0 <= state[DLEN + i] <= DISC_CAP for i in range(2))
 
 
-def playout(state: np.ndarray, seed: int, out: np.ndarray) -> int:
+def playout(state: np.ndarray, seed: int, out: np.ndarray, stop_age: int = -1) -> int:
     """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``
     (solo: ``out[0]`` the campaign score, ``out[1]`` the Legends written over the campaign).
 
-    ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. Returns the number of turns played.
+    ``seed`` (0 <= seed < 2**64) seeds the splitmix64 generator. ``stop_age`` >= 0 (solo) stops the playout
+    once Age index ``stop_age`` (0, 1, 2) is over: ``out[0]`` is then the sum of the finished Ages' scores
+    (0 if an Age failed) and ``out[1]`` the Legends written so far. Returns the number of turns played.
     """
     if state.shape[0] != LENGTH or out.shape[0] < 2 or out.shape[0] < state[PLAYERS]:
         raise ValueError("playout: expected a packed state of length 360 and an output array")
@@ -741,13 +745,14 @@ def playout(state: np.ndarray, seed: int, out: np.ndarray) -> int:
     s = [int(x) for x in state]
     rng = [0] * 4
     _seed_streams(rng, int(seed) & MASK64, 0)
-    turns = _run(s, rng)
+    turns = _run(s, rng, stop_age)
     _returns(s, out)
     return turns
 
 
-def playout_batch(states: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> int:
-    """``playout`` for each row of ``states`` (n, 360) with ``seeds`` (n,) into ``out`` (n, 4). Returns total turns."""
+def playout_batch(states: np.ndarray, seeds: np.ndarray, out: np.ndarray, stop_age: int = -1) -> int:
+    """``playout`` for each row of ``states`` (n, 360) with ``seeds`` (n,) into ``out`` (n, 4), each stopped
+    after Age ``stop_age`` when it is >= 0. Returns total turns."""
     if states.ndim != 2 or states.shape[1] != LENGTH or seeds.shape[0] != states.shape[0] \
             or out.shape[0] != states.shape[0] or out.shape[1] != 4:
         raise ValueError("playout_batch: expected states (n, 360) int32, seeds (n,) uint64, out (n, 4) int32")
@@ -756,7 +761,7 @@ def playout_batch(states: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> int
             raise ValueError(f"playout_batch: states[{i}] holds an out-of-range value")
     total = 0
     for i in range(states.shape[0]):
-        total += playout(states[i], int(seeds[i]), out[i])
+        total += playout(states[i], int(seeds[i]), out[i], stop_age)
     return total
 
 

@@ -154,3 +154,67 @@ def test_hint_best_move_is_the_hints_first_move():
                 assert state.action_to_string(a) == shown
             checked += 1
         state.apply_action(greedy_action(state, rng))
+
+
+def _solo_position(seed: int, steps: int):
+    """A solo campaign dealt from ``seed`` after ``steps`` greedy decisions, at a decision."""
+    game = AetheryaGame(mode="solo")
+    state, rng = game.new_initial_state(seed), np.random.default_rng(seed)
+    for _ in range(steps):
+        while state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        state.apply_action(greedy_action(state, rng))
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    return state
+
+
+def test_solo_hint_keeps_the_policy_move_that_completes_the_age_in_every_screened_world():
+    """A solo hint first plays the policy's move on SOLO_SCREEN sampled worlds, stopping each playout at the
+    end of the current Age (the horizon); when it completes the Age in all of them the hint keeps it, values the
+    other moves on the same worlds and stops there. The answer says so (``screen``, ``horizon``,
+    ``ageCompleted``, the policy move's reason)."""
+    from solver.aetherya.hints import SOLO_SCREEN, hint
+    state = _solo_position(3, 30)
+    assert state.age == 0
+    answer = hint(state, SearchContext(limits=Limits(time_ms=5000), seed=1), top=10).to_json()
+    root = answer["rootInfo"]
+    assert root["screen"] == "safe" and root["horizon"] == "the end of Age 1"
+    assert root["worlds"] == SOLO_SCREEN and root["playouts"] == SOLO_SCREEN * root["candidates"]
+    first = answer["moveInfos"][0]
+    assert first["policyMove"] and first["ageCompleted"] == 1.0
+    assert "completed the Age in all 8 screened worlds" in first["why"]
+    assert all(m["legendsWritten"] <= 4 and "campaignCompleted" not in m for m in answer["moveInfos"])
+    assert "end of Age 1" in root["valueMeaning"]
+
+
+def test_solo_hint_searches_on_when_the_policy_fails_in_a_screened_world():
+    """When the policy's move fails the Age in a screened world, the whole budget goes to the successive halving
+    of every move on the same worlds (here the campaign's first arrangement, 24 of them)."""
+    from solver.aetherya.hints import hint
+    state = _solo_position(2, 0)
+    answer = hint(state, SearchContext(limits=Limits(nodes=200), seed=0), top=3).to_json()
+    root = answer["rootInfo"]
+    assert root["screen"] == "failed" and root["playouts"] == 200 and root["candidates"] == 24
+
+
+def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
+    """Once the screen found the policy failing, the best move replaces it when it beats it by SOLO_Z standard
+    errors of the paired differences (Age completed x 1000 + Legends x 100 + score); a safe policy move is kept
+    whatever the others measure."""
+    from solver.aetherya.hints import SOLO_AGE_WEIGHT, SOLO_Z, Candidate, _ranked
+    fails = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1]
+
+    def ranked(better: list[int], safe: bool = False) -> list[int]:
+        policy = Candidate([1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails], default=True,
+                           goal=4, safe=safe)
+        other = Candidate([2], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in better], goal=4)
+        return [c.plan[0] for c in _ranked([policy, other])]
+
+    swapped = [1 if i == 2 else 0 if i == 0 else f for i, f in enumerate(fails)]  # rescues one, loses another
+    two_rescues = [1] * 12
+    assert 1.0 <= SOLO_Z < 1.4 and SOLO_AGE_WEIGHT == 1000
+    assert ranked(fails) == [1, 2]  # equal: the policy's move first
+    assert ranked(swapped) == [1, 2]  # as many worlds lost as rescued: mean 0
+    assert ranked(two_rescues) == [2, 1]  # both worlds: mean 183, SE 124 -> 1.48 SE
+    assert ranked(two_rescues, safe=True) == [1, 2]

@@ -42,6 +42,32 @@ def test_playout_kernel_matches_twin(spec, seed, turns, play_seed):
     assert out_k.tolist() == out_t.tolist()
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), turns=st.integers(0, 40), play_seed=st.integers(0, 2**64 - 1))
+def test_solo_playout_stopped_at_the_age_end_matches_twin(seed, turns, play_seed):
+    """``stop_age``: the kernel and the twin stop after the same Age with the same values; the stopped playout
+    is the whole playout's beginning (same Legends written by then, the Age's score counted once)."""
+    state = position("aetherya(mode=solo)", seed, turns)
+    if state.is_terminal():
+        return
+    packed = pack(state)
+    age = int(state.age)
+    out_k, out_t, whole = np.zeros(4, np.int32), np.zeros(4, np.int32), np.zeros(4, np.int32)
+    turns_k = kernel.playout(packed, play_seed, out_k, age)
+    assert turns_k == twin.playout(packed, play_seed, out_t, age)
+    assert out_k.tolist() == out_t.tolist()
+    assert turns_k <= kernel.playout(packed, play_seed, whole)
+    needed = (4, 9, 15)[age]
+    assert out_k[1] <= needed
+    if whole[1] >= needed:  # the whole campaign passed this Age, so the stopped one did too, with the same score
+        assert out_k[1] == needed
+    if whole[1] < needed:  # it failed in this Age: the stopped playout is the same failure
+        assert out_k.tolist() == whole.tolist()
+    batch = np.zeros((1, 4), np.int32)
+    kernel.playout_batch(packed[None, :].copy(), np.asarray([play_seed], np.uint64), batch, age)
+    assert batch[0].tolist() == out_k.tolist()
+
+
 def test_playout_batch_matches_single_calls():
     states = np.stack([pack(position("aetherya", s, 3)) for s in range(4)])
     seeds = np.arange(4, dtype=np.uint64) * 977
