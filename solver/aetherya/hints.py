@@ -49,6 +49,11 @@ SOLO_SCREEN = 8
 #: the screen found the policy failing (a mild guard: 2.5 kept the policy's move nearly always and the hint
 #: rescued 7 of 12 campaigns greedy lost; 1.0 rescued 21 of 24 and lost 1 of 24 greedy won, docs/benchmarks.md)
 SOLO_Z = 1.0
+#: solo, a Legend swap: the bar is higher. A swap's playouts run the whole campaign and 20 to 30 swaps are
+#: compared with "swap none" on a few dozen worlds each: at 1 SE the best of them beat it by luck nearly always
+#: (two of the three campaigns the hint lost and greedy won in the first 72 deals failed in the Age after such
+#: a swap)
+SOLO_SWAP_Z = 2.5
 #: solo placements sampled by a hint: the best by the policy's value, plus a few reveals
 SOLO_SHORTLIST = 8
 SOLO_REVEALS = 2
@@ -77,6 +82,7 @@ class Candidate:
     default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
     goal: int = 15  # solo: the Legends written by the horizon's end that complete it (SOLO_GOALS)
     safe: bool = False  # solo, the policy's move: it completed the horizon's Age in every screened world
+    bar: float = 2.0  # the policy's move: standard errors by which another must beat it to replace it
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
@@ -245,6 +251,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.mode == "solo":
         for cand in candidates:
             cand.goal = SOLO_GOALS[stop_age] if stop_age >= 0 else SOLO_GOALS[-1]
+            cand.bar = SOLO_SWAP_Z if state.phase == "swap" else SOLO_Z
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
@@ -477,8 +484,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     Candidates still live come first (by mean; solo: Legends written first), then those dropped by the
     successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
     unless it measures significantly better than the best of them. Solo and co-op: the policy's move comes
-    first unless the best measured move is significantly better than it (solo: by ``SOLO_Z`` standard errors;
-    never when the screen found it completing the Age in every screened world).
+    first unless the best measured move is significantly better than it (by ``bar`` standard errors: 2, solo
+    ``SOLO_Z`` or for a Legend swap ``SOLO_SWAP_Z``; never when the screen found it completing the Age in every
+    screened world).
     """
     for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
@@ -492,9 +500,8 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
             order.insert(order.index(claims[-1]) + 1, end)
             end.after_claims = True
     default = next((c for c in order if c.default), None)
-    z = SOLO_Z if default is not None and default.progress else 2.0
     if default is not None and order[0] is not default and not order[0].after_claims \
-            and (default.safe or not _significantly_better(order[0], default, z)):
+            and (default.safe or not _significantly_better(order[0], default, default.bar)):
         order.remove(default)
         order.insert(0, default)
     if default is not None and default.safe:

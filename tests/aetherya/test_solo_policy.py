@@ -200,14 +200,14 @@ def test_solo_hint_searches_on_when_the_policy_fails_in_a_screened_world():
 
 def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
     """Once the screen found the policy failing, the best move replaces it when it beats it by SOLO_Z standard
-    errors of the paired differences (Age completed x 1000 + Legends x 100 + score); a safe policy move is kept
-    whatever the others measure."""
-    from solver.aetherya.hints import SOLO_AGE_WEIGHT, SOLO_Z, Candidate, _ranked
+    errors of the paired differences (Age completed x 1000 + Legends x 100 + score), a Legend swap by
+    SOLO_SWAP_Z; a safe policy move is kept whatever the others measure."""
+    from solver.aetherya.hints import SOLO_AGE_WEIGHT, SOLO_SWAP_Z, SOLO_Z, Candidate, _ranked
     fails = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1]
 
-    def ranked(better: list[int], safe: bool = False) -> list[int]:
+    def ranked(better: list[int], safe: bool = False, bar: float = SOLO_Z) -> list[int]:
         policy = Candidate([1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails], default=True,
-                           goal=4, safe=safe)
+                           goal=4, safe=safe, bar=bar)
         other = Candidate([2], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in better], goal=4)
         return [c.plan[0] for c in _ranked([policy, other])]
 
@@ -218,3 +218,4 @@ def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
     assert ranked(swapped) == [1, 2]  # as many worlds lost as rescued: mean 0
     assert ranked(two_rescues) == [2, 1]  # both worlds: mean 183, SE 124 -> 1.48 SE
     assert ranked(two_rescues, safe=True) == [1, 2]
+    assert SOLO_SWAP_Z > 1.5 and ranked(two_rescues, bar=SOLO_SWAP_Z) == [1, 2]
