@@ -123,7 +123,7 @@ def main(argv: list[str]) -> int:
     seed = int(_flag(argv, "seed", "2026"))
     campaigns = int(_flag(argv, "campaigns", "20" if quick else "1000"))
     hint_campaigns = int(_flag(argv, "hint-campaigns", "2" if quick else "200"))
-    nodes = int(_flag(argv, "nodes", "20" if quick else "120"))
+    nodes = int(_flag(argv, "nodes", "20" if quick else "600"))
     jobs = int(_flag(argv, "jobs", "1"))
     out_flag = _flag(argv, "out", "")
     out = Path(out_flag) if out_flag else None

@@ -149,24 +149,17 @@ def _plans(state: AetheryaState) -> tuple[list[list[int]], list[list[int]]]:
 
 
 def _shortlist_solo_place(state: AetheryaState, legal: list[int]) -> list[int]:
-    """Solo placements worth sampling: the ``SOLO_SHORTLIST`` best by the solo policy's value (closeness to the
-    Age's Legends, from the face-up cards only) and up to ``SOLO_REVEALS`` reveals (the face-down cells with the
-    most face-up neighbours); sampling every one of 25 moves would leave each too few samples."""
-    from solver.aetherya.playout import solo_options
-    values = {cell: v for v, cell in solo_options(state, state.hold, state.hold_from == "draw")}
-    places = sorted((a for a in legal if a < A_REVEAL), key=lambda a: (-values.get(a - A_PLACE, -10**9), a))
-    keep = places[:SOLO_SHORTLIST]
-    reveals = [a for a in legal if a >= A_REVEAL]
-    if reveals:
-        hidden = state.hidden[0]
-
-        def open_neighbours(a: int) -> int:
-            cell = a - A_REVEAL
-            row, col = divmod(cell, 4)
-            near = [(row + dr) * 4 + col + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                    if 0 <= row + dr < 4 and 0 <= col + dc < 4]
-            return sum(1 for n in near if not hidden >> n & 1)
-        keep += sorted(reveals, key=lambda a: (-open_neighbours(a), a))[:SOLO_REVEALS]
+    """Solo placements worth sampling: the ``SOLO_SHORTLIST`` best placements and the ``SOLO_REVEALS`` best
+    reveals by the solo policy's own values (closeness to the Age's Legends from the face-up cards; a reveal at
+    its expectation over the unseen cards), so that the policy's move is among them; sampling every one of 25
+    moves would leave each too few samples."""
+    from solver.aetherya.playout import solo_moves
+    places, reveals = solo_moves(state, state.hold, state.hold_from == "draw")
+    place_value = {A_PLACE + cell: v for v, cell in places}
+    reveal_value = {A_REVEAL + cell: v for v, cell in reveals}
+    by_value = lambda values: (lambda a: (-values.get(a, -10**9), a))  # noqa: E731
+    keep = sorted((a for a in legal if a < A_REVEAL), key=by_value(place_value))[:SOLO_SHORTLIST]
+    keep += sorted((a for a in legal if a >= A_REVEAL), key=by_value(reveal_value))[:SOLO_REVEALS]
     return sorted(keep)
 
 
@@ -196,8 +189,9 @@ POLICY_MOVE_MODES = ("solo", "coop")
 
 def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int) -> None:
     """Solo and co-op: mark the policy's own move (the greedy player's; at a co-op turn start, its take with the
-    placement it then makes, or its draw; a solo reveal stands for any reveal). Playouts are noisy, so a hint
-    keeps this move unless another measures significantly better (:func:`_significantly_better`)."""
+    placement it then makes, or its draw), sampled in every round even where the shortlist left it out (a tie
+    the policy broke its own way). Playouts are noisy, so a hint keeps this move unless another measures
+    significantly better (:func:`_significantly_better`)."""
     trial = state.clone()
     rng = np.random.default_rng(seed)
     action = greedy_action(trial, rng)
@@ -208,6 +202,7 @@ def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: i
     for cand in candidates:
         if cand.plan == plan:
             cand.default = True
+            cand.extra = False  # outside the shortlist (a tie the policy broke its own way): sampled like it
             return
     if state.phase == "place" and action >= A_REVEAL:
         for cand in candidates:
