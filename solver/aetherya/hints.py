@@ -187,14 +187,16 @@ def _shortlist_end_turn(state: AetheryaState, legal: list[int]) -> list[int]:
 POLICY_MOVE_MODES = ("solo", "coop")
 
 
-def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int) -> None:
+def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: int,
+                      action: int | None = None) -> None:
     """Solo and co-op: mark the policy's own move (the greedy player's; at a co-op turn start, its take with the
     placement it then makes, or its draw), sampled in every round even where the shortlist left it out (a tie
     the policy broke its own way). Playouts are noisy, so a hint keeps this move unless another measures
     significantly better (:func:`_significantly_better`)."""
     trial = state.clone()
     rng = np.random.default_rng(seed)
-    action = greedy_action(trial, rng)
+    if action is None or action not in state.legal_actions():
+        action = greedy_action(trial, rng)
     plan = [action]
     if state.phase == "choose" and state.mode != "solo" and action in (A_TAKE, A_TAKE2):
         trial.apply_action(action)
@@ -226,14 +228,16 @@ def solo_horizon(state: AetheryaState) -> int:
 
 def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sampler,
            plans: tuple[list[list[int]], list[list[int]]] | None = None,
-           top_only: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
+           top_only: bool = False, policy_move: int | None = None) -> tuple[list[Candidate], dict[str, Any]]:
     """Successive-halving sampling of the turn's plans within the context's limits.
 
     ``sample(rng)`` draws a full state from what the advised player knows (or returns the true state in a
     full-information analysis). With a node limit (and no time limit) the search evaluates exactly that many
     playouts (sampled world x plan), the last ones on one more world for the best candidates, whatever the
     machine's speed; solo hints stop earlier when the policy's move passes the screen (:func:`_solo_screen`),
-    and ``top_only`` (the move alone is wanted) then skips valuing the other moves.
+    and ``top_only`` (the move alone is wanted) then skips valuing the other moves. ``policy_move`` (solo
+    self-play) is the policy's own move as the greedy player would make it, its ties broken from the game's
+    own stream; without it the policy's move breaks its ties from the context's seed.
     """
     short, extras = plans if plans is not None else _plans(state)
     candidates = [Candidate(plan) for plan in short] + [Candidate(plan, extra=True) for plan in extras]
@@ -241,7 +245,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
     if state.mode in POLICY_MOVE_MODES:
-        _mark_policy_move(state, candidates, ctx.seed)
+        _mark_policy_move(state, candidates, ctx.seed, policy_move)
     stop_age = solo_horizon(state) if state.mode == "solo" else -1
     if state.mode == "solo":
         for cand in candidates:
@@ -933,16 +937,17 @@ def _planner_ms(ctx: SearchContext) -> int:
     return int(max(1, min(PLANNER_MS, (left - RESULT_S) * 1000)))
 
 
-def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool = False) -> int:
+def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool = False,
+              policy_move: int | None = None) -> int:
     """The action the hint ranks first (``hint(...).best``) for the player to act, from the same search and
     ranking, without what only the answer needs (the explanations, the planner's kingdom potential): for
     self-play, which uses the move alone. A placement after ``take`` (ranked within the turn start's search)
-    goes through the hint itself."""
+    goes through the hint itself. ``policy_move``: see :func:`search`."""
     seat = state.to_move
     if full_information:
         if state.is_terminal() or state.is_chance_node():
             return state.parse_move(hint_full(state, ctx, top=1).best.move)  # the hint's own error
-        candidates, _ = search(state, ctx, seat, lambda rng: state.clone(), top_only=True)
+        candidates, _ = search(state, ctx, seat, lambda rng: state.clone(), top_only=True, policy_move=policy_move)
     else:
         from solver.game import CHANCE_PLAYER
         view = state.view(seat)
@@ -950,7 +955,7 @@ def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool =
         if view.is_terminal() or view.current_player() == CHANCE_PLAYER or rep.to_move != seat \
                 or (rep.phase == "place" and rep.hold_from == "take" and rep.mode != "solo"):
             return state.parse_move(hint_view(view, ctx, top=1).best.move)
-        candidates, _ = search(rep, ctx, seat, view.resample, top_only=True)
+        candidates, _ = search(rep, ctx, seat, view.resample, top_only=True, policy_move=policy_move)
     return _ranked(candidates)[0].plan[0]
 
 

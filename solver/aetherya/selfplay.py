@@ -11,6 +11,8 @@ completed (``"hint completed"``, 0 or 1). Labels measured on the same deals are 
 
 from __future__ import annotations
 
+import zlib
+
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +44,15 @@ def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES) -> Policy:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if state.mode == "solo":
+            # the policy's move as the greedy player makes it (the solo policy reads only what the player sees),
+            # its ties broken from this same stream, and the search seeded from the position: where the hint
+            # keeps the policy's move the campaign stays the greedy player's, so that a paired comparison differs
+            # only where the hint departs from it
+            policy = greedy_action(state.clone(), rng)
+            seed = zlib.crc32(state.view(state.to_move).to_notation().encode()) & 0x7FFFFFFF  # what the player sees
+            return best_move(state, SearchContext(limits=Limits(nodes=hint_nodes), seed=seed),
+                             full_information=full, policy_move=policy)
         ctx = SearchContext(limits=Limits(nodes=hint_nodes), seed=int(rng.integers(2**31)))
         return best_move(state, ctx, full_information=full)  # the hint's best move, without its explanations
     return choose

@@ -219,3 +219,15 @@ def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
     assert ranked(two_rescues) == [2, 1]  # both worlds: mean 183, SE 124 -> 1.48 SE
     assert ranked(two_rescues, safe=True) == [1, 2]
     assert SOLO_SWAP_Z > 1.5 and ranked(two_rescues, bar=SOLO_SWAP_Z) == [1, 2]
+
+
+def test_solo_selfplay_hint_replays_greedy_where_it_keeps_the_policy_move():
+    """In solo self-play the hint's policy move is the greedy player's own choice (ties broken from the same
+    stream) and its search is seeded from what the player sees: with a budget too small to depart from the
+    policy (1 evaluation) the hint's campaign is the greedy player's, move for move, so a paired comparison
+    differs only where the hint departs."""
+    from solver.selfplay import selfplay
+    game = AetheryaGame(mode="solo")
+    for item in selfplay(game, ("greedy", "hint"), seed=2026, start=0, count=2, options={"hintNodes": 1}):
+        greedy, hinted = item["games"]
+        assert greedy["moves"] == hinted["moves"] and item["outcomes"]["hint"] == item["outcomes"]["greedy"]
