@@ -16,6 +16,7 @@ hidden cards, only the future draws random) is available and labelled.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,15 +46,9 @@ SOLO_GOALS = (4, 9, 15)
 #: solo: the sampled worlds on which the policy's move is screened first; when it completes the Age in every
 #: one, the hint keeps it (the search's budget goes to the decisions where the policy is seen to fail)
 SOLO_SCREEN = 8
-#: solo: standard errors by which a move must beat the policy's move on the same worlds to replace it, once
-#: the screen found the policy failing (a mild guard: 2.5 kept the policy's move nearly always and the hint
-#: rescued 7 of 12 campaigns greedy lost; 1.0 rescued 21 of 24 and lost 1 of 24 greedy won, docs/benchmarks.md)
-SOLO_Z = 1.0
-#: solo, a Legend swap: the bar is higher. A swap's playouts run the whole campaign and 20 to 30 swaps are
-#: compared with "swap none" on a few dozen worlds each: at 1 SE the best of them beat it by luck nearly always
-#: (two of the three campaigns the hint lost and greedy won in the first 72 deals failed in the Age after such
-#: a swap)
-SOLO_SWAP_Z = 2.5
+#: solo: the chance, per decision where the screen found the policy failing, that one of the other moves replaces
+#: the policy's move by luck alone (a Bonferroni bar: the more moves compared with it, the higher; see solo_bar)
+SOLO_ALPHA = 0.2
 #: solo placements sampled by a hint: the best by the policy's value, plus a few reveals
 SOLO_SHORTLIST = 8
 SOLO_REVEALS = 2
@@ -250,7 +245,7 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.mode == "solo":
         for cand in candidates:
             cand.goal = SOLO_GOALS[stop_age] if stop_age >= 0 else SOLO_GOALS[-1]
-            cand.bar = SOLO_SWAP_Z if state.phase == "swap" else SOLO_Z
+            cand.bar = -1.0  # set by the ranking from the number of moves compared (solo_bar)
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
@@ -465,6 +460,14 @@ def within_noise(a: Candidate, b: Candidate) -> bool:
     return a.mean - half_a <= b.mean + half_b and b.mean - half_b <= a.mean + half_a
 
 
+def solo_bar(compared: int) -> float:
+    """Standard errors by which the best of ``compared`` other moves must beat the solo policy's move to replace
+    it: one-sided, Bonferroni over the moves compared, ``SOLO_ALPHA`` in all (0.84 for one other move, 2.0 for
+    nine, 2.4 for a Legend swap's two dozen). At a flat bar the best of ten noisy moves beat the policy's move
+    by luck at most risky decisions; at 1 SE the hint departed in every campaign and won no more than greedy."""
+    return NormalDist().inv_cdf(1.0 - SOLO_ALPHA / max(1, compared))
+
+
 def _significantly_better(cand: Candidate, default: Candidate, z: float = 2.0) -> bool:
     """True when ``cand`` beats ``default`` on the worlds both were played in, by more than ``z`` standard
     errors of the paired differences of their ranking utilities."""
@@ -484,8 +487,8 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
     unless it measures significantly better than the best of them. Solo and co-op: the policy's move comes
     first unless the best measured move is significantly better than it (by ``bar`` standard errors: 2, solo
-    ``SOLO_Z`` or for a Legend swap ``SOLO_SWAP_Z``; never when the screen found it completing the Age in every
-    screened world).
+    :func:`solo_bar` of the moves compared; never when the screen found it completing the Age in every screened
+    world).
     """
     for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
@@ -499,8 +502,12 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
             order.insert(order.index(claims[-1]) + 1, end)
             end.after_claims = True
     default = next((c for c in order if c.default), None)
+    bar = 2.0
+    if default is not None:
+        compared = sum(1 for c in order if c is not default and len(c.values) >= FIRST_ROUND)
+        bar = default.bar if default.bar >= 0 else solo_bar(compared)
     if default is not None and order[0] is not default and not order[0].after_claims \
-            and (default.safe or not _significantly_better(order[0], default, default.bar)):
+            and (default.safe or not _significantly_better(order[0], default, bar)):
         order.remove(default)
         order.insert(0, default)
     if default is not None and default.safe:

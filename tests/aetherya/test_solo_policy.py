@@ -199,26 +199,29 @@ def test_solo_hint_searches_on_when_the_policy_fails_in_a_screened_world():
 
 
 def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
-    """Once the screen found the policy failing, the best move replaces it when it beats it by SOLO_Z standard
-    errors of the paired differences (Age completed x 1000 + Legends x 100 + score), a Legend swap by
-    SOLO_SWAP_Z; a safe policy move is kept whatever the others measure."""
-    from solver.aetherya.hints import SOLO_AGE_WEIGHT, SOLO_SWAP_Z, SOLO_Z, Candidate, _ranked
+    """Once the screen found the policy failing, the best move replaces it when it beats it by solo_bar
+    standard errors of the paired differences (Age completed x 1000 + Legends x 100 + score): a Bonferroni bar
+    over the moves compared with it; a safe policy move is kept whatever the others measure."""
+    from solver.aetherya.hints import SOLO_AGE_WEIGHT, Candidate, _ranked, solo_bar
     fails = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1]
 
-    def ranked(better: list[int], safe: bool = False, bar: float = SOLO_Z) -> list[int]:
+    def ranked(better: list[int], safe: bool = False, others: int = 1) -> list[int]:
         policy = Candidate([1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails], default=True,
-                           goal=4, safe=safe, bar=bar)
-        other = Candidate([2], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in better], goal=4)
-        return [c.plan[0] for c in _ranked([policy, other])]
+                           goal=4, safe=safe, bar=-1.0)
+        rest = [Candidate([2 + k], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in (better if k == 0
+                                                                                               else fails)], goal=4)
+                for k in range(others)]
+        return [c.plan[0] for c in _ranked([policy, *rest])][:2]
 
     swapped = [1 if i == 2 else 0 if i == 0 else f for i, f in enumerate(fails)]  # rescues one, loses another
-    two_rescues = [1] * 12
-    assert 1.0 <= SOLO_Z < 1.4 and SOLO_AGE_WEIGHT == 1000
+    two_rescues = [1] * 12  # +1100 in two worlds of twelve: mean 183, SE 124 -> 1.48 SE
+    assert SOLO_AGE_WEIGHT == 1000
+    assert round(solo_bar(1), 2) == 0.84 and round(solo_bar(9), 2) == 2.01 and 2.3 < solo_bar(24) < 2.5
     assert ranked(fails) == [1, 2]  # equal: the policy's move first
     assert ranked(swapped) == [1, 2]  # as many worlds lost as rescued: mean 0
-    assert ranked(two_rescues) == [2, 1]  # both worlds: mean 183, SE 124 -> 1.48 SE
+    assert ranked(two_rescues) == [2, 1]  # one other move: bar 0.84
+    assert ranked(two_rescues, others=9) == [1, 2]  # nine others: bar 2.01, 1.48 SE is luck's reach
     assert ranked(two_rescues, safe=True) == [1, 2]
-    assert SOLO_SWAP_Z > 1.5 and ranked(two_rescues, bar=SOLO_SWAP_Z) == [1, 2]
 
 
 def test_solo_selfplay_hint_replays_greedy_where_it_keeps_the_policy_move():
