@@ -362,11 +362,14 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         if got < len(others):
             break
         valued += 1
-    for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
-        del cand.values[valued:], cand.progress[valued:]
-    if valued < done:
-        del default.values[valued:], default.progress[valued:]
-        default.safe = False
+    if valued:
+        for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
+            del cand.values[valued:], cand.progress[valued:]
+        if valued < done:
+            del default.values[valued:], default.progress[valued:]
+            default.safe = False
+    # else the limits cut the first world while the other moves were valued: keep what it gave (better some
+    # moves ranked than none; the paired comparisons use the worlds both moves were played in)
     cut = valued < count or hard_stop()
     return {"playouts": playouts, "worlds": valued, "rounds": 1, "done": default.safe or cut}
 

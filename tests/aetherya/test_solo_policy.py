@@ -234,3 +234,17 @@ def test_solo_selfplay_hint_replays_greedy_where_it_keeps_the_policy_move():
     for item in selfplay(game, ("greedy", "hint"), seed=2026, start=0, count=2, options={"hintNodes": 1}):
         greedy, hinted = item["games"]
         assert greedy["moves"] == hinted["moves"] and item["outcomes"]["hint"] == item["outcomes"]["greedy"]
+
+
+def test_a_solo_hint_cut_inside_its_first_world_still_ranks_moves():
+    """A Legend swap at the start of Age 2 plays whole campaigns for some twenty swaps: a tiny time limit cuts the
+    screen inside its first world, and the hint still answers with the moves it valued (it answered with no
+    move at all, a crash of the IS-MCTS match-up at 0.1 s)."""
+    from solver.aetherya.hints import hint
+    game = AetheryaGame(mode="solo")
+    state = game.state_from_notation(
+        "solo:1 ph=swap to=0 t=23 k=SGGF/GSRH/SRHR/PHPO dp=- dk=0 d=RFGFMOPEPMEDDEDEHFODSMMO h=- cl=0 ar=- st=- "
+        "lr=- ld=- lh=- age=2 rows=1,2,4,10;7,9,11,13,15;3,5,6,8,12,14 wn=- as=31 fl=0 pr=- dn=0")
+    for time_ms in (5, 30, 100):
+        answer = hint(state, SearchContext(limits=Limits(time_ms=time_ms), seed=0), top=3)
+        assert answer.move_infos and answer.best.move.startswith("swap")
