@@ -4,13 +4,16 @@
 that the contract holds: sorted legal actions, chance probabilities summing to
 one, JSON and notation round trips, independent clones, and observations that
 survive re-sampling of the hidden information. Games add their own invariants
-(no card lost or duplicated) through ``check``.
+(no card lost or duplicated) through ``check``. ``TimedLines`` records an engine's
+answer lines with the time each was written (limit and terminate checks).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -99,3 +102,23 @@ def random_simulation(game: Game, games: int, seed: int, max_steps: int = 100_00
             check(state)
         report.games += 1
     return report
+
+
+class TimedLines:
+    """An engine output stream that keeps each answer line, parsed, with the time it was written."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[float, dict]] = []
+        self.lock = threading.Lock()
+
+    def write(self, text: str) -> None:
+        with self.lock:
+            for line in text.splitlines():
+                self.lines.append((time.perf_counter(), json.loads(line)))
+
+    def flush(self) -> None:
+        pass
+
+    def of(self, qid: object, interim: bool = False) -> list[tuple[float, dict]]:
+        """(time, answer) of query ``qid``: its final answers, or with ``interim`` its reports during search."""
+        return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]

@@ -7,7 +7,6 @@ the measured latencies are in benchmarks/bench_engine.py and docs/engine.md.
 import importlib
 import json
 import pkgutil
-import threading
 import time
 
 import numpy as np
@@ -17,6 +16,7 @@ import solver.twins
 
 from solver.engine import Engine
 from solver.registry import game_names, load_game
+from solver.testing import TimedLines
 
 #: slack for a loaded 2-core machine on top of the documented guarantee
 SLACK_S = 1.5
@@ -29,24 +29,6 @@ def kernels_loaded():
     search time (the first test used to pay it when this file ran alone)."""
     for module in pkgutil.iter_modules(solver.twins.__path__):
         importlib.import_module(f"solver.kernels.{module.name}")
-
-
-class TimedLines:
-    """An output that remembers when each line was written."""
-
-    def __init__(self):
-        self.lines, self.lock = [], threading.Lock()
-
-    def write(self, text):
-        with self.lock:
-            for line in text.splitlines():
-                self.lines.append((time.perf_counter(), json.loads(line)))
-
-    def flush(self):
-        pass
-
-    def final(self, qid):
-        return [(t, r) for t, r in self.lines if r.get("id") == qid and not r.get("isDuringSearch")]
 
 
 def decision(name, seed=4):
@@ -113,7 +95,7 @@ def test_a_time_limit_is_honoured(name, action):
     sent = time.perf_counter()
     engine.handle_line(line)
     engine.close()
-    [(answered, response)] = out.final("q")
+    [(answered, response)] = out.of("q")
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
     assert answered - sent < 0.4 * 1.1 + 0.1 + SLACK_S, (name, action, answered - sent)
@@ -126,11 +108,11 @@ def test_terminate_stops_a_search_promptly_with_its_best_so_far(name, action):
     engine.handle_line(json.dumps({"id": "q", "reportDuringSearchEvery": 0.1,
                                    **query(name, action, {"time_ms": 30000})}))
     time.sleep(0.5)
-    done = out.final("q")
+    done = out.of("q")
     sent = time.perf_counter()
     engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
     engine.close()
-    [(answered, response)] = out.final("q")
+    [(answered, response)] = out.of("q")
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
     if done:

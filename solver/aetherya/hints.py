@@ -77,7 +77,6 @@ class Candidate:
     default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
     goal: int = 15  # solo: the Legends written by the horizon's end that complete it (SOLO_GOALS)
     safe: bool = False  # solo, the policy's move: it completed the horizon's Age in every screened world
-    bar: float = 2.0  # the policy's move: standard errors by which another must beat it to replace it
     extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
@@ -245,7 +244,6 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.mode == "solo":
         for cand in candidates:
             cand.goal = SOLO_GOALS[stop_age] if stop_age >= 0 else SOLO_GOALS[-1]
-            cand.bar = -1.0  # set by the ranking from the number of moves compared (solo_bar)
     rng = np.random.default_rng(ctx.seed)
     nodes = ctx.limits.nodes
     budget = ctx.limits.time_ms / 1000.0 if ctx.limits.time_ms else None
@@ -489,7 +487,7 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     Candidates still live come first (by mean; solo: Legends written first), then those dropped by the
     successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
     unless it measures significantly better than the best of them. Solo and co-op: the policy's move comes
-    first unless the best measured move is significantly better than it (by ``bar`` standard errors: 2, solo
+    first unless the best measured move is significantly better than it (by 2 standard errors, solo by
     :func:`solo_bar` of the moves compared; never when the screen found it completing the Age in every screened
     world).
     """
@@ -505,10 +503,9 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
             order.insert(order.index(claims[-1]) + 1, end)
             end.after_claims = True
     default = next((c for c in order if c.default), None)
-    bar = 2.0
-    if default is not None:
-        compared = sum(1 for c in order if c is not default and len(c.values) >= FIRST_ROUND)
-        bar = default.bar if default.bar >= 0 else solo_bar(compared)
+    bar = 2.0  # co-op; solo: Bonferroni over the moves compared with the policy's
+    if default is not None and default.progress:
+        bar = solo_bar(sum(1 for c in order if c is not default and len(c.values) >= FIRST_ROUND))
     if default is not None and order[0] is not default and not order[0].after_claims \
             and (default.safe or not _significantly_better(order[0], default, bar)):
         order.remove(default)

@@ -8,7 +8,6 @@ The bounds carry slack for a loaded 2-core machine (the figures are in docs/benc
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import numpy as np
@@ -19,25 +18,10 @@ from solver.aetherya.playout import greedy_action, sample_chance
 from solver.engine import Engine
 from solver.registry import load_game
 from solver.search import Limits, SearchContext
+from solver.testing import TimedLines
 
 SLACK_S = 1.0
 HARD_HAND = {"cards": "FMHHHEEEDDDGRROO", "fixed": {"b2": "R"}}  # about 3 s to prove (57 Portal layouts)
-
-
-class TimedLines:
-    def __init__(self):
-        self.lines, self.lock = [], threading.Lock()
-
-    def write(self, text):
-        with self.lock:
-            for line in text.splitlines():
-                self.lines.append((time.perf_counter(), json.loads(line)))
-
-    def flush(self):
-        pass
-
-    def of(self, qid, interim):
-        return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
 
 
 def position(spec, seed=5, greedy_moves=8):

@@ -207,7 +207,7 @@ def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
 
     def ranked(better: list[int], safe: bool = False, others: int = 1) -> list[int]:
         policy = Candidate([1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails], default=True,
-                           goal=4, safe=safe, bar=-1.0)
+                           goal=4, safe=safe)
         rest = [Candidate([2 + k], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in (better if k == 0
                                                                                                else fails)], goal=4)
                 for k in range(others)]
