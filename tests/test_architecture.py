@@ -20,7 +20,7 @@ ABOVE_THE_GAMES = ("solver.cli", "solver.commands", "solver.engine", "solver.api
                    "solver.record", "solver.review", "solver.puzzles", "solver.selfplay", "solver.scale",
                    "solver.pictures", "solver.openspiel", "solver.contract")
 STANDARD_FILES = ("game.py", "state.py", "view.py", "notation.py", "knowledge.py", "hints.py", "solve.py",
-                  "puzzles.py", "selfplay.py", "picture.py", "text.py", "commands.py", "openspiel.py")
+                  "puzzles.py", "selfplay.py", "picture.py", "text.py", "commands.py")
 #: standard jobs under other names (text, hints, self-play, knowledge, rules meaning three things), or front
 #: doors inside a game
 NOT_IN_A_GAME = ("cli.py", "demo.py", "render.py", "describe.py", "hinting.py", "runs.py", "hidden.py",
