@@ -42,6 +42,7 @@ from solver.search import Limits, SearchContext  # noqa: E402
 from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import forgotten_paths as paths_twin  # noqa: E402
 from solver.twins import forgotten_playout as playout_twin  # noqa: E402
+from solver import contract  # noqa: E402
 
 POLICIES = {"random": 0, "greedy matcher": 1, "route (hint base)": 2, "oracle (full information)": 3}
 
@@ -260,7 +261,7 @@ def bench_solve_limits(quick: bool) -> None:
         done: dict = {}
 
         def run() -> None:
-            done["result"] = game.solve(state, ctx)
+            done["result"] = contract.solve(game, state, ctx)
             done["at"] = time.perf_counter()
         worker = threading.Thread(target=run)
         worker.start()
@@ -274,7 +275,7 @@ def bench_solve_limits(quick: bool) -> None:
     for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
         ctx = SearchContext(limits=Limits(time_ms=ms))
         start = time.perf_counter()
-        result = game.solve(state, ctx)
+        result = contract.solve(game, state, ctx)
         took = time.perf_counter() - start
         allowed = max(0.1 * ms, 100)
         rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result.solution.get("limit"),
