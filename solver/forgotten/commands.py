@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from solver.errors import InvalidInputError
-from solver.forgotten.placement import advise_placement
 from solver.forgotten.text import placement_text
 from solver.options import Argument, Command, Example, Option
 from solver.search import Limits, SearchContext
@@ -30,6 +29,8 @@ FLAG_ALIASES = {"selfplay": {"--games": "--count", "--policy": "--policies"}}
 
 def _place(game: Any, values: dict[str, Any]) -> dict[str, Any]:
     """``place``: Brain placements ranked by self-play of the hints' policy (``--nodes`` games in all)."""
+    # lazy: the compiled playout kernel loads when `place` runs, not for every command line that lists it
+    from solver.forgotten.placement import advise_placement
     top = values["top"]
     if top < 1:
         raise InvalidInputError("--top", top, "must be at least 1")
@@ -87,10 +88,10 @@ DEMO = (
             ("solve", "C.?./@B?@/.-?.? 2 first", "--game", "forgotten(width=4,height=3,pairs=3,erasure=turn)")),
     Example("Brain placement advice on a 4x4 board with 7 pairs (route policy self-play)",
             ("place", "--width", "4", "--height", "4", "--pairs", "7", "--nodes", "40000", "--top", "3")),
-    Example("A puzzle: link the Brains for sure in one turn", ("generate", "--kind", "forced-connection",
-                                                                "--difficulty", "easy", "--seed", "0")),
-    Example("A short game at a 4x3 table, entered from player 0's view", ("apply", "view:0 ????/@??@/???? 0 first",
-                                                                          *DEMO_TABLE, "--width", "4", "--height", "3")),
+    Example("A puzzle: link the Brains for sure in one turn",
+            ("generate", "--kind", "forced-connection", "--difficulty", "easy", "--seed", "0")),
+    Example("A short game at a 4x3 table, entered from player 0's view",
+            ("apply", "view:0 ????/@??@/???? 0 first", *DEMO_TABLE, "--width", "4", "--height", "3")),
     Example("Its review (player 0 followed the hint but once; docs/sessions/forgotten.md)",
             ("review", DEMO_RECORD, "--nodes", "2000")),
 )

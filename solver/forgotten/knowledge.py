@@ -610,6 +610,12 @@ class Pool:
     live: int                     # mask: face up, and seen face-down tiles whose partner is seen face down
     seen_dead: bool               # a seen face-down tile whose partner was removed after being seen
 
+    def route_masks(self) -> tuple[int, int, int]:
+        """``(unseen, singles, usable)``: the unseen face-down cells, the singles, and every cell a route may use."""
+        unseen = sum(1 << c for c in self.down)
+        singles = sum(1 << c for c in self.singles)
+        return unseen, singles, self.live | unseen | singles
+
     @property
     def consistent(self) -> bool:
         return len(self.singles) + len(self.orphans) + 2 * len(self.fresh) == len(self.down) + len(self.removed)
@@ -701,11 +707,8 @@ def _clear_world(state: ForgottenState, pool: Pool, alive: bool) -> list[int] | 
 
 # -- alive: a route that keeps clear of the deaths ------------------------------------------------------------
 def _alive_world(state: ForgottenState, pool: Pool) -> list[int] | None:
-    board = state.board
-    unseen = sum(1 << c for c in pool.down)
-    singles = sum(1 << c for c in pool.singles)
-    avail = pool.live | unseen | singles
-    routes = _fewest_unseen(board, avail, unseen, singles, len(pool.singles))
+    unseen, singles, avail = pool.route_masks()
+    routes = _fewest_unseen(state.board, avail, unseen, singles, len(pool.singles))
     if not routes:
         return None
     u, k = len(pool.down), len(pool.singles)
@@ -764,9 +767,7 @@ def _fewest_unseen(board, avail: int, unseen: int, singles: int, k: int) -> dict
 # -- dead: deaths that cut every route ------------------------------------------------------------------------
 def _dead_world(state: ForgottenState, pool: Pool) -> list[int] | None:
     board = state.board
-    unseen = sum(1 << c for c in pool.down)
-    singles = sum(1 << c for c in pool.singles)
-    avail = pool.live | unseen | singles
+    unseen, singles, avail = pool.route_masks()
     options = splits(pool)
     if not board.connected(avail):
         return _assign(state, pool, options[0], sorted(pool.singles)[:options[0].singles],
