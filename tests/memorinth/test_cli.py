@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from solver import contract
 from solver.cli import main
 from solver.memorinth.game import MemorinthGame
 
@@ -121,7 +122,7 @@ def test_selfplay_replays_its_moves():
 
     from solver.scale import item_rng
     game = MemorinthGame()
-    result = game.selfplay_game(("greedy", "random"), item_rng(0, 0, "selfplay"))
+    result = contract.selfplay_game(game, ("greedy", "random"), item_rng(0, 0, "selfplay"))
     deal = game.deal(int(item_rng(0, 0, "selfplay").integers(2**63)))
     for played in result["games"]:
         state = deal.clone()
