@@ -16,6 +16,7 @@ passes or it is terminated, also in the middle of a hint (the one watcher,
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -45,14 +46,16 @@ def labels(policies: tuple[str, ...]) -> list[str]:
 def play(game: MemorinthGame, policies: tuple[str, ...], rng: np.random.Generator, ctx: SearchContext,
          hintNodes: int = 200, maxTurns: int = 200) -> dict[str, Any]:
     """Deal from ``rng`` and play every rotation of ``policies`` over the seats; ``Stopped`` when ``ctx`` says."""
-    with Watch.for_context(ctx, name="memorinth-selfplay-watch") as watch:
-        halt = threading.Event()   # the hints' cancel: raised by the watch at the deadline or on terminate
-        watch.on_stop(halt.set)
-        return _play(game, tuple(policies), rng, hintNodes, maxTurns, halt)
+    watch = Watch.for_context(ctx, name="memorinth-selfplay-watch")
+    halt = threading.Event()   # the hints' cancel: raised by the watch at the deadline or on terminate
+    watch.on_stop(halt.set)
+    # the watcher thread only where a hint may need stopping mid-search; otherwise each move looks itself
+    with watch if "hint" in policies else contextlib.nullcontext():
+        return _play(game, tuple(policies), rng, hintNodes, maxTurns, watch, halt)
 
 
 def _play(game: MemorinthGame, policies: tuple[str, ...], rng: np.random.Generator, hint_nodes: int,
-          max_turns: int, halt: threading.Event) -> dict[str, Any]:
+          max_turns: int, watch: Watch, halt: threading.Event) -> dict[str, Any]:
     n = game.rules.players
     if len(policies) != n:
         raise InvalidInputError("policies", ",".join(policies), f"expected one policy per player ({n}, in turn "
@@ -70,7 +73,7 @@ def _play(game: MemorinthGame, policies: tuple[str, ...], rng: np.random.Generat
             who = state.current_player()
             policy = policies[seating[who]]
             action = choose(game, state, policy, hint_nodes, seed + len(moves), halt)
-            if halt.is_set():   # the hint may have been cut short: this game is not the one asked for
+            if watch.stopped():   # a hint may have been cut short: this game is not the one asked for
                 raise Stopped("self-play stopped by its limit")
             moves.append(state.action_to_string(action))
             state.apply_action(action)
