@@ -217,11 +217,12 @@ def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int
 def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
     """(seconds, memoised states per horizon, nodes given) for the planner.
 
-    With ``limits.nodes`` the node budget alone bounds the search, so that the answer is the same on every
-    machine (``terminate`` still stops it); otherwise the time limit does, with a memory guard.
+    The time limit always applies, whatever the node budget (a budget is never a way around time); with
+    ``limits.nodes`` and no time limit the node budget alone bounds the search, so that its answer is the same
+    on every machine (``terminate`` still stops it). Without a node budget a memory guard bounds each horizon.
     """
     if ctx.limits.nodes is not None:
-        return None, ctx.limits.nodes, True
+        return ctx.remaining(), ctx.limits.nodes, True
     return ctx.remaining(), DEFAULT_STATES, False
 
 
