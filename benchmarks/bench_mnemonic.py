@@ -34,9 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_time, table, wilson  # noqa: E402
+from common import best_time, table  # noqa: E402
 
-from solver import api  # noqa: E402
+from solver import api, contract  # noqa: E402
+from solver.stats import wilson  # noqa: E402
 from solver.kernels import mnemonic_odds as odds_kernel  # noqa: E402
 from solver.kernels import mnemonic_plan as plan_kernel  # noqa: E402
 from solver.mnemonic.game import MnemonicGame  # noqa: E402
@@ -187,7 +188,7 @@ def bench_cancel(quick: bool) -> list[list[object]]:
         done: dict[str, float] = {}
 
         def search(ctx=ctx, game=game, state=state) -> None:
-            game.hint(state, ctx)
+            contract.hint(game, state, ctx)
             done["at"] = time.perf_counter()
 
         worker = threading.Thread(target=search)

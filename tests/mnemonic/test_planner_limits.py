@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from solver import api
+from solver import api, contract
 from solver.mnemonic.game import MnemonicGame
 from solver.search import Limits, SearchContext
 
@@ -47,7 +47,7 @@ def test_mn46_terminate_stops_the_search_promptly():
     answer: dict[str, object] = {}
 
     def search() -> None:
-        answer["result"] = game.hint(state, ctx)
+        answer["result"] = contract.hint(game, state, ctx)
         answer["at"] = time.perf_counter()
 
     worker = threading.Thread(target=search)
@@ -142,7 +142,7 @@ def test_mn46_interim_reports_carry_the_best_so_far(verb):
     game, state = big_scene()
     reports = []
     ctx = SearchContext(limits=Limits(time_ms=700), report=reports.append, report_every=0.05)
-    final = game.hint(state, ctx, top=2) if verb == "hint" else game.solve(state.to_json(), ctx)
+    final = contract.hint(game, state, ctx, top=2) if verb == "hint" else contract.solve(game, state.to_json(), ctx)
     assert reports and all(r.is_during_search for r in reports) and not final.is_during_search
     for report in reports:
         body = report.to_json()

@@ -2,15 +2,16 @@
 
 from pathlib import Path
 
-from solver.mnemonic.examples import SESSION, documented_session, session_transcript, without_times
+from .helpers import session_script
 
 SESSION_DOC = Path(__file__).resolve().parents[2] / "docs" / "sessions" / "mnemonic.md"
 
 
 def test_the_documented_session_replays(tmp_path):
-    documented = documented_session(SESSION_DOC.read_text(encoding="utf-8"))
-    assert [command for command, _ in documented] == [command for _, command in SESSION]
-    for (command, shown), (_, _, status, output) in zip(documented, session_transcript(str(tmp_path))):
+    script = session_script()
+    documented = script.documented_session(SESSION_DOC.read_text(encoding="utf-8"))
+    assert [command for command, _ in documented] == [command for _, command in script.SESSION]
+    for (command, shown), (_, _, status, output) in zip(documented, script.session_transcript(str(tmp_path))):
         printed = output + (f"[exit status {status}]\n" if status else "")
-        assert without_times(printed) == without_times(shown), command
+        assert script.without_times(printed) == script.without_times(shown), command
     assert (tmp_path / "game.jsonl").exists()
