@@ -19,6 +19,7 @@ import pytest
 
 from solver import contract
 from solver.mnemonic.game import MnemonicGame
+from solver.mnemonic.policies import rule_of_thumb
 from solver.search import Limits, SearchContext, Stopped
 
 HUGE = 2**31
@@ -117,3 +118,60 @@ def test_review_stops_every_hint_at_the_time_limit():
                             SearchContext(), 2 * (TIME_MS / 1000) + SLACK)
     assert not isinstance(result, Exception), result
     assert result["decisions"] and seconds < 2 * (TIME_MS / 1000) + SLACK
+
+
+def generate(game: MnemonicGame) -> Callable[[SearchContext], Any]:
+    """A hard best-call puzzle: seconds of proofs (300,000 states each) over many random sessions."""
+    return lambda ctx: contract.generate_puzzle(game, "best-call", "hard", np.random.default_rng(1), ctx)
+
+
+def planned_decision(game: MnemonicGame) -> Callable[[SearchContext], Any]:
+    """One decision of a self-play policy with planned scenes (the part of a self-play game that searches), with a
+    huge scene budget on the big scene."""
+    state = game.parse_state(BIG_SCENE)
+    return lambda ctx: rule_of_thumb(1, planned_scenes=True, scene_states=HUGE, scene_groups=2, ctx=ctx)(state, 1, 1)
+
+
+@pytest.mark.parametrize("action", [generate, planned_decision], ids=["generate", "selfplay-decision"])
+def test_a_long_action_stops_at_the_time_limit_with_no_answer(game, action):
+    seconds, result = timed(action(game), huge_budget(), TIME_MS / 1000 + SLACK)
+    assert isinstance(result, Stopped), result
+    assert seconds < TIME_MS / 1000 + SLACK
+
+
+@pytest.mark.parametrize("action", [generate, planned_decision], ids=["generate", "selfplay-decision"])
+def test_terminate_stops_a_long_action(game, action):
+    seconds, result = timed(action(game), huge_budget(time_ms=None), TERMINATE_WITHIN, cancel_after=0.4)
+    assert isinstance(result, Stopped), result
+    assert seconds < TERMINATE_WITHIN
+
+
+def selfplay(game: MnemonicGame) -> Callable[[SearchContext], Any]:
+    """A self-play game of the default policies (an evening of up to six rounds)."""
+    return lambda ctx: contract.selfplay_game(game, ("planner", "after-one-round"), np.random.default_rng(1), ctx,
+                                              maxRounds=6)
+
+
+def test_selfplay_stops_between_decisions():
+    """A self-play game asks its context before every decision: past the time limit, or terminated, it stops
+    (a whole game takes a fraction of a second here, so the context is spent before it starts)."""
+    game = MnemonicGame(players=4)
+    play = selfplay(game)
+    spent = huge_budget(time_ms=1)
+    time.sleep(0.01)
+    terminated = huge_budget(time_ms=None)
+    terminated.cancel.set()
+    for ctx in (spent, terminated):
+        with pytest.raises(Stopped):
+            play(ctx)
+    assert play(huge_budget(time_ms=None))["outcomes"]
+
+
+@pytest.mark.parametrize("action", [generate, selfplay], ids=["generate", "selfplay"])
+def test_a_time_limit_that_does_not_run_out_changes_nothing(action):
+    """The context is polled, never consulted for the answer: with time to spare, the same puzzle or game."""
+    game = MnemonicGame(players=2)
+    quick = {generate: lambda ctx: contract.generate_puzzle(game, "best-call", "easy", np.random.default_rng(2), ctx),
+             selfplay: lambda ctx: contract.selfplay_game(game, ("planner", "after-one-round"),
+                                                          np.random.default_rng(2), ctx, maxRounds=1)}[action]
+    assert quick(SearchContext(limits=Limits(time_ms=600_000, nodes=HUGE))) == quick(SearchContext())
