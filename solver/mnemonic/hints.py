@@ -105,15 +105,6 @@ def finish(state: MnemonicState, result: HintResult, top: int) -> HintResult:
     return HintResult(result.game, infos[:top], result.root_info, result.is_during_search)
 
 
-def _sibling_key(state: MnemonicState, action: int) -> tuple[int, int] | None:
-    """Moves the planner folds together: cards of one suit (scene-card), a suit and a skill (group-skill)."""
-    if state.phase == "scene-card" and action != S.DRAW:
-        return (category(action), -1)
-    if state.phase == "group-skill" and action >= S.GROUP_CARD:
-        return (category((action - S.GROUP_CARD) // 10), state.group_skill_of(action))
-    return None
-
-
 def _with_siblings(state: MnemonicState, infos: list[MoveInfo], legal: list[int]) -> list[MoveInfo]:
     listed = {info.move for info in infos}
     by_string = {state.action_to_string(a): a for a in legal}
@@ -121,12 +112,12 @@ def _with_siblings(state: MnemonicState, infos: list[MoveInfo], legal: list[int]
     for info in infos:
         out.append(info)
         action = by_string.get(info.move)
-        key = None if action is None or info.extra.get("valued") is False else _sibling_key(state, action)
+        key = None if action is None or info.extra.get("valued") is False else state.sibling_key(action)
         if key is None:
             continue
         for other in legal:
             text = state.action_to_string(other)
-            if text in listed or _sibling_key(state, other) != key:
+            if text in listed or state.sibling_key(other) != key:
                 continue
             card = other if state.phase == "scene-card" else (other - S.GROUP_CARD) // 10
             extra = {k: v for k, v in info.extra.items() if k in ("exact", "dice", "success", "complication", "then")}

@@ -30,7 +30,6 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.mnemonic import state as S
-from solver.mnemonic.cards import category
 from solver.mnemonic.planner import Horizon, evaluate
 from solver.mnemonic.policies import plain_scene_move, rule_of_thumb
 from solver.mnemonic.state import MnemonicState
@@ -80,11 +79,7 @@ def _random_decision(game: MnemonicGame, rng: np.random.Generator) -> MnemonicSt
 
 def _key(state: MnemonicState, action: int) -> tuple[int, int]:
     """Moves that are the same answer: cards of one suit (and, in a Group Scene, the same skill)."""
-    if state.phase == "scene-card" and action != S.DRAW:
-        return (category(action), -1)
-    if state.phase == "group-skill" and action >= S.GROUP_CARD:
-        return (category((action - S.GROUP_CARD) // 10), state.group_skill_of(action))
-    return (-2, action)
+    return state.sibling_key(action) or (-2, action)
 
 
 def solve_position(view: MnemonicView, horizon: tuple[int, int], nodes: int,

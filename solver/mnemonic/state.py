@@ -498,6 +498,15 @@ class MnemonicState(State):
             self.group = Group(0, [None] * self.n, [None] * self.n)
             self._advance_group()
 
+    def sibling_key(self, action: int) -> tuple[int, int] | None:
+        """Moves that lead to the same future share a key (MN-35): the cards of one suit (``scene-card``), a suit
+        and a skill (``group-skill`` with a card, MN-41); ``None`` for a move that has no siblings."""
+        if self.phase == "scene-card" and action != DRAW:
+            return (category(action), -1)
+        if self.phase == "group-skill" and action >= GROUP_CARD:
+            return (category((action - GROUP_CARD) // 10), self.group_skill_of(action))
+        return None
+
     @staticmethod
     def group_skill_of(action: int) -> int:
         """The skill index a ``group-skill`` action brings (``group use "S"`` or ``group use "S" with CARD``)."""
@@ -644,12 +653,7 @@ class MnemonicState(State):
     def clone(self) -> MnemonicState:
         copy = MnemonicState(self.game, self.rules, self.mode, [p.copy() for p in self.players])
         copy.deck = list(self.deck)
-        copy.discard = list(self.discard)
-        copy.round, copy.phase, copy.focus, copy.attempts = self.round, self.phase, self.focus, self.attempts
-        copy.scene = self.scene.copy() if self.scene else None
-        copy.group = self.group.copy() if self.group else None
-        copy.tally = self.tally.copy()
-        copy.last = self.last
+        copy_public(self, copy)
         return copy
 
     def to_json(self) -> dict[str, Any]:
@@ -657,6 +661,17 @@ class MnemonicState(State):
 
     def to_notation(self) -> str:
         return state_to_notation(self)
+
+
+def copy_public(source: MnemonicState, target: MnemonicState) -> None:
+    """Copy what every player sees from ``source`` to ``target``: the discard, round, phase, focus, attempts, scene,
+    Group Scene, tally and last outcome (not the hands, not the deck)."""
+    target.discard = list(source.discard)
+    target.round, target.phase, target.focus, target.attempts = source.round, source.phase, source.focus, source.attempts
+    target.scene = source.scene.copy() if source.scene else None
+    target.group = source.group.copy() if source.group else None
+    target.tally = source.tally.copy()
+    target.last = source.last
 
 
 def _canonical(text: str) -> str:

@@ -41,7 +41,7 @@ from solver.mnemonic.cards import DECK_SIZE, JOKER, card_class, card_code, categ
 from solver.mnemonic.knowledge import DECK, HiddenCards
 from solver.mnemonic.notation import state_to_json, state_to_notation
 from solver.mnemonic.parts import HIDDEN
-from solver.mnemonic.state import MnemonicState
+from solver.mnemonic.state import MnemonicState, copy_public
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
@@ -64,7 +64,7 @@ class ViewState(MnemonicState):
     def of(state: MnemonicState, observer: int) -> ViewState:
         """The observer's knowledge of a full state."""
         view = ViewState(state.game, state.rules, state.mode, [p.copy() for p in state.players], observer)
-        _copy_public(state, view)
+        copy_public(state, view)
         for q, p in enumerate(view.players):
             if q != observer:
                 p.hand = [HIDDEN] * len(p.hand)
@@ -73,7 +73,7 @@ class ViewState(MnemonicState):
 
     def clone(self) -> ViewState:
         copy = ViewState(self.game, self.rules, self.mode, [p.copy() for p in self.players], self.observer)
-        _copy_public(self, copy)
+        copy_public(self, copy)
         copy.deck = list(self.deck)
         return copy
 
@@ -234,20 +234,11 @@ class ViewState(MnemonicState):
     def full_state(self, deal: dict[int, list[int]]) -> MnemonicState:
         """The full state with the hidden cards placed as ``deal`` says (holder -> cards)."""
         state = MnemonicState(self.game, self.rules, self.mode, [p.copy() for p in self.players])
-        _copy_public(self, state)
+        copy_public(self, state)
         for q in self.hidden_players():
             state.players[q].hand = sorted(deal.get(q, []))
         state.deck = sorted(deal.get(DECK, []))
         return state
-
-
-def _copy_public(source: MnemonicState, target: MnemonicState) -> None:
-    target.discard = list(source.discard)
-    target.round, target.phase, target.focus, target.attempts = source.round, source.phase, source.focus, source.attempts
-    target.scene = source.scene.copy() if source.scene else None
-    target.group = source.group.copy() if source.group else None
-    target.tally = source.tally.copy()
-    target.last = source.last
 
 
 class MnemonicView(View):
