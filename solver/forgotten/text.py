@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.forgotten.tiles import tokens
 from solver.forgotten.view import ForgottenView
-from solver.results import HintResult, SolveResult
+from solver.results import HintResult, SolveResult, percent
 
 if TYPE_CHECKING:
     from solver.forgotten.state import ForgottenState
@@ -59,17 +59,20 @@ def _write_hint(result: HintResult, out: TextIO) -> None:
         else "hint from what the players have seen"
     out.write(f"{result.game}: {label}, {info.get('stage', '')}\n")
     if "winProbability" in info and "ci" in info:
-        out.write(f"win probability {info['winProbability']:.4f} [{info['ci'][0]:.4f}, {info['ci'][1]:.4f}]"
+        out.write(f"win probability {percent(info['winProbability'])} (95% interval {percent(info['ci'][0])} to "
+                  f"{percent(info['ci'][1])})"
                   f"{' after ' + format(info['rollouts'], ',') + ' rollouts' if info.get('rollouts') else ''}\n")
     if info.get("rollsThatEndTheGame") is not None:
         fatal = info["rollsThatEndTheGame"]
         out.write(f"rolls that end the game: {', '.join(fatal) if fatal else 'none'}\n")
     plan = info.get("planMove")
-    if plan and all(m.move != plan for m in result.move_infos):
-        out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
+    if plan and result.move_infos and all(m.move != plan for m in result.move_infos):
+        out.write(f"(the plan's own move, {plan}, is not listed: {result.move_infos[0].move} is significantly better "
+                  "than it on the rollouts they share)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
-        out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")
+        out.write(f"{move.order + 1:>3}. {move.move:<11} {percent(move.value):>6} [{percent(ci[0])}, "
+                  f"{percent(ci[1])}]  {move.why}\n")
         if move.extra.get("then"):
             plan = "; ".join(f"{k}: {v}" for k, v in move.extra["then"].items())
             out.write(f"       then {plan}\n")
