@@ -45,39 +45,51 @@ class Arm:
     ``protected`` marks the policy's own move (never dropped; first unless significantly beaten);
     ``first_round_only`` a candidate outside the shortlist (played in the first round only). ``dropped`` is the
     round after which successive halving dropped it (0 while it is live). A game subclasses it to keep its own
-    figures and to give :meth:`tiebreak`.
+    figures and to give :meth:`tiebreak`. Values are summed as they come (floating point, in order), so ``mean``
+    costs nothing however often it is read.
     """
 
     key: Hashable
     protected: bool = False
     first_round_only: bool = False
-    samples: dict[int, np.ndarray] = field(default_factory=dict)
     dropped: int = 0
+    _pieces: dict[int, list[np.ndarray]] = field(default_factory=dict, repr=False)
+    _n: int = field(default=0, repr=False)
+    _total: float = field(default=0.0, repr=False)
 
     def add(self, round_no: int, values: np.ndarray) -> None:
         """The next values of round ``round_no`` (a round may come in pieces, in world order)."""
-        held = self.samples.get(round_no)
         values = np.asarray(values)
-        self.samples[round_no] = values if held is None else np.concatenate([held, values])
+        self._pieces.setdefault(round_no, []).append(values)
+        self._n += len(values)
+        self._total += float(values.sum())
+
+    @property
+    def samples(self) -> dict[int, np.ndarray]:
+        """Round -> the values of its worlds, in world order."""
+        for round_no, pieces in self._pieces.items():
+            if len(pieces) > 1:
+                self._pieces[round_no] = [np.concatenate(pieces)]
+        return {round_no: pieces[0] for round_no, pieces in self._pieces.items()}
 
     @property
     def n(self) -> int:
         """Samples so far."""
-        return sum(len(v) for v in self.samples.values())
+        return self._n
 
     @property
     def total(self) -> float:
-        return float(sum(float(v.sum()) for v in self.samples.values()))
+        return self._total
 
     @property
     def mean(self) -> float:
         """The mean sample (0 before the first)."""
-        n = self.n
-        return self.total / n if n else 0.0
+        return self._total / self._n if self._n else 0.0
 
     def values(self) -> np.ndarray:
         """Every sample, round by round."""
-        return np.concatenate(list(self.samples.values())) if self.samples else np.zeros(0)
+        samples = self.samples
+        return np.concatenate(list(samples.values())) if samples else np.zeros(0)
 
     def tiebreak(self) -> Any:
         """The second ranking key between equal means, lower first (a subclass's; the order given by default)."""
@@ -144,6 +156,9 @@ class Schedule:
     largest: int | None = None
     keep: int = KEEP
     z: float = Z
+    #: spend a budget to the last sample: what is left when it is less than one world each goes to the best
+    #: live candidates, one world each
+    spend_all: bool = False
 
     def next_size(self, size: int) -> int:
         grown = size * self.growth
@@ -169,7 +184,8 @@ def successive_halving(arms: Sequence[Arm], play: Play, schedule: Schedule, budg
     ranking is settled (one candidate left) or ``play`` says stop.
 
     A round gives each live candidate ``size`` worlds, or an equal share of what is left of the budget (every
-    candidate gets at least one world in the first round); a remainder smaller than one world each is not spent.
+    candidate gets at least one world in the first round); a remainder smaller than one world each is not spent,
+    or with ``schedule.spend_all`` is one more world for the best live candidates.
     """
     live = list(arms)
     progress = Progress()
@@ -177,7 +193,15 @@ def successive_halving(arms: Sequence[Arm], play: Play, schedule: Schedule, budg
     while live:
         n = size
         if budget is not None:
-            n = min(size, (budget - progress.spent) // len(live))
+            left = budget - progress.spent
+            n = min(size, left // len(live))
+            if n < 1 and progress.rounds and schedule.spend_all and left > 0:
+                best = sorted(live, key=rank_key)[:left]
+                spent, stop = play(best, progress.rounds, 1)
+                progress.spent += spent
+                progress.rounds += 1
+                progress.stopped = stop
+                break
             if n < 1:
                 if progress.rounds:
                     break
