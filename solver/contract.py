@@ -1,12 +1,12 @@
 """The one place the shared layer asks a game for anything beyond its rules (``docs/architecture.md``).
 
 A game is a package: ``game.py`` holds the rules (:class:`solver.game.Game`), and each capability lives in a
-module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``,
-``hint_full``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
+module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``, ``hint_full``,
+``REVIEW_GRADES``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
 ``check``, ``describe``, ``answer``, ``position``, ``request``), ``selfplay.py`` (``POLICIES``, ``DEFAULT``,
-``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``), ``notation.py``
-(``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``, ``COMMANDS``,
-``DEMO``). A game without a capability does not define it, and the action is answered with
+``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``, ``turn_label``),
+``notation.py`` (``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``,
+``COMMANDS``, ``DEMO``). A game without a capability does not define it, and the action is answered with
 :class:`~solver.errors.UnsupportedActionError`.
 
 Modules are imported by name (``importlib``), so a game never imports the layer that drives it and no game
@@ -262,6 +262,20 @@ def render_text(game: Game, verb: str, result: Any) -> str | None:
         return game.render_text(verb, result)
     found = getattr(part(game, "text"), "render", None) if part(game, "text") is not None else None
     return None if found is None else found(verb, result)
+
+
+def turn_label(game: Game, position: State | View) -> str | None:
+    """The game's own name for the turn of ``position`` (``turn 6, second flip``, ``round 3``): ``text.turn_label``;
+    ``None`` for a game without one."""
+    found = getattr(part(game, "text"), "turn_label", None) if part(game, "text") is not None else None
+    return None if found is None else found(game, position)
+
+
+def review_grades(game: Game | type[Game]) -> tuple[float, float, float] | None:
+    """The least loss a review grades inaccuracy, mistake and blunder, in the units the game's hint shows
+    (``hints.REVIEW_GRADES``); ``None`` for a game without them (any significant loss is then a mistake)."""
+    grades = _value(game, "REVIEW_GRADES", "hints", "REVIEW_GRADES", None)
+    return None if grades is None else tuple(grades)
 
 
 # ---------------------------------------------------------------------------------------------- declared extras

@@ -51,6 +51,9 @@ GREEDY_POLICY = 1
 ROUTE_POLICY = 2
 ORACLE_POLICY = 3
 DEFAULT_ROLLOUTS = 40_000
+#: a review's grades (inaccuracy, mistake, blunder): the least significant loss of win probability, in percentage
+#: points (lichess's 10, 20 and 30 points of winning chances on its -1..1 scale)
+REVIEW_GRADES = (5.0, 10.0, 15.0)
 FIRST_BATCH = 256
 SLICE_S = 0.01       # a kernel call's target duration: between calls the search checks its limits and reports
 FIRST_SLICE = 32     # rollouts of the first call, before the rate is known

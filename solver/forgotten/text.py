@@ -27,6 +27,13 @@ def describe(game: Any, position: ForgottenState | ForgottenView) -> str:
                if position.flipped >= 0 else ""))
 
 
+def turn_label(game: Any, position: ForgottenState | ForgottenView) -> str:
+    """The turn as the board text counts it, and the flip of the turn (a review's ``gameTurn``)."""
+    state = position.known if isinstance(position, ForgottenView) else position
+    stage = {"first": ", first flip", "second": ", second flip"}.get(state.phase, "")
+    return f"turn {state.turn}{stage}"
+
+
 def render(verb: str, result: Any) -> str | None:
     """The text of a shared verb's result (``hint``, ``solve``, ``score``); ``None`` for the generic lines."""
     renderer = {"hint": hint_text, "solve": solve_text, "score": score_text}.get(verb)

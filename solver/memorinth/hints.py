@@ -49,6 +49,9 @@ BATCH = 16                                           # playouts per candidate in
 SCREEN = 24                                          # more candidates than this: a shorter first round
 SCREEN_PLAYOUTS = 4                                  # playouts per candidate in that first round
 TIME_SHARE = 0.7                                     # of the time limit spent on playouts
+#: a review's grades (inaccuracy, mistake, blunder): the least significant loss of the chance to leave first, in
+#: percentage points (lichess's 10, 20 and 30 points of winning chances on its -1..1 scale)
+REVIEW_GRADES = (5.0, 10.0, 15.0)
 DEFAULT_PLAYOUTS = 200_000                           # cap when neither time nor node limit is given
 Z = 1.96                                             # 95% intervals: the normal quantile, rounded as always
 

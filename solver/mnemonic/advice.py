@@ -15,7 +15,7 @@ from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, AS
                                      TABLE_PHASES, Evaluation, Horizon, draw_odds, evaluate, group_now_odds,
                                      ranked, roll_odds)
 from solver.mnemonic.state import MnemonicState
-from solver.results import HintResult, MoveInfo, SolveResult
+from solver.results import PROBABILITY, HintResult, MoveInfo, SolveResult
 from solver.search import SearchContext
 
 VALUE_MEANING = ("probability that a Group Scene ends in Victory within the horizon, playing on optimally "
@@ -191,6 +191,7 @@ def myopic_hint(state: MnemonicState, who: int, observer: int | None, full: bool
                               why, extra=extra))
     return HintResult("mnemonic", infos, {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": full,
+        "valueUnit": PROBABILITY,
         "valueMeaning": "exact chance that this scene ends without a new complication (fallback: the plan to "
                         "the next Group Scene did not fit the search limits; raise limits.time_ms or limits.nodes)",
         "fallback": True, "optimal": False, "horizon": None, "requestedHorizon": evaluation.requested.to_json(),
@@ -211,7 +212,8 @@ def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int
     infos.sort(key=lambda m: -m.value)
     return HintResult("mnemonic", infos[:top], {
         "chance": True, "phase": state.phase, "player": observer, "fullInformation": full,
-        "valueMeaning": "exact probability of the chance outcome", "adversaryPool": state.adversary_pool()})
+        "valueMeaning": "exact probability of the chance outcome", "valueUnit": PROBABILITY,
+        "adversaryPool": state.adversary_pool()})
 
 
 def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
@@ -349,7 +351,8 @@ def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation
     best = top_value
     root: dict[str, Any] = {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": bool(full_information),
-        "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING, "value": best,
+        "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING,
+        "valueUnit": PROBABILITY, "value": best,
         "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
         "complete": evaluation.complete, "optimal": optimal, "status": status, "states": evaluation.states,
         "seconds": round(evaluation.seconds, 4), "adversaryPool": state.adversary_pool(),

@@ -30,12 +30,15 @@ from solver.mnemonic.odds import fraction_text
 from solver.mnemonic.rules_file import parse_horizon
 from solver.mnemonic.state import MnemonicState
 from solver.mnemonic.view import MnemonicView
-from solver.results import HintResult, MoveInfo
+from solver.results import PROBABILITY, HintResult, MoveInfo
 from solver.search import SearchContext
 
 #: every legal move is ranked when ``top`` is at least the number of legal moves
 EVERY_MOVE = 100_000
 TIE = 1e-12
+#: a review's grades (inaccuracy, mistake, blunder): the least significant loss of the chance of a Victory, in
+#: percentage points (lichess's 10, 20 and 30 points of winning chances on its -1..1 scale)
+REVIEW_GRADES = (5.0, 10.0, 15.0)
 
 
 def horizon_argument(value: Any, field: str = "horizon") -> tuple[int, int] | None:
@@ -176,7 +179,8 @@ def deal_hint(view: MnemonicView, top: int) -> HintResult:
                                   extra={"probability": fraction_text(p)}))
     return HintResult("mnemonic", infos[:top], {
         "chance": True, "phase": "deal", "player": view.observer, "fullInformation": False,
-        "valueMeaning": "exact probability of the chance outcome", "adversaryPool": known.adversary_pool(),
+        "valueMeaning": "exact probability of the chance outcome", "valueUnit": PROBABILITY,
+        "adversaryPool": known.adversary_pool(),
         "dealt": known.deal_step(), "dealSize": known.deal_size()})
 
 

@@ -69,6 +69,12 @@ def describe_session(state: MnemonicState, player: int | None = None, view: bool
     return "\n".join(line for line in lines if line is not None) + "\n"
 
 
+def turn_label(game: Any, position: State | View) -> str:
+    """The round of the session (a review's ``gameTurn``)."""
+    state = position.known if isinstance(position, MnemonicView) else position
+    return f"round {state.round}"
+
+
 def render(verb: str, result: Any) -> str | None:
     """The text of a verb's result: the hint's ranked moves with its horizon, search size, scene prompt and the
     Adversary's pool; ``None`` (the generic ``key: value`` lines) for the other verbs."""

@@ -228,6 +228,8 @@ def test_review_finds_a_planted_blunder():
     blunder = result["mistakes"][0]
     assert (blunder["turn"], blunder["played"], blunder["best"]) == (1, "flip 1,3", "flip 3,2")
     assert 0.1 < blunder["valueLost"] < 0.25 and blunder["valueLostCI"][0] > 0
+    assert blunder["grade"] == "blunder" and blunder["lossCI"][0] > 0 and blunder["loss"] == 100 * blunder["valueLost"]
+    assert blunder["gameTurn"] == "turn 8, second flip" and result["lossUnit"] == "percentage points"
 
 
 # -- the exact world search behind the views --------------------------------------------------------------------------

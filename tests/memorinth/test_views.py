@@ -272,6 +272,7 @@ def test_review_finds_a_planted_blunder():
     worst = result["mistakes"][0]
     assert worst["turn"] == 8 and worst["played"] == "flip a1" and worst["best"] == "flip e1"
     assert worst["valueLost"] > 0.4 and worst["valueLostCI"][0] > 0
+    assert worst["grade"] == "blunder" and worst["gameTurn"].startswith("round ")
     assert len(result["decisions"]) == 5
 
 

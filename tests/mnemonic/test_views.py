@@ -219,6 +219,7 @@ def test_review_finds_a_planted_blunder(build, mn):
     result = review(state.game, record, player=None, limits=Limits(nodes=200_000))
     mistake = result["mistakes"][0]
     assert (mistake["played"], mistake["best"]) == ("end", "group") and mistake["valueLost"] > 0.3
+    assert mistake["grade"] == "blunder" and mistake["lossCI"] == [mistake["loss"]] * 2    # exact values
     assert result["player"] == 0
 
 
