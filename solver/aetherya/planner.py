@@ -3,7 +3,7 @@
 The planner answers "if these 16 cards (the face-down ones drawn consistently
 with the player's view) could be rearranged, keeping the locked Portals and
 Dragons where they are, what is the best kingdom?" with the foundation's
-optimal-kingdom search (``solver.aetherya.optimize.optimize_kingdom``) under a
+optimal-kingdom search (``solver.aetherya.solve.optimize_kingdom``) under a
 short time limit, which says whether its answer is proven. ``local_search``
 (steepest-ascent swaps over the compiled batch scorer) is a plain baseline
 kept for the tests.
@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from solver.aetherya.cards import CELL_NAMES, DRAGON, LETTERS, PORTAL
-from solver.aetherya.scoring import format_kingdom
+from solver.aetherya.solve import optimize_kingdom
 from solver.kernels import aetherya_score as score_kernel
+from solver.search import Limits, SearchContext
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,6 @@ def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms
     compiled branch-and-bound) for ``time_ms``, or, when ``nodes`` is given, for that much search work (then
     the answer does not depend on the machine's speed); the result says whether it is proven optimal.
     """
-    from solver.aetherya.optimize import optimize_kingdom
-    from solver.search import Limits, SearchContext
     letters = "".join(LETTERS[c] for c in cards)
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
     seed = int(rng.integers(2**31))

@@ -13,7 +13,8 @@ import time
 import numpy as np
 import pytest
 
-from solver.aetherya.optimize import optimize_kingdom
+from solver import contract
+from solver.aetherya.solve import optimize_kingdom
 from solver.aetherya.playout import greedy_action, sample_chance
 from solver.engine import Engine
 from solver.registry import load_game
@@ -60,7 +61,7 @@ def test_a_hint_keeps_its_time_limit_and_stops_at_terminate_in_every_mode(spec):
     # where the policy's move passes the screen a solo hint answers in a few tens of milliseconds
     game, state = position(spec, seed=2, greedy_moves=0) if "solo" in spec else position(spec)
     ctx = SearchContext(limits=Limits(time_ms=300))
-    game.hint(state, ctx)
+    contract.hint(game, state, ctx)
     assert ctx.elapsed() < 0.4 + SLACK_S
     early, latency, final, interim = run_and_terminate({"game": game.spec(), "action": "hint",
                                                         "state": state.to_json(), "limits": {"time_ms": 30000}})
@@ -74,17 +75,17 @@ def test_the_first_world_of_a_tiny_time_limit_is_cut_and_still_ranks_moves():
     keeps the values it has (better some moves ranked than none)."""
     game, state = position("aetherya", greedy_moves=0)
     ctx = SearchContext(limits=Limits(time_ms=5))
-    result = game.hint(state, ctx)
+    result = contract.hint(game, state, ctx)
     assert ctx.elapsed() < 0.1 + SLACK_S
     assert result.move_infos and result.root_info["worlds"] <= 1
 
 
 def test_interim_reports_do_not_change_the_final_answer_of_a_node_limited_hint():
     game, state = position("aetherya", greedy_moves=14)  # an end of turn with a Legend to claim
-    plain = game.hint(state, SearchContext(limits=Limits(nodes=600))).to_json()
+    plain = contract.hint(game, state, SearchContext(limits=Limits(nodes=600))).to_json()
     reports = []
     ctx = SearchContext(limits=Limits(nodes=600), report=reports.append, report_every=1e-9)
-    reported = game.hint(state, ctx).to_json()
+    reported = contract.hint(game, state, ctx).to_json()
     assert len(reports) >= 3
     for body in (plain, reported):
         body["rootInfo"].pop("seconds")
@@ -101,7 +102,7 @@ def test_a_solve_stops_at_terminate_within_a_portal_layout_and_reports_the_kerne
     assert interim
     scores = {r["kingdom"]: r["value"] for r in interim + [final]}
     for kingdom, value in scores.items():   # every reported kingdom holds the hand and scores its value
-        assert load_game("aetherya").score(kingdom)["total"] == value
+        assert contract.score(load_game("aetherya"), kingdom)["total"] == value
         assert sorted(kingdom.replace("/", "")) == sorted(HARD_HAND["cards"]) and kingdom.replace("/", "")[5] == "R"
     assert all(r["bound"] >= r["value"] for r in interim)
 
