@@ -919,10 +919,8 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["horizon"] = "the whole campaign" if age < 0 or age == 2 else f"the end of Age {age + 1}"
         extra["screen"] = info["screen"]
     if min(world.kingdoms[seat]) >= 0:
-        # a node-limited hint is reproducible: its planner call is node-limited too
-        nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=_planner_ms(ctx),
-                                                      nodes=nodes).to_json()
+        time_ms, nodes = _planner_limits(ctx)
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=time_ms, nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
@@ -930,6 +928,18 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["powerStones"] = power_stones(state, seat)
     return _result(state, candidates, player, full, top, info["rounds"], info["playouts"], info["worlds"], ctx,
                    extra_root=extra, plan_offset=plan_offset, root_filter=root_filter, shown=shown)
+
+
+def _planner_limits(ctx: SearchContext) -> tuple[int | None, int | None]:
+    """``(time_ms, nodes)`` of the planner call. A node-limited hint is reproducible: its planner call is
+    node-limited too (``PLANNER_NODES``), within what is left of the hint's time limit when it has one (a node
+    budget never gets around the time) and at once when terminated; otherwise :func:`_planner_ms`."""
+    if ctx.limits.nodes is None:
+        return _planner_ms(ctx), None
+    if ctx.cancelled:
+        return 1, PLANNER_NODES
+    left = ctx.remaining()
+    return (None if left is None else int(max(1, (left - RESULT_S) * 1000))), PLANNER_NODES
 
 
 def _planner_ms(ctx: SearchContext) -> int:
