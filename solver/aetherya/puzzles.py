@@ -27,8 +27,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -45,6 +46,7 @@ from solver.game import Game
 from solver.search import Limits, SearchContext, Stopped
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
+T = TypeVar("T")
 DIFFICULTIES = ("easy", "medium", "hard")
 META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
 RACE_TURNS = {"easy": 2, "medium": 3, "hard": 4}
@@ -273,13 +275,19 @@ def position(game: Game, puzzle: dict[str, Any]) -> PuzzlePosition:
     """The position a player answers ``puzzle`` from by moves: a best-kingdom puzzle's fixed cards and hand
     (``pick CARD``, ``place CELL``, ``lift CELL``), a legend-race puzzle's solitaire position (``take``/``draw``
     then ``place CELL``/``reveal CELL``); built from the puzzle itself, never its solution (``puzzle_play.py``)."""
-    p = as_object(puzzle, "puzzle")
-    kind = as_str(get(p, "kind", "puzzle"), "puzzle.kind")
+    return _by_kind(puzzle, "puzzle", lambda p: kingdom_position(game, p), lambda p: race_position(game, p))
+
+
+def _by_kind(puzzle: Any, field: str, best_kingdom: Callable[[dict[str, Any]], T],
+             legend_race: Callable[[dict[str, Any]], T]) -> T:
+    """``best_kingdom(puzzle)`` or ``legend_race(puzzle)`` by the puzzle's ``kind`` (errors name ``field``)."""
+    p = as_object(puzzle, field)
+    kind = as_str(get(p, "kind", field), f"{field}.kind")
     if kind == "best-kingdom":
-        return kingdom_position(game, p)
+        return best_kingdom(p)
     if kind == "legend-race":
-        return race_position(game, p)
-    raise InvalidInputError("puzzle.kind", kind, f"expected one of {', '.join(KINDS)}")
+        return legend_race(p)
+    raise InvalidInputError(f"{field}.kind", kind, f"expected one of {', '.join(KINDS)}")
 
 
 def _moves_of(answer: Any) -> list[str] | None:
@@ -359,13 +367,7 @@ def check_answer(puzzle: Any, answer: Any) -> dict[str, Any]:
     rules (other cards, a moved fixed card, a turn that is not legal there) is a verdict, ``correct``
     false with the reason; only input that cannot be read raises.
     """
-    p = as_object(puzzle, "PUZZLE")
-    kind = as_str(get(p, "kind", "PUZZLE"), "PUZZLE.kind")
-    if kind == "best-kingdom":
-        return _check_kingdom(p, answer)
-    if kind == "legend-race":
-        return _check_race(p, answer)
-    raise InvalidInputError("PUZZLE.kind", kind, f"expected one of {', '.join(KINDS)}")
+    return _by_kind(puzzle, "PUZZLE", lambda p: _check_kingdom(p, answer), lambda p: _check_race(p, answer))
 
 
 def _recorded(p: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
