@@ -65,6 +65,8 @@ _LOCAL_SEARCH_ROUNDS = 48
 _LOCAL_SEARCH_STARTS = 3
 _CACHE_SIZE = 4096
 CP_SAT_MARGIN_S = 0.05  # time kept back from CP-SAT's limit (it answers a little after it)
+SMALL_NODES = 30_000    # a node limit this small ends the search within about 0.1 s: no watcher thread needed
+SMALL_SECONDS = 0.1     # likewise a time limit this short (the kernel keeps it on its own)
 #: the control entries of the compiled layout search: the stop flag, the nodes of the call, the total of the
 #: kingdom it publishes in ``out`` and a sequence number (odd while it writes the kingdom)
 CONTROL_SLOTS = 4
@@ -564,8 +566,14 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
     def report() -> None:
         ctx.maybe_report(lambda: snapshot(during=True).to_solve_result(during_search=True))
 
-    watch = Watch.for_context(ctx, report=report if ctx.report is not None else None, slots=CONTROL_SLOTS,
-                              name="aetherya-solve-watch")
+    remaining = ctx.remaining()
+    small = (nodes_left is not None and nodes_left <= SMALL_NODES) or (remaining is not None
+                                                                       and remaining <= SMALL_SECONDS)
+    if ctx.report is None and small:  # the planner's calls: a thread each would cost more than the search
+        watch = Watch(slots=CONTROL_SLOTS)
+    else:
+        watch = Watch.for_context(ctx, report=report if ctx.report is not None else None, slots=CONTROL_SLOTS,
+                                  name="aetherya-solve-watch")
     published = _Published(watch.control)
     with watch:
         for position, (bound, i) in enumerate(ranked):
