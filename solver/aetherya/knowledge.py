@@ -30,10 +30,12 @@ UNSEEN_DEALS = ("territories",)
 
 # ---------------------------------------------------------------------- what is unknown
 def start_seats(view: AetheryaView) -> list[int]:
+    """The seats whose starting cards the observer has not seen (dealt, not yet arranged)."""
     return [q for q in range(view.rep.players) if view.start_unknown[q] and view.rep.start[q]]
 
 
 def unknown_cells(view: AetheryaView) -> list[tuple[int, int]]:
+    """``(seat, cell)`` of every card whose kind the observer does not know."""
     return [(q, c) for q in range(view.rep.players) for c in range(16) if view.unknown[q] >> c & 1]
 
 
@@ -58,11 +60,13 @@ def card_pool(view: AetheryaView) -> Counter:
 
 
 def tile_known(view: AetheryaView, seat: int, cell: int) -> bool:
+    """True when the observer knows the tile on ``seat``'s ``cell``: face up, or seen with a Palantir (AE-41)."""
     rep = view.rep
     return bool(rep.face_up_tiles[seat] >> cell & 1) or seat * 16 + cell in rep.known[view.observer]
 
 
 def tile_cells(view: AetheryaView, family: int) -> list[int]:
+    """The cells of seat ``family`` holding a tile the observer has not seen."""
     rep = view.rep
     return [c for c in range(16) if rep.territory_tiles[family][c] >= 0 and not tile_known(view, family, c)]
 
@@ -121,6 +125,7 @@ def refill(view: AetheryaView, cells: dict[tuple[int, int], int] | None = None, 
 
 def refill_tiles(view: AetheryaView, pins: dict[tuple[int, int], int] | None = None, field: str = "move",
                  text: Any = None) -> None:
+    """Re-deal each family's unseen tiles canonically, the ``pins`` in place; refuse a tile already seen."""
     rep, pins = view.rep, pins or {}
     if rep.mode != "objects":
         return
@@ -149,17 +154,20 @@ def refill_tiles(view: AetheryaView, pins: dict[tuple[int, int], int] | None = N
 
 
 def canonicalize(view: AetheryaView) -> None:
+    """Refill every unknown card and tile in the one canonical way (equal views, equal representatives)."""
     refill(view)
     refill_tiles(view)
 
 
 def no_such_card(view: AetheryaView, kind: int) -> str:
+    """Why no unseen card of ``kind`` can be entered: every copy is seen."""
     deck = deck_counts(SOLO_DECK_PLAYERS if view.rep.mode == "solo" else view.rep.players)[kind]
     return (f"no unseen {CARD_NAMES[kind]} is left: all {deck} are seen (face up, in the discard"
             + (", in the known draw pile" if view.rep.pile_known else "") + " or held)")
 
 
 def pile_letters(view: AetheryaView) -> str:
+    """The known draw pile's cards as letters."""
     return "".join(LETTERS[k] * n for k, n in enumerate(view.rep.pile)) or "empty"
 
 

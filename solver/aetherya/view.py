@@ -16,6 +16,7 @@ those of :class:`~solver.aetherya.state.AetheryaState` applied to it; an
 outcome the observer enters (a card drawn, the card found under a territory,
 a tile) is first *pinned* into the representative, which is refused when no
 state consistent with the view has it (a ninth Dragon, a tile already seen).
+What is unknown, the refill and the re-sampling are in ``solver/aetherya/knowledge.py``.
 
 Move and outcome strings are those of the full state (``docs/formats/aetherya.md``):
 ``card H`` for every card the observer sees (a draw, a revealed or replaced
@@ -89,10 +90,6 @@ class AetheryaView(View):
     def pool(self) -> Counter:
         """The cards the observer has not seen, by kind (:func:`~solver.aetherya.knowledge.card_pool`)."""
         return card_pool(self)
-
-    def tile_pool(self, family: int) -> Counter:
-        """The tiles of ``family`` the observer has not seen."""
-        return tile_pool(self, family)
 
     def resample(self, rng: np.random.Generator) -> AetheryaState:
         """A full state drawn from those consistent with this view (:func:`~solver.aetherya.knowledge.resample`)."""
