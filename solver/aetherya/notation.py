@@ -710,13 +710,18 @@ def _dec(kind: str, text: str, field: str, players: int) -> Any:
 
 def state_to_notation(s: Any) -> str:
     """The compact notation: ``MODE:PLAYERS`` then ``key=value`` fields separated by spaces."""
-    data = state_to_json(s)
-    parts = [f"{s.mode}:{s.players}"]
-    for key, short, kind in NOTATION_FIELDS:
+    return _fields_notation(state_to_json(s), NOTATION_FIELDS, TILE_NOTATION)
+
+
+def _fields_notation(data: dict[str, Any], fields: tuple[tuple[str, str, str], ...],
+                     tiles: tuple[tuple[str, str, str], ...]) -> str:
+    """``MODE:PLAYERS`` then the ``short=value`` of each of ``fields`` (and of ``tiles``) present in ``data``."""
+    parts = [f"{data['mode']}:{data['players']}"]
+    for key, short, kind in fields:
         if key in data:
             parts.append(f"{short}={_enc(kind, data[key])}")
     if "tiles" in data:
-        for key, short, kind in TILE_NOTATION:
+        for key, short, kind in tiles:
             parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
     return " ".join(parts)
 
@@ -733,15 +738,7 @@ def _view_fields() -> tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, s
 def view_json_to_notation(data: dict[str, Any]) -> str:
     """A view's notation body (after ``view:N``): the state's fields, with ``?`` for what the observer does not
     know, the draw pile and Legend deck as counts, and ``aw=`` for a move waiting for its outcomes."""
-    fields, tiles = _view_fields()
-    parts = [f"{data['mode']}:{data['players']}"]
-    for key, short, kind in fields:
-        if key in data:
-            parts.append(f"{short}={_enc(kind, data[key])}")
-    if "tiles" in data:
-        for key, short, kind in tiles:
-            parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
-    return " ".join(parts)
+    return _fields_notation(data, *_view_fields())
 
 
 def view_notation_to_json(observer: int, text: Any, field: str = "state") -> dict[str, Any]:
