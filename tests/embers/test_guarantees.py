@@ -11,7 +11,8 @@ import time
 import pytest
 
 from solver.embers import plan as planlib
-from solver.embers.watch import Watch
+from solver.embers.solve_cpsat import cpsat_loaded, solve_cpsat
+from solver.search import Watch
 from solver.engine import Engine
 
 from .helpers import GAME
@@ -76,7 +77,7 @@ def _legal_plan(plan):
 @pytest.fixture(scope="module", autouse=True)
 def _loaded():
     """OR-Tools and the kernels loaded once (the first CP-SAT search of a process pays that import)."""
-    assert planlib.cpsat_loaded()
+    assert cpsat_loaded()
     ask("solve", {"time_ms": 100})
 
 
@@ -132,5 +133,5 @@ def test_a_raised_watch_stops_the_compiled_search_and_cpsat_before_they_start():
         assert watch.stopped() and watch.cancelled
         found = planlib.search(problem, control=watch.control)
         assert not found.complete and found.nodes == 0
-        result = planlib.solve_cpsat(problem, time_limit=30, watch=watch)
+        result = solve_cpsat(problem, time_limit=30, watch=watch)
         assert result.status == "CANCELLED" and result.value is None

@@ -1,11 +1,14 @@
-"""The documented table session (``docs/sessions/embers.md``): a whole game played from Fenrys's view.
+"""Write docs/sessions/embers.md: a whole game played from Fenrys's view at the command line.
 
-``python -m solver.embers.session docs/sessions/embers.md`` plays a seeded Chapter One game at a real table:
+``python docs/sessions/embers_session.py docs/sessions/embers.md`` plays a seeded Chapter One game at a real table:
 Fenrys starts with ``new --table --player 0 --record game.jsonl``, enters every card dealt or drawn and
 Aelin's moves as he sees them (``apply ... --record game.jsonl``), asks ``hint`` at each of his decisions and
 follows it (but once, to give the review something to find), and ends with ``review``. Aelin is played by her
 own hint policy on the full game, which the session never shows. Every command is run through the real command
 line and its output is written exactly as printed; ``tests/embers/test_session.py`` replays the file.
+
+:func:`reviewed_record` makes the short reviewed Prologue that ``memory-solver demo`` shows (the record in
+``solver/embers/commands.py``; ``tests/embers/test_session.py`` checks it is this game's).
 """
 
 from __future__ import annotations
@@ -20,8 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from solver import cli, contract
+from solver.embers.policy import FenrysSettings, HintPolicy
 from solver.embers.state import AELIN, FENRYS, EmbersState
 from solver.embers.view import follow
+from solver.record import Record
+from solver.registry import load_game
 from solver.search import Limits, SearchContext
 
 SEED = 2
@@ -34,7 +41,6 @@ RECORD = "game.jsonl"
 
 def run_command(command: str) -> str:
     """Run ``memory-solver ...`` in-process and return what it printed (stdout, then stderr if any)."""
-    from solver import cli
     argv = shlex.split(command)
     assert argv[0] == "memory-solver", command
     out, err = io.StringIO(), io.StringIO()
@@ -47,8 +53,6 @@ def run_command(command: str) -> str:
 
 def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[tuple[str, str, str]]:
     """The session's steps: ``(note, command, output)``; run in the current directory (it writes game.jsonl)."""
-    from solver.embers.policy import FenrysSettings, HintPolicy
-    from solver.registry import load_game
     game = load_game("embers")
     rng = np.random.default_rng(seed)
     truth = EmbersState(game)
@@ -71,7 +75,7 @@ def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[t
                 step(_describe(pending), _apply(pending))
                 pending = []
             step("", f"memory-solver embers hint {RECORD} --nodes {nodes}")
-            ranked = game.hint(view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
+            ranked = contract.hint(game, view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
             planted = decisions >= blunder and truth.phase == "blink" and len(ranked) > 1 and \
                 ranked[1].value <= ranked[0].value - 100
             choice = ranked[1] if planted else ranked[0]
@@ -93,13 +97,9 @@ def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[t
     return steps
 
 
-def reviewed_game(seed: int = 1, nodes: int = 2_000) -> tuple[list[str], dict]:
-    """A short game for the demo: a seeded Prologue from Rowan's view (both players follow their hints, but
-    Rowan plays his hint's second move once), as the entries of his record and the review of his decisions."""
-    from solver.embers.policy import HintPolicy
-    from solver.record import Record
-    from solver.registry import load_game
-    from solver.review import review
+def reviewed_record(seed: int = 1, nodes: int = 2_000) -> Record:
+    """The demo's short game: a seeded Prologue from Rowan's view (both players follow their hints, but Rowan
+    plays his hint's second move once), as his record (``memory-solver embers review`` judges it)."""
     game = load_game("embers(chapter=prologue)")
     rng = np.random.default_rng(seed)
     truth = EmbersState(game)
@@ -112,7 +112,7 @@ def reviewed_game(seed: int = 1, nodes: int = 2_000) -> tuple[list[str], dict]:
     while not truth.is_terminal():
         player = truth.current_player()
         if player == FENRYS:
-            ranked = game.hint(view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
+            ranked = contract.hint(game, view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
             choice = ranked[0]
             if not planted and len(ranked) > 1 and ranked[1].value < ranked[0].value:
                 choice, planted = ranked[1], True
@@ -124,8 +124,7 @@ def reviewed_game(seed: int = 1, nodes: int = 2_000) -> tuple[list[str], dict]:
             action = outcomes[int(rng.integers(len(outcomes)))][0]
         entries += follow(view, truth, action)
         truth = truth.child(action)
-    record = Record.start_of(start).extended(entries, stamp=False)
-    return entries, review(game, record, FENRYS, limits=Limits(nodes=nodes), seed=0)
+    return Record.start_of(start).extended(entries, stamp=False)
 
 
 def _apply(entries: list[str]) -> str:
@@ -163,8 +162,8 @@ def markdown(steps: list[tuple[str, str, str]], seed: int = SEED, nodes: int = N
         "",
         f"Every hint uses `--nodes {nodes}`, so the output below is the same on every machine. The commands and",
         "their output are exactly as printed; `tests/embers/test_session.py` replays them. Regenerate with",
-        "`python -m solver.embers.session docs/sessions/embers.md` (the game behind it is seeded: "
-        f"`SEED = {seed}` in `solver/embers/session.py`).",
+        "`python docs/sessions/embers_session.py docs/sessions/embers.md` (the game behind it is seeded: "
+        f"`SEED = {seed}` in `docs/sessions/embers_session.py`).",
         "",
     ]
     for note, command, output in steps:
