@@ -26,6 +26,7 @@ from typing import Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
 from solver.embers.puzzles import puzzle_state
+from solver.embers.text import PHASE_WORDS
 from solver.embers.view import EmbersView
 from solver.errors import InvalidInputError
 from solver.game import Game, State, View
@@ -42,13 +43,6 @@ QUARTER = 34  # a quarter of a Mind card, in pixels
 SMALL = 20  # a quarter of a card in the rows
 MARGIN = 24
 RIGHT_WIDTH = 470
-PHASES = {
-    "arrange": "Aelin arranges her Resolve", "draw": "a card is drawn", "observe": "Fenrys draws or stops",
-    "blink": "Fenrys adds or discards", "reveal": "Aelin may turn a Resolve card", "split": "Aelin keeps a section",
-    "acknowledge": "Aelin takes a card", "deal": "cards are dealt", "over": "the game is over",
-    "first": "the first play", "second": "the second play", "speak": "Aelin speaks, or not",
-    "dayend": "the Resolve cards are shown", "flip": "a Resolve card is turned",
-}
 
 
 class Picture:
@@ -147,7 +141,7 @@ class Picture:
         if data.get("result"):
             status = f"Game over: {data['result']}"
         else:
-            status = f"{turn}'s turn · phase {phase}: {PHASES.get(phase, phase)}"
+            status = f"{turn}'s turn · phase {phase}: {PHASE_WORDS.get(phase, phase)}"
             pending = data.get("pending") or {}
             if "suit" in pending:
                 status += f" (after a {pending['suit']} relive)"
