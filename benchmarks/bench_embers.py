@@ -18,18 +18,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_time, machine, mean_ci, percentile, table, wilson  # noqa: E402
+from common import best_time, machine, mean_ci, percentile, table  # noqa: E402
 
 from solver import contract  # noqa: E402
 from solver.embers import mind as mindlib  # noqa: E402
 from solver.embers import plan as planlib  # noqa: E402
-from solver.embers.solve_cpsat import solve_cpsat  # noqa: E402
 from solver.embers.policy import GreedyPolicy  # noqa: E402
+from solver.embers.solve_cpsat import solve_cpsat  # noqa: E402
 from solver.kernels import embers_mind as mind_kernel  # noqa: E402
 from solver.kernels import embers_placement as placement_kernel  # noqa: E402
 from solver.kernels import embers_plan as plan_kernel  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.stats import wilson  # noqa: E402
 from solver.twins import embers_mind as mind_twin  # noqa: E402
 from solver.twins import embers_placement as placement_twin  # noqa: E402
 from solver.twins import embers_plan as plan_twin  # noqa: E402
