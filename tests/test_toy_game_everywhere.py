@@ -89,3 +89,11 @@ def test_the_contract_finds_every_part_of_the_toy_game(pile_game):
     assert contract.selfplay_policies(pile_game) == ("perfect", "random")
     assert [c.name for c in contract.commands(pile_game)] == ["losing"]
     assert contract.describe(pile_game, pile_game.parse_state("5:1")) == "5 counters, player 1 to take\n"
+
+
+def test_notebooks_draw_every_registered_game_by_its_picture_module(pile_game):
+    from solver.registry import game_names, load_game
+    for name in game_names():
+        state = load_game(name).new_game(1)
+        assert "<svg" in state._repr_svg_()[:200], name
+    assert "<svg" in pile_game.parse_state("3:0")._repr_svg_()[:200]
