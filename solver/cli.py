@@ -21,7 +21,7 @@ from solver.commands import (Parser, UsageError, add_common_verbs, add_declared_
                              context_from_args, print_json, read_input_arg, render_hint)
 from solver.options import Example
 from solver.errors import InvalidInputError, SolverError
-from solver.registry import game_class, game_names, load_game
+from solver.registry import game_names, load_game
 from solver.version import __version__
 
 PROG = "memory-solver"
@@ -72,8 +72,6 @@ def _build_parser(argv: Sequence[str]) -> Parser:
             group = sub.add_parser(name, help=game.long_name, description=game.long_name)
             commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
             commands.required = True
-            if contract.has_old_cli(game):
-                game.add_cli(commands)
             add_declared_commands(commands, game)
             add_common_verbs(commands, game)
         else:
@@ -86,12 +84,9 @@ def _run_demo(args: argparse.Namespace) -> int:
         game = load_game(name)
         title = f"== {game.long_name} =="
         sys.stdout.write(f"{title}\n")
-        if contract.has_old_cli(game):
-            game.demo(sys.stdout)
-        else:
-            status = _run_examples(name, contract.demo(game))
-            if status:
-                return status
+        status = _run_examples(name, contract.demo(game))
+        if status:
+            return status
         sys.stdout.write("\n")
     return 0
 
