@@ -2,7 +2,7 @@
 
 For every registered game: ``generate``, ``selfplay``, ``hint --nodes`` and ``solve`` through the command line
 (JSON and text) and the same through the engine (``memory-solver engine``). Outputs with a seed or a ``nodes``
-budget must not change; a solve's ``seconds`` (wall time) is taken out before comparing::
+budget must not change; wall-clock figures (``seconds``, ``timeMs``, "in 0.2 s") are taken out before comparing::
 
     python benchmarks/check_outputs.py record /tmp/outputs-before     # on the old code
     python benchmarks/check_outputs.py compare /tmp/outputs-before    # on the new code: lists every difference
@@ -45,8 +45,9 @@ def problem_json(problem: str) -> object:
 
 
 def without_seconds(text: str) -> str:
-    """The output with wall-clock figures taken out (JSON ``seconds`` keys, text lines that give seconds)."""
-    text = re.sub(r'"seconds": ?[0-9.e-]+', '"seconds": _', text)
+    """The output with wall-clock figures taken out (JSON ``seconds`` and ``timeMs`` keys, text lines that give
+    seconds)."""
+    text = re.sub(r'"(seconds|timeMs)": ?[0-9.e-]+', r'"\1": _', text)
     return "\n".join("<seconds>" if re.search(r"\b(seconds|[0-9.]+ ?s\b)", line) and not line.startswith("{")
                      else line for line in text.splitlines()) + "\n"
 
@@ -66,7 +67,7 @@ def cases(games: list[str], cwd: str) -> dict[str, str]:
             args = [game, "solve", problem or dealt, "--nodes", HINT_NODES, *fmt]
             if spec:
                 args += ["--game", spec]
-            out[f"{game}.solve.{tag}"] = without_seconds(run(args, cwd))
+            out[f"{game}.solve.{tag}"] = run(args, cwd)
         queries = [
             {"id": "h", "game": game, "action": "hint", "state": dealt, "limits": {"nodes": int(HINT_NODES)}},
             {"id": "g", "game": game, "action": "generate", "difficulty": "easy", "seed": 1, "index": 1},
@@ -75,7 +76,7 @@ def cases(games: list[str], cwd: str) -> dict[str, str]:
         ]
         for query in queries:
             answer = run(["engine"], cwd, json.dumps(query) + "\n")
-            out[f"{game}.engine.{query['action']}"] = without_seconds(answer)
+            out[f"{game}.engine.{query['action']}"] = answer
     return out
 
 
@@ -96,7 +97,8 @@ def main() -> int:
             (folder / f"{name}.txt").write_text(text)
         print(f"recorded {len(found)} outputs in {folder}")
         return 0
-    differ = [name for name, text in found.items() if (folder / f"{name}.txt").read_text() != text]
+    differ = [name for name, text in found.items()
+              if without_seconds((folder / f"{name}.txt").read_text()) != without_seconds(text)]
     for name in differ:
         print(f"DIFFERS: {name}")
     print(f"{len(found) - len(differ)} of {len(found)} outputs identical")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from solver.errors import InvalidInputError
@@ -108,6 +109,40 @@ def as_choice(value: Any, field: str, choices: Iterable[T]) -> T:
     if value not in options:
         raise InvalidInputError(field, value, f"expected one of {', '.join(map(str, options))}")
     return value
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The range of a number every front door checks the same way: ``SEED.check(value, "--seed")``."""
+
+    lo: float
+    hi: float
+    integer: bool = True
+
+    def check(self, value: Any, field: str) -> Any:
+        """The value, checked (an integer unless the bound is for any number); errors name ``field``."""
+        if self.integer:
+            return as_int(value, field, int(self.lo), int(self.hi))
+        return as_number(value, field, self.lo, self.hi)
+
+
+#: the bounds of every request, written once (``solver/service.py`` checks them for every front door)
+SEED = Bound(0, 2**63 - 1)
+TOP = Bound(1, 1000)
+PLAYER = Bound(0, 16)
+PLAYERS = Bound(1, 16)
+MISTAKES = Bound(0, 1000)
+#: a puzzle's or a self-play game's index in its run (a run holds at most ``INDEX.hi + 1`` items)
+INDEX = Bound(0, 10**9 - 1)
+TIME_MS = Bound(1, 86_400_000)
+NODES = Bound(1, 10**12)
+PRIORITY = Bound(-(2**31), 2**31 - 1)
+REPORT_EVERY = Bound(0.01, 3600, integer=False)
+#: worker threads of the engine and the web board
+THREADS = Bound(1, 64)
+#: local processes of a run (``--jobs``)
+JOBS = Bound(1, 1024)
+PORT = Bound(0, 65535)
 
 
 #: longest integer literal accepted in JSON input (a seed needs 19 digits)

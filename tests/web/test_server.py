@@ -98,7 +98,7 @@ def test_streamed_hints_send_interim_answers_then_the_final_one(live_server):
 
 def test_a_client_that_disconnects_mid_search_has_its_search_terminated(live_server):
     url, app = live_server
-    bridge = app.state.bridge
+    pages = app.state.pages
     started = time.perf_counter()
     with httpx.stream("POST", url + "/api/stream", timeout=60, headers={"X-Page-Id": "gone"},
                       content=json.dumps({"id": "x", "game": "pile", "action": "hint", "state": "300:0",
@@ -107,10 +107,10 @@ def test_a_client_that_disconnects_mid_search_has_its_search_terminated(live_ser
             if line.startswith("data: "):
                 break  # the first interim answer, then the client goes away
     for _ in range(100):
-        if bridge.searches_of("gone") == 0:
+        if pages.searches_of("gone") == 0:
             break
         time.sleep(0.1)
-    assert bridge.searches_of("gone") == 0
+    assert pages.searches_of("gone") == 0
     assert time.perf_counter() - started < 10
 
 
