@@ -30,16 +30,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from solver import service
-from solver.drawing import write_puzzle_sheets
 from solver.errors import InvalidInputError
 from solver.game import VIEW_PREFIX, Game, State, View
 from solver.options import Argument, Command, Example
 from solver.record import Record, append_to_file, is_record, looks_like_record_lines, record_from_lines
 from solver.registry import load_game
 from solver.results import HintResult
-from solver.review import render_review
 from solver.search import Limits, SearchContext
-from solver.selfplay import render_game, render_summary, summarize
 from solver.service import Names, Run
 from solver.validate import decode_json
 
@@ -614,6 +611,7 @@ def _build_generate(p: argparse.ArgumentParser, game: Game) -> None:
             if args.svg:
                 puzzles.append(found.puzzle)
         if args.svg:
+            from solver.drawing import write_puzzle_sheets  # lazy: start-up (xml.sax loads urllib)
             write_puzzle_sheets(request.game, puzzles, args.svg)
         return 0
 
@@ -661,6 +659,7 @@ def _build_review(p: argparse.ArgumentParser, game: Game) -> None:
         if args.json:
             print_json(result)
         else:
+            from solver.review import render_review  # lazy: start-up (only a review prints one)
             sys.stdout.write(render_review(result))
         return 0
 
@@ -678,6 +677,7 @@ def _build_selfplay(p: argparse.ArgumentParser, game: Game) -> None:
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
+        from solver.selfplay import render_game, render_summary, summarize  # lazy: start-up (only self-play)
         g = game_from_args(game, args)
         request = service.selfplay_request(g, args.policies, seed=args.seed, run_=_run_of(args),
                                            options=verb_options(g, "selfplay", args), names=COMMAND_LINE)

@@ -9,8 +9,6 @@ order as soon as each is complete, with a bounded number of items in flight.
 
 from __future__ import annotations
 
-import concurrent.futures as futures
-import multiprocessing
 import os
 import sys
 import zlib
@@ -87,6 +85,8 @@ def _call_range(task: Callable[[int], Any], items: range) -> list[Any]:
 
 def _run_processes(task: Callable[[int], Any], chunks: list[range], jobs: int,
                    address: str | None = None) -> Iterator[list[Any]]:
+    import concurrent.futures as futures  # lazy: start-up (only a run on several processes needs a pool)
+    import multiprocessing  # lazy: start-up (only a run on several processes needs a pool)
     # forkserver: each worker forks from a server that has already imported the package (cheap start-up, and
     # safe when the parent runs threads); spawn where fork is not available
     methods = multiprocessing.get_all_start_methods()

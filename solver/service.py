@@ -35,18 +35,12 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from solver import contract
-from solver.drawing import svg as draw_svg
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.game import Game, State, View
-from solver.puzzles import DIFFICULTIES, check as check_puzzle, generate as generate_puzzles, make_puzzle
-from solver.puzzles import parse_puzzle_id
 from solver.record import Record, is_record, record_from_json
 from solver.registry import game_listing, load_game
 from solver.results import HintResult, SolveResult
-from solver.review import review as review_record
-from solver.scale import check_run
 from solver.search import Limits, SearchContext
-from solver.selfplay import parse_policies, selfplay as play_games
 from solver.validate import (MISTAKES, NODES, PLAYER, PLAYERS, SEED, TIME_MS,
                              TOP, as_bool, as_choice, as_object, as_str, join)
 
@@ -563,6 +557,7 @@ def puzzle_kind(game: Game, kind: Any, difficulty: Any, options: dict[str, Any],
                 ) -> tuple[str, str]:
     """The checked ``(kind, difficulty)`` of a puzzle request, with the game's options folded in (Memorinth
     ``--turns 4`` is the kind ``escape-in-4``)."""
+    from solver.puzzles import DIFFICULTIES  # lazy: start-up (a hint needs no puzzle run)
     kinds = contract.puzzle_kinds(game)
     if not kinds:
         raise UnsupportedActionError("action", "generate", f"{game.name} has no puzzles")
@@ -573,12 +568,14 @@ def puzzle_kind(game: Game, kind: Any, difficulty: Any, options: dict[str, Any],
 
 def puzzle_of_id(text: Any, game: Game | None = None, field_name: str = "id") -> GenerateRequest:
     """The request that makes the puzzle with id ``text`` again (``game``: it must be a puzzle of that game)."""
+    from solver.puzzles import parse_puzzle_id  # lazy: start-up (a hint needs no puzzle run)
     spec, kind, difficulty, seed, index = parse_puzzle_id(text, field_name, game)
     return GenerateRequest(game=load_game(spec, field_name), kind=kind, difficulty=difficulty, seed=seed, index=index)
 
 
 def check_run_of(seed: int, run: Run) -> None:
     """A run's flags (errors name the flag)."""
+    from solver.scale import check_run  # lazy: start-up (a hint needs no run of many items)
     check_run(seed, run.start, run.count, run.jobs, run.executor, run.address)
 
 
@@ -671,33 +668,37 @@ def _show(request: ShowRequest, ctx: SearchContext) -> Iterator[Answer]:
     elif hint is False:
         hint = None
     if request.form == "svg":
-        yield ShowAnswer(position, hint, svg=draw_svg(position.game, position, hint=hint, **request.options))
+        from solver.drawing import svg  # lazy: start-up (xml.sax loads urllib; only pictures need it)
+        yield ShowAnswer(position, hint, svg=svg(position.game, position, hint=hint, **request.options))
     else:
         yield ShowAnswer(position, hint, text=contract.describe(position.game, position))
 
 
 def _generate(request: GenerateRequest, ctx: SearchContext) -> Iterator[Answer]:
+    from solver.puzzles import generate, make_puzzle  # lazy: start-up (a hint needs no puzzle run)
     game = request.game
     if request.run is None:
         return iter([PuzzleAnswer(game, make_puzzle(game, request.kind, request.difficulty, request.seed,
                                                     request.index, ctx))])
     run_ = request.run
-    puzzles = generate_puzzles(game, request.kind, request.difficulty, seed=request.seed, start=run_.start,
+    puzzles = generate(game, request.kind, request.difficulty, seed=request.seed, start=run_.start,
                                count=run_.count, jobs=run_.jobs, executor=run_.executor, address=run_.address,
                                progress=run_.progress)  # checked now; made one by one as they are read
     return (PuzzleAnswer(game, puzzle) for puzzle in puzzles)
 
 
 def _check(request: CheckRequest, ctx: SearchContext) -> Iterator[Answer]:
-    yield Verdict(check_puzzle(request.game, request.puzzle, request.answer))
+    from solver.puzzles import check  # lazy: start-up (a hint needs no puzzle run)
+    yield Verdict(check(request.game, request.puzzle, request.answer))
 
 
 def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
+    from solver.review import review  # lazy: start-up (a hint needs no review)
     report = None
     if ctx.report is not None:
         def report(partial: dict[str, Any]) -> None:
             ctx.maybe_report(lambda: ReviewAnswer(partial))
-    yield ReviewAnswer(review_record(request.game, request.record, request.player,
+    yield ReviewAnswer(review(request.game, request.record, request.player,
                                      limits=Limits(time_ms=ctx.limits.time_ms, nodes=ctx.limits.nodes),
                                      seed=request.seed, mistakes=request.mistakes, cancel=ctx.cancel, report=report))
 
@@ -719,8 +720,9 @@ def _games(request: GamesRequest, ctx: SearchContext) -> Iterator[Answer]:
 
 
 def _selfplay(request: SelfplayRequest, ctx: SearchContext) -> Iterator[Answer]:
+    from solver.selfplay import selfplay  # lazy: start-up (a hint needs no self-play run)
     run_ = request.run
-    games = play_games(request.game, request.policies, seed=request.seed, start=run_.start, count=run_.count,
+    games = selfplay(request.game, request.policies, seed=request.seed, start=run_.start, count=run_.count,
                        options=request.options, jobs=run_.jobs, executor=run_.executor, address=run_.address,
                        progress=run_.progress)  # checked now; played one by one as they are read
     return (SelfplayGame(item) for item in games)
@@ -738,6 +740,7 @@ _RUNNERS: dict[type, Callable[[Any, SearchContext], Iterator[Answer]]] = {
 def selfplay_request(game: Game, policies: str | tuple[str, ...] | list[str] | None, *, seed: Any = 0, run_: Run = Run(),
                      options: dict[str, Any] | None = None, names: Names = QUERY) -> SelfplayRequest:
     """A self-play run, checked: the policies are the game's, the run's flags in range."""
+    from solver.selfplay import parse_policies  # lazy: start-up (a hint needs no self-play run)
     chosen = parse_policies(game, policies if policies is None or isinstance(policies, str) else ",".join(policies),
                             names("policies"))
     request = SelfplayRequest(game=game, policies=chosen, seed=check_seed(seed, names), options=dict(options or {}),
