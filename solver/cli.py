@@ -23,7 +23,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from solver.datafiles import restrict
 from solver.errors import InvalidInputError, SolverError
 from solver.registry import game_listing, game_names, load_game
 from solver.validate import PORT, THREADS, TIME_MS
@@ -49,17 +48,40 @@ class Parser(argparse.ArgumentParser):
 
 
 def _build_parser(argv: Sequence[str]) -> Parser:
+    """The parser of ``argv``: when it names a command, only that command is built (building a parser costs
+    start-up time); otherwise, for ``--help`` or a mistake, every command is listed."""
     names = game_names()
     parser = Parser(prog=PROG, description="Solver and hint engine for memory-themed tabletop games: "
                                            f"{', '.join(names)} (`{PROG} games` describes them).")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
+    wanted = argv[0] if argv else None
+    builders = {"demo": _add_demo, "engine": _add_engine, "serve": _add_serve, "games": _add_games}
+    only = wanted if wanted in builders or wanted in names else None
+    for name, build in builders.items():
+        if only in (None, name):
+            build(sub, names)
+    for name in names:
+        if only == name:
+            from solver.commands import add_game_verbs  # lazy: start-up (a game's verbs load numpy and the service)
+            game = load_game(name)
+            group = sub.add_parser(name, help=game.long_name, description=game.long_name)
+            commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
+            commands.required = True
+            add_game_verbs(commands, game, argv[1] if len(argv) > 1 else None)
+        elif only is None:
+            sub.add_parser(name, help=f"{name} commands", add_help=False)
+    return parser
 
+
+def _add_demo(sub: argparse._SubParsersAction, names: list[str]) -> None:
     demo = sub.add_parser("demo", help="run built-in examples for every game")
     demo.add_argument("--game", action="append", choices=names, help="only this game (repeatable)")
     demo.set_defaults(run=_run_demo)
 
+
+def _add_engine(sub: argparse._SubParsersAction, names: list[str]) -> None:
     engine = sub.add_parser("engine", help="serve JSON-lines queries on stdin/stdout (docs/engine.md)")
     engine.add_argument("--threads", type=int, default=1, help="queries searched at once (1-64, default 1)")
     engine.add_argument("--data-dir", action="append", default=[], metavar="DIR",
@@ -71,6 +93,8 @@ def _build_parser(argv: Sequence[str]) -> Parser:
                         help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
 
+
+def _add_serve(sub: argparse._SubParsersAction, names: list[str]) -> None:
     serve = sub.add_parser("serve", help="the table-side web board (docs/web.md)",
                            description="Serve the table-side web board: the position as a picture, moves by clicking, "
                                        "hints, records and reviews, puzzles. Binds 127.0.0.1 unless --host says "
@@ -80,22 +104,11 @@ def _build_parser(argv: Sequence[str]) -> Parser:
     serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
     serve.set_defaults(run=_run_serve)
 
+
+def _add_games(sub: argparse._SubParsersAction, names: list[str]) -> None:
     games = sub.add_parser("games", help="list the games and their parameters")
     games.add_argument("--json", action="store_true")
     games.set_defaults(run=_run_games)
-
-    wanted = argv[0] if argv else None
-    for name in names:
-        if wanted == name:
-            from solver.commands import add_game_verbs  # lazy: start-up (a game's verbs load numpy and the service)
-            game = load_game(name)
-            group = sub.add_parser(name, help=game.long_name, description=game.long_name)
-            commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
-            commands.required = True
-            add_game_verbs(commands, game, argv[1] if len(argv) > 1 else None)
-        else:
-            sub.add_parser(name, help=f"{name} commands", add_help=False)
-    return parser
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -140,6 +153,7 @@ def _run_engine(args: argparse.Namespace) -> int:
     THREADS.check(args.threads, "--threads")
     if args.max_time_ms is not None:
         TIME_MS.check(args.max_time_ms, "--max-time-ms")
+    from solver.datafiles import restrict  # lazy: start-up (pathlib; only servers restrict data files)
     from solver.engine import run_engine  # lazy: start-up (the engine loads the service and numpy)
     restrict(args.data_dir)
     log = None

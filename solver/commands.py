@@ -289,27 +289,30 @@ def verb_options(game: Game, verb: str, args: argparse.Namespace) -> dict[str, A
 def add_game_verbs(commands: argparse._SubParsersAction, game: Game, wanted: str | None = None) -> None:
     """Every sub-command of ``memory-solver <game>``: the game's own commands, then the shared verbs.
 
-    Only the shared verb ``wanted`` (the one on the command line, or one of its aliases) is built whole; the
-    others are listed with their help, which is all ``--help`` shows, so that building the parser loads no more
-    of the game than the command needs.
+    When ``wanted`` (the word after the game on the command line) names a command, only that command is built:
+    no other is shown, and building the others would load more of the game than the command needs. Otherwise
+    (``--help``, a mistake) every command is listed with its help.
     """
     if service.has_old_cli(game):
         game.add_cli(commands)
-    for command in service.game_commands(game):
-        _add_declared(commands, game, command)
-    existing = set(commands.choices)
-    for verb, (help_text, description, build) in VERBS.items():
-        if verb in existing:
-            continue
-        aliases = [a for a in service.verb_aliases(game, verb) if a not in commands.choices]
-        if wanted is not None and wanted != verb and wanted not in aliases:
+    declared = service.game_commands(game)
+    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in commands.choices]
+             for verb in VERBS if verb not in commands.choices}
+    known = {c.name for c in declared} | set(verbs) | {a for aliases in verbs.values() for a in aliases}
+    only = wanted if wanted in known else None
+    for command in declared:
+        if only in (None, command.name):
+            _add_declared(commands, game, command)
+    for verb, aliases in verbs.items():
+        help_text, description, build = VERBS[verb]
+        if only is None:
             commands.add_parser(verb, help=help_text, aliases=aliases, add_help=False)
-            continue
-        notes = service.verb_notes(game, verb)
-        parser = commands.add_parser(verb, help=help_text, aliases=aliases,
-                                     description=(description or help_text) + (" " + notes if notes else ""))
-        build(parser, game)
-        add_flag_aliases(parser, service.flag_aliases(game, verb))
+        elif only == verb or only in aliases:
+            notes = service.verb_notes(game, verb)
+            parser = commands.add_parser(verb, help=help_text, aliases=aliases,
+                                         description=(description or help_text) + (" " + notes if notes else ""))
+            build(parser, game)
+            add_flag_aliases(parser, service.flag_aliases(game, verb))
 
 
 def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:

@@ -85,7 +85,7 @@ def limits_for(game: Game, asked: Limits, cap_ms: int | None = None, default_tim
 
 
 # ---------------------------------------------------------------------------------------------- requests
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class Request:
     """What every action carries: its game, the limits asked for, the seed and the game's options for the verb."""
 
@@ -107,7 +107,7 @@ class Request:
         return 1
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class HintRequest(Request):
     """Rank the moves of ``player`` (default: the player to act) from what that player knows; with ``turns``, one
     hint for each ``(turn number, position)`` (the engine's ``analyzeTurns``)."""
@@ -125,7 +125,7 @@ class HintRequest(Request):
         return max(1, len(self.turns))
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class SolveRequest(Request):
     """The game's optimal search on ``problem`` (a position or the game's problem form), with its proof."""
 
@@ -134,7 +134,7 @@ class SolveRequest(Request):
     problem: Any
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class ScoreRequest(Request):
     """Where ``problem`` (a position, or the game's scoring form) stands."""
 
@@ -143,7 +143,7 @@ class ScoreRequest(Request):
     problem: Any
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class LegalMovesRequest(Request):
     """What may be entered next in ``position``."""
 
@@ -152,7 +152,7 @@ class LegalMovesRequest(Request):
     position: Position
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class NewRequest(Request):
     """A game dealt with ``seed`` (``player``'s view of it when given), or with ``table`` a real table's start as
     ``player`` sees it."""
@@ -163,7 +163,7 @@ class NewRequest(Request):
     table: bool = False
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class ViewRequest(Request):
     """What ``player`` knows in ``position``."""
 
@@ -173,7 +173,7 @@ class ViewRequest(Request):
     player: int
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class ApplyRequest(Request):
     """``position`` advanced by ``moves`` (errors name ``moves_field[i]``); with ``record``, the record extended."""
 
@@ -185,7 +185,7 @@ class ApplyRequest(Request):
     record: Record | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class ShowRequest(Request):
     """``position`` as a picture (``form="svg"``) or as text (``form="text"``), with a hint drawn or listed:
     ``hint`` is ``True`` (compute one under the request's limits), a hint already computed, or ``None``."""
@@ -210,7 +210,7 @@ class Run:
     progress: bool = False
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class GenerateRequest(Request):
     """Puzzles of ``kind`` and ``difficulty`` from the run seeded ``seed``: puzzle ``index`` made here under the
     request's context, or with ``run`` a whole run (``generate --count N``)."""
@@ -228,7 +228,7 @@ class GenerateRequest(Request):
         return 1 if self.run is None else self.run.count
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class CheckRequest(Request):
     """The verdict on ``answer`` to ``puzzle``, re-proved from the puzzle's position."""
 
@@ -238,7 +238,7 @@ class CheckRequest(Request):
     answer: Any
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class ReviewRequest(Request):
     """Every decision of ``player`` in ``record`` judged from what that player knew (the limits apply to each)."""
 
@@ -249,7 +249,7 @@ class ReviewRequest(Request):
     mistakes: int = 3
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class SampleRequest(Request):
     """A chance outcome of ``state`` drawn from the seed and ``draw`` (the number of moves that led there)."""
 
@@ -259,7 +259,7 @@ class SampleRequest(Request):
     draw: int = 0
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class GamesRequest(Request):
     """Every registered game with its parameters (no game needed: ``game`` is ``None``)."""
 
@@ -268,7 +268,7 @@ class GamesRequest(Request):
     game: Game | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)
 class SelfplayRequest(Request):
     """Games of a seeded run between ``policies`` (one result per game)."""
 
@@ -290,7 +290,7 @@ class Answer(Protocol):
         """The answer's JSON body (without the query's ``id`` and ``action``)."""
 
 
-@dataclass
+@dataclass(eq=False)
 class BodyAnswer:
     """An answer a game or a verb gives as a JSON object (a score, a verdict, a review, a self-play game)."""
 
@@ -320,7 +320,7 @@ class Verdict(BodyAnswer):
         return bool(self.body.get("correct"))
 
 
-@dataclass
+@dataclass(eq=False)
 class MovesAnswer:
     """What may be entered next."""
 
@@ -330,7 +330,7 @@ class MovesAnswer:
         return {"moves": list(self.moves)}
 
 
-@dataclass
+@dataclass(eq=False)
 class PositionAnswer:
     """A position with what a board needs to draw it and take the next move; ``spec`` names the configured game
     (``new``); ``record`` is the record extended by the moves (``apply`` on a record)."""
@@ -350,7 +350,7 @@ class PositionAnswer:
         return body
 
 
-@dataclass
+@dataclass(eq=False)
 class ShowAnswer:
     """A position drawn (``svg``) or described (``text``), with the hint shown on it (``None``: none)."""
 
@@ -364,7 +364,7 @@ class ShowAnswer:
         return {"svg": self.svg, "hint": hint} if self.svg is not None else {"text": self.text, "hint": hint}
 
 
-@dataclass
+@dataclass(eq=False)
 class PuzzleAnswer:
     """A puzzle (``id`` and metadata first), its statement as text and, where the game offers one, the position a
     player answers it from by playing moves."""
@@ -389,7 +389,7 @@ class PuzzleAnswer:
                 "position": None if position is None else PositionAnswer(position).to_json()}
 
 
-@dataclass
+@dataclass(eq=False)
 class SampleAnswer:
     """A chance outcome drawn, with its probability."""
 
@@ -400,7 +400,7 @@ class SampleAnswer:
         return {"move": self.move, "probability": self.probability}
 
 
-@dataclass
+@dataclass(eq=False)
 class GamesAnswer:
     """The registered games (``memory-solver games``)."""
 
@@ -616,7 +616,7 @@ def _hint(request: HintRequest, ctx: SearchContext) -> Iterator[Answer]:
         yield TurnAnswer(one(position), turn)
 
 
-@dataclass
+@dataclass(eq=False)
 class TurnAnswer:
     """The hint of one analysed turn (``analyzeTurns``)."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from solver.errors import InvalidInputError
@@ -111,13 +110,16 @@ def as_choice(value: Any, field: str, choices: Iterable[T]) -> T:
     return value
 
 
-@dataclass(frozen=True)
 class Bound:
     """The range of a number every front door checks the same way: ``SEED.check(value, "--seed")``."""
 
-    lo: float
-    hi: float
-    integer: bool = True
+    __slots__ = ("lo", "hi", "integer")
+
+    def __init__(self, lo: float, hi: float, integer: bool = True) -> None:
+        self.lo, self.hi, self.integer = lo, hi, integer
+
+    def __repr__(self) -> str:
+        return f"Bound({self.lo!r}, {self.hi!r}{'' if self.integer else ', integer=False'})"
 
     def check(self, value: Any, field: str) -> Any:
         """The value, checked (an integer unless the bound is for any number); errors name ``field``."""
