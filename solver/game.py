@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -207,10 +208,7 @@ class State(ABC):
 
     def _repr_svg_(self) -> str | None:
         """The full-information picture, for notebooks (``None`` where the game draws nothing)."""
-        try:
-            return self.game.svg(self)
-        except UnsupportedActionError:
-            return None
+        return _notebook_picture(self)
 
 
 VIEW_PREFIX = "view:"
@@ -307,10 +305,7 @@ class View(ABC):
 
     def _repr_svg_(self) -> str | None:
         """The observer's picture, for notebooks."""
-        try:
-            return self.game.svg(self)
-        except UnsupportedActionError:
-            return None
+        return _notebook_picture(self)
 
 
 Position = State | View
@@ -589,6 +584,24 @@ class Game(ABC):
     def demo(self, out: TextIO) -> None:
         """Print built-in examples for ``memory-solver demo``."""
         out.write(f"{self.long_name}: no demo\n")
+
+
+def _notebook_picture(position: State | View) -> str | None:
+    """The game's picture of ``position`` (its ``picture.svg``, found by name as the shared layer finds it), or
+    ``None`` where the game draws nothing."""
+    cls = type(position.game)
+    package = cls.__module__.rpartition(".")[0]
+    try:
+        draw = getattr(importlib.import_module(f"{package}.picture"), "svg", None)
+    except ModuleNotFoundError:
+        draw = None
+    if draw is None:
+        legacy = vars(cls).get("svg")  # a game still moving to the standard layout draws through its class
+        return None if legacy is None else legacy(position.game, position)
+    try:
+        return draw(position.game, position)
+    except UnsupportedActionError:
+        return None
 
 
 def _decode_json_text(payload: Any, field: str) -> Any:

@@ -121,3 +121,11 @@ def test_the_web_api_serves_the_toy_game(live_server):
                        "/api/stream")
         events = [json.loads(line[6:]) for line in streamed.text.splitlines() if line.startswith("data: ")]
         assert events[-1]["id"] == 8 and events[-1]["isDuringSearch"] is False
+
+
+def test_notebooks_draw_every_registered_game_by_its_picture_module(pile_game):
+    from solver.registry import game_names, load_game
+    for name in game_names():
+        state = load_game(name).new_game(1)
+        assert "<svg" in state._repr_svg_()[:200], name
+    assert "<svg" in pile_game.parse_state("3:0")._repr_svg_()[:200]
