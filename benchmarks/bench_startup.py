@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from common import machine, table
 
-#: (label, goal in ms or None, command after the interpreter or console script)
+#: the start-up goals of issue 24, in ms
 GOALS = {"--help": 80.0, "hint": 150.0}
 
 
@@ -70,35 +69,41 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="5 runs each")
+    parser.add_argument("--baseline-python", default=None, metavar="PYTHON",
+                        help="the Python of another install (say, of main before a change): the same commands run "
+                             "with `PYTHON -m solver` in the same run, and the ratio is reported")
     args = parser.parse_args(argv)
     runs = 5 if args.quick else args.runs
+    load_start = os.getloadavg()[0]
     base = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
-    cores = str(os.cpu_count() or 2)
     cli = console_script()
     positions = {game: dealt(game) for game in ("embers", "mnemonic")}
-    cases = [
-        ("python -c pass (the interpreter alone)", None, [sys.executable, "-c", "pass"], base),
-        ("python -c 'import numpy' (OpenBLAS pool started)", None, [sys.executable, "-c", "import numpy"], base),
-        ("python -c 'import numpy' (OPENBLAS_NUM_THREADS=1)", None, [sys.executable, "-c", "import numpy"],
-         {**base, "OPENBLAS_NUM_THREADS": "1"}),
-        ("memory-solver --help", GOALS["--help"], [*cli, "--help"], base),
-    ]
-    for game, position in positions.items():
-        cases.append((f"memory-solver {game} hint (dealt, seed 3)", GOALS["hint"], [*cli, game, "hint", position],
-                      base))
-        cases.append((f"memory-solver {game} hint, OpenBLAS not pinned (OPENBLAS_NUM_THREADS={cores})", None,
-                      [*cli, game, "hint", position], {**base, "OPENBLAS_NUM_THREADS": cores}))
+    floors = [("python -c pass (the interpreter alone)", [sys.executable, "-c", "pass"], base),
+              ("python -c 'import numpy' (OpenBLAS pool started)", [sys.executable, "-c", "import numpy"], base),
+              ("python -c 'import numpy' (OPENBLAS_NUM_THREADS=1)", [sys.executable, "-c", "import numpy"],
+               {**base, "OPENBLAS_NUM_THREADS": "1"})]
+    commands = [("memory-solver --help", GOALS["--help"], ["--help"])]
+    commands += [(f"memory-solver {game} hint (dealt, seed 3)", GOALS["hint"], [game, "hint", position])
+                 for game, position in positions.items()]
     rows = []
-    floor = None
-    for label, goal, command, env in cases:
+    for label, command, env in floors:
         median, best, cpu = measure(command, runs, env)
-        floor = cpu if floor is None else floor
-        rows.append([label, "-" if goal is None else f"< {goal:.0f}", round(median, 1), round(best, 1), round(cpu, 1),
-                     f"{cpu / floor:.1f}x", "-" if goal is None else ("met" if best < goal else "not met")])
-    print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start; {runs} runs each; "
-          f"{shutil.which('memory-solver') or cli[0]}\n")
+        rows.append([label, "-", round(median, 1), round(best, 1), round(cpu, 1), "-", "-"])
+    for label, goal, command in commands:
+        median, best, cpu = measure([*cli, *command], runs, base)
+        ratio = "-"
+        if args.baseline_python:
+            old_median, old_best, old_cpu = measure([args.baseline_python, "-m", "solver", *command], runs, base)
+            rows.append([f"{label}: baseline install", "-", round(old_median, 1), round(old_best, 1),
+                         round(old_cpu, 1), "-", "-"])
+            ratio = f"{old_cpu / cpu:.2f}x"
+        rows.append([label, f"< {goal:.0f}", round(median, 1), round(best, 1), round(cpu, 1), ratio,
+                     "met" if cpu < goal else "not met"])
+    print(f"Machine: {machine()}; load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at "
+          f"the end; {runs} fresh processes each; {cli[0]}"
+          + (f"; baseline: {args.baseline_python} -m solver" if args.baseline_python else "") + "\n")
     print(table(["command (fresh process)", "goal ms", "median wall ms", "best wall ms", "mean CPU ms",
-                 "CPU / interpreter", "best wall vs goal"], rows))
+                 "baseline CPU / CPU", "CPU vs goal"], rows))
     print()
     warm = [[f"{game} hint (dealt, seed 3)", round(warm_ms(game, position, runs), 2)]
             for game, position in positions.items()]

@@ -16,10 +16,9 @@ answers. Everything in between happens here, once:
 - the game is reached only through :mod:`solver.contract`: no front door imports it.
 
 :func:`run` is the one place an action runs: it yields the request's final answers (one per analysed turn for a
-hint with ``analyzeTurns``, one per item for a run of puzzles or self-play games, one otherwise). For the
-engine protocol (``docs/engine.md``), :func:`read_query` checks a query's plain fields without loading anything
-(what a front door can refuse at once) and :func:`answer_query` runs it on a worker and emits its answers as the
-protocol's JSON objects, or its one error.
+hint with ``analyzeTurns``, one per item for a run of puzzles or self-play games, one otherwise). The engine
+protocol (``docs/engine.md``) that the engine and the web board speak is read into these requests, and their
+answers written back, by ``solver/protocol.py``.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ import numpy as np
 
 from solver import contract
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
-from solver.game import Game, State, View
+from solver.game import Game, Position, State
 from solver.record import Record, is_record, record_from_json
 from solver.registry import game_listing, load_game
 from solver.results import HintResult, SolveResult
@@ -44,7 +43,6 @@ from solver.search import Limits, SearchContext
 from solver.validate import (MISTAKES, NODES, PLAYER, PLAYERS, SEED, TIME_MS,
                              TOP, as_bool, as_choice, as_object, as_str, join)
 
-Position = State | View
 
 # ---------------------------------------------------------------------------------------------- field names
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class Names:
         return self.names.get(key, key)
 
 
-#: the engine protocol's names (and the Python API's, whose parameters are the protocol's fields)
+#: the engine protocol's names
 QUERY = Names({"time_ms": "limits.time_ms", "nodes": "limits.nodes"})
 #: the Python API: its keyword arguments
 API = Names({})
@@ -416,12 +414,14 @@ class Positions:
     the moves that are new (the web board sends the start and every move so far with each query).
 
     A position is remembered under the game's spec, the start as the query gave it and the moves; at most
-    ``size`` are kept (the least recently used leaves first), each as a private copy. A move that fails is
-    replayed from the start, so its error is the one a replay from the start gives.
+    ``size`` are kept (the least recently used leaves first), each as a private copy, and only for queries whose
+    start and moves hold at most ``max_chars`` characters (a longer query is answered, not remembered). A move
+    that fails is replayed from the start, so its error is the one a replay from the start gives.
     """
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 256, max_chars: int = 64 * 1024) -> None:
         self.size = size
+        self.max_chars = max_chars
         self._lock = threading.Lock()
         self._order: OrderedDict[tuple[Any, tuple[str, ...]], Position] = OrderedDict()
         self._by_start: dict[Any, set[tuple[str, ...]]] = {}
@@ -430,7 +430,8 @@ class Positions:
               moves_field: str = "moves") -> Position:
         """The position ``payload`` (parsed by ``game``) advanced by ``moves``: a private copy."""
         start = _start_key(game, payload)
-        if start is None:  # a position object: the caller holds it already
+        if start is None or len(start[1]) + sum(len(m) for m in moves) > self.max_chars:
+            # a position object (the caller holds it already), or a query too long to keep
             return apply_moves(game, game.parse_position(payload, state_field), moves, moves_field)
         done, found = self._longest_prefix(start, moves)
         if found is None:

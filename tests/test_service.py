@@ -114,6 +114,9 @@ def test_remembered_positions_are_private_copies_and_bounded(pile_game):
         positions.after(pile_game, f"{20 + n}:0", [])
     assert len(positions._order) == 3
     assert positions.after(pile_game, {"pile": 9, "player": 0}, ["take1"]).to_notation() == "8:1"
+    small = service.Positions(max_chars=10)
+    small.after(pile_game, "9:0", ["take1"] * 3)
+    assert len(small._order) == 0  # a query longer than max_chars is answered, not remembered
 
 
 def test_a_position_object_is_used_as_it_is(pile_game, counted):
