@@ -11,6 +11,7 @@ installed copy (``pip install .``): an editable install checks its build at the 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -45,6 +46,40 @@ def measure(argv: list[str], runs: int, env: dict[str, str]) -> tuple[float, flo
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000 / runs
     return statistics.median(walls), min(walls), cpu
+
+
+#: one short hint from the command line, step by step, in a fresh process: CPU ms of each step as JSON
+STEPS = """
+import io, json, os, sys, time, contextlib
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+game, position = sys.argv[1], sys.argv[2]
+marks, names = [time.process_time()], []
+def mark(name):
+    marks.append(time.process_time()); names.append(name)
+import numpy; mark("import numpy (pinned)")
+import solver.cli; mark("the command line (solver.cli, argparse)")
+import solver.service, solver.commands; mark("the service layer and the shared verbs")
+from solver.registry import load_game
+from solver import service
+g = load_game(game); mark("the game's rules (game.py and what it imports)")
+service.answer(service.LegalMovesRequest(game=g, position=g.parse_position(position))); mark("reading the position")
+import numpy.random; mark("numpy.random (first use by the game)")
+with contextlib.redirect_stdout(io.StringIO()):
+    solver.cli.main([game, "hint", position])
+mark("parser, hint (its module loaded first) and printing")
+print(json.dumps(dict(zip(names, [1000 * (b - a) for a, b in zip(marks, marks[1:])]))))
+"""
+
+
+def steps(game: str, position: str, runs: int) -> dict[str, float]:
+    """The least CPU ms of each step of a short hint over ``runs`` fresh processes."""
+    best: dict[str, float] = {}
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", STEPS, game, position], capture_output=True, text=True,
+                             cwd="/", timeout=120, check=True).stdout
+        for name, ms in json.loads(out).items():
+            best[name] = min(best.get(name, ms), ms)
+    return best
 
 
 def dealt(game: str) -> str:
@@ -108,6 +143,11 @@ def main(argv: list[str]) -> int:
     warm = [[f"{game} hint (dealt, seed 3)", round(warm_ms(game, position, runs), 2)]
             for game, position in positions.items()]
     print(table(["the same hint in a warm process (engine, web board)", "median ms"], warm))
+    print()
+    found = {game: steps(game, position, runs) for game, position in positions.items()}
+    names = list(next(iter(found.values())))
+    print(table(["where a fresh process spends its CPU (least over the runs, ms)", *found],
+                [[name, *(round(found[game][name], 1) for game in found)] for name in names]))
     return 0
 
 
