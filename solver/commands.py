@@ -35,7 +35,7 @@ from solver.game import VIEW_PREFIX, Game, State, View
 from solver.options import Argument, Command, Example
 from solver.record import Record, append_to_file, is_record, looks_like_record_lines, record_from_lines
 from solver.registry import load_game
-from solver.results import HintResult
+from solver.results import HintResult, render_hint
 from solver.search import Limits, SearchContext
 from solver.service import Names, Run
 from solver.validate import decode_json
@@ -133,23 +133,6 @@ def print_position(position: State | View, as_json: bool) -> None:
         print_json(position.to_json())
     else:
         sys.stdout.write(position.to_notation() + "\n")
-
-
-def render_hint(result: HintResult, out: TextIO) -> None:
-    """A readable table of a hint."""
-    info = result.root_info
-    label = "full-information analysis" if info.get("fullInformation") else "hint from the player's own information"
-    out.write(f"{result.game}: {label}\n")
-    if "valueMeaning" in info:
-        out.write(f"value = {info['valueMeaning']}\n")
-    for move in result.move_infos:
-        pv = " ".join(move.pv[1:]) if len(move.pv) > 1 else ""
-        extra = f"   then {pv}" if pv else ""
-        ci = move.extra.get("valueCI")
-        interval = f" [{ci[0]:.4g}, {ci[1]:.4g}]" if isinstance(ci, (list, tuple)) and len(ci) == 2 else ""
-        out.write(f"{move.order + 1:>3}. {move.move:<28} {move.value:>9.4g}{interval}   {move.why}{extra}\n")
-    if not result.move_infos:
-        out.write("  no legal move\n")
 
 
 def render_mapping(obj: Any, out: TextIO, indent: int = 0) -> None:
