@@ -83,7 +83,7 @@ def limits_for(game: Game, asked: Limits, cap_ms: int | None = None, default_tim
 
 
 # ---------------------------------------------------------------------------------------------- requests
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Request:
     """What every action carries: its game, the limits asked for, the seed and the game's options for the verb."""
 
@@ -104,8 +104,12 @@ class Request:
         """How many final answers the request has (one per analysed turn for a hint with turns)."""
         return 1
 
+    def __repr__(self) -> str:  # short: a generated one would print whole positions
+        spec = None if self.game is None else self.game.spec()
+        return f"{type(self).__name__}(game={spec!r}, limits={self.limits!r}, seed={self.seed!r})"
 
-@dataclass(kw_only=True, eq=False)
+
+@dataclass(kw_only=True, eq=False, repr=False)
 class HintRequest(Request):
     """Rank the moves of ``player`` (default: the player to act) from what that player knows; with ``turns``, one
     hint for each ``(turn number, position)`` (the engine's ``analyzeTurns``)."""
@@ -123,7 +127,7 @@ class HintRequest(Request):
         return max(1, len(self.turns))
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class SolveRequest(Request):
     """The game's optimal search on ``problem`` (a position or the game's problem form), with its proof."""
 
@@ -132,7 +136,7 @@ class SolveRequest(Request):
     problem: Any
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ScoreRequest(Request):
     """Where ``problem`` (a position, or the game's scoring form) stands."""
 
@@ -141,7 +145,7 @@ class ScoreRequest(Request):
     problem: Any
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class LegalMovesRequest(Request):
     """What may be entered next in ``position``."""
 
@@ -150,7 +154,7 @@ class LegalMovesRequest(Request):
     position: Position
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class NewRequest(Request):
     """A game dealt with ``seed`` (``player``'s view of it when given), or with ``table`` a real table's start as
     ``player`` sees it."""
@@ -161,7 +165,7 @@ class NewRequest(Request):
     table: bool = False
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ViewRequest(Request):
     """What ``player`` knows in ``position``."""
 
@@ -171,7 +175,7 @@ class ViewRequest(Request):
     player: int
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ApplyRequest(Request):
     """``position`` advanced by ``moves`` (errors name ``moves_field[i]``); with ``record``, the record extended."""
 
@@ -183,7 +187,7 @@ class ApplyRequest(Request):
     record: Record | None = None
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ShowRequest(Request):
     """``position`` as a picture (``form="svg"``) or as text (``form="text"``), with a hint drawn or listed:
     ``hint`` is ``True`` (compute one under the request's limits), a hint already computed, or ``None``."""
@@ -208,7 +212,7 @@ class Run:
     progress: bool = False
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class GenerateRequest(Request):
     """Puzzles of ``kind`` and ``difficulty`` from the run seeded ``seed``: puzzle ``index`` made here under the
     request's context, or with ``run`` a whole run (``generate --count N``)."""
@@ -226,7 +230,7 @@ class GenerateRequest(Request):
         return 1 if self.run is None else self.run.count
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class CheckRequest(Request):
     """The verdict on ``answer`` to ``puzzle``, re-proved from the puzzle's position."""
 
@@ -236,7 +240,7 @@ class CheckRequest(Request):
     answer: Any
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ReviewRequest(Request):
     """Every decision of ``player`` in ``record`` judged from what that player knew (the limits apply to each)."""
 
@@ -247,7 +251,7 @@ class ReviewRequest(Request):
     mistakes: int = 3
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class SampleRequest(Request):
     """A chance outcome of ``state`` drawn from the seed and ``draw`` (the number of moves that led there)."""
 
@@ -257,7 +261,7 @@ class SampleRequest(Request):
     draw: int = 0
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class GamesRequest(Request):
     """Every registered game with its parameters (no game needed: ``game`` is ``None``)."""
 
@@ -266,7 +270,7 @@ class GamesRequest(Request):
     game: Game | None = None
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class SelfplayRequest(Request):
     """Games of a seeded run between ``policies`` (one result per game)."""
 
@@ -288,7 +292,7 @@ class Answer(Protocol):
         """The answer's JSON body (without the query's ``id`` and ``action``)."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class BodyAnswer:
     """An answer a game or a verb gives as a JSON object (a score, a verdict, a review, a self-play game)."""
 
@@ -318,7 +322,7 @@ class Verdict(BodyAnswer):
         return bool(self.body.get("correct"))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class MovesAnswer:
     """What may be entered next."""
 
@@ -328,7 +332,7 @@ class MovesAnswer:
         return {"moves": list(self.moves)}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class PositionAnswer:
     """A position with what a board needs to draw it and take the next move; ``spec`` names the configured game
     (``new``); ``record`` is the record extended by the moves (``apply`` on a record)."""
@@ -348,7 +352,7 @@ class PositionAnswer:
         return body
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class ShowAnswer:
     """A position drawn (``svg``) or described (``text``), with the hint shown on it (``None``: none)."""
 
@@ -362,7 +366,7 @@ class ShowAnswer:
         return {"svg": self.svg, "hint": hint} if self.svg is not None else {"text": self.text, "hint": hint}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class PuzzleAnswer:
     """A puzzle (``id`` and metadata first), its statement as text and, where the game offers one, the position a
     player answers it from by playing moves."""
@@ -387,7 +391,7 @@ class PuzzleAnswer:
                 "position": None if position is None else PositionAnswer(position).to_json()}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class SampleAnswer:
     """A chance outcome drawn, with its probability."""
 
@@ -398,7 +402,7 @@ class SampleAnswer:
         return {"move": self.move, "probability": self.probability}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class GamesAnswer:
     """The registered games (``memory-solver games``)."""
 
@@ -617,7 +621,7 @@ def _hint(request: HintRequest, ctx: SearchContext) -> Iterator[Answer]:
         yield TurnAnswer(one(position), turn)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TurnAnswer:
     """The hint of one analysed turn (``analyzeTurns``)."""
 
