@@ -468,7 +468,7 @@ def _build_apply(p: argparse.ArgumentParser, game: Game) -> None:
         request = service.ApplyRequest(game=g, position=start, moves=tuple(args.moves), moves_field="MOVE")
         position = service.answer(request).position
         if args.record:
-            append_to_file(args.record, g, start, list(args.moves), comment=args.comment)
+            append_to_file(args.record, g, start, list(args.moves), comment=args.comment, replayed=True)
         print_position(position, args.json)
         return 0
 
