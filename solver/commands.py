@@ -279,8 +279,9 @@ def add_game_verbs(commands: argparse._SubParsersAction, game: Game, wanted: str
     if service.has_old_cli(game):
         game.add_cli(commands)
     declared = service.game_commands(game)
-    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in commands.choices]
-             for verb in VERBS if verb not in commands.choices}
+    taken = set(commands.choices) | {c.name for c in declared}  # a game's own command wins over a shared verb
+    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in taken] for verb in VERBS
+             if verb not in taken}
     known = {c.name for c in declared} | set(verbs) | {a for aliases in verbs.values() for a in aliases}
     only = wanted if wanted in known else None
     for command in declared:
