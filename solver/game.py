@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError,
+from solver.datafiles import check_data_file
+from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError, NotationError,
                            UnknownGameError, UnsupportedActionError)
+from solver.validate import decode_json
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4
@@ -87,7 +90,6 @@ class Parameter:
         if self.choices is not None and value not in self.choices:
             raise UnknownGameError(field, value, f"expected one of {', '.join(map(str, self.choices))}")
         if self.data_file:
-            from solver.datafiles import check_data_file
             value = check_data_file(field, value)
         return value
 
@@ -155,7 +157,6 @@ class State(ABC):
 
     def observation_string(self, player: int) -> str:
         """A readable rendering of :meth:`observation`."""
-        import json
         return json.dumps(self.observation(player), sort_keys=True)
 
     @abstractmethod
@@ -450,7 +451,6 @@ def _notebook_picture(position: State | View) -> str | None:
 def _decode_json_text(payload: Any, field: str) -> Any:
     """A JSON object given as text (the Python API, a query's string) is decoded, as the command line does."""
     if isinstance(payload, str) and payload.lstrip().startswith("{"):
-        from solver.validate import decode_json
         return decode_json(payload, field)
     return payload
 
@@ -472,7 +472,6 @@ def _short(payload: Any) -> Any:
 
 def split_view_notation(text: str, field: str = "state") -> tuple[int, str]:
     """``"view:1 BODY"`` -> ``(1, "BODY")``; errors name ``field``."""
-    from solver.errors import NotationError
     stripped = text.strip()
     if not stripped.startswith(VIEW_PREFIX):
         raise NotationError(field, text, f"a view's notation starts with '{VIEW_PREFIX}N ' (N the observer)")
