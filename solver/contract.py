@@ -218,14 +218,14 @@ def render_text(game: Game, verb: str, result: Any) -> str | None:
 def turn_label(game: Game, position: State | View) -> str | None:
     """The game's own name for the turn of ``position`` (``turn 6, second flip``, ``round 3``): ``text.turn_label``;
     ``None`` for a game without one."""
-    found = getattr(part(game, "text"), "turn_label", None) if part(game, "text") is not None else None
+    found = _find(game, "text", "turn_label")
     return None if found is None else found(game, position)
 
 
 def review_grades(game: Game | type[Game]) -> tuple[float, float, float] | None:
     """The least loss a review grades inaccuracy, mistake and blunder, in the units the game's hint shows
     (``hints.REVIEW_GRADES``); ``None`` for a game without them (any significant loss is then a mistake)."""
-    grades = _value(game, "REVIEW_GRADES", "hints", "REVIEW_GRADES", None)
+    grades = _find(game, "hints", "REVIEW_GRADES")
     return None if grades is None else tuple(grades)
 
 
