@@ -222,11 +222,14 @@ def turn_label(game: Game, position: State | View) -> str | None:
     return None if found is None else found(game, position)
 
 
-def review_grades(game: Game | type[Game]) -> tuple[float, float, float] | None:
+def review_grades(game: Game | type[Game]) -> Any:
     """The least loss a review grades inaccuracy, mistake and blunder, in the units the game's hint shows
-    (``hints.REVIEW_GRADES``); ``None`` for a game without them (any significant loss is then a mistake)."""
+    (``hints.REVIEW_GRADES``: one triple, or one per ``rootInfo.valueUnit``); ``None`` for a game without them (any
+    significant loss is then a mistake)."""
     grades = _find(game, "hints", "REVIEW_GRADES")
-    return None if grades is None else tuple(grades)
+    if grades is None or isinstance(grades, dict):
+        return grades
+    return tuple(grades)
 
 
 # ---------------------------------------------------------------------------------------------- declared extras

@@ -118,11 +118,14 @@ class Paired:
         return self.mean - z * self.se > 0
 
 
-def shared_differences(a: Arm, b: Arm) -> np.ndarray | None:
+Samples = dict[int, np.ndarray]
+
+
+def shared_differences(a: Samples, b: Samples) -> np.ndarray | None:
     """``a``'s samples minus ``b``'s on the worlds both were played in (None when they share none)."""
     parts = []
-    for round_no, values in a.samples.items():
-        other = b.samples.get(round_no)
+    for round_no, values in a.items():
+        other = b.get(round_no)
         if other is not None:
             m = min(len(values), len(other))
             if m:
@@ -130,9 +133,11 @@ def shared_differences(a: Arm, b: Arm) -> np.ndarray | None:
     return np.concatenate(parts) if parts else None
 
 
-def paired(a: Arm, b: Arm) -> Paired | None:
-    """The paired difference ``a - b`` (None when no world is shared; a standard error of 1 with one world)."""
-    diff = shared_differences(a, b)
+def paired(a: Arm, b: Arm, samples: Callable[[Arm], Samples] | None = None) -> Paired | None:
+    """The paired difference ``a - b`` on their samples (or on ``samples(arm)``, another figure measured in the
+    same worlds); None when no world is shared; a standard error of 1 with one world."""
+    diff = (shared_differences(a.samples, b.samples) if samples is None
+            else shared_differences(samples(a), samples(b)))
     if diff is None:
         return None
     se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
@@ -156,6 +161,9 @@ class Schedule:
     largest: int | None = None
     keep: int = KEEP
     z: float = Z
+    #: the first round after which the worse half is dropped (and the rounds start growing); before it only the
+    #: candidates outside the shortlist leave
+    halve_from: int = 1
     #: spend a budget to the last sample: what is left when it is less than one world each goes to the best
     #: live candidates, one world each
     spend_all: bool = False
@@ -215,7 +223,8 @@ def successive_halving(arms: Sequence[Arm], play: Play, schedule: Schedule, budg
         live = survivors(live, progress.rounds, schedule)
         if len(live) <= 1 < len(arms):
             break
-        size = schedule.next_size(size)
+        if progress.rounds >= schedule.halve_from:
+            size = schedule.next_size(size)
     return progress
 
 
@@ -224,6 +233,11 @@ def survivors(live: list[Arm], round_no: int, schedule: Schedule) -> list[Arm]:
     the first round; of the rest (best first) the first ``keep`` and those not significantly worse than the leader
     on the worlds they share, then the better half of those (at least ``keep``); the protected ones always stay."""
     contenders = [a for a in live if not a.first_round_only] or list(live)
+    if round_no < schedule.halve_from:
+        for arm in live:
+            if arm not in contenders:
+                arm.dropped = round_no
+        return contenders
     ranked = sorted(contenders, key=rank_key)
     leader = ranked[0]
     kept = [a for i, a in enumerate(ranked)
@@ -237,9 +251,10 @@ def survivors(live: list[Arm], round_no: int, schedule: Schedule) -> list[Arm]:
 
 
 # ---------------------------------------------------------------------------------------------- the answer
-def recommend(arms: Sequence[Arm], z: float = Z) -> Arm | None:
+def recommend(arms: Sequence[Arm], z: float = Z, min_samples: int = 1) -> Arm | None:
     """The move to play: the protected one (else the best by :func:`rank_key`), replaced by the move that beats
-    it by the most among those significantly better on shared worlds, until none is; None without a sample."""
+    it by the most among those significantly better on at least ``min_samples`` shared worlds (``z`` standard
+    errors), until none is; None without a sample."""
     measured = [a for a in arms if a.n]
     if not measured:
         return None
@@ -250,6 +265,8 @@ def recommend(arms: Sequence[Arm], z: float = Z) -> Arm | None:
             if arm is choice:
                 continue
             diff = paired(arm, choice)
+            if diff is not None and diff.n < min_samples:
+                continue
             if diff is not None and diff.significant(z):
                 better.append((diff.mean, arm))
         if not better:
@@ -263,12 +280,13 @@ def display_order(arms: Sequence[Arm], first: Arm | None) -> list[Arm]:
     return ([first] if first is not None else []) + rest
 
 
-def loss_to_first(first: Arm, arm: Arm) -> dict[str, Any]:
-    """How much ``arm`` loses against ``first`` on the worlds they share: the mean, its 95% interval, the worlds
-    shared (``lossToFirst`` in a hint's moves; exactly 0 for the first move itself)."""
+def loss_to_first(first: Arm, arm: Arm, samples: Callable[[Arm], Samples] | None = None) -> dict[str, Any]:
+    """How much ``arm`` loses against ``first`` on the worlds they share (on ``samples(arm)`` when the values shown
+    are another figure than the ranking's): the mean, its 95% interval, the worlds shared (``lossToFirst`` in a
+    hint's moves; exactly 0 for the first move itself)."""
     if arm is first:
         return {"value": 0.0, "ci": [0.0, 0.0], "samples": arm.n}
-    diff = paired(first, arm)
+    diff = paired(first, arm, samples)
     if diff is None:
         return {"value": None, "ci": None, "samples": 0}
     lo, hi = diff.interval()
@@ -309,30 +327,35 @@ PERCENTAGE_POINTS = Units(probability=True)
 
 
 def first_note(order: Sequence[Arm], name: Callable[[Arm], str], units: Units, samples: str = "samples",
-               why: str = "") -> str:
+               why: str = "", shown: Callable[[Arm], float] | None = None,
+               figure: Callable[[Arm], Samples] | None = None) -> str:
     """One sentence for the first move when a move listed below it shows a higher value: the difference is within
     noise (it always is: see :func:`recommend`), with its 95% interval on the shared worlds; ``why`` says why the
-    first is first among moves as good (the policy's own move, ...). Empty when the order is the order of values."""
+    first is first among moves as good (the policy's own move, ...). Empty when the order is the order of values.
+    ``shown`` and ``figure``: the value shown and its samples, when they are not the ranking's."""
     if len(order) < 2:
         return ""
+    value = shown or (lambda arm: arm.mean)
     first = order[0]
-    higher = max(order[1:], key=lambda a: a.mean)
-    if higher.mean <= first.mean:
+    higher = max(order[1:], key=value)
+    if value(higher) <= value(first):
         return ""
-    diff = paired(higher, first)
-    shown = f"{units.value(higher.mean)} against {units.value(first.mean)}"
+    diff = paired(higher, first, figure)
+    shown_text = f"{units.value(value(higher))} against {units.value(value(first))}"
     if diff is None:
-        return f"listed first although {name(higher)} shows more ({shown}; no {samples} shared to compare them){why}"
+        return (f"listed first although {name(higher)} shows more ({shown_text}; no {samples} shared to compare "
+                f"them){why}")
     lo, hi = diff.interval()
     words = "within noise: as good as" if not diff.significant() else "listed first although better:"
-    return (f"{words} {name(higher)} ({shown}; on the {diff.n} {samples} they share {units.signed(diff.mean)}, "
-            f"95% interval {units.interval(lo, hi)}){why}")
+    return (f"{words} {name(higher)} ({shown_text}; on the {diff.n} {samples} they share "
+            f"{units.signed(diff.mean)}, 95% interval {units.interval(lo, hi)}){why}")
 
 
-def standing_note(arm: Arm, first: Arm, name: Callable[[Arm], str], units: Units, samples: str = "samples") -> str:
+def standing_note(arm: Arm, first: Arm, name: Callable[[Arm], str], units: Units, samples: str = "samples",
+                  figure: Callable[[Arm], Samples] | None = None) -> str:
     """For a move listed below the first: within noise of it (with the interval), or nothing when it is clearly
-    behind."""
-    diff = paired(first, arm)
+    behind (``figure``: the samples of the value shown, when it is not the ranking's)."""
+    diff = paired(first, arm, figure)
     if diff is None or diff.significant():
         return ""
     lo, hi = diff.interval()

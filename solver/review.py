@@ -76,7 +76,7 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         result = contract.hint(played_game, view, ctx, top=ALL_MOVES)
         if cancel.is_set():
             break  # this decision's search was cut short: it is left out rather than judged on too little
-        board.add(judge(index, record.moves[index].move, result, grades), result,
+        board.add(judge(index, record.moves[index].move, result, thresholds(grades, result)), result,
                   contract.turn_label(played_game, position))
         if report is not None:
             report(board.summary())
@@ -92,7 +92,7 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
 class Board:
     """The decisions judged so far, and the review's answer from them."""
 
-    def __init__(self, game: Game, player: int, grades: tuple[float, float, float] | None, mistakes: int,
+    def __init__(self, game: Game, player: int, grades: Grades, mistakes: int,
                  limits: Limits, seed: int, total: int) -> None:
         self.game, self.player, self.grades, self.mistakes = game, player, grades, mistakes
         self.limits, self.seed, self.total = limits, seed, total
@@ -114,7 +114,7 @@ class Board:
         return {
             "game": self.game.spec(), "player": self.player, "valueMeaning": self.meaning,
             "valueUnit": self.unit, "lossUnit": loss_unit(self.unit),
-            "gradeThresholds": None if self.grades is None else dict(zip(GRADES, self.grades)),
+            "gradeThresholds": _threshold_json(self.grades),
             "decisions": list(self.decisions),
             "mistakes": graded[:self.mistakes],
             "grades": {grade: sum(1 for d in self.decisions if d["grade"] == grade) for grade in GRADES},
@@ -130,6 +130,26 @@ class Board:
             "progress": {"done": len(self.decisions), "total": self.total},
             "limits": {"time_ms": self.limits.time_ms, "nodes": self.limits.nodes}, "seed": self.seed,
         }
+
+
+#: a game's review thresholds: one (inaccuracy, mistake, blunder) triple, or one per value unit (``valueUnit``)
+Grades = tuple[float, float, float] | dict[str, tuple[float, float, float]] | None
+
+
+def thresholds(grades: Grades, result: HintResult) -> tuple[float, float, float] | None:
+    """The thresholds for one decision: the game's triple, or the one for the unit of this hint's values."""
+    if isinstance(grades, dict):
+        found = grades.get(result.root_info.get("valueUnit") or "")
+        return None if found is None else tuple(found)
+    return grades
+
+
+def _threshold_json(grades: Grades) -> dict[str, Any] | None:
+    if grades is None:
+        return None
+    if isinstance(grades, dict):
+        return {unit: dict(zip(GRADES, triple)) for unit, triple in grades.items()}
+    return dict(zip(GRADES, grades))
 
 
 def loss_unit(unit: str | None) -> str:

@@ -29,6 +29,12 @@ def _grid(kingdom: str) -> list[str]:
     return out
 
 
+def turn_label(game: Game, position: State | View) -> str:
+    """The Age and the turn as ``show`` counts them (a review's ``gameTurn``): ``Age 1, turn 6``."""
+    data = position.to_json()
+    return f"Age {data.get('age', 1)}, turn {data.get('turn', 0)}"
+
+
 def describe(game: Game, position: State | View) -> str:
     """The position as a person reads it: every kingdom as a 4x4 grid, the piles, the Legends (``show``)."""
     if isinstance(position, PuzzlePosition):

@@ -209,7 +209,8 @@ def test_review_finds_a_planted_blunder():
     result = review(GAME, record, player=0, limits=Limits(nodes=20_000))
     blunder = result["mistakes"][0]
     assert (blunder["turn"], blunder["played"], blunder["best"]) == (0, "discard C3", "add C3@0,1")
-    assert blunder["valueLost"] > 1000
+    assert blunder["valueLost"] > 1000 and blunder["grade"] == "blunder" and blunder["lossCI"] == [blunder["loss"]] * 2
+    assert blunder["gameTurn"].startswith("day 1") and result["lossUnit"] == "plan points"
 
 
 def test_hints_a_player_can_trust_nodes_budget_and_every_move():
