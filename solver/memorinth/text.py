@@ -125,7 +125,7 @@ def draw(state: Any, out: TextIO, viewer: int | None = None) -> None:
     if state.is_terminal():
         w = state.winner()
         out.write("   game over: " + (f"{R.COLOURS[w]} (player {w}) left the forest\n" if w is not None
-                                      else "nobody can ever leave the forest (MR-19)\n"))
+                                      else "nobody can ever leave the forest\n"))
     if viewer is not None:
         out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not known, else the side underneath\n")
 

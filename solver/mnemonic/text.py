@@ -120,7 +120,7 @@ def group_text(odds: GroupOdds) -> str:
         value = odds.get(name)
         text += f"  {name:<12}  {fraction_text(value):>22}  {float(value):9.4%}\n"
     if odds.nobody_rolls:
-        text += "  nobody rolls a die: the outcome is set by rules group.nobodyRolls (MN-6)\n"
+        text += "  nobody rolls a die: the outcome is set by the rule group.nobodyRolls\n"
     return text
 
 
