@@ -444,9 +444,11 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
     if infos and len(ranked) > 1:
         infos[0].why += _first_words(state, ranked, plan)
     if len(infos) < top:
+        # a sure loss: it loses the first move's whole win probability, known as well as that is
+        loss = {"value": ranked[0].mean, "ci": list(ranked[0].ci), "samples": ranked[0].n} if ranked else None
         infos.append(MoveInfo("give up", 0.0, ["give up"], "giving up ends the game as a loss",
                               extra={"winProbability": 0.0, "ci": [0.0, 0.0], "valueCI": [0.0, 0.0], "rollouts": 0,
-                                     "kind": "give-up"}))
+                                     "kind": "give-up", "lossToFirst": loss}))
     best = ranked[0] if ranked else None
     total = sum(t.n for t in tallies)
     root: dict[str, Any] = {
