@@ -142,8 +142,8 @@ def answer_line(puzzle: dict[str, Any]) -> str:
     if puzzle.get("kind") == "forced-connection":
         turns = answer.get("turns")
         return f"{' or '.join(answer.get('firstMoves', []))} (sure within {turns} turn{'s' if turns != 1 else ''})"
-    return (f"{answer.get('move')} (wins {answer.get('winProbability', 0):.4f}; next best {answer.get('secondBest')} "
-            f"{answer.get('secondBestWinProbability', 0):.4f})")
+    return (f"{answer.get('move')} (wins {percent(answer.get('winProbability', 0))}; next best "
+            f"{answer.get('secondBest')} {percent(answer.get('secondBestWinProbability', 0))})")
 
 
 def placement_text(result: dict[str, Any]) -> str:

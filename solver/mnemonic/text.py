@@ -11,7 +11,7 @@ from solver.mnemonic.cards import SUIT_SYMBOLS, card_code, card_name, prompt
 from solver.mnemonic.odds import GroupOdds, IndividualOdds, fraction_text
 from solver.mnemonic.state import MnemonicState
 from solver.mnemonic.view import MnemonicView
-from solver.results import HintResult, render_hint
+from solver.results import HintResult, percent, render_hint
 
 PHASE_TEXT = {
     "scene-card": "chooses a card from hand or draws one",
@@ -128,5 +128,5 @@ def puzzle_answer(puzzle: dict[str, Any]) -> str:
     """A best-call puzzle's proven answer in one line (the answers page, the solution's picture)."""
     also = puzzle.get("alsoCorrect") or []
     same = f" (or {', '.join(also)}: same suit)" if also else ""
-    return (f"{puzzle['solution']}{same}: Victory chance {puzzle['value']:.4f}, better than any other choice by "
-            f"{puzzle['margin']:.4f}")
+    return (f"{puzzle['solution']}{same}: Victory chance {percent(puzzle['value'])}, better than any other choice by "
+            f"{100 * puzzle['margin']:.1f} percentage points")
