@@ -325,9 +325,12 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
 
     def play(live: list[Candidate], round_no: int, n: int) -> tuple[int, bool]:
         if round_no == 0 and screening:
+            def screen_report(done_playouts: int) -> None:
+                ctx.maybe_report(lambda: _result(state, [default], player, False, 3, 1, done_playouts,
+                                                 len(default.values), ctx, interim=True))
+
             screen = _solo_screen(candidates, default, sample, rng, stop_age, player, nodes, hard_stop, top_only,
-                                  lambda: ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, 1,
-                                                                           0, 0, ctx, interim=True)))
+                                  screen_report)
             info["worlds"] += screen["worlds"]
             info["screen"] = ("safe" if default.safe else "cut") if screen["done"] else "failed"
             return screen["playouts"], screen["done"]
@@ -361,12 +364,13 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
 
 def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sampler, rng: np.random.Generator,
                  stop_age: int, player: int, nodes: int | None, hard_stop: Callable[[], bool],
-                 top_only: bool, report: Callable[[], None]) -> dict[str, Any]:
+                 top_only: bool, report: Callable[[int], None]) -> dict[str, Any]:
     """Solo: the policy's move alone on ``SOLO_SCREEN`` sampled worlds first. When it completes the horizon's
     Age in every one (``default.safe``), the hint keeps it: the other moves are valued on the same worlds (for
     the answer and reviews; not with ``top_only``) and the search ends. Otherwise the other moves are valued on
-    those worlds, as the first round of the successive halving that follows. ``report()`` after each world (the
-    interim reports). Returns the counts and ``done`` (the search is over: safe, or cut by the limits)."""
+    those worlds, as the first round of the successive halving that follows. Returns the counts and ``done``
+    (the search is over: safe, or cut by the limits). ``report(playouts)`` is called after each world (the
+    interim answer: the policy's move as valued so far)."""
     count = SOLO_SCREEN if nodes is None else max(1, min(SOLO_SCREEN, nodes // len(candidates)))
     worlds = [sample(rng) for _ in range(count)]
     seeds = [int(x) for x in rng.integers(0, 2**63, size=count)]
@@ -378,7 +382,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         if not got or (done and hard_stop()):
             break
         done += 1
-        report()
+        report(playouts)
     default.safe = done == count and all(p >= default.goal for p in default.progress)
     if default.safe and top_only:
         return {"playouts": playouts, "worlds": done, "rounds": 1, "done": True}
@@ -391,7 +395,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         if got < len(others):
             break
         valued += 1
-        report()
+        report(playouts)
     if valued:
         for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
             cand.truncate(valued)
