@@ -222,6 +222,21 @@ def turn_label(game: Game, position: State | View) -> str | None:
     return None if found is None else found(game, position)
 
 
+def waiting_for(game: Game, position: State | View) -> str | None:
+    """What a view waits for when its next entry is an outcome the table shows (a card turned up, a tile flipped), in
+    words, with how to enter it: the game's ``text.waiting``, else the entries it takes; ``None`` when it waits for
+    no outcome."""
+    if not isinstance(position, View) or position.is_terminal() or not position.is_chance_node():
+        return None
+    found = _find(game, "text", "waiting")
+    words = None if found is None else found(game, position)
+    if words:
+        return words
+    moves = position.legal_moves()
+    shown = ", ".join(f"'{m}'" for m in moves[:5]) + (f" ... ({len(moves)} entries)" if len(moves) > 5 else "")
+    return f"what the table shows next: enter {shown}"
+
+
 def review_grades(game: Game | type[Game]) -> Any:
     """The least loss a review grades inaccuracy, mistake and blunder, in the units the game's hint shows
     (``hints.REVIEW_GRADES``: one triple, or one per ``rootInfo.valueUnit``); ``None`` for a game without them (any

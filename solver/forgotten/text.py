@@ -34,6 +34,14 @@ def turn_label(game: Any, position: ForgottenState | ForgottenView) -> str:
     return f"turn {state.turn}{stage}"
 
 
+def waiting(game: Any, position: ForgottenState | ForgottenView) -> str | None:
+    """What a view waits for: the tile a flip turned up, entered by its pair letter."""
+    if isinstance(position, ForgottenView) and position.flipped >= 0:
+        return (f"the tile flipped on {position.board.name(position.flipped)}: enter it as 'shows L' with L its pair "
+                "letter, e.g. 'shows B'")
+    return None
+
+
 def render(verb: str, result: Any) -> str | None:
     """The text of a shared verb's result (``hint``, ``solve``, ``score``); ``None`` for the generic lines."""
     renderer = {"hint": hint_text, "solve": solve_text, "score": score_text}.get(verb)
