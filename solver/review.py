@@ -98,30 +98,34 @@ class Board:
         self.limits, self.seed, self.total = limits, seed, total
         self.decisions: list[dict[str, Any]] = []
         self.meaning: str | None = None
-        self.unit: str | None = None
+        self.units: list[str | None] = []
 
     def add(self, decision: dict[str, Any], result: HintResult, turn: str | None) -> None:
         self.meaning = self.meaning or result.root_info.get("valueMeaning")
-        self.unit = self.unit or result.root_info.get("valueUnit")
+        self.units.append(result.root_info.get("valueUnit"))
         decision["gameTurn"] = turn or f"move {decision['index'] + 1}"
         self.decisions.append(decision)
+
+    @property
+    def unit(self) -> str | None:
+        """The value unit of every decision judged (``None`` when they differ: see each decision's ``lossUnit``)."""
+        return self.units[0] if self.units and all(u == self.units[0] for u in self.units) else None
 
     def summary(self) -> dict[str, Any]:
         """The review so far (the final answer once every decision is in)."""
         graded = sorted((d for d in self.decisions if d["grade"]), key=lambda d: (-d["loss"], d["index"]))
         lost = [d["valueLost"] for d in self.decisions if d["valueLost"] is not None]
-        scale = 100.0 if self.unit == PROBABILITY else 1.0
+        same = bool(self.units) and all(u == self.units[0] for u in self.units)
         return {
             "game": self.game.spec(), "player": self.player, "valueMeaning": self.meaning,
-            "valueUnit": self.unit, "lossUnit": loss_unit(self.unit),
+            "valueUnit": self.unit, "lossUnit": loss_unit(self.unit) if same or not self.units else None,
             "gradeThresholds": _threshold_json(self.grades),
             "decisions": list(self.decisions),
             "mistakes": graded[:self.mistakes],
             "grades": {grade: sum(1 for d in self.decisions if d["grade"] == grade) for grade in GRADES},
-            "evaluation": [{"index": d["index"], "gameTurn": d["gameTurn"],
-                            "value": None if d["playedValue"] is None else round(d["playedValue"] * scale, 6),
-                            "best": None if d["bestValue"] is None else round(d["bestValue"] * scale, 6)}
-                           for d in self.decisions],
+            "evaluation": [{"index": d["index"], "gameTurn": d["gameTurn"], "unit": d["lossUnit"],
+                            "value": _scaled(d["playedValue"], unit), "best": _scaled(d["bestValue"], unit)}
+                           for d, unit in zip(self.decisions, self.units)],
             "totalValueLost": round(sum(lost), 6),
             "bestMoveRate": round(sum(d["playedBest"] for d in self.decisions) / len(self.decisions), 4)
             if self.decisions else None,
@@ -152,6 +156,11 @@ def _threshold_json(grades: Grades) -> dict[str, Any] | None:
     return dict(zip(GRADES, grades))
 
 
+def _scaled(value: float | None, unit: str | None) -> float | None:
+    """A value in the unit losses are given in (percent for a probability)."""
+    return None if value is None else round(value * (100.0 if unit == PROBABILITY else 1.0), 6)
+
+
 def loss_unit(unit: str | None) -> str:
     """The unit losses are given in: percentage points for probabilities, else the values' own unit."""
     return "percentage points" if unit == PROBABILITY else (unit or "")
@@ -163,7 +172,7 @@ def judge(index: int, played: str, result: HintResult,
     best = result.best
     info = _find(result, played)
     unit = result.root_info.get("valueUnit")
-    entry: dict[str, Any] = {"index": index, "turn": index, "played": played,
+    entry: dict[str, Any] = {"index": index, "turn": index, "played": played, "lossUnit": loss_unit(unit),
                              "best": best.move if best else None,
                              "playedValue": None if info is None else info.value,
                              "bestValue": None if best is None else best.value,
@@ -248,7 +257,7 @@ def _canonical(move: str) -> str:
 def render_review(result: dict[str, Any]) -> str:
     """The review as text for a person: every decision with the game's turn, the grades, the mistakes."""
     unit = result.get("valueUnit")
-    loss_words = result.get("lossUnit") or "value"
+    loss_words = result.get("lossUnit") or "the unit of each decision's value"
     lines = [f"Review of player {result['player']} ({result['game']}): {len(result['decisions'])} decisions"
              + _stopped(result)]
     if result.get("valueMeaning"):
@@ -258,7 +267,8 @@ def render_review(result: dict[str, Any]) -> str:
     width = max([len(d["gameTurn"]) for d in result["decisions"]] + [4])
     lines.append(f"{'turn':<{width}}  {'played':<22} {'best':<22} {'value':>7} {'loss':>7}  {'95% interval':<16} grade")
     for d in result["decisions"]:
-        value = "?" if d["playedValue"] is None else _value(d["playedValue"], unit)
+        shown = PROBABILITY if d.get("lossUnit") == loss_unit(PROBABILITY) else unit
+        value = "?" if d["playedValue"] is None else _value(d["playedValue"], shown)
         loss = "?" if d["loss"] is None else ("-" if d["playedBest"] else f"{d['loss']:.3g}")
         ci = d.get("lossCI")
         interval = f"{ci[0]:.3g} to {ci[1]:.3g}" if ci and not d["playedBest"] else ""
@@ -271,9 +281,11 @@ def render_review(result: dict[str, Any]) -> str:
     if result["mistakes"]:
         lines.append("Biggest mistakes:")
         for n, d in enumerate(result["mistakes"], 1):
-            lines.append(f"  {n}. {d['gameTurn']}: played {d['played']}, better {d['best']} (lost {d['loss']:.3g} "
-                         f"{loss_words}, 95% interval {d['lossCI'][0]:.3g} to {d['lossCI'][1]:.3g}: {d['grade']}): "
-                         f"{d['why']}")
+            lost = f"{d['loss']:.3g} {d['lossUnit']}".rstrip()
+            interval = ("" if d["lossCI"][0] == d["lossCI"][1] else
+                        f", 95% interval {d['lossCI'][0]:.3g} to {d['lossCI'][1]:.3g}")
+            lines.append(f"  {n}. {d['gameTurn']}: played {d['played']}, better {d['best']} (lost {lost}{interval}: "
+                         f"{d['grade']}): {d['why']}")
     else:
         lines.append("No mistakes: every move played was the hint's best or as good within noise.")
     return "\n".join(lines) + "\n"

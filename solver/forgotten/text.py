@@ -39,6 +39,9 @@ def waiting(game: Any, position: ForgottenState | ForgottenView) -> str | None:
     if isinstance(position, ForgottenView) and position.flipped >= 0:
         return (f"the tile flipped on {position.board.name(position.flipped)}: enter it as 'shows L' with L its pair "
                 "letter, e.g. 'shows B'")
+    if isinstance(position, ForgottenView) and position.known.phase == "erase":
+        return ("the Erasure roll: enter the dice as 'erase x,y' (x from the blue die, y from the orange die), or "
+                "'erase x,y lost' when the roll ends the game")
     return None
 
 
