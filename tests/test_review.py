@@ -160,3 +160,14 @@ def test_the_text_names_the_turns_grades_and_units(pile_game):
     text = render_review(result)
     assert "Biggest mistakes" in text and "take2" in text and "move 1" in text      # the toy game names no turns
     assert result["mistakes"][0]["grade"] == "mistake"                        # it has no thresholds either
+
+
+def test_the_engine_sends_the_review_so_far_with_its_progress(pile_game, engine_answers):
+    record = Record.start_of(pile_game.parse_state("300:0")).extended(["take1"] * 6, stamp=False).to_json()
+    answers = engine_answers({"id": "r", "game": "pile", "action": "review", "record": record, "player": 0,
+                              "limits": {"time_ms": 900}, "reportDuringSearchEvery": 0.01})
+    interim = [a for a in answers if a.get("id") == "r" and a.get("isDuringSearch")]
+    final = [a for a in answers if a.get("id") == "r" and not a.get("isDuringSearch")]
+    assert len(final) == 1 and final[0]["progress"]["total"] == 3
+    assert interim and all(a["progress"]["done"] == len(a["decisions"]) for a in interim)
+    assert [a["progress"]["done"] for a in interim] == sorted(a["progress"]["done"] for a in interim)
