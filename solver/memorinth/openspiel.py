@@ -1,0 +1,152 @@
+"""Memorinth for OpenSpiel and the batched environment: action ids, returns, observation tensor.
+
+Everything on the table is public except the undersides of the cards (MR-21): a flip shows both
+sides to everybody, a peek shows one underside to the player who peeks, and who has seen which
+underside is public. So the public pieces are the board, pieces, characters, clovers and turn,
+and the undersides every player knows (the clearing's, and those everybody has seen); a player's
+private piece is the undersides they alone (or not everybody) know. Layout (``docs/openspiel.md``):
+
+=============== =========== ====================================================================
+piece           shape       meaning
+=============== =========== ====================================================================
+``up``          25 x 50     the side id face up on each cell (card ``k`` has sides ``2k``, ``2k+1``)
+``exits``       25 x 4      the paths of that side (N, E, S, W)
+``under``       25 x 51     the underside every player knows (column 50: not known to everybody)
+``seen``        25 x 4      which players have seen the underside
+``pieces``      4 x 27      each seat's piece: a cell, 25 out of the forest, 26 no such player
+``characters``  8 x 8       each character's place: N, E, S, W, then the action card's four slots
+``clovers``     4           clovers per player (Master with goblins)
+``supply``      1           clovers in the supply / 5
+``to_move``     4           the player to move
+``start``       2           the start-player card's side (Sun, Moon)
+``last``        26          the cell flipped last (25: none)
+``phase``       4           flip, choose, act, over
+``pending``     9           the action waiting (8: none)
+``winner``      5           the winner (4: none yet)
+``round``       1           round / 100
+``turns``       1           turns played / 100, and per player in ``own_turns`` (4)
+``mine``        25 x 51     private: the underside this player knows and not everybody does (50: none)
+=============== =========== ====================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.game import Game, State, Utility
+from solver.learning import ActionCodec, Piece
+from solver.memorinth.rules import N_ACTIONS, K
+from solver.memorinth.state import DEAL_CHAR
+
+MAX_MOVES = 2000
+CELLS, SIDES, SEATS, CHARACTERS = 25, 50, 4, 8
+UNKNOWN = SIDES
+SCALE = 100.0
+UP, DOWN, SEEN, PIECE, CHAR, CLOVER = K["UP"], K["DOWN"], K["SEEN"], K["PIECE"], K["CHAR"], K["CLOVER"]
+SUPPLY, START, ROUND, TOMOVE, LAST, PHASE = K["SUPPLY"], K["START"], K["ROUND"], K["TOMOVE"], K["LAST"], K["PHASE"]
+PENDING, WINNER, TURNS, OWNTURNS = K["PENDING"], K["WINNER"], K["TURNS"], K["OWNTURNS"]
+TABLE_EXITS = 0
+
+
+def num_players(game: Game) -> int:
+    return game.rules.players
+
+
+def codec(game: Game) -> ActionCodec:
+    """Decisions are below ``N_ACTIONS`` (396); chance: the deal's cards 401..424 and characters 430..437."""
+    return ActionCodec(N_ACTIONS, DEAL_CHAR + 8)
+
+
+def utility_range(game: Game) -> tuple[float, float]:
+    """1 for the player who leaves the forest, 0 for the others."""
+    return (0.0, 1.0)
+
+
+def constant_sum(game: Game) -> float | None:
+    """Master Memorinth always has one winner (1 in all) when two or more play; the base game may end with
+    nobody able to leave (MR-19: 0 for everybody), so it is general-sum. The adapter's ``max_moves`` cap
+    ends a Master game nobody has won as a draw, the players sharing the 1."""
+    return 1.0 if game.rules.master and game.rules.players >= 2 else None
+
+
+def utility(game: Game) -> Utility:
+    return Utility.CONSTANT_SUM if constant_sum(game) is not None else Utility.GENERAL_SUM
+
+
+def explicit_root(game: Game) -> State | None:
+    """With ``chance_setup=true`` the deal is our own chance nodes (24 cards, then 8 characters)."""
+    return game.new_initial_state(0) if game.params["chance_setup"] else None
+
+
+def chance_steps(game: Game, decisions: int) -> int:
+    """The set-up's 32 outcomes (``chance_setup=true``); play has no chance."""
+    return 32
+
+
+# -- the observation tensor -----------------------------------------------------------------------------------
+def public_pieces(game: Game) -> list[Piece]:
+    return [Piece("up", (CELLS, SIDES)), Piece("exits", (CELLS, 4)), Piece("under", (CELLS, SIDES + 1)),
+            Piece("seen", (CELLS, SEATS)), Piece("pieces", (SEATS, CELLS + 2)),
+            Piece("characters", (CHARACTERS, 8)), Piece("clovers", (SEATS,)), Piece("supply", (1,)),
+            Piece("to_move", (SEATS,)), Piece("start", (2,)), Piece("last", (CELLS + 1,)), Piece("phase", (4,)),
+            Piece("pending", (9,)), Piece("winner", (SEATS + 1,)), Piece("round", (1,)), Piece("turns", (1,)),
+            Piece("own_turns", (SEATS,))]
+
+
+def private_pieces(game: Game) -> list[Piece]:
+    return [Piece("mine", (CELLS, SIDES + 1))]
+
+
+def _knowers(vec: np.ndarray, cell: int) -> int:
+    """Bit mask of the players who know the underside on ``cell`` (everybody knows the clearing's, MR-21)."""
+    return int(vec[SEEN + cell]) | (0xF if int(vec[UP + cell]) < 2 else 0)
+
+
+def fill_public(game: Game, state: State, planes: dict[str, np.ndarray]) -> None:
+    if state.setup is not None:
+        return  # the deal is being made: nothing is on the table yet
+    vec = state.vec
+    players = game.rules.players
+    everybody = (1 << players) - 1
+    table = game.deck_table
+    cells = np.arange(CELLS)
+    up = vec[UP:UP + CELLS]
+    planes["up"][cells, up] = 1
+    exits = table[TABLE_EXITS + up]
+    for d in range(4):
+        planes["exits"][:, d] = (exits >> d) & 1
+    for c in range(CELLS):
+        known = _knowers(vec, c) & everybody == everybody
+        planes["under"][c, int(vec[DOWN + c]) if known else UNKNOWN] = 1
+        seen = int(vec[SEEN + c])
+        for p in range(players):
+            planes["seen"][c, p] = seen >> p & 1
+    for p in range(SEATS):
+        planes["pieces"][p, int(vec[PIECE + p]) if p < players else CELLS + 1] = 1
+        if p < players:
+            planes["clovers"][p] = vec[CLOVER + p]
+            planes["own_turns"][p] = vec[OWNTURNS + p] / SCALE
+    for i in range(CHARACTERS):
+        planes["characters"][i, int(vec[CHAR + i])] = 1
+    planes["supply"][0] = vec[SUPPLY] / 5.0
+    planes["to_move"][int(vec[TOMOVE])] = 1
+    planes["start"][int(vec[START])] = 1
+    planes["last"][int(vec[LAST])] = 1          # -1 (none) is the last entry
+    planes["phase"][int(vec[PHASE])] = 1
+    planes["pending"][int(vec[PENDING])] = 1    # -1 (none) is the last entry
+    planes["winner"][int(vec[WINNER])] = 1      # -1 (none) is the last entry
+    planes["round"][0] = vec[ROUND] / SCALE
+    planes["turns"][0] = vec[TURNS] / SCALE
+
+
+def fill_private(game: Game, state: State, player: int, planes: dict[str, np.ndarray]) -> None:
+    mine = planes["mine"]
+    if state.setup is not None:
+        mine[:, UNKNOWN] = 1
+        return
+    vec = state.vec
+    everybody = (1 << game.rules.players) - 1
+    for c in range(CELLS):
+        knowers = _knowers(vec, c)
+        alone = knowers >> player & 1 and knowers & everybody != everybody
+        mine[c, int(vec[DOWN + c]) if alone else UNKNOWN] = 1
