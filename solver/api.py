@@ -12,6 +12,7 @@ from solver.registry import load_game
 from solver.results import HintResult, SolveResult
 from solver.search import Limits, SearchContext
 from solver.validate import as_int
+from solver import contract
 
 
 def _context(game: Game, time_ms: int | None, nodes: int | None, seed: int,
@@ -39,7 +40,7 @@ def hint(game: str | Game, state: State | View | dict[str, Any] | str, top: int 
     """
     g = load_game(game)
     ctx = _context(g, time_ms, nodes, seed, report, report_every)
-    return g.hint(g.parse_position(state), ctx, top=as_int(top, "top", 1, 1000), player=player,
+    return contract.hint(g, g.parse_position(state), ctx, top=as_int(top, "top", 1, 1000), player=player,
                   full_information=full_information, **options)
 
 
@@ -48,17 +49,17 @@ def solve(game: str | Game, problem: Any, time_ms: int | None = None, nodes: int
           report_every: float | None = None) -> SolveResult:
     """Solve the game's optimisation problem (see ``docs/formats/<game>.md``)."""
     g = load_game(game)
-    return g.solve(problem, _context(g, time_ms, nodes, seed, report, report_every))
+    return contract.solve(g, problem, _context(g, time_ms, nodes, seed, report, report_every))
 
 
 def score(game: str | Game, position: Any) -> dict[str, Any]:
     """Score a position (see ``docs/formats/<game>.md``)."""
-    return load_game(game).score(position)
+    return contract.score(load_game(game), position)
 
 
 def legal_moves(game: str | Game, state: State | View | dict[str, Any] | str) -> list[str]:
     """The move strings of the player to act (on a view: everything that may be entered next)."""
-    return load_game(game).legal_moves(state)
+    return contract.legal_moves(load_game(game), state)
 
 
 def position(game: str | Game, payload: Any) -> State | View:
@@ -102,7 +103,7 @@ def generate(game: str | Game, kind: str | None = None, difficulty: str = "mediu
     """Puzzles ``start .. start+count-1`` of a seeded run, in index order (each regenerable from its id)."""
     from solver.puzzles import generate as run
     g = load_game(game)
-    return run(g, kind or (g.PUZZLE_KINDS[0] if g.PUZZLE_KINDS else ""), difficulty, seed=seed, start=start,
+    return run(g, kind or (contract.puzzle_kinds(g) or ("",))[0], difficulty, seed=seed, start=start,
                count=count, jobs=jobs, executor=executor, address=address, progress=progress)
 
 

@@ -9,12 +9,17 @@ or 2 (bad command line); it never prints a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 
-from solver.commands import (Parser, UsageError, add_common_verbs, add_limit_args, context_from_args, print_json,
-                             read_input_arg, render_hint)
+from solver import contract
+from solver.commands import (Parser, UsageError, add_common_verbs, add_declared_commands, add_limit_args,
+                             context_from_args, print_json, read_input_arg, render_hint)
+from solver.options import Example
 from solver.errors import InvalidInputError, SolverError
 from solver.registry import game_class, game_names, load_game
 from solver.version import __version__
@@ -67,7 +72,9 @@ def _build_parser(argv: Sequence[str]) -> Parser:
             group = sub.add_parser(name, help=game.long_name, description=game.long_name)
             commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
             commands.required = True
-            game.add_cli(commands)
+            if contract.has_old_cli(game):
+                game.add_cli(commands)
+            add_declared_commands(commands, game)
             add_common_verbs(commands, game)
         else:
             sub.add_parser(name, help=f"{name} commands", add_help=False)
@@ -79,8 +86,34 @@ def _run_demo(args: argparse.Namespace) -> int:
         game = load_game(name)
         title = f"== {game.long_name} =="
         sys.stdout.write(f"{title}\n")
-        game.demo(sys.stdout)
+        if contract.has_old_cli(game):
+            game.demo(sys.stdout)
+        else:
+            status = _run_examples(name, contract.demo(game))
+            if status:
+                return status
         sys.stdout.write("\n")
+    return 0
+
+
+def _run_examples(name: str, examples: Sequence[Example]) -> int:
+    """Run each example through this command line, printing its title, the command and its output."""
+    previous = ""
+    for example in examples:
+        argv = [previous if token == "{previous}" else token for token in example.argv]
+        shown = " ".join(shlex.quote(t) if len(t) < 60 else shlex.quote(t[:57] + "...") for t in argv)
+        sys.stdout.write(f"-- {example.title}\n$ {PROG} {name} {shown}\n")
+        if example.note:
+            sys.stdout.write(f"{example.note}\n")
+        sys.stdout.flush()
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured):
+            status = main([name, *argv])
+        sys.stdout.write(captured.getvalue())
+        if status not in (0, 4):  # 4: a checked answer that is not correct, which a demo may show on purpose
+            sys.stderr.write(f"{PROG}: demo: the example {example.title!r} failed\n")
+            return status
+        previous = captured.getvalue().strip()
     return 0
 
 

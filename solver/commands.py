@@ -21,13 +21,16 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.game import VIEW_PREFIX, Game, State, View
+from solver.options import Argument, Command
 from solver.results import HintResult
 from solver.search import Limits, SearchContext
 from solver.validate import decode_json
+from solver import contract
 
 COMMON_VERBS = ("new", "show", "view", "apply", "legal-moves", "hint", "solve", "score", "generate", "check",
                 "review", "selfplay")
@@ -220,7 +223,7 @@ def game_from_args(game: Game, args: argparse.Namespace) -> Game:
 
 def add_verb_options(parser: argparse.ArgumentParser, game: Game, verb: str) -> None:
     """The extra options a game declares for ``verb`` (:attr:`Game.VERB_OPTIONS`)."""
-    for option in game.VERB_OPTIONS.get(verb, ()):
+    for option in contract.verb_options(game, verb):
         if option.kind is bool:
             parser.add_argument(option.flag, dest=f"opt_{option.key}", action="store_true", help=option.help)
         else:
@@ -231,7 +234,7 @@ def add_verb_options(parser: argparse.ArgumentParser, game: Game, verb: str) -> 
 def verb_options(game: Game, verb: str, args: argparse.Namespace) -> dict[str, Any]:
     """The values of the game's extra options for ``verb`` (only those given)."""
     out: dict[str, Any] = {}
-    for option in game.VERB_OPTIONS.get(verb, ()):
+    for option in contract.verb_options(game, verb):
         value = getattr(args, f"opt_{option.key}", None)
         if value is None or (option.kind is bool and value is False):
             continue
@@ -245,7 +248,7 @@ def options_from_json(game: Game, verb: str, value: Any, field: str = "options")
     if value is None:
         return {}
     obj = as_object(value, field)
-    known = {option.key: option for option in game.VERB_OPTIONS.get(verb, ())}
+    known = {option.key: option for option in contract.verb_options(game, verb)}
     out = {}
     for key, item in obj.items():
         if key not in known or not known[key].engine:
@@ -261,7 +264,7 @@ def read_position_arg(game: Game, text: str, field: str = "STATE") -> Any:
     """:func:`read_input_arg` for a position of ``game``: a word that is no file, ``-``, JSON or the start of the
     game's notation (:attr:`Game.NOTATION_START`) is named as a missing file, not parsed as a broken notation."""
     payload = read_input_arg(text, field)
-    start = game.NOTATION_START
+    start = contract.notation_start(game)
     if start and isinstance(payload, str) and text != "-" and not os.path.exists(text):
         body = payload
         if body.startswith(VIEW_PREFIX):
@@ -297,6 +300,82 @@ def _require_player(game: Game, player: int | None, flag: str = "--player") -> i
     return player
 
 
+# ---------------------------------------------------------------------- a game's own commands (solver.options)
+def add_declared_commands(commands: argparse._SubParsersAction, game: Game) -> None:
+    """The game's own sub-commands, built from the :class:`~solver.options.Command` data it declares."""
+    for command in contract.commands(game):
+        _add_declared(commands, game, command)
+
+
+def _add_declared(commands: argparse._SubParsersAction, game: Game, command: Command) -> None:
+    parser = commands.add_parser(command.name, help=command.help, description=command.description or command.help)
+    if command.subcommands:
+        sub = parser.add_subparsers(dest=f"{command.name}_action", metavar="ACTION", parser_class=Parser)
+        sub.required = True
+        for child in command.subcommands:
+            _add_declared(sub, game, child)
+        return
+    grouped = {key for group in command.exclusive for key in group if key != "!"}
+    groups = {}
+    for group in command.exclusive:
+        required = group[0] == "!"
+        mutex = parser.add_mutually_exclusive_group(required=required)
+        for key in group[1:] if required else group:
+            groups[key] = mutex
+    for argument in command.arguments:
+        target = groups.get(argument.key, parser) if argument.key in grouped else parser
+        _add_argument(target, argument)
+    if command.json_flag:
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+    if command.game_flags:
+        add_game_args(parser, game)
+
+    def run(args: argparse.Namespace) -> int:
+        g = game_from_args(game, args) if command.game_flags else game
+        values = {}
+        for argument in command.arguments:
+            value = getattr(args, argument.key, None)
+            if argument.input and value is not None:
+                value = [read_input_arg(v, argument.metavar or argument.key.upper()) for v in value] \
+                    if isinstance(value, list) else read_input_arg(value, argument.metavar or argument.key.upper())
+            if argument.kind is Path and value is not None:
+                value = Path(value)
+            values[argument.key] = value
+        result = command.run(g, values)
+        text = None if getattr(args, "json", False) or command.render is None else command.render(result)
+        if text is None:
+            if getattr(args, "json", False) or not command.json_flag:
+                print_json(result)
+            else:
+                render_mapping(result, sys.stdout)
+        else:
+            sys.stdout.write(text)
+        return command.exit_status(result) if command.exit_status is not None else 0
+
+    parser.set_defaults(run=run)
+
+
+def _add_argument(parser: Any, argument: Argument) -> None:
+    kwargs: dict[str, Any] = {"help": argument.help}
+    positional = not argument.flags[0].startswith("-")
+    if argument.kind is bool:
+        kwargs["action"] = "store_true"
+    else:
+        kwargs["type"] = str if argument.kind is Path else argument.kind
+        if argument.choices is not None:
+            kwargs["choices"] = argument.choices
+        if argument.nargs is not None:
+            kwargs["nargs"] = argument.nargs
+        if argument.metavar:
+            kwargs["metavar"] = argument.metavar
+        kwargs["default"] = argument.default
+    if not positional:
+        kwargs["dest"] = argument.key
+        if argument.required:
+            kwargs["required"] = True
+    parser.add_argument(*argument.flags, **kwargs)
+
+
 # ---------------------------------------------------------------------- the verbs
 def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
     """Add every shared verb that the game has not defined itself in :meth:`Game.add_cli`."""
@@ -304,7 +383,7 @@ def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
     for verb, builder in _BUILDERS.items():
         if verb not in existing:
             builder(commands, game)
-            add_flag_aliases(commands.choices[verb], game.FLAG_ALIASES.get(verb, {}))
+            add_flag_aliases(commands.choices[verb], contract.flag_aliases(game, verb))
 
 
 def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
@@ -317,10 +396,10 @@ def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -
 
 def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
             description: str | None = None) -> argparse.ArgumentParser:
-    aliases = [a for a in game.VERB_ALIASES.get(verb, ()) if a not in commands.choices]
+    aliases = [a for a in contract.verb_aliases(game, verb) if a not in commands.choices]
     description = description or help_text
-    if game.VERB_NOTES.get(verb):
-        description += " " + game.VERB_NOTES[verb]
+    if contract.verb_notes(game, verb):
+        description += " " + contract.verb_notes(game, verb)
     parser = commands.add_parser(verb, help=help_text, description=description, aliases=aliases)
     return parser
 
@@ -379,7 +458,7 @@ def _add_show(commands: argparse._SubParsersAction, game: Game) -> None:
             position = position.view(args.player)
         hint = None
         if args.hint:
-            hint = g.hint(position, context_from_args(g, args), top=3)
+            hint = contract.hint(g, position, context_from_args(g, args), top=3)
         if args.svg:
             from solver.drawing import svg
             sys.stdout.write(svg(g, position, hint=hint))
@@ -387,7 +466,7 @@ def _add_show(commands: argparse._SubParsersAction, game: Game) -> None:
         if args.json:
             print_position(position, True)
             return 0
-        sys.stdout.write(g.describe(position))
+        sys.stdout.write(contract.describe(g, position))
         if hint is not None:
             render_hint(hint, sys.stdout)
         return 0
@@ -449,7 +528,7 @@ def _add_legal_moves(commands: argparse._SubParsersAction, game: Game) -> None:
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        moves = g.legal_moves(position_from_arg(g, args.state))
+        moves = contract.legal_moves(g, position_from_arg(g, args.state))
         if args.json:
             print_json({"moves": moves})
         else:
@@ -477,13 +556,13 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
         position = position_from_arg(g, args.state)
         if not 1 <= args.top <= 1000:
             raise InvalidInputError("--top", args.top, "must be between 1 and 1000")
-        g.prepare("hint")
-        result = g.hint(position, context_from_args(g, args), top=args.top, player=args.player,
+        contract.prepare(g, "hint")
+        result = contract.hint(g, position, context_from_args(g, args), top=args.top, player=args.player,
                         full_information=args.full_information, **verb_options(g, "hint", args))
         if args.json:
             print_json(result.to_json())
         else:
-            text = g.render_text("hint", result)
+            text = contract.render_text(g, "hint", result)
             if text is None:
                 render_hint(result, sys.stdout)
             else:
@@ -507,12 +586,12 @@ def _add_solve(commands: argparse._SubParsersAction, game: Game) -> None:
         payload = read_position_arg(g, args.state, "PROBLEM")
         if is_record(payload):
             payload = record_from_json(payload, "PROBLEM").final_position(g)
-        g.prepare("solve")
-        result = g.solve(payload, context_from_args(g, args), **verb_options(g, "solve", args))
+        contract.prepare(g, "solve")
+        result = contract.solve(g, payload, context_from_args(g, args), **verb_options(g, "solve", args))
         if args.json:
             print_json(result.to_json())
         else:
-            text = g.render_text("solve", result)
+            text = contract.render_text(g, "solve", result)
             if text is None:
                 render_mapping(result.to_json(), sys.stdout)
             else:
@@ -535,7 +614,7 @@ def _add_score(commands: argparse._SubParsersAction, game: Game) -> None:
         payload = read_position_arg(g, args.state, "STATE")
         if is_record(payload):
             payload = record_from_json(payload, "STATE").final_position(g)
-        result = g.score(payload, **verb_options(g, "score", args))
+        result = contract.score(g, payload, **verb_options(g, "score", args))
         _print_result(g, "score", result, args.json)
         return 0
 
@@ -546,7 +625,7 @@ def _print_result(game: Game, verb: str, result: Any, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    text = game.render_text(verb, result)
+    text = contract.render_text(game, verb, result)
     if text is None:
         render_mapping(result, sys.stdout)
     else:
@@ -576,7 +655,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
     p = _parser(commands, game, "generate", "puzzles with proven solutions, one per index of a seeded run",
                 "Generate puzzles; each has a proven unique solution and a difficulty grade. Puzzle i of a run uses "
                 "its own random stream, so '--id ID' regenerates any one of them.")
-    kinds = game.PUZZLE_KINDS
+    kinds = contract.puzzle_kinds(game)
     p.add_argument("--kind", choices=kinds or None, default=kinds[0] if kinds else None,
                    help=f"puzzle kind (default {kinds[0] if kinds else 'none'})")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
@@ -597,7 +676,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
         else:
             if not kinds:
                 raise UnsupportedActionError("action", "generate", f"{g.name} has no puzzles")
-            kind, difficulty = g.puzzle_request(args.kind, args.difficulty, **verb_options(g, "generate", args))
+            kind, difficulty = contract.puzzle_request(g, args.kind, args.difficulty, **verb_options(g, "generate", args))
             items = generate(g, kind, difficulty, seed=args.seed, start=args.start, count=args.count,
                              **_scale_config(args))
         puzzles = []
@@ -605,7 +684,7 @@ def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
             if args.json:
                 print_json(puzzle)
             else:
-                sys.stdout.write(f"{puzzle['id']}\n{g.describe_puzzle(puzzle)}\n")
+                sys.stdout.write(f"{puzzle['id']}\n{contract.describe_puzzle(g, puzzle)}\n")
             sys.stdout.flush()
             if args.svg:
                 puzzles.append(puzzle)
@@ -680,10 +759,10 @@ def _add_selfplay(commands: argparse._SubParsersAction, game: Game) -> None:
                 "Play games between policies; game i uses its own random stream from --seed. Policies that play the "
                 "same deal are compared paired. --summary prints only the summary (win rates and score differences "
                 "with 95%% intervals).")
-    policies = game.SELFPLAY_POLICIES
-    p.add_argument("--policies", default=",".join(game.SELFPLAY_DEFAULT) or None,
+    policies = contract.selfplay_policies(game)
+    p.add_argument("--policies", default=",".join(contract.selfplay_default(game)) or None,
                    help=f"comma-separated policies ({', '.join(policies) or 'none'}); default "
-                        f"{','.join(game.SELFPLAY_DEFAULT) or 'none'}")
+                        f"{','.join(contract.selfplay_default(game)) or 'none'}")
     p.add_argument("--summary", action="store_true", help="print only the summary")
     _add_scale_args(p)
     add_verb_options(p, game, "selfplay")

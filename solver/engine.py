@@ -35,6 +35,7 @@ from solver.search import Limits, SearchContext, check_seed
 from solver.validate import (as_bool, as_choice, as_int, as_list, as_number, as_object, as_str, decode_json,
                              decode_json_lenient, find_out_of_range)
 from solver.version import __version__
+from solver import contract
 
 SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves", "new", "view", "apply", "show", "generate", "check",
                   "review", "sample", "games")
@@ -269,7 +270,7 @@ class Engine:
     def _execute(self, job: Job) -> dict[str, Any]:
         query = job.query
         game = load_game(job.game_spec)
-        game.prepare(_VERBS.get(job.action, job.action))
+        contract.prepare(game, _VERBS.get(job.action, job.action))
         job.ctx.started = time.perf_counter()  # loading the game's code (a compiled kernel's first import) is not search
         job.ctx.limits = default_limits(game, job.ctx.limits)
         if self._max_time_ms is not None and (job.ctx.limits.time_ms is None
@@ -295,7 +296,7 @@ class Engine:
         if turns is None:
             if moves:
                 position = game.apply(position, moves)
-            return game.hint(position, job.ctx, top=top, player=player, full_information=full, **options).to_json()
+            return contract.hint(game, position, job.ctx, top=top, player=player, full_information=full, **options).to_json()
         wanted = [as_int(t, f"analyzeTurns[{i}]", 0, len(moves)) for i, t in enumerate(as_list(turns, "analyzeTurns"))]
         positions = [position.clone()]
         for i, text in enumerate(moves):
@@ -304,7 +305,7 @@ class Engine:
             positions.append(current)
         last: dict[str, Any] = {}
         for n, turn in enumerate(wanted):
-            body = game.hint(positions[turn], job.ctx, top=top, player=player, full_information=full,
+            body = contract.hint(game, positions[turn], job.ctx, top=top, player=player, full_information=full,
                              **options).to_json()
             body["turnNumber"] = turn
             if n < len(wanted) - 1:
@@ -314,17 +315,17 @@ class Engine:
         return last
 
     def _solve(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        return game.solve(query["state"], job.ctx, **options).to_json()
+        return contract.solve(game, query["state"], job.ctx, **options).to_json()
 
     def _score(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        return dict(game.score(query["state"], **options))
+        return dict(contract.score(game, query["state"], **options))
 
     def _legal_moves(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         position = game.parse_position(query["state"])
         moves = _moves(query)
         if moves:
             position = game.apply(position, moves)
-        return {"moves": game.legal_moves(position)}
+        return {"moves": contract.legal_moves(game, position)}
 
     def _new(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         players = query.get("players")
@@ -375,12 +376,12 @@ class Engine:
             position = position.view(as_int(player, "player", 0, 16))
         hint = query.get("hint")
         if hint is True:
-            hint = position.game.hint(position, job.ctx, top=3).to_json()
+            hint = contract.hint(position.game, position, job.ctx, top=3).to_json()
         elif hint is not None and not isinstance(hint, dict):
             raise InvalidInputError("hint", hint, "expected true (compute a hint) or a hint response object")
         if as_bool(query.get("svg", True), "svg"):
             return {"svg": svg(position.game, position, hint=hint, **options), "hint": hint}
-        return {"text": position.game.describe(position), "hint": hint}
+        return {"text": contract.describe(position.game, position), "hint": hint}
 
     def _games(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         from solver.registry import game_listing
@@ -410,10 +411,10 @@ class Engine:
         if "state" in query and isinstance(query["state"], str):  # a puzzle id
             spec, kind, difficulty, seed, index = parse_puzzle_id(query["state"], "state", game)
             return _puzzle_body(make_puzzle(load_game(spec), kind, difficulty, seed, index))
-        kinds = game.PUZZLE_KINDS
+        kinds = contract.puzzle_kinds(game)
         kind = as_choice(query.get("kind", kinds[0] if kinds else None), "kind", kinds)
         difficulty = as_choice(query.get("difficulty", "medium"), "difficulty", ("easy", "medium", "hard"))
-        kind, difficulty = game.puzzle_request(kind, difficulty, **options)
+        kind, difficulty = contract.puzzle_request(game, kind, difficulty, **options)
         index = as_int(query.get("index", 0), "index", 0, 10**9)
         return _puzzle_body(make_puzzle(game, kind, difficulty, job.ctx.seed, index))
 
@@ -457,9 +458,9 @@ def _puzzle_body(puzzle: dict[str, Any]) -> dict[str, Any]:
     from solver.errors import UnsupportedActionError
     from solver.registry import load_game
     game = load_game(puzzle["game"])
-    body: dict[str, Any] = {"puzzle": puzzle, "text": game.describe_puzzle(puzzle)}
+    body: dict[str, Any] = {"puzzle": puzzle, "text": contract.describe_puzzle(game, puzzle)}
     try:
-        body["position"] = _position_body(game.puzzle_position(puzzle))
+        body["position"] = _position_body(contract.puzzle_position(game, puzzle))
     except UnsupportedActionError:
         body["position"] = None
     return body
@@ -473,7 +474,7 @@ def _moves(query: dict[str, Any]) -> list[str]:
 def _position_body(position: Any) -> dict[str, Any]:
     terminal = position.is_terminal()
     return {"state": position.to_json(), "notation": position.to_notation(), "currentPlayer": position.current_player(),
-            "terminal": terminal, "legalMoves": [] if terminal else position.game.legal_moves(position)}
+            "terminal": terminal, "legalMoves": [] if terminal else contract.legal_moves(position.game, position)}
 
 
 class _Interim:

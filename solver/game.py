@@ -30,6 +30,7 @@ import numpy as np
 
 from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError,
                            UnknownGameError, UnsupportedActionError)
+from solver.options import Option  # noqa: F401  (re-exported while the games move to solver.options)
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
 
@@ -314,44 +315,6 @@ class View(ABC):
 
 Position = State | View
 """Anything the services accept as a position: a full state or a player's view."""
-
-
-@dataclass(frozen=True)
-class Option:
-    """A verb option a game adds (``--max-depth`` on the command line, ``maxDepth`` in the engine)."""
-
-    key: str
-    flag: str
-    kind: type
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    lo: float | None = None
-    hi: float | None = None
-    #: False for a command-line-only option (one that names a local file, such as Embers ``new --campaign``):
-    #: the engine refuses it in a query's ``options``
-    engine: bool = True
-    #: turns the checked value into what the service takes (``"1,2"`` -> ``(1, 2)``); errors name the field
-    parse: Callable[[Any, str], Any] | None = None
-
-    def check(self, value: Any, field: str | None = None) -> Any:
-        """Validate ``value`` (already parsed from JSON or the command line); errors name ``field``."""
-        from solver.validate import as_bool, as_choice, as_int, as_number, as_str
-        field = field or self.key
-        if self.kind is bool:
-            value = as_bool(value, field)
-        elif self.kind is int:
-            value = as_int(value, field, None if self.lo is None else int(self.lo),
-                           None if self.hi is None else int(self.hi))
-        elif self.kind is float:
-            value = as_number(value, field, self.lo, self.hi)
-        else:
-            value = as_str(value, field)
-        if self.choices is not None:
-            value = as_choice(value, field, self.choices)
-        if self.parse is not None:
-            value = self.parse(value, field)
-        return value
 
 
 class Game(ABC):

@@ -19,6 +19,7 @@ from typing import Any
 from solver.errors import InvalidInputError
 from solver.game import Game
 from solver.scale import item_rng, run_items
+from solver import contract
 
 DIFFICULTIES = ("easy", "medium", "hard")
 META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
@@ -50,15 +51,15 @@ def parse_puzzle_id(text: Any, field: str = "id", game: Game | None = None) -> t
     loaded = load_game(spec, field)
     if game is not None and loaded.name != game.name:
         raise InvalidInputError(field, text, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
-    if kind not in loaded.PUZZLE_KINDS:
-        raise InvalidInputError(field, text, f"unknown puzzle kind {kind!r} (known: {', '.join(loaded.PUZZLE_KINDS)})")
+    if kind not in contract.puzzle_kinds(loaded):
+        raise InvalidInputError(field, text, f"unknown puzzle kind {kind!r} (known: {', '.join(contract.puzzle_kinds(loaded))})")
     return spec, kind, parts[-3], int(parts[-2]), int(parts[-1])
 
 
 def make_puzzle(game: Game, kind: str, difficulty: str, seed: int, index: int) -> dict[str, Any]:
     """Puzzle ``index`` of the run ``(game, kind, difficulty, seed)``, with its id and metadata first."""
     spec = game.spec()
-    body = game.generate_puzzle(kind, difficulty, item_rng(seed, index, "puzzle", kind, difficulty))
+    body = contract.generate_puzzle(game, kind, difficulty, item_rng(seed, index, "puzzle", kind, difficulty))
     meta = {"id": puzzle_id(spec, kind, difficulty, seed, index), "game": spec, "kind": kind,
             "difficulty": difficulty, "seed": seed, "index": index}
     return {**meta, **{k: v for k, v in body.items() if k not in META_KEYS}}
@@ -73,8 +74,8 @@ def generate(game: Game, kind: str, difficulty: str, seed: int = 0, start: int =
              jobs: int = 1, executor: str = "local", address: str | None = None,
              progress: bool = False) -> Iterator[dict[str, Any]]:
     """Puzzles ``start .. start+count-1`` of a run, in index order (``solver.generate`` in the Python API)."""
-    if kind not in game.PUZZLE_KINDS:
-        raise InvalidInputError("kind", kind, f"expected one of {', '.join(game.PUZZLE_KINDS) or 'none'}")
+    if kind not in contract.puzzle_kinds(game):
+        raise InvalidInputError("kind", kind, f"expected one of {', '.join(contract.puzzle_kinds(game)) or 'none'}")
     if difficulty not in DIFFICULTIES:
         raise InvalidInputError("difficulty", difficulty, f"expected one of {', '.join(DIFFICULTIES)}")
     task = functools.partial(_make_from_spec, game.spec(), kind, difficulty, seed)
@@ -110,12 +111,12 @@ def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle") -> dict[s
     loaded = load_game(spec, f"{field}.game") if isinstance(spec, str) else game
     if loaded.name != game.name:
         raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
-    verdict = loaded.check_puzzle(obj, answer)
+    verdict = contract.check_puzzle(loaded, obj, answer)
     out = {"puzzleId": obj.get("id"), **verdict}
     if "solution" not in out:
         from solver.errors import UnsupportedActionError
         try:
-            out["solution"] = loaded.puzzle_answer(obj)
+            out["solution"] = contract.puzzle_answer(loaded, obj)
         except (UnsupportedActionError, KeyError, TypeError):
             pass
     return out

@@ -10,22 +10,27 @@ import pytest
 from solver import registry
 
 
+TOYGAME = "memory_solver_tests_toygame"
+
+
 def _load_toygame():
-    name = "memory_solver_tests_toygame"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("toygame.py"))
+    """The toy game's package (tests/toygame/), importable by name so that the registry finds its modules."""
+    if TOYGAME not in sys.modules:
+        folder = Path(__file__).with_name("toygame")
+        spec = importlib.util.spec_from_file_location(TOYGAME, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[TOYGAME] = module
         spec.loader.exec_module(module)
-    return sys.modules[name]
+    return importlib.import_module(f"{TOYGAME}.game")
 
 
 @pytest.fixture
 def pile_game(monkeypatch):
-    """Registers the toy game ``pile`` (tests/toygame.py) for protocol tests."""
+    """Registers the toy game ``pile`` (tests/toygame/) with one registry line, as a real game is."""
     module = _load_toygame()
-    monkeypatch.setitem(registry.GAMES, "pile", f"{module.__name__}:PileGame")
-    return module.PileGame()
+    monkeypatch.setitem(registry.GAMES, "pile", TOYGAME)
+    return module.GAME()
 
 
 class _AnswerLines(list):

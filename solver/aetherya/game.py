@@ -358,3 +358,6 @@ def score_kingdom_from_json(result: dict[str, Any]) -> KingdomScore:
     by_slug = {leg.slug: leg for leg in LEGENDS}
     return KingdomScore(*(result[name] for name in CATEGORIES),
                         satisfied=tuple(by_slug[s] for s in result.get("satisfied_legends", [])))
+
+
+GAME = AetheryaGame

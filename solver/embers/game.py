@@ -344,3 +344,6 @@ def describe_card(deck: Deck, card: int) -> str:
     c = deck.cards[card]
     return f"{c.id} demon of {c.suit_name}" if c.is_demon else f"{c.id} {c.suit_name} {c.strength} " \
                                                                f"{pattern_text(c.blocked)}"
+
+
+GAME = EmbersGame

@@ -324,3 +324,6 @@ def _tokens(row: str) -> list[str]:
 
 def _count_cells(row: str) -> int:
     return len(_tokens(row))
+
+
+GAME = ForgottenGame

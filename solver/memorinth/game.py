@@ -294,3 +294,5 @@ def view_race_report(view: Any) -> dict[str, Any]:
             "pathDistanceMeaning": "fewest moves out along the paths as they lie now (characters ignored)",
             "shortestEscapeMeaning": "needs the full state (every underside): not given for a player's view"}
 
+
+GAME = MemorinthGame

@@ -325,3 +325,6 @@ def _moves_of(argv: list[str]) -> list[str]:
     """The MOVE arguments of an ``apply`` command line."""
     moves = argv[argv.index("apply") + 2:]
     return moves[:moves.index("--record")] if "--record" in moves else moves
+
+
+GAME = MnemonicGame
