@@ -25,6 +25,7 @@ The names a game's ``openspiel.py`` defines (every function takes the game first
 ``utility(game)``            optional: the :class:`~solver.game.Utility` of this parameter set
 ``constant_sum(game)``       optional: the sum of the returns when it is the same at every end, else None
 ``explicit_root(game)``      optional: the state before anything is dealt, when the set-up is chance nodes
+``setup_steps(game)``        optional: how many chance outcomes the explicit root's set-up draws
 ``chance_steps(game, n)``    at most how many chance outcomes a game of ``n`` decisions draws after the deal
 ``public_pieces(game)``      the public :class:`Piece` list; ``fill_public(game, state, planes)``
 ``private_pieces(game)``     the private :class:`Piece` list; ``fill_private(game, state, player, planes)``

@@ -77,11 +77,18 @@ def explicit_root(game: Game) -> AetheryaState:
     return game.new_root_state()
 
 
+def setup_steps(game: Game) -> int:
+    """The set-up's chance outcomes: the Legends, 4 starting cards and 12 territories a player (and 12 tiles a
+    player with Objects), the first discards."""
+    legends = LEGEND_COUNT if game.mode == "solo" else 8
+    tiles = 12 * game.num_players if game.mode == "objects" else 0
+    return legends + 16 * game.num_players + tiles + 2
+
+
 def chance_steps(game: Game, decisions: int) -> int:
-    """The set-up (15 Legends, 4 starting cards and 12 territories a player, 12 tiles a player, 2 first
-    discards), again at each solo Age, then at most two draws and a Legend refill per decision."""
-    setup = LEGEND_COUNT + 28 * game.num_players + 2
-    return 3 * setup + 3 * decisions
+    """At most two draws per decision (``draw2``; a Legend refill, a re-formed pile), and the territories and first
+    discard of the two later solo Ages."""
+    return 2 * decisions + (2 * 13 if game.mode == "solo" else 0)
 
 
 # -- the returns ------------------------------------------------------------------------------------------------

@@ -122,9 +122,9 @@ def utility_range(game: Game) -> tuple[float, float]:
 
 
 def chance_steps(game: Game, decisions: int) -> int:
-    """Each draw follows a decision (Fenrys's ``draw``, or a prologue play); each day's deal is at most the
-    memory cards."""
-    return decisions + 3 * len(game.deck.memory) + 1
+    """Each draw follows a decision (Fenrys's ``draw``, or a prologue play); the deals of days 2 and 3 (the
+    first day is dealt with the game) are a Mind card, the Resolve cards and at most a memory row of 4."""
+    return decisions + 2 * (1 + max(ROWS.values()) + 4)
 
 
 # -- the observation tensor -----------------------------------------------------------------------------------

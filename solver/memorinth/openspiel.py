@@ -9,9 +9,11 @@ private piece is the undersides they alone (or not everybody) know. Layout (``do
 =============== =========== ====================================================================
 piece           shape       meaning
 =============== =========== ====================================================================
-``up``          25 x 50     the side id face up on each cell (card ``k`` has sides ``2k``, ``2k+1``)
+``up``          25 x 27     the side face up on each cell: side id ``2k + f`` as card ``k`` (25) and face
+                            ``f`` (Sun, Moon)
 ``exits``       25 x 4      the paths of that side (N, E, S, W)
-``under``       25 x 51     the underside every player knows (column 50: not known to everybody)
+``under``       25 x 28     the underside every player knows, as card and face (column 27: not known to
+                            everybody)
 ``seen``        25 x 4      which players have seen the underside
 ``pieces``      4 x 27      each seat's piece: a cell, 25 out of the forest, 26 no such player
 ``characters``  8 x 8       each character's place: N, E, S, W, then the action card's four slots
@@ -25,7 +27,7 @@ piece           shape       meaning
 ``winner``      5           the winner (4: none yet)
 ``round``       1           round / 100
 ``turns``       1           turns played / 100, and per player in ``own_turns`` (4)
-``mine``        25 x 51     private: the underside this player knows and not everybody does (50: none)
+``mine``        25 x 28     private: the underside this player knows and not everybody does (27: none)
 =============== =========== ====================================================================
 """
 
@@ -39,8 +41,9 @@ from solver.memorinth.rules import N_ACTIONS, K
 from solver.memorinth.state import DEAL_CHAR
 
 MAX_MOVES = 2000
-CELLS, SIDES, SEATS, CHARACTERS = 25, 50, 4, 8
-UNKNOWN = SIDES
+CELLS, CARDS, SEATS, CHARACTERS = 25, 25, 4, 8
+SIDE = CARDS + 2            # a side id 2k + f as the card k one-hot, then the face f one-hot
+UNKNOWN = SIDE
 SCALE = 100.0
 UP, DOWN, SEEN, PIECE, CHAR, CLOVER = K["UP"], K["DOWN"], K["SEEN"], K["PIECE"], K["CHAR"], K["CLOVER"]
 SUPPLY, START, ROUND, TOMOVE, LAST, PHASE = K["SUPPLY"], K["START"], K["ROUND"], K["TOMOVE"], K["LAST"], K["PHASE"]
@@ -78,14 +81,19 @@ def explicit_root(game: Game) -> State | None:
     return game.new_initial_state(0) if game.params["chance_setup"] else None
 
 
-def chance_steps(game: Game, decisions: int) -> int:
-    """The set-up's 32 outcomes (``chance_setup=true``); play has no chance."""
+def setup_steps(game: Game) -> int:
+    """The set-up's 32 outcomes (``chance_setup=true``: 24 cards, 8 characters)."""
     return 32
+
+
+def chance_steps(game: Game, decisions: int) -> int:
+    """Play has no chance."""
+    return 0
 
 
 # -- the observation tensor -----------------------------------------------------------------------------------
 def public_pieces(game: Game) -> list[Piece]:
-    return [Piece("up", (CELLS, SIDES)), Piece("exits", (CELLS, 4)), Piece("under", (CELLS, SIDES + 1)),
+    return [Piece("up", (CELLS, SIDE)), Piece("exits", (CELLS, 4)), Piece("under", (CELLS, SIDE + 1)),
             Piece("seen", (CELLS, SEATS)), Piece("pieces", (SEATS, CELLS + 2)),
             Piece("characters", (CHARACTERS, 8)), Piece("clovers", (SEATS,)), Piece("supply", (1,)),
             Piece("to_move", (SEATS,)), Piece("start", (2,)), Piece("last", (CELLS + 1,)), Piece("phase", (4,)),
@@ -94,7 +102,13 @@ def public_pieces(game: Game) -> list[Piece]:
 
 
 def private_pieces(game: Game) -> list[Piece]:
-    return [Piece("mine", (CELLS, SIDES + 1))]
+    return [Piece("mine", (CELLS, SIDE + 1))]
+
+
+def _side(row: np.ndarray, side: int) -> None:
+    """Side id ``2k + f`` as card ``k`` and face ``f``."""
+    row[side >> 1] = 1
+    row[CARDS + (side & 1)] = 1
 
 
 def _knowers(vec: np.ndarray, cell: int) -> int:
@@ -111,13 +125,16 @@ def fill_public(game: Game, state: State, planes: dict[str, np.ndarray]) -> None
     table = game.deck_table
     cells = np.arange(CELLS)
     up = vec[UP:UP + CELLS]
-    planes["up"][cells, up] = 1
+    planes["up"][cells, up >> 1] = 1
+    planes["up"][cells, CARDS + (up & 1)] = 1
     exits = table[TABLE_EXITS + up]
     for d in range(4):
         planes["exits"][:, d] = (exits >> d) & 1
     for c in range(CELLS):
-        known = _knowers(vec, c) & everybody == everybody
-        planes["under"][c, int(vec[DOWN + c]) if known else UNKNOWN] = 1
+        if _knowers(vec, c) & everybody == everybody:
+            _side(planes["under"][c], int(vec[DOWN + c]))
+        else:
+            planes["under"][c, UNKNOWN] = 1
         seen = int(vec[SEEN + c])
         for p in range(players):
             planes["seen"][c, p] = seen >> p & 1
@@ -148,5 +165,7 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     everybody = (1 << game.rules.players) - 1
     for c in range(CELLS):
         knowers = _knowers(vec, c)
-        alone = knowers >> player & 1 and knowers & everybody != everybody
-        mine[c, int(vec[DOWN + c]) if alone else UNKNOWN] = 1
+        if knowers >> player & 1 and knowers & everybody != everybody:
+            _side(mine[c], int(vec[DOWN + c]))
+        else:
+            mine[c, UNKNOWN] = 1

@@ -66,8 +66,9 @@ def utility_range(game: Game) -> tuple[float, float]:
 
 
 def chance_steps(game: Game, decisions: int) -> int:
-    """The deal (at most the 54 cards), then at most one draw or roll per decision and one more."""
-    return DECK_SIZE + decisions + 1
+    """``new_initial_state`` deals; then a scene's decision is followed by at most one draw or roll, and a Group
+    Scene's first decision by at most a draw per player (Deck Burner) and the result."""
+    return decisions * (num_players(game) + 1)
 
 
 def _skills(game: Game) -> int:

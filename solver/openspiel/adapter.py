@@ -120,7 +120,8 @@ class Context:
         self.deal_seed: int = given[DEAL_SEED]
         self.arrangements: list[tuple[float, State]] = self._arrangements() if self.deal == "all" else []
         self._fixed: State | None = None
-        deal_steps = {"seed": SEED_BYTES, "all": 1, "setup": 0, "fixed": 0}[self.deal]
+        deal_steps = self.facts.setup_steps(self.game) if self.deal == "setup" else \
+            {"seed": SEED_BYTES, "all": 1, "fixed": 0}[self.deal]
         #: at most how many steps (decisions and chance outcomes) a game has: the slots of a history tensor
         self.history_steps = deal_steps + self.max_moves + self.facts.chance_steps(self.game, self.max_moves)
         self.info_tensor_size = History(self, Kind(perfect_recall=True), "tensor").size

@@ -75,6 +75,10 @@ class GameFacts:
     def chance_steps(self, game: Game, decisions: int) -> int:
         return int(self.module.chance_steps(game, decisions))
 
+    def setup_steps(self, game: Game) -> int:
+        found = self._optional("setup_steps")
+        return int(found(game)) if found else 0
+
     def public_pieces(self, game: Game) -> list[Piece]:
         return list(self.module.public_pieces(game))
 
