@@ -36,6 +36,7 @@ The names a game's ``openspiel.py`` defines (every function takes the game first
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,7 +105,7 @@ class Piece:
     @property
     def size(self) -> int:
         """Number of floats in the block."""
-        return int(np.prod(self.shape))
+        return math.prod(self.shape)
 
 
 def one_hot(plane: np.ndarray, index: int) -> None:

@@ -105,15 +105,17 @@ def private_pieces(game: Game) -> list[Piece]:
     return [Piece("mine", (CELLS, SIDE + 1))]
 
 
-def _side(row: np.ndarray, side: int) -> None:
-    """Side id ``2k + f`` as card ``k`` and face ``f``."""
-    row[side >> 1] = 1
-    row[CARDS + (side & 1)] = 1
+def _knowers(vec: np.ndarray) -> np.ndarray:
+    """Per cell, the bit mask of the players who know its underside (everybody knows the clearing's, MR-21)."""
+    return vec[SEEN:SEEN + CELLS] | np.where(vec[UP:UP + CELLS] < 2, 0xF, 0)
 
 
-def _knowers(vec: np.ndarray, cell: int) -> int:
-    """Bit mask of the players who know the underside on ``cell`` (everybody knows the clearing's, MR-21)."""
-    return int(vec[SEEN + cell]) | (0xF if int(vec[UP + cell]) < 2 else 0)
+def _sides(plane: np.ndarray, sides: np.ndarray, known: np.ndarray) -> None:
+    """Side ids as card and face where ``known``, else the unknown column."""
+    cells = np.flatnonzero(known)
+    plane[cells, sides[cells] >> 1] = 1
+    plane[cells, CARDS + (sides[cells] & 1)] = 1
+    plane[np.flatnonzero(~known), UNKNOWN] = 1
 
 
 def fill_public(game: Game, state: State, planes: dict[str, np.ndarray]) -> None:
@@ -122,29 +124,21 @@ def fill_public(game: Game, state: State, planes: dict[str, np.ndarray]) -> None
     vec = state.vec
     players = game.rules.players
     everybody = (1 << players) - 1
-    table = game.deck_table
     cells = np.arange(CELLS)
     up = vec[UP:UP + CELLS]
     planes["up"][cells, up >> 1] = 1
     planes["up"][cells, CARDS + (up & 1)] = 1
-    exits = table[TABLE_EXITS + up]
-    for d in range(4):
-        planes["exits"][:, d] = (exits >> d) & 1
-    for c in range(CELLS):
-        if _knowers(vec, c) & everybody == everybody:
-            _side(planes["under"][c], int(vec[DOWN + c]))
-        else:
-            planes["under"][c, UNKNOWN] = 1
-        seen = int(vec[SEEN + c])
-        for p in range(players):
-            planes["seen"][c, p] = seen >> p & 1
+    exits = game.deck_table[TABLE_EXITS + up]
+    seen = vec[SEEN:SEEN + CELLS]
+    bit = np.arange(4)
+    planes["exits"][:] = (exits[:, None] >> bit) & 1
+    planes["seen"][:, :players] = ((seen[:, None] >> bit) & 1)[:, :players]
+    _sides(planes["under"], vec[DOWN:DOWN + CELLS], _knowers(vec) & everybody == everybody)
     for p in range(SEATS):
         planes["pieces"][p, int(vec[PIECE + p]) if p < players else CELLS + 1] = 1
-        if p < players:
-            planes["clovers"][p] = vec[CLOVER + p]
-            planes["own_turns"][p] = vec[OWNTURNS + p] / SCALE
-    for i in range(CHARACTERS):
-        planes["characters"][i, int(vec[CHAR + i])] = 1
+    planes["clovers"][:players] = vec[CLOVER:CLOVER + players]
+    planes["own_turns"][:players] = vec[OWNTURNS:OWNTURNS + players] / SCALE
+    planes["characters"][np.arange(CHARACTERS), vec[CHAR:CHAR + CHARACTERS]] = 1
     planes["supply"][0] = vec[SUPPLY] / 5.0
     planes["to_move"][int(vec[TOMOVE])] = 1
     planes["start"][int(vec[START])] = 1
@@ -163,9 +157,5 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
         return
     vec = state.vec
     everybody = (1 << game.rules.players) - 1
-    for c in range(CELLS):
-        knowers = _knowers(vec, c)
-        if knowers >> player & 1 and knowers & everybody != everybody:
-            _side(mine[c], int(vec[DOWN + c]))
-        else:
-            mine[c, UNKNOWN] = 1
+    knowers = _knowers(vec)
+    _sides(mine, vec[DOWN:DOWN + CELLS], (knowers >> player & 1 == 1) & (knowers & everybody != everybody))

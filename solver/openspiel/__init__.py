@@ -33,7 +33,7 @@ from solver.openspiel.facts import SEED_BYTES, openspiel_names
 from solver.registry import game_class, parse_spec
 
 __all__ = ["GAME_NAMES", "MAX_MOVES", "PREFIX", "OpenSpielGame", "OpenSpielState", "Position", "action_from_move",
-           "as_generator", "deal", "inner_state", "load_game", "move_from_action", "parameter_specification",
+           "as_generator", "deal", "environment", "inner_state", "load_game", "move_from_action", "parameter_specification",
            "resampler", "short_name", "wrap_state"]
 
 GAME_NAMES = tuple(short_name(name) for name in openspiel_names())
@@ -63,6 +63,15 @@ def load_game(spec: str | Game) -> OpenSpielGame:
         else:
             typed[key] = value  # OpenSpiel reports the unknown parameter with the list of known ones
     return pyspiel.load_game(short_name(name), typed)
+
+
+def environment(spec: str | Game, **kwargs: Any) -> Any:
+    """OpenSpiel's ``rl_environment.Environment`` of one of our games, from our spec syntax
+    (``"forgotten(width=3,height=3)"``) or a game object; ``kwargs`` go to the environment
+    (``observation_type``, ``discount``, ...). ``rl_environment.Environment("memory_solver_forgotten(...)")``
+    works as well once this package is imported."""
+    from open_spiel.python import rl_environment   # lazy: the RL environment pulls in OpenSpiel's Python helpers
+    return rl_environment.Environment(load_game(spec), **kwargs)
 
 
 def deal(game: OpenSpielGame, seed: int) -> OpenSpielState:

@@ -86,13 +86,19 @@ class Layout:
             self.private = [[Piece(f"p{q}.{p.name}", p.shape) for p in own] for q in self.players]
         self.pieces = self.public + [p for block in self.private for p in block]
         self.size = sum(p.size for p in self.pieces)
+        self._spans = []
+        start = 0
+        for piece in self.pieces:
+            self._spans.append((piece.name, start, start + piece.size, piece.shape))
+            start += piece.size
+        self._last: tuple[np.ndarray, dict[str, np.ndarray]] | None = None
 
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
-        """Named views into ``tensor`` (OpenSpiel's observer ``dict``)."""
-        out, start = {}, 0
-        for piece in self.pieces:
-            out[piece.name] = tensor[start:start + piece.size].reshape(piece.shape)
-            start += piece.size
+        """Named views into ``tensor`` (OpenSpiel's observer ``dict``; the views of the last tensor are kept)."""
+        if self._last is not None and self._last[0] is tensor:
+            return self._last[1]
+        out = {name: tensor[a:b].reshape(shape) for name, a, b, shape in self._spans}
+        self._last = (tensor, out)
         return out
 
     def fill(self, position: Position, player: int, tensor: np.ndarray) -> None:
