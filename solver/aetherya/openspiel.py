@@ -92,14 +92,29 @@ def chance_steps(game: Game, decisions: int) -> int:
 
 
 # -- the returns ------------------------------------------------------------------------------------------------
-#: bounds of a kingdom's score, legends included (refined below)
-KINGDOM_RANGE = (-600.0, 800.0)
-COOP_RANGE = (-650.0, 800.0)
-SOLO_RANGE = (-1800.0, 2250.0)
+#: A board total (AE-1 to AE-7) lies in [MIN_BOARD[P], MAX_BOARD], derived by enumerating every Portal layout of
+#: the 4x4 kingdom with at most 2P Portals (``benchmarks/bench_openspiel_bounds.py`` recomputes them): the pairs
+#: that score are a Tribe and a Terrain, at most 2 points (3 for an orthogonal Goblin-Swamp pair), so they score
+#: at most the heaviest Tribe/Terrain cut of the connection graph, 72 on every layout; three tamed Dragons add
+#: 18. A conflict or a Swamp costs at most 2 per connected pair (at most 36 pairs with 4 Portals, 40 with more)
+#: and each of the 2P Dragons at most 6. The best board a search of hands found scores 48 (base, 2 players).
+MAX_BOARD = 72 + 18
+MIN_BOARD = {2: -2 * 36 - 6 * 4, 3: -2 * 40 - 6 * 6, 4: -2 * 40 - 6 * 8}
+DRAGON_MAX, DRAGON_COST = 18, 6
+#: all 15 Legends are worth 44 points; the Power Stones' units digit at most 9 (AE-30)
+LEGEND_POINTS, STONES_MAX = 44, 9
 
 
 def utility_range(game: Game) -> tuple[float, float]:
-    return {"coop": COOP_RANGE, "solo": SOLO_RANGE}.get(game.mode, KINGDOM_RANGE)
+    """Bounds every return lies in: a kingdom's score with every Legend (base, Objects with the Stones), the
+    lowest kingdom less every Legend discarded (co-op), three Ages (solo, less their Legends; failure is 0)."""
+    low = MIN_BOARD[SOLO_DECK_PLAYERS if game.mode == "solo" else game.num_players]
+    if game.mode == "coop":
+        return (float(low - LEGEND_POINTS), float(MAX_BOARD))
+    if game.mode == "solo":
+        return (float(3 * low - LEGEND_POINTS), float(3 * MAX_BOARD))
+    stones = STONES_MAX if game.mode == "objects" else 0
+    return (float(low), float(MAX_BOARD + LEGEND_POINTS + stones))
 
 
 # -- the observation tensor -----------------------------------------------------------------------------------
