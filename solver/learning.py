@@ -30,7 +30,8 @@ The names a game's ``openspiel.py`` defines (every function takes the game first
 ``public_pieces(game)``      the public :class:`Piece` list; ``fill_public(game, state, planes)``
 ``private_pieces(game)``     the private :class:`Piece` list; ``fill_private(game, state, player, planes)``
 ``arrangements(game)``       optional: every deal as ``[(probability, state)]``, for tiny settings
-``batch_rules(game)``        optional: the game's rules for the batched environment
+``batch_rules(game, n, r)``  optional: vectorised rules of ``n`` games for the batched environment (``r``:
+                             deal again a deal decided before the first decision)
 ===========================  ========================================================================
 """
 

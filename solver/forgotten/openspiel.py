@@ -28,6 +28,7 @@ from solver.errors import UnsupportedActionError
 from solver.forgotten.notation import DOWN, NONE, REMOVED, UP
 from solver.forgotten.state import GIVE_UP, PHASES, ForgottenState
 from solver.game import Game, Utility
+from solver.kernels import forgotten_paths
 from solver.learning import ActionCodec, Piece
 
 MAX_MOVES = 2000
@@ -154,3 +155,172 @@ def _distinct_orders(items: list[int]) -> Iterator[list[int]]:
                 counts[key] += 1
 
     return walk()
+
+
+# -- the batched environment: N games in numpy arrays, paths by the compiled kernel -------------------------------
+FIRST, SECOND, ERASE, WON, LOST, GAVE_UP = range(len(PHASES))
+
+
+class ForgottenBatch:
+    """N Forgotten games stepped together (``solver/openspiel/batched.py``): the rules of ``state.py`` on arrays.
+
+    Per slot: the pair on each cell (``tiles``), its status and whether it was seen, the turn, the phase (an
+    index of ``PHASES``), the cell flipped first and each tile's partner. Paths are the kernel's
+    ``path_exists_batch``. A deal is a uniformly random arrangement of the bag over the free cells (the
+    distribution of ``new_initial_state``), drawn with the environment's generator; a deal already lost is
+    dealt again when the game redeals (OpenSpiel's ``redeal``, the default), else it ends at once.
+    """
+
+    def __init__(self, game: Game, n: int, redeal: bool = True) -> None:
+        board = game.board
+        self.game, self.redeal = game, redeal
+        self.cells = board.cells
+        self.free = np.array([c for c in range(board.cells) if c not in board.brains])
+        self.bag = np.array(sorted([-1] * (len(self.free) - 2 * game.pairs)
+                                   + [p for p in range(game.pairs) for _ in range(2)]), dtype=np.int8)
+        self.bits = np.uint64(1) << np.arange(self.cells, dtype=np.uint64)
+        self.geometry = (board.width, board.height, board.brains[0], board.brains[1])
+        self.tiles = np.full((n, self.cells), -1, dtype=np.int8)
+        self.status = np.zeros((n, self.cells), dtype=np.uint8)
+        self.seen = np.zeros((n, self.cells), dtype=bool)
+        self.partner = np.zeros((n, self.cells), dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.phase = np.zeros(n, dtype=np.int8)
+        self.first = np.full(n, -1, dtype=np.int64)
+
+    # -- bitboards and rules
+    def _mask(self, cells: np.ndarray) -> np.ndarray:
+        return (cells.astype(np.uint64) * self.bits).sum(axis=1, dtype=np.uint64)
+
+    def _path(self, masks: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(masks), dtype=np.uint8)
+        forgotten_paths.path_exists_batch(*self.geometry, np.ascontiguousarray(masks, dtype=np.uint64), out)
+        return out.astype(bool)
+
+    def _matchable(self, rows: np.ndarray) -> np.ndarray:
+        """Face-down tiles whose partner is face down too (FG-11)."""
+        status = self.status[rows]
+        down = status == DOWN
+        return down & np.take_along_axis(down, self.partner[rows], axis=1)
+
+    def _alive(self, rows: np.ndarray) -> np.ndarray:
+        if self.game.goal == "clear":
+            return ((self.status[rows] == DOWN) == self._matchable(rows)).all(axis=1)
+        return self._path(self._mask((self.status[rows] == UP) | self._matchable(rows)))
+
+    def _won(self, rows: np.ndarray) -> np.ndarray:
+        if self.game.goal == "clear":
+            return ~(self.status[rows] == DOWN).any(axis=1)
+        return self._path(self._mask(self.status[rows] == UP))
+
+    def _erasure_due(self, turns: np.ndarray) -> np.ndarray:
+        if self.game.erasure == "off":
+            return np.zeros(len(turns), dtype=bool)
+        return np.ones(len(turns), dtype=bool) if self.game.erasure == "turn" else turns % 2 == 0
+
+    # -- the environment's contract
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        slots = np.asarray(slots)
+        while len(slots):
+            order = np.argsort(rng.random((len(slots), len(self.free))), axis=1)
+            tiles = np.full((len(slots), self.cells), -1, dtype=np.int8)
+            tiles[:, self.free] = self.bag[order]
+            self.tiles[slots] = tiles
+            self.status[slots] = np.where(tiles >= 0, DOWN, NONE)
+            self.seen[slots] = False
+            self.turn[slots] = 0
+            self.phase[slots] = FIRST
+            self.first[slots] = -1
+            ranked = np.argsort(tiles, axis=1, kind="stable")[:, self.cells - 2 * self.game.pairs:]
+            pairs = ranked.reshape(len(slots), self.game.pairs, 2)
+            partner = np.tile(np.arange(self.cells), (len(slots), 1))   # no tile: itself (never face down)
+            rows = np.arange(len(slots))[:, None]
+            partner[rows, pairs[:, :, 0]] = pairs[:, :, 1]
+            partner[rows, pairs[:, :, 1]] = pairs[:, :, 0]
+            self.partner[slots] = partner
+            lost = ~self._alive(slots)
+            if not self.redeal:
+                self.phase[slots[lost]] = LOST
+                return
+            slots = slots[lost]
+
+    def players(self) -> np.ndarray:
+        return np.select([self.phase <= SECOND, self.phase == ERASE], [self.turn % 2, -1], -4).astype(np.int32)
+
+    def legal_mask(self, out: np.ndarray) -> None:
+        live = self.phase <= SECOND
+        out[:, :self.cells] = (self.status == DOWN) & live[:, None]
+        second = np.flatnonzero(self.phase == SECOND)
+        out[second, self.first[second]] = False
+        out[live, GIVE_UP] = True
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        phase = self.phase.copy()
+        give = np.flatnonzero(actions == GIVE_UP)
+        self.phase[give], self.first[give] = GAVE_UP, -1
+        flip = actions != GIVE_UP
+        firsts = np.flatnonzero(flip & (phase == FIRST))
+        self.seen[firsts, actions[firsts]] = True
+        self.first[firsts], self.phase[firsts] = actions[firsts], SECOND
+        seconds = np.flatnonzero(flip & (phase == SECOND))
+        if len(seconds):
+            cell, before = actions[seconds], self.first[seconds]
+            self.seen[seconds, cell] = True
+            self.turn[seconds] += 1
+            self.first[seconds] = -1
+            match = self.tiles[seconds, before] == self.tiles[seconds, cell]
+            matched = seconds[match]
+            self.status[matched, before[match]] = UP
+            self.status[matched, cell[match]] = UP
+            won = np.zeros(len(seconds), dtype=bool)
+            won[match] = self._won(matched)
+            self.phase[seconds] = np.where(won, WON, np.where(self._erasure_due(self.turn[seconds]), ERASE, FIRST))
+        rolls = np.flatnonzero((self.phase == ERASE) & settle)
+        if len(rolls):
+            cell = rng.integers(self.cells, size=len(rolls))
+            hit = np.isin(self.status[rolls, cell], (DOWN, UP))
+            self.status[rolls[hit], cell[hit]] = REMOVED
+            self.phase[rolls] = np.where(self._alive(rolls), FIRST, LOST)
+            if drawn is not None:
+                for row, c in zip(rolls, cell):
+                    drawn[row].append(int(c))
+
+    def returns(self) -> np.ndarray:
+        won = (self.phase == WON).astype(np.float64)
+        return np.stack([won, won], axis=1)
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        n = len(self.phase)
+        grid = planes["cells"]
+        tiles, status, seen = self.tiles, self.status, self.seen
+        brain = np.zeros(self.cells, dtype=bool)
+        brain[list(self.game.board.brains)] = True
+        brains = brain[None, :].repeat(n, axis=0)
+        empty = ~brains & ((tiles < 0) | (status == NONE))
+        unseen = ~brains & ~empty & ~seen
+        grid[:, :, 0] = brains
+        grid[:, :, 1] = empty
+        grid[:, :, 2] = unseen & (status == DOWN)
+        grid[:, :, 3] = unseen & (status != DOWN)
+        known = ~brains & ~empty & seen
+        r, c = np.nonzero(known)
+        offset = np.select([status[r, c] == DOWN, status[r, c] == UP], [0, 1], 2)
+        grid[r, c, FIXED_PLANES + 3 * tiles[r, c].astype(np.int64) + offset] = 1
+        planes["phase"][np.arange(n), self.phase] = 1
+        second = np.flatnonzero(self.phase == SECOND)
+        planes["first"][second, self.first[second]] = 1
+        planes["to_move"][np.arange(n), self.turn % 2] = 1
+        playing = self.phase <= SECOND
+        planes["erasure"][:, 0] = playing & self._erasure_due(self.turn + 1)
+        planes["turn"][:, 0] = self.turn / TURN_SCALE
+
+    def state(self, slot: int) -> ForgottenState:
+        return ForgottenState(self.game, self.game.board, [int(t) for t in self.tiles[slot]],
+                              [int(s) for s in self.status[slot]], [bool(s) for s in self.seen[slot]],
+                              int(self.turn[slot]), PHASES[int(self.phase[slot])], int(self.first[slot]))
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> ForgottenBatch:
+    """The vectorised rules of the batched environment."""
+    return ForgottenBatch(game, n, redeal)

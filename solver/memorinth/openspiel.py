@@ -37,8 +37,8 @@ import numpy as np
 
 from solver.game import Game, State, Utility
 from solver.learning import ActionCodec, Piece
-from solver.memorinth.rules import N_ACTIONS, K
-from solver.memorinth.state import DEAL_CHAR
+from solver.memorinth.rules import N_ACTIONS, K, kernel
+from solver.memorinth.state import DEAL_CHAR, PH_OVER, MemorinthState, rule_vector
 
 MAX_MOVES = 2000
 CELLS, CARDS, SEATS, CHARACTERS = 25, 25, 4, 8
@@ -159,3 +159,95 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     everybody = (1 << game.rules.players) - 1
     knowers = _knowers(vec)
     _sides(mine, vec[DOWN:DOWN + CELLS], (knowers >> player & 1 == 1) & (knowers & everybody != everybody))
+
+
+# -- the batched environment: N state vectors stepped by the rules kernel --------------------------------------
+class MemorinthBatch:
+    """N Memorinth games as rows of the kernel's state vector (``solver/openspiel/batched.py``): deals by the
+    kernel's ``deal`` (the deal of ``new_initial_state(seed)``), legal actions and moves by its batch functions
+    (``legal_actions_batch``, ``apply_actions_batch``); play has no chance."""
+
+    def __init__(self, game: Game, n: int) -> None:
+        self.game = game
+        self.deck = game.deck_table
+        self.blank = rule_vector(game.rules)
+        self.states = np.tile(self.blank, (n, 1))
+        self.actions = np.zeros((n, N_ACTIONS), dtype=np.int32)
+        self.counts = np.zeros(n, dtype=np.int32)
+        self.applied = np.zeros(n, dtype=np.int32)
+
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        for slot, seed in zip(slots, seeds):
+            row = self.blank.copy()
+            kernel.deal(row, self.deck, int(seed))
+            self.states[slot] = row
+
+    def players(self) -> np.ndarray:
+        return np.where(self.states[:, PHASE] == PH_OVER, -4, self.states[:, TOMOVE]).astype(np.int32)
+
+    def legal_mask(self, out: np.ndarray) -> None:
+        kernel.legal_actions_batch(self.states, self.deck, self.actions, self.counts)
+        valid = np.arange(N_ACTIONS)[None, :] < self.counts[:, None]
+        out[np.repeat(np.arange(len(self.counts)), self.counts), self.actions[valid]] = True
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        kernel.apply_actions_batch(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32),
+                                   self.applied)
+        if not self.applied.all():
+            raise AssertionError("an action checked legal was refused by the kernel")
+
+    def returns(self) -> np.ndarray:
+        players = self.game.rules.players
+        return (self.states[:, WINNER][:, None] == np.arange(players)[None, :]).astype(np.float64)
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        vec = self.states
+        n, count = len(vec), self.game.rules.players
+        everybody = (1 << count) - 1
+        rows = np.arange(n)[:, None]
+        up = vec[:, UP:UP + CELLS]
+        planes["up"][rows, np.arange(CELLS)[None, :], up >> 1] = 1
+        planes["up"][rows, np.arange(CELLS)[None, :], CARDS + (up & 1)] = 1
+        exits = self.game.deck_table[TABLE_EXITS + up]
+        bit = np.arange(4)
+        planes["exits"][:] = (exits[:, :, None] >> bit) & 1
+        seen = vec[:, SEEN:SEEN + CELLS]
+        planes["seen"][:, :, :count] = ((seen[:, :, None] >> bit) & 1)[:, :, :count]
+        knowers = seen | np.where(up < 2, 0xF, 0)
+        down = vec[:, DOWN:DOWN + CELLS]
+        _sides_batch(planes["under"], down, knowers & everybody == everybody)
+        mine = ((knowers >> players[:, None]) & 1 == 1) & (knowers & everybody != everybody)
+        _sides_batch(planes["mine"], down, mine)
+        seats = np.arange(SEATS)[None, :]
+        pieces = np.where(seats < count, vec[:, PIECE:PIECE + SEATS], CELLS + 1)
+        planes["pieces"][rows, seats, pieces] = 1
+        planes["clovers"][:, :count] = vec[:, CLOVER:CLOVER + count]
+        planes["own_turns"][:, :count] = vec[:, OWNTURNS:OWNTURNS + count] / SCALE
+        planes["characters"][rows, np.arange(CHARACTERS)[None, :], vec[:, CHAR:CHAR + CHARACTERS]] = 1
+        flat = np.arange(n)
+        planes["supply"][:, 0] = vec[:, SUPPLY] / 5.0
+        planes["to_move"][flat, vec[:, TOMOVE]] = 1
+        planes["start"][flat, vec[:, START]] = 1
+        planes["last"][flat, vec[:, LAST]] = 1
+        planes["phase"][flat, vec[:, PHASE]] = 1
+        planes["pending"][flat, vec[:, PENDING]] = 1
+        planes["winner"][flat, vec[:, WINNER]] = 1
+        planes["round"][:, 0] = vec[:, ROUND] / SCALE
+        planes["turns"][:, 0] = vec[:, TURNS] / SCALE
+
+    def state(self, slot: int) -> State:
+        return MemorinthState(self.game, self.states[slot].copy())
+
+
+def _sides_batch(plane: np.ndarray, sides: np.ndarray, known: np.ndarray) -> None:
+    rows, cells = np.nonzero(known)
+    plane[rows, cells, sides[rows, cells] >> 1] = 1
+    plane[rows, cells, CARDS + (sides[rows, cells] & 1)] = 1
+    rows, cells = np.nonzero(~known)
+    plane[rows, cells, UNKNOWN] = 1
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> MemorinthBatch:
+    """The batched environment's rules (a Memorinth deal is never decided before the first decision)."""
+    return MemorinthBatch(game, n)

@@ -99,9 +99,10 @@ class GameFacts:
     def arrangements(self, game: Game) -> list[tuple[float, State]]:
         return self.module.arrangements(game)
 
-    def batch_rules(self, game: Game) -> Any:
+    def batch_rules(self, game: Game, n: int, redeal: bool) -> Any:
+        """The game's vectorised rules for ``n`` games (``solver/openspiel/batched.py``), or None."""
         found = self._optional("batch_rules")
-        return found(game) if found else None
+        return found(game, n, redeal) if found else None
 
 
 @lru_cache(maxsize=None)

@@ -93,6 +93,10 @@ class Layout:
             start += piece.size
         self._last: tuple[np.ndarray, dict[str, np.ndarray]] | None = None
 
+    def spans(self) -> list[tuple[str, int, int, tuple[int, ...]]]:
+        """``(name, start, end, shape)`` of each piece in the flat tensor."""
+        return list(self._spans)
+
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """Named views into ``tensor`` (OpenSpiel's observer ``dict``; the views of the last tensor are kept)."""
         if self._last is not None and self._last[0] is tensor:
