@@ -175,20 +175,42 @@ class MemorinthBatch:
         self.actions = np.zeros((n, N_ACTIONS), dtype=np.int32)
         self.counts = np.zeros(n, dtype=np.int32)
         self.applied = np.zeros(n, dtype=np.int32)
+        self._listed = False
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
         for slot, seed in zip(slots, seeds):
             row = self.blank.copy()
             kernel.deal(row, self.deck, int(seed))
             self.states[slot] = row
+        self._listed = False
 
     def players(self) -> np.ndarray:
-        return np.where(self.states[:, PHASE] == PH_OVER, -4, self.states[:, TOMOVE]).astype(np.int32)
+        players = np.where(self.states[:, PHASE] == PH_OVER, -4, self.states[:, TOMOVE]).astype(np.int32)
+        self._listed = False
+        return players
+
+    def _list(self) -> None:
+        """The kernel's legal action lists of every slot (once per step)."""
+        if not self._listed:
+            kernel.legal_actions_batch(self.states, self.deck, self.actions, self.counts)
+            self._listed = True
 
     def legal_mask(self, out: np.ndarray) -> None:
-        kernel.legal_actions_batch(self.states, self.deck, self.actions, self.counts)
+        self._list()
         valid = np.arange(N_ACTIONS)[None, :] < self.counts[:, None]
         out[np.repeat(np.arange(len(self.counts)), self.counts), self.actions[valid]] = True
+
+    def is_legal(self, actions: np.ndarray) -> np.ndarray:
+        self._list()
+        width = int(self.counts.max(initial=0))
+        listed = self.actions[:, :width] == actions[:, None]
+        return (listed & (np.arange(width)[None, :] < self.counts[:, None])).any(axis=1)
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot, from the kernel's lists."""
+        self._list()
+        pick = (rng.random(len(self.counts)) * self.counts).astype(np.int64)
+        return self.actions[np.arange(len(self.counts)), pick]
 
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:

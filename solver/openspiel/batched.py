@@ -43,7 +43,8 @@ class Rules(Protocol):
         """The player to act in each slot (-4 once the game is over)."""
 
     def legal_mask(self, out: np.ndarray) -> None:
-        """Write each slot's legal actions (OpenSpiel ids) into the zeroed ``out[n, num_actions]``."""
+        """Write each slot's legal actions (OpenSpiel ids) into the zeroed ``out[n, num_actions]``. (Rules may add
+        ``is_legal(actions) -> bool[n]`` and ``random_actions(rng)``, cheaper than a mask.)"""
 
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:
@@ -139,7 +140,8 @@ class BatchedEnv:
         self._next_seed = int(seed) * 1_000_003
         self.moves = np.zeros(self.n, dtype=np.int64)
         self.current_player = np.zeros(self.n, dtype=np.int32)
-        self.legal_mask = np.zeros((self.n, self.num_actions), dtype=bool)
+        self._mask = np.zeros((self.n, self.num_actions), dtype=bool)
+        self._mask_ready = False
         self.games_finished = 0
         self.record = record
         self._history: list[tuple[State, list[tuple[int, int]]]] = [None] * self.n if record else []  # type: ignore
@@ -167,8 +169,16 @@ class BatchedEnv:
 
     def _refresh(self) -> None:
         self.current_player = self.rules.players()
-        self.legal_mask.fill(False)
-        self.rules.legal_mask(self.legal_mask)
+        self._mask_ready = False
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """Bool ``[n, num_actions]``: the legal actions of each slot (worked out when first read after a step)."""
+        if not self._mask_ready:
+            self._mask.fill(False)
+            self.rules.legal_mask(self._mask)
+            self._mask_ready = True
+        return self._mask
 
     # -- playing -----------------------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -177,7 +187,11 @@ class BatchedEnv:
         if actions.shape != (self.n,):
             raise ValueError(f"actions: expected {self.n} action ids, got shape {actions.shape}")
         inside = (actions >= 0) & (actions < self.num_actions)
-        legal = inside & self.legal_mask[np.arange(self.n), np.where(inside, actions, 0)]
+        check = getattr(self.rules, "is_legal", None)
+        if check is not None and not self._mask_ready:
+            legal = inside & check(np.where(inside, actions, 0))
+        else:
+            legal = inside & self.legal_mask[np.arange(self.n), np.where(inside, actions, 0)]
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise IllegalMoveError(f"actions[{bad}]", int(actions[bad]), "not a legal action in that game")
@@ -210,7 +224,10 @@ class BatchedEnv:
         return out
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per slot."""
+        """A uniformly random legal action per slot (by the rules' own sampler where they have one)."""
+        sample = getattr(self.rules, "random_actions", None)
+        if sample is not None:
+            return sample(rng)
         weights = rng.random(self.legal_mask.shape) * self.legal_mask
         return weights.argmax(axis=1)
 
