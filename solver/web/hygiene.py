@@ -315,3 +315,23 @@ async def send_json(send: Send, status: int, body: bytes, extra: list[tuple[byte
 def log_abandoned(scope: Scope, what: str) -> None:
     """One line for a request its client abandoned (never a traceback)."""
     LOG.info("abandoned: %s %s from %s: %s", scope.get("method"), scope.get("path"), client_address(scope), what)
+
+
+def json_http_protocol() -> type:
+    """uvicorn's HTTP/1.1 protocol (h11) with its own refusals, the requests that never reach the application
+    (malformed HTTP, headers too long), answered as JSON ``{"id", "error", "field"}`` with the security headers."""
+    # uvicorn is imported here, not at the top: the middleware itself runs under any ASGI server (tests use none)
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonH11Protocol(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = error_body(f"malformed HTTP request ({msg.rstrip('.')})")
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                       (b"connection", b"close"), *_secured([], {"path": ""})]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
+                          h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonH11Protocol

@@ -179,3 +179,45 @@ def test_a_client_that_leaves_mid_body_is_one_log_line_not_a_traceback(app, capl
     assert len(lines) == 1 and "abandoned: POST /api/echo from 127.0.0.1" in lines[0].getMessage()
     assert "Traceback" not in caplog.text
     assert sent == []
+
+
+def test_malformed_http_that_never_reaches_the_app_is_answered_as_json(app):
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from solver.web.hygiene import json_http_protocol
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
+                                           http=json_http_protocol()))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        assert wait_until(lambda: server.started)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+            connection.sendall(b"GARBAGE\r\n\r\n")
+            reply = b""
+            while chunk := connection.recv(4096):
+                reply += chunk
+        head, _, body = reply.decode().partition("\r\n\r\n")
+        assert head.startswith("HTTP/1.1 400") and "content-type: application/json" in head.lower()
+        assert "frame-ancestors 'none'" in head
+        assert json.loads(body) == {"id": None, "error": "malformed HTTP request (Invalid HTTP request received)",
+                                    "field": None}
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def wait_until(condition, timeout=10.0):
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
