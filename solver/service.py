@@ -93,6 +93,9 @@ class Request:
     VERB: ClassVar[str] = ""
     #: whether the game's default time applies when no limit is given (a search's does; a generation's not)
     DEFAULT_TIME: ClassVar[bool] = True
+    #: whether ``limits`` apply to each decision of the action (a review's) rather than to the whole; the cap
+    #: bounds the whole either way
+    PER_DECISION: ClassVar[bool] = False
 
     game: Game
     limits: Limits = field(default_factory=Limits)
@@ -246,6 +249,7 @@ class ReviewRequest(Request):
 
     ACTION: ClassVar[str] = "review"
     VERB: ClassVar[str] = "review"
+    PER_DECISION: ClassVar[bool] = True
     record: Record
     player: int | None = None
     mistakes: int = 3
@@ -587,10 +591,14 @@ def check_run_of(seed: int, run: Run) -> None:
 # ---------------------------------------------------------------------------------------------- running
 def context(request: Request, cap_ms: int | None = None, cancel: threading.Event | None = None,
             report: Callable[[Any], None] | None = None, report_every: float | None = None) -> SearchContext:
-    """The search context of ``request``: its limits (:func:`limits_for`), its seed, the cancel event that
-    ``terminate`` sets and where interim reports go."""
-    limits = request.limits if request.game is None else \
-        limits_for(request.game, request.limits, cap_ms, request.DEFAULT_TIME)
+    """The search context of ``request``: its limits (:func:`limits_for`; for an action whose limits apply to each
+    decision, only ``cap_ms``: the whole action's), its seed, the cancel event that ``terminate`` sets and where
+    interim reports go."""
+    if request.PER_DECISION:
+        limits = Limits(time_ms=cap_ms)
+    else:
+        limits = request.limits if request.game is None else \
+            limits_for(request.game, request.limits, cap_ms, request.DEFAULT_TIME)
     return SearchContext(limits=limits, seed=request.seed, cancel=cancel or threading.Event(), report=report,
                          report_every=report_every)
 
@@ -703,9 +711,11 @@ def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
     if ctx.report is not None:
         def report(partial: dict[str, Any]) -> None:
             ctx.maybe_report(lambda: ReviewAnswer(partial))
+    cap = ctx.limits.time_ms  # the whole review's (the caller's cap); each decision gets the request's limits
     yield ReviewAnswer(review(request.game, request.record, request.player,
-                                     limits=Limits(time_ms=ctx.limits.time_ms, nodes=ctx.limits.nodes),
-                                     seed=request.seed, mistakes=request.mistakes, cancel=ctx.cancel, report=report))
+                              limits=limits_for(request.game, request.limits, cap), seed=request.seed,
+                              mistakes=request.mistakes, cancel=ctx.cancel, report=report,
+                              deadline=None if cap is None else ctx.started + cap / 1000))
 
 
 def _sample(request: SampleRequest, ctx: SearchContext) -> Iterator[Answer]:
