@@ -172,7 +172,7 @@ def run_campaign(lines: list[tuple[str, str, bool]], threads: int = 2, max_time_
     """Every line through one engine; the answers, parsed."""
     from solver.engine import Engine
     out = io.StringIO()
-    engine = Engine(out, threads=threads, max_time_ms=max_time_ms)
+    engine = Engine(out, threads=threads, max_time_ms=max_time_ms, max_queue=len(lines) + 1)  # inputs, not admission
     engine.serve([line for _, line, _ in lines] + ['{"id": "alive", "action": "query_version"}'])
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
@@ -212,7 +212,7 @@ def check_answers(lines: list[tuple[str, str, bool]], answers: list[dict[str, An
 
 # -- the HTTP layer (the web board's /api/engine and /api/stream, in process) -----------------------------------
 #: statuses the web board may answer a fuzzed request with (500 only for an internal error, which fails the check)
-HTTP_STATUSES = frozenset({200, 400, 403, 404, 405, 413, 415, 429, 503})
+HTTP_STATUSES = frozenset({200, 307, 400, 403, 404, 405, 413, 415, 429, 503})
 #: the host the in-process client names (a local name: the server refuses others)
 HTTP_BASE = "http://localhost:8765"
 
@@ -250,6 +250,9 @@ def http_campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = 
             case["readable"] = False
         elif kind == 8:
             case["body"] = rng.choice((b"", b"\xff\xfe{}", b"{\"id\": \"" + qid.encode() + b"\", \"x\": \"\xc3\"}"))
+            case["readable"] = False
+        elif kind == 10 and rng.random() < 0.2:
+            case["body"] = b'{"id": "' + qid.encode() + b'", "state": "' + b"x" * (2 * 1024 * 1024) + b'"}'
             case["readable"] = False
         elif kind == 9:
             control = rng.choice(({"action": "query_version", "colour": "red"}, {"action": "terminate"},
