@@ -60,6 +60,7 @@ class Sample:
     answered: float
     cap_s: float
     waited_s: float | None
+    refusal: str = ""
 
     @property
     def seconds(self) -> float:
@@ -149,9 +150,14 @@ def client_loop(server: Server, client: int, address: str, pool: dict[str, list]
                                  headers={"Content-Type": "application/json", "X-Page-Id": f"page-{client}-{n}"})
             answered = time.perf_counter()
             waited = response.headers.get("x-queue-wait-ms")
+            refusal = ""
+            if response.status_code in (429, 503):
+                error = response.json()["error"]
+                refusal = ("queue full" if "queue is full" in error else "waited too long" if "in time" in error
+                           else "client share" if "already has" in error else error[:40])
             with lock:
                 samples.append(Sample(client, kind, name, response.status_code, sent, answered, cap_s,
-                                      None if waited is None else int(waited) / 1000))
+                                      None if waited is None else int(waited) / 1000, refusal))
             n += 1
             if response.status_code in (429, 503):
                 time.sleep(min(2.0, float(response.headers.get("retry-after", "1"))) * rng.random())
@@ -190,9 +196,9 @@ def report(title: str, samples: list[Sample]) -> None:
         by_status[s.status] = by_status.get(s.status, 0) + 1
     print(f"### {title}\n")
     print(table(["requests", *[f"status {k}" for k in sorted(by_status)], "most held at once",
-                 f"promised (workers {THREADS} + quick 1 + queue {MAX_QUEUE})"],
+                 f"promised (workers {THREADS} + 1 quick, a queue of {MAX_QUEUE} for each lane)"],
                 [[len(samples), *[by_status[k] for k in sorted(by_status)], most_at_once(samples),
-                  THREADS + 1 + MAX_QUEUE]]))
+                  THREADS + 1 + 2 * MAX_QUEUE]]))
     print()
     rows = []
     for kind in ("quick", "long"):
@@ -208,6 +214,13 @@ def report(title: str, samples: list[Sample]) -> None:
     print(table(["queries", "answered", "p50 s", "p95 s", "max s", "wait p50 s", "wait p95 s", "wait max s",
                  "most over cap + max wait (s)", "over by > 0.5 s"], rows))
     print()
+    refused: dict[tuple[str, str], int] = {}
+    for s in samples:
+        if s.refusal:
+            refused[(s.kind, s.refusal)] = refused.get((s.kind, s.refusal), 0) + 1
+    if refused:
+        print(table(["refused", "why", "requests"], [[k, why, n] for (k, why), n in sorted(refused.items())]))
+        print()
 
 
 def main(argv: list[str]) -> int:

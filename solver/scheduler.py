@@ -3,14 +3,14 @@
 A front door wraps each query in a :class:`Job` (the work that answers it, the client that sent it, its
 priority, an upper bound on its running time) and hands it to :meth:`Scheduler.submit`. The scheduler promises:
 
-- **bounded**: at most ``max_queue`` jobs wait (a full queue refuses with :class:`QueueFull`, which says when to
-  retry) and one client has at most ``max_per_client`` jobs queued or running (:class:`ClientBusy`);
+- **bounded**: at most ``max_queue`` jobs wait in each lane (a full queue refuses with :class:`QueueFull`, which
+  says when to retry) and one client has at most ``max_per_client`` jobs queued or running (:class:`ClientBusy`);
 - **fair between clients**: a free worker serves the client it served least recently (round robin over the
   clients with waiting jobs, a client being a connection's address, never a name the client chose), so a job
   waits behind at most one job of each other client in its lane; ``priority`` orders only one client's own jobs
   (higher first, ties in arrival order);
 - **a quick lane** (``quick_ms``): one more worker runs only jobs that promise to end within ``quick_ms``
-  (moves, positions, short hints), so they never wait behind long searches;
+  (moves, positions, short hints), and they have a queue of their own, so they never wait behind long searches;
 - **one final answer per job**: either the job's ``work`` runs (it sends the answers) or, once and only once, its
   ``on_cancel(reason)`` answers it: :data:`TERMINATED` (``terminate`` while queued), :data:`EXPIRED` (it waited
   ``max_wait_ms`` without a free worker) or :data:`SHUTDOWN`; ``on_done`` follows either;
@@ -140,7 +140,7 @@ class Scheduler:
         self._reaper_wake = threading.Condition(self._lock)
         self._clients: dict[Hashable, _Client] = {}
         self._running: set[Job] = set()
-        self._queued = 0
+        self._queued = {False: 0, True: 0}  # jobs waiting, by lane (quick or not)
         self._arrivals: deque[Job] = deque()  # queued jobs in arrival order (for max_wait_ms)
         self._seq = itertools.count()
         self._closing: str | None = None  # None, "drain" or "now"
@@ -165,7 +165,8 @@ class Scheduler:
             client = self._clients.get(job.client)
             if self.max_per_client is not None and client is not None and client.active >= self.max_per_client:
                 raise ClientBusy(self.max_per_client, self._retry_after())
-            if self.max_queue is not None and self._queued >= self.max_queue:
+            quick = self._is_quick(job)
+            if self.max_queue is not None and self._queued[quick] >= self.max_queue:
                 raise QueueFull(self.max_queue, self._retry_after())
             if client is None:
                 client = self._clients[job.client] = _Client(turn=(0, next(self._seq)))
@@ -173,7 +174,7 @@ class Scheduler:
             job.state, job.queued_at = QUEUED, time.monotonic()
             bisect.insort(client.waiting, (job._order, job), key=lambda entry: entry[0])
             client.active += 1
-            self._queued += 1
+            self._queued[quick] += 1
             if self.max_wait_ms is not None:
                 self._arrivals.append(job)
                 self._reaper_wake.notify()
@@ -199,9 +200,10 @@ class Scheduler:
         return [job for job in jobs if match is None or match(job)]
 
     def stats(self) -> dict[str, int]:
-        """How many jobs wait and run, and how many clients have some."""
+        """How many jobs wait (of them in the quick lane) and run, and how many clients have some."""
         with self._lock:
-            return {"queued": self._queued, "running": len(self._running), "clients": len(self._clients)}
+            return {"queued": sum(self._queued.values()), "queued_quick": self._queued[True],
+                    "running": len(self._running), "clients": len(self._clients)}
 
     # -- stopping -------------------------------------------------------------------------------
     def terminate(self, match: Callable[[Job], bool]) -> int:
@@ -260,7 +262,7 @@ class Scheduler:
         index = bisect.bisect_left(client.waiting, job._order, key=lambda entry: entry[0])
         del client.waiting[index]
         job.state = DROPPED
-        self._queued -= 1
+        self._queued[self._is_quick(job)] -= 1
         self._leave(job)
 
     def _leave(self, job: Job) -> None:
@@ -288,7 +290,7 @@ class Scheduler:
         client, index = best
         _, job = client.waiting.pop(index)
         client.turn = (1, next(self._seq))
-        self._queued -= 1
+        self._queued[self._is_quick(job)] -= 1
         job.state, job.started_at = RUNNING, time.monotonic()
         self._running.add(job)
         return job

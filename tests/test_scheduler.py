@@ -71,7 +71,7 @@ def test_the_queue_is_bounded_and_a_full_queue_says_when_to_retry():
     with pytest.raises(QueueFull) as refused:
         scheduler.submit(job(log, "c"))
     assert 1 <= refused.value.retry_after <= 3 and "queue is full" in str(refused.value)
-    assert scheduler.stats() == {"queued": 2, "running": 1, "clients": 2}
+    assert scheduler.stats() == {"queued": 2, "queued_quick": 0, "running": 1, "clients": 2}
     release.set()
     scheduler.close()
     assert log.ran() == ["block", "a", "b"] and not log.of("c")
@@ -135,6 +135,21 @@ def test_quick_queries_do_not_wait_behind_long_ones():
     quick = scheduler.submit(job(log, "quick", cost_ms=10))
     assert quick.done.wait(5)
     assert not long_one.started and log.ran() == ["block", "quick"]
+    release.set()
+    scheduler.close()
+    assert log.ran() == ["block", "quick", "long"]
+
+
+def test_long_queries_filling_the_queue_do_not_shut_out_quick_ones():
+    log = Log()
+    scheduler = Scheduler(1, quick_ms=100, max_queue=1)
+    held, started, release = blocker(log, cost_ms=5000)
+    scheduler.submit(held)
+    assert started.wait(5)
+    scheduler.submit(job(log, "long", cost_ms=5000))
+    with pytest.raises(QueueFull):
+        scheduler.submit(job(log, "long-too", cost_ms=5000))
+    assert scheduler.submit(job(log, "quick", cost_ms=10)).done.wait(5)
     release.set()
     scheduler.close()
     assert log.ran() == ["block", "quick", "long"]
@@ -211,7 +226,7 @@ def test_close_lets_the_queue_drain():
         scheduler.submit(job(log, f"j{i}", client=f"c{i % 3}", cost_ms=10 if i % 2 else None))
     scheduler.close()
     assert sorted(log.ran()) == sorted(f"j{i}" for i in range(20))
-    assert scheduler.stats() == {"queued": 0, "running": 0, "clients": 0}
+    assert scheduler.stats() == {"queued": 0, "queued_quick": 0, "running": 0, "clients": 0}
 
 
 def test_a_failing_job_is_logged_and_the_worker_keeps_serving(caplog):
@@ -261,5 +276,5 @@ def test_every_job_is_answered_exactly_once_under_random_terminates():
         answers = [e for e in events if e[0] in ("ran", "cancel")]
         assert len(answers) == 1, (name, events)
         assert events[-1] == ("done", name) and len([e for e in events if e[0] == "done"]) == 1
-    assert scheduler.stats() == {"queued": 0, "running": 0, "clients": 0}
+    assert scheduler.stats() == {"queued": 0, "queued_quick": 0, "running": 0, "clients": 0}
     assert refused > 0 and len(names) > 100

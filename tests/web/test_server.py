@@ -176,7 +176,7 @@ def test_4_the_queue_is_bounded_and_a_full_queue_answers_503_with_retry_after(bo
     full = secured(post(url, {"id": "full", **LONG, "limits": {"time_ms": 1000}}, address="127.0.0.4"))
     assert full.status_code == 503 and 1 <= int(full.headers["retry-after"]) <= 2 and full.json()["id"] == "full"
     quick = post(url, {"id": "moves", "game": "pile", "action": "legal_moves", "state": "4:0"}, address="127.0.0.5")
-    assert quick.status_code == 503  # the queue is full for everyone
+    assert quick.status_code == 200  # the quick lane has a queue of its own: a click still gets through
     for thread, box in (first, second):
         thread.join(10)
         assert box[0].status_code == 200
