@@ -55,7 +55,7 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         if cancel.is_set() or _passed(deadline):
             break
         view = position.view(player) if isinstance(position, State) else position
-        result = contract.hint(played_game, view, SearchContext(limits=_within(limits, deadline), seed=seed,
+        result = contract.hint(played_game, view, SearchContext(limits=limits.until(deadline), seed=seed,
                                                                 cancel=cancel), top=ALL_MOVES)
         if cancel.is_set() or _passed(deadline):
             break  # this decision's search was cut short: it is left out rather than judged on too little
@@ -74,13 +74,6 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
 def _passed(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() >= deadline
 
-
-def _within(limits: Limits, deadline: float | None) -> Limits:
-    """A decision's limits, its time shortened to what is left before ``deadline``."""
-    if deadline is None:
-        return limits
-    left = max(1, int((deadline - time.perf_counter()) * 1000))
-    return Limits(time_ms=left if limits.time_ms is None else min(limits.time_ms, left), nodes=limits.nodes)
 
 
 def _summary(game: Game, player: int, meaning: str | None, decisions: list[dict[str, Any]], mistakes: int,
@@ -158,4 +151,3 @@ def render_review(result: dict[str, Any]) -> str:
     else:
         lines.append("No mistakes: every move played was the hint's best or as good.")
     return "\n".join(lines) + "\n"
-
