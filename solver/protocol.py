@@ -262,7 +262,7 @@ def answer_query(query: Query, emit: Callable[[dict[str, Any]], None], cancel: t
             emit(final_json(head, request, found, ctx))
     except SolverError as exc:
         emit({"id": query.id, **exc.to_json()})
-    except Stopped:  # a generation stopped by its time limit or by terminate: it has no best-so-far
+    except Stopped:  # a generation or a check stopped by its time limit or by terminate: it has no best-so-far
         if cancel is not None and cancel.is_set():
             emit(terminated_json(query))
         else:

@@ -246,6 +246,7 @@ class CheckRequest(Request):
 
     ACTION: ClassVar[str] = "check"
     VERB: ClassVar[str] = "check"
+    DEFAULT_TIME: ClassVar[bool] = False  # a proof takes what it takes, under the caller's cap
     puzzle: dict[str, Any]
     answer: Any
 
@@ -722,7 +723,7 @@ def _generate(request: GenerateRequest, ctx: SearchContext) -> Iterator[Answer]:
 
 def _check(request: CheckRequest, ctx: SearchContext) -> Iterator[Answer]:
     from solver.puzzles import check  # lazy: start-up (a hint needs no puzzle run)
-    yield Verdict(check(request.game, request.puzzle, request.answer))
+    yield Verdict(check(request.game, request.puzzle, request.answer, ctx=ctx))
 
 
 def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:

@@ -172,3 +172,20 @@ def test_terminate_stops_every_long_action_promptly(name, action):
         stopped += 1
     if not stopped:
         pytest.skip(f"{name} {action} finished within 0.4 s")
+
+
+def test_a_check_of_a_puzzle_whose_proof_never_ends_stops_at_the_cap_and_on_terminate():
+    """A puzzle sent to a server may be one nobody could have made: Forgotten's best move on a fresh 6x4 board (an
+    exact solve of the whole game) ran over 150 s past the cap and ignored terminate; its proof now polls the
+    query's context (solver/forgotten/puzzles.py check(..., ctx))."""
+    game = load_game("forgotten(width=6,height=4,pairs=11)")
+    state = game.new_game(1)
+    first = state.action_to_string(state.legal_actions()[0])
+    for kind in ("best-move", "forced-connection"):
+        query = {"game": game.spec(), "action": "check", "puzzle": {"kind": kind, "state": state.to_json(),
+                                                                      "answer": {"turns": 3}}, "answer": first}
+        seconds, answer = run([{**query, "id": "c"}], cap_ms=CAP_MS)["c"]
+        assert seconds < CAP_MS / 1000 + SLACK_S, (kind, seconds)
+        assert answer.get("field") in ("limits.time_ms", None) or "correct" in answer, answer
+        seconds, answer = run([{**query, "id": "c"}], cap_ms=60_000, terminate_after=0.4)["c"]
+        assert seconds < TERMINATE_S + SLACK_S and (answer.get("terminated") or "correct" in answer), (kind, answer)
