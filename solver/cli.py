@@ -134,13 +134,9 @@ def _run_demo(args: argparse.Namespace) -> int:
     for name in args.game or game_names():
         game = load_game(name)
         sys.stdout.write(f"== {game.long_name} ==\n")
-        examples = demo_examples(game)
-        if examples is None:  # a game that still prints its own demo
-            game.demo(sys.stdout)
-        else:
-            status = _run_examples(name, examples)
-            if status:
-                return status
+        status = _run_examples(name, demo_examples(game))
+        if status:
+            return status
         sys.stdout.write("\n")
     return 0
 

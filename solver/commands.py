@@ -276,11 +276,10 @@ def add_game_verbs(commands: argparse._SubParsersAction, game: Game, wanted: str
     no other is shown, and building the others would load more of the game than the command needs. Otherwise
     (``--help``, a mistake) every command is listed with its help.
     """
-    if service.has_old_cli(game):
-        game.add_cli(commands)
     declared = service.game_commands(game)
-    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in commands.choices]
-             for verb in VERBS if verb not in commands.choices}
+    taken = set(commands.choices) | {c.name for c in declared}  # a game's own command wins over a shared verb
+    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in taken] for verb in VERBS
+             if verb not in taken}
     known = {c.name for c in declared} | set(verbs) | {a for aliases in verbs.values() for a in aliases}
     only = wanted if wanted in known else None
     for command in declared:
@@ -306,9 +305,9 @@ def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -
                             default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
-def demo_examples(game: Game) -> tuple[Example, ...] | None:
-    """The command lines ``memory-solver demo`` runs for ``game`` (``None`` while the game prints its own demo)."""
-    return None if service.has_old_cli(game) else service.demo_examples(game)
+def demo_examples(game: Game) -> tuple[Example, ...]:
+    """The command lines ``memory-solver demo`` runs for ``game``."""
+    return service.demo_examples(game)
 
 
 # ---------------------------------------------------------------------- a game's own commands (solver.options)
@@ -468,7 +467,7 @@ def _build_apply(p: argparse.ArgumentParser, game: Game) -> None:
         request = service.ApplyRequest(game=g, position=start, moves=tuple(args.moves), moves_field="MOVE")
         position = service.answer(request).position
         if args.record:
-            append_to_file(args.record, g, start, list(args.moves), comment=args.comment)
+            append_to_file(args.record, g, start, list(args.moves), comment=args.comment, replayed=True)
         print_position(position, args.json)
         return 0
 

@@ -210,10 +210,12 @@ def load_record_file(path: str, field_name: str = "--record") -> Record:
     return record_from_lines(text, field_name)
 
 
-def append_to_file(path: str, game: Game, start: State | View, moves: list[str], comment: str | None = None) -> Record:
+def append_to_file(path: str, game: Game, start: State | View, moves: list[str], comment: str | None = None,
+                   replayed: bool = False) -> Record:
     """Append ``moves`` played from ``start`` to the record in ``path`` (created with ``start`` when missing).
 
-    An existing record must end at ``start``: a record never silently forks.
+    An existing record must end at ``start``: a record never silently forks. ``replayed``: the caller has already
+    applied ``moves`` to ``start`` (the record, ending there, then replays too), so it is not replayed again.
     """
     if os.path.exists(path):
         record = load_record_file(path)
@@ -224,7 +226,8 @@ def append_to_file(path: str, game: Game, start: State | View, moves: list[str],
     else:
         record = Record.start_of(start)
     record = record.extended(moves, comment)
-    record.final_position(game, "--record")  # every move must replay
+    if not replayed:
+        record.final_position(game, "--record")  # every move must replay
     record.write(path)
     return record
 

@@ -539,7 +539,6 @@ selfplay_policies = contract.selfplay_policies
 selfplay_default = contract.selfplay_default
 game_commands = contract.commands
 demo_examples = contract.demo
-has_old_cli = contract.has_old_cli
 render_text = contract.render_text
 
 
@@ -820,7 +819,7 @@ __all__ = [
     "SampleAnswer", "SampleRequest", "ScoreAnswer", "ScoreRequest", "SelfplayGame", "SelfplayRequest", "ShowAnswer",
     "ShowRequest", "SolveRequest", "SolveResult", "TurnAnswer", "Verdict", "ViewRequest", "answer", "apply_moves",
     "check_player", "check_run_of", "check_seed", "context", "demo_examples", "flag_aliases", "game_commands",
-    "has_old_cli", "hint_request", "limits_for",
+    "hint_request", "limits_for",
     "limits_of", "new_request", "options_from_json", "position_of", "problem_of", "puzzle_kind", "puzzle_of_id",
     "puzzle_kinds", "render_text", "review_request", "run", "selfplay_default", "selfplay_policies",
     "selfplay_request", "verb_aliases", "verb_notes", "verb_options", "notation_start",

@@ -1,11 +1,13 @@
 """The service layer (solver/service.py, solver/protocol.py, solver/scheduler.py): one validation for every front
 door, limits set in one place, positions not replayed when a query extends an earlier one, the scheduler."""
 
+import importlib
 import json
 import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -14,7 +16,7 @@ from solver.errors import IllegalMoveError, InvalidInputError
 from solver.protocol import answer_query, read_query
 from solver.registry import game_names
 from solver.scheduler import Job, Scheduler
-from solver.search import Limits
+from solver.search import Limits, Stopped
 from solver.validate import SEED, TOP
 
 
@@ -169,3 +171,33 @@ def test_the_console_pins_blas_threads_unless_the_user_set_them(tmp_path):
     chosen = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                             env={**env, "OPENBLAS_NUM_THREADS": "4"})
     assert pinned.stdout.strip() == "1" and chosen.stdout.strip() == "4"
+
+
+def test_a_generation_stopped_by_its_limit_or_a_terminate_has_one_final_answer(pile_game, monkeypatch):
+    """A game's generator raises Stopped when its context says so: the answer is a time-limit error, or the
+    terminated answer when the query was terminated; a generation without a time limit is not cut by the game's
+    default hint time."""
+    module = importlib.import_module(type(pile_game).__module__.rpartition(".")[0] + ".puzzles")
+    original = module.generate
+
+    def slow(game, kind, difficulty, rng, ctx):
+        while not ctx.should_stop():
+            time.sleep(0.005)
+            if ctx.elapsed() > 0.3 and ctx.limits.time_ms is None:
+                return original(game, kind, difficulty, rng, ctx)
+        raise Stopped
+    monkeypatch.setattr(module, "generate", slow)
+    [capped] = engine_answer({"id": "c", "game": "pile", "action": "generate", "limits": {"time_ms": 50}})
+    assert capped["field"] == "limits.time_ms" and "time limit" in capped["error"]
+    [free] = engine_answer({"id": "f", "game": "pile", "action": "generate"})
+    assert free["puzzle"]["kind"] == "win"
+    out, cancel = [], threading.Event()
+    query = read_query("t", {"id": "t", "game": "pile", "action": "generate", "limits": {"time_ms": 60000}},
+                       "generate")
+    worker = threading.Thread(target=answer_query, args=(query, out.append, cancel))
+    worker.start()
+    time.sleep(0.1)
+    cancel.set()
+    worker.join(timeout=10)
+    assert out == [{"id": "t", "action": "generate", "game": "pile", "isDuringSearch": False, "noResults": True,
+                    "terminated": True}]
