@@ -204,7 +204,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
                                                  "memory-solver: pip install .)") from None
-    from solver.web.hygiene import binds_only_loopback
+    from solver.web.hygiene import binds_only_loopback  # lazy: start-up (starlette: only the web board)
     if not binds_only_loopback(args.host):
         if not args.allow_remote:
             raise UsageError(f"{PROG} serve: error: --host {args.host} serves other machines, and the board has no "
