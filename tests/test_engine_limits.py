@@ -96,17 +96,8 @@ def generations(name):
 
 
 def cases():
-    """Every (game, action) of the registry; a game whose class still generates puzzles without the query's
-    context (it has not moved to the standard layout yet, issue 21) is an expected failure until it moves."""
-    out = []
-    for name in game_names():
-        for action in ACTIONS:
-            marks = []
-            if action == "generate" and contract._own_method(load_game(name), "generate_puzzle"):
-                marks = [pytest.mark.xfail(reason=f"{name} still generates without the query's context: its move "
-                                                  "to the standard layout (issue 21) passes it", run=False)]
-            out.append(pytest.param(name, action, marks=marks, id=f"{action}-{name}"))
-    return out
+    """Every (game, action) of the registry."""
+    return [pytest.param(name, action, id=f"{action}-{name}") for name in game_names() for action in ACTIONS]
 
 
 def run(queries, cap_ms, terminate_after=None):
