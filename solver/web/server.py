@@ -195,7 +195,7 @@ class Pages:
         if not await _until_done_or_gone(request, future):
             self.scheduler.terminate(lambda j: j is job)
             log_abandoned(request.scope, "the client went away before the answer: its work was terminated")
-            raise asyncio.CancelledError
+            raise NotRun(TERMINATED)  # answered to nobody
         return future.result()
 
     def stop(self) -> None:
@@ -333,7 +333,7 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, *, capacity: Cap
                 pages.terminate(submitted)
                 log_abandoned(request.scope, f"the client went away before the answer to {checked.id!r}: "
                                              "its search was terminated")
-                return Response(status_code=499)  # nobody reads it
+                return Response(status_code=499)  # "client closed request": nobody reads it
         finally:
             collector.cancel()
         if submitted.refusal is not None:

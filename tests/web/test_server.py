@@ -363,3 +363,34 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
     finally:
         if server.poll() is None:
             server.kill()
+
+
+# -- the interface other routes submit their work to (the table server's) -------------------------------------
+def test_other_routes_run_their_work_on_the_same_workers_with_the_same_limits(board):
+    from starlette.responses import JSONResponse
+    url, app = board(threads=1, max_per_client=1)
+    ran = []
+
+    def slow(cancel):
+        for _ in range(100):
+            if cancel.wait(0.02):
+                ran.append("stopped")
+                return "stopped"
+        ran.append("done")
+        return "done"
+
+    async def tables(request):
+        return JSONResponse({"result": await request.app.state.pages.call(request, slow, cost_ms=2000)})
+    app.add_route("/api/tables", tables, methods=["POST"])
+    first = in_background(post, url, {}, path="/api/tables")
+    assert wait_until(lambda: app.state.pages.searches_of("127.0.0.1") == 1)
+    second = post(url, {}, path="/api/tables")
+    assert second.status_code == 429 and second.headers["retry-after"] and set(second.json()) == {"id", "error",
+                                                                                                  "field"}
+    foreign = post(url, {}, path="/api/tables", headers={"Origin": "http://evil.example"})
+    assert foreign.status_code == 403  # the middleware guards the new route too
+    first[0].join(10)
+    assert first[1][0].json() == {"result": "done"} and secured(first[1][0])
+    with pytest.raises(httpx.ReadTimeout):
+        post(url, {}, path="/api/tables", timeout=0.3)
+    assert wait_until(lambda: ran[-1:] == ["stopped"], timeout=5)
