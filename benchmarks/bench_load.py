@@ -6,9 +6,11 @@ queries against ``memory-solver serve`` in a child process.
 1. **64 addresses**: each client sends from a loopback address of its own (127.0.0.2 ...), so the server sees 64
    clients; each request carries a new ``X-Page-Id``. A client sends one request at a time, as a page does, and
    honours ``Retry-After`` when refused. Reported: requests by status; the most requests the server held at once
-   (queued or running) against what it promises (workers + ``--max-queue``); every answer's time against its
-   promise (its time cap plus ``--max-queue-wait-ms``); and the time the 10 ms queries spent waiting, against the
-   long ones (the quick lane: a query capped under 500 ms never waits behind a long search).
+   (accepted requests whose spans overlap, seen from the clients: an answer is still on its way when the server
+   has taken the next) against what it promises (workers + a queue of ``--max-queue`` per lane); every answer's
+   time against its promise (its time cap plus ``--max-queue-wait-ms``); the refusals by reason; and the time the
+   10 ms queries spent waiting, against the long ones (the quick lane: a query capped under 500 ms never waits
+   behind a long search).
 2. **one address**: the same 64 clients all from 127.0.0.1, each request with a new page id: the per-address limit
    (``--max-searches-per-client``) holds them to that many at once whatever the page ids say.
 
@@ -195,7 +197,7 @@ def report(title: str, samples: list[Sample]) -> None:
     for s in samples:
         by_status[s.status] = by_status.get(s.status, 0) + 1
     print(f"### {title}\n")
-    print(table(["requests", *[f"status {k}" for k in sorted(by_status)], "most held at once",
+    print(table(["requests", *[f"status {k}" for k in sorted(by_status)], "most accepted at once (client side)",
                  f"promised (workers {THREADS} + 1 quick, a queue of {MAX_QUEUE} for each lane)"],
                 [[len(samples), *[by_status[k] for k in sorted(by_status)], most_at_once(samples),
                   THREADS + 1 + 2 * MAX_QUEUE]]))
@@ -244,6 +246,8 @@ def main(argv: list[str]) -> int:
     print(f"Server CPU {cpu:.1f} s; load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; "
           f"one SIGINT stopped it in {stopped:.2f} s; stderr lines: {len(stderr.splitlines())}, tracebacks: "
           f"{stderr.count('Traceback')}.")
+    for line in stderr.splitlines()[:5]:
+        print(f"    {line[:160]}")
     return 0
 
 
