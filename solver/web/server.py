@@ -147,13 +147,14 @@ class Pages:
         return submitted
 
     def cost_ms(self, query: Query) -> int:
-        """An upper bound on the query's time: 0 for position actions, else its time cap."""
+        """An upper bound on the query's time: 0 for position actions, else its time cap (its time limit, once per
+        analysed turn, or the server's cap)."""
         if query.action in POSITION_ACTIONS or (query.action == "show" and query.body.get("hint") is not True):
             return 0
         asked = query.limits.time_ms
         if query.action in ("review", "generate") or asked is None:
             return self.capacity.max_time_ms
-        return min(asked, self.capacity.max_time_ms)
+        return min(asked * query.finals, self.capacity.max_time_ms)
 
     def searches_of(self, client: str, page: str | None = None) -> int:
         """How many queries of ``client`` (of its ``page`` when given) are queued or running."""
