@@ -8,84 +8,62 @@ whatever else is running, and results may come back out of order: match them
 by ``id``. Queued queries run in ``priority`` order (higher first; ties in
 arrival order). Every query that runs ends with exactly one response whose
 ``isDuringSearch`` is false (one per analysed turn with ``analyzeTurns``), or
-one error object. A bad query gets ``{"id", "error", "field"}`` and the engine
-keeps serving. Closing stdin drains the queue, then the engine exits. Data
-files named in a game spec are read only from the package's data and from the
-``--data-dir`` directories. The protocol and its guarantees are in
-``docs/engine.md``.
+one error object, whatever happens to it (finished, terminated while queued or
+running, failed, refused by a full queue, dropped at shutdown). A bad query gets
+``{"id", "error", "field"}`` and the engine keeps serving. Every query runs under
+the engine's time cap (``--max-time-ms``, :data:`DEFAULT_MAX_TIME_MS` by
+default), a node budget included; at most ``--max-queue`` queries wait
+(:class:`solver.scheduler.Scheduler`). Closing stdin drains the queue, then the
+engine exits; SIGINT or SIGTERM answers the queue with an error, terminates the
+running searches and exits within 2 s. Data files named in a game spec are read
+only from the package's data and from the ``--data-dir`` directories. The
+protocol and its guarantees are in ``docs/engine.md``.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
-import queue
+import signal
 import threading
-import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, BinaryIO, TextIO
 
-from solver.commands import default_limits, options_from_json
 from solver.errors import InvalidInputError, SolverError
-from solver.registry import game_names, load_game, parse_spec
-from solver.search import Limits, SearchContext, check_seed
-from solver.validate import (as_bool, as_choice, as_int, as_list, as_number, as_object, as_str, decode_json,
-                             decode_json_lenient, find_out_of_range)
-from solver.version import __version__
-from solver import contract
+from solver.protocol import (ACTIONS, CONTROL_ACTIONS, QUERY_KEYS, STATELESS_ACTIONS, Query, answer_query,
+                             query_action, read_query, terminated_json, unknown_fields, version_json)
+from solver.scheduler import SHUTDOWN, TERMINATED, Job, Refused, Scheduler
+from solver.validate import THREADS, decode_json, decode_json_lenient, find_out_of_range
 
-SEARCH_ACTIONS = ("hint", "solve", "score", "legal_moves", "new", "view", "apply", "show", "generate", "check",
-                  "review", "sample", "games")
-CONTROL_ACTIONS = ("query_version", "terminate", "terminate_all")
-ACTIONS = SEARCH_ACTIONS + CONTROL_ACTIONS
-#: actions that need no ``state``
-STATELESS_ACTIONS = ("new", "generate", "check", "review", "games")
-QUERY_KEYS = {"id", "game", "action", "state", "limits", "top", "player", "fullInformation",
-              "reportDuringSearchEvery", "seed", "terminateId", "moves", "analyzeTurns", "options", "record",
-              "players", "mode", "table", "kind", "difficulty", "index", "puzzle", "answer", "svg", "hint",
-              "mistakes", "priority"}
+__all__ = ["ACTIONS", "CONTROL_ACTIONS", "DEFAULT_MAX_QUEUE", "DEFAULT_MAX_TIME_MS", "Engine", "MAX_LINE_BYTES",
+           "MAX_THREADS", "QUERY_KEYS", "STATELESS_ACTIONS", "decode_query", "read_lines", "run_engine",
+           "top_level_id"]
+
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: the most worker threads ``--threads`` may ask for
-MAX_THREADS = 64
-_SHUTDOWN = float("inf")
-
-
-@dataclass
-class Job:
-    """A checked query waiting for (or running on) a worker."""
-
-    qid: Any
-    game_spec: str
-    action: str
-    query: dict[str, Any]
-    ctx: SearchContext
-    priority: int = 0
-    started: bool = False
-    answered: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    done: threading.Event = field(default_factory=threading.Event)
+MAX_THREADS = int(THREADS.hi)
+#: the engine's cap on every query's time (``--max-time-ms``): ten minutes, a node budget included
+DEFAULT_MAX_TIME_MS = 600_000
+#: the queries that may wait for a worker (``--max-queue``); one more is answered with an error
+DEFAULT_MAX_QUEUE = 1000
+#: the engine's one client (its stdin): fairness between clients is the web board's concern
+STDIN = "stdin"
+#: seconds a shutdown waits for the terminated searches to answer
+SHUTDOWN_WAIT_S = 1.5
 
 
 class Engine:
-    """Reads queries, runs them on worker threads, writes one JSON object per line."""
+    """Reads queries, runs them on worker threads (:class:`solver.scheduler.Scheduler`), writes one JSON object
+    per line."""
 
     def __init__(self, out: TextIO, threads: int = 1, log: TextIO | None = None,
-                 max_time_ms: int | None = None) -> None:
+                 max_time_ms: int = DEFAULT_MAX_TIME_MS, max_queue: int = DEFAULT_MAX_QUEUE) -> None:
         self._out = out
         self._max_time_ms = max_time_ms
         self._out_lock = threading.Lock()
         self._log = log
-        self._jobs: queue.PriorityQueue[tuple[float, int, Job | None]] = queue.PriorityQueue()
-        self._arrival = itertools.count()
-        self._active: dict[int, Job] = {}
-        self._active_lock = threading.Lock()
-        self._workers = [threading.Thread(target=self._work, daemon=True, name=f"engine-worker-{i}")
-                         for i in range(max(1, min(threads, MAX_THREADS)))]
-        for worker in self._workers:
-            worker.start()
+        self._scheduler = Scheduler(max(1, min(threads, MAX_THREADS)), max_queue=max_queue, name="engine-worker")
 
     # -- output -----------------------------------------------------------------------
     def emit(self, obj: dict[str, Any]) -> None:
@@ -122,10 +100,12 @@ class Engine:
 
     def close(self) -> None:
         """Drain the queue and stop the workers."""
-        for _ in self._workers:
-            self._jobs.put((_SHUTDOWN, next(self._arrival), None))
-        for worker in self._workers:
-            worker.join()
+        self._scheduler.close()
+
+    def shutdown(self, timeout: float = SHUTDOWN_WAIT_S) -> bool:
+        """Answer every queued query with an error, terminate the running ones and wait up to ``timeout`` seconds
+        for their answers. True when every worker has stopped."""
+        return self._scheduler.shutdown(timeout)
 
     def handle_line(self, raw: bytes | str) -> None:
         """Parse and dispatch one input line; never raises."""
@@ -145,19 +125,12 @@ class Engine:
                 return
             with self._out_lock:
                 self._write_log("in", text)
-            query = _decode_query(text)
-            if not isinstance(query, dict):
-                raise InvalidInputError(None, query, "a query must be a JSON object")
-            if "id" not in query:
-                raise InvalidInputError("id", problem="missing required field")
+            query = decode_query(text)
             qid = query["id"]
-            if not isinstance(qid, (str, int)) or isinstance(qid, bool):
-                bad, qid = qid, None
-                raise InvalidInputError("id", bad, "expected a string or an integer")
             self._dispatch(qid, query)
         except SolverError as exc:
             self._error(qid, exc)
-        except _QueryError as exc:
+        except QueryError as exc:
             self._error(exc.qid, exc.error)
         except Exception as exc:  # never die on input
             self.emit({"id": qid, "error": f"internal error: {type(exc).__name__}: {exc}", "field": None})
@@ -167,44 +140,36 @@ class Engine:
 
         Nothing here loads a game or reads a file: that happens on a worker.
         """
-        action = as_choice(query.get("action", "hint"), "action", ACTIONS)
-        for key in query:
-            if key not in QUERY_KEYS:
-                self.emit({"id": qid, "warning": "unknown field, ignored", "field": key})
+        action = query_action(query)
+        for key in unknown_fields(query):
+            self.emit({"id": qid, "warning": "unknown field, ignored", "field": key})
         if action == "query_version":
-            self.emit({"id": qid, "action": action, "version": __version__, "games": game_names()})
+            self.emit(version_json(qid))
             return
         if action in ("terminate", "terminate_all"):
             self._terminate(qid, query, action)
             return
-        if action == "games":
-            query = {**query, "game": "aetherya"}  # lists every game; needs none
-        if "game" not in query:
-            raise InvalidInputError("game", problem="missing required field")
-        game_spec = query["game"]
-        parse_spec(game_spec)  # the syntax only; loading (which may read a data file) runs on a worker
-        if "state" not in query and action not in STATELESS_ACTIONS and not (action == "apply" and "record" in query):
-            raise InvalidInputError("state", problem="missing required field")
-        limits = Limits.from_json(query.get("limits"))
-        every = query.get("reportDuringSearchEvery")
-        report_every = None if every is None else as_number(every, "reportDuringSearchEvery", 0.01, 3600)
-        seed = check_seed(query.get("seed", 0))
-        priority = as_int(query.get("priority", 0), "priority", -(2**31), 2**31 - 1)
-        if "top" in query:
-            as_int(query["top"], "top", 1, 1000)
-        if "player" in query and query["player"] is not None:
-            as_int(query["player"], "player", 0, 16)
-        if "fullInformation" in query:
-            as_bool(query["fullInformation"], "fullInformation")
-        if "options" in query and query["options"] is not None:
-            as_object(query["options"], "options")
-        if "moves" in query:
-            _moves(query)
-        job = Job(qid, game_spec, action, query, SearchContext(limits=limits, report_every=report_every, seed=seed),
-                  priority)
-        with self._active_lock:
-            self._active[id(job)] = job
-        self._jobs.put((-priority, next(self._arrival), job))
+        checked = read_query(qid, query, action)
+        try:
+            self._scheduler.submit(self._job(checked))
+        except Refused as exc:
+            raise InvalidInputError(None, problem=f"not run: {exc} (memory-solver engine --max-queue "
+                                                  f"{self._scheduler.max_queue})") from None
+
+    def _job(self, query: Query) -> Job:
+        job = Job(lambda: answer_query(query, self.emit, job.cancel, self._max_time_ms), client=STDIN,
+                  priority=query.priority, key=query.id, on_cancel=lambda reason: self._unrun(query, reason))
+        return job
+
+    def _unrun(self, query: Query, reason: str) -> None:
+        """The final answers of a query that never ran: one per analysed turn when it was terminated in the
+        queue (as KataGo does), else one error."""
+        if reason == TERMINATED:
+            for answer in unrun_answers(query):
+                self.emit(answer)
+        else:
+            self.emit({"id": query.id, "error": "not run: the engine is shutting down" if reason == SHUTDOWN
+                       else f"not run: {reason}", "field": None})
 
     def _terminate(self, qid: Any, query: dict[str, Any], action: str) -> None:
         target: Any = None
@@ -214,283 +179,11 @@ class Engine:
             target = query["terminateId"]
             if not isinstance(target, (str, int)) or isinstance(target, bool):
                 raise InvalidInputError("terminateId", target, "expected the id (a string or an integer) of a query")
-        with self._active_lock:
-            jobs = list(self._active.values())
-        hit = 0
-        for job in jobs:
-            if action == "terminate_all" or job.qid == target:
-                job.ctx.cancel.set()
-                hit += 1
-                with job.lock:  # a query still queued is answered now, not when a worker reaches it
-                    answer_now = not job.started and not job.answered
-                    job.answered = job.answered or answer_now
-                if answer_now:
-                    self.emit({"id": job.qid, "action": job.action, "game": job.game_spec, "isDuringSearch": False,
-                               "noResults": True, "terminated": True})
+        hit = self._scheduler.terminate(lambda job: action == "terminate_all" or job.key == target)
         reply: dict[str, Any] = {"id": qid, "action": action, "terminated": hit}
         if action == "terminate":
             reply["terminateId"] = target
         self.emit(reply)
-
-    # -- workers ----------------------------------------------------------------------
-    def _work(self) -> None:
-        while True:
-            _, _, job = self._jobs.get()
-            if job is None:
-                return
-            try:
-                self._run(job)
-            finally:
-                with self._active_lock:
-                    self._active.pop(id(job), None)
-                job.done.set()
-
-    def _run(self, job: Job) -> None:
-        head = {"id": job.qid, "action": job.action}
-        with job.lock:
-            if job.answered:
-                return
-            job.started = True
-        job.ctx.started = time.perf_counter()  # the time limit counts from the start of the search, not from arrival
-        try:
-            body = self._execute(job)
-        except SolverError as exc:
-            self._error(job.qid, exc)
-            return
-        except RecursionError:
-            self.emit({"id": job.qid, "error": "input nested too deeply", "field": None})
-            return
-        except Exception as exc:  # a bug: report it and keep serving
-            self.emit({"id": job.qid, "error": f"internal error: {type(exc).__name__}: {exc}", "field": None})
-            return
-        if job.ctx.cancelled:
-            body["terminated"] = True
-        self.emit({**head, **{k: v for k, v in body.items() if k not in head}})
-
-    def _execute(self, job: Job) -> dict[str, Any]:
-        query = job.query
-        game = load_game(job.game_spec)
-        contract.prepare(game, _VERBS.get(job.action, job.action))
-        job.ctx.started = time.perf_counter()  # loading the game's code (a compiled kernel's first import) is not search
-        job.ctx.limits = default_limits(game, job.ctx.limits)
-        if self._max_time_ms is not None and (job.ctx.limits.time_ms is None
-                                              or job.ctx.limits.time_ms > self._max_time_ms):
-            job.ctx.limits = Limits(time_ms=self._max_time_ms, nodes=job.ctx.limits.nodes)
-        if job.ctx.report_every:
-            head = {"id": job.qid, "action": job.action}
-            job.ctx.report = lambda partial: self.emit({**head, **_interim(partial)})
-        verb = _VERBS.get(job.action, job.action)
-        options = options_from_json(game, verb, query.get("options"))
-        body = _HANDLERS[job.action](self, job, game, query, options)
-        return {"game": game.name, "isDuringSearch": False, **body} if "isDuringSearch" not in body else body
-
-    # -- the actions ------------------------------------------------------------------
-    def _hint(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        position = game.parse_position(query["state"])
-        moves = _moves(query)
-        turns = query.get("analyzeTurns")
-        top = as_int(query.get("top", 3), "top", 1, 1000)
-        player = query.get("player")
-        player = None if player is None else as_int(player, "player", 0, 16)
-        full = as_bool(query.get("fullInformation", False), "fullInformation")
-        if turns is None:
-            if moves:
-                position = game.apply(position, moves)
-            return contract.hint(game, position, job.ctx, top=top, player=player, full_information=full, **options).to_json()
-        wanted = [as_int(t, f"analyzeTurns[{i}]", 0, len(moves)) for i, t in enumerate(as_list(turns, "analyzeTurns"))]
-        positions = [position.clone()]
-        for i, text in enumerate(moves):
-            current = positions[-1].clone()
-            current.apply_move(text, f"moves[{i}]")
-            positions.append(current)
-        last: dict[str, Any] = {}
-        for n, turn in enumerate(wanted):
-            body = contract.hint(game, positions[turn], job.ctx, top=top, player=player, full_information=full,
-                             **options).to_json()
-            body["turnNumber"] = turn
-            if n < len(wanted) - 1:
-                self.emit({"id": job.qid, "action": job.action, **body})
-            else:
-                last = body
-        return last
-
-    def _solve(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        return contract.solve(game, query["state"], job.ctx, **options).to_json()
-
-    def _score(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        return dict(contract.score(game, query["state"], **options))
-
-    def _legal_moves(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        position = game.parse_position(query["state"])
-        moves = _moves(query)
-        if moves:
-            position = game.apply(position, moves)
-        return {"moves": contract.legal_moves(game, position)}
-
-    def _new(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        players = query.get("players")
-        mode = query.get("mode")
-        configured = game.configure(players=None if players is None else as_int(players, "players", 1, 16),
-                                    mode=None if mode is None else as_str(mode, "mode"))
-        player = query.get("player")
-        if as_bool(query.get("table", False), "table"):
-            if player is None:
-                raise InvalidInputError("player", problem="a real table needs the player whose view it is")
-            position = configured.new_table(as_int(player, "player", 0, 16), **options)
-        else:
-            position = configured.new_game(job.ctx.seed, **options)
-            if player is not None:
-                position = position.view(as_int(player, "player", 0, 16))
-        return {"game": configured.spec(), **_position_body(position)}
-
-    def _view(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        if query.get("player") is None:
-            raise InvalidInputError("player", problem="missing required field")
-        position = game.parse_position(query["state"])
-        moves = _moves(query)
-        if moves:
-            position = game.apply(position, moves)
-        return _position_body(position.view(as_int(query["player"], "player", 0, 16)))
-
-    def _apply(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.record import record_from_json
-        moves = _moves(query)
-        if "record" in query:
-            if "state" in query:
-                raise InvalidInputError("state", problem="give either state or record, not both")
-            record = record_from_json(query["record"], "record")
-            start = record.final_position(game, "record")
-            position = game.apply(start, moves)
-            extended = record.extended(moves, stamp=False)
-            return {**_position_body(position), "record": extended.to_json()}
-        return _position_body(game.apply(game.parse_position(query["state"]), moves))
-
-    def _show(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.drawing import svg
-        position = game.parse_position(query["state"])
-        moves = _moves(query)
-        if moves:
-            position = game.apply(position, moves)
-        player = query.get("player")
-        if player is not None:
-            position = position.view(as_int(player, "player", 0, 16))
-        hint = query.get("hint")
-        if hint is True:
-            hint = contract.hint(position.game, position, job.ctx, top=3).to_json()
-        elif hint is not None and not isinstance(hint, dict):
-            raise InvalidInputError("hint", hint, "expected true (compute a hint) or a hint response object")
-        if as_bool(query.get("svg", True), "svg"):
-            return {"svg": svg(position.game, position, hint=hint, **options), "hint": hint}
-        return {"text": contract.describe(position.game, position), "hint": hint}
-
-    def _games(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.registry import game_listing
-        return {"game": None, "isDuringSearch": False, "games": game_listing()}
-
-    def _sample(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        import numpy as np
-        from solver.game import State
-        position = game.parse_position(query["state"])
-        moves = _moves(query)
-        if moves:
-            position = game.apply(position, moves)
-        if not isinstance(position, State):
-            raise InvalidInputError("state", problem="a view's chance outcomes are entered as they happen at the "
-                                                     "table; sampling needs the full state")
-        if not position.is_chance_node():
-            raise InvalidInputError("state", position.to_notation()[:80], "no chance outcome comes next here")
-        outcomes = position.chance_outcomes()
-        rng = np.random.default_rng([job.ctx.seed, len(moves)])
-        probs = np.asarray([p for _, p in outcomes], dtype=float)
-        pick = int(rng.choice(len(outcomes), p=probs / probs.sum()))
-        action, probability = outcomes[pick]
-        return {"move": position.action_to_string(action), "probability": probability}
-
-    def _generate(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.puzzles import make_puzzle, parse_puzzle_id
-        if "state" in query and isinstance(query["state"], str):  # a puzzle id
-            spec, kind, difficulty, seed, index = parse_puzzle_id(query["state"], "state", game)
-            return _puzzle_body(make_puzzle(load_game(spec), kind, difficulty, seed, index))
-        kinds = contract.puzzle_kinds(game)
-        kind = as_choice(query.get("kind", kinds[0] if kinds else None), "kind", kinds)
-        difficulty = as_choice(query.get("difficulty", "medium"), "difficulty", ("easy", "medium", "hard"))
-        kind, difficulty = contract.puzzle_request(game, kind, difficulty, **options)
-        index = as_int(query.get("index", 0), "index", 0, 10**9)
-        return _puzzle_body(make_puzzle(game, kind, difficulty, job.ctx.seed, index))
-
-    def _check(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.puzzles import check
-        if "puzzle" not in query:
-            raise InvalidInputError("puzzle", problem="missing required field")
-        if "answer" not in query:
-            raise InvalidInputError("answer", problem="missing required field")
-        return check(game, query["puzzle"], query["answer"])
-
-    def _review(self, job: Job, game: Any, query: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        from solver.record import record_from_json
-        from solver.review import review
-        if "record" not in query:
-            raise InvalidInputError("record", problem="missing required field")
-        record = record_from_json(query["record"], "record")
-        player = query.get("player")
-        mistakes = as_int(query.get("mistakes", 3), "mistakes", 0, 1000)
-        head = {"id": job.qid, "action": job.action, "game": game.name}
-        report = None
-        if job.ctx.report_every:
-            def report(partial: dict[str, Any]) -> None:
-                job.ctx.maybe_report(lambda: _Interim({**head, **partial}))
-        per_decision = Limits(time_ms=job.ctx.limits.time_ms, nodes=job.ctx.limits.nodes)
-        return review(game, record, None if player is None else as_int(player, "player", 0, 16),
-                      limits=per_decision, seed=job.ctx.seed, mistakes=mistakes, cancel=job.ctx.cancel,
-                      report=report)
-
-
-_HANDLERS = {"hint": Engine._hint, "solve": Engine._solve, "score": Engine._score, "legal_moves": Engine._legal_moves,
-             "new": Engine._new, "view": Engine._view, "apply": Engine._apply, "show": Engine._show,
-             "generate": Engine._generate, "check": Engine._check, "review": Engine._review,
-             "sample": Engine._sample, "games": Engine._games}
-#: the command-line verb whose options an action takes
-_VERBS = {"legal_moves": "legal-moves"}
-
-
-def _puzzle_body(puzzle: dict[str, Any]) -> dict[str, Any]:
-    """A puzzle with the position a player answers it from (where the game offers one) and its text."""
-    from solver.errors import UnsupportedActionError
-    from solver.registry import load_game
-    game = load_game(puzzle["game"])
-    body: dict[str, Any] = {"puzzle": puzzle, "text": contract.describe_puzzle(game, puzzle)}
-    try:
-        body["position"] = _position_body(contract.puzzle_position(game, puzzle))
-    except UnsupportedActionError:
-        body["position"] = None
-    return body
-
-
-def _moves(query: dict[str, Any]) -> list[str]:
-    moves = as_list(query.get("moves", []), "moves")
-    return [as_str(m, f"moves[{i}]") for i, m in enumerate(moves)]
-
-
-def _position_body(position: Any) -> dict[str, Any]:
-    terminal = position.is_terminal()
-    return {"state": position.to_json(), "notation": position.to_notation(), "currentPlayer": position.current_player(),
-            "terminal": terminal, "legalMoves": [] if terminal else contract.legal_moves(position.game, position)}
-
-
-class _Interim:
-    """A partial result that is already JSON (a review so far)."""
-
-    def __init__(self, body: dict[str, Any]) -> None:
-        self.body = body
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.body)
-
-
-def _interim(partial: Any) -> dict[str, Any]:
-    body = partial.to_json()
-    body["isDuringSearch"] = True
-    return body
 
 
 def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes]:
@@ -507,22 +200,71 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes]
         yield line
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived (a ``BaseException``, as ``KeyboardInterrupt`` is)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def run_engine(stdin: BinaryIO, stdout: TextIO, threads: int = 1, log: TextIO | None = None,
-               max_time_ms: int | None = None) -> int:
-    """Serve queries from ``stdin`` until it closes. Returns the exit status (0)."""
-    engine = Engine(stdout, threads=threads, log=log, max_time_ms=max_time_ms)
+               max_time_ms: int = DEFAULT_MAX_TIME_MS, max_queue: int = DEFAULT_MAX_QUEUE) -> int:
+    """Serve queries from ``stdin`` until it closes (status 0) or a SIGINT or SIGTERM arrives: then the queued
+    queries are answered with an error, the running ones terminated (each answers), and the status is 128 plus the
+    signal's number."""
+    engine = Engine(stdout, threads=threads, log=log, max_time_ms=max_time_ms, max_queue=max_queue)
+    previous = _catch_signals()
     try:
         engine.serve(read_lines(stdin))
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, Interrupted) as exc:
+        engine.shutdown()
+        return 128 + (exc.signum if isinstance(exc, Interrupted) else signal.SIGINT)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     return 0
+
+
+def _catch_signals() -> dict[int, Any]:
+    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread (which reads stdin); the previous handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def interrupted(signum: int, frame: Any) -> None:
+        raise Interrupted(signum)
+    return {signum: signal.signal(signum, interrupted) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+
+def unrun_answers(query: Query) -> list[dict[str, Any]]:
+    """The final answers of a query terminated before a worker took it: one per analysed turn (each with its
+    ``turnNumber``, as KataGo does), else one."""
+    turns = query.body.get("analyzeTurns") if query.action == "hint" else None
+    if not isinstance(turns, list) or not turns:
+        return [terminated_json(query)]
+    return [{**terminated_json(query), "turnNumber": turn} for turn in turns]
 
 
 def _plain_id(qid: Any) -> Any:
     return qid if isinstance(qid, (str, int)) and not isinstance(qid, bool) else None
 
 
-def _decode_query(text: str) -> Any:
+def decode_query(text: str | bytes) -> dict[str, Any]:
+    """A query line parsed: a JSON object with an ``id`` (a string or an integer). A refused line raises
+    :class:`QueryError` carrying the query's id whenever it can be read (a bad number, nesting too deep), else
+    :class:`InvalidInputError` (the id is then ``null``)."""
+    query = _decode_json_query(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+    if not isinstance(query, dict):
+        raise InvalidInputError(None, query, "a query must be a JSON object")
+    if "id" not in query:
+        raise InvalidInputError("id", problem="missing required field")
+    qid = query["id"]
+    if not isinstance(qid, (str, int)) or isinstance(qid, bool):
+        raise InvalidInputError("id", qid, "expected a string or an integer")
+    return query
+
+
+def _decode_json_query(text: str) -> Any:
     """The query, or the error for its first bad number with the query's id and the number's field."""
     try:
         return decode_json(text, None)
@@ -532,16 +274,16 @@ def _decode_query(text: str) -> Any:
         if found is None:
             qid = top_level_id(text) if "nested too deeply" in exc.problem else None
             if qid is not None:
-                raise _QueryError(qid, exc) from None
+                raise QueryError(qid, exc) from None
             raise
         path, number = found
-        raise _QueryError(lenient.get("id") if isinstance(lenient, dict) else None,
+        raise QueryError(lenient.get("id") if isinstance(lenient, dict) else None,
                           InvalidInputError(path or None, number[:60] + ("..." if len(number) > 60 else ""),
                                             "number out of range (integers have at most 40 digits; NaN and "
                                             "Infinity are not JSON)")) from exc
 
 
-class _QueryError(Exception):
+class QueryError(Exception):
     """A query whose id could be read but whose content is refused."""
 
     def __init__(self, qid: Any, error: SolverError) -> None:

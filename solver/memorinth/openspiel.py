@@ -37,8 +37,9 @@ import numpy as np
 
 from solver.game import Game, State, Utility
 from solver.learning import ActionCodec, Piece
-from solver.memorinth.rules import N_ACTIONS, K, kernel
-from solver.memorinth.state import DEAL_CHAR, PH_OVER, MemorinthState, rule_vector
+from solver.kernels import memorinth_core as kernel
+from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS, PH_OVER, K, rule_vector
+from solver.memorinth.state import MemorinthState
 
 MAX_MOVES = 2000
 CELLS, CARDS, SEATS, CHARACTERS = 25, 25, 4, 8

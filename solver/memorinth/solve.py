@@ -1,36 +1,42 @@
-"""Full-information shortest escapes (MR-26): the fewest own turns for one player to leave the forest.
+"""Memorinth's ``solve`` and ``score``: full-information shortest escapes (MR-26), the fewest own turns for one
+player to leave the forest, and where each piece stands in the race.
 
 The model is solitaire: the player knows every card, and the other players'
 turns change nothing (their pieces stay where they are, only the turn order
 and the start-player card advance). The compiled IDA* search
-(``solver.kernels.memorinth_core.shortest_escape``) uses an admissible bound
+(``kernel.shortest_escape``) uses an admissible bound
 (base game: moves out along the union of both sides of every card, which
 never move; Master Memorinth: the distance to the nearest edge plus one, since
 a turn moves a piece by at most one card), so the first solution it finds is
 proven shortest. A greedy full-information run gives an upper bound first, so
 a search stopped by its limits still answers with the best escape known and
-the proven lower bound.
+the proven lower bound. A long search runs under the one watcher
+(:class:`solver.search.Watch`), which stops it at its time limit or on
+``terminate`` and sends the interim reports.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import InvalidInputError, UnsupportedActionError
-from solver.memorinth import rules as R
-from solver.memorinth.rules import kernel
-from solver.memorinth.state import PIECE, TOMOVE, MemorinthState
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
+from solver.memorinth.layout import PIECE
+from solver.memorinth.state import MemorinthState
+from solver.memorinth.view import MemorinthView
 from solver.results import SolveResult
-from solver.search import SearchContext
+from solver.search import SearchContext, Watch
 from solver.validate import as_int, as_object, check_keys, get, join
 
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
+
 INF_BOUND = 1 << 20
-WATCH_EVERY = 0.02       # seconds between the watcher's looks at 'terminate' (and interim reports)
 SMALL_NODES = 200_000    # a node limit this small ends the search within about 0.1 s: no watcher needed
 SMALL_SECONDS = 0.1      # likewise a time limit this short
 MODEL = ("solitaire, full information: the player knows every card; the other players' turns change nothing "
@@ -127,29 +133,20 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
                          nodes=int(control[2]) << 10, seconds=time.perf_counter() - start, max_depth=max_depth)
         return escape_result(state.game.name, partial, during_search=True)
 
-    done = threading.Event()
+    def report() -> None:
+        if control[1] > 0:
+            ctx.maybe_report(interim)
 
-    def watch() -> None:  # the engine's 'terminate' sets ctx.cancel: pass it on to the compiled search; report
-        while not done.wait(WATCH_EVERY):
-            if ctx.cancel.is_set():
-                control[0] = 1
-            if control[1] > 0:
-                ctx.maybe_report(interim)
-
-    # A watcher thread unless the search is too small to need one (and no interim reports are asked for).
+    # The watcher (terminate, the deadline, interim reports) unless the search is too small to need one: the
+    # kernel itself stops at the node and time limits it is given.
     small = (0 < nodes_limit <= SMALL_NODES) or (remaining is not None and remaining <= SMALL_SECONDS)
-    watched = ctx.report is not None or not small
-    watcher = threading.Thread(target=watch, daemon=True, name="memorinth-escape-watch")
-    if watched:
-        watcher.start()
-    try:
+    watch = Watch.for_context(ctx, report=report, name="memorinth-escape-watch") \
+        if ctx.report is not None or not small else Watch()
+    watch.on_stop(lambda: control.__setitem__(0, 1))
+    with watch:
         status, length, bound, nodes = kernel.shortest_escape(
             vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
             0.0 if remaining is None else max(remaining, 1e-3), buf, control)
-    finally:
-        done.set()
-        if watched:
-            watcher.join()
     if status == 0:
         result = Escape(player, "OPTIMAL", length, length, nodes=nodes, max_depth=max_depth)
         actions = [int(a) for a in buf[:_decisions(state, player, buf, length)]]
@@ -181,8 +178,18 @@ def _decisions(state: MemorinthState, player: int, buf: np.ndarray, turns: int) 
     raise AssertionError("the kernel's solution does not end with an escape")
 
 
-def solve_request(game: Any, payload: Any, ctx: SearchContext) -> SolveResult:
-    """Engine ``solve``: a state (JSON or notation), or ``{"state", "player", "maxDepth"}``."""
+def solve(game: MemorinthGame, payload: Any, ctx: SearchContext, **options: Any) -> SolveResult:
+    """The proven shortest escape (MR-26) of a state (JSON or notation), or of ``{"state", "player", "maxDepth"}``;
+    ``maxDepth`` and ``player`` may also come as options (``solve --max-depth/--player``)."""
+    if options:
+        if isinstance(payload, dict) and "state" in payload:
+            clash = sorted(set(options) & set(payload))
+            if clash:
+                raise InvalidInputError(f"options.{clash[0]}", options[clash[0]],
+                                        f"also given in the problem object ({clash[0]!r})")
+            payload = {**payload, **options}
+        else:
+            payload = {"state": payload, **options}
     player, max_depth = None, 30
     if isinstance(payload, dict) and "state" in payload:
         obj = as_object(payload, "state")
@@ -216,26 +223,43 @@ def escape_result(game_name: str, escape: Any, during_search: bool = False) -> S
                        seconds=escape.seconds, solution=solution, is_during_search=during_search)
 
 
-def race_report(state: MemorinthState) -> dict[str, Any]:
-    """``score``: where each piece stands in the race (paths as they lie, and each shortest solitaire escape)."""
-    if state.setup is not None:
+def score(game: MemorinthGame, payload: Any, **options: Any) -> dict[str, Any]:
+    """The race (``docs/formats/memorinth.md``): from a view, the paths as they lie (no shortest escape, which
+    needs every underside)."""
+    return race_report(game.parse_position(payload))
+
+
+def race_report(position: MemorinthState | MemorinthView) -> dict[str, Any]:
+    """``score``: where each piece stands in the race: its fewest moves out along the face-up paths (public) and,
+    in a full state, each shortest solitaire escape (a view lacks the undersides it needs)."""
+    view = isinstance(position, MemorinthView)
+    if position.setup is not None and not view:
         raise UnsupportedActionError("state", "setup", "deal the game first")
     dist = np.zeros(25, dtype=np.int32)
-    kernel.escape_distances(state.vec, state.deck_table, dist)
+    kernel.escape_distances(position.vec, position.deck_table, dist)
     players = []
-    for p in range(state.rules.players):
-        cell = int(state.vec[PIECE + p])
+    for p in range(position.rules.players):
+        cell = int(position.vec[PIECE + p])
         entry: dict[str, Any] = {"player": p, "colour": R.COLOURS[p],
                                  "cell": "out" if cell == R.OUT else R.cell_name(cell)}
-        if cell != R.OUT:
+        if cell != R.OUT and position.setup is None:
             entry["pathDistance"] = int(dist[cell]) if dist[cell] >= 0 else None
-            if not state.is_terminal() and (p == state.current_player() or state.phase == "flip"):
-                ctx = SearchContext()
-                ctx.limits = ctx.limits.with_defaults(200, 300_000)
-                escape = shortest_escape(state, p, max_depth=20, ctx=ctx)
-                entry["shortestEscape"] = {"turns": escape.turns, "status": escape.status,
-                                           "lowerBound": escape.to_json()["lowerBound"]}
+            if not view and not position.is_terminal() and (p == position.current_player()
+                                                            or position.phase == "flip"):
+                entry["shortestEscape"] = _escape_entry(position, p)
         players.append(entry)
-    return {"players": players, "winner": state.winner(), "over": state.is_terminal(),
-            "pathDistanceMeaning": "fewest moves out along the paths as they lie now (characters ignored)",
-            "shortestEscapeMeaning": MODEL}
+    report = {"players": players, "winner": position.winner(), "over": position.is_terminal()}
+    if view:
+        report["view"] = position.observer
+    report["pathDistanceMeaning"] = "fewest moves out along the paths as they lie now (characters ignored)"
+    report["shortestEscapeMeaning"] = "needs the full state (every underside): not given for a player's view" \
+        if view else MODEL
+    return report
+
+
+def _escape_entry(state: MemorinthState, player: int) -> dict[str, Any]:
+    """A quick shortest escape for ``score`` (at most 200 ms and 300,000 nodes, 20 own turns)."""
+    ctx = SearchContext()
+    ctx.limits = ctx.limits.with_defaults(200, 300_000)
+    escape = shortest_escape(state, player, max_depth=20, ctx=ctx)
+    return {"turns": escape.turns, "status": escape.status, "lowerBound": escape.to_json()["lowerBound"]}

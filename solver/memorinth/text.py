@@ -1,5 +1,5 @@
-"""A readable text picture of a Memorinth position (or of one player's view of it), and the text of ``solve``
-and ``score``.
+"""Memorinth as text for a person: a picture of a position (or of one player's view of it) for ``show``, and
+the text of ``solve``, ``score`` and ``deck``.
 
 Each card is drawn 9 characters wide and 3 lines high: its path arms (``|``
 and ``----``, ``g`` marks a goblin on the arm), its id and face (``12M``), the
@@ -9,11 +9,35 @@ a player's view, whether that player knows its underside (``?`` = not seen).
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+import io
+from typing import TYPE_CHECKING, Any, TextIO
 
-from solver.memorinth import rules as R
-from solver.memorinth.deck import DIRECTIONS
-from solver.memorinth.state import CHAR, CLOVER, DOWN, LAST, PIECE, SUPPLY, UP
+from solver.memorinth import layout as R
+from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, Deck
+from solver.memorinth.layout import CHAR, CLOVER, DOWN, LAST, PIECE, START, SUPPLY, UP
+from solver.results import SolveResult
+
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
+    from solver.memorinth.state import MemorinthState
+    from solver.memorinth.view import MemorinthView
+
+
+def describe(game: MemorinthGame, position: MemorinthState | MemorinthView) -> str:
+    """``show``: the text picture of a state or a view, then its notation."""
+    out = io.StringIO()
+    draw(position, out)
+    out.write(f"notation: {position.to_notation()}\n")
+    return out.getvalue()
+
+
+def render(verb: str, result: Any) -> str | None:
+    """The text of ``solve`` and ``score`` (``None``: the generic ``key: value`` lines for the other verbs)."""
+    if verb == "solve":
+        return solve_text(result.to_json() if isinstance(result, SolveResult) else result)
+    if verb == "score":
+        return score_text(result)
+    return None
 
 
 def _cell_lines(state: Any, cell: int, viewer: int | None) -> list[str]:
@@ -44,7 +68,7 @@ def _cell_lines(state: Any, cell: int, viewer: int | None) -> list[str]:
     return [top, middle, bottom]
 
 
-def render(state: Any, out: TextIO, viewer: int | None = None) -> None:
+def draw(state: Any, out: TextIO, viewer: int | None = None) -> None:
     """Draw the board, the characters, and the turn of a state or a view; with ``viewer`` (a view's observer by
     default) mark the undersides they have not seen."""
     observer = getattr(state, "observer", None)
@@ -102,8 +126,7 @@ def render(state: Any, out: TextIO, viewer: int | None = None) -> None:
 
 
 def _action_name(state: Any, edge: int) -> str:
-    from solver.memorinth.deck import ACTION_NAMES
-    side = {"shift": 0, "special": 1}.get(state.rules.action_side, int(state.vec[R.K["START"]]))
+    side = {"shift": 0, "special": 1}.get(state.rules.action_side, int(state.vec[START]))
     return ACTION_NAMES[state.rules.deck.actions[side][edge]]
 
 
@@ -149,4 +172,18 @@ def score_text(report: dict[str, Any]) -> str:
         lines.append(f"  (player {report['view']}'s view: the shortest escape needs the full state)")
     if report["over"]:
         lines.append("  game over")
+    return "\n".join(lines) + "\n"
+
+
+def deck_text(deck: Deck) -> str:
+    """``deck``: a deck's characters, action card and cards, one line each."""
+    lines = [f"deck {deck.name!r} ({deck.tag()}): {'printed cards' if deck.printed else 'NOT the printed cards'}",
+             f"  {deck.description}",
+             "  characters: " + ", ".join(f"{c} {n}" for c, n in zip(deck.codes, deck.names))]
+    for s, name in enumerate(("shift", "special")):
+        lines.append(f"  action card, {name} side: "
+                     + ", ".join(f"{DIRECTIONS[e]} {ACTION_NAMES[deck.actions[s][e]]}" for e in range(4)))
+    for card in deck.cards:
+        lines.append(f"  {card.ident:>3}  Sun: {card.sides[0].describe(deck.codes):<20} "
+                     f"Moon: {card.sides[1].describe(deck.codes)}")
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
-"""Memorinth rule options, cell names, the state-vector layout and move strings.
+"""The Memorinth state vector: its layout and action codes, the rule options it holds, cell names and move strings.
 
-The rules themselves run in the compiled kernel ``solver.kernels.memorinth_core``
-(readable twin: ``solver/twins/memorinth_core.py``); ``docs/rules/memorinth.md``
+A position is a flat int32 vector that the compiled kernel (``solver/memorinth/kernel.py``) plays; its layout
+(documented in ``solver/twins/memorinth_core.py``) comes from the kernel itself. ``docs/rules/memorinth.md``
 lists every rule and interpretation (``MR-1`` ...).
 """
 
@@ -9,15 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.errors import InvalidInputError, InvalidMoveError
+from solver.memorinth import kernel
 from solver.memorinth.deck import DIRECTION_NAMES, DIRECTIONS, Deck
-from solver.kernels import memorinth_core as kernel
 
 #: the state-vector layout and action codes, as the kernel defines them
 K = kernel.layout()
 A_FLIP, A_PASS, A_CHOOSE, A_SHIFT = K["A_FLIP"], K["A_PASS"], K["A_CHOOSE"], K["A_SHIFT"]
 A_CLOVER, A_PEEK, A_SWAPCARDS, A_SWAPCHARS = K["A_CLOVER"], K["A_PEEK"], K["A_SWAPCARDS"], K["A_SWAPCHARS"]
 N_ACTIONS, STATE_LEN, OUT = K["N_ACTIONS"], K["STATE_LEN"], K["OUT"]
+UP, DOWN, SEEN, PIECE, CHAR = K["UP"], K["DOWN"], K["SEEN"], K["PIECE"], K["CHAR"]
+CLOVER, SUPPLY, NPLAYERS, VARIANT, SIDEMODE, SEAT = (K["CLOVER"], K["SUPPLY"], K["NPLAYERS"], K["VARIANT"],
+                                                      K["SIDEMODE"], K["SEAT"])
+START, ROUND, TOMOVE, LAST, PHASE, PENDING, WINNER, TURNS, OWNTURNS = (
+    K["START"], K["ROUND"], K["TOMOVE"], K["LAST"], K["PHASE"], K["PENDING"], K["WINNER"], K["TURNS"],
+    K["OWNTURNS"])
+PH_FLIP, PH_CHOOSE, PH_ACT, PH_OVER = 0, 1, 2, 3
+DEAL_CARD = 400   # chance action: the next cell (row by row, skipping the centre) gets forest card k (1..24)
+DEAL_CHAR = 430   # chance action: the next character place gets character i (0..7)
 
 VARIANTS = ("base", "master")
 ACTION_SIDE_MODES = ("shift", "special", "alternate")
@@ -28,6 +39,7 @@ PHASE_NAMES = ("flip", "choose", "act", "over")
 COLUMNS = "abcde"
 CENTRE = 12
 N_PLAYERS_MAX = 4
+FOREST_CELLS = [c for c in range(25) if c != CENTRE]
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,31 @@ class Rules:
         variant = self.variant if not self.master else f"master-{self.action_side}"
         deck = "" if self.deck.is_default else f" {self.deck.tag()}"
         return f"{self.players}p {variant} {self.seats}{deck}"
+
+
+def rule_vector(rules: Rules) -> np.ndarray:
+    """A vector with the rule fields set and an undealt (identity) layout."""
+    vec = np.zeros(STATE_LEN, dtype=np.int32)
+    vec[NPLAYERS] = rules.players
+    vec[VARIANT] = 1 if rules.master else 0
+    vec[SIDEMODE] = rules.mode_code()
+    for i in range(4):
+        vec[SEAT + i] = "NESW".index(rules.seats[i]) if i < rules.players else 2
+    for c in range(25):
+        vec[UP + c] = 2 * c
+        vec[DOWN + c] = 2 * c + 1
+    for i in range(4):
+        vec[PIECE + i] = CENTRE if i < rules.players else -1
+    for i in range(8):
+        vec[CHAR + i] = i if rules.master else i // 2
+    vec[SUPPLY] = 5 - rules.players if rules.goblins else 5
+    for i in range(rules.players):
+        vec[CLOVER + i] = 1 if rules.goblins else 0
+    vec[ROUND] = 1
+    vec[LAST] = -1
+    vec[PENDING] = -1
+    vec[WINNER] = -1
+    return vec
 
 
 def check_seats(seats: str, players: int, field: str) -> str:
