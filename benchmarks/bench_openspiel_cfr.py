@@ -45,7 +45,6 @@ def forgotten_key(state) -> str:
 def check_team_value(sos, team_value, views: int) -> list[list]:
     """``team_value`` on every world of a start view against ``forgotten solve`` of that view."""
     import solver.api
-    from solver.forgotten.state import _status_ok
     from solver.registry import load_game
     ours, game = load_game(CHECKS), sos.load_game(CHECKS)
     rows, seed = [], 0
@@ -60,7 +59,7 @@ def check_team_value(sos, team_value, views: int) -> list[list]:
             world = state.clone()
             for c, v in zip(hidden, order):
                 world.tiles[c] = v
-            if _status_ok(world, world.tiles):
+            if world.alive():   # the game goes on: a world where it is lost is not this view's
                 worlds[tuple(world.tiles)] = world
         start = time.process_time()
         value = team_value(game, key=forgotten_key, root=[(sos.wrap_state(game, w), 1.0) for w in worlds.values()])

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from solver.errors import UnsupportedActionError
-from solver.forgotten.notation import DOWN, NONE, REMOVED, UP
+from solver.forgotten.tiles import DOWN, NONE, REMOVED, UP
 from solver.forgotten.state import GIVE_UP, PHASES, ForgottenState
 from solver.game import Game, Utility
 from solver.kernels import forgotten_paths

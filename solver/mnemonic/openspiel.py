@@ -11,7 +11,7 @@ characters, the discard, the scene and the Group Scene; a player's private piece
 =====================  ============  ===========================================================
 piece                  shape         meaning
 =====================  ============  ===========================================================
-``phase``              14            the phase (``solver/mnemonic/session.py`` ``PHASES``)
+``phase``              14            the phase (``solver/mnemonic/parts.py`` ``PHASES``)
 ``to_move``            n + 1         who acts (the last entry: a chance event, or the end)
 ``first``, ``focus``   n, n          the round's first player; the player whose scene it is
 ``round``              1             round / 10
@@ -42,7 +42,7 @@ import numpy as np
 from solver.game import Game, State
 from solver.learning import ActionCodec, Piece
 from solver.mnemonic.cards import DECK_SIZE, card_class
-from solver.mnemonic.session import PHASES
+from solver.mnemonic.parts import PHASES
 from solver.mnemonic.state import DEAL, GROUP_CARD, RESULT, RESULTS
 
 MAX_MOVES = 1000
