@@ -242,7 +242,7 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
     return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": updates,
             "steps": updates * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
             "training_seconds": round(training_seconds, 1), "evaluation_seconds": round(time.process_time() - start, 1),
-            "final": final, "deals": len(deals)}
+            "final": final, "deals": len(deals), "curve_deals": len(curve_deals)}
 
 
 def draw(name: str, setting: Setting, result: dict) -> Path:
@@ -262,7 +262,7 @@ def draw(name: str, setting: Setting, result: dict) -> Path:
                   "our hint vs random": [(x, final["our hint vs random"]) for x in ends],
                   "random vs random": [(x, final["random vs random"]) for x in ends]}
         dashed = frozenset(("our hint vs random", "random vs random"))
-    note = (f"{result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; each point {CURVE_DEALS} deals "
+    note = (f"{result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; each point {result['curve_deals']} deals "
             "(dashed: the final comparison's levels)")
     return write(f"rl-{name}", curves(title, series, "training steps", "win rate", y_range=(0.0, 1.0),
                                       dashed=dashed, note=note))
