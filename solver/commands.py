@@ -592,6 +592,9 @@ def _build_generate(p: argparse.ArgumentParser, game: Game) -> None:
         else:
             kind, difficulty = service.puzzle_kind(g, args.kind, args.difficulty, verb_options(g, "generate", args),
                                                    COMMAND_LINE)
+            if difficulty != args.difficulty:  # a kind with a grade of its own (Memorinth's escape-in-K)
+                sys.stderr.write(f"note: every {kind} puzzle is {difficulty}: making {difficulty} puzzles "
+                                 f"(not {args.difficulty})\n")
             request = service.GenerateRequest(game=g, kind=kind, difficulty=difficulty, seed=args.seed,
                                               run=_run_of(args))
             service.check_run_of(args.seed, request.run)
