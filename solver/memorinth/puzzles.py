@@ -48,7 +48,7 @@ DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
 COUNT_LIMIT = 40            # positions with more shortest solutions than this are dropped at once
 COUNT_NODE_LIMIT = 3_000_000
 ESCAPE_NODE_LIMIT = 1_000_000
-CHECK_NODE_LIMIT = 20 * ESCAPE_NODE_LIMIT   # the proof a check makes again (some 4 s of the worst position)
+CHECK_NODE_LIMIT = 20 * ESCAPE_NODE_LIMIT   # the budget of a check's proof (about 4 s of CPU)
 IMPROVE_STEPS = 60
 
 
