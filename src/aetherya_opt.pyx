@@ -24,13 +24,7 @@ from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWA
                              CODES, CELLS, Tally, popcount, lowest_bit, connect_cells, dragon_value, tally,
                              score_cards)
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    cdef struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clk_id, timespec* tp)
-    int CLOCK_MONOTONIC
+from common cimport monotonic_seconds
 
 
 cdef enum:
@@ -209,12 +203,6 @@ cdef struct Search:
     int8_t sym[8][16]
     int sym_kind
     int order[4]              # the order in which the Tribes are placed
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int hungarian_max(int n, int* profit, int* assign) noexcept nogil:
@@ -452,7 +440,7 @@ cdef void check_limits(Search* s) noexcept nogil:
             if (<volatile int64_t*>s.control)[0] != 0:
                 s.stop = 1
                 return
-        if s.deadline > 0 and now() >= s.deadline:
+        if s.deadline > 0 and monotonic_seconds() >= s.deadline:
             s.stop = 1
 
 
@@ -691,7 +679,7 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
             control[CONTROL_NODES] = 0
             control[CONTROL_BEST] = incumbent
     with nogil:
-        s.deadline = now() + seconds if seconds > 0 else 0.0
+        s.deadline = monotonic_seconds() + seconds if seconds > 0 else 0.0
         open_bound = -BIG
         root = node_bound(&s, rows, columns, assign)
         if root > s.best:

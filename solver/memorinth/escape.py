@@ -3,7 +3,7 @@
 The model is solitaire: the player knows every card, and the other players'
 turns change nothing (their pieces stay where they are, only the turn order
 and the start-player card advance). The compiled IDA* search
-(``solver.kernels.memorinth_core.shortest_escape``) uses an admissible bound
+(``solver.kernels.memorinth_escape.shortest_escape``) uses an admissible bound
 (base game: moves out along the union of both sides of every card, which
 never move; Master Memorinth: the distance to the nearest edge plus one, since
 a turn moves a piece by at most one card), so the first solution it finds is
@@ -23,6 +23,7 @@ import numpy as np
 
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.memorinth import rules as R
+from solver.kernels import memorinth_escape
 from solver.memorinth.rules import kernel
 from solver.memorinth.state import PIECE, TOMOVE, MemorinthState
 from solver.results import SolveResult
@@ -86,7 +87,7 @@ def _move_strings(state: MemorinthState, player: int, actions: list[int]) -> lis
 
 def _advance(state: MemorinthState, player: int) -> None:
     """Skip the other players' turns as the solitaire model does (the kernel's own bookkeeping)."""
-    kernel.skip_to_player(state.vec, state.deck_table, player)
+    memorinth_escape.skip_to_player(state.vec, state.deck_table, player)
 
 
 def shortest_escape(state: MemorinthState, player: int | None = None, *, max_depth: int = 30,
@@ -107,7 +108,7 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
     max_depth = as_int(max_depth, "maxDepth", 1, 64)
     vec, deck = state.vec, state.deck_table
     buf = np.zeros(3 * max_depth, dtype=np.int32)
-    upper, decisions = kernel.greedy_escape(vec, deck, player, max_depth, 32, ctx.seed, buf)
+    upper, decisions = memorinth_escape.greedy_escape(vec, deck, player, max_depth, 32, ctx.seed, buf)
     best = [int(a) for a in buf[:decisions]] if upper > 0 else []
     remaining = ctx.remaining()
     nodes_limit = ctx.limits.nodes or 0
@@ -143,7 +144,7 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
     if watched:
         watcher.start()
     try:
-        status, length, bound, nodes = kernel.shortest_escape(
+        status, length, bound, nodes = memorinth_escape.shortest_escape(
             vec, deck, player, max_depth if upper < 0 else min(max_depth, upper), nodes_limit,
             0.0 if remaining is None else max(remaining, 1e-3), buf, control)
     finally:

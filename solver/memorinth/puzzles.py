@@ -24,7 +24,7 @@ import numpy as np
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, UnsupportedActionError
 from solver.memorinth.notation import check_state
 from solver.memorinth.escape import shortest_escape
-from solver.memorinth.rules import kernel
+from solver.kernels import memorinth_escape
 from solver.memorinth import rules as R
 from solver.memorinth.rules import start_side
 from solver.memorinth.state import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, MemorinthState
@@ -115,7 +115,7 @@ def _escape(state: MemorinthState, hi: int) -> Any:
 
 
 def _count(state: MemorinthState, turns: int, limit: int) -> int | None:
-    n, _, complete = kernel.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
+    n, _, complete = memorinth_escape.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
     return n if complete else None
 
 

@@ -1,7 +1,7 @@
 """Memorinth rule options, cell names, the state-vector layout and move strings.
 
-The rules themselves run in the compiled kernel ``solver.kernels.memorinth_core``
-(readable twin: ``solver/twins/memorinth_core.py``); ``docs/rules/memorinth.md``
+The rules themselves run in the compiled kernels ``solver.kernels.memorinth_play`` and
+``memorinth_escape`` (rules: ``src/memorinth_rules.pxd``, readable twin ``solver/twins/memorinth_rules.py``); ``docs/rules/memorinth.md``
 lists every rule and interpretation (``MR-1`` ...).
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from solver.errors import InvalidInputError, InvalidMoveError
 from solver.memorinth.deck import DIRECTION_NAMES, DIRECTIONS, Deck
-from solver.kernels import memorinth_core as kernel
+from solver.kernels import memorinth_play as kernel
 
 #: the state-vector layout and action codes, as the kernel defines them
 K = kernel.layout()

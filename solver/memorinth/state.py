@@ -1,7 +1,7 @@
 """The Memorinth state: a flat int32 vector run by the compiled rules kernel, plus the deal as chance nodes.
 
-The vector layout is documented in ``solver/twins/memorinth_core.py``. Every
-rule is applied by ``solver.kernels.memorinth_core``; this class adds the
+The vector layout is documented in ``solver/twins/memorinth_rules.py``. Every
+rule is applied by ``solver.kernels.memorinth_play``; this class adds the
 State contract around it: move strings, chance nodes for the deal (when the
 game is created with ``chance_setup=true``), observations, re-sampling of the
 undersides a player has not seen, JSON and the compact notation
