@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""What every kernel shares: the random step (splitmix64), the monotonic clock and the hash table.
+"""What every kernel shares: the random step (splitmix64), the monotonic clock, the hash table and the atomics.
 
 Twin: ``solver/twins/common.py`` (the random step and the hash, bit for bit).
 
@@ -18,7 +18,7 @@ refuses to grow (``table_store`` returns -1) once it holds ``limit`` keys (``NO_
 memory runs out. :func:`hash_words` is also the hash of the lossy transposition cache of ``memorinth_escape``.
 """
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -62,6 +62,18 @@ cdef inline int below_high(uint64_t* state, int n) noexcept nogil:
 cdef inline int below_scaled(uint64_t* state, int n) noexcept nogil:
     """A number in ``[0, n)``: the draw's top 32 bits scaled by ``n`` (Lemire's multiply-shift, Memorinth)."""
     return <int>(((splitmix64(state) >> 32) * <uint64_t>n) >> 32)
+
+
+# -- atomics (searches sharing a best value across threads) ----------------------------------------------
+cdef extern from *:
+    """
+    static inline int64_t ms_atomic_load(const int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void ms_atomic_store(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int64_t ms_atomic_add(int64_t* p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
+    """
+    int64_t atomic_load "ms_atomic_load"(const int64_t* p) nogil
+    void atomic_store "ms_atomic_store"(int64_t* p, int64_t v) nogil
+    int64_t atomic_add "ms_atomic_add"(int64_t* p, int64_t v) nogil
 
 
 # -- the clock -------------------------------------------------------------------------------------
