@@ -22,9 +22,10 @@ from common import best_time, mean_ci, table  # noqa: E402
 
 import solver  # noqa: E402
 
+from solver import contract  # noqa: E402
 from solver.kernels import memorinth_escape as KE  # noqa: E402
 from solver.kernels import memorinth_play as K  # noqa: E402
-from solver.memorinth.escape import shortest_escape  # noqa: E402
+from solver.memorinth.solve import shortest_escape  # noqa: E402
 from solver.memorinth.game import MemorinthGame  # noqa: E402
 from solver.memorinth.puzzles import DIFFICULTIES  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
@@ -262,7 +263,7 @@ def hint_latency(quick: bool) -> None:
         times, plays = [], []
         for state in states:
             start = time.perf_counter()
-            result = game.hint(state, SearchContext(limits=Limits(time_ms=game.default_time_ms)), top=3)
+            result = contract.hint(game, state, SearchContext(limits=Limits(time_ms=game.default_time_ms)), top=3)
             times.append(time.perf_counter() - start)
             plays.append(result.root_info["playouts"] / max(1, result.root_info["candidates"]))
         rows.append([game.spec(), len(states), f"{np.mean(times):.3f}", f"{max(times):.3f}",

@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table  # noqa: E402
 
+from solver import contract  # noqa: E402
 from solver.errors import SolverError  # noqa: E402
 from solver.puzzles import generate  # noqa: E402
 from solver.registry import game_names, load_game  # noqa: E402
@@ -58,9 +59,9 @@ def bench_generate(quick: bool) -> None:
     rows = []
     for name in game_names():
         game = load_game(name)
-        if not game.PUZZLE_KINDS:
+        if not contract.puzzle_kinds(game):
             continue
-        kind = game.PUZZLE_KINDS[0]
+        kind = contract.puzzle_kinds(game)[0]
         count = 4 if quick else 24
         rows += _rows(f"{name} {kind}", lambda jobs, executor, g=game, k=kind: generate(
             g, k, "medium", seed=11, count=count, jobs=jobs, executor=executor), count)
@@ -73,10 +74,10 @@ def bench_selfplay(quick: bool) -> None:
     rows = []
     for name in game_names():
         game = load_game(name)
-        if not game.SELFPLAY_POLICIES:
+        if not contract.selfplay_policies(game):
             continue
         count = 4 if quick else 40
-        rows += _rows(f"{name} {','.join(game.SELFPLAY_DEFAULT)}", lambda jobs, executor, g=game: selfplay(
+        rows += _rows(f"{name} {','.join(contract.selfplay_default(game))}", lambda jobs, executor, g=game: selfplay(
             g, None, seed=5, count=count, jobs=jobs, executor=executor), count)
     print(table(("games", "executor", "seconds", "games/s", "speed-up", "output"), rows))
     print()
@@ -96,7 +97,7 @@ def bench_costs(quick: bool) -> None:
     rows = []
     for name in game_names():
         game = load_game(name)
-        for kind in game.PUZZLE_KINDS:
+        for kind in contract.puzzle_kinds(game):
             rules, refusal = game, None
             if name == "forgotten" and kind == "best-move":  # the exact solver's boards (docs/formats/forgotten.md)
                 rules = load_game("forgotten(width=4,height=3)")
@@ -113,10 +114,10 @@ def bench_costs(quick: bool) -> None:
                 sys.stdout.flush()
             if refusal and not any(r[1].startswith(f"generate {kind} ") for r in rows):
                 rows.append((name, f"generate {kind}", 0, f"- ({refusal})"))
-        if game.SELFPLAY_POLICIES:
+        if contract.selfplay_policies(game):
             count = 2 if quick else 10
             cost = _cpu_per_item(lambda g=game: selfplay(g, None, seed=5, count=count), count)
-            rows.append((name, f"selfplay {','.join(game.SELFPLAY_DEFAULT)}", count, f"{cost:.3f}"))
+            rows.append((name, f"selfplay {','.join(contract.selfplay_default(game))}", count, f"{cost:.3f}"))
     print(table(("game", "item", "items timed", "CPU s per item"), rows))
     print()
 

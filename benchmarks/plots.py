@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from solver import contract
 from solver.drawing import INK, PALETTE, Svg
 from solver.puzzles import check, generate
 from solver.registry import game_names, load_game
@@ -39,13 +40,13 @@ def measure_selfplay(count: int, jobs: int, executor: str) -> dict:
     out = {}
     for name in game_names():
         game = load_game(name)
-        if not game.SELFPLAY_POLICIES:
+        if not contract.selfplay_policies(game):
             continue
         start = time.perf_counter()
         results = list(selfplay(game, None, seed=2026, count=count, jobs=jobs, executor=executor))
         summary = summarize(results)
         summary["seconds"] = round(time.perf_counter() - start, 1)
-        summary["policies"] = list(game.SELFPLAY_DEFAULT)
+        summary["policies"] = list(contract.selfplay_default(game))
         out[name] = summary
         print(f"  self-play {name}: {count} deals in {summary['seconds']} s", file=sys.stderr)
     return out
@@ -64,9 +65,9 @@ def measure_proofs(count: int, jobs: int, executor: str) -> dict:
     out: dict = {}
     for name in game_names():
         game = load_game(name)
-        if not game.PUZZLE_KINDS:
+        if not contract.puzzle_kinds(game):
             continue
-        kind = game.PUZZLE_KINDS[0]
+        kind = contract.puzzle_kinds(game)[0]
         for difficulty in ("easy", "medium", "hard"):
             times = []
             for puzzle in generate(game, kind, difficulty, seed=2026, count=count, jobs=jobs, executor=executor):

@@ -20,14 +20,17 @@ the only cue.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from solver import contract
 from solver.errors import InvalidInputError
 from solver.game import Game
+from solver.registry import load_game
 
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
@@ -155,7 +158,6 @@ class Svg:
     def arrow(self, x1: float, y1: float, x2: float, y2: float, colour: str = HINT_COLOURS[0], width: float = 6.0,
               opacity: float = 1.0) -> None:
         """An arrow from (x1, y1) to (x2, y2), with its head drawn as a polygon (no markers, so it prints)."""
-        import math
         dx, dy = x2 - x1, y2 - y1
         length = math.hypot(dx, dy) or 1.0
         ux, uy = dx / length, dy / length
@@ -239,7 +241,6 @@ def percent_text(value: float) -> str:
 # ---------------------------------------------------------------------- entry points
 def svg(game: Game | str, position: Any, player: int | None = None, hint: Any = None, **options: Any) -> str:
     """A standalone SVG picture of ``position`` (only ``player``'s view when given; ``hint`` drawn on it)."""
-    from solver.registry import load_game
     g = load_game(game)
     pos = g.parse_position(position)
     if player is not None:
@@ -247,7 +248,7 @@ def svg(game: Game | str, position: Any, player: int | None = None, hint: Any = 
     data = hint.to_json() if hasattr(hint, "to_json") else hint
     if data is not None and not isinstance(data, dict):
         raise InvalidInputError("hint", data, "expected a hint result (its JSON object)")
-    return pos.game.svg(pos, hint=data, **options)
+    return contract.svg(pos.game, pos, hint=data, **options)
 
 
 def write_puzzle_sheets(game: Game, puzzles: list[dict[str, Any]], directory: str) -> list[str]:
@@ -262,7 +263,7 @@ def write_puzzle_sheets(game: Game, puzzles: list[dict[str, Any]], directory: st
             name = f"{_file_name(puzzle['id'])}{'-solution' if solution else ''}.svg"
             path = os.path.join(directory, name)
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write(game.puzzle_svg(puzzle, solution=solution))
+                handle.write(contract.puzzle_svg(game, puzzle, solution=solution))
             written.append(path)
     path = os.path.join(directory, "answers.svg")
     with open(path, "w", encoding="utf-8") as handle:
@@ -275,7 +276,7 @@ def answers_page(game: Game, puzzles: list[dict[str, Any]]) -> str:
     """A printable page with every puzzle's id, difficulty and answer."""
     rows: list[tuple[str, str, list[str]]] = []
     for puzzle in puzzles:
-        text = game.puzzle_answer(puzzle)
+        text = contract.puzzle_answer(game, puzzle)
         rows.append((puzzle["id"], puzzle.get("difficulty", ""), _wrap(text, 90)))
     line = 16
     height = 70 + sum(line * (len(r[2]) + 1) + 8 for r in rows)

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import UnknownGameError
-from solver.game import Game
 
-#: name -> "module:ClassName"
+if TYPE_CHECKING:
+    from solver.game import Game
+
+#: name -> the game's package; its ``game.py`` names the game class ``GAME`` (``"module:Class"`` also works)
 GAMES: dict[str, str] = {
-    "aetherya": "solver.aetherya.game:AetheryaGame",
-    "embers": "solver.embers.game:EmbersGame",
-    "forgotten": "solver.forgotten.game:ForgottenGame",
-    "memorinth": "solver.memorinth.game:MemorinthGame",
-    "mnemonic": "solver.mnemonic.game:MnemonicGame",
+    "aetherya": "solver.aetherya",
+    "embers": "solver.embers",
+    "forgotten": "solver.forgotten",
+    "memorinth": "solver.memorinth",
+    "mnemonic": "solver.mnemonic",
 }
 
 _SPEC = re.compile(r"^\s*([a-z][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$", re.S)
@@ -36,8 +38,11 @@ def game_class(name: str, field: str = "game") -> type[Game]:
     """The class registered under ``name``."""
     if not isinstance(name, str) or name not in GAMES:
         raise UnknownGameError(field, name, f"unknown game (known: {', '.join(game_names())})")
-    module_name, _, class_name = GAMES[name].partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    where = GAMES[name]
+    if ":" in where:
+        module_name, _, class_name = where.partition(":")
+        return getattr(importlib.import_module(module_name), class_name)
+    return importlib.import_module(f"{where}.game").GAME
 
 
 def parse_spec(spec: str, field: str = "game") -> tuple[str, dict[str, str]]:
@@ -62,6 +67,7 @@ def parse_spec(spec: str, field: str = "game") -> tuple[str, dict[str, str]]:
 
 def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
     """A game instance from a name, a ``name(key=value,...)`` spec, or a game (returned as is)."""
+    from solver.game import Game  # lazy: start-up (the registry lists games for --help without loading numpy)
     if isinstance(spec, Game):
         if params:
             return type(spec)(**{**spec.params, **params})
@@ -73,6 +79,7 @@ def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
 
 def game_listing() -> list[dict[str, Any]]:
     """Every game's name, players, parameters (with choices), puzzle kinds and self-play policies."""
+    from solver import contract  # lazy: start-up (the registry lists games for --help without loading numpy)
     listing = []
     for name in game_names():
         cls = game_class(name)
@@ -83,7 +90,7 @@ def game_listing() -> list[dict[str, Any]]:
         listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
                         "utility": cls.utility.value, "information": cls.information.value, "parameters": params,
                         "playersParameter": cls.PLAYERS_PARAMETER, "modeParameter": cls.MODE_PARAMETER,
-                        "puzzleKinds": list(cls.PUZZLE_KINDS), "puzzleGames": dict(cls.PUZZLE_GAMES),
-                        "selfplayPolicies": list(cls.SELFPLAY_POLICIES),
+                        "puzzleKinds": list(contract.puzzle_kinds(cls)), "puzzleGames": contract.puzzle_games(cls),
+                        "selfplayPolicies": list(contract.selfplay_policies(cls)),
                         "defaultTimeMs": cls.default_time_ms})
     return listing

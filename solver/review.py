@@ -16,10 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.errors import InvalidInputError
-from solver.game import Game, State, View
+from solver.game import Game, State
 from solver.record import Record
 from solver.results import HintResult, MoveInfo
 from solver.search import Limits, SearchContext
+from solver import contract
 
 #: every legal move is ranked so that the move played has a value
 ALL_MOVES = 1000
@@ -52,7 +53,7 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         if cancel.is_set():
             break
         view = position.view(player) if isinstance(position, State) else position
-        result = played_game.hint(view, SearchContext(limits=limits, seed=seed, cancel=cancel), top=ALL_MOVES)
+        result = contract.hint(played_game, view, SearchContext(limits=limits, seed=seed, cancel=cancel), top=ALL_MOVES)
         if cancel.is_set():
             break  # this decision's search was cut short: it is left out rather than judged on too little
         meaning = meaning or result.root_info.get("valueMeaning")

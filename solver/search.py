@@ -4,6 +4,12 @@ A :class:`SearchContext` is handed to every hint and solve call. Searches poll
 :meth:`SearchContext.should_stop` in their outer loops (never in compiled inner
 loops) and call :meth:`SearchContext.maybe_report` with a function that builds
 their best-so-far result; the context decides whether it is time to report.
+
+A compiled search runs without the GIL and cannot poll the context: a :class:`Watch`
+gives it a stop flag (``watch.control[0]``, read by the kernel) and a watcher thread
+that raises the flag on ``terminate`` or at the deadline, stops whatever registered
+with :meth:`Watch.on_stop` (a CP-SAT solver), and sends the interim reports. It is the
+one watcher every game's long compiled search uses.
 """
 
 from __future__ import annotations
@@ -14,8 +20,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from solver.errors import InvalidInputError
-from solver.validate import as_int, as_object, check_keys, join
+from solver.validate import NODES, SEED, TIME_MS, as_object, check_keys, join
+
+
+class Stopped(Exception):
+    """Raised inside a long action (puzzle generation, self-play) when its context says stop.
+
+    The service layer turns it into the action's final answer: ``terminated`` when the query was
+    terminated, a time-limit error naming ``limits.time_ms`` otherwise.
+    """
 
 
 @dataclass(frozen=True)
@@ -35,8 +51,8 @@ class Limits:
         time_ms = obj.get("time_ms")
         nodes = obj.get("nodes")
         return Limits(
-            time_ms=None if time_ms is None else as_int(time_ms, join(field_name, "time_ms"), 1, 86_400_000),
-            nodes=None if nodes is None else as_int(nodes, join(field_name, "nodes"), 1, 10**12),
+            time_ms=None if time_ms is None else TIME_MS.check(time_ms, join(field_name, "time_ms")),
+            nodes=None if nodes is None else NODES.check(nodes, join(field_name, "nodes")),
         )
 
     def with_defaults(self, time_ms: int | None, nodes: int | None = None) -> Limits:
@@ -99,4 +115,119 @@ def check_seed(value: Any, field_name: str = "seed") -> int:
     """A seed is a non-negative integer below 2**63."""
     if value is None:
         raise InvalidInputError(field_name, value, "a seed is required")
-    return as_int(value, field_name, 0, 2**63 - 1)
+    return SEED.check(value, field_name)
+
+
+#: seconds between the watcher's looks at the cancel event, the clock and the report
+WATCH_EVERY = 0.02
+
+
+class Watch:
+    """A stop flag raised by ``cancel`` or ``deadline`` (``time.perf_counter()``), and interim reports.
+
+    Use it as a context manager around the search; the watcher thread runs only inside it.
+    """
+
+    def __init__(self, cancel: threading.Event | None = None, deadline: float | None = None,
+                 report: Callable[[], None] | None = None, slots: int = 2, name: str = "search-watch") -> None:
+        self.cancel = cancel
+        self.deadline = deadline
+        self.report = report
+        self.name = name
+        #: control[0]: the stop flag the compiled search polls; the other ``slots - 1`` entries are the kernel's
+        #: own (the nodes of the call under way, a published incumbent, ...)
+        self.control = np.zeros(max(1, slots), dtype=np.int64)
+        self._stoppers: list[Callable[[], Any]] = []
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._failure: BaseException | None = None
+        #: when the flag was raised (``time.perf_counter()``), for the work a stopped search still does
+        self.stopped_at: float | None = None
+
+    # -- the flag ---------------------------------------------------------------------------
+    def stopped(self) -> bool:
+        """True once the search must stop (cancelled or out of time); raises the flag if it was not yet."""
+        if self.control[0]:
+            return True
+        if (self.cancel is not None and self.cancel.is_set()) or (
+                self.deadline is not None and time.perf_counter() >= self.deadline):
+            self.stop()
+            return True
+        return False
+
+    @property
+    def cancelled(self) -> bool:
+        """True when the engine's ``terminate`` (not the clock) stopped the search."""
+        return self.cancel is not None and self.cancel.is_set()
+
+    def since_stop(self) -> float:
+        """Seconds since the flag was raised (0 while it is not)."""
+        return 0.0 if self.stopped_at is None else time.perf_counter() - self.stopped_at
+
+    def remaining(self) -> float | None:
+        """Seconds to the deadline (``None``: none)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
+    def stop(self) -> None:
+        """Raise the flag and stop whatever registered with :meth:`on_stop`."""
+        with self._lock:
+            if self.stopped_at is None:
+                self.stopped_at = time.perf_counter()
+            self.control[0] = 1
+            stoppers = list(self._stoppers)
+        for stopper in stoppers:
+            stopper()
+
+    def on_stop(self, stopper: Callable[[], Any]) -> Callable[[], None]:
+        """Call ``stopper`` when the flag is raised (at once if it already is); returns the unregistering call."""
+        with self._lock:
+            raised = bool(self.control[0])
+            if not raised:
+                self._stoppers.append(stopper)
+        if raised:
+            stopper()
+
+        def forget() -> None:
+            with self._lock:
+                if stopper in self._stoppers:
+                    self._stoppers.remove(stopper)
+        return forget
+
+    # -- the watcher ------------------------------------------------------------------------
+    def __enter__(self) -> Watch:
+        if self.cancel is not None or self.deadline is not None or self.report is not None:
+            self._thread = threading.Thread(target=self._run, daemon=True, name=self.name)
+            self._thread.start()
+        return self
+
+    def __exit__(self, kind: Any, *exc: Any) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._failure is not None and kind is None:
+            raise self._failure  # a report that failed is a bug: it surfaces in the search's thread
+
+    def _run(self) -> None:
+        try:
+            while not self._done.wait(self._pause()):
+                if not self.control[0]:
+                    self.stopped()
+                if self.report is not None and not self.control[0]:
+                    self.report()
+        except BaseException as exc:  # noqa: BLE001 - handed to the search's thread by __exit__
+            self._failure = exc
+            self.stop()
+
+    @classmethod
+    def for_context(cls, ctx: SearchContext, report: Callable[[], Any] | None = None, slots: int = 2,
+                    name: str = "search-watch") -> Watch:
+        """A watch on ``ctx``: its ``terminate`` (cancel event) and time limit, with ``report`` called at every look
+        (usually ``lambda: ctx.maybe_report(build)``)."""
+        left = ctx.remaining()
+        deadline = None if left is None else time.perf_counter() + left
+        return cls(ctx.cancel, deadline, report, slots=slots, name=name)
+
+    def _pause(self) -> float:
+        left = self.remaining()
+        return WATCH_EVERY if left is None else max(0.0005, min(WATCH_EVERY, left))

@@ -17,26 +17,28 @@ from typing import Any
 
 from solver.errors import InvalidInputError
 from solver.game import Game
+from solver.registry import load_game
 from solver.scale import item_rng, run_items
 from solver.stats import is_binary, mcnemar, mean_ci, wilson
+from solver import contract
 
 
 def parse_policies(game: Game, text: str | None, field: str = "policies") -> tuple[str, ...]:
     """Comma-separated policy names, each one of the game's."""
-    if not game.SELFPLAY_POLICIES:
+    if not contract.selfplay_policies(game):
         raise InvalidInputError("action", "selfplay", f"{game.name} has no self-play")
     if text is None or not str(text).strip():
-        return game.SELFPLAY_DEFAULT
+        return contract.selfplay_default(game)
     names = tuple(part.strip() for part in str(text).split(","))
     for name in names:
-        if name not in game.SELFPLAY_POLICIES:
-            raise InvalidInputError(field, name, f"unknown policy (known: {', '.join(game.SELFPLAY_POLICIES)})")
+        if name not in contract.selfplay_policies(game):
+            raise InvalidInputError(field, name, f"unknown policy (known: {', '.join(contract.selfplay_policies(game))})")
     return names
 
 
 def play_one(game: Game, policies: tuple[str, ...], seed: int, index: int, options: dict[str, Any]) -> dict[str, Any]:
     """Game ``index`` of the run."""
-    result = game.selfplay_game(policies, item_rng(seed, index, "selfplay"), **options)
+    result = contract.selfplay_game(game, policies, item_rng(seed, index, "selfplay"), **options)
     meta = {"id": f"{game.spec()}-selfplay-{seed}-{index}", "game": game.spec(), "seed": seed, "index": index,
             "policies": list(policies)}
     return {**meta, **{k: v for k, v in result.items() if k not in meta}}
@@ -44,7 +46,6 @@ def play_one(game: Game, policies: tuple[str, ...], seed: int, index: int, optio
 
 def _play_from_spec(spec: str, policies: tuple[str, ...], options: dict[str, Any], seed: int,
                     index: int) -> dict[str, Any]:
-    from solver.registry import load_game
     return play_one(load_game(spec), policies, seed, index, options)
 
 
@@ -54,8 +55,8 @@ def selfplay(game: Game, policies: tuple[str, ...] | None = None, seed: int = 0,
     """Games ``start .. start+count-1`` of a run, in index order (``solver.selfplay`` in the Python API)."""
     chosen = policies if policies else parse_policies(game, None)
     for name in chosen:
-        if name not in game.SELFPLAY_POLICIES:
-            raise InvalidInputError("policies", name, f"unknown policy (known: {', '.join(game.SELFPLAY_POLICIES)})")
+        if name not in contract.selfplay_policies(game):
+            raise InvalidInputError("policies", name, f"unknown policy (known: {', '.join(contract.selfplay_policies(game))})")
     task = functools.partial(_play_from_spec, game.spec(), tuple(chosen), dict(options or {}), seed)
     return run_items(task, start, count, jobs=jobs, executor=executor, address=address, progress=progress,
                      label="games")

@@ -2,7 +2,10 @@
 
 import importlib.util
 import json
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -10,22 +13,27 @@ import pytest
 from solver import registry
 
 
+TOYGAME = "memory_solver_tests_toygame"
+
+
 def _load_toygame():
-    name = "memory_solver_tests_toygame"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("toygame.py"))
+    """The toy game's package (tests/toygame/), importable by name so that the registry finds its modules."""
+    if TOYGAME not in sys.modules:
+        folder = Path(__file__).with_name("toygame")
+        spec = importlib.util.spec_from_file_location(TOYGAME, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[TOYGAME] = module
         spec.loader.exec_module(module)
-    return sys.modules[name]
+    return importlib.import_module(f"{TOYGAME}.game")
 
 
 @pytest.fixture
 def pile_game(monkeypatch):
-    """Registers the toy game ``pile`` (tests/toygame.py) for protocol tests."""
+    """Registers the toy game ``pile`` (tests/toygame/) with one registry line, as a real game is."""
     module = _load_toygame()
-    monkeypatch.setitem(registry.GAMES, "pile", f"{module.__name__}:PileGame")
-    return module.PileGame()
+    monkeypatch.setitem(registry.GAMES, "pile", TOYGAME)
+    return module.GAME()
 
 
 class _AnswerLines(list):
@@ -52,3 +60,32 @@ def engine_answers():
         engine.close()
         return list(out)
     return answers
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live_server(pile_game):
+    """The web board at http://127.0.0.1:PORT with the toy game 'pile' registered beside the five games."""
+    import uvicorn
+    from solver.web.server import build_app
+    port = _free_port()
+    app = build_app(threads=2)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        from solver.datafiles import unrestrict
+        unrestrict()

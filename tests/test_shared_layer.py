@@ -1,6 +1,6 @@
 """The layer every game shares: views, apply, records, review, puzzles, self-play, pictures, the common verbs.
 
-These run on the toy game ``pile`` (tests/toygame.py), whose hooks are the simplest possible, so a failure
+These run on the toy game ``pile`` (tests/toygame/), whose hooks are the simplest possible, so a failure
 here is a failure of the shared code; each real game checks the same contracts on itself.
 """
 
@@ -10,6 +10,8 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
+
+from solver import contract
 
 from solver import cli
 from solver.engine import Engine
@@ -56,11 +58,11 @@ def test_a_request_that_needs_the_full_state_refuses_a_view(pile_game):
 def test_hint_on_a_state_is_the_hint_on_its_view(pile_game):
     state = pile_game.parse_state("8:0")
     ctx = lambda: SearchContext(limits=Limits(nodes=50), seed=3)  # noqa: E731
-    assert pile_game.hint(state, ctx()).to_json() == pile_game.hint(state.view(0), ctx()).to_json()
+    assert contract.hint(pile_game, state, ctx()).to_json() == contract.hint(pile_game, state.view(0), ctx()).to_json()
     with pytest.raises(InvalidInputError, match="fullInformation"):
-        pile_game.hint(state.view(0), ctx(), full_information=True)
+        contract.hint(pile_game, state.view(0), ctx(), full_information=True)
     with pytest.raises(InvalidInputError, match="player 0's view"):
-        pile_game.hint(state.view(0), ctx(), player=1)
+        contract.hint(pile_game, state.view(0), ctx(), player=1)
 
 
 def test_apply_advances_states_and_views_and_names_the_bad_move(pile_game):

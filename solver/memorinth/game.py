@@ -1,21 +1,26 @@
-"""Memorinth (Pegasus Spiele): the game object, its engine services and its command line."""
+"""Memorinth (Pegasus Spiele): the game's parameters, new games, and positions read from JSON or notation.
+
+The rules run in the compiled kernel (``solver/memorinth/kernel.py``) on the state vector of
+``solver/memorinth/layout.py``; the capabilities live in their own modules (``hints.py``, ``solve.py``,
+``puzzles.py``, ``selfplay.py``, ``picture.py``, ``text.py``, ``commands.py``), which ``solver.contract`` finds.
+"""
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
 from solver.errors import InvalidInputError
-from solver.game import Game, Information, Option, Parameter, State, Utility
-from solver.memorinth import rules as R
+from solver.game import Game, Information, Parameter, Utility, _decode_json_text
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
 from solver.memorinth.deck import Deck, load_deck
-from solver.memorinth.rules import kernel
-from solver.memorinth.state import MemorinthState, rule_vector
-from solver.memorinth.view import MemorinthView
-from solver.results import HintResult, SolveResult
-from solver.search import SearchContext
+from solver.memorinth.layout import rule_vector
+from solver.memorinth.notation import (Parsed, check_state, legacy_observation_to_view, looks_like_legacy_observation,
+                                       read_json, read_notation)
+from solver.memorinth.state import MemorinthState
+from solver.memorinth.view import MemorinthView, view_from_json, view_from_notation
 
 
 class MemorinthGame(Game):
@@ -28,6 +33,8 @@ class MemorinthGame(Game):
     min_players = 1
     max_players = 4
     default_time_ms = 1000
+    PLAYERS_PARAMETER = "players"
+    MODE_PARAMETER = "variant"
     PARAMETERS = {
         "players": Parameter(2, int, "number of players, 2-4 (1 = solitaire: puzzles and shortest escapes)",
                              lo=1, hi=4),
@@ -91,44 +98,9 @@ class MemorinthGame(Game):
 
     def deal(self, seed: int) -> MemorinthState:
         """A game dealt with ``seed``: cards shuffled into a checkerboard around the clearing, characters drawn."""
-        from solver.memorinth.rules import kernel
         vec = rule_vector(self.rules)
         kernel.deal(vec, self.deck_table, int(seed) & (2**64 - 1))
         return MemorinthState(self, vec)
-
-    def state_from_json(self, obj: Any, field: str = "state") -> MemorinthState:
-        from solver.memorinth.notation import state_from_json
-        return state_from_json(self, obj, field)
-
-    def state_from_notation(self, text: str, field: str = "state") -> MemorinthState:
-        from solver.memorinth.notation import state_from_notation
-        return state_from_notation(self, text, field)
-
-    def parse_state(self, payload: Any, field: str = "state") -> MemorinthState:
-        state = super().parse_state(payload, field)
-        if not isinstance(state, MemorinthState):
-            raise InvalidInputError(field, type(state).__name__, "not a Memorinth state")
-        return state
-
-    def parse_position(self, payload: Any, field: str = "state") -> MemorinthState | MemorinthView:
-        """A state or a view; the observation JSON of earlier releases is read as the view it describes."""
-        from solver.game import _decode_json_text
-        from solver.memorinth.notation import legacy_observation_to_view, looks_like_legacy_observation
-        payload = _decode_json_text(payload, field)
-        if looks_like_legacy_observation(payload):
-            payload = legacy_observation_to_view(payload, field)
-        position = super().parse_position(payload, field)
-        if not isinstance(position, (MemorinthState, MemorinthView)):
-            raise InvalidInputError(field, type(position).__name__, "not a Memorinth position")
-        return position
-
-    def view_from_json(self, obj: Any, field: str = "state") -> MemorinthView:
-        from solver.memorinth.view import view_from_json
-        return view_from_json(self, obj, field)
-
-    def view_from_notation(self, text: str, field: str = "state") -> MemorinthView:
-        from solver.memorinth.view import view_from_notation
-        return view_from_notation(self, text, field)
 
     def new_game(self, seed: int) -> MemorinthState:
         """A dealt game (``new --seed S``), also when ``chance_setup`` is set."""
@@ -138,159 +110,51 @@ class MemorinthGame(Game):
         """A real table before the deal, as ``player`` sees it: the cards are then entered as they are laid out
         (``deal card 7`` for each cell row by row, skipping the clearing's, then ``deal character R`` for each
         character place), as the ``chance_setup`` deal does."""
-        from solver.memorinth.view import MemorinthView
         if not 0 <= player < self.rules.players:
             raise InvalidInputError("player", player, f"expected 0..{self.rules.players - 1}")
         return MemorinthView(self, player, rule_vector(self.rules), [])
 
-    # -- services -------------------------------------------------------------------------------
-    def hint_view(self, view: Any, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
-        from solver.memorinth.hints import hint_view
-        return hint_view(self._own_view(view), ctx, top=top)
+    def view_of(self, state: MemorinthState, player: int) -> MemorinthView:
+        """``player``'s view of ``state`` (``state.view(player)``)."""
+        return MemorinthView.of_state(state, player)
 
-    def hint_full(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
-                  **options: Any) -> HintResult:
-        from solver.memorinth.hints import hint_full
-        return hint_full(self.parse_state(state), ctx, top=top, player=player)
+    # -- positions from JSON and notation ----------------------------------------------------------
+    def state_from_json(self, obj: Any, field: str = "state") -> MemorinthState:
+        return _checked_state(read_json(self, obj, field, None), field)
 
-    def _own_view(self, view: Any) -> MemorinthView:
-        from solver.memorinth.view import MemorinthView
-        if not isinstance(view, MemorinthView):
-            raise InvalidInputError("state", type(view).__name__, "not a Memorinth view")
-        return view
+    def state_from_notation(self, text: str, field: str = "state") -> MemorinthState:
+        return _checked_state(read_notation(self, text, field, None), field)
 
-    def solve(self, payload: Any, ctx: SearchContext, **options: Any) -> SolveResult:
-        """The proven shortest escape (MR-26); ``maxDepth`` and ``player`` as options or in the object form."""
-        from solver.memorinth.escape import solve_request
-        if options:
-            if isinstance(payload, dict) and "state" in payload:
-                clash = sorted(set(options) & set(payload))
-                if clash:
-                    raise InvalidInputError(f"options.{clash[0]}", options[clash[0]],
-                                            f"also given in the problem object ({clash[0]!r})")
-                payload = {**payload, **options}
-            else:
-                payload = {"state": payload, **options}
-        return solve_request(self, payload, ctx)
+    def parse_state(self, payload: Any, field: str = "state") -> MemorinthState:
+        state = super().parse_state(payload, field)
+        if not isinstance(state, MemorinthState):
+            raise InvalidInputError(field, type(state).__name__, "not a Memorinth state")
+        return state
 
-    def score(self, payload: Any, **options: Any) -> dict[str, Any]:
-        """The race (``docs/formats/memorinth.md``): from a view, the paths as they lie (no shortest escape,
-        which needs every underside)."""
-        from solver.memorinth.escape import race_report
-        from solver.memorinth.view import MemorinthView
-        position = self.parse_position(payload)
-        if isinstance(position, MemorinthView):
-            return view_race_report(position)
-        return race_report(position)
+    def parse_position(self, payload: Any, field: str = "state") -> MemorinthState | MemorinthView:
+        """A state or a view; the observation JSON of earlier releases is read as the view it describes."""
+        payload = _decode_json_text(payload, field)
+        if looks_like_legacy_observation(payload):
+            payload = legacy_observation_to_view(payload, field)
+        position = super().parse_position(payload, field)
+        if not isinstance(position, (MemorinthState, MemorinthView)):
+            raise InvalidInputError(field, type(position).__name__, "not a Memorinth position")
+        return position
 
-    # -- puzzles and self-play --------------------------------------------------------------------
-    PUZZLE_KINDS = ("escape",) + tuple(f"escape-in-{k}" for k in range(1, 13))
-    SELFPLAY_POLICIES = ("hint", "greedy", "random")
-    SELFPLAY_DEFAULT = ("hint", "greedy")
+    def view_from_json(self, obj: Any, field: str = "state") -> MemorinthView:
+        return view_from_json(self, obj, field)
 
-    def puzzle_request(self, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
-        """``--turns K`` is the kind ``escape-in-K``, graded by K (``docs/formats/memorinth.md``)."""
-        from solver.memorinth.puzzles import grade
-        turns = options.get("turns")
-        if turns is None:
-            return kind, difficulty
-        return f"escape-in-{turns}", grade(self.rules.variant, turns)
-
-    def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
-        from solver.memorinth.puzzles import generate_one
-        return generate_one(self, kind, difficulty, rng)
-
-    def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-        from solver.memorinth.puzzles import check_answer
-        return check_answer(self, puzzle, answer)
-
-    def puzzle_position(self, puzzle: dict[str, Any]) -> MemorinthState:
-        """The puzzle's solitaire position, every underside known: the answer is the moves played from it
-        (``check_puzzle`` takes them as a flat list and counts the own turns on the replay)."""
-        from solver.memorinth.puzzles import puzzle_state
-        return puzzle_state(self, puzzle)
-
-    def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
-        from solver.memorinth.puzzles import describe_puzzle
-        return describe_puzzle(self, puzzle)
-
-    def puzzle_answer(self, puzzle: dict[str, Any]) -> str:
-        from solver.memorinth.puzzles import answer_text
-        return answer_text(puzzle.get("solution") or [])
-
-    def selfplay_game(self, policies: tuple[str, ...], rng: np.random.Generator, **options: Any) -> dict[str, Any]:
-        from solver.memorinth.selfplay import play_deal
-        return play_deal(self, policies, rng, **options)
-
-    # -- pictures and text --------------------------------------------------------------------------
-    def svg(self, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
-        from solver.memorinth.picture import position_svg
-        return position_svg(self, position, hint, **options)
-
-    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
-        from solver.memorinth.picture import puzzle_svg
-        return puzzle_svg(self, puzzle, solution)
-
-    def describe(self, position: Any, player: int | None = None) -> str:
-        """The text picture (``solver/memorinth/render.py``), of ``player``'s view when given."""
-        import io
-
-        from solver.memorinth.render import render
-        if player is not None and isinstance(position, MemorinthState):
-            position = position.view(player)
-        out = io.StringIO()
-        render(position, out)
-        out.write(f"notation: {position.to_notation()}\n")
-        return out.getvalue()
-
-    def render_text(self, verb: str, result: Any) -> str | None:
-        from solver.memorinth.render import score_text, solve_text
-        if verb == "solve":
-            return solve_text(result.to_json())
-        if verb == "score":
-            return score_text(result)
-        return None
-
-    # -- command line and demo ------------------------------------------------------------------
-    PLAYERS_PARAMETER = "players"
-    MODE_PARAMETER = "variant"
-    VERB_ALIASES = {"apply": ("play",)}
-    VERB_OPTIONS = {
-        "solve": (Option("maxDepth", "--max-depth", int, 30, "give up beyond this many own turns", lo=1, hi=64),
-                  Option("player", "--player", int, None, "whose escape (default: the player to act)", lo=0,
-                         hi=3)),
-        "generate": (Option("turns", "--turns", int, None, "exactly this many own turns (the kind escape-in-K, "
-                                                           "graded by K) instead of --difficulty", lo=1, hi=12),),
-        "selfplay": (Option("hintNodes", "--hint-nodes", int, 200, "playouts per hint of the 'hint' policy",
-                            lo=1, hi=1_000_000),
-                     Option("maxTurns", "--max-turns", int, 200, "a game longer than this many turns is unfinished",
-                            lo=1, hi=100_000)),
-    }
-
-    def add_cli(self, commands: argparse._SubParsersAction) -> None:
-        from solver.memorinth.cli import add_commands
-        add_commands(self, commands)
-
-    def demo(self, out: TextIO) -> None:
-        from solver.memorinth.cli import demo
-        demo(self, out)
+    def view_from_notation(self, text: str, field: str = "state") -> MemorinthView:
+        return view_from_notation(self, text, field)
 
 
-def view_race_report(view: Any) -> dict[str, Any]:
-    """``score`` on a view: each piece's fewest moves out along the face-up paths (public); the shortest escape
-    needs every underside, so it is left out."""
-    from solver.memorinth.state import PIECE
-    dist = np.zeros(25, dtype=np.int32)
-    kernel.escape_distances(view.vec, view.deck_table, dist)
-    players = []
-    for p in range(view.rules.players):
-        cell = int(view.vec[PIECE + p])
-        entry: dict[str, Any] = {"player": p, "colour": R.COLOURS[p],
-                                 "cell": "out" if cell == R.OUT else R.cell_name(cell)}
-        if cell != R.OUT and view.setup is None:
-            entry["pathDistance"] = int(dist[cell]) if dist[cell] >= 0 else None
-        players.append(entry)
-    return {"players": players, "winner": view.winner(), "over": view.is_terminal(), "view": view.observer,
-            "pathDistanceMeaning": "fewest moves out along the paths as they lie now (characters ignored)",
-            "shortestEscapeMeaning": "needs the full state (every underside): not given for a player's view"}
+def _checked_state(parsed: Parsed, field: str) -> MemorinthState:
+    """The state a parse gave, checked against the rules (a deal under way needs no check)."""
+    game, vec, setup, _ = parsed
+    state = MemorinthState(game, vec, setup)
+    if setup is None:
+        check_state(state, field)
+    return state
 
+
+GAME = MemorinthGame

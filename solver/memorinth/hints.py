@@ -20,18 +20,23 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import InvalidInputError, UnsupportedActionError
-from solver.memorinth import rules as R
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
 from solver.memorinth.reasons import action_reason, flip_reason
-from solver.memorinth.rules import kernel
 from solver.memorinth.state import MemorinthState
 from solver.memorinth.view import MemorinthView
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
+from solver.stats import wilson
 from solver.validate import as_int
+
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
 
 POLICY = np.array([1, 1, 1, 1], dtype=np.int32)      # greedy for everybody after the candidate move
 MAX_TURNS = 400                                      # playouts longer than this count as unfinished
@@ -40,6 +45,7 @@ SCREEN = 24                                          # more candidates than this
 SCREEN_PLAYOUTS = 4                                  # playouts per candidate in the screen
 TIME_SHARE = 0.7                                     # of the time limit spent on playouts
 DEFAULT_PLAYOUTS = 200_000                           # cap when neither time nor node limit is given
+Z = 1.96                                             # 95% intervals: the normal quantile, rounded as always
 
 
 @dataclass
@@ -65,13 +71,8 @@ class Tally:
         return self.wins / self.games if self.games else 0.0
 
     def wilson(self) -> tuple[float, float]:
-        if not self.games:
-            return (0.0, 1.0)
-        z, n, p = 1.96, self.games, self.p
-        denom = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / denom
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        """The 95% Wilson interval of the win probability."""
+        return wilson(self.wins, self.games, Z)
 
     def turns(self) -> tuple[float | None, float | None]:
         """Mean own turns to leave in the won playouts, and the half-width of its 95% interval."""
@@ -81,7 +82,7 @@ class Tally:
         if self.wins < 2:
             return mean, None
         var = max(0.0, (self.squares_in_wins - self.wins * mean * mean) / (self.wins - 1))
-        return mean, 1.96 * math.sqrt(var / self.wins)
+        return mean, Z * math.sqrt(var / self.wins)
 
 
 def _advised(position: MemorinthState | MemorinthView, player: int | None) -> int:
@@ -107,16 +108,21 @@ def _seed(base: int, round_no: int) -> int:
     return (base * 0x9E3779B1 + round_no * 0x85EBCA77 + 0x632BE5AB) & (2**64 - 1)
 
 
-def hint_view(view: MemorinthView, ctx: SearchContext, *, top: int = 3) -> HintResult:
+def hint_view(game: MemorinthGame, view: MemorinthView, ctx: SearchContext, *, top: int = 3,
+              **options: Any) -> HintResult:
     """Rank the observer's legal moves from their view alone: one world drawn by ``view.resample`` and, in every
     playout, the undersides the observer does not know re-dealt again (MR-21, MR-27)."""
+    if not isinstance(view, MemorinthView):
+        raise InvalidInputError("state", type(view).__name__, "not a Memorinth view")
     advised = _advised(view, view.observer)
     rng = np.random.default_rng(ctx.seed)
     return _search(view.resample(rng), advised, ctx, top, full_information=False)
 
 
-def hint_full(state: MemorinthState, ctx: SearchContext, *, top: int = 3, player: int | None = None) -> HintResult:
+def hint_full(game: MemorinthGame, state: MemorinthState, ctx: SearchContext, *, top: int = 3,
+              player: int | None = None, **options: Any) -> HintResult:
     """A full-information analysis: playouts on the true position (``rootInfo.fullInformation`` true)."""
+    state = game.parse_state(state)
     advised = _advised(state, player)
     return _search(state.clone(), advised, ctx, top, full_information=True)
 

@@ -1,9 +1,11 @@
-"""Memorinth JSON states, the compact notation, and observations (``docs/formats/memorinth.md``).
+"""Memorinth JSON states and views, the compact notation, and the checks of a parsed position
+(``docs/formats/memorinth.md``).
 
-Both formats describe the full state and round-trip. Parsing checks every
-field and raises the classes of ``solver.errors`` naming the field and quoting
-the value; well-formed input that no game can reach raises
-:class:`~solver.errors.ImpossibleStateError`.
+Both formats describe the full state (or one player's view) and round-trip. Parsing checks every field and
+raises the classes of ``solver.errors`` naming the field and quoting the value; well-formed input that no game
+can reach raises :class:`~solver.errors.ImpossibleStateError`. Parsing gives the game, the state vector, the
+deal so far (while setting up) and the awaited reveal; ``solver/memorinth/game.py`` makes the state or view of
+them. Formatting reads any position (a state or a view: ``rules``, ``vec``, ``setup``).
 """
 
 from __future__ import annotations
@@ -14,16 +16,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError, UnknownCardError
-from solver.memorinth import rules as R
-from solver.memorinth.deck import DIRECTIONS, Deck, load_deck
-from solver.memorinth.state import (CHAR, CLOVER, DEAL_CARD, DEAL_CHAR, DOWN, LAST, NPLAYERS, OWNTURNS, PENDING,
-                                    PH_ACT, PH_CHOOSE, PH_FLIP, PH_OVER, PHASE, PIECE, ROUND, SEEN, START, SUPPLY,
-                                    TOMOVE, TURNS, UP, WINNER, MemorinthState, rule_vector)
-from solver.memorinth.rules import kernel
+from solver.memorinth import layout as R
+from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, Deck, load_deck
+from solver.memorinth.knowledge import fill_unknown_undersides, knows_underside
+from solver.memorinth.layout import (CHAR, CLOVER, DEAL_CARD, DEAL_CHAR, DOWN, LAST, OWNTURNS, PENDING, PH_ACT,
+                                     PH_CHOOSE, PH_FLIP, PH_OVER, PHASE, PIECE, ROUND, SEEN, START, SUPPLY, TOMOVE,
+                                     TURNS, UP, WINNER, rule_vector)
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.memorinth.game import MemorinthGame
+    from solver.memorinth.state import MemorinthState
+
+#: what a parsed position is made of: its game, the state vector, the deal so far while setting up (``None``
+#: once dealt) and the cell whose revealed side a view awaits (-1: none)
+Parsed = tuple["MemorinthGame", np.ndarray, "list[int] | None", int]
 
 FACE_NAMES = ("sun", "moon")
 JSON_KEYS = ("players", "variant", "actionSide", "seats", "deck", "board", "seen", "pieces", "characters",
@@ -41,7 +48,7 @@ def cell_token(state: Any, cell: int, with_seen: bool, observer: int | None = No
     deck = state.rules.deck
     up, down = int(state.vec[UP + cell]), int(state.vec[DOWN + cell])
     text = deck.side_name(up)
-    if observer is not None and not knows_under(state.vec, cell, observer):
+    if observer is not None and not knows_underside(state.vec, cell, observer):
         text += ":?"
     elif down != up ^ 1:
         text += ":" + deck.cards[down >> 1].ident
@@ -52,12 +59,7 @@ def cell_token(state: Any, cell: int, with_seen: bool, observer: int | None = No
     return text
 
 
-def knows_under(vec: np.ndarray, cell: int, player: int) -> bool:
-    """MR-21: ``player`` knows the underside on ``cell``: they have seen it, or the card is the clearing."""
-    return bool(int(vec[SEEN + cell]) >> player & 1) or int(vec[UP + cell]) < 2
-
-
-def _characters_json(state: MemorinthState) -> dict[str, str]:
+def _characters_json(state: Any) -> dict[str, str]:
     codes = state.rules.deck.codes
     out = {d: "" for d in DIRECTIONS}
     action = [""] * 4
@@ -147,11 +149,6 @@ def state_to_notation(state: Any, observer: int | None = None, reveal: int = -1)
     return f"{head} | {board} | {pieces} | {char_text} | {' '.join(status)}"
 
 
-def observation(state: MemorinthState, player: int) -> dict[str, Any]:
-    """What ``player`` may know: the JSON of their view (``docs/formats/memorinth.md``)."""
-    return state.view(player).to_json()
-
-
 def legacy_observation_to_view(obj: dict[str, Any], field: str) -> dict[str, Any]:
     """The observation format of earlier releases (``"player": N`` and ``board`` rows of ``{"up", "under",
     "seenBy"}`` objects) as a view's JSON, so that files written by them still load."""
@@ -220,18 +217,7 @@ def _resolve_game(game: MemorinthGame, obj: dict[str, Any], field: str) -> Memor
     return game.derive(params, deck, field)
 
 
-def state_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> MemorinthState:
-    """Parse and validate a JSON state."""
-    game, vec, setup, _ = read_json(game, obj, field, None)
-    if setup is not None:
-        return setup
-    state = MemorinthState(game, vec)
-    check_state(state, field)
-    return state
-
-
-def read_json(game: MemorinthGame, obj: Any, field: str,
-              observer: int | None) -> tuple[MemorinthGame, np.ndarray, MemorinthState | None, int]:
+def read_json(game: MemorinthGame, obj: Any, field: str, observer: int | None) -> Parsed:
     """The game, the vector, the undealt table (or ``None``) and the ``reveal`` cell (-1) of a JSON state, or of
     ``observer``'s view (then the undersides they do not know hold the remaining sides in a canonical order)."""
     obj = as_object(obj, field)
@@ -245,7 +231,7 @@ def read_json(game: MemorinthGame, obj: Any, field: str,
             raise InvalidInputError(join(field, "reveal"), obj["reveal"], "nothing is revealed while setting up")
         setup = _setup_from_lists(game, as_list(obj.get("dealt", []), join(field, "dealt")),
                                   as_str(obj.get("dealtCharacters", ""), join(field, "dealtCharacters")), field)
-        return game, setup.vec, setup, -1
+        return game, rule_vector(game.rules), setup, -1
     for key in ("dealt", "dealtCharacters"):
         if key in obj:
             raise InvalidInputError(join(field, key), obj[key], "only allowed with \"phase\": \"setup\"")
@@ -291,7 +277,8 @@ def read_json(game: MemorinthGame, obj: Any, field: str,
     return game, vec, None, -1 if reveal is None else R.parse_cell(reveal, join(field, "reveal"))
 
 
-def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: str) -> MemorinthState:
+def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: str) -> list[int]:
+    """The chance actions of a deal under way: the forest cards laid out so far, then the characters."""
     deck = game.rules.deck
     setup: list[int] = []
     for i, ident in enumerate(cards):
@@ -313,7 +300,7 @@ def _setup_from_lists(game: MemorinthGame, cards: list[Any], chars: str, field: 
         setup.append(DEAL_CHAR + i)
     if len(setup) == 32:
         raise InvalidInputError(join(field, "phase"), "setup", "the deal is complete: give the dealt position instead")
-    return MemorinthState(game, rule_vector(game.rules), setup)
+    return setup
 
 
 def _fill_board(vec: np.ndarray, deck: Deck, tokens: list[str], fields: list[str], allow_seen: bool,
@@ -366,20 +353,6 @@ def check_view_board(vec: np.ndarray, deck: Deck, observer: int, tokens: list[st
                                        f"player {observer} has not seen this underside (see 'seen'): write "
                                        f"'{deck.side_name(up)}:?', or list the cell among what they have seen")
     fill_unknown_undersides(vec, observer)
-
-
-def fill_unknown_undersides(vec: np.ndarray, observer: int) -> None:
-    """Give the cells whose underside ``observer`` does not know the sides nobody has placed for them: per colour,
-    in ascending side order over the cells in order (a canonical filling: equal views, equal vectors)."""
-    placed = {int(vec[UP + c]) for c in range(25)}
-    placed |= {int(vec[DOWN + c]) for c in range(25) if knows_under(vec, c, observer) and int(vec[DOWN + c]) >= 0}
-    for face in (0, 1):
-        cells = [c for c in range(25) if int(vec[UP + c]) & 1 == face and not knows_under(vec, c, observer)]
-        sides = [s for s in range(50) if s & 1 != face and s not in placed]
-        if len(sides) != len(cells):  # cannot happen: every token's underside has the other colour
-            raise ImpossibleStateError("state.board", None, "the undersides do not add up")
-        for c, side in zip(cells, sides):
-            vec[DOWN + c] = side
 
 
 def _read_pieces(vec: np.ndarray, items: list[Any], n: int, field: str) -> None:
@@ -534,7 +507,6 @@ def _check_previous_flip(state: MemorinthState, last: int, field: str) -> None:
 
 def _pending_from_flip(state: MemorinthState, last: int, side: int) -> set[int]:
     """The pending codes the characters on the card just flipped can start (MR-11, MR-18, MR-25)."""
-    from solver.memorinth.deck import ACTION_NAMES
     v, rules = state.vec, state.rules
     seat = "NESW".index(rules.seats[int(v[TOMOVE])])
     out = set()
@@ -608,18 +580,7 @@ _HEAD = re.compile(r"^([1-4])p\s+(base|master-shift|master-special|master-altern
                    r"(?:\s+(default|#[0-9a-f]{8}))?$")
 
 
-def state_from_notation(game: MemorinthGame, text: Any, field: str = "state") -> MemorinthState:
-    """Parse the compact notation."""
-    game, vec, setup, _ = read_notation(game, text, field, None)
-    if setup is not None:
-        return setup
-    state = MemorinthState(game, vec)
-    check_state(state, field)
-    return state
-
-
-def read_notation(game: MemorinthGame, text: Any, field: str,
-                  observer: int | None) -> tuple[MemorinthGame, np.ndarray, MemorinthState | None, int]:
+def read_notation(game: MemorinthGame, text: Any, field: str, observer: int | None) -> Parsed:
     """As :func:`read_json`, from the notation (with ``observer``: a view's body, after ``view:N``)."""
     if not isinstance(text, str):
         raise NotationError(field, text, "expected a notation string")
@@ -647,7 +608,7 @@ def read_notation(game: MemorinthGame, text: Any, field: str,
         chars = "" if parts[2] in ("", "-") else parts[2]
         try:
             setup = _setup_from_lists(game, card_list, chars, field)
-            return game, setup.vec, setup, -1
+            return game, rule_vector(game.rules), setup, -1
         except InvalidInputError as exc:
             raise NotationError(f"{field} (setup)", text, exc.problem) from None
     if len(parts) != 5:

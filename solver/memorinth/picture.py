@@ -18,10 +18,15 @@ the table is dealt, the cards and characters still to be laid out (``7``, ``R``)
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.errors import InvalidInputError
 from solver.memorinth.deck import DIRECTIONS, Deck, load_deck
+from solver.memorinth.puzzles import puzzle_state
+
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
 
 CARD = 92.0
 GAP = 4.0
@@ -505,18 +510,16 @@ class Picture:
             doc.badge(LEFT - 40, y - 24, label, fill=colour, opacity=max(opacity, 0.6), size=10)
 
 
-def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
-    """The picture of a state or a view (``Game.svg``)."""
+def svg(game: MemorinthGame, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
+    """The picture of a state or a view (``show --svg``), with ``hint`` (a hint's JSON) drawn on it."""
     if options:
-        from solver.errors import InvalidInputError
         raise InvalidInputError("options", sorted(options), "Memorinth pictures take no options")
     return Picture(position.to_json(), hint).draw()
 
 
-def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str:
+def puzzle_svg(game: MemorinthGame, puzzle: dict[str, Any], solution: bool = False) -> str:
     """A printable puzzle sheet: the position (every card known), the task, the difficulty badge; with
     ``solution``, the moves of each turn listed and the cards flipped numbered by their turns on the board."""
-    from solver.memorinth.puzzles import puzzle_state
     state = puzzle_state(game, puzzle)
     data = state.to_json()
     moves = (puzzle.get("solution") or []) if solution else []

@@ -10,26 +10,36 @@ The grade is the depth of that proof, the number of own turns k the solver
 must search to and prove no shorter escape exists (its work grows with k:
 ``nodes`` in each puzzle records it). Kinds: ``escape`` (k from the
 difficulty's range) and ``escape-in-K`` (exactly K, graded by K). Puzzle i of
-a run draws everything from its own random stream (``generate_one``), so its
-id makes it again (``solver/puzzles.py``); ``check_answer`` re-proves the
+a run draws everything from its own random stream (:func:`generate`), so its
+id makes it again (``solver/puzzles.py``); :func:`check` re-proves the
 shortest escape from the puzzle's position and never reads its ``solution``.
+Generation stops with :class:`solver.search.Stopped` within a fraction of a
+second of its context's time limit or ``terminate``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import io
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, UnsupportedActionError
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
+from solver.memorinth.layout import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, start_side
 from solver.memorinth.notation import check_state
-from solver.memorinth.escape import shortest_escape
-from solver.kernels import memorinth_escape
-from solver.memorinth import rules as R
-from solver.memorinth.rules import start_side
-from solver.memorinth.state import DOWN, LAST, PIECE, ROUND, SEEN, START, UP, MemorinthState
-from solver.search import Limits, SearchContext
-from solver.validate import as_int
+from solver.memorinth.solve import Escape, shortest_escape
+from solver.memorinth.state import MemorinthState
+from solver.memorinth.text import draw
+from solver.search import Limits, SearchContext, Stopped
+from solver.validate import as_int, get
+
+if TYPE_CHECKING:
+    from solver.memorinth.game import MemorinthGame
+
+#: the puzzle kinds (``generate --kind``), the first the default
+KINDS = ("escape",) + tuple(f"escape-in-{k}" for k in range(1, 13))
 
 DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
     "base": {"easy": (2, 3), "medium": (4, 5), "hard": (6, 7)},
@@ -89,7 +99,7 @@ def _union_field(union: list[int]) -> list[int]:
     return dist
 
 
-def candidate(game: Any, seed: int, lo: int, hi: int) -> MemorinthState:
+def candidate(game: MemorinthGame, seed: int, lo: int, hi: int) -> MemorinthState:
     """A random solitaire position, every underside known: a dealt board with random faces, a random round, and
     the piece on a cell whose bound suits the wanted length."""
     rng = np.random.default_rng(seed)
@@ -110,19 +120,32 @@ def candidate(game: Any, seed: int, lo: int, hi: int) -> MemorinthState:
     return state
 
 
-def _escape(state: MemorinthState, hi: int) -> Any:
-    return shortest_escape(state, 0, max_depth=hi, ctx=SearchContext(limits=Limits(nodes=ESCAPE_NODE_LIMIT)))
+def _escape(state: MemorinthState, hi: int, ctx: SearchContext | None = None) -> Escape:
+    """The shortest escape within ``ESCAPE_NODE_LIMIT`` nodes, stopped early by ``ctx``'s deadline or terminate (then
+    not proven: the generator stops)."""
+    limits = Limits(nodes=ESCAPE_NODE_LIMIT, time_ms=None if ctx is None else ctx.limits.time_ms)
+    search = SearchContext(limits=limits) if ctx is None else \
+        SearchContext(limits=limits, cancel=ctx.cancel, started=ctx.started)
+    return shortest_escape(state, 0, max_depth=hi, ctx=search)
+
+
+def _stop_if_asked(ctx: SearchContext | None) -> None:
+    if ctx is not None and ctx.should_stop():
+        raise Stopped("puzzle generation stopped by its limit")
 
 
 def _count(state: MemorinthState, turns: int, limit: int) -> int | None:
-    n, _, complete = memorinth_escape.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
+    n, _, complete = kernel.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
     return n if complete else None
 
 
-def improve(state: MemorinthState, lo: int, hi: int, rng: np.random.Generator) -> MemorinthState | None:
+def improve(state: MemorinthState, lo: int, hi: int, rng: np.random.Generator,
+            ctx: SearchContext | None = None) -> MemorinthState | None:
     """Hill-climb toward a unique shortest escape: turn single cards over while the count of shortest solutions
-    falls and the length stays in range. Returns the position once the count is one."""
-    escape = _escape(state, hi)
+    falls and the length stays in range. Returns the position once the count is one; raises ``Stopped`` when
+    ``ctx`` says stop."""
+    escape = _escape(state, hi, ctx)
+    _stop_if_asked(ctx)
     if not escape.optimal or not lo <= escape.turns <= hi:
         return None
     count = _count(state, escape.turns, COUNT_LIMIT)
@@ -131,13 +154,14 @@ def improve(state: MemorinthState, lo: int, hi: int, rng: np.random.Generator) -
     for _ in range(IMPROVE_STEPS):
         if count == 1:
             return state
+        _stop_if_asked(ctx)
         cell = int(rng.integers(25))
         if cell == int(state.vec[PIECE]):
             continue
         trial = state.clone()
         v = trial.vec
         v[UP + cell], v[DOWN + cell] = v[DOWN + cell], v[UP + cell]
-        escape = _escape(trial, hi)
+        escape = _escape(trial, hi, ctx)
         if not escape.optimal or not lo <= escape.turns <= hi:
             continue
         fewer = _count(trial, escape.turns, count)
@@ -200,19 +224,31 @@ def _turns_text(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
-def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
-    """One verified puzzle drawn from ``rng`` alone: the puzzle object without the shared ``id`` and metadata."""
+def request(game: MemorinthGame, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
+    """``--turns K`` is the kind ``escape-in-K``, graded by K (``docs/formats/memorinth.md``)."""
+    turns = options.get("turns")
+    if turns is None:
+        return kind, difficulty
+    return f"escape-in-{turns}", grade(game.rules.variant, turns)
+
+
+def generate(game: MemorinthGame, kind: str, difficulty: str, rng: np.random.Generator,
+             ctx: SearchContext) -> dict[str, Any]:
+    """One verified puzzle drawn from ``rng`` alone: the puzzle object without the shared ``id`` and metadata.
+    Raises ``Stopped`` when ``ctx`` says stop (its time limit or terminate; a node budget does not apply)."""
     if game.rules.players != 1:
         game = game.derive({"players": 1}, None, "game")
     lo, hi = kind_range(game.rules.variant, kind, difficulty)
     for attempt in range(1, MAX_ATTEMPTS + 1):
+        _stop_if_asked(ctx)
         state = candidate(game, int(rng.integers(2**62)), lo, hi)
         check_state(state, "puzzle")
-        state = improve(state, lo, hi, np.random.default_rng(int(rng.integers(2**62))))
+        state = improve(state, lo, hi, np.random.default_rng(int(rng.integers(2**62))), ctx)
         if state is None:
             continue
         check_state(state, "puzzle")
-        escape = _escape(state, hi)
+        escape = _escape(state, hi, ctx)
+        _stop_if_asked(ctx)
         if not escape.optimal or _count(state, escape.turns, 2) != 1 or not verify(state, escape.turn_moves):
             raise AssertionError("a generated puzzle failed its verification")
         return {"turns": escape.turns, "state": state.to_json(), "notation": state.to_notation(), "solution": escape.turn_moves,
@@ -223,9 +259,14 @@ def generate_one(game: Any, kind: str, difficulty: str, rng: np.random.Generator
                                                f"Memorinth)")
 
 
-def puzzle_state(game: Any, puzzle: dict[str, Any], field: str = "puzzle") -> MemorinthState:
+def position(game: MemorinthGame, puzzle: dict[str, Any]) -> MemorinthState:
+    """The puzzle's solitaire position, every underside known: the answer is the moves played from it
+    (:func:`check` takes them as a flat list and counts the own turns on the replay)."""
+    return puzzle_state(game, puzzle)
+
+
+def puzzle_state(game: MemorinthGame, puzzle: dict[str, Any], field: str = "puzzle") -> MemorinthState:
     """The puzzle's position (a one-player full state, from ``state`` or else ``notation``)."""
-    from solver.validate import get
     if "state" in puzzle:
         state = game.parse_state(puzzle["state"], f"{field}.state")
     else:
@@ -258,7 +299,7 @@ def parse_answer(answer: Any, field: str = "ANSWER") -> list[list[str]]:
     return [turn for turn in turns if turn]
 
 
-def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+def check(game: MemorinthGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
     """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew.
 
     Own turns are counted on the replay (a turn starts with each move made while a card is to be flipped), so a
@@ -304,20 +345,17 @@ def _verdict(correct: bool, message: str, shortest: int) -> dict[str, Any]:
     return {"correct": correct, "message": message, "shortest": shortest}
 
 
-def answer_text(solution: list[list[str]]) -> str:
-    """A solution as one line: moves of a turn joined by ',', turns by '/'."""
-    return " / ".join(", ".join(turn) for turn in solution)
+def answer(game: MemorinthGame, puzzle: dict[str, Any]) -> str:
+    """The proven solution as one line: moves of a turn joined by ',', turns by '/'."""
+    return " / ".join(", ".join(turn) for turn in puzzle.get("solution") or [])
 
 
-def describe_puzzle(game: Any, puzzle: dict[str, Any]) -> str:
+def describe(game: MemorinthGame, puzzle: dict[str, Any]) -> str:
     """The puzzle for a person: the task, the board (every card known) and its notation."""
-    import io
-
-    from solver.memorinth.render import render
     state = puzzle_state(game, puzzle)
     out = io.StringIO()
     out.write(f"Leave the forest in {puzzle.get('turns', '?')} own turns ({puzzle.get('difficulty', '')}; solitaire, "
               "every card known: each turn flip a card, then follow a character; MR-26)\n")
-    render(state, out, 0)
+    draw(state, out, 0)
     out.write(f"  notation: {state.to_notation()}\n")
     return out.getvalue()

@@ -12,10 +12,12 @@ from collections import Counter
 
 import numpy as np
 
-from solver.memorinth import rules as R
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
 from solver.memorinth.deck import DIRECTION_NAMES
-from solver.memorinth.rules import kernel
-from solver.memorinth.state import DOWN, PIECE, SEEN, UP, MemorinthState
+from solver.memorinth.knowledge import possible_undersides, put_underside
+from solver.memorinth.layout import DOWN, PIECE, UP
+from solver.memorinth.state import MemorinthState
 
 
 def distances(vec: np.ndarray, deck_table: np.ndarray) -> np.ndarray:
@@ -103,7 +105,7 @@ def describe_result(state: MemorinthState, after: MemorinthState, advised: int) 
     if after.phase == "choose":
         parts.append("then you choose a character")
     elif after.phase == "act" and after.current_player() == advised:
-        parts.append(f"then you choose where to {R.PENDING_NAMES[int(vec[R.K['PENDING']])]}")
+        parts.append(f"then you choose where to {R.PENDING_NAMES[int(vec[R.PENDING])]}")
     return parts
 
 
@@ -119,7 +121,7 @@ def flip_reason(view: MemorinthState, action: int, advised: int, know_all: bool 
         parts += describe_result(view, after, advised) or ["you stay"]
         parts += path_changes(view.vec, _flipped(view, cell), view.deck_table, advised, view.rules.players)
         return "; ".join(parts)
-    pool = _pool(view, cell, advised)
+    pool = possible_undersides(view.vec, cell, advised)
     outcomes: Counter[str] = Counter()
     for side in pool:
         world = _with_underside(view, cell, side)
@@ -139,20 +141,10 @@ def _flipped(view: MemorinthState, cell: int) -> np.ndarray:
     return vec
 
 
-def _pool(view: MemorinthState, cell: int, player: int) -> list[int]:
-    """The sides that may lie under ``cell`` for ``player``: the undersides of the same colour they do not know
-    (MR-21)."""
-    face = int(view.vec[UP + cell]) & 1
-    return [int(view.vec[DOWN + c]) for c in range(25)
-            if (int(view.vec[UP + c]) & 1) == face and not view.knows_underside(c, player)]
-
-
 def _with_underside(view: MemorinthState, cell: int, side: int) -> MemorinthState:
     """``view`` with ``side`` moved under ``cell`` (exchanged with the cell that held it)."""
     world = view.clone()
-    vec = world.vec
-    holder = next(c for c in range(25) if vec[DOWN + c] == side)
-    vec[DOWN + holder], vec[DOWN + cell] = vec[DOWN + cell], vec[DOWN + holder]
+    put_underside(world.vec, cell, side)
     return world
 
 
@@ -162,7 +154,7 @@ def action_reason(view: MemorinthState, action: int, advised: int) -> str:
     parts = []
     if R.A_CHOOSE <= action < R.A_SHIFT:
         code = view.rules.deck.codes[action - R.A_CHOOSE]
-        loc = int(view.vec[R.K["CHAR"] + action - R.A_CHOOSE])
+        loc = int(view.vec[R.CHAR + action - R.A_CHOOSE])
         where = f"{DIRECTION_NAMES[loc]} side" if loc < 4 else "the action card"
         parts.append(f"{code} stands on the {where}")
     elif R.A_PEEK <= action < R.A_SWAPCARDS:
@@ -171,7 +163,7 @@ def action_reason(view: MemorinthState, action: int, advised: int) -> str:
                      else "learn an underside you have not seen")
     elif R.A_CLOVER <= action < R.A_PEEK:
         victim = action - R.A_CLOVER
-        parts.append(f"{R.COLOURS[victim]} keeps {int(view.vec[R.K['CLOVER'] + victim]) - 1} clover(s)")
+        parts.append(f"{R.COLOURS[victim]} keeps {int(view.vec[R.CLOVER + victim]) - 1} clover(s)")
     parts += describe_result(view, after, advised)
     parts += path_changes(view.vec, after.vec, view.deck_table, advised, view.rules.players)
     return "; ".join(parts) if parts else "changes nothing on the board"

@@ -1,11 +1,10 @@
 """The Memorinth state: a flat int32 vector run by the compiled rules kernel, plus the deal as chance nodes.
 
-The vector layout is documented in ``solver/twins/memorinth_rules.py``. Every
-rule is applied by ``solver.kernels.memorinth_play``; this class adds the
-State contract around it: move strings, chance nodes for the deal (when the
-game is created with ``chance_setup=true``), observations, re-sampling of the
-undersides a player has not seen, JSON and the compact notation
-(``solver/memorinth/notation.py``).
+The vector layout is ``solver/memorinth/layout.py``. Every rule is applied by the kernel
+(``solver/memorinth/kernel.py``); this class adds the State contract around it: move strings, chance nodes for
+the deal (when the game is created with ``chance_setup=true``), what each player knows
+(``solver/memorinth/knowledge.py``; their view is made by the game, ``solver/memorinth/view.py``), JSON and the
+compact notation (``solver/memorinth/notation.py``).
 """
 
 from __future__ import annotations
@@ -16,47 +15,17 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, UnsupportedActionError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
-from solver.memorinth import rules as R
-from solver.memorinth.rules import K, kernel
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
+from solver.memorinth.knowledge import knows_underside
+from solver.memorinth.layout import (CHAR, DEAL_CARD, DEAL_CHAR, DOWN, FOREST_CELLS, PENDING, PH_OVER, PHASE,
+                                     PIECE, SEEN, TOMOVE, UP, WINNER, rule_vector)
+from solver.memorinth.notation import state_to_json, state_to_notation
+from solver.validate import as_int
 
 if TYPE_CHECKING:
     from solver.memorinth.game import MemorinthGame
-
-UP, DOWN, SEEN, PIECE, CHAR = K["UP"], K["DOWN"], K["SEEN"], K["PIECE"], K["CHAR"]
-CLOVER, SUPPLY, NPLAYERS, VARIANT, SIDEMODE, SEAT = (K["CLOVER"], K["SUPPLY"], K["NPLAYERS"], K["VARIANT"],
-                                                      K["SIDEMODE"], K["SEAT"])
-START, ROUND, TOMOVE, LAST, PHASE, PENDING, WINNER, TURNS, OWNTURNS = (
-    K["START"], K["ROUND"], K["TOMOVE"], K["LAST"], K["PHASE"], K["PENDING"], K["WINNER"], K["TURNS"],
-    K["OWNTURNS"])
-PH_FLIP, PH_CHOOSE, PH_ACT, PH_OVER = 0, 1, 2, 3
-DEAL_CARD = 400   # chance action: the next cell (row by row, skipping the centre) gets forest card k (1..24)
-DEAL_CHAR = 430   # chance action: the next character place gets character i (0..7)
-FOREST_CELLS = [c for c in range(25) if c != R.CENTRE]
-
-
-def rule_vector(rules: R.Rules) -> np.ndarray:
-    """A vector with the rule fields set and an undealt (identity) layout."""
-    vec = np.zeros(R.STATE_LEN, dtype=np.int32)
-    vec[NPLAYERS] = rules.players
-    vec[VARIANT] = 1 if rules.master else 0
-    vec[SIDEMODE] = rules.mode_code()
-    for i in range(4):
-        vec[SEAT + i] = "NESW".index(rules.seats[i]) if i < rules.players else 2
-    for c in range(25):
-        vec[UP + c] = 2 * c
-        vec[DOWN + c] = 2 * c + 1
-    for i in range(4):
-        vec[PIECE + i] = R.CENTRE if i < rules.players else -1
-    for i in range(8):
-        vec[CHAR + i] = i if rules.master else i // 2
-    vec[SUPPLY] = 5 - rules.players if rules.goblins else 5
-    for i in range(rules.players):
-        vec[CLOVER + i] = 1 if rules.goblins else 0
-    vec[ROUND] = 1
-    vec[LAST] = -1
-    vec[PENDING] = -1
-    vec[WINNER] = -1
-    return vec
+    from solver.memorinth.view import MemorinthView
 
 
 class MemorinthState(State):
@@ -164,21 +133,19 @@ class MemorinthState(State):
 
     # -- information ----------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        from solver.memorinth.notation import observation
+        """What ``player`` may know: the JSON of their view (``docs/formats/memorinth.md``)."""
         if not 0 <= player < self.rules.players:
             raise InvalidInputError("player", player, f"expected 0..{self.rules.players - 1}")
-        return observation(self, player)
+        return self.view(player).to_json()
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> MemorinthState:
         """``self.view(player).resample(rng)``: the undersides ``player`` does not know re-dealt (MR-21)."""
         return self.view(player).resample(rng)
 
-    def view(self, player: int) -> Any:
-        """What ``player`` knows here (:class:`solver.memorinth.view.MemorinthView`)."""
-        from solver.memorinth.view import MemorinthView
-        from solver.validate import as_int
-        return MemorinthView.of_state(self, as_int(int(player) if isinstance(player, np.integer) else player,
-                                                   "player", 0, self.rules.players - 1))
+    def view(self, player: int) -> MemorinthView:
+        """What ``player`` knows here (:class:`solver.memorinth.view.MemorinthView`, made by the game)."""
+        return self.game.view_of(self, as_int(int(player) if isinstance(player, np.integer) else player,
+                                              "player", 0, self.rules.players - 1))
 
     def seen_by(self, cell: int, player: int) -> bool:
         """True when ``player`` has seen the underside of the card on ``cell``."""
@@ -187,18 +154,16 @@ class MemorinthState(State):
     def knows_underside(self, cell: int, player: int) -> bool:
         """True when ``player`` knows the underside of the card on ``cell``: they have seen it, or the card is the
         clearing (its two sides are known to everybody, MR-21)."""
-        return self.seen_by(cell, player) or int(self.vec[UP + cell]) < 2
+        return knows_underside(self.vec, cell, player)
 
     # -- copies and serialisation ----------------------------------------------------------------
     def clone(self) -> MemorinthState:
         return MemorinthState(self.game, self.vec.copy(), None if self.setup is None else list(self.setup))
 
     def to_json(self) -> dict[str, Any]:
-        from solver.memorinth.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.memorinth.notation import state_to_notation
         return state_to_notation(self)
 
     # -- convenient views ------------------------------------------------------------------------

@@ -12,7 +12,8 @@ The view keeps the kernel's state vector with those unknown undersides filled
 in a canonical order (the sides they may be, ascending, over the cells in
 order), so that equal views are equal vectors and every rule that depends on
 public information alone runs unchanged. ``resample`` re-deals those
-undersides with the kernel, exactly as ``MemorinthState.resample_from_observation``.
+undersides with the kernel, exactly as ``MemorinthState.resample_from_observation``
+(``solver/memorinth/knowledge.py`` holds what a player knows).
 
 Moves are the state's move strings. At the real table a flip (and the
 observer's own peek) of a card whose underside the observer does not know is
@@ -29,17 +30,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
+from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, UnknownCardError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, View, join_view_notation, split_view_notation
-from solver.memorinth import rules as R
-from solver.memorinth.rules import kernel
-from solver.memorinth.state import (DOWN, PENDING, PH_ACT, PH_FLIP, PH_OVER, PHASE, SEEN, TOMOVE, UP, WINNER,
-                                    MemorinthState)
+from solver.memorinth import kernel
+from solver.memorinth import layout as R
+from solver.memorinth.knowledge import (REVEAL, fill_unknown_undersides, knows_underside, possible_undersides,
+                                        put_underside, resample_undersides, revealed_cell)
+from solver.memorinth.layout import DOWN, PENDING, PH_ACT, PH_FLIP, PH_OVER, PHASE, PIECE, TOMOVE, UP, WINNER
+from solver.memorinth.notation import check_state, read_json, read_notation, state_to_json, state_to_notation
+from solver.memorinth.state import MemorinthState
+from solver.validate import as_int, as_object, get
 
 if TYPE_CHECKING:
     from solver.memorinth.game import MemorinthGame
-
-REVEAL = "reveal"
 
 
 class MemorinthView(View):
@@ -57,7 +60,6 @@ class MemorinthView(View):
         #: the cell whose revealed side is entered next (-1: none)
         self.reveal = reveal
         if setup is None:
-            from solver.memorinth.notation import fill_unknown_undersides
             fill_unknown_undersides(self.vec, observer)
 
     @staticmethod
@@ -98,11 +100,11 @@ class MemorinthView(View):
         """True when the observer (``player`` must be the observer) knows the underside on ``cell``."""
         if player is not None and player != self.observer:
             raise InvalidInputError("player", player, f"this is player {self.observer}'s view")
-        return bool(int(self.vec[SEEN + cell]) >> self.observer & 1) or int(self.vec[UP + cell]) < 2
+        return knows_underside(self.vec, cell, self.observer)
 
     def piece(self, player: int) -> int:
         """The cell of ``player``'s piece (25 once it has left the forest)."""
-        return int(self.vec[R.K["PIECE"] + player])
+        return int(self.vec[PIECE + player])
 
     # -- what may be entered -------------------------------------------------------------------------
     def _state(self) -> MemorinthState:
@@ -111,11 +113,7 @@ class MemorinthView(View):
 
     def possible_undersides(self, cell: int) -> list[int]:
         """The side ids that may lie under ``cell`` for the observer (one when they know it), ascending."""
-        if self.knows_underside(cell):
-            return [int(self.vec[DOWN + cell])]
-        face = int(self.vec[UP + cell]) & 1
-        return sorted(int(self.vec[DOWN + c]) for c in range(25)
-                      if int(self.vec[UP + c]) & 1 == face and not self.knows_underside(c))
+        return possible_undersides(self.vec, cell, self.observer)
 
     def legal_moves(self) -> list[str]:
         if self.setup is not None:
@@ -144,7 +142,6 @@ class MemorinthView(View):
             state.apply_action(state.parse_move(text, field))
             self.vec, self.setup = state.vec, state.setup
             if self.setup is None:
-                from solver.memorinth.notation import fill_unknown_undersides
                 fill_unknown_undersides(self.vec, self.observer)
             return
         if self.reveal >= 0:
@@ -157,22 +154,13 @@ class MemorinthView(View):
                                                 "you do not know, or your own peek at one, comes first)")
         state = self._state()
         action = state.parse_move(text, field)
-        cell = self._revealing(action)
+        cell = revealed_cell(action, int(self.vec[TOMOVE]), self.observer)
         if cell >= 0 and not self.knows_underside(cell):
             self.reveal = cell
             return
         self._apply_action(action)
 
-    def _revealing(self, action: int) -> int:
-        """The cell whose underside ``action`` shows the observer (-1 when it shows them none)."""
-        if R.A_FLIP <= action < R.A_PASS:
-            return action - R.A_FLIP
-        if R.A_PEEK <= action < R.A_SWAPCARDS and int(self.vec[TOMOVE]) == self.observer:
-            return action - R.A_PEEK
-        return -1
-
     def _apply_action(self, action: int) -> None:
-        from solver.memorinth.notation import fill_unknown_undersides
         if not kernel.apply_action(self.vec, self.deck_table, int(action)):  # cannot happen: checked by parse_move
             raise IllegalMoveError("move", action, "not legal here")
         fill_unknown_undersides(self.vec, self.observer)
@@ -192,7 +180,6 @@ class MemorinthView(View):
             raise InvalidMoveError(field, text, "expected a side such as '12M' (card id and S for Sun, M for Moon)")
         k = next((i for i, card in enumerate(deck.cards) if card.ident.lower() == ident.lower()), None)
         if k is None:
-            from solver.errors import UnknownCardError
             raise UnknownCardError(field, text, f"no card {ident!r} in deck {deck.name!r}")
         side = 2 * k + "SM".index(face_letter)
         up = int(self.vec[UP + cell])
@@ -202,8 +189,7 @@ class MemorinthView(View):
                                                 f"so its underside is a {colour[1 - (up & 1)]} side")
         if side not in self.possible_undersides(cell):
             raise IllegalMoveError(field, text, self._where_is(side))
-        holder = next(c for c in range(25) if int(self.vec[DOWN + c]) == side)
-        self.vec[DOWN + holder], self.vec[DOWN + cell] = self.vec[DOWN + cell], self.vec[DOWN + holder]
+        put_underside(self.vec, cell, side)
         pending_peek = int(self.vec[PHASE]) == PH_ACT and int(self.vec[PENDING]) == R.PENDING_NAMES.index("peek")
         action = R.A_PEEK + cell if pending_peek else R.A_FLIP + cell
         self.reveal = -1
@@ -230,7 +216,7 @@ class MemorinthView(View):
         vec = self.vec.copy()
         if self.setup is not None:
             return MemorinthState(self.game, vec, list(self.setup))
-        kernel.resample(vec, self.observer, int(rng.integers(2**63)))
+        resample_undersides(vec, self.observer, rng)
         return MemorinthState(self.game, vec)
 
     # -- copies and serialisation --------------------------------------------------------------------
@@ -244,11 +230,9 @@ class MemorinthView(View):
         return copy
 
     def to_json(self) -> dict[str, Any]:
-        from solver.memorinth.notation import state_to_json
         return state_to_json(self, self.observer, self.reveal)
 
     def to_notation(self) -> str:
-        from solver.memorinth.notation import state_to_notation
         return join_view_notation(self.observer, state_to_notation(self, self.observer, self.reveal))
 
     def __eq__(self, other: object) -> bool:
@@ -259,7 +243,6 @@ class MemorinthView(View):
 
 def check_view(view: MemorinthView, field: str) -> None:
     """Refuse views no game can produce: the state rules on the canonical vector, and the awaited reveal."""
-    from solver.memorinth.notation import check_state
     if view.setup is not None:
         return
     check_state(MemorinthState(view.game, view.vec), field)
@@ -284,40 +267,18 @@ def check_view(view: MemorinthView, field: str) -> None:
 
 def view_from_json(game: MemorinthGame, obj: Any, field: str = "state") -> MemorinthView:
     """Parse and validate a view's JSON (``"view": N``)."""
-    from solver.memorinth.notation import read_json
-    from solver.validate import as_int, as_object, get
     obj = as_object(obj, field)
     observer = as_int(get(obj, "view", field), f"{field}.view", 0, 3)
     game, vec, setup, reveal = read_json(game, obj, field, observer)
-    view = MemorinthView(game, observer, vec, None if setup is None else setup.setup, reveal)
+    view = MemorinthView(game, observer, vec, setup, reveal)
     check_view(view, field)
     return view
 
 
 def view_from_notation(game: MemorinthGame, text: Any, field: str = "state") -> MemorinthView:
     """Parse a view's notation (``view:N <body>``, the body as the state's with ``12S:?`` and ``reveal=``)."""
-    from solver.memorinth.notation import read_notation
     observer, body = split_view_notation(text, field)
     game, vec, setup, reveal = read_notation(game, body, field, observer)
-    view = MemorinthView(game, observer, vec, None if setup is None else setup.setup, reveal)
+    view = MemorinthView(game, observer, vec, setup, reveal)
     check_view(view, field)
     return view
-
-
-def table_entries(state: MemorinthState, action: int, observer: int) -> list[str]:
-    """What ``observer`` enters at the table when ``action`` is played in ``state``: the move, then what it
-    showed them when they did not know that underside (``["flip b2", "reveal 12M"]``).
-
-    Also for the deal (``chance_setup``): the state's chance strings, which the observer sees as they happen.
-    """
-    move = state.action_to_string(action)
-    if state.setup is not None:
-        return [move]
-    cell = -1
-    if R.A_FLIP <= action < R.A_PASS:
-        cell = action - R.A_FLIP
-    elif R.A_PEEK <= action < R.A_SWAPCARDS and state.current_player() == observer:
-        cell = action - R.A_PEEK
-    if cell < 0 or state.knows_underside(cell, observer):
-        return [move]
-    return [move, f"{REVEAL} {state.rules.deck.side_name(int(state.vec[DOWN + cell]))}"]

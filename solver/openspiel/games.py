@@ -177,8 +177,7 @@ def _forgotten_codec(game: Game) -> ActionCodec:
 
 
 def _memorinth_codec(game: Game) -> ActionCodec:
-    from solver.memorinth.rules import N_ACTIONS
-    from solver.memorinth.state import DEAL_CHAR
+    from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS
     return ActionCodec(N_ACTIONS, DEAL_CHAR + 8)   # chance: the deal's cards 401..424 and characters 430..437
 
 

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from solver import contract
 from solver.cli import main
 from solver.memorinth.game import MemorinthGame
 
@@ -121,7 +122,7 @@ def test_selfplay_replays_its_moves():
 
     from solver.scale import item_rng
     game = MemorinthGame()
-    result = game.selfplay_game(("greedy", "random"), item_rng(0, 0, "selfplay"))
+    result = contract.selfplay_game(game, ("greedy", "random"), item_rng(0, 0, "selfplay"))
     deal = game.deal(int(item_rng(0, 0, "selfplay").integers(2**63)))
     for played in result["games"]:
         state = deal.clone()
@@ -162,6 +163,30 @@ def test_demo(capsys):
     for needle in ("INVENTED", "hint from the player's own information", "shortest escape", "puzzle",
                    "Master Memorinth", "Review of player 0", "reveal 5M", "left the forest"):
         assert needle in out
+
+
+def test_the_demos_positions_are_the_deal_of_seed_3_and_the_game_the_hint_played():
+    """The demo's literal positions and moves (commands.py) are what they say: the deal of seed 3, yellow's view,
+    and the game yellow plays by the 400-playout hint against the greedy policy, as entered at the table."""
+    from solver.memorinth import commands
+    from solver.memorinth.knowledge import table_entries
+    from solver.memorinth.selfplay import choose
+    from solver.search import Limits, SearchContext
+    game = MemorinthGame()
+    state = game.deal(3)
+    assert commands.DEAL == state.to_notation() and commands.YELLOW == state.view(0).to_notation()
+    entries: list[str] = []
+    turn = 0
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            hint = contract.hint(game, state, SearchContext(limits=Limits(nodes=400)), top=1)
+            action = state.parse_move(hint.best.move)
+        else:
+            action = choose(game, state, "greedy", 0, 3 * 1000 + turn)
+        entries += table_entries(state, action, 0)
+        state.apply_action(action)
+        turn += 1
+    assert tuple(entries) == commands.MOVES and state.winner() == 0
 
 
 def test_show_a_finished_game_names_the_winner_and_nobody_to_move(capsys):

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import solver
+from solver import contract
 from solver.engine import Engine
 from solver.errors import InvalidInputError
-from solver.memorinth.escape import INF_BOUND, shortest_escape
+from solver.memorinth.solve import INF_BOUND, shortest_escape
 from solver.memorinth.game import MemorinthGame
 from solver.search import Limits, SearchContext
 from solver.twins import memorinth_escape as T
@@ -218,7 +219,7 @@ def test_solve_reports_its_best_so_far_and_stops_promptly_under_a_large_node_bud
     timer = threading.Timer(0.6, ctx.cancel.set)
     timer.start()
     start = time.perf_counter()
-    result = game.solve(state.to_notation(), ctx)
+    result = contract.solve(game, state.to_notation(), ctx)
     stopped_after = time.perf_counter() - start
     timer.join()
     assert stopped_after < 0.6 + 1.5
@@ -235,7 +236,7 @@ def test_solve_reports_its_best_so_far_and_stops_promptly_under_a_large_node_bud
 def test_no_escape_within_max_depth_is_not_a_proof_of_impossibility():
     """Issue 16: the docs game (seed 3) escapes in 3 own turns; with maxDepth 2 the answer said NO_ESCAPE and
     EXHAUSTIVE although its own lowerBound was 3. NO_ESCAPE stays for a piece that can never leave."""
-    from solver.memorinth.escape import escape_result
+    from solver.memorinth.solve import escape_result
     game = MemorinthGame()
     state = game.deal(3)
     assert shortest_escape(state).turns == 3

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import solver
+from solver import contract
 from solver.engine import Engine
 from solver.errors import InvalidInputError
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.state import DOWN, SEEN, UP
+from solver.memorinth.layout import DOWN, SEEN, UP
 from solver.search import Limits, SearchContext
 
 GAME = MemorinthGame()
@@ -31,11 +32,11 @@ def test_hint_uses_only_what_the_player_has_seen():
     a, b = hidden[0], hidden[1]
     other.vec[DOWN + a], other.vec[DOWN + b] = other.vec[DOWN + b], other.vec[DOWN + a]
     assert other.observation(0) == state.observation(0) and other.to_json() != state.to_json()
-    first = GAME.hint(state, ctx(), top=20).to_json()
-    second = GAME.hint(other, ctx(), top=20).to_json()
+    first = contract.hint(GAME, state, ctx(), top=20).to_json()
+    second = contract.hint(GAME, other, ctx(), top=20).to_json()
     first["rootInfo"].pop("seconds"), second["rootInfo"].pop("seconds")
     assert first == second
-    full = GAME.hint(state, ctx(), top=20, full_information=True).to_json()
+    full = contract.hint(GAME, state, ctx(), top=20, full_information=True).to_json()
     assert full["rootInfo"]["fullInformation"] is True and first["rootInfo"]["fullInformation"] is False
 
 
@@ -43,7 +44,7 @@ def test_a_known_winning_flip_is_ranked_first_with_certainty(position, load):
     """Player 0 has seen 20M under a1 (R, north) and stands on the top row: flipping a1 wins at once."""
     state = load(position({"c1": "17S", "a1": "20S"}, pieces=["c1", "c3"], seen=[["a1"], []],
                           characters={"N": "RG", "E": "HX", "S": "BT", "W": "FP"}))
-    result = GAME.hint(state, ctx(), top=3)
+    result = contract.hint(GAME, state, ctx(), top=3)
     best = result.best
     assert best.move == "flip a1" and best.value == 1.0 and best.extra["winCI"][0] > 0.9
     assert best.extra["expectedTurns"] == 1.0
@@ -53,7 +54,7 @@ def test_a_known_winning_flip_is_ranked_first_with_certainty(position, load):
 def test_reason_names_paths_opened_for_other_players(position, load):
     """Flipping e3 (13S -> 13M, east-west) opens blue's way east from d3; player 0 has seen that underside."""
     state = load(position({"d3": "11S", "e3": "13S"}, pieces=["a5", "d3"], seen=[["e3"], []]))
-    result = GAME.hint(state, ctx(), top=30)
+    result = contract.hint(GAME, state, ctx(), top=30)
     info = next(m for m in result.move_infos if m.move == "flip e3")
     assert "opens the path east for blue" in info.why
 
@@ -62,7 +63,7 @@ def test_unseen_flip_reason_gives_the_odds():
     """MR-21: in round 1 the 12 Sun-up forest cards hide 12 Moon sides the player does not know (the clearing's
     Moon side is known: it is on the back of the clearing)."""
     state = GAME.deal(1)
-    info = GAME.hint(state, ctx(), top=1).best
+    info = contract.hint(GAME, state, ctx(), top=1).best
     assert info.why.startswith("unseen underside (one of 12 Moon sides you have not seen)")
     assert 0 < info.extra["playouts"] and len(info.extra["winCI"]) == 2
 
@@ -73,7 +74,7 @@ def test_character_choice_is_ranked(position, load):
                           characters={"N": "HG", "E": "RX", "S": "BT", "W": "FP"}))
     state.apply_move("flip a1")
     assert state.phase == "choose"
-    result = GAME.hint(state, ctx(), top=2)
+    result = contract.hint(GAME, state, ctx(), top=2)
     assert result.best.move == "choose H" and result.best.value == 1.0
     assert result.to_json()["rootInfo"]["phase"] == "choose"
 
@@ -83,7 +84,7 @@ def test_master_action_choices_are_ranked(position, load):
     state = load(position({"a1": "6S"}, variant="master",
                           characters={"N": "G", "E": "R", "S": "B", "W": "F", "action": "HXPT"}))
     state.apply_move("flip a1")
-    result = MemorinthGame(variant="master").hint(state, ctx(nodes=2500), top=5)
+    result = contract.hint(MemorinthGame(variant="master"), state, ctx(nodes=2500), top=5)
     assert {m.move for m in result.move_infos} == {f"shift col {c} north" for c in "abcde"}
     assert all("shift" in m.move and m.why for m in result.move_infos)
 
@@ -94,14 +95,14 @@ def test_many_candidates_are_screened(position, load):
                           characters={"N": "G", "E": "R", "S": "B", "W": "F", "action": "XPHT"}))
     state.apply_move("flip a1")
     assert len(state.legal_actions()) > 200
-    result = MemorinthGame(variant="master", action_side="special").hint(state, ctx(nodes=3000), top=3)
+    result = contract.hint(MemorinthGame(variant="master", action_side="special"), state, ctx(nodes=3000), top=3)
     assert len(result.move_infos) == 3 and result.root_info["candidates"] == len(state.legal_actions())
 
 
 def test_hint_is_deterministic_for_a_seed_and_a_node_limit():
     state = GAME.deal(8)
-    one = GAME.hint(state, ctx(seed=5)).to_json()
-    two = GAME.hint(state, ctx(seed=5)).to_json()
+    one = contract.hint(GAME, state, ctx(seed=5)).to_json()
+    two = contract.hint(GAME, state, ctx(seed=5)).to_json()
     one["rootInfo"].pop("seconds"), two["rootInfo"].pop("seconds")
     assert one == two
 
@@ -109,15 +110,15 @@ def test_hint_is_deterministic_for_a_seed_and_a_node_limit():
 def test_hint_errors():
     state = GAME.deal(0)
     with pytest.raises(InvalidInputError, match="player 0's turn") as info:
-        GAME.hint(state, ctx(), player=1)
+        contract.hint(GAME, state, ctx(), player=1)
     assert info.value.field == "player"
     rng = np.random.default_rng(0)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[rng.integers(len(state.legal_actions()))])
     with pytest.raises(InvalidInputError, match="over"):
-        GAME.hint(state, ctx())
+        contract.hint(GAME, state, ctx())
     with pytest.raises(Exception, match="chance outcome comes next"):
-        GAME.hint(MemorinthGame(chance_setup=True).new_initial_state(), ctx())
+        contract.hint(GAME, MemorinthGame(chance_setup=True).new_initial_state(), ctx())
 
 
 def test_hint_through_the_api_and_the_engine():
@@ -154,7 +155,7 @@ def test_interim_reports_during_search():
     reports = []
     state = GAME.deal(2)
     search = SearchContext(limits=Limits(time_ms=300), report=reports.append, report_every=0.01)
-    final = GAME.hint(state, search)
+    final = contract.hint(GAME, state, search)
     assert reports and all(r.is_during_search for r in reports) and not final.is_during_search
 
 
@@ -211,7 +212,7 @@ def test_mr21_hints_ignore_what_the_player_has_not_seen_including_other_players_
         assert len({json.dumps(w.to_json()) for w in worlds}) > 1
         answers = []
         for world in worlds:
-            answer = game.hint(world, ctx(nodes=400, seed=9), top=400).to_json()
+            answer = contract.hint(game, world, ctx(nodes=400, seed=9), top=400).to_json()
             answer["rootInfo"].pop("seconds")
             answers.append(answer)
         assert all(a == answers[0] for a in answers)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import solver
-from solver.memorinth.escape import shortest_escape
+from solver.memorinth.solve import shortest_escape
 from solver.memorinth.game import MemorinthGame
 from solver.search import SearchContext
 

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import solver
+from solver import contract
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.state import DOWN, UP
-from solver.memorinth.view import table_entries
+from solver.memorinth.layout import DOWN, UP
+from solver.memorinth.knowledge import table_entries
 from solver.search import Limits, SearchContext
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,15 +31,15 @@ def doc_pictures() -> dict[str, str]:
     state = game.deal(3)
     for move in ("flip a5", "flip a1", "flip c5"):
         state.apply_move(move)
-    hint = game.hint(state, SearchContext(limits=Limits(nodes=600)), top=3)
+    hint = contract.hint(game, state, SearchContext(limits=Limits(nodes=600)), top=3)
     master = MemorinthGame(players=3, variant="master", action_side="special").deal(11)
-    master_hint = master.game.hint(master, SearchContext(limits=Limits(nodes=600)), top=3)
+    master_hint = contract.hint(master.game, master, SearchContext(limits=Limits(nodes=600)), top=3)
     puzzle = next(iter(solver.generate(game, kind="escape", difficulty="medium", seed=0, count=1)))
     return {"memorinth-state.svg": solver.svg(game, state),
             "memorinth-view-hint.svg": solver.svg(game, state, player=1, hint=hint),
             "memorinth-master-view-hint.svg": solver.svg(master.game, master, player=0, hint=master_hint),
-            "memorinth-puzzle.svg": game.puzzle_svg(puzzle),
-            "memorinth-puzzle-solution.svg": game.puzzle_svg(puzzle, solution=True)}
+            "memorinth-puzzle.svg": contract.puzzle_svg(game, puzzle),
+            "memorinth-puzzle-solution.svg": contract.puzzle_svg(game, puzzle, solution=True)}
 
 
 def parse(svg: str) -> ET.Element:
@@ -117,7 +118,7 @@ def test_the_hints_top_move_is_marked_on_the_board():
     """The hint's first three moves are drawn (outline and value badge), the first one strongest."""
     game = MemorinthGame()
     state = game.deal(3)
-    hint = game.hint(state, SearchContext(limits=Limits(nodes=600)), top=3)
+    hint = contract.hint(game, state, SearchContext(limits=Limits(nodes=600)), top=3)
     root = parse(solver.svg(game, state, player=0, hint=hint))
     marks = {el.get("class"): el for el in root.iter(f"{NS}g") if (el.get("class") or "").startswith("hint")}
     assert set(marks) == {"hint hint-0", "hint hint-1", "hint hint-2"}

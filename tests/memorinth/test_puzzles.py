@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import solver
+from solver import contract
 from solver.errors import InvalidInputError
 from solver.memorinth.game import MemorinthGame
 from solver.memorinth.puzzles import kind_range, puzzle_state, verify
@@ -65,7 +66,7 @@ def test_medium_and_exact_length_puzzles():
     assert count_all_escapes(puzzle_state(game, puzzle), puzzle["turns"]) == (1, puzzle["turns"])
     exact = puzzles(game, "medium", 1, seed=5, kind="escape-in-4")[0]
     assert exact["turns"] == 4 and exact["id"] == "memorinth-escape-in-4-medium-5-0"
-    assert game.puzzle_request("escape", "easy", turns=4) == ("escape-in-4", "medium")
+    assert contract.puzzle_request(game, "escape", "easy", turns=4) == ("escape-in-4", "medium")
     with pytest.raises(InvalidInputError, match="graded medium"):
         puzzles(game, "easy", 1, kind="escape-in-4")
 
@@ -88,19 +89,19 @@ def test_check_re_proves_the_answer_from_the_position():
     puzzle = puzzles(game, "easy", 1, seed=2)[0]
     solution = puzzle["solution"]
     text = " / ".join(", ".join(turn) for turn in solution)
-    assert game.check_puzzle(puzzle, text)["correct"]
-    assert game.check_puzzle(puzzle, solution)["correct"]
+    assert contract.check_puzzle(game, puzzle, text)["correct"]
+    assert contract.check_puzzle(game, puzzle, solution)["correct"]
     tampered = {**puzzle, "solution": [["pass"]], "turns": 1}
-    assert game.check_puzzle(tampered, solution)["correct"]
-    assert not game.check_puzzle(tampered, [["pass"]])["correct"]
-    short = game.check_puzzle(puzzle, solution[:-1])
+    assert contract.check_puzzle(game, tampered, solution)["correct"]
+    assert not contract.check_puzzle(game, tampered, [["pass"]])["correct"]
+    short = contract.check_puzzle(game, puzzle, solution[:-1])
     assert not short["correct"] and "still in the forest" in short["message"]
-    illegal = game.check_puzzle(puzzle, "flip " + puzzle["state"]["pieces"][0])
+    illegal = contract.check_puzzle(game, puzzle, "flip " + puzzle["state"]["pieces"][0])
     assert not illegal["correct"] and "not a legal move" in illegal["message"]
-    extra = game.check_puzzle(puzzle, solution + [["flip a1"]])
+    extra = contract.check_puzzle(game, puzzle, solution + [["flip a1"]])
     assert not extra["correct"]
     with pytest.raises(InvalidInputError):
-        game.check_puzzle(puzzle, 42)
+        contract.check_puzzle(game, puzzle, 42)
 
 
 def test_verify_rejects_a_wrong_solution():
@@ -133,7 +134,7 @@ def test_a_kind_no_deal_makes_is_refused_with_its_field(monkeypatch):
 def _longer_escape(state, solution):
     """Moves (flat) that leave the forest in more own turns than ``solution``: another first turn, then the shortest
     escape from there."""
-    from solver.memorinth.escape import shortest_escape
+    from solver.memorinth.solve import shortest_escape
     from solver.search import Limits, SearchContext
     for first in state.game.legal_moves(state):
         if first == solution[0][0]:
@@ -158,18 +159,18 @@ def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
     counts the own turns on the replay (a flat list of a longer escape was once read as one turn, 'correct')."""
     game = MemorinthGame()
     puzzle = puzzles(game, "easy", 1, seed=2)[0]
-    position = game.puzzle_position(puzzle)
+    position = contract.puzzle_position(game, puzzle)
     assert position.to_json() == puzzle_state(game, puzzle).to_json() and position.current_player() == 0
     flat = [move for turn in puzzle["solution"] for move in turn]
-    verdict = game.check_puzzle(puzzle, flat)
+    verdict = contract.check_puzzle(game, puzzle, flat)
     assert verdict["correct"] and f"in {puzzle['turns']} own turns" in verdict["message"]
     longer, turns = _longer_escape(position, puzzle["solution"])
     assert turns > puzzle["turns"]
     for answer in (longer, ", ".join(longer)):
-        verdict = game.check_puzzle(puzzle, answer)
+        verdict = contract.check_puzzle(game, puzzle, answer)
         assert not verdict["correct"] and f"leaves in {turns} own turns" in verdict["message"], verdict
-    assert "still in the forest" in game.check_puzzle(puzzle, flat[:-1])["message"]
-    after = game.check_puzzle(puzzle, flat + ["flip a1"])
+    assert "still in the forest" in contract.check_puzzle(game, puzzle, flat[:-1])["message"]
+    after = contract.check_puzzle(game, puzzle, flat + ["flip a1"])
     assert not after["correct"] and "already left" in after["message"]
 
 

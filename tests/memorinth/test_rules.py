@@ -12,7 +12,7 @@ import pytest
 
 from solver.errors import IllegalMoveError, ImpossibleStateError
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.state import START
+from solver.memorinth.layout import START
 
 
 def play(state, *moves):

@@ -72,7 +72,7 @@ def make_session() -> str:
     """The document: the game of seed SEED played by the hint (yellow) against the greedy policy (blue)."""
     from solver.memorinth.game import MemorinthGame
     from solver.memorinth.selfplay import choose
-    from solver.memorinth.view import table_entries
+    from solver.memorinth.knowledge import table_entries
     game = MemorinthGame()
     state = game.deal(SEED)
     parts = [HEADER.format(seed=SEED, nodes=NODES)]

@@ -10,7 +10,8 @@ import pytest
 
 from solver.game import CHANCE_PLAYER
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.state import CHAR, CLOVER, DOWN, PIECE, SUPPLY, UP, MemorinthState
+from solver.memorinth.layout import CHAR, CLOVER, DOWN, PIECE, SUPPLY, UP
+from solver.memorinth.state import MemorinthState
 from solver.registry import load_game
 from solver.testing import random_simulation
 

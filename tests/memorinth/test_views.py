@@ -9,10 +9,12 @@ import re
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, UnknownCardError
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.state import DOWN, UP
-from solver.memorinth.view import MemorinthView, table_entries
+from solver.memorinth.layout import DOWN, UP
+from solver.memorinth.knowledge import table_entries
+from solver.memorinth.view import MemorinthView
 from solver.record import Record
 from solver.review import review
 from solver.search import Limits, SearchContext
@@ -110,15 +112,15 @@ def test_hint_on_a_state_is_the_hint_on_its_view_and_hidden_cards_do_not_matter(
     for state, _ in history[::6]:
         p = state.current_player()
         ctx = lambda: SearchContext(limits=Limits(nodes=300), seed=4)  # noqa: E731
-        on_state = strip_seconds(game.hint(state, ctx(), top=3))
-        assert on_state == strip_seconds(game.hint(state.view(p), ctx(), top=3))
-        assert on_state == strip_seconds(game.hint(state.view(p).to_notation(), ctx(), top=3))
+        on_state = strip_seconds(contract.hint(game, state, ctx(), top=3))
+        assert on_state == strip_seconds(contract.hint(game, state.view(p), ctx(), top=3))
+        assert on_state == strip_seconds(contract.hint(game, state.view(p).to_notation(), ctx(), top=3))
         hidden = [c for c in range(25) if not state.knows_underside(c, p) and state.vec[UP + c] % 2 == 0]
         other = state.clone()
         other.vec[DOWN + hidden[0]], other.vec[DOWN + hidden[-1]] = (other.vec[DOWN + hidden[-1]],
                                                                      other.vec[DOWN + hidden[0]])
         assert other.to_json() != state.to_json() and other.view(p).to_json() == state.view(p).to_json()
-        assert strip_seconds(game.hint(other, ctx(), top=3)) == on_state
+        assert strip_seconds(contract.hint(game, other, ctx(), top=3)) == on_state
         checked += 1
     assert checked >= 3
 
@@ -127,7 +129,7 @@ def test_a_hint_at_top_1000_ranks_every_move_within_its_budget():
     """Review needs every move's value: top=1000 lists each legal move with a valueCI, and the node budget is
     met exactly, never overshot; with a budget too small to play every move out, the rest are listed unplayed."""
     state = GAMES[0].deal(3)
-    result = GAMES[0].hint(state, SearchContext(limits=Limits(nodes=777)), top=1000)
+    result = contract.hint(GAMES[0], state, SearchContext(limits=Limits(nodes=777)), top=1000)
     assert sorted(m.move for m in result.move_infos) == sorted(GAMES[0].legal_moves(state))
     assert result.root_info["playouts"] == 777 == sum(m.extra["playouts"] for m in result.move_infos)
     values = [m.value for m in result.move_infos]
@@ -135,7 +137,7 @@ def test_a_hint_at_top_1000_ranks_every_move_within_its_budget():
     for info in result.move_infos:
         lo, hi = info.extra["valueCI"]
         assert lo <= info.value <= hi
-    tiny = GAMES[0].hint(state, SearchContext(limits=Limits(nodes=5)), top=1000)
+    tiny = contract.hint(GAMES[0], state, SearchContext(limits=Limits(nodes=5)), top=1000)
     assert tiny.root_info["playouts"] == 5 and len(tiny.move_infos) == 12
     assert [m.extra["playouts"] for m in tiny.move_infos].count(0) == 7
     assert "not played out" in tiny.move_infos[-1].why
@@ -143,7 +145,7 @@ def test_a_hint_at_top_1000_ranks_every_move_within_its_budget():
 
 def test_reasons_say_when_moves_are_within_the_noise():
     """Issue 10 section 4: two moves whose 95% intervals overlap are said to be within the noise."""
-    result = GAMES[0].hint(GAMES[0].deal(3), SearchContext(limits=Limits(nodes=600)), top=3)
+    result = contract.hint(GAMES[0], GAMES[0].deal(3), SearchContext(limits=Limits(nodes=600)), top=3)
     assert "within the noise of" in result.move_infos[0].why
     assert "within the noise of the best move" in result.move_infos[1].why
 
@@ -214,7 +216,7 @@ def test_a_full_state_refuses_unknown_undersides_and_solve_refuses_views():
     with pytest.raises(InvalidInputError, match="a full state names every underside"):
         GAMES[0].parse_position(obj)
     with pytest.raises(InvalidInputError, match="player 0's view; this request needs the full state"):
-        GAMES[0].solve(state.view(0).to_notation(), SearchContext())
+        contract.solve(GAMES[0], state.view(0).to_notation(), SearchContext())
 
 
 def test_the_observation_is_the_views_json_and_the_old_observation_format_still_loads():
@@ -240,9 +242,9 @@ def test_the_observation_is_the_views_json_and_the_old_observation_format_still_
 
 def test_score_on_a_view_gives_the_paths_as_they_lie():
     state = GAMES[0].deal(3)
-    on_view = GAMES[0].score(state.view(0))
+    on_view = contract.score(GAMES[0], state.view(0))
     assert [p["pathDistance"] for p in on_view["players"]] == [3, 3] and "shortestEscape" not in on_view["players"][0]
-    assert GAMES[0].score(state)["players"][0]["shortestEscape"]["turns"] == 3
+    assert contract.score(GAMES[0], state)["players"][0]["shortestEscape"]["turns"] == 3
 
 
 def test_review_finds_a_planted_blunder():
@@ -272,5 +274,5 @@ def test_a_whole_number_player_is_accepted_everywhere():
     state = GAMES[0].deal(3)
     assert state.view(1.0).to_json() == state.view(1).to_json()
     ctx = lambda: SearchContext(limits=Limits(nodes=60))  # noqa: E731
-    assert strip_seconds(GAMES[0].hint(state, ctx(), player=0.0)) == strip_seconds(GAMES[0].hint(state, ctx()))
-    assert GAMES[0].hint(state, ctx(), player=0.0, full_information=True).root_info["player"] == 0
+    assert strip_seconds(contract.hint(GAMES[0], state, ctx(), player=0.0)) == strip_seconds(contract.hint(GAMES[0], state, ctx()))
+    assert contract.hint(GAMES[0], state, ctx(), player=0.0, full_information=True).root_info["player"] == 0

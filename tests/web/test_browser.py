@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from solver import contract
 from solver.record import record_from_lines
 
 GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic", "aetherya"]
@@ -265,7 +266,7 @@ def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind
     page.wait_for_selector("#puzzle-board svg", timeout=60_000)
     wait_idle(page)
     # a kind the game's default board cannot have is made on the board the game names (the page does the same)
-    puzzle = make_puzzle(load_game(game_class(game).PUZZLE_GAMES.get(kind, game)), kind, difficulty, 0, index)
+    puzzle = make_puzzle(load_game(contract.puzzle_games(game_class(game)).get(kind, game)), kind, difficulty, 0, index)
     assert puzzle["id"] in page.text_content("#puzzle-text")
     on_board = 0
     for move in SOLUTION_MOVES[game](puzzle):
