@@ -24,6 +24,7 @@ from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWA
                              CODES, CELLS, Tally, popcount, lowest_bit, connect_cells, dragon_value, tally,
                              score_cards)
 
+from libc.string cimport memcpy
 from common cimport monotonic_seconds, atomic_load, atomic_store, atomic_add
 
 cdef extern from "<pthread.h>" nogil:
@@ -325,37 +326,36 @@ cdef bint maybe_tamed(Search* s, int cell) noexcept nogil:
     return False
 
 
-cdef int greedy_fill(const int* avail_in, const int* slot_value, int n_slots) noexcept nogil:
-    """Most points ``n_slots`` free neighbours can bring, each given the best card still in hand (counts
-    respected; a card's worth is ``slot_value``). Used for the Goblins' potential, whose Swamp slots come first."""
+cdef struct Potentials:
+    int slot_value[4][9]      # what a free neighbour's card is worth to each Tribe still to place
+    int avail[4][9]           # the cards that may fill its free neighbours (the Tribe's own copy set aside)
+    int fill[4][17]           # fill[t][m]: most points m free neighbours bring (fill_table)
+    int goblin_fill[5][17]    # the Goblins' fill once ``take`` (0..4) Swamps went to their orthogonal slots
+
+
+cdef void fill_table(const int* avail_in, const int* slot_value, int swamps_taken, int* fill) noexcept nogil:
+    """``fill[m]``: most points ``m`` free neighbours bring, each given the best card still in hand (counts
+    respected; a card's worth is ``slot_value``), ``swamps_taken`` Swamps set aside first."""
     cdef int avail[9]
-    cdef int kind, value = 0, take, best_kind
+    cdef int kind, m, value = 0, best_kind
     for kind in range(DRAGON + 1):
         avail[kind] = avail_in[kind]
-    while n_slots > 0:
+    avail[SWAMP] -= swamps_taken
+    fill[0] = 0
+    for m in range(1, 17):      # one slot at a time: the best card left
         best_kind = -1
         for kind in range(DRAGON + 1):
             if avail[kind] > 0 and (best_kind < 0 or slot_value[kind] > slot_value[best_kind]):
                 best_kind = kind
-        if best_kind < 0:
-            break
-        take = imin(n_slots, avail[best_kind])
-        value += take * slot_value[best_kind]
-        avail[best_kind] -= take
-        n_slots -= take
-    return value
-
-
-cdef struct Potentials:
-    int slot_value[4][9]      # what a free neighbour's card is worth to each Tribe still to place
-    int avail[4][9]           # the cards that may fill its free neighbours (the Tribe's own copy set aside)
-    int fill[4][17]           # fill[t][m]: most points m free neighbours bring (greedy_fill, as a table)
+        if best_kind >= 0:
+            value += slot_value[best_kind]
+            avail[best_kind] -= 1
+        fill[m] = value
 
 
 cdef void prepare_potentials(const Search* s, Potentials* pt) noexcept nogil:
     """The parts of ``tribe_potential`` that depend on the node only, not on the cell."""
-    cdef int t, tribe, kind, m, value, best_kind, left
-    cdef int avail[9]
+    cdef int t, tribe, kind, take
     for t in range(4):
         tribe = HUMANS + t
         if s.rem[tribe] == 0:
@@ -367,21 +367,11 @@ cdef void prepare_potentials(const Search* s, Potentials* pt) noexcept nogil:
             else:
                 pt.slot_value[t][kind] = PAIR[tribe][kind]
         pt.avail[t][tribe] -= 1
-        if tribe == GOBLINS:
-            continue              # its Swamp slots come first: greedy_fill per cell
-        for kind in range(DRAGON + 1):
-            avail[kind] = pt.avail[t][kind]
-        pt.fill[t][0] = 0
-        value = 0
-        for m in range(1, 17):  # one slot at a time: the best card left (the greedy order of greedy_fill)
-            best_kind = -1
-            for kind in range(DRAGON + 1):
-                if avail[kind] > 0 and (best_kind < 0 or pt.slot_value[t][kind] > pt.slot_value[t][best_kind]):
-                    best_kind = kind
-            if best_kind >= 0:
-                value += pt.slot_value[t][best_kind]
-                avail[best_kind] -= 1
-            pt.fill[t][m] = value
+        if tribe != GOBLINS:
+            fill_table(pt.avail[t], pt.slot_value[t], 0, pt.fill[t])
+        else:                     # its Swamp slots come first: a table for each number of them taken
+            for take in range(imin(4, pt.avail[t][SWAMP]) + 1):
+                fill_table(pt.avail[t], pt.slot_value[t], take, pt.goblin_fill[take])
 
 
 cdef inline int tribe_potential(const Search* s, const Potentials* pt, int tribe, int cell,
@@ -395,7 +385,6 @@ cdef inline int tribe_potential(const Search* s, const Potentials* pt, int tribe
     """
     cdef uint32_t slots = s.conn[cell] & s.undecided & ~((<uint32_t>1) << cell)
     cdef int kind, value = 0, n_slots = popcount(slots), take, t = tribe - HUMANS
-    cdef int avail[9]
     for kind in range(SWAMP + 1):
         value += PAIR[tribe][kind] * around_counts[kind]
     for kind in range(HUMANS, DRAGON):
@@ -403,28 +392,24 @@ cdef inline int tribe_potential(const Search* s, const Potentials* pt, int tribe
     if tribe != GOBLINS:
         return value + pt.fill[t][n_slots]
     value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
-    for kind in range(DRAGON + 1):
-        avail[kind] = pt.avail[t][kind]
-    take = imin(popcount(s.orth[cell] & slots), avail[SWAMP])
+    take = imin(popcount(s.orth[cell] & slots), pt.avail[t][SWAMP])
     value += GOBLIN_SWAMP * take
-    avail[SWAMP] -= take
-    return value + greedy_fill(avail, pt.slot_value[t], n_slots - take)
+    return value + pt.goblin_fill[take][n_slots - take]
 
 
-cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept nogil:
-    """Upper bound on every completion of the current skeleton; exact once all Tribes are placed.
+cdef enum:
+    COLUMN_KINDS = 10         # the kinds of column: P F M S H E D G, a Dragon that may be tamed (R), one that may not
 
-    Fills ``rows`` (free cells), ``columns`` (the card kind of each column; DRAGON + 1 marks a Dragon
-    beyond the three that can be tamed) and ``assign`` (row -> column) of the optimal assignment.
-    """
-    cdef int profit[256]
-    cdef int n = 0, n_columns = 0, cell, kind, j, copies, fixed_tamed = 0, tamable_dragons, value
-    cdef int terrain[4]
-    cdef int potential[4]
+
+cdef int node_problem(Search* s, const Potentials* pt, int* rows, int* cap, int* profit, int* n_rows) noexcept nogil:
+    """The assignment problem behind the bound of the current skeleton, by kind of card: ``n_rows[0]`` rows (the
+    free cells, in ``rows``), ``cap[k]`` cards of column kind ``k`` (P F M S H E D G, then the Dragons that may be
+    tamed, then the others), ``profit[row * 16 + k]`` what one brings on that row. Returns the points outside
+    the assignment (counts the node). ``pt``: :func:`prepare_potentials` of the node."""
+    cdef int n = 0, cell, kind, j, fixed_tamed = 0, tamable_dragons, value, t
     cdef int counts[8]
     cdef int dragon_profit
     cdef uint32_t rest, around
-    cdef Potentials pt
     s.nodes += 1
     value = s.conflicts
     # fixed Terrains around the placed Tribes
@@ -449,17 +434,10 @@ cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept no
         fixed_tamed = 3
     value += s.dragon_value * (2 * fixed_tamed - s.n_dragons)
     tamable_dragons = imin(s.rem[DRAGON], 3 - fixed_tamed)
-    # columns: the free cards still to place
-    for kind in range(KINDS):
-        copies = s.rem[kind]
-        for j in range(copies):
-            if kind == DRAGON and j >= tamable_dragons:
-                columns[n_columns] = DRAGON + 1
-            else:
-                columns[n_columns] = kind
-            n_columns += 1
-    if s.undecided:
-        prepare_potentials(s, &pt)
+    for kind in range(DRAGON):
+        cap[kind] = s.rem[kind]
+    cap[DRAGON] = tamable_dragons
+    cap[DRAGON + 1] = s.rem[DRAGON] - tamable_dragons
     rest = s.undecided
     while rest:
         cell = lowest_bit(rest)
@@ -469,29 +447,170 @@ cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept no
         for kind in range(8):             # P F M S H E D G already on the cells connected to this one
             counts[kind] = popcount(around & s.mask[kind])
         for kind in range(SWAMP + 1):
-            terrain[kind] = 0
+            t = 0
             for j in range(HUMANS, DRAGON):
-                terrain[kind] += PAIR[j][kind] * counts[j]
-        terrain[SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
-        dragon_profit = 2 * s.dragon_value if maybe_tamed(s, cell) else 0
-        for kind in range(4):
-            potential[kind] = -BIG
-        for j in range(n_columns):
-            kind = columns[j]
-            if kind <= SWAMP:
-                profit[n * 16 + j] = terrain[kind]
-            elif kind == DRAGON:
-                profit[n * 16 + j] = dragon_profit
-            elif kind == DRAGON + 1:
-                profit[n * 16 + j] = 0
-            else:
-                if potential[kind - HUMANS] == -BIG:
-                    potential[kind - HUMANS] = tribe_potential(s, &pt, kind, cell, counts)
-                profit[n * 16 + j] = potential[kind - HUMANS]
+                t += PAIR[j][kind] * counts[j]
+            profit[n * 16 + kind] = t
+        profit[n * 16 + SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
+        for kind in range(HUMANS, DRAGON):
+            profit[n * 16 + kind] = tribe_potential(s, pt, kind, cell, counts) if cap[kind] else 0
+        dragon_profit = 2 * s.dragon_value if cap[DRAGON] and maybe_tamed(s, cell) else 0
+        profit[n * 16 + DRAGON] = dragon_profit
+        profit[n * 16 + DRAGON + 1] = 0
         n += 1
+    n_rows[0] = n
+    return value
+
+
+cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept nogil:
+    """Upper bound on every completion of the current skeleton; exact once all Tribes are placed.
+
+    Fills ``rows`` (free cells), ``columns`` (the card kind of each column; DRAGON + 1 marks a Dragon
+    beyond the three that can be tamed) and ``assign`` (row -> column) of the optimal assignment (the Hungarian
+    method on one column per card: its choice among equal assignments is the kingdom recorded at a leaf).
+    """
+    cdef int by_kind[256]
+    cdef int profit[256]
+    cdef int cap[COLUMN_KINDS]
+    cdef int n, i, j, kind, copy, m = 0
+    cdef Potentials pt
+    prepare_potentials(s, &pt)
+    cdef int value = node_problem(s, &pt, rows, cap, by_kind, &n)
+    for kind in range(COLUMN_KINDS):
+        for copy in range(cap[kind]):
+            columns[m] = kind
+            m += 1
     if n == 0:
         return value
+    for i in range(n):
+        for j in range(m):
+            profit[i * 16 + j] = by_kind[i * 16 + columns[j]]
     return value + hungarian_max(n, profit, assign)
+
+
+cdef int transport_max(int n, const int* profit, const int* cap, const int* start, int* prices) noexcept nogil:
+    """The best assignment of ``n`` rows to the column kinds, ``cap[k]`` rows to kind ``k`` (the caps add up to
+    ``n``; ``profit`` row stride 16): the value of :func:`hungarian_max` on one column per card, found with one
+    column per kind (successive shortest paths through the kinds, Dijkstra with potentials, the kinds' potentials
+    starting from the prices ``start`` when not NULL: a parent's prices make exchanges rare). ``prices``
+    receives optimal prices of the kinds: with some row values ``r[i]``, ``r[i] + prices[k] >= profit[i][k]``."""
+    cdef int ks[COLUMN_KINDS]       # the kinds with a card left, and their caps
+    cdef int caps[COLUMN_KINDS]
+    cdef int v[COLUMN_KINDS]        # kind potentials (min-cost form: cost = -profit)
+    cdef int used[COLUMN_KINDS]
+    cdef int members[COLUMN_KINDS][16]
+    cdef int dist[COLUMN_KINDS]
+    cdef int from_kind[COLUMN_KINDS]
+    cdef int via_slot[COLUMN_KINDS]
+    cdef char done[COLUMN_KINDS]
+    cdef int u[16]                  # row potentials
+    cdef int at[16]                 # the kind (index into ks) of each row
+    cdef int m = 0, r, i, j, q, t, top, target, d, best, total = 0, row, slot, nxt
+    cdef const int* pr
+    for j in range(COLUMN_KINDS):
+        if cap[j]:
+            ks[m] = j
+            caps[m] = cap[j]
+            v[m] = -start[j] if start != NULL else 0
+            used[m] = 0
+            m += 1
+    for r in range(n):
+        pr = &profit[r * 16]
+        best = BIG
+        for j in range(m):
+            dist[j] = -pr[ks[j]] - v[j]
+            if dist[j] < best:
+                best = dist[j]
+        u[r] = best
+        top = -1
+        for j in range(m):
+            dist[j] -= best
+            done[j] = 0
+            from_kind[j] = -1
+            if dist[j] == 0 and top < 0 and used[j] < caps[j]:
+                top = j                 # the row's best kind has room: no exchange
+        if top >= 0:
+            target = top
+            done[top] = 1
+        else:
+            while True:
+                top = -1
+                for j in range(m):
+                    if not done[j] and (top < 0 or dist[j] < dist[top]):
+                        top = j
+                done[top] = 1
+                if used[top] < caps[top]:
+                    target = top
+                    break
+                for t in range(used[top]):  # a row of that kind may move on to another kind
+                    i = members[top][t]
+                    pr = &profit[i * 16]
+                    for q in range(m):
+                        if not done[q]:
+                            d = dist[top] - pr[ks[q]] - u[i] - v[q]
+                            if d < dist[q]:
+                                dist[q] = d
+                                from_kind[q] = top
+                                via_slot[q] = t
+        d = dist[target]
+        if d:
+            for j in range(m):          # potentials: reduced costs stay >= 0, 0 along the path
+                v[j] += dist[j] if done[j] else d
+            for i in range(r):
+                u[i] -= dist[at[i]] if done[at[i]] else d
+        j = target                      # each row on the path moves one kind on; the new row takes the first
+        row = r
+        while True:
+            members[j][used[j]] = row if from_kind[j] < 0 else members[from_kind[j]][via_slot[j]]
+            used[j] += 1
+            if from_kind[j] < 0:
+                at[r] = j
+                break
+            nxt = from_kind[j]
+            slot = via_slot[j]
+            i = members[nxt][slot]
+            at[i] = j
+            used[nxt] -= 1              # the row leaves ``nxt``: the last member takes its slot
+            members[nxt][slot] = members[nxt][used[nxt]]
+            if used[nxt] > 0 and slot < used[nxt]:
+                at[members[nxt][slot]] = nxt
+            j = nxt
+    for r in range(n):
+        total += profit[r * 16 + ks[at[r]]]
+    for j in range(COLUMN_KINDS):
+        prices[j] = 0
+    for j in range(m):
+        prices[ks[j]] = -v[j]
+    return total
+
+
+cdef int root_bound(Search* s, int* prices) noexcept nogil:
+    """:func:`node_bound`'s value, with optimal prices of the column kinds in ``prices``."""
+    cdef int profit[256]
+    cdef int rows[16]
+    cdef int cap[COLUMN_KINDS]
+    cdef int n
+    cdef Potentials pt
+    prepare_potentials(s, &pt)
+    cdef int value = node_problem(s, &pt, rows, cap, profit, &n)
+    if n == 0:
+        return value
+    return value + transport_max(n, profit, cap, NULL, prices)
+
+
+cdef int dual_bound(int n, const int* profit, const int* cap, const int* prices) noexcept nogil:
+    """An upper bound on the best assignment from any prices of the column kinds: each row takes the kind it values
+    most net of the price, and the prices of every card are paid back (weak duality). Exact with optimal prices."""
+    cdef int i, k, best, total = 0
+    for k in range(COLUMN_KINDS):
+        total += cap[k] * prices[k]
+    for i in range(n):
+        best = -BIG
+        for k in range(COLUMN_KINDS):
+            if cap[k] and profit[i * 16 + k] - prices[k] > best:
+                best = profit[i * 16 + k] - prices[k]
+        total += best
+    return total
 
 
 cdef void place(Search* s, int tribe, int cell) noexcept nogil:
@@ -589,15 +708,24 @@ cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign
         (<volatile int64_t*>&s.control[CONTROL_SEQUENCE])[0] = s.control[CONTROL_SEQUENCE] + 1
 
 
-cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept nogil:
-    """Place the remaining Tribes; returns 1 when stopped before the subtree was finished."""
+cdef int dfs(Search* s, int order_index, int start, int* open_bound, const int* prices) noexcept nogil:
+    """Place the remaining Tribes; returns 1 when stopped before the subtree was finished.
+
+    ``prices``: optimal prices of the column kinds for this node's assignment problem. A child whose bound from
+    them (a few additions, :func:`dual_bound`) cannot beat the best known is pruned without solving its own
+    assignment: exactly the children pruned with exact bounds, the same nodes counted."""
     cdef int rows[16]
     cdef int columns[16]
     cdef int assign[16]
+    cdef int profit[256]
+    cdef int cap[COLUMN_KINDS]
     cdef int child_cell[16]
     cdef int child_bound[16]
-    cdef int n_children = 0, tribe, cell, b, k, i, value
+    cdef int child_prices[16][COLUMN_KINDS]
+    cdef int solved[COLUMN_KINDS]
+    cdef int n_children = 0, tribe, cell, b, k, i, value, n_rows
     cdef uint32_t rest
+    cdef Potentials pt
     while order_index < 4 and s.rem[s.order[order_index]] == 0:
         if s.order[order_index] == s.sym_kind and not canonical(s, s.mask[s.sym_kind]):
             return 0
@@ -611,11 +739,21 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept no
         return s.stop
     tribe = s.order[order_index]
     rest = s.undecided & ~(((<uint32_t>1) << start) - 1)
+    if rest:
+        s.rem[tribe] -= 1           # every child holds one more of ``tribe``: the same cards still to place
+        prepare_potentials(s, &pt)
+        s.rem[tribe] += 1
     while rest:
         cell = lowest_bit(rest)
         rest &= rest - 1
         place(s, tribe, cell)
-        b = node_bound(s, rows, columns, assign)
+        value = node_problem(s, &pt, rows, cap, profit, &n_rows)
+        b = value
+        if n_rows > 0:
+            if beats(s, value + dual_bound(n_rows, profit, cap, prices)):
+                b = value + transport_max(n_rows, profit, cap, prices, solved)
+            else:
+                b = -BIG                # pruned: its exact bound could not beat the best known either
         unplace(s, tribe, cell)
         check_limits(s)
         if s.stop:
@@ -626,16 +764,18 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept no
             while i > 0 and child_bound[i - 1] < b:
                 child_bound[i] = child_bound[i - 1]
                 child_cell[i] = child_cell[i - 1]
+                memcpy(child_prices[i], child_prices[i - 1], sizeof(int) * COLUMN_KINDS)
                 i -= 1
             child_bound[i] = b
             child_cell[i] = cell
+            memcpy(child_prices[i], solved, sizeof(int) * COLUMN_KINDS)
             n_children += 1
     for k in range(n_children):
         if not beats(s, child_bound[k]):
             break
         cell = child_cell[k]
         place(s, tribe, cell)
-        if dfs(s, order_index, cell + 1, open_bound):
+        if dfs(s, order_index, cell + 1, open_bound, child_prices[k]):
             unplace(s, tribe, cell)
             if child_bound[k] > open_bound[0]:
                 open_bound[0] = child_bound[k]
@@ -785,6 +925,7 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
     cdef int rows[16]
     cdef int columns[16]
     cdef int assign[16]
+    cdef int prices[COLUMN_KINDS]
     cdef int root, open_bound, c, g, problem
     if layout.shape[0] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS or stats.shape[0] != 4:
         raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
@@ -814,9 +955,9 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
     with nogil:
         s.deadline = monotonic_seconds() + seconds if seconds > 0 else 0.0
         open_bound = -BIG
-        root = node_bound(&s, rows, columns, assign)
+        root = root_bound(&s, prices)
         if beats(&s, root):
-            if dfs(&s, 0, 0, &open_bound):
+            if dfs(&s, 0, 0, &open_bound, prices):
                 if open_bound == -BIG:
                     open_bound = root
     stats[STAT_NODES] = s.nodes
@@ -839,6 +980,7 @@ cdef void team_search(Team* t, int i) noexcept nogil:
     cdef int rows[16]
     cdef int columns[16]
     cdef int assign[16]
+    cdef int prices[COLUMN_KINDS]
     cdef int root, open_bound, g, c, best
     cdef int64_t* st = &t.stats[4 * i]
     cdef int64_t nodes
@@ -863,10 +1005,10 @@ cdef void team_search(Team* t, int i) noexcept nogil:
     s.control = t.control
     s.live = 0
     open_bound = -BIG
-    root = node_bound(&s, rows, columns, assign)
+    root = root_bound(&s, prices)
     check_limits(&s)
     if beats(&s, root) and not s.stop:
-        if dfs(&s, 0, 0, &open_bound) and open_bound == -BIG:
+        if dfs(&s, 0, 0, &open_bound, prices) and open_bound == -BIG:
             open_bound = root
     elif s.stop and beats(&s, root):
         open_bound = root
