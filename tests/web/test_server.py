@@ -340,7 +340,7 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
         port = probe.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--threads", "1"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
     try:
         assert "web board is at" in server.stdout.readline()
         url = f"http://127.0.0.1:{port}"
