@@ -85,8 +85,7 @@ def random_simulation(game: Game, games: int, seed: int, max_steps: int = 100_00
                 report.terminal += 1
                 break
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+                action = state.sample_chance_outcome(rng)
                 report.chance_steps += 1
             else:
                 legal = state.legal_actions()

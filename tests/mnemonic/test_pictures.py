@@ -50,8 +50,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
                     for move in game.legal_moves(position):
                         assert reachable(move, names), (move, position.to_notation())
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+                action = state.sample_chance_outcome(rng)
             else:
                 legal = state.legal_actions()
                 keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
