@@ -121,6 +121,11 @@ class TimedLines:
     def flush(self) -> None:
         pass
 
+    def answers(self) -> list[dict]:
+        """Every answer line written so far, parsed, in order (interim reports included)."""
+        with self.lock:
+            return [answer for _, answer in self.lines]
+
     def of(self, qid: object, interim: bool = False) -> list[tuple[float, dict]]:
         """(time, answer) of query ``qid``: its final answers, or with ``interim`` its reports during search."""
         return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
