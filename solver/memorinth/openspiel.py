@@ -37,7 +37,7 @@ import numpy as np
 
 from solver.game import Game, State, Utility
 from solver.learning import ActionCodec, Piece
-from solver.kernels import memorinth_core as kernel
+from solver.memorinth import kernel
 from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS, PH_OVER, K, rule_vector
 from solver.memorinth.state import MemorinthState
 
