@@ -96,6 +96,18 @@ class StateRules:
             if not state.is_terminal():
                 out[i, self.codec.encode_all(state.legal_actions())] = True
 
+    def is_legal(self, actions: np.ndarray) -> np.ndarray:
+        """Whether each slot's action is legal there (without a mask: Embers has 201,791 action ids)."""
+        return np.array([self.codec.decode(int(a)) in state.legal_actions() for a, state in zip(actions, self.states)])
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot, drawn from each state's list (no mask)."""
+        picked = np.zeros(len(self.states), dtype=np.int64)
+        for i, state in enumerate(self.states):
+            ids = self.codec.encode_all(state.legal_actions())
+            picked[i] = ids[rng.integers(len(ids))]
+        return picked
+
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:
         for i, state in enumerate(self.states):
