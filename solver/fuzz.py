@@ -36,8 +36,7 @@ def _advanced(game: Any, seed: int, steps: int) -> Any:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])

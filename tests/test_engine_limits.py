@@ -74,8 +74,7 @@ def record_of(name, seed=5, moves=12):
     played, counts = [], {}
     while len(played) < moves and not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])

@@ -19,8 +19,7 @@ def first_decision(game, seed):
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed=seed)
     while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        state.apply_action(state.sample_chance_outcome(rng))
     return state
 
 

@@ -10,10 +10,11 @@ or rename of the compiled modules changes this file alone.
 from __future__ import annotations
 
 from solver.kernels.memorinth_escape import count_solutions, greedy_escape, shortest_escape, skip_to_player
-from solver.kernels.memorinth_play import (apply_action, deal, escape_distances, layout, legal_actions,
-                                           legal_actions_batch, path_bitboards, playouts, policy_action, resample)
+from solver.kernels.memorinth_play import (apply_action, apply_actions_batch, deal, escape_distances, layout,
+                                           legal_actions, legal_actions_batch, path_bitboards, playouts,
+                                           policy_action, resample)
 from solver.kernels.memorinth_step import legal_ranks, memo_words, random_legal, step
 
-__all__ = ["apply_action", "count_solutions", "deal", "escape_distances", "greedy_escape", "layout", "legal_actions",
-           "legal_actions_batch", "legal_ranks", "memo_words", "path_bitboards", "playouts", "policy_action",
-           "random_legal", "resample", "shortest_escape", "skip_to_player", "step"]
+__all__ = ["apply_action", "apply_actions_batch", "count_solutions", "deal", "escape_distances", "greedy_escape",
+           "layout", "legal_actions", "legal_actions_batch", "legal_ranks", "memo_words", "path_bitboards",
+           "playouts", "policy_action", "random_legal", "resample", "shortest_escape", "skip_to_player", "step"]

@@ -125,8 +125,7 @@ def test_mn38_mn42_deeper_horizons_refine_the_value_without_jumps(players, seed)
     rng = np.random.default_rng(seed)
     while state.phase != "table":
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         else:
             state.apply_action(plain_scene_move(state))
     result = api.hint(game, state, nodes=400_000)
