@@ -82,8 +82,7 @@ class StateRules:
 
     def _chance(self, state: State, rng: np.random.Generator, drawn: list[int] | None) -> None:
         while state.current_player() == CHANCE_PLAYER:
-            actions, probs = zip(*state.chance_outcomes())
-            outcome = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            outcome = state.sample_chance_outcome(rng)
             state.apply_action(outcome)
             if drawn is not None:
                 drawn.append(self.codec.encode_chance(outcome))
