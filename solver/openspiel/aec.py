@@ -11,7 +11,8 @@
 Agents are ``player_0`` ... ``player_{n-1}``; an observation is a dict of ``observation`` (the adapter's observation
 tensor of that player, float32, ``docs/openspiel.md``) and ``action_mask`` (int8 over OpenSpiel's action ids: the
 legal actions of the agent to act, zeros for the others). Chance events (the deal, draws, rolls) are drawn by the
-environment's generator, seeded by ``reset(seed=...)``, so the same seed and actions give the same game. Rewards
+environment's generator, seeded by ``reset(seed=...)`` (0 when the environment is made), so the same seed and
+actions give the same game. Rewards
 are our returns, given once at the end; a game the rules end is terminated, one the ``max_moves`` cap stops is
 truncated. An illegal action raises our ``IllegalMoveError`` naming it. Needs ``memory-solver[pettingzoo]``
 (PettingZoo and open-spiel).
@@ -49,7 +50,7 @@ class MemoryGameEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (actions,), np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.state: Any = None
-        self.rng = np.random.default_rng()
+        self.rng = np.random.default_rng(0)    # reset() without a seed goes on with this generator: deterministic
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -58,7 +59,8 @@ class MemoryGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new game: chance drawn by a generator seeded with ``seed`` (fresh entropy when None)."""
+        """A new game: chance drawn by a generator seeded with ``seed`` (None: the environment's generator goes on,
+        seeded 0 when the environment was made, so a run without seeds is reproducible too)."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
             for index, agent in enumerate(self.possible_agents):

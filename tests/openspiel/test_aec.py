@@ -77,3 +77,11 @@ def test_the_cap_truncates_and_illegal_actions_are_refused():
     illegal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalMoveError):
         game.step(illegal)
+
+
+def test_resets_without_a_seed_are_reproducible():
+    one, two = env("forgotten(width=4,height=3,pairs=4)"), env("forgotten(width=4,height=3,pairs=4)")
+    for _ in range(3):
+        one.reset()
+        two.reset()
+        assert one.state.history() == two.state.history()
