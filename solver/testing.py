@@ -121,9 +121,23 @@ class TimedLines:
     def flush(self) -> None:
         pass
 
+    def answers(self) -> list[dict]:
+        """Every answer line written so far, parsed, in order (interim reports included)."""
+        with self.lock:
+            return [answer for _, answer in self.lines]
+
     def of(self, qid: object, interim: bool = False) -> list[tuple[float, dict]]:
         """(time, answer) of query ``qid``: its final answers, or with ``interim`` its reports during search."""
         return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
+
+
+def first_decision(game: Game, seed: int) -> State:
+    """A game dealt with ``seed`` and advanced by seeded chance outcomes to the first decision of a player."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(seed)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome(rng))
+    return state
 
 
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"

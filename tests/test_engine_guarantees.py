@@ -9,33 +9,33 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from solver.engine import Engine
 from solver.registry import game_names, load_game
-from solver.testing import TimedLines
+from solver.testing import TimedLines, first_decision
 
 #: slack for a loaded 2-core machine on top of the documented guarantee
 SLACK_S = 1.5
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernels_loaded():
-    """Load every compiled kernel (one per src/*.pyx) before any query is timed: in an editable install the first
-    kernel import of a process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not
-    search time (the first test used to pay it when this file ran alone)."""
+def load_every_kernel() -> None:
+    """Load every compiled kernel (one per src/*.pyx): in an editable install the first kernel import of a
+    process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not search time."""
     for pyx in (Path(__file__).resolve().parent.parent / "src").glob("*.pyx"):
         importlib.import_module(f"solver.kernels.{pyx.stem}")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def kernels_loaded():
+    """Every kernel loaded before any query is timed (the first test used to pay it when this file ran alone)."""
+    load_every_kernel()
+
+
 def decision(name, seed=4):
+    """A registered game and its first decision, dealt with ``seed``."""
     game = load_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_game(seed)
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance_outcome(rng))
-    return game, state
+    return game, first_decision(game, seed)
 
 
 #: 4 players, the first scene at a Joker: every other player may be asked for help (the planner searches for seconds)
