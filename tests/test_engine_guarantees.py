@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from solver.engine import Engine
+from solver.fuzz import probe
 from solver.registry import game_names, load_game
 from solver.testing import TimedLines, first_decision
 
@@ -100,24 +101,16 @@ def test_a_time_limit_is_honoured(name, action):
 
 @pytest.mark.parametrize("name, action", cases(known=KNOWN))
 def test_terminate_stops_a_search_promptly_with_its_best_so_far(name, action):
-    out = TimedLines()
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "q", "reportDuringSearchEvery": 0.1,
-                                   **query(name, action, {"time_ms": 30000})}))
-    time.sleep(0.5)
-    done = out.of("q")
-    sent = time.perf_counter()
-    engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-    engine.close()
-    [(answered, response)] = out.of("q")
+    run = probe({"reportDuringSearchEvery": 0.1, **query(name, action, {"time_ms": 30000})},
+                terminate_after=0.5, wait_for_report=True)
+    response = run.answer
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
-    if done:
+    if run.finished_early:
         return  # the search had already finished: nothing to stop
     assert response.get("terminated") is True, response
-    assert answered - sent < 0.2 + SLACK_S, (name, action, answered - sent)
-    interim = [r for _, r in out.lines if r.get("id") == "q" and r.get("isDuringSearch")]
-    assert interim, f"{name} {action} ran {answered - sent + 0.5:.1f} s without an interim report"
+    assert run.seconds < 0.2 + SLACK_S, (name, action, run.seconds)
+    assert run.interim, f"{name} {action} ran {run.seconds + 0.5:.1f} s without an interim report"
 
 
 def _rss_kib():
