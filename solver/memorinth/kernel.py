@@ -9,9 +9,10 @@ split or rename of the compiled modules changes this file alone.
 from __future__ import annotations
 
 from solver.kernels.memorinth_escape import count_solutions, greedy_escape, shortest_escape, skip_to_player
-from solver.kernels.memorinth_play import (apply_action, deal, escape_distances, layout, legal_actions,
-                                           path_bitboards, playouts, policy_action, resample)
+from solver.kernels.memorinth_play import (apply_action, apply_actions_batch, deal, escape_distances, layout,
+                                           legal_actions, legal_actions_batch, path_bitboards, playouts,
+                                           policy_action, resample)
 
-__all__ = ["apply_action", "count_solutions", "deal", "escape_distances", "greedy_escape", "layout",
-           "legal_actions", "path_bitboards", "playouts", "policy_action", "resample", "shortest_escape",
-           "skip_to_player"]
+__all__ = ["apply_action", "apply_actions_batch", "count_solutions", "deal", "escape_distances", "greedy_escape",
+           "layout", "legal_actions", "legal_actions_batch", "path_bitboards", "playouts", "policy_action",
+           "resample", "shortest_escape", "skip_to_player"]
