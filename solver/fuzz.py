@@ -25,7 +25,7 @@ import numpy as np
 
 from solver.engine import Engine
 from solver.registry import game_names, load_game
-from solver.testing import TimedLines
+from solver.testing import TimedLines, random_action
 
 DOCS_ENGINE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
 #: actions whose answers come fast enough to fuzz by the thousand
@@ -72,12 +72,7 @@ def _advanced(game: Any, seed: int, steps: int) -> Any:
     for _ in range(steps):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            action = state.sample_chance_outcome(rng)
-        else:
-            legal = state.legal_actions()
-            action = int(legal[rng.integers(len(legal))])
-        state.apply_action(action)
+        state.apply_action(random_action(state, rng))
     return state
 
 

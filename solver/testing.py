@@ -140,6 +140,16 @@ def first_decision(game: Game, seed: int) -> State:
     return state
 
 
+def random_action(state: State, rng: np.random.Generator, avoid: tuple[str, ...] = ()) -> int:
+    """A chance outcome drawn with its probability, else a legal action drawn uniformly (moves named in ``avoid``,
+    such as a game's "end", only when nothing else is legal)."""
+    if state.is_chance_node():
+        return state.sample_chance_outcome(rng)
+    legal = state.legal_actions()
+    keep = [a for a in legal if state.action_to_string(a) not in avoid] or legal
+    return int(keep[rng.integers(len(keep))])
+
+
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
 
 
