@@ -59,6 +59,9 @@ def _build_parser(argv: Sequence[str]) -> Parser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
+    serve.add_argument("--db", default=None, metavar="PATH",
+                       help="the SQLite file the games are kept in (default: games.sqlite3 in the user's data "
+                            "directory, printed at start)")
     serve.set_defaults(run=_run_serve)
 
     games = sub.add_parser("games", help="list the games and their parameters")
@@ -150,7 +153,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
                                                  "memory-solver: pip install .)") from None
-    return serve(args.host, args.port, args.threads)
+    return serve(args.host, args.port, args.threads, args.db)
 
 
 def _run_games(args: argparse.Namespace) -> int:

@@ -11,10 +11,14 @@ through the engine protocol (``docs/engine.md``):
   final) as server-sent events; a client that disconnects has its search
   terminated.
 
-The server keeps no game state (the page holds the record), serves several
-pages at once through one shared engine, limits the request size and each
-page's concurrent searches, caps every search's time, and never reads a file a
-request names (data files come only from the package).
+The analysis routes keep no game state (the page posts the positions it
+analyses), serve several pages at once through one shared engine, limit the
+request size and each page's concurrent searches, cap every search's time, and
+never read a file a request names (data files come only from the package).
+
+The table server (``/api/games``, ``/play/...``, ``/table/...``:
+:mod:`solver.web.tables`) holds the games themselves, each seat seeing its own
+view, in one SQLite file (:mod:`solver.web.store`, ``--db``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.engine import CONTROL_ACTIONS, Engine
+from solver.web.seats import Tables
+from solver.web.store import Store, default_path
+from solver.web.tables import Feed, table_routes
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: the largest request body (a game record of a long game is far smaller)
@@ -169,11 +176,22 @@ def _status_of(answer: dict[str, Any]) -> int:
     return 500 if answer["error"].startswith("internal error") else 400
 
 
-def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS) -> Starlette:
-    """The web board's application (one shared engine with ``threads`` workers)."""
+def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path | None = None,
+              engine_limits: Any = None) -> Starlette:
+    """The web board's application (one shared engine with ``threads`` workers), its games kept in the SQLite file
+    ``db`` (default: :func:`solver.web.store.default_path`). ``engine_limits(game)`` gives the limits of an engine
+    seat's move (default: the game's default time, capped at ``max_time_ms``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from solver.datafiles import restrict
+    from solver.search import Limits
     restrict([])  # the package's data only: a request never names a file on the server
     bridge = Bridge(threads=threads, max_time_ms=max_time_ms)
+    store = Store(default_path() if db is None else db)
+    engine_seats = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="table-engine")
+    feed = Feed()
+    tables = Tables(store, engine_seats.submit, feed.changed,
+                    engine_limits or (lambda game: Limits(time_ms=min(game.default_time_ms, max_time_ms))))
 
     async def control(query: dict[str, Any], page: str) -> JSONResponse | None:
         action = query.get("action")
@@ -268,7 +286,10 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         yield
+        feed.close()
+        engine_seats.shutdown(wait=False, cancel_futures=True)
         bridge.close()
+        store.close()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
@@ -279,24 +300,38 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS) -> Starlette:
     async def server_error(request: Request, exc: Exception) -> Response:
         return _error(500, "internal error (see the server's log)")
 
+    async def read_body(request: Request) -> dict[str, Any] | Response:
+        body = await _read_query(request)
+        if isinstance(body, dict):
+            body.pop("id", None)
+        return body
+
+    def answer(status: int, body: dict[str, Any]) -> Response:
+        return JSONResponse(body, status_code=status, headers=SECURITY_HEADERS)
+
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
 
     app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon), Route("/api/engine", engine_endpoint, methods=["POST"]),
                             Route("/api/stream", stream_endpoint, methods=["POST"]),
+                            *table_routes(tables, feed, read_body, answer),
+                            Route("/play/{game}/{key}", index), Route("/table/{game}/{key}", index),
                             Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
                     exception_handlers={404: not_found, 500: server_error}, lifespan=lifespan)
     app.state.bridge = bridge
+    app.state.tables = tables
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, threads: int = 2) -> int:
-    """Run the web board until interrupted."""
+def serve(host: str = "127.0.0.1", port: int = 8765, threads: int = 2, db: str | Path | None = None) -> int:
+    """Run the web board until interrupted, its games kept in ``db`` (default: the user's data directory)."""
     import sys
 
     import uvicorn
-    app = build_app(threads=threads)
+    path = default_path() if db is None else Path(db)
+    app = build_app(threads=threads, db=path)
     shown = f"[{host}]" if ":" in host else host
+    sys.stdout.write(f"memory-solver: the games are kept in {path}\n")
     sys.stdout.write(f"memory-solver: the web board is at http://{shown}:{port}/ (Ctrl-C to stop)\n")
     sys.stdout.flush()
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
