@@ -14,7 +14,9 @@
 6. Brain placement advice for the real game;
 7. ``solve`` under limits (issue 11): how soon a cancelled exact search answers (target: 200 ms) and how
    close to its time limit a limited one stops (target: within 10% or 100 ms, whichever is larger);
-8. puzzle generation: CPU seconds for 3 puzzles per board and difficulty (target: seconds per puzzle).
+8. puzzle generation: CPU seconds for 3 puzzles per board and difficulty (target: seconds per puzzle);
+9. puzzle generation under limits (issue 23): how soon a terminated generation stops (target: 200 ms) and how
+   close to its time limit a limited one stops, with a node budget it would not reach.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from solver.search import Limits, SearchContext  # noqa: E402
 from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import forgotten_paths as paths_twin  # noqa: E402
 from solver.twins import forgotten_playout as playout_twin  # noqa: E402
+from solver import contract  # noqa: E402
 
 POLICIES = {"random": 0, "greedy matcher": 1, "route (hint base)": 2, "oracle (full information)": 3}
 
@@ -248,19 +251,16 @@ def bench_placement(quick: bool) -> None:
 LIMIT_POSITION = "??????/@????@/??????/?????? 0 first"      # 6x4, every tile unseen: far beyond a few seconds
 
 
-def bench_solve_limits(quick: bool) -> None:
-    section(f"Exact solve under limits ({LIMIT_POSITION}, 6x4; engine: the same code on a worker thread)",
-            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
-    game = load_game("forgotten")
-    state = game.parse_state(LIMIT_POSITION)
-    rows = []
-    latencies = []
+def _under_limits(action, quick: bool) -> tuple[list[list], list[float]]:
+    """``action(ctx)`` terminated after a delay (on a worker thread, as the engine runs it) and under time limits,
+    each with a node budget it would not reach in hours: rows of when it answered and what it said."""
+    rows, latencies = [], []
     for delay in ([0.3, 1.0] if quick else [0.1, 0.3, 1.0, 2.0, 4.0]):
-        ctx = SearchContext(limits=Limits(time_ms=60_000))
+        ctx = SearchContext(limits=Limits(time_ms=60_000, nodes=10**12))
         done: dict = {}
 
         def run() -> None:
-            done["result"] = game.solve(state, ctx)
+            done["result"] = action(ctx)
             done["at"] = time.perf_counter()
         worker = threading.Thread(target=run)
         worker.start()
@@ -269,19 +269,48 @@ def bench_solve_limits(quick: bool) -> None:
         ctx.cancel.set()
         worker.join()
         latencies.append(done["at"] - asked)
-        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms",
-                     done["result"].solution.get("limit"), "<= 200 ms"])
+        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms", done["result"],
+                     "<= 200 ms"])
     for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
-        ctx = SearchContext(limits=Limits(time_ms=ms))
+        ctx = SearchContext(limits=Limits(time_ms=ms, nodes=10**12))
         start = time.perf_counter()
-        result = game.solve(state, ctx)
+        result = action(ctx)
         took = time.perf_counter() - start
         allowed = max(0.1 * ms, 100)
-        rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result.solution.get("limit"),
+        rows.append([f"time_ms {ms}", f"{took * 1000:.1f} ms ({(took * 1000 - ms):+.1f})", result,
                      f"<= {ms + allowed:.0f} ms"])
+    return rows, latencies
+
+
+def _print_limits(rows: list[list], latencies: list[float]) -> None:
     print(table(["query", "answered after", "limit stated", "target"], rows))
     print(f"\nTerminate latency: median {statistics.median(latencies) * 1000:.1f} ms, "
           f"worst {max(latencies) * 1000:.1f} ms.")
+
+
+def bench_solve_limits(quick: bool) -> None:
+    section(f"Exact solve under limits ({LIMIT_POSITION}, 6x4; engine: the same code on a worker thread)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten")
+    state = game.parse_state(LIMIT_POSITION)
+    _print_limits(*_under_limits(lambda ctx: contract.solve(game, state, ctx).solution.get("limit"), quick))
+
+
+# -- 9. puzzle generation under limits (issue 23) ----------------------------------------------------------------
+def bench_generate_limits(quick: bool) -> None:
+    """Issue 23's query: best-move puzzles, hard, on a 6x4 board with 11 pairs ran 83.5 s whatever the cap."""
+    from solver.search import Stopped
+    section("Puzzle generation under limits (best-move, hard, forgotten(width=6,height=4,pairs=11); issue 23)",
+            "python benchmarks/run.py forgotten" + (" --quick" if quick else ""))
+    game = load_game("forgotten(width=6,height=4,pairs=11)")
+
+    def action(ctx: SearchContext) -> str:
+        try:
+            contract.generate_puzzle(game, "best-move", "hard", np.random.default_rng(0), ctx)
+            return "finished"
+        except Stopped as exc:
+            return f"Stopped: {exc}"
+    _print_limits(*_under_limits(action, quick))
 
 
 # -- 8. puzzle generation --------------------------------------------------------------------------------------
@@ -313,7 +342,7 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     JOBS = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--jobs=")), 1)
     for bench in (bench_paths, bench_playouts, bench_selfplay, bench_runs, bench_anchor, bench_placement, bench_gaps,
-                  bench_solve_limits, bench_generate):
+                  bench_solve_limits, bench_generate, bench_generate_limits):
         bench(quick)
         sys.stdout.flush()
     return 0

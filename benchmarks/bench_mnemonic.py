@@ -34,9 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_time, table, wilson  # noqa: E402
+from common import best_time, table  # noqa: E402
 
-from solver import api  # noqa: E402
+from solver import api, contract  # noqa: E402
+from solver.stats import wilson  # noqa: E402
 from solver.kernels import mnemonic_odds as odds_kernel  # noqa: E402
 from solver.kernels import mnemonic_plan as plan_kernel  # noqa: E402
 from solver.mnemonic.game import MnemonicGame  # noqa: E402
@@ -162,18 +163,20 @@ def large_positions(count: int) -> list[tuple[MnemonicGame, object]]:
 
 
 def bench_time_limits(quick: bool) -> list[list[object]]:
+    """Hints under a time limit, alone and with a huge node budget (a budget never gets around time, issue 23)."""
     positions = large_positions(4 if quick else 16)
     rows = []
-    for limit in (100, 300, 1000, None):
+    for limit, nodes in ((100, None), (100, 2**31), (300, None), (1000, None), (1000, 2**31), (None, None)):
         walls, stopped = [], 0
         for game, state in positions:
             start = time.perf_counter()
-            result = api.hint(game, state, time_ms=limit)
+            result = api.hint(game, state, time_ms=limit, nodes=nodes)
             walls.append(time.perf_counter() - start)
             stopped += result.root_info.get("stoppedBy") == "time"
         asked = (limit or game.default_time_ms) / 1000
         worst = max(walls)
-        rows.append([f"{limit} ms" if limit else f"default ({game.default_time_ms} ms)", len(walls),
+        label = f"{limit} ms" if limit else f"default ({game.default_time_ms} ms)"
+        rows.append([label + (f", nodes {nodes:,}" if nodes else ""), len(walls),
                      f"{statistics.median(walls):.3f}", f"{worst:.3f}", f"{(worst - asked) * 1000:+.0f} ms",
                      "yes" if worst <= asked + max(0.1, asked * 0.1) else "no", stopped])
     return rows
@@ -187,7 +190,7 @@ def bench_cancel(quick: bool) -> list[list[object]]:
         done: dict[str, float] = {}
 
         def search(ctx=ctx, game=game, state=state) -> None:
-            game.hint(state, ctx)
+            contract.hint(game, state, ctx)
             done["at"] = time.perf_counter()
 
         worker = threading.Thread(target=search)

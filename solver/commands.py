@@ -27,7 +27,7 @@ from typing import Any, NoReturn, TextIO
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.game import VIEW_PREFIX, Game, State, View
 from solver.options import Argument, Command
-from solver.results import HintResult
+from solver.results import render_hint
 from solver.search import Limits, SearchContext
 from solver.validate import decode_json
 from solver import contract
@@ -126,23 +126,6 @@ def default_limits(game: Game, limits: Limits) -> Limits:
     if limits.nodes is not None and limits.time_ms is None:
         return limits
     return limits.with_defaults(game.default_time_ms)
-
-
-def render_hint(result: HintResult, out: TextIO) -> None:
-    """A readable table of a hint."""
-    info = result.root_info
-    label = "full-information analysis" if info.get("fullInformation") else "hint from the player's own information"
-    out.write(f"{result.game}: {label}\n")
-    if "valueMeaning" in info:
-        out.write(f"value = {info['valueMeaning']}\n")
-    for move in result.move_infos:
-        pv = " ".join(move.pv[1:]) if len(move.pv) > 1 else ""
-        extra = f"   then {pv}" if pv else ""
-        ci = move.extra.get("valueCI")
-        interval = f" [{ci[0]:.4g}, {ci[1]:.4g}]" if isinstance(ci, (list, tuple)) and len(ci) == 2 else ""
-        out.write(f"{move.order + 1:>3}. {move.move:<28} {move.value:>9.4g}{interval}   {move.why}{extra}\n")
-    if not result.move_infos:
-        out.write("  no legal move\n")
 
 
 def render_mapping(obj: Any, out: TextIO, indent: int = 0) -> None:

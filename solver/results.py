@@ -8,7 +8,7 @@ whether it is an interim report (``isDuringSearch``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 
 @dataclass
@@ -89,3 +89,20 @@ class SolveResult:
         out.update({"value": self.value, "optimal": self.optimal, "bound": self.bound,
                     "status": self.status, "seconds": round(self.seconds, 6)})
         return out
+
+
+def render_hint(result: HintResult, out: TextIO) -> None:
+    """A readable table of a hint."""
+    info = result.root_info
+    label = "full-information analysis" if info.get("fullInformation") else "hint from the player's own information"
+    out.write(f"{result.game}: {label}\n")
+    if "valueMeaning" in info:
+        out.write(f"value = {info['valueMeaning']}\n")
+    for move in result.move_infos:
+        pv = " ".join(move.pv[1:]) if len(move.pv) > 1 else ""
+        extra = f"   then {pv}" if pv else ""
+        ci = move.extra.get("valueCI")
+        interval = f" [{ci[0]:.4g}, {ci[1]:.4g}]" if isinstance(ci, (list, tuple)) and len(ci) == 2 else ""
+        out.write(f"{move.order + 1:>3}. {move.move:<28} {move.value:>9.4g}{interval}   {move.why}{extra}\n")
+    if not result.move_infos:
+        out.write("  no legal move\n")

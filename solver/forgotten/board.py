@@ -12,6 +12,7 @@ bottom row.
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -207,3 +208,42 @@ def make_board(width: int, height: int, brains: tuple[int, int]) -> Board:
     a, b = brains
     check_brains(a, b, width, height, "brains", (a, b))
     return Board(width, height, (min(a, b), max(a, b)))
+
+
+# -- routes --------------------------------------------------------------------------------------------------------
+def route_prices(board: Board, up: int, pairs: int, singles: int, unseen: int) -> dict[int, int]:
+    """What each cell costs a route, as the route policy prices it: face up 0, known pair 1, seen tile whose
+    partner is unseen 2, unseen tile 3 (cells in none of the masks cannot be on a route)."""
+    price = {}
+    for weight, mask in ((3, unseen), (2, singles), (1, pairs), (0, up)):
+        for c in range(board.cells):
+            if mask >> c & 1:
+                price[c] = weight
+    return price
+
+
+def cheapest_route(board: Board, price: dict[int, int]) -> list[int]:
+    """One cheapest Brain-to-Brain route (FG-5) through the priced cells, in path order (ties: lowest cells)."""
+    best: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    heap = []
+    for c in sorted(price):
+        if board.start >> c & 1:
+            best[c] = price[c]
+            parent[c] = -1
+            heapq.heappush(heap, (price[c], c))
+    while heap:
+        cost, c = heapq.heappop(heap)
+        if cost > best.get(c, 1 << 30):
+            continue
+        if board.goal >> c & 1:
+            path = [c]
+            while parent[path[-1]] >= 0:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        spread = board.spread(1 << c)
+        for n in range(board.cells):
+            if spread >> n & 1 and n in price and cost + price[n] < best.get(n, 1 << 30):
+                best[n], parent[n] = cost + price[n], c
+                heapq.heappush(heap, (best[n], n))
+    return []

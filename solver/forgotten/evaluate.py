@@ -20,6 +20,7 @@ import numpy as np
 
 from solver.errors import SolverError
 from solver.forgotten.exact import PolicyEvaluator
+from solver.forgotten.hints import hint
 from solver.forgotten.knowledge import BLOCK, UNK, UP, Info, Model, info_from_state, world_arrays
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.kernels import forgotten_exact, forgotten_playout
@@ -55,7 +56,6 @@ def knowledge_state(game, model: Model, info: Info, first: int, erase_next: bool
 
 def hint_policy(game, model: Model, rollouts: int, seed: int = 0) -> Policy:
     """The hint engine's top move as a policy (fixed rollout budget and seed: deterministic)."""
-    from solver.forgotten.hints import hint
     fallback = route_policy(model)
 
     def choose(info: Info, first: int, erase_next: bool) -> int:

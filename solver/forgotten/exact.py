@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from solver.forgotten.knowledge import LABEL, UNK, Info, Model
+from solver.forgotten.knowledge import UNK, Info, Model, mate_of
 
 Policy = Callable[[Info, int, bool], int]
 
@@ -42,17 +42,6 @@ def _cells(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def mate_of(info: Info, cell: int) -> int:
-    """The known face-down partner of ``cell`` (-1 when it has none)."""
-    code = info.codes[cell]
-    if code < LABEL:
-        return -1
-    for c, other in enumerate(info.codes):
-        if other == code and c != cell:
-            return c
-    return -1
 
 
 @dataclass

@@ -25,19 +25,26 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.errors import UnsupportedActionError
-from solver.forgotten.knowledge import DEAD, LABEL, UNK, Info, Model, info_from_state, useful_moves, world_arrays
-from solver.forgotten.notation import letter
+from solver.forgotten.board import cheapest_route, route_prices
+from solver.forgotten.knowledge import (DEAD, LABEL, UNK, Info, Model, info_from_state, mate_of, useful_moves,
+                                        world_arrays)
 from solver.forgotten.state import GIVE_UP, ForgottenState
+from solver.forgotten.tiles import letter
 from solver.kernels import forgotten_paths, forgotten_playout
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
+from solver.stats import wilson
+
+if TYPE_CHECKING:
+    from solver.forgotten.game import ForgottenGame
+    from solver.forgotten.view import ForgottenView
 
 GREEDY_POLICY = 1
 ROUTE_POLICY = 2
@@ -46,7 +53,6 @@ DEFAULT_ROLLOUTS = 40_000
 FIRST_BATCH = 256
 Z_SELECT = 2.0
 KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
-Z95 = 1.959963984540054
 SLICE_S = 0.01       # a kernel call's target duration: between calls the search checks its limits and reports
 FIRST_SLICE = 32     # rollouts of the first call, before the rate is known
 
@@ -59,15 +65,19 @@ def continuation_policy(game: Any, full_information: bool) -> int:
     return GREEDY_POLICY if game.goal == "clear" else ROUTE_POLICY
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of ``wins`` out of ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+# -- the hint services (solver.contract) ------------------------------------------------------------------------
+def hint_view(game: ForgottenGame, view: ForgottenView, ctx: SearchContext, *, top: int = 3,
+              **options: Any) -> HintResult:
+    """Rank the flips of this stage of the turn by win probability from the view (see the module docstring)."""
+    if view.flipped >= 0:
+        return reveal_hint(view.known, view.flipped, ctx, viewer=view.observer)
+    return hint(view.known, ctx, top=top, player=view.observer)
+
+
+def hint_full(game: ForgottenGame, state: ForgottenState, ctx: SearchContext, *, top: int = 3,
+              player: int | None = None, **options: Any) -> HintResult:
+    """Oracle rollouts on the true tiles: a full-information analysis, labelled as such."""
+    return hint(state, ctx, top=top, player=player, full_information=True)
 
 
 # -- what the players know, in words -----------------------------------------------------------------------
@@ -102,12 +112,7 @@ class Knowledge:
         board = self.state.board
         if self.best < 0 or self.clear:
             return []
-        price = {}
-        for weight, mask in ((3, unk), (2, singles if unk else 0), (1, pairs), (0, up)):
-            for c in range(board.cells):
-                if mask >> c & 1:
-                    price[c] = weight
-        cells = cheapest_route(board, price)
+        cells = cheapest_route(board, route_prices(board, up, pairs, singles if unk else 0, unk))
         return [board.name(c) for c in cells if not up >> c & 1]
 
     def letter(self, cell: int) -> str:
@@ -116,10 +121,7 @@ class Knowledge:
 
     def mate(self, cell: int) -> int:
         """The seen face-down partner of ``cell`` (-1 if none)."""
-        code = self.info.codes[cell]
-        if code < LABEL:
-            return -1
-        return next((c for c, other in enumerate(self.info.codes) if other == code and c != cell), -1)
+        return mate_of(self.info, cell)
 
     def route_singles(self) -> int:
         """Seen tiles with an unseen partner that lie on a shortest route."""
@@ -192,34 +194,6 @@ class Knowledge:
 
 def _seen_tiles(n: int) -> str:
     return "the seen tile" if n == 1 else f"one of the {n} seen tiles"
-
-
-def cheapest_route(board: Any, price: dict[int, int]) -> list[int]:
-    """One cheapest Brain-to-Brain route (FG-5) through the priced cells, in path order (ties: lowest cells)."""
-    import heapq
-    best: dict[int, int] = {}
-    parent: dict[int, int] = {}
-    heap = []
-    for c in sorted(price):
-        if board.start >> c & 1:
-            best[c] = price[c]
-            parent[c] = -1
-            heapq.heappush(heap, (price[c], c))
-    while heap:
-        cost, c = heapq.heappop(heap)
-        if cost > best.get(c, 1 << 30):
-            continue
-        if board.goal >> c & 1:
-            path = [c]
-            while parent[path[-1]] >= 0:
-                path.append(parent[path[-1]])
-            return path[::-1]
-        spread = board.spread(1 << c)
-        for n in range(board.cells):
-            if spread >> n & 1 and n in price and cost + price[n] < best.get(n, 1 << 30):
-                best[n], parent[n] = cost + price[n], c
-                heapq.heappush(heap, (best[n], n))
-    return []
 
 
 # -- rollouts --------------------------------------------------------------------------------------------------

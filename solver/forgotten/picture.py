@@ -15,7 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.errors import InvalidInputError
+from solver.forgotten.summary import score
+from solver.forgotten.text import answer_line
+from solver.forgotten.tiles import tokens
 
 CELL = 64
 GAP = 6
@@ -26,13 +30,6 @@ PAIR_COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermillion", "purpl
 BRAIN_FILL = "#7A4A8C"
 ROUTE_COLOUR = PALETTE["blue"]
 ERASED = "#B8B8B8"
-
-
-def tokens(row: str) -> list[str]:
-    """The cell tokens of a notation row (a sign joins the next character, a letter the series mark ``2`` after
-    it: ``A2`` is pair 27)."""
-    from solver.forgotten.game import _tokens
-    return _tokens(row)
 
 
 def cell_name(x: int, y: int) -> str:
@@ -232,7 +229,7 @@ def _route(game: Any, data: dict[str, Any]) -> list[str]:
     if data["phase"] in ("lost", "gave-up"):
         return []
     try:
-        route = game.score(data)["route"]
+        route = score(game, data)["route"]
         return list(route["path"]) if route else []        # no route under goal=clear (FG-14)
     except Exception:  # noqa: BLE001 - a picture never fails on its route
         return []
@@ -332,14 +329,16 @@ def _swatch(doc: Svg, kind: str, x: float, y: float, size: float) -> None:
 
 
 # -- entry points -------------------------------------------------------------------------------------------------
-def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None) -> str:
-    """``Game.svg``: the picture of a state or a view, from its JSON only."""
+def svg(game: Any, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
+    """The board, its best route so far and ``hint``'s moves, drawn from ``position.to_json()`` only."""
+    if options:
+        raise InvalidInputError(f"options.{sorted(options)[0]}", options[sorted(options)[0]],
+                                "Forgotten pictures take no options")
     return draw_position(game, position.to_json(), hint).render()
 
 
 def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str:
     """A printable puzzle: its board, its question and its difficulty; with ``solution``, the answer marked."""
-    from solver.drawing import _wrap
     data = dict(puzzle["state"])
     answer = puzzle.get("answer") or {}
     cells = []
@@ -348,7 +347,6 @@ def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str
         cells = [m.split()[1] for m in moves if len(m.split()) == 2]
     lines = _wrap(str(puzzle.get("question", "")), 64)
     if solution:
-        from solver.forgotten.runs import answer_line
         lines += _wrap("Answer: " + answer_line(puzzle), 64)
     doc = draw_position(game, data, answer_cells=cells, title="Forgotten puzzle" + (": solution" if solution else ""),
                         footer=[f"Puzzle {puzzle.get('id', '')}"] + lines)

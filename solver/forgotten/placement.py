@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from solver.forgotten.board import Board, all_placements
-from solver.forgotten.hints import GREEDY_POLICY, continuation_policy, wilson
+from solver.forgotten.hints import GREEDY_POLICY, continuation_policy
 from solver.kernels import forgotten_playout
 from solver.search import SearchContext
+from solver.stats import wilson
 
 DEFAULT_GAMES = 200_000
 
@@ -75,6 +76,8 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
     while live and spent < budget:
         n = min(size, max(1, (budget - spent) // len(live)))
         for result in live:
+            if ctx.cancelled or ctx.deadline_passed():      # terminate or the time limit: stop within the round
+                break
             wins = np.zeros(n, np.uint8)
             turns = np.zeros(n, np.int32)
             won = forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs,

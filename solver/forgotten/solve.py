@@ -4,6 +4,8 @@ Uses the compiled solver ``solver.kernels.forgotten_exact`` on the players' know
 solver's values are for the knowledge model; the real game also tells the players that it is not
 over, so every value is divided by the probability that the true board is still alive (FG-11):
 ``P(win | what was seen, game not over)``.
+
+The ``solve`` service is :func:`solve`; ``score`` (where a position stands) is ``summary.score``.
 """
 
 from __future__ import annotations
@@ -15,16 +17,20 @@ from typing import Any
 
 import numpy as np
 
-from solver.errors import UnsupportedActionError
+from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.forgotten.knowledge import Info, Model, alive_probability, info_from_state, useful_moves
 from solver.forgotten.state import GIVE_UP, ForgottenState
+from solver.forgotten.summary import score
 from solver.kernels import forgotten_exact
 from solver.results import SolveResult
 from solver.search import SearchContext
 
+__all__ = ["ExactAnalysis", "MoveValue", "solve", "solve_position", "score"]
+
 MAX_CELLS = 24
 DEFAULT_ENTRIES = 40_000_000
-CHUNK_SECONDS = 0.04       # longest kernel call between two looks at the context
+CHUNK_SECONDS = 0.04       # a kernel call's target duration: between calls the context is looked at
+FIRST_CHUNK = 2_048        # nodes of the first call, before the rate is known
 
 
 @dataclass
@@ -39,10 +45,14 @@ class MoveValue:
 class ExactAnalysis:
     """The compiled solver bound to one game; values are for the real game (conditioned on not being over).
 
-    With a :class:`SearchContext` (:meth:`limit`) every kernel call runs in chunks of ``CHUNK_SECONDS`` with
-    the GIL released; between chunks the context is looked at, so a ``terminate`` stops the search within
-    tens of milliseconds and the time and node limits hold for the whole analysis. A chunk that stops keeps
-    every value it completed (the memo), so the next chunk resumes where it stopped. A stop raises
+    With a :class:`SearchContext` (:meth:`limit`) every kernel call runs in chunks of nodes sized to take about
+    ``CHUNK_SECONDS`` each, with the GIL released and the context's deadline passed to the kernel; between chunks
+    the context is looked at, so a ``terminate`` stops the search within tens of milliseconds and the time limit
+    holds for the whole analysis. A chunk that stops keeps every value it completed (the memo), so the next
+    chunk resumes where it stopped; the nodes it left unfinished (the path from the call's root to where it
+    stopped: what it ticked but did not store) are expanded again, and are not counted twice. So
+    :attr:`nodes` and the node limit count exactly as one uninterrupted call would, and the values, the nodes
+    and where a node limit stops are the same however the chunks fall. A stop raises
     ``forgotten_exact.SearchStopped`` whose message is the limit: ``"terminated"``, ``"time limit"``,
     ``"node limit"`` or ``"memory limit"``. With ``interim`` (a builder of the best so far) set, the context's
     ``maybe_report`` is called between chunks, so ``reportDuringSearchEvery`` gets reports while a move is
@@ -58,40 +68,67 @@ class ExactAnalysis:
         self.solver = forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
                                              game.goal_code, game.board.symmetries, policy, max_entries)
         self.max_nodes = 0          # for the whole analysis, counted from ``limit`` (0: none)
+        self.nodes = 0              # nodes expanded since ``limit``, as one uninterrupted search counts them
         self.ctx: SearchContext | None = None
         self.interim: Callable[[], Any] | None = None
-        self._first_node = 0
+        self._chunk = FIRST_CHUNK
 
     def limit(self, ctx: SearchContext | None) -> None:
-        """Take the cancellation, node and time limits of ``ctx`` (none: unlimited)."""
+        """Take the cancellation, node and time limits of ``ctx`` (none: unlimited) and count nodes from here."""
         self.ctx = ctx
         self.max_nodes = (ctx.limits.nodes or 0) if ctx is not None else 0
-        self._first_node = self.solver.nodes()
+        self.nodes = 0
 
     def _run(self, call: Callable[[int, float], float]) -> float:
         """``call(max_nodes, seconds)`` (one kernel method) in chunks, until it finishes or a limit stops it."""
+        unfinished = 0              # nodes the last chunk ticked and left unstored: the next chunk ticks them again
         while True:
-            budget = 0
+            room = self._chunk if self.ctx is not None else 0
             if self.max_nodes:
-                budget = self.max_nodes - (self.solver.nodes() - self._first_node)
-                if budget <= 0:
+                left = self.max_nodes - self.nodes
+                if left <= 0:
                     raise forgotten_exact.SearchStopped("node limit")
-            seconds = 0.0
-            if self.ctx is not None:
-                if self.ctx.cancelled:
-                    raise forgotten_exact.SearchStopped("terminated")
-                remaining = self.ctx.remaining()
-                if remaining is not None and remaining <= 0:
-                    raise forgotten_exact.SearchStopped("time limit")
-                seconds = CHUNK_SECONDS if remaining is None else min(CHUNK_SECONDS, remaining)
-                if self.interim is not None:
-                    self.ctx.maybe_report(self.interim)
+                room = min(room, left) if room else left
+            seconds = self._look()
+            ticks, entries, start = self.solver.nodes(), self.solver.entries(), time.perf_counter()
             try:
-                return call(budget, seconds)
+                value = call(unfinished + room if room else 0, seconds)
             except forgotten_exact.SearchStopped:
-                if self.solver.stop_reason() == "memory limit":
+                reason = self.solver.stop_reason()
+                if reason == "memory limit":
                     raise forgotten_exact.SearchStopped("memory limit") from None
-                # a chunk ended or the time ran out: the loop looks at the context again
+                ticked = self.solver.nodes() - ticks
+                self._pace(ticked, start)
+                if reason == "node limit":
+                    # the chunk's last tick stopped it; the nodes ticked after the stop were not expanded, and
+                    # every node ticked before it is stored or still unfinished (on the path to where it stopped)
+                    ticked = unfinished + room
+                self.nodes += ticked - unfinished
+                unfinished = ticked - (self.solver.entries() - entries)
+                continue            # a chunk ended or the time ran out: the loop looks at the limits again
+            self.nodes += self.solver.nodes() - ticks - unfinished
+            self._pace(self.solver.nodes() - ticks, start)
+            return value
+
+    def _look(self) -> float:
+        """Stop on ``terminate`` or at the time limit; send an interim report when one is due. Returns the
+        seconds left for the next chunk (0: no time limit)."""
+        if self.ctx is None:
+            return 0.0
+        if self.ctx.cancelled:
+            raise forgotten_exact.SearchStopped("terminated")
+        remaining = self.ctx.remaining()
+        if remaining is not None and remaining <= 0:
+            raise forgotten_exact.SearchStopped("time limit")
+        if self.interim is not None:
+            self.ctx.maybe_report(self.interim)
+        return 0.0 if remaining is None else remaining
+
+    def _pace(self, ticked: int, start: float) -> None:
+        """Size the next chunk to about ``CHUNK_SECONDS`` from this one's rate (the size changes no result)."""
+        elapsed = time.perf_counter() - start
+        if ticked >= 256 and elapsed > 0:
+            self._chunk = max(FIRST_CHUNK, int(ticked / elapsed * CHUNK_SECONDS))
 
     def _codes(self, info: Info) -> np.ndarray:
         return np.asarray(info.codes, np.uint8)
@@ -164,6 +201,21 @@ def _search_order(solver: Any, info: Info, codes: np.ndarray, first: int, legal:
 VALUE_MEANING = "probability that the players win with optimal play from what they have seen (both players share it)"
 
 
+def solve(game: Any, payload: Any, ctx: SearchContext, **options: Any) -> SolveResult:
+    """The ``solve`` service: exact win probability of every move on boards of at most 24 cells, from what the
+    players know (so a view is as good as a state)."""
+    position = game.parse_position(payload)
+    if isinstance(position, ForgottenState):
+        state = position
+    elif position.flipped >= 0:
+        raise InvalidInputError("state", position.to_notation(),
+                                f"the tile flipped on {position.board.name(position.flipped)} is not entered yet: "
+                                "enter it ('shows L') before asking to solve")
+    else:
+        state = position.known
+    return solve_position(state.game, state, ctx)
+
+
 def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> SolveResult:
     """The ``solve`` service: exact values of every move from what the players know.
 
@@ -195,8 +247,7 @@ def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> Solv
         base["aliveProbability"] = analysis.alive(info) if info is not None else None
     except forgotten_exact.SearchStopped as exc:
         return _best_so_far(state, analysis, base, done, time.perf_counter() - start, limit=str(exc))
-    base.update({"winProbability": value, "nodes": analysis.solver.nodes(),
-                 "knowledgeStates": analysis.solver.entries()})
+    base.update({"winProbability": value, "nodes": analysis.nodes, "knowledgeStates": analysis.solver.entries()})
     return SolveResult(state.game.spec(), value, True, value, "EXHAUSTIVE", time.perf_counter() - start, base)
 
 
@@ -214,7 +265,7 @@ def _best_so_far(state: ForgottenState, analysis: ExactAnalysis, base: dict[str,
              if state.action_to_string(a) not in names and a != GIVE_UP] + \
             [{"move": "give up", "winProbability": 0.0}]
         base["bestSoFar"] = [m.move for m in solved if best is not None and m.value >= best - 1e-12]
-    base.update({"nodes": analysis.solver.nodes(), "knowledgeStates": analysis.solver.entries()})
+    base.update({"nodes": analysis.nodes, "knowledgeStates": analysis.solver.entries()})
     if limit is not None:
-        base.update({"limit": limit, "reason": f"{limit} reached after {analysis.solver.nodes():,} nodes"})
+        base.update({"limit": limit, "reason": f"{limit} reached after {analysis.nodes:,} nodes"})
     return SolveResult(state.game.spec(), best, False, 1.0, "LIMIT", seconds, base, is_during_search=during_search)

@@ -7,17 +7,33 @@ pairs, the tiles known to be lost, and which Erasure rolls would end the game fo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from solver.forgotten.board import cheapest_route, route_prices
 from solver.forgotten.knowledge import Model, info_from_state
-from solver.forgotten.notation import DOWN, REMOVED, letter
 from solver.forgotten.state import ForgottenState
+from solver.forgotten.tiles import DOWN, REMOVED, letter
 from solver.kernels import forgotten_paths
+
+if TYPE_CHECKING:
+    from solver.forgotten.game import ForgottenGame
 
 STATUS = {"first": "in play", "second": "in play", "erase": "in play", "won": "won", "lost": "lost",
           "gave-up": "gave up"}
+
+
+def score(game: ForgottenGame, payload: Any, **options: Any) -> dict[str, Any]:
+    """The ``score`` service: status, route and Erasure risks of a state or a view, from what the players have
+    seen (a view waiting for a flipped tile says which)."""
+    position = game.parse_position(payload)
+    if isinstance(position, ForgottenState):
+        return position_report(position)
+    report = position_report(position.known, position.observer)
+    if position.flipped >= 0:
+        report["flipped"] = position.board.name(position.flipped)
+    return report
 
 
 def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
@@ -64,7 +80,7 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
         "cost": None if best < 0 else best,
         "costMeaning": "face up 0, known pair 1, seen tile with unseen partner 2, unseen tile 3",
         "cells": [name(c) for c in range(cells) if route >> c & 1 and not up >> c & 1],
-        "path": [name(c) for c in _one_route(board, up, pairs, singles if unk else 0, unk)],
+        "path": [name(c) for c in cheapest_route(board, route_prices(board, up, pairs, singles if unk else 0, unk))],
     }
     if state.phase in ("first", "second", "erase"):
         out["erasure"] = erasure
@@ -77,14 +93,3 @@ def _pairs(state: ForgottenState, pairs: int) -> list[str]:
         if pairs >> c & 1:
             seen.setdefault(state.tiles[c], []).append(c)
     return [f"{letter(t)} at {state.board.name(a)} and {state.board.name(b)}" for t, (a, b) in sorted(seen.items())]
-
-
-def _one_route(board, up: int, pairs: int, singles: int, unseen: int) -> list[int]:
-    """One cheapest route, Brain to Brain, in path order (prices as in the route policy; ties: lowest cells)."""
-    from solver.forgotten.hints import cheapest_route
-    price = {}
-    for weight, mask in ((3, unseen), (2, singles), (1, pairs), (0, up)):
-        for c in range(board.cells):
-            if mask >> c & 1:
-                price[c] = weight
-    return cheapest_route(board, price)

@@ -11,7 +11,7 @@ full state). A roll after which no route is possible whatever the unseen tiles a
 unseen tiles decide it (FG-11), ``erase x,y lost`` enters the loss the game announced.
 
 Internally a view keeps ``known``: a full state whose unseen tiles are its *canonical completion*, the
-arrangement the notation parser draws for ``?`` (seed 0, or the exact search of ``solver.forgotten.worlds``).
+arrangement the notation parser draws for ``?`` (seed 0, or the exact search ``knowledge.find_world``).
 It is a pure function of what the view shows, so two states with the same view give the same ``known``, the
 same samples and the same hints.
 """
@@ -22,16 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, NotationError
-from solver.forgotten.notation import DOWN, REMOVED, SECOND_SERIES, UP, letter, letter_range
-from solver.game import CHANCE_PLAYER, View, join_view_notation, split_view_notation
-from solver.validate import as_int, as_object, join
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, SolverError
+from solver.forgotten.knowledge import find_world, sample_hidden
+from solver.forgotten.tiles import DOWN, REMOVED, SECOND_SERIES, UP, letter, letter_range
+from solver.game import CHANCE_PLAYER, View, join_view_notation
 
 if TYPE_CHECKING:
     from solver.forgotten.game import ForgottenGame
     from solver.forgotten.state import ForgottenState
 
-VIEW_KEYS = ("view", "board", "turn", "phase", "first", "flipped")
 PLAYERS = (0, 1)
 
 
@@ -172,7 +171,6 @@ class ForgottenView(View):
 
     def _roll_may_end(self, cell: int) -> str:
         """Whether a roll on ``cell`` ends the game: ``yes`` (whatever the unseen tiles), ``no`` or ``maybe``."""
-        from solver.forgotten.worlds import find_world
         world = self.known.clone()
         world._erase(cell)
         world.phase = "first"
@@ -198,7 +196,6 @@ class ForgottenView(View):
         While a flipped tile waits to be entered, the world is drawn before the flip and the flip is then
         played in it: the full state just after the flip, whose tile on ``flipped`` is the drawn one.
         """
-        from solver.forgotten.state import sample_hidden
         world = self.known.clone()
         world.tiles = sample_hidden(self.known, rng, start=self.known.tiles)
         world.given = True
@@ -209,8 +206,7 @@ class ForgottenView(View):
     # -- copies and serialisation ---------------------------------------------------------------------------
     def view(self, player: int) -> ForgottenView:
         """Both players know the same (FG-13): another player's view is this one with its observer changed."""
-        if player not in PLAYERS:
-            raise InvalidInputError("player", player, "Forgotten has players 0 and 1")
+        check_player(player)
         return ForgottenView(self.game, player, self.known.clone(), self.flipped)
 
     def clone(self) -> ForgottenView:
@@ -253,10 +249,7 @@ def _settle(world: ForgottenState, field: str, text: str) -> ForgottenState:
     ``world`` is any world agreeing with the view after the move. When what was seen leaves no route
     whatever the unseen tiles are, the game was lost (FG-11), and the view says so (FG-16).
     """
-    from solver.errors import SolverError
-    from solver.forgotten.state import PLAY_PHASES
-    from solver.forgotten.worlds import find_world
-    if world.phase in PLAY_PHASES and not world.alive() and find_world(world, alive=True) is None:
+    if not world.is_terminal() and not world.alive() and find_world(world, alive=True) is None:
         world.phase, world.first = "lost", -1
     try:
         return world.game.state_from_json(world.observation(0), "view")
@@ -264,46 +257,8 @@ def _settle(world: ForgottenState, field: str, text: str) -> ForgottenState:
         raise IllegalMoveError(field, text, exc.problem) from None
 
 
-# -- parsing -------------------------------------------------------------------------------------------------------
-def view_from_json(game: ForgottenGame, obj: Any, field: str = "state") -> ForgottenView:
-    """Parse ``{"view": N, "board": [...], "turn": t, "phase": "...", "first": "x,y", "flipped": "x,y"}``."""
-    data = dict(as_object(obj, field))
-    unknown = sorted(set(data) - set(VIEW_KEYS))
-    if unknown:
-        raise InvalidInputError(join(field, unknown[0]), data[unknown[0]],
-                                f"unknown key (a view has {', '.join(VIEW_KEYS)})")
-    observer = as_int(data.pop("view"), join(field, "view"), 0, 1)
-    flipped = data.pop("flipped", None)
-    known = game.state_from_json(data, field)
-    return _finish(known, observer, flipped, join(field, "flipped"), join(field, "board"))
-
-
-def view_from_notation(game: ForgottenGame, text: Any, field: str = "state") -> ForgottenView:
-    """Parse ``view:N ROWS TURN PHASE [FIRST] [flipped X,Y]``."""
-    if not isinstance(text, str):
-        raise NotationError(field, text, "expected a view's notation 'view:N ROWS TURN PHASE [FIRST]'")
-    observer, body = split_view_notation(text, field)
-    if observer not in PLAYERS:
-        raise NotationError(field, text, "Forgotten has players 0 and 1: 'view:0' or 'view:1'")
-    parts = body.split()
-    flipped = None
-    if len(parts) >= 2 and parts[-2].lower() == "flipped":
-        flipped, parts = parts[-1], parts[:-2]
-    known = game.state_from_notation(" ".join(parts), field)
-    return _finish(known, observer, flipped, field, field)
-
-
-def _finish(known: ForgottenState, observer: int, flipped: Any, flipped_field: str, board_field: str) -> ForgottenView:
-    if known.given and known.hidden_cells():
-        raise InvalidInputError(board_field, "/".join(known.rows()),
-                                "a view shows only what the players have seen: write the unseen tiles as '?'")
-    cell = -1
-    if flipped is not None:
-        cell = known.board.parse(flipped, flipped_field)
-        if known.phase not in ("first", "second"):
-            raise ImpossibleStateError(flipped_field, flipped, f"a tile waits to be entered only during a turn, not in "
-                                                               f"the '{known.phase}' phase")
-        if known.status[cell] != DOWN or known.seen[cell] or cell == known.first:
-            raise ImpossibleStateError(flipped_field, flipped, "the flipped tile waiting to be entered must be a "
-                                                               "face-down tile nobody has seen ('?')")
-    return ForgottenView(known.game, observer, known, cell)
+def check_player(player: Any, field: str = "player") -> int:
+    """``player`` if it is a player of Forgotten (0 or 1)."""
+    if isinstance(player, bool) or player not in PLAYERS:
+        raise InvalidInputError(field, player, "Forgotten has players 0 and 1")
+    return player

@@ -217,11 +217,12 @@ def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int
 def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
     """(seconds, memoised states per horizon, nodes given) for the planner.
 
-    With ``limits.nodes`` the node budget alone bounds the search, so that the answer is the same on every
-    machine (``terminate`` still stops it); otherwise the time limit does, with a memory guard.
+    The time limit always applies, whatever the node budget (a budget is never a way around time); with
+    ``limits.nodes`` and no time limit the node budget alone bounds the search, so that its answer is the same
+    on every machine (``terminate`` still stops it). Without a node budget a memory guard bounds each horizon.
     """
     if ctx.limits.nodes is not None:
-        return None, ctx.limits.nodes, True
+        return ctx.remaining(), ctx.limits.nodes, True
     return ctx.remaining(), DEFAULT_STATES, False
 
 
@@ -306,24 +307,15 @@ def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation
         result.root_info.update(_search_info(state, ctx, evaluation))
         return result
     valued = [a for a in evaluation.actions if a in evaluation.values]
-    if state.phase == "scene-card":  # cards of one suit lead to the same future: one line per suit
-        seen: set[int] = set()
-        kept = []
-        for a in valued:
-            if a == S.DRAW or category(a) not in seen:
-                kept.append(a)
-                if a != S.DRAW:
-                    seen.add(category(a))
-        valued = kept
-    elif state.phase == "group-skill":  # likewise one line per suit and skill (MN-41)
-        pairs: set[tuple[int, int]] = set()
-        kept = []
-        for a in valued:
-            key = (category((a - S.GROUP_CARD) // 10), state.group_skill_of(a)) if a >= S.GROUP_CARD else (-1, a)
-            if key not in pairs:
-                pairs.add(key)
-                kept.append(a)
-        valued = kept
+    seen: set[tuple[int, int]] = set()
+    kept = []
+    for a in valued:  # cards of one suit (with one skill, MN-41) lead to the same future: one line for them
+        key = state.sibling_key(a)
+        if key is None or key not in seen:
+            kept.append(a)
+            if key is not None:
+                seen.add(key)
+    valued = kept
     keep = set(valued)
     order = [a for a in ranked(state, evaluation) if a in keep]
     top_value = max(evaluation.values[a] for a in order)

@@ -125,3 +125,27 @@ def parse_suit(text: object, field: str = "suit") -> int:
             if t in (name, name[:-1], SUIT_LETTERS[i].lower(), SUIT_SYMBOLS[i]):
                 return i
     raise InvalidInputError(field, text, "expected a suit: hearts, diamonds, clubs or spades")
+
+
+#: where each class of card starts in Into the Grey's deal: 16 face cards, 36 number cards, 2 jokers (MN-9)
+GREY_CLASS_STARTS = (0, 16, 52, 54)
+
+
+def grey_deal_classes(players: int, dealt: int = DECK_SIZE) -> list[tuple[int, int, int]]:
+    """Face, number and joker cards each player receives in the first ``dealt`` cards of Into the Grey's deal.
+
+    The 16 face cards, then the 36 number cards, then the 2 jokers are dealt
+    one at a time round the table, the deal continuing with the next player
+    each time (card ``i`` of the 54 goes to player ``i % players``, MN-9).
+    """
+    out = []
+    for q in range(players):
+        counts = tuple(sum(1 for i in range(GREY_CLASS_STARTS[k], min(GREY_CLASS_STARTS[k + 1], dealt))
+                           if i % players == q) for k in range(3))
+        out.append(counts)
+    return out  # type: ignore[return-value]
+
+
+def grey_class_dealt(step: int) -> int:
+    """The class (0 face, 1 number, 2 joker) of card ``step`` of Into the Grey's deal."""
+    return 0 if step < 16 else 1 if step < 52 else 2

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.mnemonic.cards import DECK_SIZE, category
-from solver.mnemonic.session import PHASES
+from solver.mnemonic.parts import PHASES
 from solver.mnemonic.state import MnemonicState
 from solver.twins import mnemonic_plan as spec
 

@@ -1,10 +1,16 @@
-"""Mnemonic sessions as JSON and as a one-line notation, with full validation.
+"""Mnemonic sessions and players' views as JSON and as a one-line notation, with full validation.
 
 Formats are documented in ``docs/formats/mnemonic.md``. Parsing checks
 everything a hand-typed position can get wrong: unknown keys, bad cards, a
 card lost or held twice, hands that Into the Grey's deal cannot produce,
-skills that could not have been chosen in the phase given, and so on; each
-error names the dotted field and quotes the value.
+skills that could not have been chosen in the phase given, a view no deal of
+the unseen cards fits, and so on; each error names the dotted field and quotes
+the value.
+
+States and views format themselves with :func:`state_to_json` and
+:func:`state_to_notation`; this module imports neither class: the parsers build
+them through the game object (:meth:`MnemonicGame.blank_state`, and
+``state.view(p)``), which imports both.
 """
 
 from __future__ import annotations
@@ -12,16 +18,24 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
-from solver.mnemonic.cards import DECK_SIZE, SUIT_LETTERS, SUITS, card_class, card_code, category, check_name, parse_card, parse_suit
-from solver.mnemonic.rules import SPEC
-from solver.mnemonic.session import MODES, OUTCOMES, PHASES, STATUSES, Group, Player, Scene, Skill, Tally, matches
+from solver.game import split_view_notation
+from solver.mnemonic.cards import (DECK_SIZE, SUIT_LETTERS, SUITS, card_class, card_code, category, check_name,
+                                   grey_deal_classes, parse_card, parse_suit)
+from solver.mnemonic.parts import (HIDDEN, MODES, OUTCOMES, PHASES, STATUSES, Group, Player, Scene, Skill, Tally,
+                                   matches)
+from solver.mnemonic.rules_file import SPEC
 from solver.validate import as_bool, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
     from solver.mnemonic.state import MnemonicState
+    from solver.mnemonic.view import MnemonicView, ViewState
 
+#: the word every notation starts with (a view's right after ``view:N``)
+START = "mnemonic"
 STATE_KEYS = ("mode", "round", "phase", "focus", "attempts", "tally", "lastOutcome", "players", "deck", "discard",
               "scene", "group", "rules")
 PLAYER_KEYS = ("name", "skills", "hand", "weavings", "bonusDice")
@@ -121,12 +135,11 @@ def _cards(value: Any, field: str) -> list[int]:
     return [parse_card(c, join(field, i)) for i, c in enumerate(as_list(value, field))]
 
 
-def _players_from_json(value: Any, field: str, rules: Any, observer: int | None = None,
-                       sizes: dict[int, int] | None = None) -> list[Player]:
+def _players_from_json(value: Any, field: str, rules: Any, min_players: int, max_players: int,
+                       observer: int | None = None, sizes: dict[int, int] | None = None) -> list[Player]:
     """The players; in a view (``observer`` given) every other player's hand is a ``handSize`` (or a list of
     ``"?"``), recorded in ``sizes``, and their ``hand`` is left empty."""
-    from solver.mnemonic.game import MnemonicGame
-    items = as_list(value, field, MnemonicGame.min_players, MnemonicGame.max_players)
+    items = as_list(value, field, min_players, max_players)
     players: list[Player] = []
     for i, item in enumerate(items):
         where = join(field, i)
@@ -187,14 +200,14 @@ def _public_from_json(game: MnemonicGame, obj: dict[str, Any], field: str, obser
                       sizes: dict[int, int] | None = None) -> MnemonicState:
     """Everything but the whereabouts of the cards: players (hands of a view's other players left empty),
     round, discard, phase, focus, tally, scene and Group Scene. Not yet checked against each other."""
-    from solver.mnemonic.state import MnemonicState
     mode = get(obj, "mode", field)
     if mode not in MODES:
         raise InvalidInputError(join(field, "mode"), mode, f"expected one of {', '.join(MODES)}")
     rules = game.rules.with_overrides(get(obj, "rules", field, {}) or {}, join(field, "rules"))
-    players = _players_from_json(get(obj, "players", field), join(field, "players"), rules, observer, sizes)
+    players = _players_from_json(get(obj, "players", field), join(field, "players"), rules, game.min_players,
+                                 game.max_players, observer, sizes)
     n = len(players)
-    state = MnemonicState(game, rules, mode, players)
+    state = game.blank_state(rules, mode, players)
     state.round = _int(obj, "round", field, 1, 1, 10_000)
     discard_items = as_list(get(obj, "discard", field, []), join(field, "discard"))
     for i, item in enumerate(discard_items):
@@ -255,7 +268,6 @@ def _account_for_cards(state: MnemonicState, obj: dict[str, Any], field: str) ->
             raise ImpossibleStateError(join(field, "deck"), [card_code(c) for c in state.deck],
                                        "Into the Grey deals the whole deck (MN-9): these cards are in no hand "
                                        "and were never played")
-        from solver.mnemonic.state import grey_deal_classes
         for q, dealt in enumerate(grey_deal_classes(state.n)):
             played = [0, 0, 0]
             for c, by in state.discard:
@@ -282,7 +294,6 @@ def _account_for_cards(state: MnemonicState, obj: dict[str, Any], field: str) ->
 
 def _check_deal(state: MnemonicState, field: str) -> None:
     """During the deal (MN-42) nothing has been played and the hands hold exactly the cards dealt so far."""
-    from solver.mnemonic.state import grey_deal_classes
     if state.discard:
         raise ImpossibleStateError(join(field, "discard"), card_code(state.discard[0][0]),
                                    "nothing is played before the deal is complete")
@@ -710,3 +721,72 @@ def _rules_notation(text: str, field: str) -> dict[str, Any]:
         except json.JSONDecodeError:
             raise NotationError(field, token, "rules: the value must be JSON (true, 3, \"wild\")") from None
     return out
+
+
+# -- the view's JSON and notation --------------------------------------------------------------------------
+def view_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> MnemonicView:
+    """Parse a view (``"view": N``): check it, then make sure some full state has exactly this view."""
+    obj = as_object(obj, field)
+    check_keys(obj, tuple(k for k in STATE_KEYS if k != "deck") + ("view", "deckSize", "adversaryPool", "firstPlayer"),
+               field)
+    observer = as_int(get(obj, "view", field), join(field, "view"), 0, game.max_players - 1)
+    sizes: dict[int, int] = {}
+    public = _public_from_json(game, obj, field, observer, sizes)
+    if observer >= public.n:
+        raise InvalidInputError(join(field, "view"), observer, f"expected a player index 0..{public.n - 1}")
+    known = public.view(observer).known  # the other hands (still empty) and the deck hidden
+    for q, size in sizes.items():
+        known.players[q].hand = [HIDDEN] * size
+    deck = len(known.unseen()) - sum(sizes.values())
+    if deck < 0:
+        raise ImpossibleStateError(join(field, "players"), [sizes[q] for q in sorted(sizes)],
+                                   f"the other hands hold more cards than the {len(known.unseen())} you have not seen")
+    known.deck = [HIDDEN] * deck
+    _check_grey_hands(known, sizes, field)
+    facts = known.facts()
+    if not facts.feasible():
+        raise ImpossibleStateError(field, "...", "no deal of the cards you have not seen fits this view (a player "
+                                                 "who brought nothing to the Group Scene must hold no card of their "
+                                                 "skills' suits; the player choosing must hold one)")
+    state = game.state_from_json(known.full_state(facts.sample(np.random.default_rng(0))).to_json(), field)
+    view = state.view(observer)
+    derived = view.to_json()
+    for key in ("deckSize", "adversaryPool", "firstPlayer"):
+        if key in obj and obj[key] != derived[key]:
+            raise ImpossibleStateError(join(field, key), obj[key], f"this view gives {derived[key]}")
+    return view
+
+
+def _check_grey_hands(known: ViewState, sizes: dict[int, int], field: str) -> None:
+    if known.mode != "into-the-grey":
+        return
+    for q, size in sizes.items():
+        demand = known.class_demand(q)
+        if min(demand) < 0 or sum(demand) != size:
+            raise ImpossibleStateError(f"{field}.players[{q}].handSize", size,
+                                       "Into the Grey's deal and the cards this player played leave them "
+                                       f"{max(0, sum(demand))} cards ({'/'.join(map(str, demand))} face/number/joker)")
+    if known.phase != "deal" and known.deck:
+        raise ImpossibleStateError(f"{field}.players", [sizes[q] for q in sorted(sizes)],
+                                   f"Into the Grey deals the whole deck (MN-9): {len(known.deck)} unseen cards are in "
+                                   "no hand")
+
+
+def view_from_notation(game: MnemonicGame, text: str, field: str = "state") -> MnemonicView:
+    """Parse ``view:N <body>``: the state notation with each hidden hand written ``hand=?K`` (K cards)."""
+    observer, body = split_view_notation(text, field)
+    obj = notation_object(body, field)
+    for q, player in enumerate(obj["players"]):
+        if q != observer:
+            player["handSize"] = _hidden_count(player.pop("hand"), field)
+    obj["view"] = observer
+    return view_from_json(game, obj, field)
+
+
+def _hidden_count(tokens: list[str], field: str) -> int:
+    total = 0
+    for token in tokens:
+        if not token.startswith("?") or not (token[1:].isdigit() or token == "?"):
+            raise NotationError(field, token, "another player's hand in a view: '?K' (K hidden cards), '?' or '-'")
+        total += int(token[1:]) if token[1:] else 1
+    return total

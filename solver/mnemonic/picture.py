@@ -20,7 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.game import View
+from solver.mnemonic.cards import parse_card, prompt
+from solver.mnemonic.text import puzzle_answer
 
 WIDTH = 960
 CARD_W, CARD_H = 30, 42
@@ -131,7 +134,7 @@ class Picture:
 
 def svg(game: Any, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The picture of a state or a view (``hint``: a hint's JSON, drawn on it)."""
-    return draw(game, position, hint, options.get("caption")).doc.render()
+    return draw(game, game.parse_position(position), hint, options.get("caption")).doc.render()
 
 
 def draw(game: Any, position: Any, hint: dict[str, Any] | None = None, caption: str | None = None,
@@ -147,7 +150,8 @@ def draw(game: Any, position: Any, hint: dict[str, Any] | None = None, caption: 
 def _draw_once(game: Any, position: Any, hint: dict[str, Any] | None, caption: str | None,
                badge: tuple[str, str] | None, height: float) -> tuple[Picture, float]:
     data = position.to_json()
-    legal = game.legal_moves(position)
+    legal = position.legal_moves() if isinstance(position, View) else [position.action_to_string(a)
+                                                                        for a in position.legal_actions()]
     actor = position.current_player()
     observer = data.get("view")
     title = f"Mnemonic ({data['mode']}), round {data['round']}" + (f", player {observer}'s view"
@@ -160,7 +164,6 @@ def _draw_once(game: Any, position: Any, hint: dict[str, Any] | None, caption: s
     y = _entries(pic, legal, _unseen_entries(data, legal), y)
     y = _hint(pic, hint, y)
     if caption:
-        from solver.drawing import _wrap
         for line in _wrap(caption, 130):
             pic.doc.text(20, y + 12, line, size=12, anchor="start", fill=INK)
             y += 18
@@ -218,7 +221,6 @@ def _scene(pic: Picture, data: dict[str, Any], y: float) -> float:
     scene, group = data.get("scene"), data.get("group")
     doc.rect(14, y, WIDTH - 28, 74, fill=PANEL, rx=8)
     if scene and scene.get("card"):
-        from solver.mnemonic.cards import parse_card, prompt
         code = scene["card"]
         pic.card(26, y + 8, code, 42, 58, title=f"the scene card {code}")
         leader = data["players"][data["focus"]]["name"]
@@ -392,5 +394,5 @@ def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str
     if solution:
         hint = {"moveInfos": [{"move": puzzle["solution"], "value": puzzle["value"]}],
                 "rootInfo": {"valueMeaning": "probability"}}
-    caption = f"answer: {game.puzzle_answer(puzzle)}" if solution else puzzle.get("question", "")
+    caption = f"answer: {puzzle_answer(puzzle)}" if solution else puzzle.get("question", "")
     return draw(game, view, hint, caption, (puzzle.get("difficulty", ""), puzzle.get("id", ""))).doc.render()

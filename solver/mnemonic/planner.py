@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -36,6 +35,7 @@ from solver.mnemonic.cards import CATEGORIES, DECK_SIZE, category
 from solver.mnemonic.model import Layout, layout_of, position_of, session_rounds_left
 from solver.mnemonic.odds import group_odds, individual_odds
 from solver.mnemonic.state import MnemonicState
+from solver.search import Watch
 from solver.twins import mnemonic_plan as twin
 
 #: memoised states one horizon may use when no node budget is given (a memory guard, about 150 MB)
@@ -210,35 +210,6 @@ def _batch(state: MnemonicState, layout: Layout, horizon: Horizon, skip: set[int
     return rows, index
 
 
-@contextmanager
-def cancel_flag(cancel: threading.Event | None, tick: Callable[[], None] | None = None) -> Iterator[np.ndarray]:
-    """An int32 flag the compiled search polls, set within 10 ms once ``cancel`` is set (the engine's
-    ``terminate`` sets ``ctx.cancel``); ``tick`` is called every 10 ms meanwhile (interim reports)."""
-    stop = np.zeros(1, dtype=np.int32)
-    if cancel is None and tick is None:
-        yield stop
-        return
-    if cancel is not None and cancel.is_set():
-        stop[0] = 1
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(0.01):
-            if cancel is not None and cancel.is_set():
-                stop[0] = 1
-                return
-            if tick is not None:
-                tick()
-
-    watcher = threading.Thread(target=watch, daemon=True, name="mnemonic-cancel")
-    watcher.start()
-    try:
-        yield stop
-    finally:
-        done.set()
-        watcher.join()
-
-
 def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_states: int = DEFAULT_STATES,
              seconds: float | None = None, exact: bool = True, cancel: threading.Event | None = None,
              nodes_given: bool = False, continuation: bool | None = None,
@@ -246,10 +217,11 @@ def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_st
              progress: Callable[[Evaluation], None] | None = None) -> Evaluation:
     """Value every legal move at a decision node, deepening the horizon while the limits allow.
 
-    ``seconds`` bounds the whole evaluation (None: no time limit), ``max_states`` each horizon's memoised
-    states (the node budget when ``nodes_given``), ``cancel`` stops it at once. ``continuation`` defaults to the
-    rule ``planner.continuation``; ``levels`` replaces the ladder (tests, the only-move shortcut); ``progress``
-    is called from a watcher thread, every 10 ms, with a copy of the best so far (once a horizon is complete).
+    ``seconds`` bounds the whole evaluation (None: no time limit) whatever the node budget, ``max_states`` each
+    horizon's memoised states (the node budget when ``nodes_given``), ``cancel`` stops it at once (within the
+    watcher's 20 ms and the kernel's poll). ``continuation`` defaults to the rule ``planner.continuation``;
+    ``levels`` replaces the ladder (tests, the only-move shortcut); ``progress`` is called from the watcher
+    thread (:class:`solver.search.Watch`) with a copy of the best so far (once a horizon is complete).
     """
     if state.is_terminal() or state.is_chance_node():
         raise UnsupportedActionError("state", state.phase, "moves are ranked only where a player decides")
@@ -270,9 +242,15 @@ def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_st
 
     def tick() -> None:  # the watcher thread
         if latest:
-            progress(latest[0])
+            progress(latest[0])  # type: ignore[misc]
 
-    with cancel_flag(cancel, tick if progress is not None else None) as stop:
+    # the kernel stops at its own deadline (what is left of ``seconds`` at each horizon); the watcher raises the
+    # stop flag on ``cancel``, and at the deadline plus the smallest horizon's moment as a backstop
+    hard_end = None if seconds is None else start + seconds + MIN_SECONDS
+    stop = np.zeros(1, dtype=np.int32)  # the kernel's flag (int32): raised with the watch's own
+    with Watch(cancel, hard_end, tick if progress is not None else None, name="mnemonic-plan") as watch:
+        watch.on_stop(lambda: stop.__setitem__(0, 1))
+        watch.stopped()  # a search terminated before it began stops at once
         done = _deepen(state, observer, steps, result, max_states, deadline, exact, stop, nodes_given, continuation,
                        publish=publish)
         if not continuation and table and not done and result.horizon is None and result.stopped_by is None:
@@ -280,7 +258,7 @@ def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_st
             result.unvalued = [a for a in result.actions if started(state, a)[0] > 0]
             _deepen(state, observer, ladder(Horizon(0, target.groups), False, False, 0), result, max_states,
                     deadline, exact, stop, nodes_given, continuation, skip=set(result.unvalued), publish=publish)
-        if cancel is not None and cancel.is_set():
+        if watch.cancelled:
             result.stopped_by = "terminate"
     result.seconds = time.perf_counter() - start
     return result
@@ -315,7 +293,7 @@ def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], re
                                                                  max_states, left, stop)
         result.states = max(result.states, states)
         if not complete:
-            result.stopped_by = ("terminate" if stop[0] else "nodes" if states >= max_states and nodes_given
+            result.stopped_by = ("nodes" if states >= max_states and nodes_given
                                  else "states" if states >= max_states else "time")
             return False
         _keep(result, horizon, index, values, states, time.perf_counter() - began, estimates > 0)

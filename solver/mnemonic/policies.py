@@ -19,6 +19,7 @@ from solver.mnemonic import state as S
 from solver.mnemonic.cards import category
 from solver.mnemonic.planner import Horizon, evaluate, ranked
 from solver.mnemonic.state import MnemonicState
+from solver.search import SearchContext, Stopped
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
@@ -70,17 +71,24 @@ def plain_scene_move(state: MnemonicState) -> int:
 
 
 def best_move(state: MnemonicState, horizon: Horizon, max_states: int, seconds: float | None,
-              continuation: bool | None = None) -> int | None:
+              continuation: bool | None = None, ctx: SearchContext | None = None) -> int | None:
     """The planner's best move within ``horizon`` (:func:`~solver.mnemonic.planner.ranked`: ties go to the first
     legal move, and at the table the base policy's move is kept within the margin), or None when nothing was
     valued.
 
     A node budget alone (``seconds`` None) makes the choice the same on every machine. ``horizon.groups`` 0: only
-    the current scene exactly, then the estimate (MN-44). ``continuation`` defaults to the rule."""
+    the current scene exactly, then the estimate (MN-44). ``continuation`` defaults to the rule. ``ctx`` (a
+    self-play's) stops the search at its time limit or on ``terminate``, raising :class:`~solver.search.Stopped`:
+    a move chosen from a search cut short is never played."""
     levels = [horizon] if horizon.groups == 0 else None
     target = Horizon(horizon.rounds, max(1, horizon.groups))
-    evaluation = evaluate(state, state.current_player(), target, max_states=max_states, seconds=seconds,
-                          exact=False, nodes_given=seconds is None, continuation=continuation, levels=levels)
+    left = None if ctx is None else ctx.remaining()
+    cut_by_ctx = left is not None and (seconds is None or left < seconds)
+    evaluation = evaluate(state, state.current_player(), target, max_states=max_states,
+                          seconds=left if cut_by_ctx else seconds, exact=False, nodes_given=seconds is None,
+                          cancel=None if ctx is None else ctx.cancel, continuation=continuation, levels=levels)
+    if evaluation.stopped_by == "terminate" or (cut_by_ctx and evaluation.stopped_by == "time"):
+        raise Stopped
     if not evaluation.values:
         return None
     return ranked(state, evaluation)[0]
@@ -92,33 +100,33 @@ TABLE_STATES = 200_000
 
 
 def planned_scene_move(state: MnemonicState, groups: int = 1, max_states: int = SCENE_STATES,
-                       seconds: float | None = None) -> int:
+                       seconds: float | None = None, ctx: SearchContext | None = None) -> int:
     """The planner's choice outside the table's decisions: plan to the end of this round and ``groups``
     Group Scenes (0: to the end of this scene), the estimate beyond (MN-44); falls back to
     :func:`plain_scene_move` if nothing fits."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    move = best_move(state, Horizon(0, groups), max_states, seconds)
+    move = best_move(state, Horizon(0, groups), max_states, seconds, ctx=ctx)
     return plain_scene_move(state) if move is None else move
 
 
-def _scene_policy(planned: bool, max_states: int, seconds: float | None,
-                  groups: int = 1) -> Callable[[MnemonicState], int]:
+def _scene_policy(planned: bool, max_states: int, seconds: float | None, groups: int = 1,
+                  ctx: SearchContext | None = None) -> Callable[[MnemonicState], int]:
     if not planned:
         return plain_scene_move
-    return lambda state: planned_scene_move(state, groups, max_states, seconds)
+    return lambda state: planned_scene_move(state, groups, max_states, seconds, ctx)
 
 
 def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: int = SCENE_STATES,
-                  seconds: float | None = None, scene_groups: int = 1) -> Policy:
+                  seconds: float | None = None, scene_groups: int = 1, ctx: SearchContext | None = None) -> Policy:
     """Face the Adversary once ``min_rounds`` rounds have been played since the last Group Scene (or the start),
     or when no round is left; after a Defeat or Draw try again while allowed and some player can still bring a
     skill (Try Again has no cap by default, MN-28), else regroup, else retreat (after a Draw followed by the
     Victory's choices, ``group.afterDraw = as-victory``: another round while one is left). Scenes: plain, or
     planned (:func:`planned_scene_move` with ``scene_groups`` and ``scene_states``, deterministic when
-    ``seconds`` is None)."""
-    scene = _scene_policy(planned_scenes, scene_states, seconds, scene_groups)
+    ``seconds`` is None; ``ctx`` stops them as :func:`best_move` says)."""
+    scene = _scene_policy(planned_scenes, scene_states, seconds, scene_groups, ctx)
 
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
@@ -144,12 +152,13 @@ def rule_of_thumb(min_rounds: int, planned_scenes: bool = False, scene_states: i
 
 def planner_policy(horizon: Horizon = Horizon(1, 2), max_states: int = TABLE_STATES, seconds: float | None = None,
                    scenes: bool = False, scene_states: int = SCENE_STATES, scene_groups: int = 1,
-                   continuation: bool | None = None) -> Policy:
+                   continuation: bool | None = None, ctx: SearchContext | None = None) -> Policy:
     """The planner at the table's decisions within ``horizon`` (never past the rounds the session has left), and
     with ``scenes`` at every other decision with a real choice (:func:`planned_scene_move`); otherwise plain
     scenes. ``seconds`` None: the node budgets alone (the same choices on every machine). ``continuation``
-    False: the plain horizon objective at the table (MN-33), for comparison."""
-    scene = _scene_policy(scenes, scene_states, seconds, scene_groups)
+    False: the plain horizon objective at the table (MN-33), for comparison. ``ctx`` stops the searches as
+    :func:`best_move` says."""
+    scene = _scene_policy(scenes, scene_states, seconds, scene_groups, ctx)
 
     def policy(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
         legal = state.legal_actions()
@@ -157,7 +166,7 @@ def planner_policy(horizon: Horizon = Horizon(1, 2), max_states: int = TABLE_STA
             return legal[0]
         if state.phase in TABLE_PHASES:
             move = best_move(state, Horizon(min(horizon.rounds, rounds_left), horizon.groups), max_states, seconds,
-                             continuation)
+                             continuation, ctx)
             if move is not None:
                 return move
         return scene(state)

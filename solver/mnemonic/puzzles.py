@@ -24,15 +24,26 @@ puzzles, graded by the solver's work) and by how fine the call is:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import InvalidInputError
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.mnemonic import state as S
-from solver.mnemonic.cards import category
+from solver.mnemonic.planner import Horizon, evaluate
+from solver.mnemonic.policies import plain_scene_move, rule_of_thumb
+from solver.mnemonic.state import MnemonicState
+from solver.mnemonic.text import describe as describe_position
+from solver.mnemonic.text import puzzle_answer
+from solver.mnemonic.view import MnemonicView
+from solver.search import SearchContext, Stopped
+from solver.validate import as_int, as_list, as_object, as_str, decode_json, get
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
 
 KIND = "best-call"
+KINDS = (KIND,)
 HORIZON = (1, 2)
 NODES = 300_000
 #: the margin (best value minus the next answer's) each grade asks for: [low, high)
@@ -47,7 +58,7 @@ def _sessions(rng: np.random.Generator) -> tuple[int, str]:
     return players, mode
 
 
-def _random_decision(game: Any, rng: np.random.Generator) -> Any:
+def _random_decision(game: MnemonicGame, rng: np.random.Generator) -> MnemonicState | None:
     """A full state at a decision with at least two choices, after random play from a seeded deal."""
     state = game.new_game(int(rng.integers(2**31)))
     target = int(rng.integers(0, 80))
@@ -66,29 +77,29 @@ def _random_decision(game: Any, rng: np.random.Generator) -> Any:
     return None
 
 
-def _key(state: Any, action: int) -> tuple[int, int]:
+def _key(state: MnemonicState, action: int) -> tuple[int, int]:
     """Moves that are the same answer: cards of one suit (and, in a Group Scene, the same skill)."""
-    if state.phase == "scene-card" and action != S.DRAW:
-        return (category(action), -1)
-    if state.phase == "group-skill" and action >= S.GROUP_CARD:
-        return (category((action - S.GROUP_CARD) // 10), state.group_skill_of(action))
-    return (-2, action)
+    return state.sibling_key(action) or (-2, action)
 
 
-def solve_position(view: Any, horizon: tuple[int, int], nodes: int) -> dict[str, Any] | None:
+def solve_position(view: MnemonicView, horizon: tuple[int, int], nodes: int,
+                   ctx: SearchContext | None = None) -> dict[str, Any] | None:
     """The proven best answer of ``view``'s decision: ``None`` unless the planner searched the whole horizon
     within ``nodes`` states and one answer is strictly best.
 
     The planner (``solver.mnemonic.planner.evaluate``) runs on a full state drawn from the view, with the view's
     observer as the advised player, so it reads only the view (MN-36); values in doubles (the exact fractions of
     the hints' ``exact`` are not needed to separate margins of 0.001). The objective is the plain horizon's
-    (``continuation=False``, MN-33): the continuation estimate beyond the horizon proves nothing."""
-    from solver.mnemonic.planner import Horizon, evaluate
+    (``continuation=False``, MN-33): the continuation estimate beyond the horizon proves nothing. ``ctx`` (a
+    generation's) stops the search at its time limit or on ``terminate``: :class:`~solver.search.Stopped`."""
     state = view.resample(np.random.default_rng(0))
     if state.is_terminal() or state.current_player() != view.observer:
         return None
-    evaluation = evaluate(state, view.observer, Horizon(*horizon), max_states=nodes, seconds=None, exact=False,
-                          continuation=False)
+    evaluation = evaluate(state, view.observer, Horizon(*horizon), max_states=nodes,
+                          seconds=None if ctx is None else ctx.remaining(), exact=False,
+                          cancel=None if ctx is None else ctx.cancel, nodes_given=True, continuation=False)
+    if evaluation.stopped_by in ("time", "terminate"):
+        raise Stopped
     if not evaluation.complete or set(evaluation.values) != set(state.legal_actions()):
         return None
     values = {state.action_to_string(a): v for a, v in evaluation.values.items()}
@@ -109,15 +120,14 @@ def solve_position(view: Any, horizon: tuple[int, int], nodes: int) -> dict[str,
             "states": evaluation.states, "horizon": evaluation.horizon.to_json() if evaluation.horizon else None}
 
 
-def rule_of_thumb_finds(view: Any, answer: dict[str, Any]) -> bool:
+def rule_of_thumb_finds(view: MnemonicView, answer: dict[str, Any]) -> bool:
     """Whether the plain rule of thumb plays one of the answer's moves."""
-    from solver.mnemonic.policies import plain_scene_move, rule_of_thumb
     state = view.resample(np.random.default_rng(0))
     thumb = rule_of_thumb(1)(state, 1, 1) if state.phase in TABLE_PHASES else plain_scene_move(state)
     return state.action_to_string(thumb) in {answer["solution"], *answer["alsoCorrect"]}
 
 
-def grade(view: Any, answer: dict[str, Any]) -> str | None:
+def grade(view: MnemonicView, answer: dict[str, Any]) -> str | None:
     """``easy``, ``medium`` or ``hard`` (``None``: too close a call, or a rule-of-thumb answer with a small margin)."""
     margin = answer["margin"]
     if rule_of_thumb_finds(view, answer):
@@ -127,19 +137,22 @@ def grade(view: Any, answer: dict[str, Any]) -> str | None:
     return "hard" if margin >= MARGIN["hard"][0] else None
 
 
-def generate(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
-    """A best-call puzzle of ``difficulty``, every choice drawn from ``rng``."""
-    from solver.mnemonic.game import MnemonicGame
+def generate(game: MnemonicGame, kind: str, difficulty: str, rng: np.random.Generator,
+             ctx: SearchContext) -> dict[str, Any]:
+    """A best-call puzzle of ``difficulty``, every choice drawn from ``rng``; stops with
+    :class:`~solver.search.Stopped` when ``ctx`` says (its time limit, ``terminate``), whatever the node budget."""
     attempts = 0
     while True:
+        if ctx.should_stop():
+            raise Stopped
         attempts += 1
         players, mode = _sessions(rng)
-        table = MnemonicGame(**{**game.params, "players": players, "mode": mode})
+        table = type(game)(**{**game.params, "players": players, "mode": mode})
         state = _random_decision(table, rng)
         if state is None:
             continue
         view = state.view(state.current_player())
-        answer = solve_position(view, HORIZON, NODES)
+        answer = solve_position(view, HORIZON, NODES, ctx)
         if answer is None or grade(view, answer) != difficulty:
             continue
         player = view.observer
@@ -153,11 +166,11 @@ def generate(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, 
                 "ruleOfThumb": difficulty == "easy", "attempts": attempts}
 
 
-def puzzle_view(game: Any, puzzle: dict[str, Any]) -> Any:
-    """The view the puzzle's player decides from (``Game.puzzle_position``): the web board plays the answer on it."""
-    from solver.validate import get
+def position(game: MnemonicGame, puzzle: dict[str, Any]) -> MnemonicView:
+    """The puzzle's player's view at their decision (the web board plays the answer on it): the answer is the one
+    move played from it (``check`` also takes it as a JSON list of that one move string)."""
     view = game.parse_position(get(puzzle, "position", "puzzle"), "puzzle.position")
-    if not hasattr(view, "observer"):
+    if not isinstance(view, MnemonicView):
         raise InvalidInputError("puzzle.position", "...", "a best-call puzzle's position is the player's view")
     return view
 
@@ -165,7 +178,6 @@ def puzzle_view(game: Any, puzzle: dict[str, Any]) -> Any:
 def answer_moves(answer: Any) -> list[str]:
     """The answer as moves: a move string, or a JSON list of move strings (as text or a list, the web board's
     answer) played from the puzzle's position."""
-    from solver.validate import as_list, as_str, decode_json
     if isinstance(answer, str) and answer.lstrip().startswith("["):
         answer = decode_json(answer, "ANSWER")
     if isinstance(answer, list):
@@ -173,12 +185,10 @@ def answer_moves(answer: Any) -> list[str]:
     return [as_str(answer, "ANSWER").strip()]
 
 
-def check(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+def check(game: MnemonicGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
     """Re-prove the puzzle from its position and judge ``answer``: one move, as a string or a list of one move
-    string (the moves played from :func:`puzzle_view`)."""
-    from solver.errors import IllegalMoveError, InvalidMoveError
-    from solver.validate import as_int, as_object
-    view = puzzle_view(game, puzzle)
+    string (the moves played from :func:`position`)."""
+    view = position(game, puzzle)
     horizon_obj = as_object(puzzle.get("horizon", {"rounds": HORIZON[0], "groupScenes": HORIZON[1]}),
                             "puzzle.horizon")
     horizon = (as_int(horizon_obj.get("rounds"), "puzzle.horizon.rounds", 0, 4),
@@ -209,3 +219,14 @@ def check(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
                                             f"{proved['margin']:.4f}", "solution": proved["solution"]}
     return {"correct": False, "message": f"{move} gives {value:.4f}; {proved['solution']} gives {best:.4f} "
                                          f"({best - value:.4f} more)", "solution": proved["solution"]}
+
+
+def describe(game: MnemonicGame, puzzle: dict[str, Any]) -> str:
+    """The puzzle's statement: the player's view in words, then the question (never the answer)."""
+    view = game.parse_position(puzzle["position"], "puzzle.position")
+    return describe_position(game, view) + puzzle.get("question", "") + "\n"
+
+
+def answer(game: MnemonicGame, puzzle: dict[str, Any]) -> str:
+    """The proven answer in one line (the answers page)."""
+    return puzzle_answer(puzzle)

@@ -19,26 +19,41 @@ Policies (:mod:`solver.mnemonic.policies`):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from solver.errors import InvalidInputError
+from solver.mnemonic.planner import Horizon
+from solver.mnemonic.policies import Policy, planner_policy, play_session, rule_of_thumb
 from solver.mnemonic.state import MnemonicState
+from solver.search import SearchContext, Stopped
+
+if TYPE_CHECKING:
+    from solver.mnemonic.game import MnemonicGame
 
 POLICIES = ("planner", "after-one-round", "after-two-rounds", "plain-after-one-round", "plain-after-two-rounds")
 DEFAULT = ("planner", "after-one-round")
 
 
-def policy(name: str) -> Any:
-    from solver.mnemonic.planner import Horizon
-    from solver.mnemonic.policies import planner_policy, rule_of_thumb
+def policy(name: str, ctx: SearchContext | None = None) -> Policy:
+    """The policy called ``name``; its planner searches stop with :class:`~solver.search.Stopped` when ``ctx`` says."""
     return {
-        "planner": lambda: planner_policy(Horizon(0, 2), scenes=True, scene_groups=0),
-        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True, scene_groups=0),
-        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True, scene_groups=0),
+        "planner": lambda: planner_policy(Horizon(0, 2), scenes=True, scene_groups=0, ctx=ctx),
+        "after-one-round": lambda: rule_of_thumb(1, planned_scenes=True, scene_groups=0, ctx=ctx),
+        "after-two-rounds": lambda: rule_of_thumb(2, planned_scenes=True, scene_groups=0, ctx=ctx),
         "plain-after-one-round": lambda: rule_of_thumb(1),
         "plain-after-two-rounds": lambda: rule_of_thumb(2),
     }[name]()
+
+
+def polled(chosen: Policy, ctx: SearchContext) -> Policy:
+    """``chosen``, refusing to decide once ``ctx`` says stop (its time limit, ``terminate``): :class:`Stopped`."""
+    def decide(state: MnemonicState, rounds_left: int, rounds_since: int) -> int:
+        if ctx.should_stop():
+            raise Stopped
+        return chosen(state, rounds_left, rounds_since)
+    return decide
 
 
 class RecordingState(MnemonicState):
@@ -61,9 +76,13 @@ class RecordingState(MnemonicState):
         self.log.append(text)
 
 
-def play(game: Any, policies: tuple[str, ...], rng: np.random.Generator, max_rounds: int = 3) -> dict[str, Any]:
-    """One deal played by every policy; paired outcomes (1 for a session with a Victory) and each game's moves."""
-    from solver.mnemonic.policies import play_session
+def play(game: MnemonicGame, policies: tuple[str, ...], rng: np.random.Generator, ctx: SearchContext,
+         **options: Any) -> dict[str, Any]:
+    """One deal played by every policy (option ``maxRounds``, default 3); paired outcomes (1 for a session with a
+    Victory) and each game's moves. Stops with :class:`~solver.search.Stopped` when ``ctx`` says."""
+    max_rounds = options.pop("maxRounds", 3)
+    for key, value in options.items():
+        raise InvalidInputError(key, value, "not an option of Mnemonic self-play (known: maxRounds)")
     deal = int(rng.integers(2**31))
     dice = int(rng.integers(2**31))
     start = game.new_game(deal)
@@ -71,7 +90,8 @@ def play(game: Any, policies: tuple[str, ...], rng: np.random.Generator, max_rou
     games: dict[str, Any] = {}
     for name in policies:
         state = RecordingState.of(start)
-        result = play_session(state, policy(name), np.random.default_rng(dice), max_rounds=max_rounds)
+        result = play_session(state, polled(policy(name, ctx), ctx), np.random.default_rng(dice),
+                              max_rounds=max_rounds)
         outcomes[name] = result["victory"]
         games[name] = {"rounds": result["rounds"], "groupScenes": result["groups"], "moves": state.log}
     return {"deal": deal, "start": start.to_notation(), "maxRounds": max_rounds, "outcomes": outcomes,

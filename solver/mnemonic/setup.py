@@ -8,12 +8,12 @@ import numpy as np
 
 from solver.errors import InvalidInputError
 from solver.mnemonic.cards import DECK_SIZE, SUITS, card_class
-from solver.mnemonic.rules import MnemonicRules
-from solver.mnemonic.session import MODES, Player, Skill
+from solver.mnemonic.parts import MODES, Player, Skill
+from solver.mnemonic.rules_file import MnemonicRules
+from solver.mnemonic.state import MnemonicState
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
-    from solver.mnemonic.state import MnemonicState
 
 
 def new_character(rules: MnemonicRules, rng: np.random.Generator, name: str) -> Player:
@@ -51,15 +51,21 @@ def deal(state: MnemonicState, rng: np.random.Generator) -> None:
         p.hand.sort()
 
 
-def new_session(game: MnemonicGame, players: int, mode: str, seed: int, rules: MnemonicRules | None = None) -> MnemonicState:
-    """A session at its first Individual Scene, fully determined by ``seed``."""
-    from solver.mnemonic.state import MnemonicState
+def seated(game: MnemonicGame, players: int, mode: str, seed: int,
+           rules: MnemonicRules | None = None) -> tuple[MnemonicState, np.random.Generator]:
+    """A session of ``players`` new characters made with ``seed``, nothing dealt, and the generator that made
+    them (the deal draws from it next)."""
     if mode not in MODES:
         raise InvalidInputError("mode", mode, f"expected one of {', '.join(MODES)}")
     rules = rules or game.rules
     rng = np.random.default_rng(seed)
     roster = [new_character(rules, rng, f"Player {i + 1}") for i in range(players)]
-    state = MnemonicState(game, rules, mode, roster)
+    return MnemonicState(game, rules, mode, roster), rng
+
+
+def new_session(game: MnemonicGame, players: int, mode: str, seed: int, rules: MnemonicRules | None = None) -> MnemonicState:
+    """A session at its first Individual Scene, fully determined by ``seed``."""
+    state, rng = seated(game, players, mode, seed, rules)
     deal(state, rng)
     state._begin_scene(0)
     return state
@@ -68,13 +74,7 @@ def new_session(game: MnemonicGame, players: int, mode: str, seed: int, rules: M
 def new_table_state(game: MnemonicGame, players: int, mode: str, seed: int = 0) -> MnemonicState:
     """A session before its deal (MN-42): the same characters as ``new_session(seed)``, every card in the deck,
     dealt one at a time as chance outcomes (``draw 7H``); a Deck Burner session without hands starts at once."""
-    from solver.mnemonic.state import MnemonicState
-    if mode not in MODES:
-        raise InvalidInputError("mode", mode, f"expected one of {', '.join(MODES)}")
-    rules = game.rules
-    rng = np.random.default_rng(seed)
-    roster = [new_character(rules, rng, f"Player {i + 1}") for i in range(players)]
-    state = MnemonicState(game, rules, mode, roster)
+    state, _ = seated(game, players, mode, seed)
     state.deck = list(range(DECK_SIZE))
     state.phase = "deal"
     state._after_deal_card()

@@ -5,7 +5,7 @@ skill, optional help, roll, optional weaving), then the table's choice
 (Group Scene, another round, end), Group Scenes (stakes, plan, roll, Victory /
 Defeat / Draw) and the choices after them. Every rule and every interpretation
 is listed in ``docs/rules/mnemonic.md`` (ids ``MN-*``); what the excerpt does
-not define comes from the rule data (:mod:`solver.mnemonic.rules`).
+not define comes from the rules file (:mod:`solver.mnemonic.rules_file`).
 
 Chance nodes: a card drawn from the deck (uniform over the cards left, the
 deck being an unordered pile, MN-11), an Individual Scene roll (the highest
@@ -47,13 +47,16 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
-from solver.mnemonic.cards import DECK_SIZE, JOKER, SUITS, card_class, card_code, category
-from solver.mnemonic.odds import group_odds, highest_distribution
-from solver.mnemonic.rules import MnemonicRules
-from solver.mnemonic.session import Group, Player, Scene, Skill, Tally, matches
+from solver.mnemonic.cards import DECK_SIZE, JOKER, SUITS, card_class, card_code, category, grey_class_dealt
+from solver.mnemonic.cards import grey_deal_classes  # noqa: F401  (tests/twins import it from here)
+from solver.mnemonic.notation import state_to_json, state_to_notation
+from solver.mnemonic.odds import GroupOdds, group_odds, highest_distribution
+from solver.mnemonic.parts import Group, Player, Scene, Skill, Tally, matches
+from solver.mnemonic.rules_file import MnemonicRules
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
+    from solver.mnemonic.view import MnemonicView
 
 PLAY, DRAW = 0, 60
 USE, LEARN, PASS = 100, 150, 160
@@ -67,30 +70,6 @@ TABLE_WORDS = {GROUP: "group", ROUND: "round", END: "end", TRY_AGAIN: "try again
                RETREAT: "retreat"}
 RESULTS = ("victory", "defeat", "draw")
 CHANCE_PHASES = ("scene-draw", "scene-roll", "group-draw", "group-roll", "deal")
-#: where each class of card starts in Into the Grey's deal: 16 face cards, 36 number cards, 2 jokers (MN-9)
-GREY_CLASS_STARTS = (0, 16, 52, 54)
-
-
-def grey_deal_classes(players: int, dealt: int = DECK_SIZE) -> list[tuple[int, int, int]]:
-    """Face, number and joker cards each player receives in the first ``dealt`` cards of Into the Grey's deal.
-
-    The 16 face cards, then the 36 number cards, then the 2 jokers are dealt
-    one at a time round the table, the deal continuing with the next player
-    each time (card ``i`` of the 54 goes to player ``i % players``, MN-9).
-    """
-    out = []
-    for q in range(players):
-        counts = tuple(sum(1 for i in range(GREY_CLASS_STARTS[k], min(GREY_CLASS_STARTS[k + 1], dealt))
-                           if i % players == q) for k in range(3))
-        out.append(counts)
-    return out  # type: ignore[return-value]
-
-
-def grey_class_dealt(step: int) -> int:
-    """The class (0 face, 1 number, 2 joker) of card ``step`` of Into the Grey's deal."""
-    return 0 if step < 16 else 1 if step < 52 else 2
-
-
 class MnemonicState(State):
     """One moment of a Mnemonic session; mutable (``apply_action`` changes it in place)."""
 
@@ -344,7 +323,7 @@ class MnemonicState(State):
         assert self.group is not None
         return [0 if s is None else self.dice(q, s) for q, s in enumerate(self.group.skills)]
 
-    def group_odds(self):
+    def group_odds(self) -> GroupOdds:
         """Exact odds of the planned Group Scene (MN-3..MN-6)."""
         return group_odds(self.group_pools(), self.adversary_pool(), self.rules["group.nobodyRolls"])
 
@@ -519,6 +498,15 @@ class MnemonicState(State):
             self.group = Group(0, [None] * self.n, [None] * self.n)
             self._advance_group()
 
+    def sibling_key(self, action: int) -> tuple[int, int] | None:
+        """Moves that lead to the same future share a key (MN-35): the cards of one suit (``scene-card``), a suit
+        and a skill (``group-skill`` with a card, MN-41); ``None`` for a move that has no siblings."""
+        if self.phase == "scene-card" and action != DRAW:
+            return (category(action), -1)
+        if self.phase == "group-skill" and action >= GROUP_CARD:
+            return (category((action - GROUP_CARD) // 10), self.group_skill_of(action))
+        return None
+
     @staticmethod
     def group_skill_of(action: int) -> int:
         """The skill index a ``group-skill`` action brings (``group use "S"`` or ``group use "S" with CARD``)."""
@@ -643,10 +631,10 @@ class MnemonicState(State):
         """Everything ``player`` may know, as JSON: their view (``docs/formats/mnemonic.md``, MN-32)."""
         return self.view(player).to_json()
 
-    def view(self, player: int):  # -> MnemonicView
-        """What ``player`` knows: the public facts, their own hand, the sizes of the other hands and the deck."""
-        from solver.mnemonic.view import MnemonicView
-        return MnemonicView.of(self, player)
+    def view(self, player: int) -> MnemonicView:
+        """What ``player`` knows: the public facts, their own hand, the sizes of the other hands and the deck (the
+        game builds it: :mod:`solver.mnemonic.view` builds on this module)."""
+        return self.game.view_of(self, player)
 
     def resample_from_observation(self, player: int, rng: np.random.Generator) -> MnemonicState:
         """Redeal the cards ``player`` cannot see (other hands and the deck), uniformly among consistent deals:
@@ -665,21 +653,25 @@ class MnemonicState(State):
     def clone(self) -> MnemonicState:
         copy = MnemonicState(self.game, self.rules, self.mode, [p.copy() for p in self.players])
         copy.deck = list(self.deck)
-        copy.discard = list(self.discard)
-        copy.round, copy.phase, copy.focus, copy.attempts = self.round, self.phase, self.focus, self.attempts
-        copy.scene = self.scene.copy() if self.scene else None
-        copy.group = self.group.copy() if self.group else None
-        copy.tally = self.tally.copy()
-        copy.last = self.last
+        copy_public(self, copy)
         return copy
 
     def to_json(self) -> dict[str, Any]:
-        from solver.mnemonic.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.mnemonic.notation import state_to_notation
         return state_to_notation(self)
+
+
+def copy_public(source: MnemonicState, target: MnemonicState) -> None:
+    """Copy what every player sees from ``source`` to ``target``: the discard, round, phase, focus, attempts, scene,
+    Group Scene, tally and last outcome (not the hands, not the deck)."""
+    target.discard = list(source.discard)
+    target.round, target.phase, target.focus, target.attempts = source.round, source.phase, source.focus, source.attempts
+    target.scene = source.scene.copy() if source.scene else None
+    target.group = source.group.copy() if source.group else None
+    target.tally = source.tally.copy()
+    target.last = source.last
 
 
 def _canonical(text: str) -> str:

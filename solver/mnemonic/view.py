@@ -22,7 +22,8 @@ An entry that cannot happen given what the observer has seen (a card in their
 own hand or in the discard, a face card when Into the Grey's deal is at the
 numbers, a suit that player has shown they do not hold) is refused with the
 reason. Full states are drawn from the view uniformly among the consistent
-deals (:mod:`solver.mnemonic.hidden`).
+deals (:mod:`solver.mnemonic.knowledge`). The view's JSON and notation are in
+:mod:`solver.mnemonic.notation`.
 """
 
 from __future__ import annotations
@@ -33,18 +34,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.game import View, join_view_notation
 from solver.mnemonic import state as S
-from solver.mnemonic.cards import DECK_SIZE, JOKER, card_class, card_code, category, parse_card
-from solver.mnemonic.hidden import DECK, HiddenCards
-from solver.mnemonic.state import MnemonicState, grey_deal_classes
+from solver.mnemonic.cards import DECK_SIZE, JOKER, card_class, card_code, category, grey_deal_classes, parse_card
+from solver.mnemonic.knowledge import DECK, HiddenCards
+from solver.mnemonic.notation import state_to_json, state_to_notation
+from solver.mnemonic.parts import HIDDEN
+from solver.mnemonic.state import MnemonicState, copy_public
 
 if TYPE_CHECKING:
     from solver.mnemonic.game import MnemonicGame
 
-HIDDEN = -1
-"""A card the observer has not seen (in another player's hand or in the deck)."""
 DRAW_HIDDEN = S.DEAL + 99
 """View entry ``draw ?``: a card of the deal goes to another player."""
 GROUP_NOTHING = 170
@@ -63,7 +64,7 @@ class ViewState(MnemonicState):
     def of(state: MnemonicState, observer: int) -> ViewState:
         """The observer's knowledge of a full state."""
         view = ViewState(state.game, state.rules, state.mode, [p.copy() for p in state.players], observer)
-        _copy_public(state, view)
+        copy_public(state, view)
         for q, p in enumerate(view.players):
             if q != observer:
                 p.hand = [HIDDEN] * len(p.hand)
@@ -72,7 +73,7 @@ class ViewState(MnemonicState):
 
     def clone(self) -> ViewState:
         copy = ViewState(self.game, self.rules, self.mode, [p.copy() for p in self.players], self.observer)
-        _copy_public(self, copy)
+        copy_public(self, copy)
         copy.deck = list(self.deck)
         return copy
 
@@ -225,30 +226,19 @@ class ViewState(MnemonicState):
         return super().action_to_string(action)
 
     def to_json(self) -> dict[str, Any]:
-        from solver.mnemonic.notation import state_to_json
         return state_to_json(self, self.observer)
 
     def to_notation(self) -> str:
-        from solver.mnemonic.notation import state_to_notation
         return join_view_notation(self.observer, state_to_notation(self, self.observer))
 
     def full_state(self, deal: dict[int, list[int]]) -> MnemonicState:
         """The full state with the hidden cards placed as ``deal`` says (holder -> cards)."""
         state = MnemonicState(self.game, self.rules, self.mode, [p.copy() for p in self.players])
-        _copy_public(self, state)
+        copy_public(self, state)
         for q in self.hidden_players():
             state.players[q].hand = sorted(deal.get(q, []))
         state.deck = sorted(deal.get(DECK, []))
         return state
-
-
-def _copy_public(source: MnemonicState, target: MnemonicState) -> None:
-    target.discard = list(source.discard)
-    target.round, target.phase, target.focus, target.attempts = source.round, source.phase, source.focus, source.attempts
-    target.scene = source.scene.copy() if source.scene else None
-    target.group = source.group.copy() if source.group else None
-    target.tally = source.tally.copy()
-    target.last = source.last
 
 
 class MnemonicView(View):
@@ -359,81 +349,6 @@ def _card_in(text: str) -> int | None:
     """The card named in an entry (``reveal 7h``, ``group use "x" with qs``), if any."""
     match = _CARD.search(text.split('"')[-1] if '"' in text else text)
     return parse_card(match.group(1)) if match else None
-
-
-# -- the view's JSON and notation --------------------------------------------------------------------------
-def view_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> MnemonicView:
-    """Parse a view (``"view": N``): check it, then make sure some full state has exactly this view."""
-    from solver.mnemonic.notation import STATE_KEYS, _public_from_json
-    from solver.validate import as_int, as_object, check_keys, get, join
-    obj = as_object(obj, field)
-    check_keys(obj, tuple(k for k in STATE_KEYS if k != "deck") + ("view", "deckSize", "adversaryPool", "firstPlayer"),
-               field)
-    observer = as_int(get(obj, "view", field), join(field, "view"), 0, game.max_players - 1)
-    sizes: dict[int, int] = {}
-    public = _public_from_json(game, obj, field, observer, sizes)
-    if observer >= public.n:
-        raise InvalidInputError(join(field, "view"), observer, f"expected a player index 0..{public.n - 1}")
-    known = ViewState(game, public.rules, public.mode, public.players, observer)
-    _copy_public(public, known)
-    for q, size in sizes.items():
-        known.players[q].hand = [HIDDEN] * size
-    deck = len(known.unseen()) - sum(sizes.values())
-    if deck < 0:
-        raise ImpossibleStateError(join(field, "players"), [sizes[q] for q in sorted(sizes)],
-                                   f"the other hands hold more cards than the {len(known.unseen())} you have not seen")
-    known.deck = [HIDDEN] * deck
-    _check_grey_hands(known, sizes, field)
-    facts = known.facts()
-    if not facts.feasible():
-        raise ImpossibleStateError(field, "...", "no deal of the cards you have not seen fits this view (a player "
-                                                 "who brought nothing to the Group Scene must hold no card of their "
-                                                 "skills' suits; the player choosing must hold one)")
-    state = game.state_from_json(known.full_state(facts.sample(np.random.default_rng(0))).to_json(), field)
-    view = MnemonicView.of(state, observer)
-    derived = view.to_json()
-    for key in ("deckSize", "adversaryPool", "firstPlayer"):
-        if key in obj and obj[key] != derived[key]:
-            raise ImpossibleStateError(join(field, key), obj[key], f"this view gives {derived[key]}")
-    return view
-
-
-def _check_grey_hands(known: ViewState, sizes: dict[int, int], field: str) -> None:
-    if known.mode != "into-the-grey":
-        return
-    for q, size in sizes.items():
-        demand = known.class_demand(q)
-        if min(demand) < 0 or sum(demand) != size:
-            raise ImpossibleStateError(f"{field}.players[{q}].handSize", size,
-                                       "Into the Grey's deal and the cards this player played leave them "
-                                       f"{max(0, sum(demand))} cards ({'/'.join(map(str, demand))} face/number/joker)")
-    if known.phase != "deal" and known.deck:
-        raise ImpossibleStateError(f"{field}.players", [sizes[q] for q in sorted(sizes)],
-                                   f"Into the Grey deals the whole deck (MN-9): {len(known.deck)} unseen cards are in "
-                                   "no hand")
-
-
-def view_from_notation(game: MnemonicGame, text: str, field: str = "state") -> MnemonicView:
-    """Parse ``view:N <body>``: the state notation with each hidden hand written ``hand=?K`` (K cards)."""
-    from solver.game import split_view_notation
-    from solver.mnemonic.notation import notation_object
-    observer, body = split_view_notation(text, field)
-    obj = notation_object(body, field)
-    for q, player in enumerate(obj["players"]):
-        if q != observer:
-            player["handSize"] = _hidden_count(player.pop("hand"), field)
-    obj["view"] = observer
-    return view_from_json(game, obj, field)
-
-
-def _hidden_count(tokens: list[str], field: str) -> int:
-    from solver.errors import NotationError
-    total = 0
-    for token in tokens:
-        if not token.startswith("?") or not (token[1:].isdigit() or token == "?"):
-            raise NotationError(field, token, "another player's hand in a view: '?K' (K hidden cards), '?' or '-'")
-        total += int(token[1:]) if token[1:] else 1
-    return total
 
 
 # -- following a full game from one player's seat ---------------------------------------------------------

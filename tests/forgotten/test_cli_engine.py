@@ -88,8 +88,11 @@ def test_engine_answers_forgotten_queries():
 
 
 def test_demo_prints_readable_examples(capsys):
+    """The demo runs the game's main jobs through the command line (commands.DEMO)."""
     code, out, _ = run(capsys, "demo", "--game", "forgotten")
     assert code == 0
-    for text in ("A hint on the real 6x6 board", "Exact solution", "Brain placement advice", "622/105", "reviewed",
+    for text in ("on the real 6x6 board", "hint from what the players have seen, first flip",
+                 "hint from what the players have seen, second flip", "Exact solution", "optimal win probability",
+                 "Brain placement advice", "Brains on 2,1 and 2,4", "Link the Brains for sure", "Its review",
                  "Biggest mistakes"):
         assert text in out

@@ -266,6 +266,46 @@ def test_solve_stops_at_the_node_limit():
     assert result.status == "LIMIT" and not result.optimal and result.value is None
 
 
+def _analyse(analysis, states, budget):
+    """Each state's move values (or the limit that stopped it) in turn on one analysis, as puzzle generation
+    runs its candidates; with the nodes and the knowledge states counted after each."""
+    from solver.kernels import forgotten_exact
+    out = []
+    for state in states:
+        analysis.max_nodes = budget
+        analysis.nodes = 0
+        try:
+            values = [(m.move, m.value) for m in analysis.move_values(state)]
+        except forgotten_exact.SearchStopped as exc:
+            values = str(exc)
+        out.append((values, analysis.nodes, analysis.solver.entries()))
+    return out
+
+
+@pytest.mark.parametrize("chunk", [3, 97])
+def test_a_search_cut_into_chunks_counts_and_answers_as_one_call(chunk, monkeypatch):
+    """The exact kernel runs in chunks so that terminate and the time limit are seen (issue 23); a chunk that stops
+    leaves the path to where it stopped unfinished, and the next chunk ticks it again. Counted once, the nodes,
+    the values, the memo and where a node budget stops are those of one uninterrupted call, however small the
+    chunks: puzzle generation (a node budget per candidate) gives the same puzzles."""
+    from solver.forgotten.solve import ExactAnalysis
+    from solver.search import SearchContext
+    monkeypatch.setattr(ExactAnalysis, "_pace", lambda self, ticked, start: None)
+    cases = [("forgotten(width=4,height=3,pairs=4)", ["A???/@?A@/..?? 2 first", "??B?/@?B@/..?? 2 first",
+                                                      "????/@??@/..?? 0 first"], 3_000),
+             ("forgotten(width=4,height=3,pairs=4)", ["A???/@?A@/..?? 2 first", "??B?/@?B@/..?? 2 first"], 0),
+             ("forgotten(erasure=turn)", ["???/@?@/?.? 0 first"], 800)]
+    for spec, notations, budget in cases:
+        states = [load_game(spec).parse_position(n).known for n in notations]
+        game = states[0].game           # a position carries its own board
+        whole = ExactAnalysis(game)
+        whole.limit(None)
+        parts = ExactAnalysis(game)
+        parts.limit(SearchContext())
+        parts._chunk = chunk
+        assert _analyse(parts, states, budget) == _analyse(whole, states, budget)
+
+
 # -- limits: terminate, time and node limits hold for the whole analysis (issue 11) ---------------------------------
 def test_solve_node_limit_holds_for_the_whole_analysis_and_returns_the_best_so_far():
     """flip 2,1 takes 719 nodes and every move 1,193: a limit of 800 used to be granted to each move afresh."""

@@ -14,6 +14,7 @@ import pytest
 from solver.errors import ImpossibleStateError
 from solver.registry import load_game
 from solver.search import SearchContext
+from solver import contract
 
 from .brute_force import brute_force_moves
 
@@ -34,7 +35,7 @@ HEAVY = {("???/@?@/?.? 0 first", "path", "round"), ("???/@?@/?.? 0 first", "path
 
 def solved_moves(notation: str, goal: str, erasure: str) -> tuple[dict[str, float], object]:
     game = load_game(f"forgotten(goal={goal},erasure={erasure})")
-    result = game.solve(notation, SearchContext())
+    result = contract.solve(game, notation, SearchContext())
     assert result.optimal and result.status == "EXHAUSTIVE"
     solved_under = load_game(result.game)
     assert (solved_under.goal, solved_under.erasure) == (goal, erasure)

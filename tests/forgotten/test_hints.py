@@ -15,6 +15,7 @@ from solver.forgotten.placement import advise_placement, placement_classes
 from solver.forgotten.solve import ExactAnalysis
 from solver.registry import load_game
 from solver.search import Limits, SearchContext
+from solver import contract
 
 
 def ctx(nodes: int = 4000, seed: int = 3) -> SearchContext:
@@ -122,7 +123,7 @@ def test_placement_advice_ranks_every_placement_class():
 
 def test_score_reports_route_pairs_and_fatal_rolls():
     game = load_game("forgotten(width=5,height=3,pairs=6)")
-    report = game.score("Ab.cd/@efA@/bc-def 2 first")
+    report = contract.score(game, "Ab.cd/@efA@/bc-def 2 first")
     assert report["status"] == "in play" and report["knownPairs"] == ["A at 1,1 and 4,2"]
     assert report["route"]["missingTiles"] == 3
     assert "3,2" in report["erasure"]["rollsThatEndTheGame"]
@@ -185,7 +186,7 @@ def test_terminate_stops_a_tile_to_enter_or_an_erasure_roll_hint_with_interim_re
     context = SearchContext(limits=Limits(nodes=10**9), seed=1, report=reports.append, report_every=0.05)
     threading.Timer(0.3, context.cancel.set).start()
     started = time.perf_counter()
-    result = target.game.hint(target, context)
+    result = contract.hint(target.game, target, context)
     assert time.perf_counter() - started < 0.3 + 0.2 + 0.5
     assert reports and all(r.is_during_search for r in reports)
     assert 0 < reports[-1].root_info["rollouts"] <= result.root_info["rollouts"] < 10**9

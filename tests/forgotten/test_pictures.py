@@ -16,6 +16,7 @@ from solver.drawing import write_puzzle_sheets
 from solver.puzzles import generate
 from solver.registry import load_game
 from solver.search import Limits, SearchContext
+from solver import contract
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +62,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
     game, states = played("forgotten(width=4,height=3,erasure=turn)", 3)
     for state in states:
         for position in (state, state.view(0)):
-            root = parse(game.svg(position))
+            root = parse(contract.svg(game, position))
             names = targets(root)
             for move in game.legal_moves(position):
                 assert reachable(move, names), (move, position.to_notation())
@@ -69,7 +70,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
         unseen = [m for m in view.legal_moves() if m.startswith("flip") and view.child(m).is_chance_node()]
         if unseen:                                        # the tile a flip shows is entered by clicking its letter
             waiting = view.child(unseen[0])
-            names = targets(parse(game.svg(waiting)))
+            names = targets(parse(contract.svg(game, waiting)))
             assert all(reachable(m, names) for m in waiting.legal_moves())
 
 
@@ -79,16 +80,16 @@ def test_fg13_view_pictures_do_not_depend_on_the_hidden_tiles():
     for move in ("flip 2,3", "flip 3,3", "flip 4,4", "flip 5,2", "erase 1,1"):
         state.apply_move(move)
     rng = np.random.default_rng(1)
-    pictures = {game.svg(state.resample_from_observation(0, rng).view(0)) for _ in range(4)}
+    pictures = {contract.svg(game, state.resample_from_observation(0, rng).view(0)) for _ in range(4)}
     assert len(pictures) == 1
-    assert game.svg(state) != pictures.pop()                      # the full state shows the unseen pairs
+    assert contract.svg(game, state) != pictures.pop()                      # the full state shows the unseen pairs
 
 
 def test_a_hints_top_move_is_marked_on_its_cell():
     game = load_game("forgotten")
     view = game.parse_position(STATE).view(0)
-    hint = game.hint(view, SearchContext(limits=Limits(nodes=1500), seed=0), top=3).to_json()
-    root = parse(game.svg(view, hint=hint))
+    hint = contract.hint(game, view, SearchContext(limits=Limits(nodes=1500), seed=0), top=3).to_json()
+    root = parse(contract.svg(game, view, hint=hint))
     marks = {el.get("class"): el for el in root.iter(f"{SVG}rect") if (el.get("class") or "").startswith("hint")}
     assert set(marks) == {"hint hint-1", "hint hint-2", "hint hint-3"}
     best = hint["moveInfos"][0]["move"]

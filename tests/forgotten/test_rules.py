@@ -7,7 +7,7 @@ import pytest
 
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidMoveError, UnknownGameError
 from solver.forgotten.board import Board, all_placements, default_brains, parse_brains
-from solver.forgotten.notation import DOWN, REMOVED, UP
+from solver.forgotten.tiles import DOWN, REMOVED, UP
 from solver.forgotten.state import GIVE_UP
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER
 from solver.registry import load_game

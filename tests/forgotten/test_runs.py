@@ -17,6 +17,7 @@ from solver import cli
 from solver.puzzles import check, generate
 from solver.registry import load_game
 from solver.selfplay import selfplay
+from solver import contract
 
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
@@ -116,7 +117,7 @@ def test_a_puzzle_is_answered_by_moves_played_from_its_position():
     from solver.forgotten.view import ForgottenView
     game = load_game("forgotten")
     puzzle = next(generate(game, "forced-connection", "medium", seed=3))
-    position = game.puzzle_position(puzzle)
+    position = contract.puzzle_position(game, puzzle)
     assert isinstance(position, ForgottenView) and position.to_notation() == "view:0 " + puzzle["position"]
     state = game.parse_state(puzzle["state"])
     right = puzzle["answer"]["firstMoves"]
@@ -151,7 +152,7 @@ def test_a_puzzle_is_answered_by_moves_played_from_its_position():
 def test_a_best_move_puzzle_answered_by_moves_enters_the_tile_an_unseen_flip_shows():
     game = load_game("forgotten(width=4,height=3,pairs=3)")
     puzzle = next(generate(game, "best-move", "easy", seed=1))
-    position = game.puzzle_position(puzzle)
+    position = contract.puzzle_position(game, puzzle)
     best, second = puzzle["answer"]["move"], puzzle["answer"]["secondBest"]
     assert {best, second} <= set(position.legal_moves())
     assert check(game, puzzle, [best])["correct"] is True

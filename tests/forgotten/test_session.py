@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from solver import cli
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.tiles import LETTERS
+from solver import contract
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sessions" / "forgotten.md"
 GAME_FLAGS = "--width 4 --height 3"
@@ -63,7 +64,7 @@ def play() -> list[tuple[str, str]]:
             view.apply_move(entry)
             continue
         say(f"memory-solver forgotten hint game.jsonl {HINT}")
-        best = game.hint(view, SearchContext(limits=Limits(nodes=2000), seed=0), top=2).best.move
+        best = contract.hint(game, view, SearchContext(limits=Limits(nodes=2000), seed=0), top=2).best.move
         move = best
         if (truth.turn, truth.phase) == DEVIATION:
             move = next(m for m in view.legal_moves() if m not in (best, "give up"))

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from solver.errors import (IllegalMoveError, ImpossibleStateError, InvalidInputError, NotationError, SolverError,
                            UnknownCardError, UnknownGameError)
-from solver.forgotten.notation import DOWN, NONE, REMOVED, UP
+from solver.forgotten.tiles import DOWN, NONE, REMOVED, UP
 from solver.forgotten.state import GIVE_UP
 from solver.kernels import forgotten_playout as playout
 from solver.registry import load_game
 from solver.testing import check_state_contract, random_simulation
+from solver import contract
 
 SPECS = ["forgotten", "forgotten(width=4,height=4,pairs=7,erasure=turn)", "forgotten(width=3,height=4,goal=clear)",
          "forgotten(width=5,height=3,pairs=5,erasure=off)", "forgotten(width=4,height=5,brains=21-35)"]
@@ -250,7 +251,7 @@ def test_fg3_a_full_8x8_board_names_its_31_pairs_past_z():
             seen.seen[c] = True
     shown = game.state_from_json(seen.observation(0)).to_notation()
     assert "E2" in shown and "?" in shown and game.state_from_notation(shown).to_notation() == shown
-    pairs = game.score(seen.to_notation())["knownPairs"]
+    pairs = contract.score(game, seen.to_notation())["knownPairs"]
     assert sum(1 for p in pairs if p.split()[0].endswith("2")) == 5
 
 

@@ -9,15 +9,16 @@ import numpy as np
 import pytest
 
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
-from solver.forgotten.notation import LETTERS
+from solver.forgotten.tiles import LETTERS
 from solver.forgotten.view import ForgottenView
-from solver.forgotten.worlds import find_world
+from solver.forgotten.knowledge import find_world
 from solver.game import CHANCE_PLAYER
 from solver.kernels import forgotten_playout
 from solver.record import Record, record_from_lines
 from solver.registry import load_game
 from solver.review import review
 from solver.search import Limits, SearchContext
+from solver import contract
 
 SMALL = "forgotten(width=4,height=3)"            # 5 pairs on every cell but the Brains
 
@@ -198,16 +199,17 @@ def test_fg13_a_hint_on_a_state_is_the_hint_on_its_view_and_ignores_the_hidden_t
         if state.is_terminal():
             continue
         for player in (0, 1):
-            on_state = game.hint(state, ctx(), player=player).to_json()
-            assert on_state == game.hint(state.view(player), ctx()).to_json()
+            on_state = contract.hint(game, state, ctx(), player=player).to_json()
+            assert on_state == contract.hint(game, state.view(player), ctx()).to_json()
         other = state.resample_from_observation(0, np.random.default_rng(2))
         assert other.to_json() != state.to_json() and other.view(0).to_json() == state.view(0).to_json()
-        assert game.hint(other, ctx(), player=0).to_json() == game.hint(state, ctx(), player=0).to_json()
+        on_other = contract.hint(game, other, ctx(), player=0).to_json()
+        assert on_other == contract.hint(game, state, ctx(), player=0).to_json()
 
 
 def test_a_hint_asked_for_every_move_values_every_legal_move_with_an_interval():
     view = load_game(SMALL).parse_position("view:0 C?B?/@???@/???? 1 first".replace("@???@", "@??@"))
-    result = load_game(SMALL).hint(view, ctx(600), top=1000)
+    result = contract.hint(load_game(SMALL), view, ctx(600), top=1000)
     assert {m.move for m in result.move_infos} == set(view.legal_moves())
     assert result.root_info["rollouts"] <= 600
     for info in result.move_infos:

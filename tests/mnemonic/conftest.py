@@ -98,7 +98,7 @@ def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", s
     card played by the player the deal gave it to (MN-9).
     """
     from solver.mnemonic.cards import card_class
-    from solver.mnemonic.state import grey_deal_classes
+    from solver.mnemonic.cards import grey_deal_classes
     k = int(rng.integers(1, max_players + 1))
     cards = [int(c) for c in rng.permutation(54)]
     players = []

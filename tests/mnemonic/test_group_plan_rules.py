@@ -7,7 +7,7 @@ import pytest
 from solver.errors import IllegalMoveError, ImpossibleStateError
 from solver.game import CHANCE_PLAYER
 from solver.mnemonic.cards import card_code
-from solver.mnemonic.state import grey_deal_classes
+from solver.mnemonic.cards import grey_deal_classes
 
 
 def grey_discard(players: int, hands: dict[int, list[str]]) -> str:

@@ -5,14 +5,16 @@ from pathlib import Path
 
 import numpy as np
 
+from solver import contract
 from solver.drawing import write_puzzle_sheets
-from solver.mnemonic.examples import PICTURES, picture_of
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.picture import _box_of, draw, reachable
 from solver.mnemonic.setup import new_table_state
 from solver.mnemonic.view import catch_up, observed_entry
 from solver.puzzles import generate
 from solver.search import Limits, SearchContext
+
+from .helpers import session_script
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (the installed package has no docs)
@@ -29,8 +31,9 @@ def targets(root: ET.Element) -> set[str]:
 
 
 def test_the_documented_pictures_are_what_their_commands_draw():
-    for path, command in PICTURES.items():
-        assert (ROOT / path).read_text(encoding="utf-8") == picture_of(command), path
+    script = session_script()
+    for path, command in script.PICTURES.items():
+        assert (ROOT / path).read_text(encoding="utf-8") == script.picture_of(command), path
 
 
 def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
@@ -43,7 +46,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
                 break
             if step % 9 == 0:
                 for position in (state, view):
-                    names = targets(parse(game.svg(position)))
+                    names = targets(parse(contract.svg(game, position)))
                     for move in game.legal_moves(position):
                         assert reachable(move, names), (move, position.to_notation())
             if state.is_chance_node():
@@ -70,9 +73,9 @@ def test_view_pictures_do_not_depend_on_the_hidden_cards():
     for _ in range(4):
         other = view.resample(rng)
         assert other.to_json() != state.to_json()
-        pictures.add(game.svg(other.view(2)))
-    assert pictures == {game.svg(view)}
-    assert game.svg(state) != game.svg(view)  # the full state shows every hand
+        pictures.add(contract.svg(game, other.view(2)))
+    assert pictures == {contract.svg(game, view)}
+    assert contract.svg(game, state) != contract.svg(game, view)  # the full state shows every hand
 
 
 def test_a_hints_top_move_is_marked_on_the_table():
@@ -81,12 +84,12 @@ def test_a_hints_top_move_is_marked_on_the_table():
     for move in ("play 2S", 'use "Sneak"', "roll 4"):
         state.apply_move(move)
     view = state.view(0)
-    hint = game.hint(view, SearchContext(limits=Limits(nodes=30_000)), top=3).to_json()
+    hint = contract.hint(game, view, SearchContext(limits=Limits(nodes=30_000)), top=3).to_json()
     top = hint["moveInfos"][0]["move"]
     pic = draw(game, view, hint)
     assert _box_of(pic, top) is not None
     svg = pic.doc.render()
-    assert f"1. {top}" in svg and svg != game.svg(view)
+    assert f"1. {top}" in svg and svg != contract.svg(game, view)
 
 
 def test_puzzle_sheets_hold_every_puzzle(tmp_path):
@@ -99,5 +102,5 @@ def test_puzzle_sheets_hold_every_puzzle(tmp_path):
     answers = (tmp_path / "answers.svg").read_text(encoding="utf-8")
     for puzzle in puzzles:
         assert puzzle["id"] in answers and puzzle["solution"] in answers.replace("&quot;", '"')
-        sheet = game.puzzle_svg(puzzle)
+        sheet = contract.puzzle_svg(game, puzzle)
         assert puzzle["difficulty"] in sheet and puzzle["id"] in sheet

@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver import api
+from solver import api, contract
 from solver.search import Limits, SearchContext
 from solver.cli import main
 from solver.errors import InvalidInputError
@@ -25,7 +25,7 @@ NO_GROUP_CARD = {"intoTheGrey.groupCard": "none"}  # Group Scenes without cards,
 def advise(state, horizon=(0, 1), top=3, **kwargs):
     """A hint with a fixed horizon (tests never depend on the machine's speed)."""
     ctx = SearchContext(limits=Limits(time_ms=120_000, nodes=2_000_000))
-    return state.game.hint(state, ctx, top=top, horizon=horizon, **kwargs)
+    return contract.hint(state.game, state, ctx, top=top, horizon=horizon, **kwargs)
 
 
 def twin_value(state, rounds, groups, observer=None, tail=False):
@@ -291,7 +291,7 @@ def test_mn45_the_session_length_bounds_the_objective(game):
 
 def test_mn45_rules_files_may_leave_the_new_planner_settings_out():
     """MN-45: planner.sessionRounds and planner.continuation were added after the rules format was published."""
-    from solver.mnemonic.rules import default_rules, rules_from_json
+    from solver.mnemonic.rules_file import default_rules, rules_from_json
     obj = default_rules().to_json()
     del obj["planner"]["sessionRounds"], obj["planner"]["continuation"]
     rules = rules_from_json(obj)

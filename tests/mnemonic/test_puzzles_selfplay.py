@@ -9,6 +9,7 @@ import tempfile
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.puzzles import MARGIN, grade, solve_position
 from solver.puzzles import check, generate, make_puzzle
@@ -95,7 +96,7 @@ def test_the_engine_generate_answer_carries_the_position_the_answer_is_played_fr
     puzzle, position = answer["puzzle"], answer["position"]
     assert puzzle == easy[0]
     game = MnemonicGame()
-    view = game.puzzle_position(puzzle)
+    view = contract.puzzle_position(game, puzzle)
     assert position["notation"] == view.to_notation() == puzzle["position"]
     assert position["currentPlayer"] == puzzle["player"] and puzzle["solution"] in position["legalMoves"]
     assert check(game, puzzle, [puzzle["solution"]])["correct"]

@@ -60,7 +60,7 @@ def test_mn18_extra_dice_past_the_kernels_odds_range_still_roll(capsys):
 
 def _all_cards() -> list[str]:
     from solver.mnemonic.cards import card_code
-    from solver.mnemonic.state import grey_deal_classes
+    from solver.mnemonic.cards import grey_deal_classes
     from solver.mnemonic.cards import card_class
     # Into the Grey: every card played, each by the player the deal gave it to
     order = [c for cls in range(3) for c in range(54) if card_class(c) == cls]

@@ -7,7 +7,7 @@ import pytest
 
 from solver.errors import InvalidInputError
 from solver.mnemonic.game import MnemonicGame
-from solver.mnemonic.rules import SPEC, default_rules, load_rules, rules_from_json
+from solver.mnemonic.rules_file import SPEC, default_rules, load_rules, rules_from_json
 
 
 def test_defaults_cover_every_setting_and_round_trip():

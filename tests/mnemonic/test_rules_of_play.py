@@ -8,7 +8,7 @@ from solver.errors import IllegalMoveError
 from solver.game import CHANCE_PLAYER
 from solver.mnemonic.cards import PROMPTS, card_code, parse_card, prompt
 from solver.mnemonic.game import MnemonicGame
-from solver.mnemonic.state import grey_deal_classes
+from solver.mnemonic.cards import grey_deal_classes
 
 HAND5 = {"deckBurner.handSize": 5}
 NO_GROUP_CARD = {"intoTheGrey.groupCard": "none"}  # Into the Grey Group Scenes without cards (MN-23)

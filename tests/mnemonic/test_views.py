@@ -11,8 +11,9 @@ import pytest
 from solver.cli import main
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError
 from solver.mnemonic.cards import card_code, parse_card
+from solver import contract
 from solver.mnemonic.game import MnemonicGame
-from solver.mnemonic.hidden import DECK, HiddenCards
+from solver.mnemonic.knowledge import DECK, HiddenCards
 from solver.mnemonic.setup import new_table_state
 from solver.mnemonic.view import MnemonicView, catch_up, observed_entry
 from solver.record import Record
@@ -187,11 +188,11 @@ def test_mn36_hint_on_a_state_is_the_hint_on_its_view_and_equal_views_give_equal
             continue
         actor = state.current_player()
         ctx = lambda: SearchContext(limits=Limits(nodes=4000), seed=2)  # noqa: E731
-        on_state = game.hint(state, ctx(), top=1000, horizon=(0, 1))
-        on_view = game.hint(state.view(actor), ctx(), top=1000, horizon=(0, 1))
+        on_state = contract.hint(game, state, ctx(), top=1000, horizon=(0, 1))
+        on_view = contract.hint(game, state.view(actor), ctx(), top=1000, horizon=(0, 1))
         assert strip_seconds(on_state) == strip_seconds(on_view)
         other = state.view(actor).resample(np.random.default_rng(checked + 99))
-        assert strip_seconds(game.hint(other, ctx(), top=1000, horizon=(0, 1))) == strip_seconds(on_state)
+        assert strip_seconds(contract.hint(game, other, ctx(), top=1000, horizon=(0, 1))) == strip_seconds(on_state)
         assert on_state.root_info.get("states", 0) <= 4000
         assert {m.move for m in on_state.move_infos} == {state.action_to_string(a) for a in state.legal_actions()}
         checked += 1
@@ -201,8 +202,8 @@ def test_mn36_hint_on_a_state_is_the_hint_on_its_view_and_equal_views_give_equal
 def test_a_hint_lists_every_card_when_asked_for_every_move():
     state = MnemonicGame(mode="into-the-grey", players=2).new_initial_state(1)
     ctx = SearchContext(limits=Limits(nodes=200_000))
-    short = state.game.hint(state, ctx, top=3, horizon=(0, 1))
-    every = state.game.hint(state, SearchContext(limits=Limits(nodes=200_000)), top=1000, horizon=(0, 1))
+    short = contract.hint(state.game, state, ctx, top=3, horizon=(0, 1))
+    every = contract.hint(state.game, state, SearchContext(limits=Limits(nodes=200_000)), top=1000, horizon=(0, 1))
     assert len(every.move_infos) == len(state.legal_actions()) > len(short.move_infos)
     assert [m.move for m in every.move_infos[:1]] == [short.move_infos[0].move]
     values = [m.value for m in every.move_infos]

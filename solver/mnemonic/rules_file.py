@@ -1,4 +1,4 @@
-"""Mnemonic rule data: everything the Basics of Play excerpt leaves open, as a checked, documented file.
+"""The Mnemonic rules file: everything the Basics of Play excerpt leaves open, as a checked, documented file.
 
 The default file is ``solver/data/mnemonic_rules.json`` (format in
 ``docs/formats/mnemonic.md``, every choice explained in
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInputError
+from solver.mnemonic.cards import check_name
 from solver.validate import as_object
 
 FORMAT = "mnemonic-rules/1"
@@ -205,7 +206,6 @@ def rules_from_json(obj: Any, field: str = "rules") -> MnemonicRules:
         names = names_obj.get(suit)
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             raise InvalidInputError(where, names, "expected a non-empty list of skill names")
-        from solver.mnemonic.cards import check_name  # local import: cards imports nothing from here
         skill_names[suit] = tuple(check_name(n, f"{where}[{i}]") for i, n in enumerate(names))
         if len(set(skill_names[suit])) != len(names):
             raise InvalidInputError(where, names, "skill names must be distinct")
@@ -245,3 +245,15 @@ def load_rules(path: str | None = None) -> MnemonicRules:
 def default_rules() -> MnemonicRules:
     """The shipped default rules."""
     return load_rules(None)
+
+
+def parse_horizon(text: str, field: str = "--horizon") -> tuple[int, int]:
+    """``"1,2"`` -> (1 round, 2 Group Scenes): a planner horizon as ``hint --horizon`` and the engine's ``horizon``
+    option give it (the rules' ``planner.rounds`` and ``planner.groupScenes`` by default)."""
+    parts = text.split(",") if isinstance(text, str) else []
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InvalidInputError(field, text, "expected ROUNDS,GROUP_SCENES such as 1,2")
+    rounds, groups = int(parts[0]), int(parts[1])
+    if rounds > 4 or not 1 <= groups <= 6:
+        raise InvalidInputError(field, text, "rounds 0-4 and Group Scenes 1-6")
+    return rounds, groups

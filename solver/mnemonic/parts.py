@@ -1,6 +1,7 @@
-"""Plain data of a Mnemonic session: skills, players, the current scene and Group Scene.
+"""The parts of a Mnemonic session as plain data: skills, players, the current scene and Group Scene, the tally.
 
-The rules that move these around live in :mod:`solver.mnemonic.state`.
+The rules that move these around live in :mod:`solver.mnemonic.state`; their JSON and notation in
+:mod:`solver.mnemonic.notation`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ GROUP_PHASES = ("group-draw", "group-skill", "group-roll")
 MODES = ("deck-burner", "into-the-grey")
 STATUSES = ("ok", "complicated", "injured", "complicated+injured")
 OUTCOMES = ("victory", "defeat", "draw")
+HIDDEN = -1
+"""A card a view's observer has not seen (in another player's hand or in the deck)."""
 
 
 @dataclass

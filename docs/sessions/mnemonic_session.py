@@ -1,8 +1,8 @@
 """The documented Mnemonic table session and pictures, made by running the commands they show.
 
-``python -m solver.mnemonic.examples`` rewrites ``docs/sessions/mnemonic.md``
-and the pictures ``docs/pictures/mnemonic-*.svg``; the tests run the same
-commands and compare (``tests/mnemonic/test_session_doc.py``,
+``python docs/sessions/mnemonic_session.py`` (from the project's root) rewrites
+``docs/sessions/mnemonic.md`` and the pictures ``docs/pictures/mnemonic-*.svg``;
+the tests run the same commands and compare (``tests/mnemonic/test_session_doc.py``,
 ``tests/mnemonic/test_pictures.py``). Wall-clock figures (``in 0.87 s``) are the
 only part of the output that differs from run to run.
 """
@@ -15,7 +15,10 @@ import os
 import re
 import shlex
 import sys
+import tempfile
 from pathlib import Path
+
+from solver import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_DOC = ROOT / "docs" / "sessions" / "mnemonic.md"
@@ -67,7 +70,7 @@ happens at the table; player 0 asks `hint` at each of their decisions; `review` 
 reads player 1's hand: the hints and the review see only player 0's view (`hand=?27`).
 
 The commands ran in an empty directory; the output is exactly as printed, except the search times (`in 0.87 s`),
-which vary. `tests/mnemonic/test_session_doc.py` replays them; `python -m solver.mnemonic.examples` rewrites
+which vary. `tests/mnemonic/test_session_doc.py` replays them; `python docs/sessions/mnemonic_session.py` rewrites
 this page.
 
 The hint's value is the chance that a Group Scene still to come ends in Victory within the planning horizon
@@ -78,7 +81,6 @@ another round could bring: a table playing on for more of the story would choose
 
 def run_command(command: str) -> tuple[int, str]:
     """Run one ``memory-solver`` command line in-process; its exit status and everything it printed."""
-    from solver import cli
     argv = shlex.split(command)
     assert argv[0] == "memory-solver"
     out = io.StringIO()
@@ -156,8 +158,7 @@ def write_pictures(root: Path = ROOT) -> None:
 
 def main() -> None:
     """Regenerate the session page and the pictures in the checkout in the working directory
-    (``python -m solver.mnemonic.examples`` from the project's root; an installed package has no docs)."""
-    import tempfile
+    (``python docs/sessions/mnemonic_session.py`` from the project's root)."""
     root = Path.cwd()
     session_doc = root / SESSION_DOC.relative_to(ROOT)
     with tempfile.TemporaryDirectory() as tmp:

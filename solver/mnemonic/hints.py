@@ -1,4 +1,5 @@
-"""Hints on a player's view (the shared contract) over the planner's entry point :func:`solver.mnemonic.advice.hint`.
+"""Mnemonic hints (the shared contract): a player's view, or a full-information analysis, over the planner's
+entry point :func:`solver.mnemonic.advice.hint`.
 
 A hint reads only the view: a full state is drawn from the view
 (:meth:`MnemonicView.resample`, seeded by the search context) and the planner is
@@ -23,9 +24,12 @@ import numpy as np
 
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.mnemonic import state as S
-from solver.mnemonic.cards import CATEGORIES, card_code, category, prompt
+from solver.mnemonic.advice import hint, horizon_of
+from solver.mnemonic.cards import CATEGORIES, card_code, category, parse_card, prompt
 from solver.mnemonic.odds import fraction_text
+from solver.mnemonic.rules_file import parse_horizon
 from solver.mnemonic.state import MnemonicState
+from solver.mnemonic.view import MnemonicView
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
@@ -36,7 +40,6 @@ TIE = 1e-12
 
 def horizon_argument(value: Any, field: str = "horizon") -> tuple[int, int] | None:
     """``"1,2"`` or ``(1, 2)`` -> (rounds, Group Scenes); ``None`` keeps the rules' ``planner.*``."""
-    from solver.mnemonic.game import parse_horizon
     if value is None:
         return None
     if isinstance(value, str):
@@ -52,10 +55,16 @@ def check_top(top: Any) -> int:
     return top
 
 
-def hint_view(view: Any, ctx: SearchContext, top: int, horizon: Any = None) -> HintResult:
-    """The observer's hint from their view alone."""
-    from solver.mnemonic.advice import hint, horizon_of
-    from solver.mnemonic.view import MnemonicView
+def _no_other_options(options: dict[str, Any]) -> None:
+    for key, value in options.items():
+        raise InvalidInputError(key, value, "not an option of a Mnemonic hint (known: horizon)")
+
+
+def hint_view(game: Any, view: MnemonicView, ctx: SearchContext, *, top: int = 3, horizon: Any = None,
+              **options: Any) -> HintResult:
+    """Ranked moves of the view's observer with the chance of a Victory within the horizon (MN-33..MN-38),
+    from the view alone."""
+    _no_other_options(options)
     if not isinstance(view, MnemonicView):
         raise InvalidInputError("state", type(view).__name__, "expected a Mnemonic view")
     top = check_top(top)
@@ -71,10 +80,10 @@ def hint_view(view: Any, ctx: SearchContext, top: int, horizon: Any = None) -> H
     return finish(state, result, top)
 
 
-def hint_full(state: MnemonicState, ctx: SearchContext, top: int, player: int | None = None,
-              horizon: Any = None) -> HintResult:
-    """A full-information analysis (every hand known, ``rootInfo.fullInformation`` true)."""
-    from solver.mnemonic.advice import hint, horizon_of
+def hint_full(game: Any, state: MnemonicState, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+              horizon: Any = None, **options: Any) -> HintResult:
+    """The same ranking with every hand known (``rootInfo.fullInformation`` true)."""
+    _no_other_options(options)
     top = check_top(top)
     wanted = horizon_argument(horizon)
     target = None if wanted is None else horizon_of(state, *wanted)
@@ -96,15 +105,6 @@ def finish(state: MnemonicState, result: HintResult, top: int) -> HintResult:
     return HintResult(result.game, infos[:top], result.root_info, result.is_during_search)
 
 
-def _sibling_key(state: MnemonicState, action: int) -> tuple[int, int] | None:
-    """Moves the planner folds together: cards of one suit (scene-card), a suit and a skill (group-skill)."""
-    if state.phase == "scene-card" and action != S.DRAW:
-        return (category(action), -1)
-    if state.phase == "group-skill" and action >= S.GROUP_CARD:
-        return (category((action - S.GROUP_CARD) // 10), state.group_skill_of(action))
-    return None
-
-
 def _with_siblings(state: MnemonicState, infos: list[MoveInfo], legal: list[int]) -> list[MoveInfo]:
     listed = {info.move for info in infos}
     by_string = {state.action_to_string(a): a for a in legal}
@@ -112,12 +112,12 @@ def _with_siblings(state: MnemonicState, infos: list[MoveInfo], legal: list[int]
     for info in infos:
         out.append(info)
         action = by_string.get(info.move)
-        key = None if action is None or info.extra.get("valued") is False else _sibling_key(state, action)
+        key = None if action is None or info.extra.get("valued") is False else state.sibling_key(action)
         if key is None:
             continue
         for other in legal:
             text = state.action_to_string(other)
-            if text in listed or _sibling_key(state, other) != key:
+            if text in listed or state.sibling_key(other) != key:
                 continue
             card = other if state.phase == "scene-card" else (other - S.GROUP_CARD) // 10
             extra = {k: v for k, v in info.extra.items() if k in ("exact", "dice", "success", "complication", "then")}
@@ -154,7 +154,7 @@ def _name_ties(infos: list[MoveInfo]) -> None:
             info.why += f"; exactly as good as {first.move} (ties are listed in the moves' order)"
 
 
-def deal_hint(view: Any, top: int) -> HintResult:
+def deal_hint(view: MnemonicView, top: int) -> HintResult:
     """During the deal: the next card's chances from the observer's view (by suit, like a draw)."""
     known = view.known
     outcomes = view.chance_outcomes()
@@ -181,6 +181,5 @@ def deal_hint(view: Any, top: int) -> HintResult:
 
 
 def _card_of(text: str) -> int:
-    from solver.mnemonic.cards import parse_card
     return parse_card(text.split()[-1])
 
