@@ -330,9 +330,10 @@ def _distance(a: Any, b: Any) -> int:
     return 0 if a == b else 1
 
 
-def entry_for(view: View, entry: str, outcome: bool) -> str | None:
+def entry_for(view: View, entry: str, outcome: bool, legal: list[str] | None = None) -> str | None:
     """What ``view``'s observer enters when another player at a real table enters ``entry`` (``outcome``: the
-    entry was a chance outcome in the enterer's view), or ``None`` when the observer has nothing to enter.
+    entry was a chance outcome in the enterer's view), or ``None`` when the observer has nothing to enter
+    (``legal``: the view's legal entries, when the caller has them).
 
     The same string when the view takes it; else the view's masked entry whose pattern matches it (``draw ?``
     for ``draw H``: each ``?`` stands for a word or part of one; the fewest ``?`` win); else the view's longest
@@ -342,7 +343,8 @@ def entry_for(view: View, entry: str, outcome: bool) -> str | None:
     :class:`~solver.errors.IllegalMoveError` when the observer sees more than the enterer (their own draw,
     entered ``draw ?`` by another): the observer enters it.
     """
-    legal = [] if view.is_terminal() else view.legal_moves()
+    if legal is None:
+        legal = [] if view.is_terminal() else view.legal_moves()
     if entry in legal:
         return entry
     masked = sorted((m for m in legal if "?" in m and _mask_pattern(m).fullmatch(entry)), key=lambda m: m.count("?"))

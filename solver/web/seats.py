@@ -425,7 +425,7 @@ def engine_move(state: State, seat: int, seed: int, limits: Limits, cancel: thre
 # ---------------------------------------------------------------------------------------------- every game
 @dataclass
 class Created:
-    """A new game: its id, each seat's key and the table's key (the only time the keys are shown)."""
+    """A new game: its id, each human seat's key and the table's key (the only time the keys are shown)."""
 
     id: str
     keys: dict[int, str]
@@ -486,7 +486,7 @@ class Tables:
             stored = self._imported(body, seed)
         else:
             stored = self._dealt_or_table(body, seed)
-        keys = {p: new_key() for p in stored.seats}
+        keys = {p: new_key() for p, by in stored.seats.items() if by == "human"}  # an engine's seat has no page
         table_key = new_key()
         hashes: dict[str, int | None] = {key_hash(k): p for p, k in keys.items()}
         hashes[key_hash(table_key)] = None
