@@ -264,11 +264,12 @@ async function take(answer) {
 
 async function render() {
   const answer = S.answer;
+  document.body.dataset.revision = answer.revision;
   $("moves-title").textContent = answer.toMove === -1 ? "Outcomes" : "Moves";
-  await drawPosition();
   renderMoves();
   renderMoveList();
   renderStatus();
+  await drawPosition();
   const seat = S.role === "seat";
   $("undo").disabled = !seat || !answer.canUndo;
   $("redo").disabled = !seat || !answer.canRedo;
@@ -307,17 +308,21 @@ async function drawPosition() {
   }
   if (S.cursor !== null) query.hint = reviewHint(S.cursor);
   else if (S.hint) query.hint = S.hint;
-  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), play));
+  const ticket = ++drawings;  // a newer drawing (the next event) wins over one still under way
+  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), play),
+                 () => ticket === drawings);
 }
+let drawings = 0;
 
-/** The picture of a position (the text description where a game draws no picture). */
-async function drawInto(element, query, legal, onMoves) {
+/** The picture of a position (the text description where a game draws no picture), drawn while ``current()``. */
+async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
     const answer = await engine(query);
-    drawBoard(element, answer.svg, legal, onMoves);
+    if (current()) drawBoard(element, answer.svg, legal, onMoves);
   } catch (error) {
     if (!(error instanceof EngineError) || !/picture/.test(error.message)) throw error;
     const answer = await engine({ ...query, svg: false });
+    if (!current()) return;
     const pre = document.createElement("pre");
     pre.className = "board-text";
     pre.textContent = answer.text;
