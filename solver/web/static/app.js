@@ -89,6 +89,7 @@ function rememberGame(answer) {
 }
 
 function renderSavedGames() {
+  if (ROUTE) return;  // a game's page lists no other games
   const list = $("saved-games");
   list.innerHTML = "";
   const games = savedGames();
@@ -229,6 +230,7 @@ async function openGame(kind, id, key) {
   S.role = kind === "table" ? "table" : "seat";
   S.server = tables.at(S.id, S.key);
   $("start").hidden = true;
+  $("saved-panel").hidden = true;
   $("table").hidden = false;
   document.body.dataset.role = S.role;
   try {
@@ -258,7 +260,7 @@ async function take(answer) {
   if (before && answer.revision !== before.revision) clearHint();
   S.answer = answer;
   showBusy();
-  if (S.role === "seat") rememberGame(answer);
+  rememberGame(answer);
   await render();
 }
 
@@ -293,10 +295,13 @@ async function drawPosition() {
   const count = S.cursor === null ? answer.record.moves.length : S.cursor;
   let query;
   if (S.role === "table") {
-    if (!answer.position) {
+    if (!answer.position) {  // the seats see different things: what all of them know, as text
+      const lines = Object.entries(answer.view || {})
+        .filter(([key, value]) => value !== null && !["view", "role"].includes(key))
+        .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
       const pre = document.createElement("pre");
       pre.className = "board-text";
-      pre.textContent = `What everybody at the table knows:\n${JSON.stringify(answer.view, null, 1)}`;
+      pre.textContent = `What everybody at the table knows (? where the seats know different things):\n\n${lines.join("\n")}`;
       $("board").replaceChildren(pre);
       return;
     }
