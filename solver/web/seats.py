@@ -471,10 +471,17 @@ class Tables:
         with self._lock:
             table = self._cache.setdefault(game_id, table)
             self._cache.move_to_end(game_id)
-            while len(self._cache) > CACHED_GAMES:
-                self._cache.popitem(last=False)
+            idle = [k for k, t in self._cache.items() if t.thinking is None or t.thinking.is_set()]
+            for k in idle[:max(0, len(self._cache) - CACHED_GAMES)]:  # an engine's seat thinking keeps its game
+                del self._cache[k]
         self._drive(table)
         return table
+
+    def _forget(self, table: Table) -> None:
+        """Drop ``table`` from memory (the database has a newer revision: the next request loads it)."""
+        with self._lock:
+            if self._cache.get(table.stored.id) is table:
+                del self._cache[table.stored.id]
 
     # -- creating ---------------------------------------------------------------------------------------
     def create(self, request: Any) -> Created:
@@ -572,7 +579,8 @@ class Tables:
             length = where(table)
             revision = self.store.move_to(table.stored.id, table.stored.revision, length)
             if revision is None:
-                raise Conflict("expect", problem="the game changed meanwhile")
+                self._forget(table)
+                raise Conflict("expect", problem="the game changed meanwhile: ask again")
             table.commit([], length, revision)
         self.changed(table.stored.id)
         self._drive(table)
@@ -591,7 +599,8 @@ class Tables:
             table.thinking.set()
         revision = self.store.append(table.stored.id, table.stored.revision, length, added)
         if revision is None:
-            raise Conflict("expect", problem="the game changed meanwhile")
+            self._forget(table)
+            raise Conflict("expect", problem="the game changed meanwhile: ask again")
         table.commit(added, length, revision)
         self.changed(table.stored.id)
 

@@ -198,7 +198,11 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
                 yield "retry: 1000\n\n"
                 last = None
                 while True:
-                    body = await run_in_threadpool(_answer_of, table, seat)
+                    try:  # the game as the server holds it now (one kept in memory may have been reloaded)
+                        now, _ = await opened(request)
+                    except NotFound:
+                        return
+                    body = await run_in_threadpool(_answer_of, now, seat)
                     text = json.dumps(body, allow_nan=False)
                     if text != last:
                         last = text

@@ -385,3 +385,17 @@ def test_the_database_has_a_schema_version(app, tmp_path):
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
         assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_a_game_dropped_from_memory_is_reloaded_from_the_database(client, monkeypatch):
+    from solver.web import seats
+    monkeypatch.setattr(seats, "CACHED_GAMES", 1)
+    one = new(client, "forgotten", seats=TWO_HUMANS)
+    first = post(client, one, keys_of(one)[0], "moves", {"moves": ["flip 1,1"]}).json()
+    other = new(client, "forgotten", seed=2, seats=TWO_HUMANS)
+    get(client, other, keys_of(other)[0])  # the first game leaves memory
+    again = get(client, one, keys_of(one)[0])
+    assert again["record"] == first["record"] and again["view"] == first["view"]
+    more = post(client, one, keys_of(one)[0], "moves", {"moves": ["flip 2,1"],
+                                                        "expect": len(again["record"]["moves"])})
+    assert more.status_code == 200
