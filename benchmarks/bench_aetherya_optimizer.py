@@ -10,7 +10,7 @@ Three ways to prove the best board total of each hand, side by side in one run:
   bound, each remaining layout closed by the compiled branch-and-bound;
 - **optimiser, CP-SAT prover** (``--prover cp-sat``): the same pipeline with
   each remaining layout closed by the CP-SAT model of
-  ``solver/aetherya/optimize_cpsat.py``;
+  ``solver/aetherya/solve_cpsat.py``;
 - **plain CP-SAT** (the baseline, kept here): one Boolean per cell and card
   kind, Portal hubs as reachability Booleans, pair products linearised with the
   classic inequalities, 2 workers, no help from the compiled code.
@@ -38,7 +38,7 @@ from common import best_time, machine, percentile, table, wilson  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
 from solver.aetherya.cards import LETTERS  # noqa: E402
-from solver.aetherya.optimize import clear_cache, layout_counts, layouts, make_hand, optimize_kingdom  # noqa: E402
+from solver.aetherya.solve import clear_cache, layout_counts, layouts, make_hand, optimize_kingdom  # noqa: E402
 from solver.aetherya.scoring import format_kingdom, score_kingdom  # noqa: E402
 from solver.kernels import aetherya_opt as kernel  # noqa: E402
 from solver.twins import aetherya_opt as twin  # noqa: E402

@@ -59,7 +59,7 @@ POLICIES: dict[str, Callable[[int], Policy]] = {
 
 def play(game: AetheryaGame, deal_seed: int, seats: list[Policy], play_seed: int) -> AetheryaState:
     """One game: the deal (setup chance) from ``deal_seed``, the rest from ``play_seed``."""
-    from solver.aetherya.selfplay import play as play_deal
+    from solver.aetherya.selfplay import play_deal
     return play_deal(game, deal_seed, seats, play_seed)[0]
 
 

@@ -18,16 +18,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_time, machine, mean_ci, percentile, table, wilson  # noqa: E402
+from common import best_time, machine, mean_ci, percentile, table  # noqa: E402
 
+from solver import contract  # noqa: E402
 from solver.embers import mind as mindlib  # noqa: E402
 from solver.embers import plan as planlib  # noqa: E402
 from solver.embers.policy import GreedyPolicy  # noqa: E402
+from solver.embers.solve_cpsat import solve_cpsat  # noqa: E402
 from solver.kernels import embers_mind as mind_kernel  # noqa: E402
 from solver.kernels import embers_placement as placement_kernel  # noqa: E402
 from solver.kernels import embers_plan as plan_kernel  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.stats import wilson  # noqa: E402
 from solver.twins import embers_mind as mind_twin  # noqa: E402
 from solver.twins import embers_placement as placement_twin  # noqa: E402
 from solver.twins import embers_plan as plan_twin  # noqa: E402
@@ -117,7 +120,7 @@ def bench_cpsat(quick: bool) -> None:
         search_times, search_nodes, search_agree = [], [], 0
         for i in range(per_size):
             problem = _problem(k, seed=100 * k + i)
-            result = planlib.solve_cpsat(problem, time_limit=120.0)
+            result = solve_cpsat(problem, time_limit=120.0)
             times.append(result.seconds)
             proven += result.optimal or result.status == "INFEASIBLE"
             cuts += result.cuts
@@ -193,7 +196,7 @@ def bench_hints(quick: bool) -> None:
             if len(samples.get(key, [])) < (5 if quick else 40):
                 ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
                 start = time.perf_counter()
-                GAME.hint(state, ctx, top=3)
+                contract.hint(GAME, state, ctx, top=3)
                 samples.setdefault(key, []).append(time.perf_counter() - start)
             state.apply_action(policy.choose(state, rng))
     statuses: dict[str, Counter[str]] = {}
@@ -203,7 +206,7 @@ def bench_hints(quick: bool) -> None:
             state = _long_row_state(k, seed=300 + 10 * k + i)
             ctx = SearchContext(limits=Limits(time_ms=1000), seed=0)
             start = time.perf_counter()
-            result = GAME.hint(state, ctx, top=3)
+            result = contract.hint(GAME, state, ctx, top=3)
             samples.setdefault(key, []).append(time.perf_counter() - start)
             statuses.setdefault(key, Counter())[result.move_infos[0].extra.get("planStatus", "-")] += 1
     rows = [(key, len(v), f"{1000 * statistics.median(v):.1f}", f"{1000 * percentile(v, 95):.1f}",

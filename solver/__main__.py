@@ -2,6 +2,6 @@
 
 import sys
 
-from solver.cli import main
+from solver.cli import console
 
-sys.exit(main())
+sys.exit(console())

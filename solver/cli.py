@@ -1,9 +1,14 @@
 """The ``memory-solver`` command line.
 
-``memory-solver demo``, ``memory-solver engine``, ``memory-solver games`` and one
-command group per game (``memory-solver aetherya score ...``). A user's
-mistake prints one readable line on stderr and exits with status 1 (bad input)
-or 2 (bad command line); it never prints a traceback.
+``memory-solver demo``, ``memory-solver engine``, ``memory-solver serve``,
+``memory-solver games`` and one command group per game (``memory-solver
+aetherya score ...``). A user's mistake prints one readable line on stderr and
+exits with status 1 (bad input) or 2 (bad command line); it never prints a
+traceback.
+
+This module starts quickly: it imports no game, no numpy and not the service
+layer. Only the game named on the command line is loaded, with the verbs of
+``solver/commands.py``; ``--help`` lists the games from the registry alone.
 """
 
 from __future__ import annotations
@@ -11,36 +16,72 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import shlex
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
-from solver import contract
-from solver.commands import (Parser, UsageError, add_common_verbs, add_declared_commands, add_limit_args,
-                             context_from_args, print_json, read_input_arg, render_hint)
-from solver.options import Example
 from solver.errors import InvalidInputError, SolverError
-from solver.registry import game_class, game_names, load_game
+from solver.registry import game_listing, game_names, load_game
+from solver.validate import PORT, THREADS, TIME_MS
 from solver.version import __version__
 
 PROG = "memory-solver"
+#: thread pools pinned to one thread unless the user set them: nothing here calls BLAS, and starting OpenBLAS's
+#: pool is most of numpy's import time (issue 24)
+PINNED_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
-__all__ = ["main", "Parser", "UsageError", "read_input_arg", "print_json", "add_limit_args", "context_from_args",
-           "render_hint"]
+__all__ = ["PROG", "Parser", "UsageError", "console", "main"]
+
+
+class UsageError(Exception):
+    """A bad command line (exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and an exception, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
 
 
 def _build_parser(argv: Sequence[str]) -> Parser:
-    parser = Parser(prog=PROG, description="Solver and hint engine for Aetherya, Embers of Memory, Forgotten, "
-                                           "Memorinth and Mnemonic.")
+    """The parser of ``argv``: when it names a command, only that command is built (building a parser costs
+    start-up time); otherwise, for ``--help`` or a mistake, every command is listed."""
+    names = game_names()
+    parser = Parser(prog=PROG, description="Solver and hint engine for memory-themed tabletop games: "
+                                           f"{', '.join(names)} (`{PROG} games` describes them).")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
+    wanted = argv[0] if argv else None
+    builders = {"demo": _add_demo, "engine": _add_engine, "serve": _add_serve, "games": _add_games}
+    only = wanted if wanted in builders or wanted in names else None
+    for name, build in builders.items():
+        if only in (None, name):
+            build(sub, names)
+    for name in names:
+        if only == name:
+            from solver.commands import add_game_verbs  # lazy: start-up (a game's verbs load numpy and the service)
+            game = load_game(name)
+            group = sub.add_parser(name, help=game.long_name, description=game.long_name)
+            commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
+            commands.required = True
+            add_game_verbs(commands, game, argv[1] if len(argv) > 1 else None)
+        elif only is None:
+            sub.add_parser(name, help=f"{name} commands", add_help=False)
+    return parser
 
+
+def _add_demo(sub: argparse._SubParsersAction, names: list[str]) -> None:
     demo = sub.add_parser("demo", help="run built-in examples for every game")
-    demo.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    demo.add_argument("--game", action="append", choices=names, help="only this game (repeatable)")
     demo.set_defaults(run=_run_demo)
 
+
+def _add_engine(sub: argparse._SubParsersAction, names: list[str]) -> None:
     engine = sub.add_parser("engine", help="serve JSON-lines queries on stdin/stdout (docs/engine.md)")
     engine.add_argument("--threads", type=int, default=1, help="queries searched at once (1-64, default 1)")
     engine.add_argument("--data-dir", action="append", default=[], metavar="DIR",
@@ -52,6 +93,8 @@ def _build_parser(argv: Sequence[str]) -> Parser:
                         help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
 
+
+def _add_serve(sub: argparse._SubParsersAction, names: list[str]) -> None:
     serve = sub.add_parser("serve", help="the table-side web board (docs/web.md)",
                            description="Serve the table-side web board: the position as a picture, moves by clicking, "
                                        "hints, records and reviews, puzzles. Binds 127.0.0.1 unless --host says "
@@ -64,43 +107,28 @@ def _build_parser(argv: Sequence[str]) -> Parser:
                             "directory, printed at start)")
     serve.set_defaults(run=_run_serve)
 
+
+def _add_games(sub: argparse._SubParsersAction, names: list[str]) -> None:
     games = sub.add_parser("games", help="list the games and their parameters")
     games.add_argument("--json", action="store_true")
     games.set_defaults(run=_run_games)
 
-    wanted = argv[0] if argv else None
-    for name in game_names():
-        if wanted == name:
-            game = load_game(name)
-            group = sub.add_parser(name, help=game.long_name, description=game.long_name)
-            commands = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=Parser)
-            commands.required = True
-            if contract.has_old_cli(game):
-                game.add_cli(commands)
-            add_declared_commands(commands, game)
-            add_common_verbs(commands, game)
-        else:
-            sub.add_parser(name, help=f"{name} commands", add_help=False)
-    return parser
-
 
 def _run_demo(args: argparse.Namespace) -> int:
+    from solver.commands import demo_examples  # lazy: start-up (the demo loads every game)
     for name in args.game or game_names():
         game = load_game(name)
-        title = f"== {game.long_name} =="
-        sys.stdout.write(f"{title}\n")
-        if contract.has_old_cli(game):
-            game.demo(sys.stdout)
-        else:
-            status = _run_examples(name, contract.demo(game))
-            if status:
-                return status
+        sys.stdout.write(f"== {game.long_name} ==\n")
+        status = _run_examples(name, demo_examples(game))
+        if status:
+            return status
         sys.stdout.write("\n")
     return 0
 
 
-def _run_examples(name: str, examples: Sequence[Example]) -> int:
-    """Run each example through this command line, printing its title, the command and its output."""
+def _run_examples(name: str, examples: Sequence[Any]) -> int:
+    """Run each example (``solver.options.Example``) through this command line, printing its title, the command
+    and its output."""
     previous = ""
     for example in examples:
         argv = [previous if token == "{previous}" else token for token in example.argv]
@@ -121,13 +149,11 @@ def _run_examples(name: str, examples: Sequence[Example]) -> int:
 
 
 def _run_engine(args: argparse.Namespace) -> int:
-    from solver.engine import run_engine
-    from solver.datafiles import restrict
-    from solver.engine import MAX_THREADS
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
-    if args.max_time_ms is not None and not 1 <= args.max_time_ms <= 86_400_000:
-        raise InvalidInputError("--max-time-ms", args.max_time_ms, "must be between 1 and 86400000")
+    THREADS.check(args.threads, "--threads")
+    if args.max_time_ms is not None:
+        TIME_MS.check(args.max_time_ms, "--max-time-ms")
+    from solver.datafiles import restrict  # lazy: start-up (pathlib; only servers restrict data files)
+    from solver.engine import run_engine  # lazy: start-up (the engine loads the service and numpy)
     restrict(args.data_dir)
     log = None
     if args.log:
@@ -143,13 +169,10 @@ def _run_engine(args: argparse.Namespace) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from solver.engine import MAX_THREADS
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise InvalidInputError("--threads", args.threads, f"must be between 1 and {MAX_THREADS}")
-    if not 0 <= args.port <= 65535:
-        raise InvalidInputError("--port", args.port, "must be between 0 and 65535")
+    THREADS.check(args.threads, "--threads")
+    PORT.check(args.port, "--port")
     try:
-        from solver.web.server import serve
+        from solver.web.server import serve  # lazy: start-up (starlette and uvicorn, only for the web board)
     except ImportError as exc:
         raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
                                                  "memory-solver: pip install .)") from None
@@ -157,10 +180,9 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 def _run_games(args: argparse.Namespace) -> int:
-    from solver.registry import game_listing
     listing = game_listing()
     if args.json:
-        print_json(listing)
+        sys.stdout.write(json.dumps(listing, allow_nan=False) + "\n")
     else:
         for entry in listing:
             params = ", ".join(f"{k}={v['default']}" for k, v in entry["parameters"].items())
@@ -170,7 +192,7 @@ def _run_games(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``memory-solver`` console script."""
+    """Run one command line (``argv``, default ``sys.argv[1:]``); returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = _build_parser(args_list)
@@ -195,3 +217,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
                          f"(set MEMORY_SOLVER_DEBUG=1 for a traceback)\n")
         return 3
+
+
+def console() -> int:
+    """The ``memory-solver`` console script (and ``python -m solver``): one process, one command.
+
+    Pins the BLAS thread pools to one thread before numpy loads, unless the user set them
+    (:data:`PINNED_THREADS`); a library that imports ``solver`` keeps its own settings.
+    """
+    for name in PINNED_THREADS:
+        os.environ.setdefault(name, "1")
+    return main()

@@ -4,10 +4,15 @@
 ``legal-moves``, ``hint``, ``solve``, ``score``, ``generate``, ``check``,
 ``review`` and ``selfplay``: the same flags in every game, the game's own
 parameters as flags (``--deck FILE``, ``--width 4``) and ``--game SPEC``.
-``--json`` prints the machine form; without it, text for a person. A game adds
-its own extra commands (``optimize``, ``odds``, ``place``, ``deck``,
-``campaign``) through :meth:`Game.add_cli`; no game module imports
-``solver.cli``.
+``--json`` prints the machine form; without it, text for a person. A game's own
+commands (``optimize``, ``odds``, ``place``, ``deck``, ``campaign``) are built
+from what it declares (``solver.options.Command``).
+
+This module only reads the command line and prints: each verb builds its typed
+request and runs it through the service layer (``solver/service.py``), which
+checks every value once. Only the verb being run is built whole; the others are
+listed by name and help, so that no game module is loaded that the command does
+not need.
 
 Positions on the command line (``STATE``) are a JSON file, ``-`` for stdin,
 inline JSON, the game's notation (a view's notation starts with ``view:N``) or a
@@ -22,31 +27,30 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
-from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
+from solver import service
+from solver.errors import InvalidInputError
 from solver.game import VIEW_PREFIX, Game, State, View
-from solver.options import Argument, Command
-from solver.results import render_hint
+from solver.options import Argument, Command, Example
+from solver.record import Record, append_to_file, is_record, looks_like_record_lines, record_from_lines
+from solver.registry import load_game
+from solver.results import HintResult, render_hint
 from solver.search import Limits, SearchContext
+from solver.service import Names, Run
 from solver.validate import decode_json
-from solver import contract
 
 COMMON_VERBS = ("new", "show", "view", "apply", "legal-moves", "hint", "solve", "score", "generate", "check",
                 "review", "selfplay")
 #: longest input file or stdin the command line reads (a position or record is far smaller)
 MAX_INPUT_BYTES = 64 * 1024 * 1024
-
-
-class UsageError(Exception):
-    """A bad command line (exit status 2)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and an exception, not a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+#: how the command line names a request's fields in its errors
+COMMAND_LINE = Names({"seed": "--seed", "top": "--top", "player": "--player", "players": "--players", "mode": "--mode",
+                      "fullInformation": "--full-information", "time_ms": "--time-ms", "nodes": "--nodes",
+                      "mistakes": "--mistakes", "kind": "--kind", "difficulty": "--difficulty",
+                      "policies": "--policies", "record": "RECORD", "state": "STATE", "moves": "MOVE"})
+STATE_HELP = ("a JSON file, '-' for stdin, inline JSON, the game's notation (a view's starts with 'view:N') or a game "
+              "record (its final position)")
 
 
 # ---------------------------------------------------------------------- reading and printing
@@ -76,11 +80,46 @@ def read_input_arg(text: str, field: str = "STATE") -> Any:
         raise InvalidInputError(field, problem=f"input longer than {MAX_INPUT_BYTES} bytes")
     stripped = source.strip()
     if stripped.startswith(("{", "[")):
-        from solver.record import looks_like_record_lines, record_from_lines
         if looks_like_record_lines(stripped):
             return record_from_lines(stripped, field).to_json()
         return decode_json(stripped, field)
     return stripped
+
+
+def read_position_arg(game: Game, text: str, field: str = "STATE") -> Any:
+    """:func:`read_input_arg` for a position of ``game``: a word that is no file, ``-``, JSON or the start of the
+    game's notation is named as a missing file, not parsed as a broken notation."""
+    payload = read_input_arg(text, field)
+    start = service.notation_start(game)
+    if start and isinstance(payload, str) and text != "-" and not os.path.exists(text):
+        body = payload
+        if body.startswith(VIEW_PREFIX):
+            body = body.partition(" ")[2].lstrip()
+        if not body.lower().startswith(start):
+            raise InvalidInputError(field, text, f"no such file (a position is a JSON file, '-' for stdin, inline "
+                                                 f"JSON or the notation '{start} ...', docs/formats/{game.name}.md)")
+    return payload
+
+
+def position_from_arg(game: Game, text: str, field: str = "STATE") -> State | View:
+    """A position from the command line: a record gives its final position."""
+    return service.position_of(game, read_position_arg(game, text, field), field)
+
+
+def puzzle_from_arg(game: Game, text: str, field: str = "PUZZLE") -> dict[str, Any]:
+    """A puzzle from the command line: one JSON object (a file, '-' or inline) or a puzzle id."""
+    payload = read_input_arg(text, field)
+    if isinstance(payload, str):
+        lines = [line for line in payload.splitlines() if line.strip()]
+        if len(lines) == 1 and lines[0].lstrip().startswith("{"):
+            payload = read_input_arg(lines[0], field)
+        elif len(lines) == 1:
+            return service.answer(service.puzzle_of_id(lines[0], game, field)).puzzle
+        else:
+            raise InvalidInputError(field, payload[:80], "expected one puzzle (one line of 'generate --json') or its id")
+    if not isinstance(payload, dict):
+        raise InvalidInputError(field, payload, "expected a puzzle object")
+    return payload
 
 
 def print_json(obj: Any, out: TextIO | None = None) -> None:
@@ -88,44 +127,12 @@ def print_json(obj: Any, out: TextIO | None = None) -> None:
     (out or sys.stdout).write(json.dumps(obj, allow_nan=False) + "\n")
 
 
-def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True) -> None:
-    """``--time-ms``, ``--nodes`` and (optionally) ``--seed``."""
-    parser.add_argument("--time-ms", type=int, default=None, help="time limit in milliseconds")
-    parser.add_argument("--nodes", type=int, default=None, help="node (or sample) limit; the answer is then the same "
-                                                                "on every machine")
-    if seed:
-        parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-
-
-def limits_from_args(args: argparse.Namespace) -> Limits:
-    """The ``--time-ms`` and ``--nodes`` limits."""
-    given = {k: v for k, v in (("time_ms", getattr(args, "time_ms", None)), ("nodes", getattr(args, "nodes", None)))
-             if v is not None}
-    try:
-        return Limits.from_json(given, "limits")
-    except InvalidInputError as exc:  # name the flag the user typed
-        flag = "--time-ms" if exc.field == "limits.time_ms" else "--nodes"
-        raise InvalidInputError(flag, exc.value, exc.problem) from None
-
-
-def context_from_args(game: Game, args: argparse.Namespace) -> SearchContext:
-    """A search context from ``--time-ms``, ``--nodes`` and ``--seed``.
-
-    With ``--nodes`` and no ``--time-ms``, no default time cap applies, so the
-    answer is the same on every machine.
-    """
-    limits = limits_from_args(args)
-    seed = getattr(args, "seed", 0)
-    if seed < 0 or seed >= 2**63:
-        raise InvalidInputError("--seed", seed, "must be between 0 and 2**63-1")
-    return SearchContext(limits=default_limits(game, limits), seed=seed)
-
-
-def default_limits(game: Game, limits: Limits) -> Limits:
-    """A node budget alone runs to its end; otherwise the game's default time applies."""
-    if limits.nodes is not None and limits.time_ms is None:
-        return limits
-    return limits.with_defaults(game.default_time_ms)
+def print_position(position: State | View, as_json: bool) -> None:
+    """A position as its notation (one line) or, with ``--json``, its JSON."""
+    if as_json:
+        print_json(position.to_json())
+    else:
+        sys.stdout.write(position.to_notation() + "\n")
 
 
 def render_mapping(obj: Any, out: TextIO, indent: int = 0) -> None:
@@ -163,7 +170,44 @@ def _flat(value: Any) -> str:
     return str(value)
 
 
-# ---------------------------------------------------------------------- game flags
+def _print_result(game: Game, verb: str, result: Any, as_json: bool) -> None:
+    """A verb's result: JSON, the game's own text for it, or the generic ``key: value`` lines."""
+    if as_json:
+        print_json(result.to_json() if hasattr(result, "to_json") else result)
+        return
+    text = service.render_text(game, verb, result)
+    if text is not None:
+        sys.stdout.write(text)
+    elif isinstance(result, HintResult):
+        render_hint(result, sys.stdout)
+    else:
+        render_mapping(result.to_json() if hasattr(result, "to_json") else result, sys.stdout)
+
+
+# ---------------------------------------------------------------------- limits, game flags, verb options
+def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True) -> None:
+    """``--time-ms``, ``--nodes`` and (optionally) ``--seed``."""
+    parser.add_argument("--time-ms", type=int, default=None, help="time limit in milliseconds")
+    parser.add_argument("--nodes", type=int, default=None, help="node (or sample) limit; the answer is then the same "
+                                                                "on every machine")
+    if seed:
+        parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The ``--time-ms`` and ``--nodes`` limits, checked."""
+    return service.limits_of(getattr(args, "time_ms", None), getattr(args, "nodes", None), COMMAND_LINE)
+
+
+def context_from_args(game: Game, args: argparse.Namespace) -> SearchContext:
+    """A search context from ``--time-ms``, ``--nodes`` and ``--seed`` (for a game's own commands).
+
+    With ``--nodes`` and no ``--time-ms``, no default time cap applies, so the answer is the same on every machine.
+    """
+    return SearchContext(limits=service.limits_for(game, limits_from_args(args)),
+                         seed=service.check_seed(getattr(args, "seed", 0), COMMAND_LINE))
+
+
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -191,7 +235,6 @@ def add_game_args(parser: argparse.ArgumentParser, game: Game) -> None:
 
 def game_from_args(game: Game, args: argparse.Namespace) -> Game:
     """The game configured by ``--game``, the parameter flags, ``--players`` and ``--mode``."""
-    from solver.registry import load_game
     base = game
     if getattr(args, "game", None):
         base = load_game(args.game, "--game")
@@ -205,8 +248,8 @@ def game_from_args(game: Game, args: argparse.Namespace) -> Game:
 
 
 def add_verb_options(parser: argparse.ArgumentParser, game: Game, verb: str) -> None:
-    """The extra options a game declares for ``verb`` (:attr:`Game.VERB_OPTIONS`)."""
-    for option in contract.verb_options(game, verb):
+    """The extra options a game declares for ``verb`` (``solver.options.Option``)."""
+    for option in service.verb_options(game, verb):
         if option.kind is bool:
             parser.add_argument(option.flag, dest=f"opt_{option.key}", action="store_true", help=option.help)
         else:
@@ -215,9 +258,9 @@ def add_verb_options(parser: argparse.ArgumentParser, game: Game, verb: str) -> 
 
 
 def verb_options(game: Game, verb: str, args: argparse.Namespace) -> dict[str, Any]:
-    """The values of the game's extra options for ``verb`` (only those given)."""
+    """The values of the game's extra options for ``verb`` (only those given), each checked."""
     out: dict[str, Any] = {}
-    for option in contract.verb_options(game, verb):
+    for option in service.verb_options(game, verb):
         value = getattr(args, f"opt_{option.key}", None)
         if value is None or (option.kind is bool and value is False):
             continue
@@ -225,75 +268,53 @@ def verb_options(game: Game, verb: str, args: argparse.Namespace) -> dict[str, A
     return out
 
 
-def options_from_json(game: Game, verb: str, value: Any, field: str = "options") -> dict[str, Any]:
-    """The engine's per-query ``options`` object, checked against the game's options for ``verb``."""
-    from solver.validate import as_object, join
-    if value is None:
-        return {}
-    obj = as_object(value, field)
-    known = {option.key: option for option in contract.verb_options(game, verb)}
-    out = {}
-    for key, item in obj.items():
-        if key not in known or not known[key].engine:
-            allowed = ", ".join(sorted(k for k, o in known.items() if o.engine)) or "none"
-            raise InvalidInputError(join(field, key), key, f"unknown option for {game.name} {verb} (known: {allowed})"
-                                    + (" (a command-line option)" if key in known else ""))
-        out[key] = known[key].check(item, join(field, key))
-    return out
+# ---------------------------------------------------------------------- a game's verbs
+def add_game_verbs(commands: argparse._SubParsersAction, game: Game, wanted: str | None = None) -> None:
+    """Every sub-command of ``memory-solver <game>``: the game's own commands, then the shared verbs.
+
+    When ``wanted`` (the word after the game on the command line) names a command, only that command is built:
+    no other is shown, and building the others would load more of the game than the command needs. Otherwise
+    (``--help``, a mistake) every command is listed with its help.
+    """
+    declared = service.game_commands(game)
+    taken = set(commands.choices) | {c.name for c in declared}  # a game's own command wins over a shared verb
+    verbs = {verb: [a for a in service.verb_aliases(game, verb) if a not in taken] for verb in VERBS
+             if verb not in taken}
+    known = {c.name for c in declared} | set(verbs) | {a for aliases in verbs.values() for a in aliases}
+    only = wanted if wanted in known else None
+    for command in declared:
+        if only in (None, command.name):
+            _add_declared(commands, game, command)
+    for verb, aliases in verbs.items():
+        help_text, description, build = VERBS[verb]
+        if only is None:
+            commands.add_parser(verb, help=help_text, aliases=aliases, add_help=False)
+        elif only == verb or only in aliases:
+            notes = service.verb_notes(game, verb)
+            parser = commands.add_parser(verb, help=help_text, aliases=aliases,
+                                         description=(description or help_text) + (" " + notes if notes else ""))
+            build(parser, game)
+            add_flag_aliases(parser, service.flag_aliases(game, verb))
 
 
-# ---------------------------------------------------------------------- positions
-def read_position_arg(game: Game, text: str, field: str = "STATE") -> Any:
-    """:func:`read_input_arg` for a position of ``game``: a word that is no file, ``-``, JSON or the start of the
-    game's notation (:attr:`Game.NOTATION_START`) is named as a missing file, not parsed as a broken notation."""
-    payload = read_input_arg(text, field)
-    start = contract.notation_start(game)
-    if start and isinstance(payload, str) and text != "-" and not os.path.exists(text):
-        body = payload
-        if body.startswith(VIEW_PREFIX):
-            body = body.partition(" ")[2].lstrip()
-        if not body.lower().startswith(start):
-            raise InvalidInputError(field, text, f"no such file (a position is a JSON file, '-' for stdin, inline "
-                                                 f"JSON or the notation '{start} ...', docs/formats/{game.name}.md)")
-    return payload
+def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Old flag names a game keeps working, setting the same value as the flag each names."""
+    for alias, target in aliases.items():
+        action = next(a for a in parser._actions if target in a.option_strings)
+        parser.add_argument(alias, dest=action.dest, type=action.type, choices=action.choices,
+                            default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
-def position_from_arg(game: Game, text: str, field: str = "STATE") -> State | View:
-    """A position from the command line: a record gives its final position."""
-    from solver.record import is_record, record_from_json
-    payload = read_position_arg(game, text, field)
-    if is_record(payload):
-        return record_from_json(payload, field).final_position(game)
-    return game.parse_position(payload, field)
-
-
-def print_position(position: State | View, as_json: bool) -> None:
-    """A position as its notation (one line) or, with ``--json``, its JSON."""
-    if as_json:
-        print_json(position.to_json())
-    else:
-        sys.stdout.write(position.to_notation() + "\n")
-
-
-def _require_player(game: Game, player: int | None, flag: str = "--player") -> int:
-    if player is None:
-        raise InvalidInputError(flag, problem="missing: name the player (0 is the first)")
-    if not 0 <= player < 16:
-        raise InvalidInputError(flag, player, "expected a player number from 0")
-    return player
+def demo_examples(game: Game) -> tuple[Example, ...]:
+    """The command lines ``memory-solver demo`` runs for ``game``."""
+    return service.demo_examples(game)
 
 
 # ---------------------------------------------------------------------- a game's own commands (solver.options)
-def add_declared_commands(commands: argparse._SubParsersAction, game: Game) -> None:
-    """The game's own sub-commands, built from the :class:`~solver.options.Command` data it declares."""
-    for command in contract.commands(game):
-        _add_declared(commands, game, command)
-
-
 def _add_declared(commands: argparse._SubParsersAction, game: Game, command: Command) -> None:
     parser = commands.add_parser(command.name, help=command.help, description=command.description or command.help)
     if command.subcommands:
-        sub = parser.add_subparsers(dest=f"{command.name}_action", metavar="ACTION", parser_class=Parser)
+        sub = parser.add_subparsers(dest=f"{command.name}_action", metavar="ACTION", parser_class=type(parser))
         sub.required = True
         for child in command.subcommands:
             _add_declared(sub, game, child)
@@ -359,43 +380,8 @@ def _add_argument(parser: Any, argument: Argument) -> None:
     parser.add_argument(*argument.flags, **kwargs)
 
 
-# ---------------------------------------------------------------------- the verbs
-def add_common_verbs(commands: argparse._SubParsersAction, game: Game) -> None:
-    """Add every shared verb that the game has not defined itself in :meth:`Game.add_cli`."""
-    existing = set(commands.choices)
-    for verb, builder in _BUILDERS.items():
-        if verb not in existing:
-            builder(commands, game)
-            add_flag_aliases(commands.choices[verb], contract.flag_aliases(game, verb))
-
-
-def add_flag_aliases(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
-    """Old flag names (:attr:`Game.FLAG_ALIASES`) that set the same value as the flag each names."""
-    for alias, target in aliases.items():
-        action = next(a for a in parser._actions if target in a.option_strings)
-        parser.add_argument(alias, dest=action.dest, type=action.type, choices=action.choices,
-                            default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-
-
-def _parser(commands: argparse._SubParsersAction, game: Game, verb: str, help_text: str,
-            description: str | None = None) -> argparse.ArgumentParser:
-    aliases = [a for a in contract.verb_aliases(game, verb) if a not in commands.choices]
-    description = description or help_text
-    if contract.verb_notes(game, verb):
-        description += " " + contract.verb_notes(game, verb)
-    parser = commands.add_parser(verb, help=help_text, description=description, aliases=aliases)
-    return parser
-
-
-STATE_HELP = ("a JSON file, '-' for stdin, inline JSON, the game's notation (a view's starts with 'view:N') or a game "
-              "record (its final position)")
-
-
-def _add_new(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "new", "deal a new game, or start a real table as one player",
-                "Deal a new game with --seed (print the full state, or with --player N that player's view of it), "
-                "or with --table --player N start a real table: the view of player N before anything is dealt, to "
-                "which the cards and moves are applied as they happen.")
+# ---------------------------------------------------------------------- the shared verbs
+def _build_new(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed of the deal (default 0)")
     p.add_argument("--player", type=int, default=None, help="print this player's view instead of the full state")
     p.add_argument("--table", action="store_true", help="a real table: player --player's view before the deal")
@@ -407,16 +393,10 @@ def _add_new(commands: argparse._SubParsersAction, game: Game) -> None:
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        if args.seed < 0 or args.seed >= 2**63:
-            raise InvalidInputError("--seed", args.seed, "must be between 0 and 2**63-1")
-        options = verb_options(g, "new", args)
-        if args.table:
-            position: State | View = g.new_table(_require_player(g, args.player), **options)
-        else:
-            state = g.new_game(args.seed, **options)
-            position = state if args.player is None else state.view(_require_player(g, args.player))
+        request = service.new_request(g, seed=args.seed, player=args.player, table=args.table,
+                                      options=verb_options(g, "new", args), names=COMMAND_LINE)
+        position = service.answer(request).position
         if args.record:
-            from solver.record import Record
             Record.start_of(position).write(args.record)
         print_position(position, args.json)
         return 0
@@ -424,8 +404,7 @@ def _add_new(commands: argparse._SubParsersAction, game: Game) -> None:
     p.set_defaults(run=run)
 
 
-def _add_show(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "show", "describe a position (or one player's view of it), as text or a picture")
+def _build_show(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
     p.add_argument("--player", type=int, default=None, help="show only what this player knows")
     p.add_argument("--svg", action="store_true", help="print an SVG picture instead of text")
@@ -437,30 +416,27 @@ def _add_show(commands: argparse._SubParsersAction, game: Game) -> None:
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
         position = position_from_arg(g, args.state)
-        if args.player is not None:
-            position = position.view(args.player)
-        hint = None
-        if args.hint:
-            hint = contract.hint(g, position, context_from_args(g, args), top=3)
-        if args.svg:
-            from solver.drawing import svg
-            sys.stdout.write(svg(g, position, hint=hint))
-            return 0
+        player = service.check_player(args.player, COMMAND_LINE)
+        if player is not None:
+            position = position.view(player)
         if args.json:
             print_position(position, True)
             return 0
-        sys.stdout.write(contract.describe(g, position))
-        if hint is not None:
-            render_hint(hint, sys.stdout)
+        request = service.ShowRequest(game=g, position=position, hint=args.hint, form="svg" if args.svg else "text",
+                                      limits=limits_from_args(args), seed=service.check_seed(args.seed, COMMAND_LINE))
+        shown = service.answer(request)
+        if args.svg:
+            sys.stdout.write(shown.svg)
+            return 0
+        sys.stdout.write(shown.text)
+        if shown.hint is not None:
+            render_hint(shown.hint, sys.stdout)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_view(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "view", "what one player knows: their view of a position",
-                "Print player N's view of STATE: everything that player has seen, counts of what they have not, and "
-                "the public history. Hints, legal-moves and apply accept it wherever they accept a state.")
+def _build_view(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
     p.add_argument("--player", type=int, required=True, help="the observing player")
     p.add_argument("--json", action="store_true", help="print JSON instead of the notation")
@@ -468,18 +444,15 @@ def _add_view(commands: argparse._SubParsersAction, game: Game) -> None:
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        print_position(position_from_arg(g, args.state).view(_require_player(g, args.player)), args.json)
+        request = service.ViewRequest(game=g, position=position_from_arg(g, args.state),
+                                      player=service.check_player(args.player, COMMAND_LINE, required=True))
+        print_position(service.answer(request).position, args.json)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_apply(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "apply", "advance a state or a view by moves and observed outcomes",
-                "Apply MOVE... (every player's moves and the chance outcomes, as move strings: "
-                "docs/formats/<game>.md) to STATE or VIEW and print the new position. On a view, outcomes the "
-                "observer cannot see are entered as '?'. With --record FILE the moves are appended to that game "
-                "record (created with STATE as its start when missing).")
+def _build_apply(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
     p.add_argument("moves", metavar="MOVE", nargs="+")
     p.add_argument("--record", default=None, metavar="FILE", help="append the moves to this game record")
@@ -489,29 +462,26 @@ def _add_apply(commands: argparse._SubParsersAction, game: Game) -> None:
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.record import append_to_file, is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_position_arg(g, args.state, "STATE")
-        start = record_from_json(payload, "STATE").final_position(g) if is_record(payload) \
-            else g.parse_position(payload, "STATE")
-        position = g.apply(start, list(args.moves), "MOVE")
+        start = position_from_arg(g, args.state)
+        request = service.ApplyRequest(game=g, position=start, moves=tuple(args.moves), moves_field="MOVE")
+        position = service.answer(request).position
         if args.record:
-            append_to_file(args.record, g, start, list(args.moves), comment=args.comment)
+            append_to_file(args.record, g, start, list(args.moves), comment=args.comment, replayed=True)
         print_position(position, args.json)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_legal_moves(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "legal-moves", "list what may be entered next (moves, or outcomes on a view)")
+def _build_legal_moves(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
     p.add_argument("--json", action="store_true")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        moves = contract.legal_moves(g, position_from_arg(g, args.state))
+        moves = service.answer(service.LegalMovesRequest(game=g, position=position_from_arg(g, args.state))).moves
         if args.json:
             print_json({"moves": moves})
         else:
@@ -521,10 +491,7 @@ def _add_legal_moves(commands: argparse._SubParsersAction, game: Game) -> None:
     p.set_defaults(run=run)
 
 
-def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "hint", "rank the moves of the player to act, from what that player knows",
-                "Rank the moves of the player to act (or --player), using only that player's view unless "
-                "--full-information is given. STATE is " + STATE_HELP + ".")
+def _build_hint(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE")
     p.add_argument("--top", type=int, default=3, help="number of moves to show (default 3)")
     p.add_argument("--player", type=int, default=None, help="advise this player (default: the player to act)")
@@ -536,27 +503,17 @@ def _add_hint(commands: argparse._SubParsersAction, game: Game) -> None:
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        position = position_from_arg(g, args.state)
-        if not 1 <= args.top <= 1000:
-            raise InvalidInputError("--top", args.top, "must be between 1 and 1000")
-        contract.prepare(g, "hint")
-        result = contract.hint(g, position, context_from_args(g, args), top=args.top, player=args.player,
-                        full_information=args.full_information, **verb_options(g, "hint", args))
-        if args.json:
-            print_json(result.to_json())
-        else:
-            text = contract.render_text(g, "hint", result)
-            if text is None:
-                render_hint(result, sys.stdout)
-            else:
-                sys.stdout.write(text)
+        request = service.hint_request(g, position_from_arg(g, args.state), top=args.top, player=args.player,
+                                       full_information=args.full_information, time_ms=args.time_ms,
+                                       nodes=args.nodes, seed=args.seed, options=verb_options(g, "hint", args),
+                                       names=COMMAND_LINE)
+        _print_result(g, "hint", service.answer(request), args.json)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_solve(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "solve", "the game's optimal search, with its proof (docs/formats/<game>.md)")
+def _build_solve(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="PROBLEM", help="the position or problem: " + STATE_HELP)
     p.add_argument("--json", action="store_true")
     add_limit_args(p)
@@ -564,58 +521,34 @@ def _add_solve(commands: argparse._SubParsersAction, game: Game) -> None:
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_position_arg(g, args.state, "PROBLEM")
-        if is_record(payload):
-            payload = record_from_json(payload, "PROBLEM").final_position(g)
-        contract.prepare(g, "solve")
-        result = contract.solve(g, payload, context_from_args(g, args), **verb_options(g, "solve", args))
-        if args.json:
-            print_json(result.to_json())
-        else:
-            text = contract.render_text(g, "solve", result)
-            if text is None:
-                render_mapping(result.to_json(), sys.stdout)
-            else:
-                sys.stdout.write(text)
+        problem = service.problem_of(g, read_position_arg(g, args.state, "PROBLEM"), "PROBLEM")
+        request = service.SolveRequest(game=g, problem=problem, limits=limits_from_args(args),
+                                       seed=service.check_seed(args.seed, COMMAND_LINE),
+                                       options=verb_options(g, "solve", args))
+        _print_result(g, "solve", service.answer(request), args.json)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_score(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "score", "where a position stands: scores, status, result")
+def _build_score(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
     p.add_argument("--json", action="store_true")
     add_verb_options(p, game, "score")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.record import is_record, record_from_json
         g = game_from_args(game, args)
-        payload = read_position_arg(g, args.state, "STATE")
-        if is_record(payload):
-            payload = record_from_json(payload, "STATE").final_position(g)
-        result = contract.score(g, payload, **verb_options(g, "score", args))
-        _print_result(g, "score", result, args.json)
+        problem = service.problem_of(g, read_position_arg(g, args.state, "STATE"), "STATE")
+        request = service.ScoreRequest(game=g, problem=problem, options=verb_options(g, "score", args))
+        _print_result(g, "score", service.answer(request).body, args.json)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _print_result(game: Game, verb: str, result: Any, as_json: bool) -> None:
-    if as_json:
-        print_json(result)
-        return
-    text = contract.render_text(game, verb, result)
-    if text is None:
-        render_mapping(result, sys.stdout)
-    else:
-        sys.stdout.write(text)
-
-
-def _add_scale_args(p: argparse.ArgumentParser) -> None:
+def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the run (item i uses its own stream from it)")
     p.add_argument("--start", type=int, default=0, help="index of the first item (resume an interrupted run)")
     p.add_argument("--count", type=int, default=1, help="number of items (default 1)")
@@ -627,90 +560,72 @@ def _add_scale_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines, one item per line, in index order")
 
 
-def _scale_config(args: argparse.Namespace) -> dict[str, Any]:
-    from solver.scale import check_run
-    check_run(args.seed, args.start, args.count, args.jobs, args.executor, args.address)
-    show = args.progress or (sys.stderr.isatty() and args.count > 1)
-    return {"jobs": args.jobs, "executor": args.executor, "address": args.address, "progress": show}
+def _run_of(args: argparse.Namespace) -> Run:
+    return Run(start=args.start, count=args.count, jobs=args.jobs, executor=args.executor, address=args.address,
+               progress=args.progress or (sys.stderr.isatty() and args.count > 1))
 
 
-def _add_generate(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "generate", "puzzles with proven solutions, one per index of a seeded run",
-                "Generate puzzles; each has a proven unique solution and a difficulty grade. Puzzle i of a run uses "
-                "its own random stream, so '--id ID' regenerates any one of them.")
-    kinds = contract.puzzle_kinds(game)
+def _build_generate(p: argparse.ArgumentParser, game: Game) -> None:
+    kinds = service.puzzle_kinds(game)
     p.add_argument("--kind", choices=kinds or None, default=kinds[0] if kinds else None,
                    help=f"puzzle kind (default {kinds[0] if kinds else 'none'})")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
     p.add_argument("--id", default=None, help="regenerate exactly this puzzle (its id from an earlier run)")
     p.add_argument("--svg", default=None, metavar="DIR", help="also write one SVG per puzzle and an answers page")
-    _add_scale_args(p)
+    _add_run_args(p)
     add_verb_options(p, game, "generate")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.puzzles import generate, parse_puzzle_id
         g = game_from_args(game, args)
         if args.id is not None:
-            spec, kind, difficulty, seed, index = parse_puzzle_id(args.id, "--id", g)
-            from solver.registry import load_game
-            g = load_game(spec, "--id")
-            items = generate(g, kind, difficulty, seed=seed, start=index, count=1)
+            request = service.puzzle_of_id(args.id, g, "--id")
         else:
-            if not kinds:
-                raise UnsupportedActionError("action", "generate", f"{g.name} has no puzzles")
-            kind, difficulty = contract.puzzle_request(g, args.kind, args.difficulty, **verb_options(g, "generate", args))
-            items = generate(g, kind, difficulty, seed=args.seed, start=args.start, count=args.count,
-                             **_scale_config(args))
+            kind, difficulty = service.puzzle_kind(g, args.kind, args.difficulty, verb_options(g, "generate", args),
+                                                   COMMAND_LINE)
+            request = service.GenerateRequest(game=g, kind=kind, difficulty=difficulty, seed=args.seed,
+                                              run=_run_of(args))
+            service.check_run_of(args.seed, request.run)
         puzzles = []
-        for puzzle in items:
+        for found in service.run(request, service.context(request)):
             if args.json:
-                print_json(puzzle)
+                print_json(found.puzzle)
             else:
-                sys.stdout.write(f"{puzzle['id']}\n{contract.describe_puzzle(g, puzzle)}\n")
+                sys.stdout.write(f"{found.puzzle['id']}\n{found.text}\n")
             sys.stdout.flush()
             if args.svg:
-                puzzles.append(puzzle)
+                puzzles.append(found.puzzle)
         if args.svg:
-            from solver.drawing import write_puzzle_sheets
-            write_puzzle_sheets(g, puzzles, args.svg)
+            from solver.drawing import write_puzzle_sheets  # lazy: start-up (xml.sax loads urllib)
+            write_puzzle_sheets(request.game, puzzles, args.svg)
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_check(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "check", "check an answer to a puzzle (exit 4 when not correct)",
-                "PUZZLE is one puzzle from 'generate --json' (a file, '-' or inline JSON) or its id; ANSWER is "
-                "the answer in the puzzle's answer format (docs/formats/<game>.md). The answer is re-proved from "
-                "the puzzle's position, never taken from the file.")
+def _build_check(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("puzzle", metavar="PUZZLE")
     p.add_argument("answer", metavar="ANSWER")
     p.add_argument("--json", action="store_true")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.puzzles import check, puzzle_from_arg
         g = game_from_args(game, args)
-        puzzle = puzzle_from_arg(g, args.puzzle)
-        answer = read_input_arg(args.answer, "ANSWER")
-        verdict = check(g, puzzle, answer)
+        request = service.CheckRequest(game=g, puzzle=puzzle_from_arg(g, args.puzzle),
+                                       answer=read_input_arg(args.answer, "ANSWER"))
+        verdict = service.answer(request)
         if args.json:
-            print_json(verdict)
+            print_json(verdict.body)
         else:
-            sys.stdout.write(f"{'correct' if verdict['correct'] else 'not correct'}: {verdict['message']}\n")
-            if verdict.get("puzzleError"):
-                sys.stdout.write(f"note: {verdict['puzzleError']} (checked against the proven optimum)\n")
-        return 0 if verdict["correct"] else 4
+            sys.stdout.write(f"{'correct' if verdict.correct else 'not correct'}: {verdict.body['message']}\n")
+            if verdict.body.get("puzzleError"):
+                sys.stdout.write(f"note: {verdict.body['puzzleError']} (checked against the proven optimum)\n")
+        return 0 if verdict.correct else 4
 
     p.set_defaults(run=run)
 
 
-def _add_review(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "review", "judge one player's decisions in a game record, biggest mistakes first",
-                "Replay RECORD (docs/records.md) and judge every decision of --player from what that player knew at "
-                "the time: the move played, the hint's best move and the value lost, with the biggest mistakes "
-                "first.")
+def _build_review(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("record", metavar="RECORD")
     p.add_argument("--player", type=int, default=None, help="the player to review (default: the record's observer)")
     p.add_argument("--mistakes", type=int, default=3, help="how many biggest mistakes to list (default 3)")
@@ -719,51 +634,46 @@ def _add_review(commands: argparse._SubParsersAction, game: Game) -> None:
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.record import record_from_json, is_record
-        from solver.review import render_review, review
         g = game_from_args(game, args)
         payload = read_input_arg(args.record, "RECORD")
         if not is_record(payload):
             raise InvalidInputError("RECORD", args.record, "expected a game record (docs/records.md)")
-        record = record_from_json(payload, "RECORD")
-        result = review(g, record, player=args.player, limits=default_limits(g, limits_from_args(args)),
-                        seed=args.seed, mistakes=args.mistakes)
+        request = service.review_request(g, payload, player=args.player, mistakes=args.mistakes,
+                                         time_ms=args.time_ms, nodes=args.nodes, seed=args.seed, names=COMMAND_LINE)
+        result = service.answer(request).body
         if args.json:
             print_json(result)
         else:
+            from solver.review import render_review  # lazy: start-up (only a review prints one)
             sys.stdout.write(render_review(result))
         return 0
 
     p.set_defaults(run=run)
 
 
-def _add_selfplay(commands: argparse._SubParsersAction, game: Game) -> None:
-    p = _parser(commands, game, "selfplay", "play seeded games between policies: one result per game, and a summary",
-                "Play games between policies; game i uses its own random stream from --seed. Policies that play the "
-                "same deal are compared paired. --summary prints only the summary (win rates and score differences "
-                "with 95%% intervals).")
-    policies = contract.selfplay_policies(game)
-    p.add_argument("--policies", default=",".join(contract.selfplay_default(game)) or None,
+def _build_selfplay(p: argparse.ArgumentParser, game: Game) -> None:
+    policies, default = service.selfplay_policies(game), service.selfplay_default(game)
+    p.add_argument("--policies", default=",".join(default) or None,
                    help=f"comma-separated policies ({', '.join(policies) or 'none'}); default "
-                        f"{','.join(contract.selfplay_default(game)) or 'none'}")
+                        f"{','.join(default) or 'none'}")
     p.add_argument("--summary", action="store_true", help="print only the summary")
-    _add_scale_args(p)
+    _add_run_args(p)
     add_verb_options(p, game, "selfplay")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
-        from solver.selfplay import parse_policies, render_game, render_summary, selfplay, summarize
+        from solver.selfplay import render_game, render_summary, summarize  # lazy: start-up (only self-play)
         g = game_from_args(game, args)
-        chosen = parse_policies(g, args.policies, "--policies")
+        request = service.selfplay_request(g, args.policies, seed=args.seed, run_=_run_of(args),
+                                           options=verb_options(g, "selfplay", args), names=COMMAND_LINE)
         results = []
-        for item in selfplay(g, chosen, seed=args.seed, start=args.start, count=args.count,
-                             options=verb_options(g, "selfplay", args), **_scale_config(args)):
-            results.append(item)
+        for found in service.run(request, service.context(request)):
+            results.append(found.body)
             if not args.summary:
                 if args.json:
-                    print_json(item)
+                    print_json(found.body)
                 else:
-                    sys.stdout.write(render_game(item))
+                    sys.stdout.write(render_game(found.body))
                 sys.stdout.flush()
         summary = summarize(results)
         if args.json:
@@ -775,8 +685,41 @@ def _add_selfplay(commands: argparse._SubParsersAction, game: Game) -> None:
     p.set_defaults(run=run)
 
 
-_BUILDERS: dict[str, Callable[[argparse._SubParsersAction, Game], None]] = {
-    "new": _add_new, "show": _add_show, "view": _add_view, "apply": _add_apply, "legal-moves": _add_legal_moves,
-    "hint": _add_hint, "solve": _add_solve, "score": _add_score, "generate": _add_generate, "check": _add_check,
-    "review": _add_review, "selfplay": _add_selfplay,
+_Build = Callable[[argparse.ArgumentParser, Game], None]
+#: verb -> (its help, its description (the help when empty), what builds its arguments and run)
+VERBS: dict[str, tuple[str, str, _Build]] = {
+    "new": ("deal a new game, or start a real table as one player",
+            "Deal a new game with --seed (print the full state, or with --player N that player's view of it), or "
+            "with --table --player N start a real table: the view of player N before anything is dealt, to which "
+            "the cards and moves are applied as they happen.", _build_new),
+    "show": ("describe a position (or one player's view of it), as text or a picture", "", _build_show),
+    "view": ("what one player knows: their view of a position",
+             "Print player N's view of STATE: everything that player has seen, counts of what they have not, and "
+             "the public history. Hints, legal-moves and apply accept it wherever they accept a state.", _build_view),
+    "apply": ("advance a state or a view by moves and observed outcomes",
+              "Apply MOVE... (every player's moves and the chance outcomes, as move strings: "
+              "docs/formats/<game>.md) to STATE or VIEW and print the new position. On a view, outcomes the "
+              "observer cannot see are entered as '?'. With --record FILE the moves are appended to that game "
+              "record (created with STATE as its start when missing).", _build_apply),
+    "legal-moves": ("list what may be entered next (moves, or outcomes on a view)", "", _build_legal_moves),
+    "hint": ("rank the moves of the player to act, from what that player knows",
+             "Rank the moves of the player to act (or --player), using only that player's view unless "
+             "--full-information is given. STATE is " + STATE_HELP + ".", _build_hint),
+    "solve": ("the game's optimal search, with its proof (docs/formats/<game>.md)", "", _build_solve),
+    "score": ("where a position stands: scores, status, result", "", _build_score),
+    "generate": ("puzzles with proven solutions, one per index of a seeded run",
+                 "Generate puzzles; each has a proven unique solution and a difficulty grade. Puzzle i of a run uses "
+                 "its own random stream, so '--id ID' regenerates any one of them.", _build_generate),
+    "check": ("check an answer to a puzzle (exit 4 when not correct)",
+              "PUZZLE is one puzzle from 'generate --json' (a file, '-' or inline JSON) or its id; ANSWER is the "
+              "answer in the puzzle's answer format (docs/formats/<game>.md). The answer is re-proved from the "
+              "puzzle's position, never taken from the file.", _build_check),
+    "review": ("judge one player's decisions in a game record, biggest mistakes first",
+               "Replay RECORD (docs/records.md) and judge every decision of --player from what that player knew at "
+               "the time: the move played, the hint's best move and the value lost, with the biggest mistakes "
+               "first.", _build_review),
+    "selfplay": ("play seeded games between policies: one result per game, and a summary",
+                 "Play games between policies; game i uses its own random stream from --seed. Policies that play "
+                 "the same deal are compared paired. --summary prints only the summary (win rates and score "
+                 "differences with 95%% intervals).", _build_selfplay),
 }

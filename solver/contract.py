@@ -12,9 +12,6 @@ module of a fixed name that the shared layer finds by convention: ``hints.py`` (
 Modules are imported by name (``importlib``), so a game never imports the layer that drives it and no game
 module is loaded before it is needed.
 
-While the games move to this layout, a game whose class still defines the old method (``hint_view``,
-``generate_puzzle``, ``svg``, ...) or class attribute (``PUZZLE_KINDS``, ``VERB_OPTIONS``, ...) is served
-through it.
 """
 
 from __future__ import annotations
@@ -55,34 +52,21 @@ def part(game: Game | type[Game], name: str) -> ModuleType | None:
         raise
 
 
-def _own_method(game: Game, name: str) -> bool:
-    """True while the game's class still defines the old method ``name`` itself (not inherited from Game)."""
-    return any(name in vars(cls) for cls in type(game).__mro__ if cls is not Game and cls is not object)
-
-
-def _own_attribute(game: Game | type[Game], name: str) -> bool:
-    cls = game if isinstance(game, type) else type(game)
-    return any(name in vars(c) for c in cls.__mro__ if c is not Game and c is not object)
+def _find(game: Game | type[Game], module: str, name: str, default: Any = None) -> Any:
+    """``name`` in the game's module ``module``, or ``default`` when either is missing."""
+    found = part(game, module)
+    return default if found is None else getattr(found, name, default)
 
 
 def _function(game: Game, module: str, name: str, action: str) -> Any:
-    found = getattr(part(game, module), name, None) if part(game, module) is not None else None
+    found = _find(game, module, name)
     if found is None:
         raise UnsupportedActionError("action", action, f"{game.name} has no {action}")
     return found
 
 
-def _value(game: Game | type[Game], old: str, module: str, name: str, default: Any) -> Any:
-    if _own_attribute(game, old):
-        return getattr(game, old)
-    found = part(game, module)
-    return getattr(found, name, default) if found is not None else default
-
-
 def prepare(game: Game, verb: str) -> None:
     """Load what ``verb`` needs (its module and the kernels it imports) before its time limit starts."""
-    if _own_method(game, "prepare"):
-        game.prepare(verb)
     module = VERB_MODULES.get(verb)
     if module is not None:
         part(game, module)
@@ -113,17 +97,13 @@ def hint(game: Game, position: Any, ctx: SearchContext, *, top: int = 3, player:
 
 def hint_view(game: Game, view: View, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
     """Rank the moves of ``view.observer`` from that view alone."""
-    if _own_method(game, "hint_view"):
-        return game.hint_view(view, ctx, top=top, **options)
     return _function(game, "hints", "hint_view", "hint")(game, view, ctx, top=top, **options)
 
 
 def hint_full(game: Game, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
               **options: Any) -> HintResult:
     """A full-information analysis (``rootInfo.fullInformation`` true)."""
-    if _own_method(game, "hint_full"):
-        return game.hint_full(state, ctx, top=top, player=player, **options)
-    found = getattr(part(game, "hints"), "hint_full", None) if part(game, "hints") is not None else None
+    found = _find(game, "hints", "hint_full")
     if found is None:
         raise UnsupportedActionError("fullInformation", True, f"{game.name} offers no full-information analysis")
     return found(game, state, ctx, top=top, player=player, **options)
@@ -131,65 +111,50 @@ def hint_full(game: Game, state: State, ctx: SearchContext, *, top: int = 3, pla
 
 def solve(game: Game, payload: Any, ctx: SearchContext, **options: Any) -> SolveResult:
     """The game's optimal search on ``payload``, with its proof."""
-    if _own_method(game, "solve"):
-        return game.solve(payload, ctx, **options)
     return _function(game, "solve", "solve", "solve")(game, payload, ctx, **options)
 
 
 def score(game: Game, payload: Any, **options: Any) -> dict[str, Any]:
     """Where the position ``payload`` stands: scores, status, result."""
-    if _own_method(game, "score"):
-        return game.score(payload, **options)
     return _function(game, "solve", "score", "score")(game, payload, **options)
 
 
 def legal_moves(game: Game, payload: Any) -> list[str]:
     """What may be entered next in the state or view described by ``payload``."""
-    position = game.parse_position(payload)
-    if isinstance(position, View):
-        return position.legal_moves()
-    return [position.action_to_string(a) for a in position.legal_actions()]
+    return game.legal_moves(payload)
 
 
 # ---------------------------------------------------------------------------------------------- puzzles
 def puzzle_kinds(game: Game | type[Game]) -> tuple[str, ...]:
     """The puzzle kinds ``generate --kind`` offers; the first is the default."""
-    return tuple(_value(game, "PUZZLE_KINDS", "puzzles", "KINDS", ()))
+    return tuple(_find(game, "puzzles", "KINDS", ()))
 
 
 def puzzle_games(game: Game | type[Game]) -> dict[str, str]:
     """The game spec the web board makes a kind's puzzles on, for kinds the default game cannot have."""
-    return dict(_value(game, "PUZZLE_GAMES", "puzzles", "GAMES", {}))
+    return dict(_find(game, "puzzles", "GAMES", {}))
 
 
 def generate_puzzle(game: Game, kind: str, difficulty: str, rng: np.random.Generator,
                     ctx: SearchContext | None = None) -> dict[str, Any]:
     """One puzzle drawn from ``rng`` (the puzzle object without ``id``); stops with ``Stopped`` when ``ctx`` says."""
-    if _own_method(game, "generate_puzzle"):
-        return game.generate_puzzle(kind, difficulty, rng)
     return _function(game, "puzzles", "generate", "generate")(game, kind, difficulty, rng, ctx or SearchContext())
 
 
 def puzzle_request(game: Game, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
     """The ``(kind, difficulty)`` that ``generate``'s game options ask for (Memorinth ``--turns 4``)."""
-    if _own_method(game, "puzzle_request"):
-        return game.puzzle_request(kind, difficulty, **options)
-    found = getattr(part(game, "puzzles"), "request", None) if part(game, "puzzles") is not None else None
+    found = _find(game, "puzzles", "request")
     return (kind, difficulty) if found is None else found(game, kind, difficulty, **options)
 
 
 def check_puzzle(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
     """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
-    if _own_method(game, "check_puzzle"):
-        return game.check_puzzle(puzzle, answer)
     return _function(game, "puzzles", "check", "check")(game, puzzle, answer)
 
 
 def puzzle_position(game: Game, puzzle: dict[str, Any]) -> State | View:
     """The position a player answers ``puzzle`` from by playing moves."""
-    if _own_method(game, "puzzle_position"):
-        return game.puzzle_position(puzzle)
-    found = getattr(part(game, "puzzles"), "position", None) if part(game, "puzzles") is not None else None
+    found = _find(game, "puzzles", "position")
     if found is None:
         raise UnsupportedActionError("action", "puzzle", f"{game.name} puzzles are not answered by moves")
     return found(game, puzzle)
@@ -197,50 +162,40 @@ def puzzle_position(game: Game, puzzle: dict[str, Any]) -> State | View:
 
 def describe_puzzle(game: Game, puzzle: dict[str, Any]) -> str:
     """The puzzle's statement as text for a person (never its answer)."""
-    if _own_method(game, "describe_puzzle"):
-        return game.describe_puzzle(puzzle)
     return _function(game, "puzzles", "describe", "generate")(game, puzzle)
 
 
 def puzzle_answer(game: Game, puzzle: dict[str, Any]) -> str:
     """The proven answer of ``puzzle`` as a line of text (for the answers page)."""
-    if _own_method(game, "puzzle_answer"):
-        return game.puzzle_answer(puzzle)
     return _function(game, "puzzles", "answer", "generate")(game, puzzle)
 
 
 # ---------------------------------------------------------------------------------------------- self-play
 def selfplay_policies(game: Game | type[Game]) -> tuple[str, ...]:
     """Policy names ``selfplay --policies`` accepts."""
-    return tuple(_value(game, "SELFPLAY_POLICIES", "selfplay", "POLICIES", ()))
+    return tuple(_find(game, "selfplay", "POLICIES", ()))
 
 
 def selfplay_default(game: Game | type[Game]) -> tuple[str, ...]:
     """The default ``--policies``."""
-    return tuple(_value(game, "SELFPLAY_DEFAULT", "selfplay", "DEFAULT", ()))
+    return tuple(_find(game, "selfplay", "DEFAULT", ()))
 
 
 def selfplay_game(game: Game, policies: tuple[str, ...], rng: np.random.Generator,
                   ctx: SearchContext | None = None, **options: Any) -> dict[str, Any]:
     """One seeded deal played by ``policies`` (``outcomes`` per label, and what the game adds)."""
-    if _own_method(game, "selfplay_game"):
-        return game.selfplay_game(policies, rng, **options)
     return _function(game, "selfplay", "play", "selfplay")(game, policies, rng, ctx or SearchContext(), **options)
 
 
 # ---------------------------------------------------------------------------------------------- pictures and text
 def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """A standalone SVG picture of ``position`` with ``hint`` drawn on it."""
-    if _own_method(game, "svg"):
-        return game.svg(position, hint=hint, **options)
     return _function(game, "picture", "svg", "svg")(game, position, hint=hint, **options)
 
 
 def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> str:
     """A printable picture of ``puzzle``, or of its solution."""
-    if _own_method(game, "puzzle_svg"):
-        return game.puzzle_svg(puzzle, solution=solution)
-    found = getattr(part(game, "picture"), "puzzle_svg", None) if part(game, "picture") is not None else None
+    found = _find(game, "picture", "puzzle_svg")
     if found is None:
         raise UnsupportedActionError("action", "svg", f"{game.name} has no puzzle pictures")
     return found(game, puzzle, solution=solution)
@@ -248,59 +203,50 @@ def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> st
 
 def describe(game: Game, position: State | View, player: int | None = None) -> str:
     """``position`` (or ``player``'s view of it) as text for a person (``show``)."""
-    if _own_method(game, "describe"):
-        return game.describe(position, player)
     if player is not None and isinstance(position, State):
         position = position.view(player)
-    found = getattr(part(game, "text"), "describe", None) if part(game, "text") is not None else None
+    found = _find(game, "text", "describe")
     return position.to_notation() + "\n" if found is None else found(game, position)
 
 
 def render_text(game: Game, verb: str, result: Any) -> str | None:
     """The text form of a verb's result for a person, or ``None`` for the generic ``key: value`` lines."""
-    if _own_method(game, "render_text"):
-        return game.render_text(verb, result)
-    found = getattr(part(game, "text"), "render", None) if part(game, "text") is not None else None
+    found = _find(game, "text", "render")
     return None if found is None else found(verb, result)
 
 
 # ---------------------------------------------------------------------------------------------- declared extras
 def verb_options(game: Game | type[Game], verb: str) -> tuple[Option, ...]:
     """The extra options a game declares for a shared verb."""
-    return tuple(_value(game, "VERB_OPTIONS", "commands", "OPTIONS", {}).get(verb, ()))
+    return tuple(_find(game, "commands", "OPTIONS", {}).get(verb, ()))
 
 
 def verb_notes(game: Game | type[Game], verb: str) -> str:
     """The game's own words added to a shared verb's ``--help`` description."""
-    return _value(game, "VERB_NOTES", "commands", "NOTES", {}).get(verb, "")
+    return _find(game, "commands", "NOTES", {}).get(verb, "")
 
 
 def verb_aliases(game: Game | type[Game], verb: str) -> tuple[str, ...]:
     """Other names a shared verb answers to on the command line."""
-    return tuple(_value(game, "VERB_ALIASES", "commands", "ALIASES", {}).get(verb, ()))
+    return tuple(_find(game, "commands", "ALIASES", {}).get(verb, ()))
 
 
 def flag_aliases(game: Game | type[Game], verb: str) -> dict[str, str]:
     """Old flag names a game keeps working on a shared verb."""
-    return dict(_value(game, "FLAG_ALIASES", "commands", "FLAG_ALIASES", {}).get(verb, {}))
+    return dict(_find(game, "commands", "FLAG_ALIASES", {}).get(verb, {}))
 
 
 def notation_start(game: Game | type[Game]) -> str | None:
     """The word every notation of the game starts with, if there is one."""
-    start = _value(game, "NOTATION_START", "notation", "START", None)
+    start = _find(game, "notation", "START", None)
     return start if isinstance(start, str) else None
 
 
 def commands(game: Game) -> tuple[Command, ...]:
     """The game's own sub-commands, declared as data."""
-    return tuple(_value(game, "__no_old_name__", "commands", "COMMANDS", ()))
+    return tuple(_find(game, "commands", "COMMANDS", ()))
 
 
 def demo(game: Game) -> tuple[Example, ...]:
     """The command lines ``memory-solver demo`` runs for the game."""
-    return tuple(_value(game, "__no_old_name__", "commands", "DEMO", ()))
-
-
-def has_old_cli(game: Game) -> bool:
-    """True while the game still builds its own commands (``add_cli``) or prints its own demo (``demo``)."""
-    return _own_method(game, "add_cli") or _own_method(game, "demo")
+    return tuple(_find(game, "commands", "DEMO", ()))

@@ -20,15 +20,17 @@ the only cue.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from solver import contract
 from solver.errors import InvalidInputError
 from solver.game import Game
-from solver import contract
+from solver.registry import load_game
 
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
@@ -156,7 +158,6 @@ class Svg:
     def arrow(self, x1: float, y1: float, x2: float, y2: float, colour: str = HINT_COLOURS[0], width: float = 6.0,
               opacity: float = 1.0) -> None:
         """An arrow from (x1, y1) to (x2, y2), with its head drawn as a polygon (no markers, so it prints)."""
-        import math
         dx, dy = x2 - x1, y2 - y1
         length = math.hypot(dx, dy) or 1.0
         ux, uy = dx / length, dy / length
@@ -240,7 +241,6 @@ def percent_text(value: float) -> str:
 # ---------------------------------------------------------------------- entry points
 def svg(game: Game | str, position: Any, player: int | None = None, hint: Any = None, **options: Any) -> str:
     """A standalone SVG picture of ``position`` (only ``player``'s view when given; ``hint`` drawn on it)."""
-    from solver.registry import load_game
     g = load_game(game)
     pos = g.parse_position(position)
     if player is not None:

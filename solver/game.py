@@ -19,21 +19,20 @@ errors that quote the move.
 
 from __future__ import annotations
 
-import argparse
 import enum
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar
 
 import numpy as np
 
-from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError,
+from solver.datafiles import check_data_file
+from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError, NotationError,
                            UnknownGameError, UnsupportedActionError)
-from solver.options import Option  # noqa: F401  (re-exported while the games move to solver.options)
-from solver.results import HintResult, SolveResult
-from solver.search import SearchContext
+from solver.validate import decode_json
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4
@@ -91,7 +90,6 @@ class Parameter:
         if self.choices is not None and value not in self.choices:
             raise UnknownGameError(field, value, f"expected one of {', '.join(map(str, self.choices))}")
         if self.data_file:
-            from solver.datafiles import check_data_file
             value = check_data_file(field, value)
         return value
 
@@ -159,7 +157,6 @@ class State(ABC):
 
     def observation_string(self, player: int) -> str:
         """A readable rendering of :meth:`observation`."""
-        import json
         return json.dumps(self.observation(player), sort_keys=True)
 
     @abstractmethod
@@ -344,15 +341,6 @@ class Game(ABC):
     PLAYERS_PARAMETER: ClassVar[str | None] = None
     #: the parameter ``--mode`` sets (``None``: the game has one mode)
     MODE_PARAMETER: ClassVar[str | None] = None
-    #: extra options per verb (``{"solve": (Option("maxDepth", "--max-depth", int, 30, "..."),)}``); the CLI
-    #: turns them into flags, the engine reads them from the query's ``options`` object, and the service
-    #: receives them as keyword arguments
-    VERB_OPTIONS: ClassVar[dict[str, tuple[Option, ...]]] = {}
-    #: other names a shared verb answers to on the command line (``{"apply": ("play",)}``: old scripts keep working)
-    VERB_ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
-    #: old flag names a game keeps working on a shared verb (``{"selfplay": {"--games": "--count"}}``): each
-    #: alias sets the same value as the flag it names, and is hidden from ``--help``
-    FLAG_ALIASES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def configure(self, players: int | None = None, mode: str | None = None) -> Game:
         """This game with another player count or mode (``new --players N --mode M``)."""
@@ -433,157 +421,13 @@ class Game(ABC):
             current.apply_move(text, f"{field}[{i}]")
         return current
 
-    # -- services -------------------------------------------------------------------
-    def hint(self, position: Any, ctx: SearchContext, *, top: int = 3, player: int | None = None,
-             full_information: bool = False, **options: Any) -> HintResult:
-        """Rank the moves of ``player`` (default: the player to act), from what that player knows.
-
-        A hint on a state for player ``p`` is, by definition, the hint on
-        ``state.view(p)``: both call :meth:`hint_view` with the same view, budget
-        and seed, so they are identical. ``full_information`` analyses the full
-        state instead (:meth:`hint_full`) and says so in ``rootInfo``.
-        """
-        position = self.parse_position(position)
-        if isinstance(position, View):
-            if full_information:
-                raise InvalidInputError("fullInformation", True, "a view has no hidden cards to reveal; give the "
-                                                                 "full state for a full-information analysis")
-            if player is not None and player != position.observer:
-                position = position.view(player)   # refused unless the rules let one view give another's
-            return self.hint_view(position, ctx, top=top, **options)
-        if full_information:
-            return self.hint_full(position, ctx, top=top, player=player, **options)
-        who = position.default_observer() if player is None else player
-        return self.hint_view(position.view(who), ctx, top=top, **options)
-
-    def hint_view(self, view: View, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
-        """Rank the moves of ``view.observer`` from that view alone (hidden parts re-sampled from it)."""
-        raise UnsupportedActionError("action", "hint", f"{self.name} offers no hints")
-
-    def hint_full(self, state: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
-                  **options: Any) -> HintResult:
-        """A full-information analysis (``rootInfo.fullInformation`` true)."""
-        raise UnsupportedActionError("fullInformation", True, f"{self.name} offers no full-information analysis")
-
-    def solve(self, payload: Any, ctx: SearchContext) -> SolveResult:
-        """Solve the game's optimisation problem described by ``payload``."""
-        raise UnsupportedActionError("action", "solve", f"{self.name} offers no solver")
-
-    def score(self, payload: Any) -> dict[str, Any]:
-        """Score a position described by ``payload``."""
-        raise UnsupportedActionError("action", "score", f"{self.name} offers no scoring")
-
+    # -- what may be entered ----------------------------------------------------------------
     def legal_moves(self, payload: Any) -> list[str]:
         """What may be entered next in the state or view described by ``payload``."""
         position = self.parse_position(payload)
         if isinstance(position, View):
             return position.legal_moves()
         return [position.action_to_string(a) for a in position.legal_actions()]
-
-    # -- puzzles (``docs/formats/<game>.md``; ids and batches in ``solver/puzzles.py``) -------------
-    #: puzzle kinds ``generate --kind`` offers; the first is the default
-    PUZZLE_KINDS: ClassVar[tuple[str, ...]] = ()
-    #: the game spec the web board makes a kind's puzzles on, for kinds the default game cannot have
-    PUZZLE_GAMES: ClassVar[dict[str, str]] = {}
-
-    def generate_puzzle(self, kind: str, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
-        """One puzzle drawn from ``rng`` (its own stream): the puzzle object without ``id`` (added by the caller)."""
-        raise UnsupportedActionError("action", "generate", f"{self.name} has no puzzles")
-
-    def puzzle_request(self, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
-        """The ``(kind, difficulty)`` that ``generate``'s game options (``VERB_OPTIONS["generate"]``) ask for.
-
-        A game whose generator takes options folds them into the kind (Memorinth ``--turns 4`` is the kind
-        ``escape-in-4``), so that the puzzle id still names everything needed to make the puzzle again.
-        """
-        return kind, difficulty
-
-    def check_puzzle(self, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-        """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
-        raise UnsupportedActionError("action", "check", f"{self.name} has no puzzles")
-
-    def puzzle_position(self, puzzle: dict[str, Any]) -> State | View:
-        """The position a player answers ``puzzle`` from, by playing moves (the web board draws it).
-
-        :meth:`check_puzzle` then accepts the answer as the list of move strings played from it.
-        """
-        raise UnsupportedActionError("action", "puzzle", f"{self.name} puzzles are not answered by moves")
-
-    def describe_puzzle(self, puzzle: dict[str, Any]) -> str:
-        """The puzzle as text for a person."""
-        import json
-        return json.dumps(puzzle, indent=2) + "\n"
-
-    # -- self-play (``solver/selfplay.py``) ----------------------------------------------------------
-    #: policy names ``selfplay --policies`` accepts
-    SELFPLAY_POLICIES: ClassVar[tuple[str, ...]] = ()
-    #: the default ``--policies``
-    SELFPLAY_DEFAULT: ClassVar[tuple[str, ...]] = ()
-
-    def selfplay_game(self, policies: tuple[str, ...], rng: np.random.Generator, **options: Any) -> dict[str, Any]:
-        """Play one seeded deal with ``policies`` and return its result.
-
-        The result holds ``outcomes`` (``{label: number}``: each label's win
-        (0/1) or score on this deal; labels played on the same deal are
-        compared paired) and anything the game adds (``moves``, ``record``,
-        ``returns``, ``turns``).
-        """
-        raise UnsupportedActionError("action", "selfplay", f"{self.name} has no self-play")
-
-    # -- pictures (``solver/drawing.py``) --------------------------------------------------------------
-    def svg(self, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
-        """A standalone SVG picture of ``position`` with ``hint`` (a hint's JSON) drawn on it.
-
-        Drawn from ``position.to_json()`` only (a view when the caller asked for
-        one player's picture), so equal views give byte-identical pictures. Use
-        ``solver.drawing.svg`` (``solver.svg``) to draw from any input.
-        """
-        raise UnsupportedActionError("action", "svg", f"{self.name} has no pictures yet")
-
-    def puzzle_svg(self, puzzle: dict[str, Any], solution: bool = False) -> str:
-        """A printable picture of ``puzzle`` (with its difficulty badge), or of its solution."""
-        raise UnsupportedActionError("action", "svg", f"{self.name} has no puzzle pictures yet")
-
-    def puzzle_answer(self, puzzle: dict[str, Any]) -> str:
-        """The proven answer of ``puzzle`` as a line of text (for the answers page)."""
-        import json
-        return json.dumps(puzzle.get("solution"))
-
-    def render_text(self, verb: str, result: Any) -> str | None:
-        """The text form of a verb's result for a person, or ``None`` for the generic ``key: value`` lines."""
-        return None
-
-    #: the word every notation of the game starts with (a view's right after ``view:N``), if there is one: a
-    #: command-line STATE that is not a file, ``-`` or JSON and does not start with it is named as a missing file
-    NOTATION_START: ClassVar[str | None] = None
-
-    #: a game's own words added to a shared verb's ``--help`` description (what to expect, how long it takes)
-    VERB_NOTES: ClassVar[dict[str, str]] = {}
-
-    def prepare(self, verb: str) -> None:
-        """Load what ``verb`` needs (a compiled kernel, say) before its time limit starts counting.
-
-        The command line calls it before it builds the search context; by default nothing is loaded.
-        """
-
-    def describe(self, position: State | View, player: int | None = None) -> str:
-        """``position`` (or ``player``'s view of it) as text for a person (``show``)."""
-        if player is not None and isinstance(position, State):
-            position = position.view(player)
-        return position.to_notation() + "\n"
-
-    # -- command line and demo ------------------------------------------------------
-    def add_cli(self, commands: argparse._SubParsersAction) -> None:
-        """Add the game's own sub-commands (``commands.add_parser(...)``) to ``memory-solver <game>``.
-
-        The verbs every game shares (``solver/commands.py``) are added after
-        these, except those a game still defines here itself. Each sub-command
-        parser sets ``run=callable(args) -> int`` as its default.
-        """
-
-    def demo(self, out: TextIO) -> None:
-        """Print built-in examples for ``memory-solver demo``."""
-        out.write(f"{self.long_name}: no demo\n")
 
 
 def _notebook_picture(position: State | View) -> str | None:
@@ -607,7 +451,6 @@ def _notebook_picture(position: State | View) -> str | None:
 def _decode_json_text(payload: Any, field: str) -> Any:
     """A JSON object given as text (the Python API, a query's string) is decoded, as the command line does."""
     if isinstance(payload, str) and payload.lstrip().startswith("{"):
-        from solver.validate import decode_json
         return decode_json(payload, field)
     return payload
 
@@ -629,7 +472,6 @@ def _short(payload: Any) -> Any:
 
 def split_view_notation(text: str, field: str = "state") -> tuple[int, str]:
     """``"view:1 BODY"`` -> ``(1, "BODY")``; errors name ``field``."""
-    from solver.errors import NotationError
     stripped = text.strip()
     if not stripped.startswith(VIEW_PREFIX):
         raise NotationError(field, text, f"a view's notation starts with '{VIEW_PREFIX}N ' (N the observer)")

@@ -16,10 +16,13 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from solver.errors import InvalidInputError
-from solver.game import Game
-from solver.scale import item_rng, run_items
 from solver import contract
+from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.game import Game
+from solver.registry import load_game
+from solver.scale import item_rng, run_items
+from solver.search import SearchContext
+from solver.validate import as_object
 
 DIFFICULTIES = ("easy", "medium", "hard")
 META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
@@ -32,7 +35,6 @@ def puzzle_id(spec: str, kind: str, difficulty: str, seed: int, index: int) -> s
 
 def parse_puzzle_id(text: Any, field: str = "id", game: Game | None = None) -> tuple[str, str, str, int, int]:
     """``(spec, kind, difficulty, seed, index)`` from a puzzle id; errors name ``field``."""
-    from solver.registry import load_game
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError(field, text, "expected a puzzle id such as 'embers-blink-hard-7-12'")
     text = text.strip()
@@ -56,17 +58,18 @@ def parse_puzzle_id(text: Any, field: str = "id", game: Game | None = None) -> t
     return spec, kind, parts[-3], int(parts[-2]), int(parts[-1])
 
 
-def make_puzzle(game: Game, kind: str, difficulty: str, seed: int, index: int) -> dict[str, Any]:
-    """Puzzle ``index`` of the run ``(game, kind, difficulty, seed)``, with its id and metadata first."""
+def make_puzzle(game: Game, kind: str, difficulty: str, seed: int, index: int,
+                ctx: SearchContext | None = None) -> dict[str, Any]:
+    """Puzzle ``index`` of the run ``(game, kind, difficulty, seed)``, with its id and metadata first; a game's
+    generator that polls ``ctx`` stops with :class:`solver.search.Stopped` when it says so."""
     spec = game.spec()
-    body = contract.generate_puzzle(game, kind, difficulty, item_rng(seed, index, "puzzle", kind, difficulty))
+    body = contract.generate_puzzle(game, kind, difficulty, item_rng(seed, index, "puzzle", kind, difficulty), ctx)
     meta = {"id": puzzle_id(spec, kind, difficulty, seed, index), "game": spec, "kind": kind,
             "difficulty": difficulty, "seed": seed, "index": index}
     return {**meta, **{k: v for k, v in body.items() if k not in META_KEYS}}
 
 
 def _make_from_spec(spec: str, kind: str, difficulty: str, seed: int, index: int) -> dict[str, Any]:
-    from solver.registry import load_game
     return make_puzzle(load_game(spec), kind, difficulty, seed, index)
 
 
@@ -83,38 +86,22 @@ def generate(game: Game, kind: str, difficulty: str, seed: int = 0, start: int =
                      label="puzzles")
 
 
-def puzzle_from_arg(game: Game, text: str, field: str = "PUZZLE") -> dict[str, Any]:
-    """A puzzle from the command line: one JSON object (a file, '-' or inline) or a puzzle id."""
-    from solver.commands import read_input_arg
-    payload = read_input_arg(text, field)
-    if isinstance(payload, str):
-        lines = [line for line in payload.splitlines() if line.strip()]
-        if len(lines) == 1 and lines[0].lstrip().startswith("{"):
-            payload = read_input_arg(lines[0], field)
-        elif len(lines) == 1:
-            spec, kind, difficulty, seed, index = parse_puzzle_id(lines[0], field, game)
-            from solver.registry import load_game
-            return make_puzzle(load_game(spec), kind, difficulty, seed, index)
-        else:
-            raise InvalidInputError(field, payload[:80], "expected one puzzle (one line of 'generate --json') or its id")
-    if not isinstance(payload, dict):
-        raise InvalidInputError(field, payload, "expected a puzzle object")
-    return payload
+def puzzle_of_id(text: str, field: str = "id", game: Game | None = None) -> dict[str, Any]:
+    """The puzzle whose id is ``text``, made again."""
+    spec, kind, difficulty, seed, index = parse_puzzle_id(text, field, game)
+    return make_puzzle(load_game(spec, field), kind, difficulty, seed, index)
 
 
 def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle") -> dict[str, Any]:
     """The verdict on ``answer``: re-proved by the game from the puzzle's position, never read from the file."""
-    from solver.validate import as_object
     obj = as_object(puzzle, field)
     spec = obj.get("game", game.spec())
-    from solver.registry import load_game
     loaded = load_game(spec, f"{field}.game") if isinstance(spec, str) else game
     if loaded.name != game.name:
         raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
     verdict = contract.check_puzzle(loaded, obj, answer)
     out = {"puzzleId": obj.get("id"), **verdict}
     if "solution" not in out:
-        from solver.errors import UnsupportedActionError
         try:
             out["solution"] = contract.puzzle_answer(loaded, obj)
         except (UnsupportedActionError, KeyError, TypeError):

@@ -23,6 +23,7 @@ from typing import Any
 
 from solver.errors import IllegalMoveError, InvalidInputError
 from solver.game import Game, State, View
+from solver.registry import load_game
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, decode_json, get, join
 
 FORMAT = "memory-solver-record"
@@ -84,7 +85,6 @@ class Record:
 
     def load_game(self, game: Game | None = None, field_name: str = "record") -> Game:
         """The record's game (``game`` must be the same game when given; the record's parameters win)."""
-        from solver.registry import load_game
         loaded = load_game(self.game, join(field_name, "game"))
         if game is not None and loaded.name != game.name:
             raise InvalidInputError(join(field_name, "game"), self.game, f"this is a record of {loaded.long_name}, "
@@ -97,20 +97,26 @@ class Record:
 
     def positions(self, game: Game | None = None, field_name: str = "record") -> list[State | View]:
         """The position before each move and after the last (``len(moves) + 1`` positions)."""
-        current = self.start_position(game, field_name)
-        out = [current.clone()]
-        for i, move in enumerate(self.moves):
-            where = f"{join(field_name, 'moves')}[{i}]"
-            if current.is_terminal():
-                from solver.errors import IllegalMoveError
-                raise IllegalMoveError(where, move.move, "the game is already over")
-            current.apply_move(move.move, where)
-            out.append(current.clone())
+        out: list[State | View] = []
+        self._replay(self.start_position(game, field_name), field_name, lambda p: out.append(p.clone()))
         return out
 
     def final_position(self, game: Game | None = None, field_name: str = "record") -> State | View:
         """The position after every move."""
-        return self.positions(game, field_name)[-1]
+        return self._replay(self.start_position(game, field_name), field_name)
+
+    def _replay(self, current: State | View, field_name: str, keep: Any = None) -> State | View:
+        """``current`` advanced by every move (in place); ``keep`` sees the position before each move and at the end."""
+        for i, move in enumerate(self.moves):
+            if keep is not None:
+                keep(current)
+            where = f"{join(field_name, 'moves')}[{i}]"
+            if current.is_terminal():
+                raise IllegalMoveError(where, move.move, "the game is already over")
+            current.apply_move(move.move, where)
+        if keep is not None:
+            keep(current)
+        return current
 
     def extended(self, moves: list[str], comment: str | None = None, stamp: bool = True) -> Record:
         """A copy with ``moves`` appended (``comment`` on the last one)."""
@@ -205,10 +211,12 @@ def load_record_file(path: str, field_name: str = "--record") -> Record:
     return record_from_lines(text, field_name)
 
 
-def append_to_file(path: str, game: Game, start: State | View, moves: list[str], comment: str | None = None) -> Record:
+def append_to_file(path: str, game: Game, start: State | View, moves: list[str], comment: str | None = None,
+                   replayed: bool = False) -> Record:
     """Append ``moves`` played from ``start`` to the record in ``path`` (created with ``start`` when missing).
 
-    An existing record must end at ``start``: a record never silently forks.
+    An existing record must end at ``start``: a record never silently forks. ``replayed``: the caller has already
+    applied ``moves`` to ``start`` (the record, ending there, then replays too), so it is not replayed again.
     """
     if os.path.exists(path):
         record = load_record_file(path)
@@ -219,7 +227,8 @@ def append_to_file(path: str, game: Game, start: State | View, moves: list[str],
     else:
         record = Record.start_of(start)
     record = record.extended(moves, comment)
-    record.final_position(game, "--record")  # every move must replay
+    if not replayed:
+        record.final_position(game, "--record")  # every move must replay
     record.write(path)
     return record
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver import contract
 from solver.errors import UnknownGameError
-from solver.game import Game
+
+if TYPE_CHECKING:
+    from solver.game import Game
 
 #: name -> the game's package; its ``game.py`` names the game class ``GAME`` (``"module:Class"`` also works)
 GAMES: dict[str, str] = {
@@ -66,6 +67,7 @@ def parse_spec(spec: str, field: str = "game") -> tuple[str, dict[str, str]]:
 
 def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
     """A game instance from a name, a ``name(key=value,...)`` spec, or a game (returned as is)."""
+    from solver.game import Game  # lazy: start-up (the registry lists games for --help without loading numpy)
     if isinstance(spec, Game):
         if params:
             return type(spec)(**{**spec.params, **params})
@@ -77,6 +79,7 @@ def load_game(spec: str | Game, field: str = "game", **params: Any) -> Game:
 
 def game_listing() -> list[dict[str, Any]]:
     """Every game's name, players, parameters (with choices), puzzle kinds and self-play policies."""
+    from solver import contract  # lazy: start-up (the registry lists games for --help without loading numpy)
     listing = []
     for name in game_names():
         cls = game_class(name)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.errors import InvalidInputError
-from solver.game import Game, State, View
+from solver.game import Game, State
 from solver.record import Record
 from solver.results import HintResult, MoveInfo
 from solver.search import Limits, SearchContext

@@ -9,8 +9,6 @@ order as soon as each is complete, with a bounded number of items in flight.
 
 from __future__ import annotations
 
-import concurrent.futures as futures
-import multiprocessing
 import os
 import sys
 import zlib
@@ -20,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from solver.errors import InvalidInputError
+from solver.validate import INDEX, JOBS, SEED, as_int
 
 #: the largest ``--count`` (and ``--start + --count``) a run accepts
-MAX_ITEMS = 10**9
+MAX_ITEMS = INDEX.hi + 1
 #: chunks submitted ahead of the one being written, per worker
 WINDOW_PER_WORKER = 4
 #: the most items in one chunk of work sent to a worker
@@ -38,14 +37,10 @@ def item_rng(seed: int, index: int, *salt: str) -> np.random.Generator:
 
 def check_run(seed: int, start: int, count: int, jobs: int, executor: str, address: str | None) -> None:
     """Validate a run's flags (errors name the flag)."""
-    if not 0 <= seed < 2**63:
-        raise InvalidInputError("--seed", seed, "must be between 0 and 2**63-1")
-    if not 0 <= start < MAX_ITEMS:
-        raise InvalidInputError("--start", start, f"must be between 0 and {MAX_ITEMS - 1}")
-    if not 1 <= count <= MAX_ITEMS - start:
-        raise InvalidInputError("--count", count, f"must be between 1 and {MAX_ITEMS - start}")
-    if not 1 <= jobs <= 1024:
-        raise InvalidInputError("--jobs", jobs, "must be between 1 and 1024")
+    SEED.check(seed, "--seed")
+    INDEX.check(start, "--start")
+    as_int(count, "--count", 1, MAX_ITEMS - start)
+    JOBS.check(jobs, "--jobs")
     if executor not in ("local", "ray"):
         raise InvalidInputError("--executor", executor, "expected local or ray")
     if address is not None and executor != "ray":
@@ -90,6 +85,8 @@ def _call_range(task: Callable[[int], Any], items: range) -> list[Any]:
 
 def _run_processes(task: Callable[[int], Any], chunks: list[range], jobs: int,
                    address: str | None = None) -> Iterator[list[Any]]:
+    import concurrent.futures as futures  # lazy: start-up (only a run on several processes needs a pool)
+    import multiprocessing  # lazy: start-up (only a run on several processes needs a pool)
     # forkserver: each worker forks from a server that has already imported the package (cheap start-up, and
     # safe when the parent runs threads); spawn where fork is not available
     methods = multiprocessing.get_all_start_methods()
@@ -106,7 +103,7 @@ def _start_forkserver() -> None:
     ``python -c`` (so ``sys.path[0]`` is the working directory) and ignores the parent's path: run from a source
     checkout, its workers imported the uncompiled ``solver`` folder there instead of the installed package.
     ``PYTHONSAFEPATH`` (Python 3.11+) leaves that entry out; it is set only while the server starts."""
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver  # lazy: start-up (only a run on several processes starts the server)
     previous = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
     try:
@@ -134,7 +131,7 @@ def _ordered(submit: Callable[[range], Any], result_of: Callable[[Any], Any], ch
 
 def _run_ray(task: Callable[[int], Any], chunks: list[range], jobs: int, address: str | None) -> Iterator[list[Any]]:
     try:
-        import ray
+        import ray  # lazy: an optional, heavy library, only for --executor ray
     except ImportError:
         raise InvalidInputError("--executor", "ray", "Ray is not installed: pip install 'memory-solver[ray]'") from None
     started_here = not ray.is_initialized()
@@ -153,5 +150,5 @@ def _run_ray(task: Callable[[int], Any], chunks: list[range], jobs: int, address
 
 
 def _progress_bar(total: int, label: str) -> Any:
-    from tqdm import tqdm
+    from tqdm import tqdm  # lazy: start-up (a progress bar only for long runs)
     return tqdm(total=total, unit=f" {label}", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from solver.errors import InvalidInputError
-from solver.validate import as_int, as_object, check_keys, join
+from solver.validate import NODES, SEED, TIME_MS, as_object, check_keys, join
 
 
 class Stopped(Exception):
@@ -51,8 +51,8 @@ class Limits:
         time_ms = obj.get("time_ms")
         nodes = obj.get("nodes")
         return Limits(
-            time_ms=None if time_ms is None else as_int(time_ms, join(field_name, "time_ms"), 1, 86_400_000),
-            nodes=None if nodes is None else as_int(nodes, join(field_name, "nodes"), 1, 10**12),
+            time_ms=None if time_ms is None else TIME_MS.check(time_ms, join(field_name, "time_ms")),
+            nodes=None if nodes is None else NODES.check(nodes, join(field_name, "nodes")),
         )
 
     def with_defaults(self, time_ms: int | None, nodes: int | None = None) -> Limits:
@@ -115,7 +115,7 @@ def check_seed(value: Any, field_name: str = "seed") -> int:
     """A seed is a non-negative integer below 2**63."""
     if value is None:
         raise InvalidInputError(field_name, value, "a seed is required")
-    return as_int(value, field_name, 0, 2**63 - 1)
+    return SEED.check(value, field_name)
 
 
 #: seconds between the watcher's looks at the cancel event, the clock and the report

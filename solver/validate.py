@@ -110,6 +110,43 @@ def as_choice(value: Any, field: str, choices: Iterable[T]) -> T:
     return value
 
 
+class Bound:
+    """The range of a number every front door checks the same way: ``SEED.check(value, "--seed")``."""
+
+    __slots__ = ("lo", "hi", "integer")
+
+    def __init__(self, lo: float, hi: float, integer: bool = True) -> None:
+        self.lo, self.hi, self.integer = lo, hi, integer
+
+    def __repr__(self) -> str:
+        return f"Bound({self.lo!r}, {self.hi!r}{'' if self.integer else ', integer=False'})"
+
+    def check(self, value: Any, field: str) -> Any:
+        """The value, checked (an integer unless the bound is for any number); errors name ``field``."""
+        if self.integer:
+            return as_int(value, field, int(self.lo), int(self.hi))
+        return as_number(value, field, self.lo, self.hi)
+
+
+#: the bounds of every request, written once (``solver/service.py`` checks them for every front door)
+SEED = Bound(0, 2**63 - 1)
+TOP = Bound(1, 1000)
+PLAYER = Bound(0, 16)
+PLAYERS = Bound(1, 16)
+MISTAKES = Bound(0, 1000)
+#: a puzzle's or a self-play game's index in its run (a run holds at most ``INDEX.hi + 1`` items)
+INDEX = Bound(0, 10**9 - 1)
+TIME_MS = Bound(1, 86_400_000)
+NODES = Bound(1, 10**12)
+PRIORITY = Bound(-(2**31), 2**31 - 1)
+REPORT_EVERY = Bound(0.01, 3600, integer=False)
+#: worker threads of the engine and the web board
+THREADS = Bound(1, 64)
+#: local processes of a run (``--jobs``)
+JOBS = Bound(1, 1024)
+PORT = Bound(0, 65535)
+
+
 #: longest integer literal accepted in JSON input (a seed needs 19 digits)
 MAX_INT_DIGITS = 40
 

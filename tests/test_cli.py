@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from solver.cli import main
+from solver.registry import game_names
 
 
 def cli(capsys, *args):
@@ -96,7 +97,7 @@ def test_cli_subprocesses_in_tests_run_outside_the_source_tree():
     assert offenders == []
 
 
-@pytest.mark.parametrize("game", ["aetherya", "embers", "forgotten", "memorinth", "mnemonic"])
+@pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize("command", ["legal-moves", "hint"])
 def test_a_bad_state_argument_is_named_as_the_user_typed_it(capsys, game, command):
     """Every game's STATE argument reports its errors under STATE (the argument's name), not the engine's

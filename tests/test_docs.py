@@ -55,6 +55,12 @@ def _without_seconds(value):
     return value
 
 
+def _registered(answer):
+    """A documented ``query_version`` answer lists the games registered now (a new game changes no document)."""
+    from solver.registry import game_names
+    return {**answer, "games": game_names()} if answer.get("action") == "query_version" else answer
+
+
 def test_engine_worked_examples_are_what_the_engine_answers():
     """Every worked example in docs/engine.md (but terminate, which needs a running search) is replayed."""
     from solver.engine import Engine
@@ -76,6 +82,18 @@ def test_engine_worked_examples_are_what_the_engine_answers():
             engine.handle_line(line)
         engine.close()
         answered = [_without_seconds(json.loads(line)) for line in "".join(out).splitlines()]
-        expected = [_without_seconds(json.loads(line)) for line in documented]
+        expected = [_registered(_without_seconds(json.loads(line))) for line in documented]
         key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
         assert sorted(answered, key=key) == sorted(expected, key=key), title
+
+
+def test_the_readme_games_table_has_one_row_per_registered_game_with_its_documents():
+    """The games table follows the registry: one row per game (its long name), each linking files that exist."""
+    from solver.registry import game_names, load_game
+    section = (ROOT / "README.md").read_text().split("## The games", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| **")]
+    assert [re.match(r"\| \*\*(.+?)\*\*", row).group(1) for row in rows] == \
+        [load_game(name).long_name for name in game_names()]
+    for row in rows:
+        for link in re.findall(r"\]\((docs/[^)]+)\)", row):
+            assert (ROOT / link).exists(), link

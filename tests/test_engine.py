@@ -1,6 +1,7 @@
 """The JSON-lines engine: good queries, malformed ones, interim reports, terminate; it never dies."""
 
 import io
+import importlib
 import json
 import subprocess
 import sys
@@ -125,8 +126,8 @@ def test_terminate_stops_a_running_search(pile_game):
 
 
 def test_internal_errors_are_reported_and_the_engine_survives(pile_game, monkeypatch):
-    module = sys.modules[type(pile_game).__module__]
-    monkeypatch.setattr(module.PileGame, "score", lambda self, payload: 1 / 0)
+    solve = importlib.import_module(type(pile_game).__module__.rpartition(".")[0] + ".solve")
+    monkeypatch.setattr(solve, "score", lambda game, payload, **options: 1 / 0)
     err, ok = run([{"id": 1, "game": "pile", "action": "score", "state": "3:0"},
                    {"id": 2, "game": "pile", "action": "legal_moves", "state": "3:0"}])
     assert err["id"] == 1 and "internal error" in err["error"] and err["field"] is None

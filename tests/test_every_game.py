@@ -1,12 +1,14 @@
 """Checks every registered game passes: the state contract on random games, and the engine's hint contract."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import solver.registry
 from solver.engine import Engine
-from solver.registry import game_names, load_game
+from solver.registry import GAMES as GAMES_BY_PACKAGE, game_names, load_game
 from solver.testing import random_simulation
 
 GAMES = game_names()
@@ -22,8 +24,12 @@ def first_decision(game, seed):
     return state
 
 
-def test_all_five_games_are_registered():
-    assert GAMES == ["aetherya", "embers", "forgotten", "memorinth", "mnemonic"]
+def test_every_game_folder_is_registered_and_every_registered_game_loads():
+    """A game is its folder plus one registry line: the folders with a ``game.py`` and the registry agree."""
+    folders = {path.parent.name for path in Path(solver.registry.__file__).parent.glob("*/game.py")}
+    packages = {package.partition(":")[0] for package in GAMES_BY_PACKAGE.values()}
+    assert {package.removeprefix("solver.") for package in packages if package.startswith("solver.")} == folders
+    assert [load_game(name).name for name in GAMES] == GAMES
 
 
 def test_the_pile_toy_game_passes_the_contract(pile_game):

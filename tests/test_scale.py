@@ -10,6 +10,7 @@ import time
 import pytest
 
 from solver import contract
+from solver.registry import game_names, load_game
 
 CLI = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]
 
@@ -46,9 +47,8 @@ def test_a_local_ray_cluster_writes_the_same_puzzles_as_one_process(tmp_path):
     assert ray.stdout == one.stdout and len(one.stdout.splitlines()) == 4
 
 
-@pytest.mark.parametrize("game", ["aetherya", "embers", "forgotten", "memorinth", "mnemonic"])
+@pytest.mark.parametrize("game", game_names())
 def test_every_games_generate_and_selfplay_write_one_json_line_per_item(game, tmp_path):
-    from solver.registry import load_game
     g = load_game(game)
     assert contract.puzzle_kinds(g) and contract.selfplay_policies(g), f"{game} has no puzzles or no self-play"
     puzzles = run([game, "generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"], tmp_path)

@@ -1,5 +1,5 @@
 """A game is its folder plus one registry line: the toy game ``pile`` (tests/toygame/), registered by the
-``pile_game`` fixture alone, gets every shared verb, its declared command and demo, and the engine."""
+``pile_game`` fixture alone, gets every shared verb, its declared command and demo, the engine and the web API."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import io
 import json
 
 import pytest
+
+import httpx
 
 from solver import cli, contract
 from solver.engine import Engine
@@ -89,6 +91,36 @@ def test_the_contract_finds_every_part_of_the_toy_game(pile_game):
     assert contract.selfplay_policies(pile_game) == ("perfect", "random")
     assert [c.name for c in contract.commands(pile_game)] == ["losing"]
     assert contract.describe(pile_game, pile_game.parse_state("5:1")) == "5 counters, player 1 to take\n"
+
+
+def test_the_web_api_serves_the_toy_game(live_server):
+    """``/api/engine`` and ``/api/stream`` of the web board (in this process, so the fixture's registry line is
+    the one it reads) on the toy game."""
+    url, _ = live_server
+    with httpx.Client(base_url=url, timeout=60) as client:
+        def ask(query, path="/api/engine"):
+            return client.post(path, json=query, headers={"X-Page-Id": "toy"})
+        games = ask({"id": 0, "action": "games"}).json()["games"]
+        assert "pile" in {g["name"] for g in games}
+        new = ask({"id": 1, "game": "pile", "action": "new", "seed": 3}).json()
+        assert new["legalMoves"] and new["notation"]
+        applied = ask({"id": 2, "game": "pile", "action": "apply", "state": "8:0", "moves": ["take1"]}).json()
+        assert applied["notation"] == "7:1"
+        hint = ask({"id": 3, "game": "pile", "action": "hint", "state": "8:0", "limits": {"nodes": 20}}).json()
+        assert hint["id"] == 3 and hint["moveInfos"][0]["move"] == "take2"
+        shown = ask({"id": 4, "game": "pile", "action": "show", "state": "8:0", "hint": True,
+                     "limits": {"nodes": 5}}).json()
+        assert shown["svg"].startswith("<?xml") and shown["hint"]["moveInfos"]
+        puzzle = ask({"id": 5, "game": "pile", "action": "generate", "kind": "win", "seed": 2}).json()["puzzle"]
+        verdict = ask({"id": 6, "game": "pile", "action": "check", "puzzle": puzzle,
+                       "answer": puzzle["solution"]}).json()
+        assert verdict["correct"] is True
+        refused = ask({"id": 7, "game": "pile", "action": "apply", "state": "8:0", "moves": ["take9"]})
+        assert refused.status_code == 400 and refused.json()["field"] == "moves[0]"
+        streamed = ask({"id": 8, "game": "pile", "action": "hint", "state": "8:0", "limits": {"nodes": 20}},
+                       "/api/stream")
+        events = [json.loads(line[6:]) for line in streamed.text.splitlines() if line.startswith("data: ")]
+        assert events[-1]["id"] == 8 and events[-1]["isDuringSearch"] is False
 
 
 def test_notebooks_draw_every_registered_game_by_its_picture_module(pile_game):

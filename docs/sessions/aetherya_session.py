@@ -58,9 +58,10 @@ def command(parts: list[str], lines: list[str]) -> str:
 
 
 def main() -> None:
+    from solver import contract
     from solver.aetherya.game import AetheryaGame
+    from solver.aetherya.knowledge import observed_entries, turned_over_entries
     from solver.aetherya.playout import greedy_action, sample_chance
-    from solver.aetherya.view import observed_entries, turned_over_entries
     from solver.search import Limits, SearchContext
     game = AetheryaGame()
     state = game.new_initial_state(SEED)
@@ -102,7 +103,7 @@ def main() -> None:
             doc.append("```console")
             command(["hint", "game.jsonl", "--nodes", str(NODES), "--top", "2"], doc)
             doc.append("```\n")
-            ranked = game.hint(view, SearchContext(limits=Limits(nodes=NODES), seed=0), top=2).move_infos
+            ranked = contract.hint(game, view, SearchContext(limits=Limits(nodes=NODES), seed=0), top=2).move_infos
             decisions += 1
             best = ranked[0].move
             label = f"Seat 0 follows the hint (`{best}`):\n"

@@ -1,4 +1,4 @@
-"""Aetherya's cards, cells and Legends (rulebook: "Components", "Legend Cards").
+"""Aetherya's cards, cells, Legends and modes (rulebook: "Components", "Legend Cards").
 
 Card letters (the kingdom notation): ``P`` Plains, ``F`` Forest, ``M`` Mountain,
 ``S`` Swamp (the rulebook's Marsh), ``H`` Humans, ``E`` Elves, ``D`` Dwarves,
@@ -25,6 +25,10 @@ SIDE = 4
 CELLS = 16
 CELL_NAMES = tuple(f"{'abcd'[c % SIDE]}{c // SIDE + 1}" for c in range(CELLS))
 CATEGORIES = ("elves", "dwarves", "humans", "goblins", "dragons", "legends", "conflicts")
+CENTRE = (5, 6, 9, 10)  # b2 c2 b3 c3: the starting 2x2
+RING = tuple(c for c in range(CELLS) if c not in CENTRE)
+MODES = ("base", "objects", "coop", "solo")
+SOLO_ROWS = (4, 5, 6)  # errata: the solo campaign's Age rows hold 4, 5 and 6 Legends
 
 
 def card_code(letter: str, field: str) -> int:

@@ -16,22 +16,27 @@ hidden cards, only the future draws random) is available and labelled.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
-from solver.aetherya.cards import CATEGORIES, CELL_NAMES
+from solver.aetherya.cards import CARD_NAMES, CATEGORIES, CELL_NAMES, deck_counts
+from solver.aetherya.knowledge import canonicalize
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
-from solver.aetherya.playout import advance_to_turn_start, greedy_action, pack, playout_values, unseen_stones
-from solver.aetherya.rules import legend_card
+from solver.aetherya.playout import (advance_to_turn_start, current_value, greedy_action, legend_needs, pack,
+                                     placements, playout_values, solo_avail, solo_left, solo_moves, solo_options,
+                                     unseen_stones)
+from solver.aetherya.scoring import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
                                    A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
 from solver.aetherya.tiles import STONES, best_stone_value, stone_value, tile_kind
+from solver.aetherya.view import AetheryaView
 from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.game import CHANCE_PLAYER, Game
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
@@ -147,7 +152,6 @@ def _shortlist_solo_place(state: AetheryaState, legal: list[int]) -> list[int]:
     reveals by the solo policy's own values (closeness to the Age's Legends from the face-up cards; a reveal at
     its expectation over the unseen cards), so that the policy's move is among them; sampling every one of 25
     moves would leave each too few samples."""
-    from solver.aetherya.playout import solo_moves
     places, reveals = solo_moves(state, state.hold, state.hold_from == "draw")
     place_value = {A_PLACE + cell: v for v, cell in places}
     reveal_value = {A_REVEAL + cell: v for v, cell in reveals}
@@ -748,7 +752,6 @@ def explain(state: AetheryaState, plan: list[int], mean: float, stdev: float, pr
 def unseen_counts(state: AetheryaState, seat: int) -> list[int]:
     """Copies of each kind ``seat`` may still get: not face up in any kingdom, not buried in a discard pile
     (a pile's top can still be taken), from public information only."""
-    from solver.aetherya.cards import deck_counts
     avail = deck_counts(2 if state.mode == "solo" else state.players)
     for q in range(state.players):
         for c in range(16):
@@ -766,7 +769,6 @@ def unseen_counts(state: AetheryaState, seat: int) -> list[int]:
 def _aim_words(before: AetheryaState, after: AetheryaState, seat: int) -> str:
     """Which face-up Legend the plan brings closer (the fewest cards still to place, by the solo policy's measure
     applied to the Legend row), or which it makes writable."""
-    from solver.aetherya.playout import legend_needs
     row = list(before.row)
     if not row:
         return ""
@@ -785,7 +787,6 @@ def _aim_words(before: AetheryaState, after: AetheryaState, seat: int) -> str:
 def _reveal_reason(state: AetheryaState, cell: str) -> str:
     """Why the drawn card is discarded: it improves no cell (true only when no placement raises the value), or
     its best cell gains less than exploring is expected to."""
-    from solver.aetherya.playout import current_value, placements, solo_options
     seat, card = state.to_move, state.hold
     if state.mode == "solo":
         options = [(v, c) for v, c in solo_options(state, card, True) if c >= 0]
@@ -806,7 +807,6 @@ def _reveal_reason(state: AetheryaState, cell: str) -> str:
 def _solo_progress_words(s: AetheryaState) -> str:
     """How far the Age's Legends still to write are after a plan (face-up cards only): writable now, one card
     away, further."""
-    from solver.aetherya.playout import legend_needs, solo_avail, solo_left
     left = solo_left(s)
     if not left:
         return "every Legend of the Age is written"
@@ -823,7 +823,6 @@ def _solo_progress_words(s: AetheryaState) -> str:
 
 
 def _card_name(code: int) -> str:
-    from solver.aetherya.cards import CARD_NAMES
     return CARD_NAMES[code]
 
 
@@ -853,10 +852,9 @@ def power_stones(state: AetheryaState, seat: int) -> dict[str, Any]:
             >= (best_stone_value(sum(held), unseen)[0], sum(held) % 10)}
 
 
-def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
+def hint_view(game: Game, view: AetheryaView, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
     """Rank the decisions of the view's observer from that view alone: hidden cards are sampled with
     ``view.resample`` and the representative position is read only where the view decides it (AE-22)."""
-    from solver.game import CHANCE_PLAYER
     state = view.rep
     if view.is_terminal():
         raise UnsupportedActionError("state.phase", state.phase, "the game is over: nothing to hint")
@@ -872,7 +870,7 @@ def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
     return _hint(state, ctx, top, view.observer, view.resample, full=False)
 
 
-def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
+def _hint_after_take(view: AetheryaView, ctx: SearchContext, top: int) -> HintResult:
     """A placement after 'take' is ranked within the search of the turn start (the same worlds, plans and
     budget as the hint asked before 'take'), so the cell that hint planned is the one ranked first here: taking
     a face-up card shows nothing new."""
@@ -881,7 +879,7 @@ def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
     pile = rep.hold_pile
     rep.discards[pile].append(rep.hold)
     rep.hold, rep.hold_from, rep.hold_pile, rep.phase = -1, "", 0, "choose"
-    before._canonicalize()
+    canonicalize(before)
     take = A_TAKE + pile
     result = _hint(before.rep, ctx, top, view.observer, before.resample, full=False, plan_offset=1,
                    root_filter=lambda a: a == take, shown=view.rep)
@@ -892,7 +890,8 @@ def _hint_after_take(view: Any, ctx: SearchContext, top: int) -> HintResult:
     return result
 
 
-def hint_full(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | None = None) -> HintResult:
+def hint_full(game: Game, state: AetheryaState, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+              **options: Any) -> HintResult:
     """A full-information analysis: the true hidden cards, only the future draws random."""
     if state.is_terminal():
         raise UnsupportedActionError("state.phase", state.phase, "the game is over: nothing to hint")
@@ -920,10 +919,8 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["horizon"] = "the whole campaign" if age < 0 or age == 2 else f"the end of Age {age + 1}"
         extra["screen"] = info["screen"]
     if min(world.kingdoms[seat]) >= 0:
-        # a node-limited hint is reproducible: its planner call is node-limited too
-        nodes = PLANNER_NODES if ctx.limits.nodes is not None else None
-        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=_planner_ms(ctx),
-                                                      nodes=nodes).to_json()
+        time_ms, nodes = _planner_limits(ctx)
+        extra["kingdomPotential"] = kingdom_potential(world, seat, rng, time_ms=time_ms, nodes=nodes).to_json()
         extra["kingdomPotential"]["meaning"] = ("best score of this player's 16 cards rearranged (face-down cards "
                                                 + ("as they are" if full else "sampled once")
                                                 + "; locked Portals and Dragons in place)")
@@ -931,6 +928,18 @@ def _hint(state: AetheryaState, ctx: SearchContext, top: int, player: int, sampl
         extra["powerStones"] = power_stones(state, seat)
     return _result(state, candidates, player, full, top, info["rounds"], info["playouts"], info["worlds"], ctx,
                    extra_root=extra, plan_offset=plan_offset, root_filter=root_filter, shown=shown)
+
+
+def _planner_limits(ctx: SearchContext) -> tuple[int | None, int | None]:
+    """``(time_ms, nodes)`` of the planner call. A node-limited hint is reproducible: its planner call is
+    node-limited too (``PLANNER_NODES``), within what is left of the hint's time limit when it has one (a node
+    budget never gets around the time) and at once when terminated; otherwise :func:`_planner_ms`."""
+    if ctx.limits.nodes is None:
+        return _planner_ms(ctx), None
+    if ctx.cancelled:
+        return 1, PLANNER_NODES
+    left = ctx.remaining()
+    return (None if left is None else int(max(1, (left - RESULT_S) * 1000))), PLANNER_NODES
 
 
 def _planner_ms(ctx: SearchContext) -> int:
@@ -953,15 +962,14 @@ def best_move(state: AetheryaState, ctx: SearchContext, full_information: bool =
     seat = state.to_move
     if full_information:
         if state.is_terminal() or state.is_chance_node():
-            return state.parse_move(hint_full(state, ctx, top=1).best.move)  # the hint's own error
+            return state.parse_move(hint_full(state.game, state, ctx, top=1).best.move)  # the hint's own error
         candidates, _ = search(state, ctx, seat, lambda rng: state.clone(), top_only=True, policy_move=policy_move)
     else:
-        from solver.game import CHANCE_PLAYER
         view = state.view(seat)
         rep = view.rep
         if view.is_terminal() or view.current_player() == CHANCE_PLAYER or rep.to_move != seat \
                 or (rep.phase == "place" and rep.hold_from == "take" and rep.mode != "solo"):
-            return state.parse_move(hint_view(view, ctx, top=1).best.move)
+            return state.parse_move(hint_view(state.game, view, ctx, top=1).best.move)
         candidates, _ = search(rep, ctx, seat, view.resample, top_only=True, policy_move=policy_move)
     return _ranked(candidates)[0].plan[0]
 
@@ -971,8 +979,8 @@ def hint(state: AetheryaState, ctx: SearchContext, top: int = 3, player: int | N
     """The hint on a full state: by definition the hint on the view of the player to act (or
     :func:`hint_full` with ``full_information``)."""
     if full_information:
-        return hint_full(state, ctx, top, player)
+        return hint_full(state.game, state, ctx, top=top, player=player)
     seat = state.to_move if player is None else player
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidInputError("player", player, f"expected a seat 0..{state.players - 1}")
-    return hint_view(state.view(seat), ctx, top)
+    return hint_view(state.game, state.view(seat), ctx, top=top)

@@ -1,5 +1,8 @@
 """JSON form and compact notation of :class:`AetheryaState` and of a player's view (``solver.aetherya.view``).
 
+The state and the view format themselves with the functions here; a parsed state is made by its game
+(``game.new_root_state()``), so this module imports neither class.
+
 The JSON form and the notation carry the same fields (``docs/formats/aetherya.md``);
 the notation is parsed into the JSON form, so both go through one validator.
 In kingdoms an upper-case letter is a face-up card, a lower-case letter a
@@ -12,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, cell_index, legend
-from solver.aetherya.tiles import (TILE_SLUGS, tile_from_code, tile_from_json, tile_kind, tile_to_code,
+from solver.aetherya.cards import (CARD_TYPES, CELL_NAMES, CENTRE, LEGENDS, LETTERS, MODES, RING, SOLO_ROWS, cell_index,
+                                   legend)
+from solver.aetherya.tiles import (PALANTIR, TILE_SLUGS, tile_from_code, tile_from_json, tile_kind, tile_to_code,
                                    tile_to_json, tile_family)
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.validate import as_bool, as_choice, as_int, as_list, as_object, as_str, check_keys, get
@@ -141,7 +143,6 @@ TILE_KEYS = ("undealt", "territories", "faceUp", "owned", "accords", "staffs", "
 
 def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     """Parse and validate a JSON state of ``game``'s mode and player count."""
-    from solver.aetherya.state import MODES, AetheryaState
     data = as_object(obj, field)
     mode = as_choice(as_str(get(data, "mode", field), f"{field}.mode"), f"{field}.mode", MODES)
     if mode != game.mode:
@@ -152,7 +153,7 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     if players != game.num_players:
         raise InvalidInputError(f"{field}.players", players, f"this game has {game.num_players} player(s); "
                                                              f"load it with players={players}")
-    s = AetheryaState(game)
+    s = game.new_root_state()
     P = players
     phase = as_str(get(data, "phase", field), f"{field}.phase")
     allowed = COMMON_PHASES + PHASES_BY_MODE_EXTRA.get(mode, ())
@@ -283,7 +284,6 @@ def _tiles_from_json(s: Any, obj: Any, field: str) -> None:
 # ---------------------------------------------------------------------- validation
 def validate_state(s: Any, field: str = "state") -> None:
     """Structural checks beyond the field types: an impossible state raises :class:`ImpossibleStateError`."""
-    from solver.aetherya.state import CENTRE, SOLO_ROWS
     setup = s.phase in ("legends", "start", "arrange", "territories")
     for p in range(s.players):
         f = f"{field}.kingdoms[{p}]"
@@ -362,7 +362,6 @@ def _filled(cards: list[int], cells: Any) -> list[bool]:
 def _validate_setup(s: Any, field: str) -> None:
     """Setup happens in a fixed order (AE-17): Legends, starting cards, 2x2 arrangements, territories, tiles,
     first discard. A state in a setup phase must look like that order produced it."""
-    from solver.aetherya.state import CENTRE, RING, SOLO_ROWS
     phase = s.phase
     if phase not in SETUP_PHASES:
         return
@@ -458,7 +457,6 @@ MID_TURN = ("tile", "end-turn", "refill", "reform", "legend-discard", "over")
 
 
 def _face_up_ring(s: Any, p: int) -> int:
-    from solver.aetherya.state import RING
     return sum(1 for c in RING if s.kingdoms[p][c] >= 0 and not s.hidden[p] >> c & 1)
 
 
@@ -501,7 +499,6 @@ def _validate_turn_count(s: Any, field: str) -> None:
 
 
 def _validate_solo(s: Any, field: str) -> None:
-    from solver.aetherya.state import RING
     ring_hidden = all(s.hidden[0] >> c & 1 for c in RING)
     if s.failed and s.phase != "over":
         raise ImpossibleStateError(f"{field}.failed", True, "a failed campaign is over (AE-34)")
@@ -535,8 +532,6 @@ def _validate_coop(s: Any, field: str) -> None:
 
 
 def _validate_tiles(s: Any, field: str) -> None:
-    from solver.aetherya.state import RING
-    from solver.aetherya.tiles import PALANTIR
     tf = f"{field}.tiles"
     before = s.phase in ("legends", "start", "arrange", "territories")
     if before and (any(t >= 0 for tt in s.territory_tiles for t in tt) or any(s.owned) or s.tile_discard):
@@ -715,13 +710,18 @@ def _dec(kind: str, text: str, field: str, players: int) -> Any:
 
 def state_to_notation(s: Any) -> str:
     """The compact notation: ``MODE:PLAYERS`` then ``key=value`` fields separated by spaces."""
-    data = state_to_json(s)
-    parts = [f"{s.mode}:{s.players}"]
-    for key, short, kind in NOTATION_FIELDS:
+    return _fields_notation(state_to_json(s), NOTATION_FIELDS, TILE_NOTATION)
+
+
+def _fields_notation(data: dict[str, Any], fields: tuple[tuple[str, str, str], ...],
+                     tiles: tuple[tuple[str, str, str], ...]) -> str:
+    """``MODE:PLAYERS`` then the ``short=value`` of each of ``fields`` (and of ``tiles``) present in ``data``."""
+    parts = [f"{data['mode']}:{data['players']}"]
+    for key, short, kind in fields:
         if key in data:
             parts.append(f"{short}={_enc(kind, data[key])}")
     if "tiles" in data:
-        for key, short, kind in TILE_NOTATION:
+        for key, short, kind in tiles:
             parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
     return " ".join(parts)
 
@@ -738,15 +738,7 @@ def _view_fields() -> tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, s
 def view_json_to_notation(data: dict[str, Any]) -> str:
     """A view's notation body (after ``view:N``): the state's fields, with ``?`` for what the observer does not
     know, the draw pile and Legend deck as counts, and ``aw=`` for a move waiting for its outcomes."""
-    fields, tiles = _view_fields()
-    parts = [f"{data['mode']}:{data['players']}"]
-    for key, short, kind in fields:
-        if key in data:
-            parts.append(f"{short}={_enc(kind, data[key])}")
-    if "tiles" in data:
-        for key, short, kind in tiles:
-            parts.append(f"{short}={_enc(kind, data['tiles'][key])}")
-    return " ".join(parts)
+    return _fields_notation(data, *_view_fields())
 
 
 def view_notation_to_json(observer: int, text: Any, field: str = "state") -> dict[str, Any]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from solver.aetherya.cards import CARD_NAMES, CELL_NAMES, LEGENDS, LETTERS
+from solver.aetherya.puzzle_play import PuzzlePosition
 from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.game import Game, State, View
 
 CARD_W, CARD_H, GAP = 46.0, 60.0, 4.0
 GRID = 4 * CARD_W + 3 * GAP
@@ -189,6 +191,18 @@ def _palettes(doc: Svg, data: dict[str, Any], x: float, y: float) -> float:
             _tile_badge(doc, x + 8 + i * 18, y + 8, char, target=f"tile {slug}", title=f"tile {slug}")
         y += 24
     return y
+
+
+def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+    """The picture of ``position`` (a state, a view or a puzzle being answered) with ``hint`` drawn on it."""
+    if isinstance(position, PuzzlePosition):
+        return puzzle_position_svg(position.to_json(), position.board_total())
+    return position_svg(position.to_json(), hint, **options)
+
+
+def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> str:
+    """A printable puzzle sheet (or its solution), with its difficulty badge."""
+    return puzzle_sheet_svg(puzzle, solution)
 
 
 def position_svg(data: dict[str, Any], hint: dict[str, Any] | None = None, **options: Any) -> str:
@@ -428,8 +442,8 @@ def _rects_for(layout: Layout, words: list[str], mover: int, info: dict[str, Any
 
 
 # ---------------------------------------------------------------------- puzzles
-def puzzle_svg(puzzle: dict[str, Any], solution: bool = False) -> str:
-    """A printable puzzle sheet (or its solution), with its difficulty badge."""
+def puzzle_sheet_svg(puzzle: dict[str, Any], solution: bool = False) -> str:
+    """A printable puzzle sheet (or its solution), drawn from the puzzle's JSON."""
     kind = puzzle.get("kind")
     width, height = 560.0, 420.0
     doc = Svg(width, height, title=f"{puzzle.get('id', 'puzzle')}{' (solution)' if solution else ''}")

@@ -3,7 +3,7 @@
 The planner answers "if these 16 cards (the face-down ones drawn consistently
 with the player's view) could be rearranged, keeping the locked Portals and
 Dragons where they are, what is the best kingdom?" with the foundation's
-optimal-kingdom search (``solver.aetherya.optimize.optimize_kingdom``) under a
+optimal-kingdom search (``solver.aetherya.solve.optimize_kingdom``) under a
 short time limit, which says whether its answer is proven. ``local_search``
 (steepest-ascent swaps over the compiled batch scorer) is a plain baseline
 kept for the tests.
@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from solver.aetherya.cards import CELL_NAMES, DRAGON, LETTERS, PORTAL
-from solver.aetherya.scoring import format_kingdom
+from solver.aetherya.solve import optimize_kingdom
 from solver.kernels import aetherya_score as score_kernel
+from solver.search import Limits, SearchContext
 
 
 @dataclass(frozen=True)
@@ -75,28 +76,27 @@ def local_search(cards: list[int], fixed: int, rng: np.random.Generator, restart
 PLANNER_NODES = 10_000
 
 
-def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int = 40,
+def best_kingdom(cards: list[int], fixed: int, rng: np.random.Generator, time_ms: int | None = 40,
                  nodes: int | None = None) -> Plan:
     """The best arrangement found of 16 card codes, ``fixed`` cells (bitmask) staying in place.
 
     Calls the foundation's optimiser (``optimize_kingdom``: compiled local search, layout bounds and the
     compiled branch-and-bound) for ``time_ms``, or, when ``nodes`` is given, for that much search work (then
-    the answer does not depend on the machine's speed); the result says whether it is proven optimal.
+    the answer does not depend on the machine's speed, unless ``time_ms`` is given too and cuts it); the result
+    says whether it is proven optimal.
     """
-    from solver.aetherya.optimize import optimize_kingdom
-    from solver.search import Limits, SearchContext
     letters = "".join(LETTERS[c] for c in cards)
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[cards[c]]}" for c in range(16) if fixed >> c & 1)
     seed = int(rng.integers(2**31))
     if nodes is None:
         result = optimize_kingdom(letters, fixed=locked or None, time_ms=time_ms, seed=seed)
     else:
-        ctx = SearchContext(limits=Limits(nodes=nodes), seed=seed)
+        ctx = SearchContext(limits=Limits(time_ms=time_ms, nodes=nodes), seed=seed)
         result = optimize_kingdom(letters, fixed=locked or None, ctx=ctx, seed=seed, use_cache=False)
     return Plan(result.notation, int(result.total), "optimize_kingdom", bool(result.optimal))
 
 
-def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int = 40,
+def kingdom_potential(world: Any, seat: int, rng: np.random.Generator, time_ms: int | None = 40,
                       nodes: int | None = None) -> Plan:
     """The best rearrangement of ``seat``'s 16 cards in a (sampled) full state; locked cards stay."""
     cards = [c for c in world.kingdoms[seat]]

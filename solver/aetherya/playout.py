@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.aetherya.cards import CARD_TYPES, DRAGON, PORTAL
-from solver.aetherya.rules import LEGEND_POINTS, board_array, legend_points, score_board
+from solver.aetherya.scoring import LEGEND_POINTS, board_array, legend_points, score_board
 from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END,
                                    A_HAMMER, A_KEEP, A_LDISCARD, A_NOSWAP, A_PLACE, A_REVEAL, A_STAFF, A_TAKE,
                                    A_TAKE2, A_TAKE_DRAW, A_TILE_REFUSE, A_TILE_TAKE, BLOCKS, CENTRE, PERMS,

@@ -9,12 +9,12 @@ the kingdom is the answer.
 A legend-race puzzle is a solitaire turn sequence. Its position (:class:`RacePuzzle`) is the kingdom with its
 face-down cards known, the discard pile and the draw pile in order; the moves are the game's own, a turn being
 ``take`` then ``place CELL``, or ``draw`` then ``place CELL`` or ``reveal CELL`` (the rules of
-``solver/aetherya/puzzles.py``: a face-up card is never replaced by one of its kind, Portals and Dragons are
+``solver/aetherya/race.py``: a face-up card is never replaced by one of its kind, Portals and Dragons are
 locked). The position is over once the Legend is met (or after ``RACE_MAX_TURNS`` turns).
 
-``check`` accepts the moves played from these positions as a flat JSON list (:func:`read_move_answer`): they
-are replayed on the puzzle's position (an illegal move is a verdict, not an error), then judged as the kingdom
-or the turns they make, by the same check as the puzzle's own answer forms, which re-proves the optimum.
+``check`` accepts the moves played from these positions as a flat JSON list (``puzzles.read_move_answer``):
+they are replayed on the puzzle's position (an illegal move is a verdict, not an error), then judged as the
+kingdom or the turns they make, by the same check as the puzzle's own answer forms, which re-proves the optimum.
 
 Both positions have a JSON form (``{"puzzle": KIND, ...}``) and a notation (``puzzle:KIND ...``) that every
 position-taking verb accepts (``apply``, ``legal-moves``, ``show``, ``score``), and a picture whose cards and
@@ -26,17 +26,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, DRAGON, LEGENDS, LETTERS, PORTAL, legend
+import numpy as np
+
+from solver.aetherya.cards import (CARD_NAMES, CARD_TYPES, CELL_NAMES, DRAGON, LEGENDS, LETTERS, PORTAL, UNEXPLORED,
+                                   legend)
+from solver.aetherya.race import RacePosition, legend_met, placement_ok
+from solver.aetherya.scoring import score_kingdom
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, UnsupportedActionError
 from solver.game import TERMINAL_PLAYER, State
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
+#: the puzzle kinds (``generate --kind``; the first is the default)
 KINDS = ("best-kingdom", "legend-race")
 PREFIX = "puzzle:"
 #: a legend-race position ends after this many turns (the puzzles need 2 to 4; the draw pile holds 10 cards)
 RACE_MAX_TURNS = 10
 EMPTY = -1
-UNEXPLORED = 10
 #: action codes: best-kingdom pick X (card code), place CELL, lift CELL; legend-race take, draw, place, reveal
 PICK, PLACE, LIFT = 0, 16, 32
 TAKE, DRAW, REVEAL = 0, 1, 32
@@ -45,6 +50,11 @@ _MOVE = re.compile(r"^(pick [pfmshedgro]|(place|lift|reveal) [a-d][1-4]|take|dra
 
 def _norm(text: str) -> str:
     return " ".join(text.strip().lower().split())
+
+
+def is_move_text(text: str) -> bool:
+    """True when ``text`` is written as a move of a puzzle position (``pick F``, ``place b2``, ``take``, ...)."""
+    return bool(_MOVE.match(_norm(text)))
 
 
 def _letters(text: str, field: str, allow: str = "") -> list[int]:
@@ -81,8 +91,6 @@ class PuzzlePosition(State):
         return [float(self.board_total())]
 
     def board_total(self) -> int:
-        from solver.aetherya.scoring import score_kingdom
-        import numpy as np
         return score_kingdom(np.asarray(self.visible(), dtype=np.uint8)).total
 
     def visible(self) -> list[int]:
@@ -301,19 +309,17 @@ class RacePuzzle(PuzzlePosition):
         return [UNEXPLORED if self.hidden >> c & 1 else self.cards[c] for c in range(16)]
 
     def legend_met(self) -> bool:
-        from solver.aetherya.puzzles import RacePosition, _met
-        return bool(_met([RacePosition(tuple(self.cards), self.hidden, -1, 0)], self.number)[0])
+        return bool(legend_met([RacePosition(tuple(self.cards), self.hidden, -1, 0)], self.number)[0])
 
     def is_terminal(self) -> bool:
         return self.held == EMPTY and (self.legend_met() or self.turns >= RACE_MAX_TURNS or not self.legal_actions())
 
     def legal_actions(self) -> list[int]:
-        from solver.aetherya.puzzles import _placement_ok
         if self.held == EMPTY:
             if self.legend_met() or self.turns >= RACE_MAX_TURNS:
                 return []
             return ([TAKE] if self.discard else []) + ([DRAW] if self.draw else [])
-        out = [PLACE + c for c in range(16) if _placement_ok(tuple(self.cards), self.hidden, c, self.held)]
+        out = [PLACE + c for c in range(16) if placement_ok(tuple(self.cards), self.hidden, c, self.held)]
         if self.held_from == "draw":
             out += [REVEAL + c for c in range(16) if self.hidden >> c & 1]
         return out
@@ -475,82 +481,8 @@ def position_from_notation(game: Any, text: str, field: str = "state") -> Puzzle
     return position_from_payload(game, data, field)
 
 
-def puzzle_position(game: Any, puzzle: dict[str, Any]) -> PuzzlePosition:
-    """The position a player answers ``puzzle`` from (built from the puzzle itself, never its solution)."""
-    p = as_object(puzzle, "puzzle")
-    kind = as_str(get(p, "kind", "puzzle"), "puzzle.kind")
-    if kind == "best-kingdom":
-        return kingdom_position(game, p)
-    if kind == "legend-race":
-        return race_position(game, p)
-    raise InvalidInputError("puzzle.kind", kind, f"expected one of {', '.join(KINDS)}")
-
-
-def _moves_of(answer: Any) -> list[str] | None:
-    """The answer as moves played from the puzzle's position, or None when it is in another form (a kingdom,
-    or legend-race turns such as 'take, place b2')."""
-    if isinstance(answer, dict) and set(answer) == {"moves"}:
-        answer = answer["moves"]
-    if not isinstance(answer, list):
-        return None
-    for i, item in enumerate(answer):
-        if not isinstance(item, str):
-            raise InvalidMoveError(f"ANSWER[{i}]", item, "expected a move string")
-    if answer and not all(_MOVE.match(_norm(item)) for item in answer):
-        return None
-    return list(answer)
-
-
-def read_move_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any] | None:
-    """The verdict on an answer given as the moves played from the puzzle's position (None: another form).
-
-    The moves are replayed on :func:`puzzle_position`; a move that is not legal where it is played, or an
-    answer that stops short (cards still in hand, a turn begun and not finished), is a verdict with the reason.
-    Otherwise the kingdom (best-kingdom) or the turns (legend-race) they make are judged by the puzzle's own
-    check (``solver/aetherya/puzzles.py``), which proves the optimum again from the puzzle's cards.
-    """
-    from solver.aetherya.puzzles import check
-    moves = _moves_of(answer)
-    if moves is None:
-        return None
-    position = puzzle_position(game, puzzle)
-    kind = position.kind
-    turns: list[str] = []
-    pending = ""
-    for i, move in enumerate(moves):
-        try:
-            action = position.parse_move(move, f"ANSWER[{i}]")
-        except IllegalMoveError as exc:
-            return {"kind": kind, "correct": False, "readAs": "moves",
-                    "message": f"move {i + 1} '{move}' is not legal there: {exc.problem}"}
-        text = position.action_to_string(action)
-        if kind == "legend-race":
-            if action in (TAKE, DRAW):
-                pending = text
-            else:
-                turns.append(f"{pending}, {text}")
-                pending = ""
-        position.apply_action(action)
-    if kind == "best-kingdom":
-        if not position.is_terminal():
-            left = sum(position.hand) + (position.held != EMPTY)
-            return {"kind": kind, "correct": False, "readAs": "moves", "placed": 16 - left,
-                    "message": f"{left} card(s) still to place: the answer is the whole kingdom"}
-        verdict = check(puzzle, position.kingdom())
-        return {**verdict, "readAs": "moves", "kingdom": position.kingdom()}
-    if pending:
-        return {"kind": kind, "correct": False, "readAs": "moves", "turns": len(turns),
-                "message": f"the last turn is not finished: '{pending}' needs 'place CELL'"
-                           + (" or 'reveal CELL'" if pending == "draw" else "")}
-    verdict = check(puzzle, turns)
-    return {**verdict, "readAs": "moves"}
-
-
 def score(position: PuzzlePosition) -> dict[str, Any]:
     """The score sheet of the cards on a puzzle position's board (empty and face-down cells count as nothing)."""
-    import numpy as np
-
-    from solver.aetherya.scoring import score_kingdom
     return {"puzzle": position.kind, **score_kingdom(np.asarray(position.visible(), dtype=np.uint8)).to_json(),
             "complete": position.is_terminal()}
 

@@ -14,65 +14,48 @@ arrangements the proof had to look at.
 
 legend-race: a solitaire position (your kingdom with its face-down cards known,
 the discard top, and the next cards of the draw pile in order): write the named
-Legend in the fewest turns. A turn is ``take`` then ``place CELL``, or ``draw``
-then ``place CELL`` or ``reveal CELL`` (base rules: a face-up card is never
-replaced by one of its kind, Portals and Dragons are locked). Because every turn
-ends with a card put on the discard, only the discard's top card can ever be
-taken. The fewest turns are found by breadth-first search over all positions.
+Legend in the fewest turns (the rules and the breadth-first search are in
+``race.py``).
+
+An answer is checked by proving the optimum again from the puzzle's own cards;
+it may be given as the moves played from the puzzle's position
+(``puzzle_play.py``), which are replayed there first.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, DRAGON, LEGENDS, LETTERS, PORTAL, card_code, cell_index, legend
-from solver.aetherya.scoring import format_kingdom, parse_kingdom
-from solver.errors import InvalidInputError, InvalidMoveError, UnsupportedActionError
-from solver.kernels import aetherya_score as kernel
+from solver.aetherya.cards import (CARD_TYPES, CELL_NAMES, DRAGON, LEGENDS, LETTERS, PORTAL, UNEXPLORED, card_code,
+                                   cell_index, legend)
+from solver.aetherya.playout import greedy_action, sample_chance
+from solver.aetherya.puzzle_play import (DRAW, EMPTY, KINDS, TAKE, PuzzlePosition, is_move_text, kingdom_position,
+                                         race_position)
+from solver.aetherya.race import RacePosition, legend_met, race_moves, solve_race
+from solver.aetherya.scoring import format_kingdom, parse_kingdom, score_rows
+from solver.aetherya.solve import SYMMETRIES, optimize_kingdom
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, UnsupportedActionError
+from solver.game import Game
+from solver.search import Limits, SearchContext, Stopped
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
+T = TypeVar("T")
 DIFFICULTIES = ("easy", "medium", "hard")
 META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
-KINDS = ("best-kingdom", "legend-race")
-UNEXPLORED = 10
 RACE_TURNS = {"easy": 2, "medium": 3, "hard": 4}
 GAP_RANGE = {"easy": (0, 2), "medium": (3, 6), "hard": (7, 999)}
 MAX_ARRANGEMENTS = 2_500_000  # the proof's limit
 GENERATE_ARRANGEMENTS = 120_000  # hands the generator tries (keeps generation to a fraction of a second each)
 CHECK_TIME_MS = 20_000  # the optimiser's time to prove a checked hand too large to enumerate
+CROSS_CHECK_MS = 20_000  # the optimiser's time to prove a generated puzzle's optimum independently
 RACE_SEARCH_TURNS = 4   # how deep ``check`` looks for a shorter legend-race answer (4: about a second)
-
-
-# ---------------------------------------------------------------------- symmetry
-def _symmetries() -> list[list[int]]:
-    out = []
-    for k in range(8):
-        perm = []
-        for c in range(16):
-            r, col = divmod(c, 4)
-            for _ in range(k % 4):
-                r, col = col, 3 - r
-            if k >= 4:
-                col = 3 - col
-            perm.append(r * 4 + col)
-        out.append(perm)
-    return out
-
-
-SYMMETRIES = _symmetries()
-
-
-def _scores(boards: np.ndarray) -> np.ndarray:
-    out = np.empty((boards.shape[0], 8), dtype=np.int32)
-    kernel.score_batch(np.ascontiguousarray(boards, dtype=np.uint8), out)
-    return out
 
 
 # ---------------------------------------------------------------------- best-kingdom: exhaustive proof
@@ -123,7 +106,7 @@ def prove_best_kingdom(cards: list[int], fixed: dict[int, int]) -> KingdomProof:
     if count > MAX_ARRANGEMENTS:
         raise InvalidInputError("cards", format_kingdom(cards), f"{count} arrangements: too many to enumerate")
     boards = all_arrangements(free_cells, free_cards, fixed)
-    totals = _scores(boards)[:, 6]
+    totals = score_rows(boards)[:, 6]
     best = int(totals.max())
     optimal = boards[totals == best]
     keeps = [p for p in SYMMETRIES if all(fixed.get(p[c]) == card for c, card in fixed.items())]
@@ -144,9 +127,9 @@ def greedy_kingdom(cards: list[int], fixed: dict[int, int]) -> tuple[str, int]:
         empty = [c for c in range(16) if board[c] == UNEXPLORED]
         trials = np.tile(board, (len(empty), 1))
         trials[np.arange(len(empty)), empty] = card
-        totals = _scores(trials)[:, 6]
+        totals = score_rows(trials)[:, 6]
         board[empty[int(np.argmax(totals))]] = card
-    return format_kingdom(board), int(_scores(board[None, :])[0, 6])
+    return format_kingdom(board), int(score_rows(board[None, :])[0, 6])
 
 
 def _deal_hand(rng: np.random.Generator, difficulty: str) -> tuple[list[int], dict[int, int]]:
@@ -165,10 +148,13 @@ def _deal_hand(rng: np.random.Generator, difficulty: str) -> tuple[list[int], di
     return cards, {}
 
 
-def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, max_tries: int = 400) -> dict[str, Any]:
-    """One best-kingdom puzzle drawn from ``rng`` (its own stream; the shared layer adds the id)."""
+def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, ctx: SearchContext, max_tries: int = 400
+                        ) -> dict[str, Any]:
+    """One best-kingdom puzzle drawn from ``rng`` (its own stream; the shared layer adds the id); ``ctx`` is
+    polled between tries (:class:`~solver.search.Stopped`) and stops the optimiser's cross-check."""
     lo, hi = GAP_RANGE[difficulty]
     for _ in range(max_tries):
+        _poll(ctx)
         cards, fixed = _deal_hand(rng, difficulty)
         if not fixed:
             continue
@@ -178,7 +164,8 @@ def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, max_tries: in
         gap = proof.score - greedy_score
         if proof.optimal_orbits != 1 or not lo <= gap <= hi:
             continue
-        cross = _optimizer_cross_check(cards, fixed, proof.score)
+        _poll(ctx)
+        cross = _optimizer_cross_check(cards, fixed, proof.score, ctx)
         return {
             "kind": "best-kingdom", "difficulty": difficulty,
             "cards": "".join(LETTERS[c] for c in order),
@@ -193,167 +180,27 @@ def best_kingdom_puzzle(rng: np.random.Generator, difficulty: str, max_tries: in
     raise InvalidInputError("--difficulty", difficulty, f"no {difficulty} best-kingdom puzzle found in {max_tries} tries")
 
 
-def _optimizer_cross_check(cards: list[int], fixed: dict[int, int], score: int) -> dict[str, Any]:
-    """The foundation's optimiser must prove the same optimum independently (else the generator stops)."""
-    from solver.aetherya.optimize import optimize_kingdom
+def _optimizer_cross_check(cards: list[int], fixed: dict[int, int], score: int, ctx: SearchContext
+                           ) -> dict[str, Any]:
+    """The foundation's optimiser must prove the same optimum independently (else the generator stops); it
+    searches for ``CROSS_CHECK_MS`` at most, and stops with ``ctx`` (its terminate and time limit)."""
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[k]}" for c, k in sorted(fixed.items()))
-    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, time_ms=20_000,
+    left = ctx.remaining()
+    time_ms = CROSS_CHECK_MS if left is None else max(1, min(CROSS_CHECK_MS, math.ceil(left * 1000)))
+    search = SearchContext(limits=Limits(time_ms=time_ms), cancel=ctx.cancel)
+    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, ctx=search,
                               use_cache=False)
+    _poll(ctx)  # a cross-check cut by the limits is no proof
     if result.optimal and result.total != score:
         raise AssertionError(f"optimiser and enumeration disagree on {cards} {fixed}: {result.total} != {score}")
     return {"optimizer": result.status, "score": int(result.total), "agrees": result.total == score}
 
 
 # ---------------------------------------------------------------------- legend-race
-@dataclass(frozen=True)
-class RacePosition:
-    """A solitaire race position: kingdom (codes), face-down mask, discard top (-1 none), draw index."""
-
-    cards: tuple[int, ...]
-    hidden: int
-    top: int
-    drawn: int
-
-
-def _visible(cards: tuple[int, ...], hidden: int) -> np.ndarray:
-    return np.asarray([UNEXPLORED if hidden >> c & 1 else cards[c] for c in range(16)], dtype=np.uint8)
-
-
-def _placement_ok(cards: tuple[int, ...], hidden: int, cell: int, card: int) -> bool:
-    return bool(hidden >> cell & 1) or (cards[cell] not in (DRAGON, PORTAL) and cards[cell] != card)
-
-
-def race_moves(pos: RacePosition, draw: list[int]) -> list[tuple[str, RacePosition]]:
-    """Every turn from ``pos``: ("take, place b2", next position), ...."""
-    out = []
-    options = []
-    if pos.top >= 0:
-        options.append(("take", pos.top, False))
-    if pos.drawn < len(draw):
-        options.append(("draw", draw[pos.drawn], True))
-    for source, card, drawn in options:
-        for cell in range(16):
-            if _placement_ok(pos.cards, pos.hidden, cell, card):
-                cards = list(pos.cards)
-                replaced = cards[cell]
-                cards[cell] = card
-                out.append((f"{source}, place {CELL_NAMES[cell]}",
-                            RacePosition(tuple(cards), pos.hidden & ~(1 << cell), replaced,
-                                         pos.drawn + (1 if drawn else 0))))
-            if drawn and pos.hidden >> cell & 1:
-                out.append((f"draw, reveal {CELL_NAMES[cell]}",
-                            RacePosition(pos.cards, pos.hidden & ~(1 << cell), card, pos.drawn + 1)))
-    return out
-
-
-def _met(positions: list[RacePosition], number: int) -> np.ndarray:
-    if not positions:
-        return np.zeros(0, dtype=bool)
-    boards = np.stack([_visible(p.cards, p.hidden) for p in positions])
-    return (_scores(boards)[:, 7] >> (number - 1) & 1).astype(bool)
-
-
-def _expand(C: np.ndarray, Hd: np.ndarray, T: np.ndarray, D: np.ndarray, draw: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every turn from every frontier position, vectorised: children arrays, parent index, move code.
-
-    Move code: source * 16 + cell with source 0 take-place, 1 draw-place, 2 draw-reveal.
-    """
-    n = C.shape[0]
-    rows = np.arange(n)
-    out_c, out_h, out_t, out_d, out_p, out_m = [], [], [], [], [], []
-    has_draw = D < len(draw)
-    drawn_card = np.where(has_draw, draw[np.minimum(D, max(len(draw) - 1, 0))] if len(draw) else 0, 255)
-    for source in range(3):
-        if source == 0:
-            ok_src, card = T != 255, T
-        else:
-            ok_src, card = has_draw, drawn_card
-        for cell in range(16):
-            old = C[:, cell]
-            hid = Hd[:, cell]
-            if source == 2:
-                ok = ok_src & hid
-            else:
-                ok = ok_src & (hid | ((old != DRAGON) & (old != PORTAL) & (old != card)))
-            idx = rows[ok]
-            if not len(idx):
-                continue
-            c2 = C[idx].copy()
-            h2 = Hd[idx].copy()
-            h2[:, cell] = False
-            if source == 2:
-                t2 = card[idx]
-            else:
-                t2 = old[idx]
-                c2[:, cell] = card[idx]
-            d2 = D[idx] + (0 if source == 0 else 1)
-            out_c.append(c2); out_h.append(h2); out_t.append(t2); out_d.append(d2)
-            out_p.append(idx); out_m.append(np.full(len(idx), source * 16 + cell))
-    if not out_c:
-        empty = np.zeros((0, 16), np.uint8)
-        return empty, np.zeros((0, 16), bool), np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64), \
-            np.zeros(0, np.int64)
-    return (np.concatenate(out_c), np.concatenate(out_h), np.concatenate(out_t).astype(np.uint8),
-            np.concatenate(out_d), np.concatenate(out_p), np.concatenate(out_m))
-
-
-def _met_arrays(C: np.ndarray, Hd: np.ndarray, number: int) -> np.ndarray:
-    boards = np.where(Hd, UNEXPLORED, C).astype(np.uint8)
-    hits = np.zeros(len(boards), dtype=bool)
-    for start in range(0, len(boards), 1 << 18):
-        chunk = boards[start:start + (1 << 18)]
-        hits[start:start + len(chunk)] = (_scores(chunk)[:, 7] >> (number - 1) & 1).astype(bool)
-    return hits
-
-
-def _move_text(code: int) -> str:
-    source, cell = divmod(int(code), 16)
-    return ("take, place ", "draw, place ", "draw, reveal ")[source] + CELL_NAMES[cell]
-
-
-def solve_race(start: RacePosition, draw: list[int], number: int, max_turns: int = 4
-               ) -> tuple[int | None, list[str], int]:
-    """Fewest turns to meet Legend ``number`` (breadth-first over every position, vectorised); returns
-    ``(turns, moves, positions generated)``; ``turns`` is ``None`` when more than ``max_turns`` are needed."""
-    if _met([start], number)[0]:
-        return 0, [], 1
-    C = np.asarray([start.cards], dtype=np.uint8)
-    Hd = np.asarray([[bool(start.hidden >> c & 1) for c in range(16)]])
-    T = np.asarray([255 if start.top < 0 else start.top], dtype=np.uint8)
-    D = np.asarray([start.drawn], dtype=np.int64)
-    draw_arr = np.asarray(draw, dtype=np.uint8)
-    levels: list[tuple[np.ndarray, np.ndarray]] = []
-    generated = 1
-    for turn in range(1, max_turns + 1):
-        C, Hd, T, D, parent, move = _expand(C, Hd, T, D, draw_arr)
-        generated += len(C)
-        hits = _met_arrays(C, Hd, number)
-        if hits.any():
-            i = int(np.argmax(hits))
-            moves = [_move_text(move[i])]
-            p = int(parent[i])
-            for par, mv in reversed(levels):
-                moves.append(_move_text(mv[p]))
-                p = int(par[p])
-            return turn, moves[::-1], generated
-        if turn == max_turns or not len(C):
-            break
-        key = np.concatenate([C, Hd.astype(np.uint8), T[:, None], D[:, None].astype(np.uint8)], axis=1)
-        _, first = np.unique(np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel(),
-                             return_index=True)
-        first.sort()
-        C, Hd, T, D = C[first], Hd[first], T[first], D[first]
-        levels.append((parent[first], move[first]))
-    return None, [], generated
-
-
-def _race_position(rng: np.random.Generator) -> tuple[RacePosition, list[int], list[int]]:
-    """A mid-game kingdom of a seeded 2-player greedy game, its pile order drawn at random."""
-    from solver.aetherya.game import AetheryaGame
-    from solver.aetherya.playout import greedy_action, sample_chance
-    game = AetheryaGame()
-    state = game.new_initial_state(int(rng.integers(2**31)))
+def _race_position(game: Game, rng: np.random.Generator) -> tuple[RacePosition, list[int], list[int]]:
+    """A mid-game kingdom of a seeded greedy game of the default rules (2-player base, whatever ``game`` is
+    played with), its pile order drawn at random."""
+    state = type(game)().new_initial_state(int(rng.integers(2**31)))
     turns = int(rng.integers(2, 12))
     while not state.is_terminal() and state.turn < turns:
         state.apply_action(sample_chance(state, rng) if state.is_chance_node() else greedy_action(state, rng))
@@ -367,16 +214,19 @@ def _race_position(rng: np.random.Generator) -> tuple[RacePosition, list[int], l
     return pos, draw, list(state.discards[0])
 
 
-def legend_race_puzzle(rng: np.random.Generator, difficulty: str, max_tries: int = 300) -> dict[str, Any]:
-    """One legend-race puzzle drawn from ``rng`` (its own stream; the shared layer adds the id)."""
+def legend_race_puzzle(game: Game, rng: np.random.Generator, difficulty: str, ctx: SearchContext,
+                       max_tries: int = 300) -> dict[str, Any]:
+    """One legend-race puzzle drawn from ``rng`` (its own stream; the shared layer adds the id); ``ctx`` is
+    polled between tries and between the search's turns (:class:`~solver.search.Stopped`)."""
     target = RACE_TURNS[difficulty]
     for _ in range(max_tries):
-        pos, draw, discard = _race_position(rng)
+        _poll(ctx)
+        pos, draw, discard = _race_position(game, rng)
         if pos.hidden == 0:
             continue
-        unmet = [leg.number for leg in LEGENDS if not _met([pos], leg.number)[0]]
+        unmet = [leg.number for leg in LEGENDS if not legend_met([pos], leg.number)[0]]
         number = int(rng.choice(unmet))
-        turns, moves, explored = solve_race(pos, draw, number, max_turns=target)
+        turns, moves, explored = solve_race(pos, draw, number, max_turns=target, ctx=ctx)
         if turns != target:
             continue
         kingdom = "".join(LETTERS[c].lower() if pos.hidden >> i & 1 else LETTERS[c] for i, c in enumerate(pos.cards))
@@ -394,15 +244,109 @@ def legend_race_puzzle(rng: np.random.Generator, difficulty: str, max_tries: int
     raise InvalidInputError("--difficulty", difficulty, f"no {difficulty} legend-race puzzle found in {max_tries} tries")
 
 
-# ---------------------------------------------------------------------- public entry points
-def generate(kind: str, count: int, seed: int, difficulty: str, start: int = 0) -> list[dict[str, Any]]:
-    """Puzzles ``start .. start+count-1`` of the run ``(kind, difficulty, seed)``, each from its own stream
-    (``solver.puzzles.generate``: the ids regenerate them)."""
-    from solver.aetherya.game import AetheryaGame
-    from solver.puzzles import generate as shared_generate
-    as_int(count, "count", 1)
-    as_int(seed, "seed", 0, 2**63 - 1)
-    return list(shared_generate(AetheryaGame(), kind, difficulty, seed=seed, start=start, count=count))
+def _poll(ctx: SearchContext) -> None:
+    if ctx.should_stop():
+        raise Stopped("puzzle generation")
+
+
+# ---------------------------------------------------------------------- the shared layer's entry points
+def generate(game: Game, kind: str, difficulty: str, rng: np.random.Generator, ctx: SearchContext
+             ) -> dict[str, Any]:
+    """One puzzle of ``kind`` drawn from ``rng`` (the puzzle without its id); stops with ``Stopped`` when ``ctx``
+    says (its terminate or time limit)."""
+    if kind == "best-kingdom":
+        return best_kingdom_puzzle(rng, difficulty, ctx)
+    return legend_race_puzzle(game, rng, difficulty, ctx)
+
+
+def check(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """The verdict on ``answer``: a kingdom or turns (``docs/formats/aetherya.md``), or the moves played from
+    :func:`position` as a list (replayed there, then judged the same way), proven again from the puzzle's own
+    cards (:func:`check_answer`): the file's ``solution`` is never trusted and may be left out."""
+    verdict = read_move_answer(game, puzzle, answer)
+    if verdict is None:
+        verdict = check_answer(puzzle, answer)
+    if "optimum" in verdict and ("puzzleError" in verdict or not puzzle.get("solution")):
+        verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
+    return verdict
+
+
+def position(game: Game, puzzle: dict[str, Any]) -> PuzzlePosition:
+    """The position a player answers ``puzzle`` from by moves: a best-kingdom puzzle's fixed cards and hand
+    (``pick CARD``, ``place CELL``, ``lift CELL``), a legend-race puzzle's solitaire position (``take``/``draw``
+    then ``place CELL``/``reveal CELL``); built from the puzzle itself, never its solution (``puzzle_play.py``)."""
+    return _by_kind(puzzle, "puzzle", lambda p: kingdom_position(game, p), lambda p: race_position(game, p))
+
+
+def _by_kind(puzzle: Any, field: str, best_kingdom: Callable[[dict[str, Any]], T],
+             legend_race: Callable[[dict[str, Any]], T]) -> T:
+    """``best_kingdom(puzzle)`` or ``legend_race(puzzle)`` by the puzzle's ``kind`` (errors name ``field``)."""
+    p = as_object(puzzle, field)
+    kind = as_str(get(p, "kind", field), f"{field}.kind")
+    if kind == "best-kingdom":
+        return best_kingdom(p)
+    if kind == "legend-race":
+        return legend_race(p)
+    raise InvalidInputError(f"{field}.kind", kind, f"expected one of {', '.join(KINDS)}")
+
+
+def _moves_of(answer: Any) -> list[str] | None:
+    """The answer as moves played from the puzzle's position, or None when it is in another form (a kingdom,
+    or legend-race turns such as 'take, place b2')."""
+    if isinstance(answer, dict) and set(answer) == {"moves"}:
+        answer = answer["moves"]
+    if not isinstance(answer, list):
+        return None
+    for i, item in enumerate(answer):
+        if not isinstance(item, str):
+            raise InvalidMoveError(f"ANSWER[{i}]", item, "expected a move string")
+    if answer and not all(is_move_text(item) for item in answer):
+        return None
+    return list(answer)
+
+
+def read_move_answer(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any] | None:
+    """The verdict on an answer given as the moves played from the puzzle's position (None: another form).
+
+    The moves are replayed on :func:`position`; a move that is not legal where it is played, or an answer that
+    stops short (cards still in hand, a turn begun and not finished), is a verdict with the reason. Otherwise
+    the kingdom (best-kingdom) or the turns (legend-race) they make are judged by :func:`check_answer`, which
+    proves the optimum again from the puzzle's cards.
+    """
+    moves = _moves_of(answer)
+    if moves is None:
+        return None
+    played = position(game, puzzle)
+    kind = played.kind
+    turns: list[str] = []
+    pending = ""
+    for i, move in enumerate(moves):
+        try:
+            action = played.parse_move(move, f"ANSWER[{i}]")
+        except IllegalMoveError as exc:
+            return {"kind": kind, "correct": False, "readAs": "moves",
+                    "message": f"move {i + 1} '{move}' is not legal there: {exc.problem}"}
+        text = played.action_to_string(action)
+        if kind == "legend-race":
+            if action in (TAKE, DRAW):
+                pending = text
+            else:
+                turns.append(f"{pending}, {text}")
+                pending = ""
+        played.apply_action(action)
+    if kind == "best-kingdom":
+        if not played.is_terminal():
+            left = sum(played.hand) + (played.held != EMPTY)
+            return {"kind": kind, "correct": False, "readAs": "moves", "placed": 16 - left,
+                    "message": f"{left} card(s) still to place: the answer is the whole kingdom"}
+        verdict = check_answer(puzzle, played.kingdom())
+        return {**verdict, "readAs": "moves", "kingdom": played.kingdom()}
+    if pending:
+        return {"kind": kind, "correct": False, "readAs": "moves", "turns": len(turns),
+                "message": f"the last turn is not finished: '{pending}' needs 'place CELL'"
+                           + (" or 'reveal CELL'" if pending == "draw" else "")}
+    verdict = check_answer(puzzle, turns)
+    return {**verdict, "readAs": "moves"}
 
 
 def _parse_fixed(obj: Any, field: str) -> dict[int, int]:
@@ -415,21 +359,15 @@ def _parse_fixed(obj: Any, field: str) -> dict[int, int]:
     return fixed
 
 
-def check(puzzle: Any, answer: Any) -> dict[str, Any]:
-    """Verify ``answer`` against ``puzzle`` (both parsed JSON or strings); returns a verdict object.
+def check_answer(puzzle: Any, answer: Any) -> dict[str, Any]:
+    """Verify ``answer`` (a kingdom, or legend-race turns) against ``puzzle``; returns a verdict object.
 
     Nothing the puzzle file says about its solution is trusted: the optimum is proven again from the
     puzzle's own cards (and ``solution`` may be left out). A well-formed answer that breaks the puzzle's
     rules (other cards, a moved fixed card, a turn that is not legal there) is a verdict, ``correct``
     false with the reason; only input that cannot be read raises.
     """
-    p = as_object(puzzle, "PUZZLE")
-    kind = as_str(get(p, "kind", "PUZZLE"), "PUZZLE.kind")
-    if kind == "best-kingdom":
-        return _check_kingdom(p, answer)
-    if kind == "legend-race":
-        return _check_race(p, answer)
-    raise InvalidInputError("PUZZLE.kind", kind, f"expected one of {', '.join(KINDS)}")
+    return _by_kind(puzzle, "PUZZLE", lambda p: _check_kingdom(p, answer), lambda p: _check_race(p, answer))
 
 
 def _recorded(p: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
@@ -459,7 +397,6 @@ def prove_kingdom_optimum(cards: list[int], fixed: dict[int, int]) -> tuple[int,
         free_cards.remove(card)
     if arrangement_count(free_cards) <= MAX_ARRANGEMENTS:
         return prove_best_kingdom(cards, fixed).score, "EXHAUSTIVE"
-    from solver.aetherya.optimize import optimize_kingdom
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[k]}" for c, k in sorted(fixed.items()))
     result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, time_ms=CHECK_TIME_MS)
     if not result.optimal:
@@ -498,7 +435,7 @@ def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
             return _verdict("best-kingdom", False, f"the fixed card {LETTERS[card]} must stay on {CELL_NAMES[cell]} "
                             f"(the kingdom has {LETTERS[board[cell]]} there)", recorded, optimum, score=None,
                             optimum=optimum, proof=proof)
-    score = int(_scores(board[None, :])[0, 6])
+    score = int(score_rows(board[None, :])[0, 6])
     return _verdict("best-kingdom", score == optimum, "optimal" if score == optimum else f"{optimum - score} short",
                     recorded, optimum, score=score, optimum=optimum, proof=proof)
 
@@ -585,7 +522,7 @@ def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
                             f"{_why_not_legal(pos, draw, source, action, cell)}", recorded, optimum,
                             turns=len(moves), optimum=optimum, legendWritten=False)
         pos = options[turn]
-    met = bool(_met([pos], number)[0])
+    met = bool(legend_met([pos], number)[0])
     if not met:
         optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS)
         return _verdict("legend-race", False, "the Legend is not met", recorded, optimum, turns=len(moves),
@@ -609,23 +546,11 @@ def _race_optimum(start: RacePosition, draw: list[int], number: int, max_turns: 
     if max_turns < 0:
         return None
     return solve_race(start, draw, number, max_turns=max_turns)[0] if max_turns else \
-        (0 if _met([start], number)[0] else None)
-
-
-def load_json_arg(value: Any, field: str) -> Any:
-    """A puzzle or answer from the command line: JSON text (already parsed) or a plain string."""
-    if isinstance(value, str):
-        stripped = value.strip()
-        if stripped.startswith(("{", "[")):
-            try:
-                return json.loads(stripped)
-            except json.JSONDecodeError as exc:
-                raise InvalidInputError(field, stripped[:80], f"malformed JSON ({exc.msg})") from None
-    return value
+        (0 if legend_met([start], number)[0] else None)
 
 
 # ---------------------------------------------------------------------- text for a person
-def describe_puzzle(puzzle: dict[str, Any]) -> str:
+def describe(game: Game, puzzle: dict[str, Any]) -> str:
     """The puzzle as text: the question and the position (no solution)."""
     lines = [f"{puzzle.get('kind')} ({puzzle.get('difficulty')}): {puzzle.get('question', '')}"]
     if puzzle.get("kind") == "best-kingdom":
@@ -656,8 +581,8 @@ def proven_answer(verdict: dict[str, Any]) -> str:
     return f"{optimum} turns, proven fewest"
 
 
-def puzzle_answer(puzzle: dict[str, Any]) -> str:
-    """The proven answer as one line of text."""
+def answer(game: Game, puzzle: dict[str, Any]) -> str:
+    """The proven answer as one line of text (for the answers page)."""
     solution = puzzle.get("solution") or {}
     if puzzle.get("kind") == "best-kingdom":
         return f"{solution.get('kingdom')} (score {solution.get('score')}, proven optimal)"

@@ -12,25 +12,38 @@ completed (``"hint completed"``, 0 or 1). Labels measured on the same deals are 
 from __future__ import annotations
 
 import zlib
-
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from solver.aetherya.hints import best_move, solo_progress
+from solver.aetherya.playout import greedy_action, random_action, sample_chance
 from solver.aetherya.state import AetheryaState
 from solver.errors import InvalidInputError
-from solver.search import Limits, SearchContext
+from solver.game import Game
+from solver.search import Limits, SearchContext, Stopped
 
 Policy = Callable[[AetheryaState, np.random.Generator], int]
+#: the policies ``selfplay --policies`` accepts, and the default match
 POLICIES = ("hint", "greedy", "random", "hint-full-info")
+DEFAULT = ("hint", "greedy")
 DEFAULT_HINT_NODES = 300
 
 
-def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES) -> Policy:
+def decision_context(ctx: SearchContext | None, hint_nodes: int, seed: int) -> SearchContext:
+    """The limits of one hint decision: ``hint_nodes`` playouts, within the run's time limit and stopped by its
+    terminate (``ctx``: the self-play run's context; without one, the budget alone)."""
+    if ctx is None:
+        return SearchContext(limits=Limits(nodes=hint_nodes), seed=seed)
+    return SearchContext(limits=Limits(time_ms=ctx.limits.time_ms, nodes=hint_nodes), cancel=ctx.cancel,
+                         seed=seed, started=ctx.started)
+
+
+def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES, ctx: SearchContext | None = None) -> Policy:
     """The move chooser of a policy: the hint from the player's own view (``hint``), the hint with every card
-    known (``hint-full-info``), the greedy policy of the playouts, or a uniformly random legal move."""
-    from solver.aetherya.playout import greedy_action, random_action
+    known (``hint-full-info``), the greedy policy of the playouts, or a uniformly random legal move. The hints
+    stop with ``ctx`` (the run's time limit and terminate)."""
     if name == "greedy":
         return greedy_action
     if name == "random":
@@ -40,7 +53,6 @@ def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES) -> Policy:
     full = name == "hint-full-info"
 
     def choose(state: AetheryaState, rng: np.random.Generator) -> int:
-        from solver.aetherya.hints import best_move
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -51,22 +63,25 @@ def make_policy(name: str, hint_nodes: int = DEFAULT_HINT_NODES) -> Policy:
             # only where the hint departs from it
             policy = greedy_action(state.clone(), rng)
             seed = zlib.crc32(state.view(state.to_move).to_notation().encode()) & 0x7FFFFFFF  # what the player sees
-            return best_move(state, SearchContext(limits=Limits(nodes=hint_nodes), seed=seed),
-                             full_information=full, policy_move=policy)
-        ctx = SearchContext(limits=Limits(nodes=hint_nodes), seed=int(rng.integers(2**31)))
-        return best_move(state, ctx, full_information=full)  # the hint's best move, without its explanations
+            return best_move(state, decision_context(ctx, hint_nodes, seed), full_information=full,
+                             policy_move=policy)
+        search = decision_context(ctx, hint_nodes, int(rng.integers(2**31)))
+        return best_move(state, search, full_information=full)  # the hint's best move, without its explanations
     return choose
 
 
-def play(game: Any, deal_seed: int, seats: list[Policy], play_seed: int) -> tuple[AetheryaState, list[str]]:
+def play_deal(game: Game, deal_seed: int, seats: list[Policy], play_seed: int, ctx: SearchContext | None = None
+              ) -> tuple[AetheryaState, list[str]]:
     """One game: the setup from ``deal_seed``, then the draws from ``play_seed`` (the same for every seat
-    rotation of a deal) and each seat's choices from its own stream. Returns the final state and the moves."""
-    from solver.aetherya.playout import sample_chance
+    rotation of a deal) and each seat's choices from its own stream. Returns the final state and the moves.
+    ``ctx`` is polled before every move: :class:`~solver.search.Stopped` when it says stop."""
     state = game.new_initial_state(deal_seed)
     chance = np.random.default_rng([play_seed, 1])
     choosers = [np.random.default_rng([play_seed, 2, seat]) for seat in range(len(seats))]
     moves: list[str] = []
     while not state.is_terminal():
+        if ctx is not None and ctx.should_stop():
+            raise Stopped("self-play")
         if state.is_chance_node():
             action = sample_chance(state, chance)
         else:
@@ -76,21 +91,21 @@ def play(game: Any, deal_seed: int, seats: list[Policy], play_seed: int) -> tupl
     return state, moves
 
 
-def selfplay_game(game: Any, policies: tuple[str, ...], rng: np.random.Generator,
-                  hintNodes: int = DEFAULT_HINT_NODES) -> dict[str, Any]:  # noqa: N803 (the option's name)
-    """One seeded deal played by ``policies`` (``solver.game.Game.selfplay_game``)."""
+def play(game: Game, policies: tuple[str, ...], rng: np.random.Generator, ctx: SearchContext,
+         hintNodes: int = DEFAULT_HINT_NODES) -> dict[str, Any]:  # noqa: N803 (the option's name)
+    """One seeded deal played by ``policies``: ``outcomes`` per label, and the games played; stops with
+    :class:`~solver.search.Stopped` when ``ctx`` says (its terminate or time limit)."""
     deal_seed, play_seed = (int(x) for x in rng.integers(0, 2**31, size=2))
-    chooser = {name: make_policy(name, hintNodes) for name in policies}
+    chooser = {name: make_policy(name, hintNodes, ctx) for name in policies}
     players = game.num_players
     outcomes: dict[str, float] = {}
     games = []
     if game.mode in ("coop", "solo"):
         for name in dict.fromkeys(policies):
-            state, moves = play(game, deal_seed, [chooser[name]] * players, play_seed)
+            state, moves = play_deal(game, deal_seed, [chooser[name]] * players, play_seed, ctx)
             outcomes[name] = float(state.returns()[0])
             entry: dict[str, Any] = {"seats": [name] * players, "returns": state.returns(), "moves": moves}
             if game.mode == "solo":
-                from solver.aetherya.hints import solo_progress
                 outcomes[f"{name} completed"] = 0.0 if state.failed else 1.0
                 entry.update({"legendsWritten": solo_progress(state), "ageScores": list(state.age_scores)})
             games.append(entry)
@@ -101,7 +116,7 @@ def selfplay_game(game: Any, policies: tuple[str, ...], rng: np.random.Generator
     wins: dict[str, list[float]] = {name: [] for name in names}
     for rotation in range(rotations):
         seats = [names[(seat + rotation) % len(names)] for seat in range(players)]
-        state, moves = play(game, deal_seed, [chooser[name] for name in seats], play_seed)
+        state, moves = play_deal(game, deal_seed, [chooser[name] for name in seats], play_seed, ctx)
         returns, winners = state.returns(), state.winners()
         for seat, name in enumerate(seats):
             scores[name].append(float(returns[seat]))

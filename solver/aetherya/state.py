@@ -19,23 +19,20 @@ from typing import Any
 
 import numpy as np
 
-from solver.aetherya.cards import CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, LOCKED, TRIBES, DRAGON, deck_counts, legend
-from solver.aetherya.rules import (BATTLES, board_array, dragon_is_wild, legend_points, legend_slugs, satisfied_legends,
-                                   score_board, sword_battles)
-from solver.aetherya.scoring import KingdomScore
+from solver.aetherya.cards import (CARD_TYPES, CELL_NAMES, CENTRE, DRAGON, LEGENDS, LETTERS, LOCKED, MODES, RING,
+                                   SOLO_ROWS, TRIBES, deck_counts, legend)
+from solver.aetherya.notation import state_to_json, state_to_notation
+from solver.aetherya.scoring import (BATTLES, KingdomScore, board_array, dragon_is_wild, legend_points, legend_slugs,
+                                     satisfied_legends, score_board, sword_battles)
 from solver.aetherya.tiles import (ACCORD, GRIFFIN, HAMMER, OBJECTS, PALANTIR, STAFF, STONES, SWORD, THIEF,
-                                   TILE_SLUGS, TRAFFICKER, family_tiles, stone_value, tile_family, tile_kind)
+                                   TILE_SLUGS, TRAFFICKER, family_tiles, stone_value, tile_kind)
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
 
-MODES = ("base", "objects", "coop", "solo")
-CENTRE = (5, 6, 9, 10)  # b2 c2 b3 c3: the starting 2x2
-RING = tuple(c for c in range(16) if c not in CENTRE)
 PERMS = tuple(itertools.permutations(range(4)))
 BLOCKS = tuple(r * 4 + c for r in range(3) for c in range(3))  # top-left cell of each 2x2 block
 ROW_SIZE = {2: 8, 3: 8, 4: 8}
 COOP_ROW = {2: 4, 3: 3, 4: 2}  # errata: 4 at 2 players
-SOLO_ROWS = (4, 5, 6)  # errata: rows of 4, 5 and 6
 SOLO_DECK_PLAYERS = 2  # "Only the base components for 2 players are used"
 
 # -- actions ---------------------------------------------------------------------------
@@ -811,9 +808,9 @@ class AetheryaState(State):
 
     # ------------------------------------------------------------------ information
     def view(self, player: int) -> Any:
-        """What ``player`` knows here (AE-22): an :class:`~solver.aetherya.view.AetheryaView`."""
-        from solver.aetherya.view import AetheryaView
-        return AetheryaView.of_state(self, player)
+        """What ``player`` knows here (AE-22): an :class:`~solver.aetherya.view.AetheryaView`, built by the game
+        (``view.py`` builds on this module, so the game, which imports both, makes the view)."""
+        return self.game.view_of(self, player)
 
     def observation(self, player: int) -> dict[str, Any]:
         """``player``'s view as JSON (``docs/formats/aetherya.md``; it parses back as a position)."""
@@ -824,11 +821,9 @@ class AetheryaState(State):
         return self.view(player).resample(rng)
 
     def to_json(self) -> dict[str, Any]:
-        from solver.aetherya.notation import state_to_json
         return state_to_json(self)
 
     def to_notation(self) -> str:
-        from solver.aetherya.notation import state_to_notation
         return state_to_notation(self)
 
     # ------------------------------------------------------------------ invariants
@@ -903,4 +898,4 @@ def legend_number(key: Any, field: str) -> int:
     return legend(key, field).number
 
 
-__all__ = ["AetheryaState", "MODES", "BATTLES"]
+__all__ = ["AetheryaState", "MODES", "BATTLES", "CENTRE", "RING", "SOLO_ROWS"]

@@ -1,4 +1,5 @@
-"""Aetherya positions as text for a person (``memory-solver aetherya show``), drawn from the position's JSON.
+"""Aetherya as text for a person: positions (``memory-solver aetherya show``, drawn from the position's JSON),
+score sheets (``score``) and optimal kingdoms (``optimize``).
 
 Face-up cards are their letters (``P F M S H E D G R O``), a face-down card is
 its letter in lower case in a full state (as in the notation) and ``?`` in a
@@ -7,9 +8,15 @@ view (its kind is not known), an empty cell ``.``.
 
 from __future__ import annotations
 
+from io import StringIO
 from typing import Any
 
-from solver.aetherya.cards import CARD_NAMES, LETTERS
+from solver.aetherya.cards import CARD_NAMES, CATEGORIES, LEGENDS, LETTERS
+from solver.aetherya.puzzle_play import PuzzlePosition
+from solver.aetherya.puzzle_play import describe as describe_puzzle_position
+from solver.aetherya.scoring import KingdomScore
+from solver.aetherya.solve import OptimizeResult
+from solver.game import Game, State, View
 
 KEY = "P Plains  F Forest  M Mountain  S Swamp  H Humans  E Elves  D Dwarves  G Goblins  R Dragon  O Portal"
 
@@ -22,8 +29,15 @@ def _grid(kingdom: str) -> list[str]:
     return out
 
 
-def describe(data: dict[str, Any]) -> str:
-    """The position as text: a header, every kingdom as a 4x4 grid, the piles, the Legends, the tiles."""
+def describe(game: Game, position: State | View) -> str:
+    """The position as a person reads it: every kingdom as a 4x4 grid, the piles, the Legends (``show``)."""
+    if isinstance(position, PuzzlePosition):
+        return describe_puzzle_position(position)
+    return describe_json(position.to_json())
+
+
+def describe_json(data: dict[str, Any]) -> str:
+    """The position's JSON as text: a header, every kingdom as a 4x4 grid, the piles, the Legends, the tiles."""
     view = data.get("view")
     mode, players = data["mode"], data["players"]
     dealing = ("legends", "start", "territories", "tiles", "first-discard", "draw", "refill", "reform")
@@ -36,7 +50,7 @@ def describe(data: dict[str, Any]) -> str:
     lines = [head]
     if mode == "solo":
         lines.append(f"Age {data.get('age', 1)}: Legends to write "
-                     + ", ".join(data["ageRows"][data.get("age", 1) - 1]) + f"; written: "
+                     + ", ".join(data["ageRows"][data.get("age", 1) - 1]) + "; written: "
                      + (", ".join(data.get("written", [])) or "none"))
         scores = data.get("ageScores", [])
         if scores:
@@ -85,3 +99,54 @@ def describe(data: dict[str, Any]) -> str:
                      + (f" (entered: {', '.join(awaiting['entered'])})" if awaiting["entered"] else ""))
     lines.append(f"Key: {KEY}; lower case face down, ? unknown, . empty")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- score sheets and optimal kingdoms
+def score_sheet(score: KingdomScore) -> str:
+    """A kingdom's score sheet, one category a line."""
+    out = StringIO()
+    for name, value in zip(CATEGORIES, score.categories):
+        out.write(f"  {name:<10}{value:>5}\n")
+    out.write(f"  {'total':<10}{score.total:>5}\n")
+    out.write(f"  tie-break  {score.tiebreak}\n")
+    satisfied = ", ".join(leg.slug for leg in score.satisfied) or "none"
+    out.write(f"  Legends this kingdom satisfies: {satisfied}\n")
+    return out.getvalue()
+
+
+def score_from_json(result: dict[str, Any]) -> KingdomScore:
+    """A :class:`KingdomScore` back from its JSON (for the text form of ``score``)."""
+    by_slug = {leg.slug: leg for leg in LEGENDS}
+    return KingdomScore(*(result[name] for name in CATEGORIES),
+                        satisfied=tuple(by_slug[s] for s in result.get("satisfied_legends", [])))
+
+
+def render(verb: str, result: Any) -> str | None:
+    """The text form of ``score`` (a kingdom's sheet, or every seat's); ``None`` for the generic lines."""
+    if verb != "score" or not isinstance(result, dict):
+        return None
+    if "players" not in result:
+        return score_sheet(score_from_json(result))
+    out = StringIO()
+    for sheet in result["players"]:
+        out.write(f"seat {sheet['player']}: total {sheet['total']}  ("
+                  + ", ".join(f"{name} {sheet[name]}" for name in CATEGORIES) + ")\n")
+    if result.get("winners") is not None:
+        out.write(f"winners: {', '.join(map(str, result['winners'])) or 'none'}\n")
+    for age in result.get("ages", []):
+        out.write(f"Age {age['age']}: kingdom {age['kingdom']}, objective {age['objective']}, score "
+                  f"{age['score']}\n")
+    return out.getvalue()
+
+
+def optimize_text(result: OptimizeResult) -> str:
+    """The best kingdom of a hand, its score sheet and the proof status (``optimize``)."""
+    fixed = f" with {result.hand.fixed_text()} fixed" if result.hand.fixed else ""
+    lines = [f"Best kingdom of {result.hand.letters()}{fixed}:"]
+    lines += [f"  {' '.join(row)}" for row in result.notation.split("/")]
+    text = "\n".join(lines) + "\n" + score_sheet(result.score())
+    if result.optimal:
+        return text + (f"  proven optimal ({result.prover}, {result.layouts} Portal layout(s), "
+                       f"{result.seconds:.3f} s)\n")
+    return text + (f"  not proven: the best board total is at most {result.bound} "
+                   f"(time limit reached after {result.seconds:.3f} s)\n")

@@ -16,6 +16,7 @@ those of :class:`~solver.aetherya.state.AetheryaState` applied to it; an
 outcome the observer enters (a card drawn, the card found under a territory,
 a tile) is first *pinned* into the representative, which is refused when no
 state consistent with the view has it (a ninth Dragon, a tile already seen).
+What is unknown, the refill and the re-sampling are in ``solver/aetherya/knowledge.py``.
 
 Move and outcome strings are those of the full state (``docs/formats/aetherya.md``):
 ``card H`` for every card the observer sees (a draw, a revealed or replaced
@@ -33,30 +34,26 @@ from typing import Any
 import numpy as np
 
 from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, deck_counts, legend
-from solver.aetherya.rules import board_array, score_board
-from solver.aetherya.scoring import KingdomScore
-from solver.aetherya.state import (A_GRIFFIN, A_PEEK, A_PLACE, A_REVEAL, C_CARD, C_LEGEND, C_TILE,
-                                   SOLO_DECK_PLAYERS, AetheryaState)
-from solver.aetherya.tiles import TILE_SLUGS, family_tiles, kind_from_slug, make_tile, tile_family, tile_kind
+from solver.aetherya.knowledge import (UNSEEN_DEALS, canonicalize, card_pool, no_such_card, refill, refill_tiles,
+                                       resample, start_seats, tile_known, tile_pool, turn_over_cells)
+from solver.aetherya.notation import (BASE_KEYS, MODE_KEYS, TILE_KEYS, state_from_json, state_to_json,
+                                      view_json_to_notation)
+from solver.aetherya.scoring import KingdomScore, board_array, legend_points, score_board
+from solver.aetherya.state import (A_GRIFFIN, A_PEEK, A_PLACE, A_REVEAL, C_CARD, C_LEGEND, C_TILE, SOLO_DECK_PLAYERS,
+                                   AetheryaState)
+from solver.aetherya.tiles import (TILE_SLUGS, family_tiles, kind_from_slug, make_tile, tile_family, tile_from_json,
+                                   tile_kind, tile_to_json)
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, View, join_view_notation
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, get
 
 UNSEEN = "?"
-#: chance phases whose card nobody sees when it is dealt
-UNSEEN_DEALS = ("territories",)
 #: chance phases dealing a card from the pile that everybody sees
 SEEN_DRAWS = ("first-discard", "draw", "reform")
 
 
 def _norm(text: str) -> str:
     return " ".join(text.strip().lower().split())
-
-
-def turned_over_phase(rep: AetheryaState) -> bool:
-    """True when every card of the kingdoms lies face up (the end of the game or of a solo Age), so that a card
-    the observer does not know is one turned over whose kind is still to be entered."""
-    return rep.phase == "over" or (rep.mode == "solo" and rep.phase in ("swap", "block") and rep.age > 0)
 
 
 class AetheryaView(View):
@@ -78,146 +75,36 @@ class AetheryaView(View):
             raise InvalidInputError("player", observer, f"expected a seat 0..{state.players - 1}")
         view = AetheryaView(state.game, observer, state.clone(), list(state.hidden),
                             [p != observer for p in range(state.players)])
-        view._canonicalize()
+        canonicalize(view)
         return view
 
     def clone(self) -> AetheryaView:
         awaiting = None if self.awaiting is None else (self.awaiting[0], list(self.awaiting[1]))
         return AetheryaView(self.game, self.observer, self.rep.clone(), self.unknown, self.start_unknown, awaiting)
 
-    # ------------------------------------------------------------------ what is unknown
-    def _start_seats(self) -> list[int]:
-        return [q for q in range(self.rep.players) if self.start_unknown[q] and self.rep.start[q]]
-
-    def _unknown_cells(self) -> list[tuple[int, int]]:
-        return [(q, c) for q in range(self.rep.players) for c in range(16) if self.unknown[q] >> c & 1]
-
+    # ------------------------------------------------------------------ what is unknown (knowledge.py)
     def turn_over_cells(self) -> list[tuple[int, int]]:
         """Cards turned face up at the end (of the game, or of a solo Age) whose kind is still to be entered."""
-        return [(q, c) for q, c in self._unknown_cells() if not self.rep.hidden[q] >> c & 1]
+        return turn_over_cells(self)
 
     def pool(self) -> Counter:
-        """The cards the observer has not seen, by kind: face-down cards, the other players' starting cards, and
-        the draw pile unless its cards are known."""
-        rep = self.rep
-        pool: Counter = Counter()
-        for q in self._start_seats():
-            pool.update(rep.start[q])
-        for q, c in self._unknown_cells():
-            pool[rep.kingdoms[q][c]] += 1
-        if not rep.pile_known:
-            for k in range(CARD_TYPES):
-                pool[k] += rep.pile[k]
-        return pool
+        """The cards the observer has not seen, by kind (:func:`~solver.aetherya.knowledge.card_pool`)."""
+        return card_pool(self)
 
-    def _tile_known(self, seat: int, cell: int) -> bool:
-        rep = self.rep
-        return bool(rep.face_up_tiles[seat] >> cell & 1) or seat * 16 + cell in rep.known[self.observer]
-
-    def _tile_cells(self, family: int) -> list[int]:
-        rep = self.rep
-        return [c for c in range(16) if rep.territory_tiles[family][c] >= 0 and not self._tile_known(family, c)]
-
-    def tile_pool(self, family: int) -> Counter:
-        """The tiles of ``family`` the observer has not seen (face down, undealt or discarded unrevealed)."""
-        rep = self.rep
-        pool: Counter = Counter(rep.territory_tiles[family][c] for c in self._tile_cells(family))
-        pool.update(rep.undealt[family])
-        pool.update(t for t in rep.unrevealed if tile_family(t) == family)
-        return pool
-
-    # ------------------------------------------------------------------ refilling the representative
-    def _refill(self, cells: dict[tuple[int, int], int] | None = None, pile_card: int | None = None,
-                start: tuple[int, list[int]] | None = None, field: str = "move", text: Any = None) -> None:
-        """Re-deal the unknown cards canonically, with the pinned ones in place; refuse an impossible pin."""
-        rep, cells = self.rep, cells or {}
-        pool = self.pool()
-        wanted: Counter = Counter(cells.values())
-        if pile_card is not None and not rep.pile_known:
-            wanted[pile_card] += 1
-        if start is not None:
-            wanted.update(start[1])
-        for kind, n in wanted.items():
-            if pool[kind] < n:
-                raise IllegalMoveError(field, text, self._no_such_card(kind))
-        if pile_card is not None and rep.pile_known and rep.pile[pile_card] < 1:
-            raise IllegalMoveError(field, text, f"the re-formed draw pile holds no {CARD_NAMES[pile_card]} "
-                                                f"(its cards are known: {self._pile_letters()})")
-        pool -= wanted
-        for q in self._start_seats():
-            if start is not None and q == start[0]:
-                rep.start[q] = sorted(start[1])
-                continue
-            need = len(rep.start[q])
-            kinds = sorted((k for k in pool if pool[k] > 0), key=lambda k: (-pool[k], k))[:need]
-            if len(kinds) < need:
-                raise IllegalMoveError(field, text, f"then seat {q} could not hold {need} different starting cards")
-            rep.start[q] = sorted(kinds)
-            pool -= Counter(kinds)
-        rest = sorted(pool.elements())
-        i = 0
-        for q, c in self._unknown_cells():
-            if (q, c) in cells:
-                rep.kingdoms[q][c] = cells[q, c]
-            else:
-                rep.kingdoms[q][c] = rest[i]
-                i += 1
-        if not rep.pile_known:
-            pile = Counter(rest[i:])
-            if pile_card is not None:
-                pile[pile_card] += 1
-            rep.pile = [pile[k] for k in range(CARD_TYPES)]
-
-    def _refill_tiles(self, pins: dict[tuple[int, int], int] | None = None, field: str = "move",
-                      text: Any = None) -> None:
-        rep, pins = self.rep, pins or {}
-        if rep.mode != "objects":
-            return
-        for family in range(rep.players):
-            cells = self._tile_cells(family)
-            pool = self.tile_pool(family)
-            for (q, c), tile in pins.items():
-                if q != family:
-                    continue
-                if pool[tile] < 1:
-                    raise IllegalMoveError(field, text, f"no unseen {TILE_SLUGS[tile_kind(tile)]} of seat {family}'s "
-                                                        "family is left (the others are seen)")
-                pool[tile] -= 1
-            rest = sorted(pool.elements())
-            i = 0
-            for c in cells:
-                if (family, c) in pins:
-                    rep.territory_tiles[family][c] = pins[family, c]
-                else:
-                    rep.territory_tiles[family][c] = rest[i]
-                    i += 1
-            n = len(rep.undealt[family])
-            rep.undealt[family] = rest[i:i + n]
-            i += n
-            rep.unrevealed = sorted([t for t in rep.unrevealed if tile_family(t) != family] + rest[i:])
-
-    def _canonicalize(self) -> None:
-        self._refill()
-        self._refill_tiles()
-
-    def _no_such_card(self, kind: int) -> str:
-        deck = deck_counts(SOLO_DECK_PLAYERS if self.rep.mode == "solo" else self.rep.players)[kind]
-        return (f"no unseen {CARD_NAMES[kind]} is left: all {deck} are seen (face up, in the discard"
-                + (", in the known draw pile" if self.rep.pile_known else "") + " or held)")
-
-    def _pile_letters(self) -> str:
-        return "".join(LETTERS[k] * n for k, n in enumerate(self.rep.pile)) or "empty"
+    def resample(self, rng: np.random.Generator) -> AetheryaState:
+        """A full state drawn from those consistent with this view (:func:`~solver.aetherya.knowledge.resample`)."""
+        return resample(self, rng)
 
     # ------------------------------------------------------------------ whose turn
     def current_player(self) -> int:
-        if self.awaiting is not None or self.turn_over_cells():
+        if self.awaiting is not None or turn_over_cells(self):
             return CHANCE_PLAYER
         if self.rep.is_terminal():
             return TERMINAL_PLAYER
         return self.rep.current_player()
 
     def is_terminal(self) -> bool:
-        return self.rep.is_terminal() and self.awaiting is None and not self.turn_over_cells()
+        return self.rep.is_terminal() and self.awaiting is None and not turn_over_cells(self)
 
     def returns(self) -> list[float] | None:
         return self.rep.returns() if self.is_terminal() else None
@@ -227,7 +114,6 @@ class AetheryaView(View):
         rep = self.rep
         points = 0
         if rep.mode in ("base", "objects"):
-            from solver.aetherya.rules import legend_points
             points = legend_points(rep.held[seat])
         if rep.mode == "objects":
             points += rep.stones(seat)
@@ -241,8 +127,8 @@ class AetheryaView(View):
             what, seat, cell = self._next_need()
             if what == "card":
                 return [f"card {LETTERS[k]}" for k in range(CARD_TYPES) if self._can_pin_cell(seat, cell, k)]
-            return [f"tile {TILE_SLUGS[k]}" for k in range(len(TILE_SLUGS)) if self.tile_pool(seat)[make_tile(seat, k)]]
-        turned = self.turn_over_cells()
+            return [f"tile {TILE_SLUGS[k]}" for k in range(len(TILE_SLUGS)) if tile_pool(self, seat)[make_tile(seat, k)]]
+        turned = turn_over_cells(self)
         if turned:
             seat, cell = turned[0]
             return [f"card {LETTERS[k]}" for k in range(CARD_TYPES) if self._can_pin_cell(seat, cell, k)]
@@ -266,14 +152,14 @@ class AetheryaView(View):
         return [f"card {LETTERS[k]}" for k in range(CARD_TYPES) if k not in held and self._can_pin_pile(k)]
 
     def _other_arrangements(self) -> list[str]:
-        pool = self.pool()
+        pool = card_pool(self)
         kinds = [k for k in range(CARD_TYPES) if pool[k] > 0]
         return ["arrange " + "".join(LETTERS[k] for k in perm) for perm in itertools.permutations(kinds, 4)]
 
     def _trial(self, **pins: Any) -> bool:
         trial = self.clone()
         try:
-            trial._refill(**pins)
+            refill(trial, **pins)
         except IllegalMoveError:
             return False
         return True
@@ -293,14 +179,14 @@ class AetheryaView(View):
         wanted = _norm(text)
         if self.awaiting is not None:
             self._enter_awaited(wanted, text, field)
-        elif self.turn_over_cells():
-            seat, cell = self.turn_over_cells()[0]
+        elif turn_over_cells(self):
+            seat, cell = turn_over_cells(self)[0]
             kind = self._parse_card(wanted, text, field, f"the card turned over on seat {seat}'s {CELL_NAMES[cell]}")
-            self._refill(cells={(seat, cell): kind}, field=field, text=text)
+            refill(self, cells={(seat, cell): kind}, field=field, text=text)
             self.unknown[seat] &= ~(1 << cell)
-            if not self.turn_over_cells():
+            if not turn_over_cells(self):
                 self._rescore_age()
-            self._canonicalize()
+            canonicalize(self)
         elif self.rep.is_terminal():
             raise IllegalMoveError(field, text, "the game is over")
         elif self.rep.is_chance_node():
@@ -363,7 +249,7 @@ class AetheryaView(View):
         self._draw(self._parse_card(wanted, text, field, what), text, field)
 
     def _draw(self, kind: int, text: str, field: str) -> None:
-        self._refill(pile_card=kind, field=field, text=text)
+        refill(self, pile_card=kind, field=field, text=text)
         self._apply_rep(C_CARD + kind)
 
     def _enter_decision(self, wanted: str, text: str, field: str) -> None:
@@ -376,7 +262,7 @@ class AetheryaView(View):
             kinds = [LETTERS.index(ch.upper()) for ch in letters]
             if len(set(kinds)) != 4:
                 raise IllegalMoveError(field, text, "the 4 starting cards are of 4 different kinds (AE-17)")
-            self._refill(start=(rep.to_move, kinds), field=field, text=text)
+            refill(self, start=(rep.to_move, kinds), field=field, text=text)
             self.start_unknown[rep.to_move] = False
         action = rep.parse_move(text, field)
         needs = self._needs(action)
@@ -394,12 +280,12 @@ class AetheryaView(View):
             cell = (action - (A_REVEAL if action >= A_REVEAL else A_PLACE)) % 16
             if self.unknown[seat] >> cell & 1:
                 out.append(("card", seat, cell))
-            if rep.mode == "objects" and rep.territory_tiles[seat][cell] >= 0 and not self._tile_known(seat, cell):
+            if rep.mode == "objects" and rep.territory_tiles[seat][cell] >= 0 and not tile_known(self, seat, cell):
                 out.append(("tile", seat, cell))
         elif rep.phase == "end-turn" and A_GRIFFIN <= action < A_PEEK + 64:
             q, cell = divmod(action - (A_PEEK if action >= A_PEEK else A_GRIFFIN), 16)
             peek = action >= A_PEEK
-            if not self._tile_known(q, cell) and (not peek or seat == self.observer):
+            if not tile_known(self, q, cell) and (not peek or seat == self.observer):
                 out.append(("tile", q, cell))
         return out
 
@@ -414,14 +300,14 @@ class AetheryaView(View):
         if what == "card":
             kind = self._parse_card(wanted, text, field, f"the card found on {where} (after '{move}')")
             if not self._can_pin_cell(seat, cell, kind):
-                raise IllegalMoveError(field, text, self._no_such_card(kind))
+                raise IllegalMoveError(field, text, no_such_card(self, kind))
             entered.append(f"card {LETTERS[kind]}")
         else:
             word, _, slug = wanted.partition(" ")
             if word != "tile" or slug == "?":
                 raise InvalidMoveError(field, text, f"expected the tile on {where} (after '{move}'), e.g. 'tile griffin'")
             tile = make_tile(seat, kind_from_slug(slug, field))
-            if self.tile_pool(seat)[tile] < 1:
+            if tile_pool(self, seat)[tile] < 1:
                 raise IllegalMoveError(field, text, f"no unseen {TILE_SLUGS[tile_kind(tile)]} of seat {seat}'s family "
                                                     "is left (the others are seen)")
             entered.append(f"tile {TILE_SLUGS[tile_kind(tile)]}")
@@ -437,8 +323,8 @@ class AetheryaView(View):
                 revealed[q] |= 1 << c
             else:
                 tiles[q, c] = make_tile(q, TILE_SLUGS.index(entry.split()[1]))
-        self._refill(cells=cells, field=field, text=text)
-        self._refill_tiles(tiles, field=field, text=text)
+        refill(self, cells=cells, field=field, text=text)
+        refill_tiles(self, tiles, field=field, text=text)
         self.awaiting = None
         self._apply_rep(action, revealed)
 
@@ -449,62 +335,18 @@ class AetheryaView(View):
         rep.apply_action(action)
         for q in range(rep.players):
             self.unknown[q] = rep.hidden[q] | (before[q] & ~(revealed[q] if revealed else 0))
-        self._canonicalize()
+        canonicalize(self)
 
     def _rescore_age(self) -> None:
         """Solo: the Age that just ended scored with cards turned over and entered since (AE-34)."""
         rep = self.rep
         if rep.mode != "solo" or rep.failed or not rep.age_scores:
             return
-        from solver.aetherya.rules import legend_points
         ended = len(rep.age_scores) - 1
         rep.age_scores[-1] = rep.score(0).total - legend_points(rep.rows[ended])
 
-    # ------------------------------------------------------------------ sampling
-    def resample(self, rng: np.random.Generator) -> AetheryaState:
-        """A full state drawn from those consistent with this view.
-
-        The unknown cards (face-down and not yet entered territories, and the draw pile unless it is known)
-        are dealt uniformly among their places; the other players' starting cards, during setup, are drawn as
-        the deal draws them (AE-17: each among the kinds that seat does not hold yet, by copies left); each
-        family's unseen tiles are dealt uniformly among its face-down tile places (AE-22).
-        """
-        rep = self.rep
-        out = rep.clone()
-        pool = self.pool()
-        for q in self._start_seats():
-            drawn: list[int] = []
-            for _ in range(len(rep.start[q])):
-                kinds = [k for k in range(CARD_TYPES) if pool[k] > 0 and k not in drawn]
-                weights = np.asarray([pool[k] for k in kinds], dtype=float)
-                k = kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
-                drawn.append(k)
-                pool[k] -= 1
-            out.start[q] = sorted(drawn)
-        cards = sorted(pool.elements())
-        order = [int(x) for x in rng.permutation(np.asarray(cards, dtype=np.int64))] if cards else []
-        cells = self._unknown_cells()
-        for i, (q, c) in enumerate(cells):
-            out.kingdoms[q][c] = order[i]
-        if not rep.pile_known:
-            rest = Counter(order[len(cells):])
-            out.pile = [rest[k] for k in range(CARD_TYPES)]
-        if rep.mode == "objects":
-            for family in range(rep.players):
-                tile_cells = self._tile_cells(family)
-                tiles = sorted(self.tile_pool(family).elements())
-                order_t = [tiles[i] for i in rng.permutation(len(tiles))] if tiles else []
-                for i, c in enumerate(tile_cells):
-                    out.territory_tiles[family][c] = order_t[i]
-                n = len(rep.undealt[family])
-                out.undealt[family] = sorted(order_t[len(tile_cells):len(tile_cells) + n])
-                out.unrevealed = sorted([t for t in out.unrevealed if tile_family(t) != family]
-                                        + order_t[len(tile_cells) + n:])
-        return out
-
     # ------------------------------------------------------------------ JSON and notation
     def to_json(self) -> dict[str, Any]:
-        from solver.aetherya.notation import state_to_json
         rep = self.rep
         data = state_to_json(rep)
         out: dict[str, Any] = {"view": self.observer}
@@ -513,13 +355,13 @@ class AetheryaView(View):
         if not rep.pile_known:
             out["drawPile"] = sum(rep.pile)
         out["legendDeck"] = len(rep.legend_deck)
-        out["start"] = [UNSEEN * len(rep.start[q]) if q in self._start_seats() else data["start"][q]
+        out["start"] = [UNSEEN * len(rep.start[q]) if q in start_seats(self) else data["start"][q]
                         for q in range(rep.players)]
-        if rep.mode == "solo" and self.turn_over_cells() and not rep.failed and rep.age_scores:
+        if rep.mode == "solo" and turn_over_cells(self) and not rep.failed and rep.age_scores:
             out["ageScores"] = list(rep.age_scores[:-1]) + [None]
         if rep.mode == "objects":
             tiles = out["tiles"]
-            tiles["territories"] = [{cell: (UNSEEN if not self._tile_known(q, CELL_NAMES.index(cell)) else tile)
+            tiles["territories"] = [{cell: (UNSEEN if not tile_known(self, q, CELL_NAMES.index(cell)) else tile)
                                      for cell, tile in tiles["territories"][q].items()} for q in range(rep.players)]
             tiles["undealt"] = [len(u) for u in rep.undealt]
             tiles["unrevealed"] = [sum(1 for t in rep.unrevealed if tile_family(t) == f) for f in range(rep.players)]
@@ -528,7 +370,6 @@ class AetheryaView(View):
         return out
 
     def to_notation(self) -> str:
-        from solver.aetherya.notation import view_json_to_notation
         return join_view_notation(self.observer, view_json_to_notation(self.to_json()))
 
 
@@ -545,7 +386,6 @@ VIEW_KEYS = ("view", "awaiting")
 def view_from_json(game: Any, obj: Any, field: str = "state") -> AetheryaView:
     """Parse and validate a view's JSON (``docs/formats/aetherya.md``): its unknown parts are filled in
     canonically and the result checked as a full state would be."""
-    from solver.aetherya.notation import BASE_KEYS, MODE_KEYS, TILE_KEYS, state_from_json
     data = as_object(obj, field)
     mode = as_str(get(data, "mode", field), f"{field}.mode")
     check_keys(data, VIEW_KEYS + BASE_KEYS + MODE_KEYS.get(mode, ()), field)
@@ -646,7 +486,7 @@ def view_from_json(game: Any, obj: Any, field: str = "state") -> AetheryaView:
         if rep.hidden[q] & ~unknown[q]:
             raise InvalidInputError(f"{field}.kingdoms[{q}]", rows[q], "a face-down card is shown as '?'")
     view = AetheryaView(game, observer, rep, unknown, start_unknown)
-    view._canonicalize()
+    canonicalize(view)
     if mode == "solo" and view.turn_over_cells() and rep.age_scores and not rep.failed:
         if data.get("ageScores", [None])[-1] is not None:
             raise InvalidInputError(f"{field}.ageScores", data.get("ageScores"), "the last Age's score is unknown "
@@ -704,7 +544,6 @@ def _legend_deck(data: dict[str, Any], mode: str, field: str) -> list[str]:
 
 def _fill_tiles(game: Any, obj: Any, players: int, field: str, keys: tuple[str, ...]) -> dict[str, Any]:
     """A view's tiles with the unseen ones filled in canonically (each family's own unseen tiles)."""
-    from solver.aetherya.tiles import tile_from_json, tile_to_json
     data = dict(as_object(obj if obj is not None else {}, field))
     check_keys(data, keys, field)
     families = game.families
@@ -763,41 +602,5 @@ def _fill_tiles(game: Any, obj: Any, players: int, field: str, keys: tuple[str, 
     return data
 
 
-__all__ = ["AetheryaView", "view_from_json", "turned_over_phase"]
+__all__ = ["AetheryaView", "view_from_json"]
 
-
-# ---------------------------------------------------------------------- the observer's entries
-def observed_entries(state: AetheryaState, action: int, observer: int) -> list[str]:
-    """What ``observer`` enters at the table for ``action`` played on the full ``state``: the move string,
-    the outcomes it shows (the card under a territory, a tile), ``?`` for a card dealt unseen; the cards
-    turned over at the end come after (:func:`turned_over_entries`)."""
-    text = state.action_to_string(action)
-    phase = state.phase
-    if state.is_chance_node():
-        if phase == "tiles":
-            return ["tile ?"]
-        if phase in UNSEEN_DEALS or (phase == "start" and state._start_seat() != observer):
-            return ["card ?"]
-        return [text]
-    out = [text]
-    seat = state.to_move
-    if phase == "place":
-        cell = (action - (A_REVEAL if action >= A_REVEAL else A_PLACE)) % 16
-        if state.hidden[seat] >> cell & 1:
-            out.append(f"card {LETTERS[state.kingdoms[seat][cell]]}")
-        tile = state.territory_tiles[seat][cell]
-        if state.mode == "objects" and tile >= 0 and not (state.face_up_tiles[seat] >> cell & 1
-                                                          or seat * 16 + cell in state.known[observer]):
-            out.append(f"tile {TILE_SLUGS[tile_kind(tile)]}")
-    elif phase == "end-turn" and A_GRIFFIN <= action < A_PEEK + 64:
-        peek = action >= A_PEEK
-        q, cell = divmod(action - (A_PEEK if peek else A_GRIFFIN), 16)
-        known = state.face_up_tiles[q] >> cell & 1 or q * 16 + cell in state.known[observer]
-        if not known and (not peek or seat == observer):
-            out.append(f"tile {TILE_SLUGS[tile_kind(state.territory_tiles[q][cell])]}")
-    return out
-
-
-def turned_over_entries(view: AetheryaView, state: AetheryaState) -> list[str]:
-    """The cards ``view`` still has to enter once they are turned over, read from the full ``state``."""
-    return [f"card {LETTERS[state.kingdoms[q][c]]}" for q, c in view.turn_over_cells()]

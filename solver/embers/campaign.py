@@ -169,22 +169,22 @@ def campaign_from_json(obj: Any, field_name: str = "campaign") -> Campaign:
                     lists["archive"], lists["added"], lists["removed"], history)
 
 
-def load_campaign(path: str) -> Campaign:
+def load_campaign(path: str | Path) -> Campaign:
     """Read a campaign file (errors name the file)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError("CAMPAIGN", path, f"cannot read the campaign file ({exc})") from None
+        raise InvalidInputError("CAMPAIGN", str(path), f"cannot read the campaign file ({exc})") from None
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInputError("CAMPAIGN", path, f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
+        raise InvalidInputError("CAMPAIGN", str(path), f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
     return campaign_from_json(obj)
 
 
-def save_campaign(campaign: Campaign, path: str) -> None:
+def save_campaign(campaign: Campaign, path: str | Path) -> None:
     """Write a campaign file."""
     try:
         Path(path).write_text(json.dumps(campaign.to_json(), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError("CAMPAIGN", path, f"cannot write the campaign file ({exc})") from None
+        raise InvalidInputError("CAMPAIGN", str(path), f"cannot write the campaign file ({exc})") from None

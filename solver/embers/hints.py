@@ -1,7 +1,7 @@
 """Hints for Fenrys and Aelin, each from that player's own view (EM-80).
 
 A hint on a state for player ``p`` is the hint on ``state.view(p)`` (the shared
-template :meth:`solver.game.Game.hint`). :func:`hint_view` reads only the view:
+template :func:`solver.contract.hint`). :func:`hint_view` reads only the view:
 it draws a full state from it (``view.resample``) and the policies decide on
 that player's re-sample of it, so no hint can depend on a card its player
 cannot see. A hint never assumes the other player knows what it advised
@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
-from solver.embers.state import AELIN, FENRYS, EmbersState
-from solver.embers.watch import Watch
+from solver.embers.state import AELIN, FENRYS, EmbersState, as_state
+from solver.embers.view import EmbersView
 from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.game import Game, State
 from solver.results import HintResult, MoveInfo
-from solver.search import SearchContext
+from solver.search import SearchContext, Watch
 
 VALUE_MEANING = {
     "observe": "stop: the chance that a visible card completes Aelin's current row once the row's cards are added "
@@ -65,7 +66,7 @@ def node_budget(ctx: SearchContext) -> int:
     return min(budgets) if budgets else DEFAULT_NODES
 
 
-def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
+def hint_view(game: Game, view: EmbersView, ctx: SearchContext, *, top: int = 3, **options: Any) -> HintResult:
     """Ranked advice for the observer of ``view``, from that view alone."""
     table = view.table
     if view.is_terminal():
@@ -83,8 +84,10 @@ def hint_view(view: Any, ctx: SearchContext, top: int = 3) -> HintResult:
     return _ranked(state, mover, ctx, top, HintPolicy, rng, full_information=False)
 
 
-def hint_full(state: EmbersState, ctx: SearchContext, top: int = 3, player: int | None = None) -> HintResult:
+def hint_full(game: Game, position: State, ctx: SearchContext, *, top: int = 3, player: int | None = None,
+              **options: Any) -> HintResult:
     """A full-information analysis: Fenrys is told Aelin's face-down Resolve cards."""
+    state = as_state(position)
     if state.is_terminal():
         raise UnsupportedActionError("state.result", state.result, "the game is over: there is nothing to advise")
     if state.is_chance_node():

@@ -24,17 +24,12 @@ import itertools
 from collections import Counter
 from functools import lru_cache
 from math import comb, perm
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.embers.cards import SUITS
+from solver.embers.state import AELIN, TARGET, EmbersState
 from solver.errors import ImpossibleStateError
-
-if TYPE_CHECKING:
-    from solver.embers.state import EmbersState
-
-from solver.embers.state import AELIN, TARGET
 
 
 def hidden_slots(state: EmbersState, player: int) -> list[int]:
@@ -66,7 +61,7 @@ def unseen_pool(state: EmbersState, player: int) -> list[int]:
     return sorted(state.pile | {state.rows[i].resolve for i in hidden_slots(state, player)})
 
 
-def _strength_vectors(state: EmbersState, slots: list[int], pool: list[int]
+def strength_vectors(state: EmbersState, slots: list[int], pool: list[int]
                       ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Every vector of strengths the hidden ``slots`` can hold with cards of ``pool``, and its number of card
     choices (its weight in a uniform draw)."""
@@ -98,13 +93,13 @@ def resample(state: EmbersState, player: int, rng: np.random.Generator) -> Ember
     if not slots:
         return copy
     pool = unseen_pool(state, player)
-    _assign(copy, slots, pool, rng, "state.resolve")
+    assign_resolve(copy, slots, pool, rng, "state.resolve")
     return copy
 
 
-def _assign(state: EmbersState, slots: list[int], pool: list[int], rng: np.random.Generator, field: str) -> None:
+def assign_resolve(state: EmbersState, slots: list[int], pool: list[int], rng: np.random.Generator, field: str) -> None:
     cards = state.deck.cards
-    vectors, weights = _strength_vectors(state, slots, pool)
+    vectors, weights = strength_vectors(state, slots, pool)
     if not vectors:
         raise ImpossibleStateError(field, [state.rows[i].resolve for i in slots],
                                    "no unseen cards fit the face-down Resolve cards' strength rows")
@@ -124,7 +119,7 @@ def _assign(state: EmbersState, slots: list[int], pool: list[int], rng: np.rando
 def fill_unknown_resolve(state: EmbersState, slots: list[int], field: str) -> None:
     """Fill Resolve cards given as ``"?"`` by a seeded draw consistent with the table (marks the state ``guessed``)."""
     pool = sorted(state.pile)
-    _assign(state, slots, pool, np.random.default_rng(0), f"{field}.resolve")
+    assign_resolve(state, slots, pool, np.random.default_rng(0), f"{field}.resolve")
     state.guessed = True
 
 
@@ -142,7 +137,7 @@ def suit_count_distribution(state: EmbersState, player: int) -> list[list[float]
         return dist
     cards = state.deck.cards
     pool = unseen_pool(state, player)
-    vectors, weights = _strength_vectors(state, slots, pool)
+    vectors, weights = strength_vectors(state, slots, pool)
     total = sum(weights)
     by_strength: dict[int, list[int]] = {}
     for c in pool:
@@ -193,7 +188,7 @@ def resolve_distribution(state: EmbersState, player: int, row_index: int) -> dic
         return {state.deck.cards[row.resolve].strength: 1.0}
     slots = hidden_slots(state, player)
     position = slots.index(row_index)
-    vectors, weights = _strength_vectors(state, slots, unseen_pool(state, player))
+    vectors, weights = strength_vectors(state, slots, unseen_pool(state, player))
     total = sum(weights)
     out: Counter[int] = Counter()
     for vector, weight in zip(vectors, weights):
@@ -217,7 +212,7 @@ def deck_composition(state: EmbersState, player: int) -> dict[int, float]:
     if not slots:
         return {c: 1.0 for c in pool}
     cards = state.deck.cards
-    vectors, weights = _strength_vectors(state, slots, pool)
+    vectors, weights = strength_vectors(state, slots, pool)
     total = sum(weights)
     counts = Counter(cards[c].strength for c in pool if not cards[c].is_demon)
     in_resolve: Counter[int] = Counter()

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck, suit_index
-from solver.embers.state import (AELIN, FENRYS, PHASES, RESULTS, ROWS, TARGET, VIEW_PHASES, EmbersState,
-                                 StrengthRow, arrangements)
+from solver.embers.knowledge import fill_unknown_resolve
+from solver.embers.state import (AELIN, CHAPTERS, FENRYS, PHASES, RESULTS, ROWS, TARGET, VIEW_PHASES,
+                                 EmbersState, StrengthRow, arrangements)
+from solver.embers.view import UNKNOWN, EmbersView, Table, normalise
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
+from solver.game import split_view_notation
 from solver.validate import as_bool, as_choice, as_int, as_list, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
@@ -29,7 +32,6 @@ COORD_LIMIT = 1000
 _ENTRY = re.compile(r"^\s*([^@\s]+)\s*@\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 JSON_KEYS = ("game", "chapter", "part", "day", "turn", "phase", "mind", "row", "demons", "discard", "box",
              "resolve", "completed", "added", "pending", "result", "deck", "guessed")
-UNKNOWN = "?"
 
 
 # ---------------------------------------------------------------------------- writing
@@ -139,16 +141,12 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
     check_keys(obj, JSON_KEYS, field)
     if "game" in obj and obj["game"] != "embers":
         raise InvalidInputError(join(field, "game"), obj["game"], "expected 'embers'")
-    chapter = as_choice(obj.get("chapter", game.params["chapter"]), join(field, "chapter"), tuple(PHASES))
+    chapter = as_choice(obj.get("chapter", game.params["chapter"]), join(field, "chapter"), CHAPTERS)
     if chapter != game.params["chapter"]:
         raise InvalidInputError(join(field, "chapter"), chapter, f"this game is chapter {game.params['chapter']!r}; "
                                                                  f"use game 'embers(chapter={chapter})'")
     b = _Builder(game, field)
-    if observer is None:
-        state = EmbersState(game)
-    else:
-        from solver.embers.view import Table
-        state = Table(game, observer)
+    state = EmbersState(game) if observer is None else Table(game, observer)
     part = obj.get("part")
     if chapter == "prologue":
         state.part = as_int(part if part is not None else 1, join(field, "part"), 1, 2)
@@ -224,6 +222,25 @@ def state_from_json(game: EmbersGame, obj: Any, field: str = "state", observer: 
     return state
 
 
+def view_from_json(game: EmbersGame, obj: Any, field: str = "state") -> EmbersView:
+    """A player's view from its JSON (``"view": N``, ``"role"`` and ``"deckCount"`` checked when given); its
+    ``chapter`` picks the rules."""
+    obj = as_object(obj, field)
+    observer = as_int(get(obj, "view", field), f"{field}.view", 0, 1)
+    game = game.for_chapter(as_choice(obj.get("chapter", game.params["chapter"]), f"{field}.chapter", CHAPTERS))
+    body = {k: v for k, v in obj.items() if k not in ("view", "role", "deckCount")}
+    table = state_from_json(game, body, field, observer=observer)
+    view = EmbersView(game, observer, table)  # type: ignore[arg-type]
+    if "role" in obj and obj["role"] != view.role():
+        raise InvalidInputError(f"{field}.role", obj["role"], f"player {observer} is {view.role()} here")
+    if "deckCount" in obj:
+        count = as_int(obj["deckCount"], f"{field}.deckCount", 0, 1000)
+        if count != len(table.pile):
+            raise InvalidInputError(f"{field}.deckCount", count, f"the cards listed leave {len(table.pile)} "
+                                                                 "in the deck")
+    return view
+
+
 def _check_view_card(chapter: str, observer: int, face_up: bool, value: Any, field: str) -> None:
     """In a view, a face-down Resolve card is ``"?"`` exactly when the observer cannot see it (EM-27)."""
     hidden = not face_up and not (chapter == "one" and observer == AELIN)
@@ -292,7 +309,6 @@ def _finish(state: EmbersState, b: _Builder, listed_deck: Any, unknown: list[int
             raise ImpossibleStateError(join(field, "deck"), listed_deck,
                                        f"cards missing from every zone: {', '.join(deck.cards[c].id for c in sorted(missing))}")
     if observer is not None:
-        from solver.embers.view import normalise
         normalise(state, field)  # the hidden Resolve cards: a canonical fill consistent with the view
         check_state(state, field)
         return
@@ -301,7 +317,6 @@ def _finish(state: EmbersState, b: _Builder, listed_deck: Any, unknown: list[int
             raise InvalidInputError(join(field, "resolve"), "?", "unknown Resolve cards are only for Chapter One "
                                                                  "(a prologue position with '?' is a player's view: "
                                                                  "add \"view\": N)")
-        from solver.embers.knowledge import fill_unknown_resolve
         fill_unknown_resolve(state, unknown, field)
     check_state(state, field)
 
@@ -551,6 +566,13 @@ _NOTATION_KEYS = ("day", "turn", "phase", "mind", "row", "demons", "discard", "b
 def state_from_notation(game: EmbersGame, text: Any, field: str = "state") -> EmbersState:
     """Parse the compact notation into a state (through the JSON parser, so the same checks apply)."""
     return state_from_json(game, notation_to_json(game, text, field), field)
+
+
+def view_from_notation(game: EmbersGame, text: str, field: str = "state") -> EmbersView:
+    """A player's view from its notation (``view:N embers/one ...`` with ``?`` for unseen Resolve cards)."""
+    observer, body = split_view_notation(text, field)
+    game = game.for_head(body)
+    return view_from_json(game, {"view": observer, **notation_to_json(game, body, field)}, field)
 
 
 def notation_to_json(game: EmbersGame, text: Any, field: str = "state") -> dict[str, Any]:

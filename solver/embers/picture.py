@@ -21,9 +21,15 @@ segments) and the position's legal moves (for the entry panel), so equal views g
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.embers.puzzles import puzzle_state
+from solver.embers.text import PHASE_WORDS
+from solver.embers.view import EmbersView
+from solver.errors import InvalidInputError
+from solver.game import Game, State, View
 
 SUIT_COLOURS = {"C": PALETTE["blue"], "D": PALETTE["vermillion"], "F": PALETTE["orange"], "G": PALETTE["sky"],
                 "S": PALETTE["green"]}
@@ -37,13 +43,6 @@ QUARTER = 34  # a quarter of a Mind card, in pixels
 SMALL = 20  # a quarter of a card in the rows
 MARGIN = 24
 RIGHT_WIDTH = 470
-PHASES = {
-    "arrange": "Aelin arranges her Resolve", "draw": "a card is drawn", "observe": "Fenrys draws or stops",
-    "blink": "Fenrys adds or discards", "reveal": "Aelin may turn a Resolve card", "split": "Aelin keeps a section",
-    "acknowledge": "Aelin takes a card", "deal": "cards are dealt", "over": "the game is over",
-    "first": "the first play", "second": "the second play", "speak": "Aelin speaks, or not",
-    "dayend": "the Resolve cards are shown", "flip": "a Resolve card is turned",
-}
 
 
 class Picture:
@@ -142,7 +141,7 @@ class Picture:
         if data.get("result"):
             status = f"Game over: {data['result']}"
         else:
-            status = f"{turn}'s turn · phase {phase}: {PHASES.get(phase, phase)}"
+            status = f"{turn}'s turn · phase {phase}: {PHASE_WORDS.get(phase, phase)}"
             pending = data.get("pending") or {}
             if "suit" in pending:
                 status += f" (after a {pending['suit']} relive)"
@@ -269,7 +268,6 @@ class Picture:
         """The hint's moves with their values and reasons (the board marks them: outline, ghost, badge)."""
         if not self.marks:
             return y
-        from solver.drawing import _wrap
         y = self.section(doc, x, y, "Hint")
         for mark in self.marks:
             value = format_value(mark["value"], self.meaning)
@@ -447,7 +445,6 @@ def _entry(text: str) -> tuple[str, int, int]:
 
 
 def _tokens(move: str) -> list[str]:
-    import re
     return [t for t in re.split(r"[\s,;@=:()]+", move) if t]
 
 
@@ -455,21 +452,35 @@ def _pattern(mask: int) -> str:
     return "".join("#" if mask >> i & 1 else "." for i in range(4))
 
 
+def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
+    """The Mind in its layers, the rows, the Resolve, demons and piles, drawn from ``position.to_json()``."""
+    if options:
+        key = sorted(options)[0]
+        raise InvalidInputError(f"options.{key}", options[key], "Embers pictures take no options")
+    return position_svg(game, position, hint)
+
+
 def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None) -> str:
-    """``Game.svg``: the picture of a state or a view, from its JSON (and the legal moves of that JSON)."""
+    """The picture of a state or a view, from its JSON (and the legal moves of that JSON)."""
     data = position.to_json()
-    legal = game.legal_moves(game.parse_position(data)) if not _guessed(data) else []
+    legal = _legal_moves(game.parse_position(data)) if not _guessed(data) else []
     return Picture(position.game, data, legal, hint).draw().render()
+
+
+def _legal_moves(position: Any) -> list[str]:
+    if isinstance(position, EmbersView):
+        return position.legal_moves()
+    return [position.action_to_string(a) for a in position.legal_actions()]
 
 
 def _guessed(data: dict[str, Any]) -> bool:
     return bool(data.get("guessed"))
 
 
-def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str:
+def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> str:
     """A printable Blink puzzle: the Mind, the row, the goal and the difficulty; with ``solution`` the answer's
     cards added to the Mind, numbered in order."""
-    from solver.embers.puzzles import puzzle_state
+    game = game.for_chapter("one")  # type: ignore[attr-defined]
     puzzle_state(game, puzzle)  # a puzzle whose position is not a Blink is refused with its field
     data = {"chapter": "one", "day": 1, "turn": "fenrys", "phase": "blink", "mind": list(puzzle["mind"]),
             "row": [] if solution else list(puzzle["row"]), "demons": [], "discard": [], "box": [], "resolve": []}
@@ -486,7 +497,6 @@ def puzzle_svg(game: Any, puzzle: dict[str, Any], solution: bool = False) -> str
 
 def _puzzle_sheet(doc: Svg, picture: Picture, puzzle: dict[str, Any], solution: bool,
                   bounds: tuple[int, int, int, int]) -> float:
-    from solver.drawing import _wrap
     doc.text(MARGIN, 26, f"Embers of Memory · Blink puzzle{' · solution' if solution else ''}", size=18,
              anchor="start", weight="bold")
     doc.text(MARGIN, 50, f"{puzzle.get('id', '')} · work {puzzle.get('work', '?')} plans", size=12, anchor="start")
@@ -501,45 +511,3 @@ def _puzzle_sheet(doc: Svg, picture: Picture, puzzle: dict[str, Any], solution: 
         doc.text(MARGIN, y + 8, line, size=13, anchor="start")
         y += 20
     return y
-
-
-def examples() -> dict[str, str]:
-    """The documented pictures (``docs/formats/embers.md``): file name -> command that draws it."""
-    return dict(EXAMPLES)
-
-
-BLINK = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
-         "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-")
-LATER = ("embers/one day=2 turn=aelin phase=acknowledge mind=C1b@-2,-1;D1b@-3,-2;F1b@-1,-1;S1a@0,-1 row=- "
-         "demons=Gd,Fd discard=F5,S3,C4 box=D4,D1a resolve=G5.F2b,S4.F1a.C2b!4,^F4.F3,G3 completed=3 added=1 "
-         "pending=- result=-")
-EXAMPLES = {
-    "docs/pictures/embers-state.svg": f'memory-solver embers show "{LATER}" --svg',
-    "docs/pictures/embers-view-hint.svg": f'memory-solver embers show "{BLINK}" --player 0 --svg --hint '
-                                          "--nodes 30000",
-    "docs/pictures/embers-table.svg": 'memory-solver embers show "view:0 embers/one day=1 turn=fenrys '
-                                      'phase=draw mind=S1b@0,0 row=- demons=- discard=- box=- resolve=?,?,?,? '
-                                      'completed=0 added=0 pending=- result=-" --svg',
-}
-
-
-def main(argv: list[str]) -> int:
-    """``python -m solver.embers.picture``: redraw the documented pictures (run from the repository root)."""
-    import contextlib
-    import io
-    import shlex
-    from solver import cli
-    for path, command in EXAMPLES.items():
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            status = cli.main(shlex.split(command)[1:])
-        if status:
-            return status
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(out.getvalue())
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main(sys.argv[1:]))

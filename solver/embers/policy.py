@@ -37,6 +37,8 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
+from solver.embers.cards import SUITS
+from solver.embers.knowledge import deck_composition, need_distribution
 from solver.embers.state import (ADD, AELIN, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
                                  TARGET, EmbersState, arrangements, decode, decode_add, encode,
                                  encode_add)
@@ -282,7 +284,6 @@ def observe_scores(state: EmbersState, player: int, settings: FenrysSettings,
     never stops while no card can be added, and does not draw further once the row holds ``max_row`` memory
     cards or the deck is down to ``min_deck`` cards.
     """
-    from solver.embers.knowledge import deck_composition, need_distribution
     deck = state.deck
     memory = [c for c in state.row if not deck.cards[c].is_demon]
     if next_card is not None:
@@ -331,15 +332,16 @@ def node_budget(settings: FenrysSettings, time_limit: float | None = None) -> in
     return max(10_000, int(SEARCH_NODES_PER_SECOND * time_limit))
 
 
-def blink_plan(state: EmbersState, player: int, settings: FenrysSettings,
-               time_limit: float | None = None) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str]:
+def blink_plan(state: EmbersState, player: int, settings: FenrysSettings, time_limit: float | None = None,
+               control: Any = None) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str]:
     """The best plan found for the Blink within the budget, or ``None`` when every plan splits the Mind.
 
     The compiled branch-and-bound search (:func:`solver.embers.plan.search`) proves the optimum within its node
     budget (status ``EXHAUSTIVE``); when the budget runs out first, the better of its best plan so far and the
-    greedy plan is returned, unproven (``INCOMPLETE`` or ``GREEDY``).
+    greedy plan is returned, unproven (``INCOMPLETE`` or ``GREEDY``). ``control``: a
+    :class:`solver.search.Watch`'s stop flag (raised, the search stops with its best plan so far).
     """
-    problem, result, status, _ = _blink_plan(state, player, node_budget(settings, time_limit))
+    problem, result, status, _ = _blink_plan(state, player, node_budget(settings, time_limit), control)
     return problem, result, status
 
 
@@ -347,7 +349,7 @@ def _blink_plan(state: EmbersState, player: int, nodes: int, control: Any = None
                 problem: planlib.BlinkProblem | None = None
                 ) -> tuple[planlib.BlinkProblem, planlib.PlanResult | None, str, int]:
     """:func:`blink_plan` with a node budget, also returning the nodes spent (at most ``nodes``); ``control``:
-    a :class:`solver.embers.watch.Watch`'s stop flag (a stopped search is ``INCOMPLETE`` or ``GREEDY``)."""
+    a :class:`solver.search.Watch`'s stop flag (a stopped search is ``INCOMPLETE`` or ``GREEDY``)."""
     start = time.perf_counter()
     problem = problem or planlib.problem_from_state(state, player=player)
     found = _search(problem, nodes, control=control)
@@ -468,7 +470,7 @@ class HintPolicy:
         self.next_card = next_card
         self.total_nodes: int | None = None  # the Blink ranking's whole node budget (default 1.5 x the plan's)
         self.nodes_used = 0
-        self.watch: Any = None  # a solver.embers.watch.Watch: stops the Blink searches on terminate or time
+        self.watch: Any = None  # a solver.search.Watch: stops the Blink searches on terminate or time
         self.on_progress: Callable[[list[Scored]], None] | None = None  # the Blink ranking so far (interim)
         self._plan: list[int] = []
         self._plan_key: Any = None
@@ -509,7 +511,8 @@ class HintPolicy:
                 self._plan_key = self._expected_key(state, action)
                 return action
             view = self.view(state, rng)
-            problem, result, _ = blink_plan(view, FENRYS, self.settings)
+            control = None if self.watch is None else self.watch.control
+            problem, result, _ = blink_plan(view, FENRYS, self.settings, control=control)
             if result is None:
                 return fallback_blink(state)
             actions = plan_actions(result)
@@ -569,7 +572,7 @@ def blink_scores(state: EmbersState, player: int, settings: FenrysSettings,
     move after which every continuation splits the Mind gets :data:`SPLIT_VALUE` (``SPLITS``: no plan may count
     on Aelin's choice of section, EM-73). ``used`` receives the number of search nodes spent.
 
-    ``watch`` (:class:`solver.embers.watch.Watch`) stops the searches on ``terminate`` or at the time limit: the
+    ``watch`` (:class:`solver.search.Watch`) stops the searches on ``terminate`` or at the time limit: the
     plan is then the best found (``INCOMPLETE``) or greedy, the moves not searched yet get greedy continuations
     (``GREEDY``) and, past :data:`STOPPED_GRACE`, the plan of that one move (``UNSEARCHED``, also a lower bound).
     ``on_progress`` receives the ranking so far after the plan and after each move (interim reports).
@@ -685,7 +688,6 @@ def _plan_reason(state: EmbersState, result: planlib.PlanResult) -> str:
 def _aims(state: EmbersState, problem: planlib.BlinkProblem | None, adds: list[planlib.Placement],
           outcome: planlib.Outcome | None = None) -> str:
     """The aims of a plan: relives by suit, demons banished, cards tainted, what Aelin will see."""
-    from solver.embers.cards import SUITS
     if outcome is None and problem is not None:
         outcome = planlib.evaluate(problem, adds)
     if outcome is None:

@@ -17,6 +17,10 @@ only best one. ``easy``: fewer than 10 (rows of two cards, one relive);
 more (four cards, at least two relives). Minds are grown by legal random adds
 from one card. Everything is drawn from the generator given, so puzzle ``i``
 of a run is made again from its own stream (``solver/puzzles.py``).
+
+Generation stops when its context says so (``terminate`` or the time limit): between candidates, and inside a
+candidate's proofs (the exhaustive search and CP-SAT both watch the context), raising
+:class:`solver.search.Stopped`.
 """
 
 from __future__ import annotations
@@ -29,10 +33,16 @@ import numpy as np
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
 from solver.embers.cards import SUITS, Deck, pattern_text
+from solver.embers.solve_cpsat import solve_cpsat
 from solver.embers.state import FENRYS, EmbersState, StrengthRow, decode, decode_add
-from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
+from solver.game import Game
+from solver.search import SearchContext, Stopped, Watch
+from solver.validate import get
 
 KIND = "blink"
+#: the puzzle kinds ``generate --kind`` offers (the first is the default)
+KINDS = (KIND,)
 #: per grade: row size, least relives, Mind size range, and the band of the solver's work (plans examined)
 DIFFICULTY = {
     "easy": (2, 1, (2, 4), 1, 9),
@@ -108,8 +118,10 @@ def _relive_candidates(deck: Deck, mind: list[mindlib.Entry], row: list[int]) ->
     return count
 
 
-def _unique_optimum(problem: planlib.BlinkProblem) -> tuple[int, list[planlib.Placement], int, int] | None:
-    result = planlib.exhaustive(problem, max_plans=MAX_PLANS)
+def _unique_optimum(problem: planlib.BlinkProblem, watch: Watch | None = None
+                    ) -> tuple[int, list[planlib.Placement], int, int] | None:
+    result = planlib.exhaustive(problem, max_plans=MAX_PLANS, deadline=None if watch is None else watch.deadline,
+                                cancel=None if watch is None else watch.cancel)
     if not result.complete or result.value is None:
         return None
     placements = {frozenset(plan) for plan in result.best}
@@ -118,13 +130,25 @@ def _unique_optimum(problem: planlib.BlinkProblem) -> tuple[int, list[planlib.Pl
     return result.value, result.best[0], len(result.best), result.plans
 
 
-def generate_puzzle(game: Any, difficulty: str, rng: np.random.Generator) -> dict[str, Any]:
-    """One verified Blink puzzle of ``difficulty``, every choice drawn from ``rng``."""
+def generate(game: Game, kind: str, difficulty: str, rng: np.random.Generator,
+             ctx: SearchContext) -> dict[str, Any]:
+    """A Blink puzzle with a unique optimal plan, graded by the solver's work (EM-77, EM-78); raises
+    :class:`solver.search.Stopped` when ``ctx`` says stop."""
+    with Watch.for_context(ctx, name="embers-puzzle") as watch:
+        return generate_puzzle(game.for_chapter("one"), difficulty, rng, watch)  # type: ignore[attr-defined]
+
+
+def generate_puzzle(game: Any, difficulty: str, rng: np.random.Generator, watch: Watch | None = None
+                    ) -> dict[str, Any]:
+    """One verified Blink puzzle of ``difficulty``, every choice drawn from ``rng``; ``watch`` stops it
+    (:class:`solver.search.Stopped`) on ``terminate`` or at the time limit."""
     if difficulty not in DIFFICULTY:
         raise InvalidInputError("difficulty", difficulty, f"expected one of {', '.join(DIFFICULTY)}")
     k, least, (low, high), work_low, work_high = DIFFICULTY[difficulty]
     deck = game.deck
     for _ in range(ATTEMPTS):
+        if watch is not None and watch.stopped():
+            raise Stopped("puzzle generation stopped")
         mind = _grow_mind(deck, rng, int(rng.integers(low, high + 1)))
         if mind is None:
             continue
@@ -134,14 +158,15 @@ def generate_puzzle(game: Any, difficulty: str, rng: np.random.Generator) -> dic
             continue
         state = _state_for(game, mind, row, rng)
         problem = puzzle_problem(state)
-        found = _unique_optimum(problem)
+        found = _unique_optimum(problem, watch)
         if found is None:
             continue
         relives, solution, orders, plans = found
         if relives < least or (difficulty == "easy" and relives != 1) or plans < work_low or \
                 (work_high is not None and plans > work_high):
             continue
-        check = planlib.solve_cpsat(problem, time_limit=600.0, deterministic_time=CPSAT_WORK, max_cuts=CPSAT_CUTS)
+        check = solve_cpsat(problem, time_limit=600.0, deterministic_time=CPSAT_WORK, max_cuts=CPSAT_CUTS,
+                            watch=watch)
         if check.optimal and check.value != relives:
             raise AssertionError(f"CP-SAT disagrees with exhaustive search on puzzle {state.to_notation()}")
         if not check.optimal:  # CP-SAT did not finish its proof within its (machine-independent) work limit
@@ -169,7 +194,6 @@ def _puzzle_json(state: EmbersState, relives: int, solution: list[planlib.Placem
 
 def puzzle_state(game: Any, puzzle: dict[str, Any]) -> EmbersState:
     """The puzzle's position (its ``state``), checked to be a Blink with the puzzle's row."""
-    from solver.validate import get
     if not isinstance(puzzle, dict):
         raise InvalidInputError("puzzle", puzzle, "expected a puzzle object")
     state = game.parse_state(get(puzzle, "state", "puzzle"), "puzzle.state")
@@ -179,6 +203,28 @@ def puzzle_state(game: Any, puzzle: dict[str, Any]) -> EmbersState:
     if any(state.deck.cards[c].is_demon for c in state.row):
         raise InvalidInputError("puzzle.state", puzzle.get("state"), "a puzzle's memory row holds memory cards only")
     return state
+
+
+def position(game: Game, puzzle: dict[str, Any]) -> EmbersState:
+    """The Blink to play the answer from (its Resolve cards face up: they play no part, and no relive then
+    waits for Aelin's reveal); :func:`check` takes the moves played there as a list."""
+    return puzzle_position(game.for_chapter("one"), puzzle)  # type: ignore[attr-defined]
+
+
+def check(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """Judge ``answer`` (the adds in order, or the moves played from :func:`position`), re-proving the puzzle."""
+    return check_answer(game.for_chapter("one"), puzzle, answer)  # type: ignore[attr-defined]
+
+
+def describe(game: Game, puzzle: dict[str, Any]) -> str:
+    """The puzzle's statement as text (never its answer)."""
+    return describe_puzzle(game.for_chapter("one"), puzzle)  # type: ignore[attr-defined]
+
+
+def answer(game: Game, puzzle: dict[str, Any]) -> str:
+    """The proven answer as one line: the adds in order and the relives."""
+    solution = puzzle.get("solution") or []
+    return f"{'; '.join(solution)} (relives {puzzle.get('relives')})"
 
 
 def puzzle_position(game: Any, puzzle: dict[str, Any]) -> EmbersState:
@@ -200,7 +246,6 @@ def _face_up(state: EmbersState) -> EmbersState:
 def _answer_moves(state: EmbersState, answer: list[Any]) -> tuple[list[planlib.Placement], str | None]:
     """The web board's answer, the move strings played from :func:`puzzle_position`: its adds, or the reason
     it is not correct (a discard, a move after the row is used up, an illegal move)."""
-    from solver.errors import SolverError
     position = _face_up(state.clone())
     adds: list[planlib.Placement] = []
     for n, move in enumerate(answer, 1):

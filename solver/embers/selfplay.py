@@ -4,6 +4,9 @@ Chance nodes are resolved from an explicit deck order, shuffled with the
 game's seed (and shuffled again when a new day reshuffles the deck), which is
 the same as drawing uniformly at random; the full-information reference policy
 may look at that order to know the next card.
+
+A game stops when its context says so (``terminate`` or the time limit): between moves, and inside a hint
+policy's Blink search (the watch's stop flag), raising :class:`solver.search.Stopped`.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from solver.embers.policy import Policy
+from solver.embers.policy import FenrysSettings, FullInformationPolicy, GreedyPolicy, HintPolicy, Policy, RandomPolicy
 from solver.embers.state import AELIN, EmbersState
 from solver.game import Game
+from solver.search import SearchContext, Stopped, Watch
 
 
 class DeckOrder:
@@ -58,8 +62,10 @@ class GameRecord:
         return self.result == "won"
 
 
-def play(game: Game, seed: int, fenrys: Policy, aelin: Policy, max_steps: int = 20_000) -> GameRecord:
-    """Play one game with ``fenrys`` (player 0) and ``aelin`` (player 1) from ``seed``."""
+def play_game(game: Game, seed: int, fenrys: Policy, aelin: Policy, max_steps: int = 20_000,
+              watch: Watch | None = None) -> GameRecord:
+    """Play one game with ``fenrys`` (player 0) and ``aelin`` (player 1) from ``seed``; ``watch`` stops it
+    (:class:`solver.search.Stopped`) on ``terminate`` or at the time limit."""
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     state: EmbersState = game.new_initial_state(seed)  # type: ignore[assignment]
@@ -67,10 +73,14 @@ def play(game: Game, seed: int, fenrys: Policy, aelin: Policy, max_steps: int = 
     for policy in (fenrys, aelin):
         if hasattr(policy, "next_card") and getattr(policy, "full_information", False):
             policy.next_card = order.next_card
+        if watch is not None and hasattr(policy, "watch"):
+            policy.watch = watch
     decisions = rows = 0
     day = state.day
     moves: list[str] = []
     for _ in range(max_steps):
+        if watch is not None and watch.stopped():
+            raise Stopped("self-play stopped")
         if state.is_terminal():
             break
         if state.is_chance_node():
@@ -97,12 +107,12 @@ def play(game: Game, seed: int, fenrys: Policy, aelin: Policy, max_steps: int = 
 
 #: ``selfplay --policies`` names: one policy for both players, or ``FENRYS+AELIN``
 POLICIES = ("hint", "greedy", "random", "full-information", "hint+greedy", "greedy+hint")
-DEFAULT_POLICIES = ("hint", "greedy")
+#: the default ``--policies``
+DEFAULT = ("hint", "greedy")
 
 
 def make_policies(label: str, plan_nodes: int) -> tuple[Policy, Policy]:
     """Fresh policies for Fenrys and Aelin from a label of :data:`POLICIES`."""
-    from solver.embers.policy import FenrysSettings, FullInformationPolicy, GreedyPolicy, HintPolicy, RandomPolicy
     settings = FenrysSettings(search_nodes=plan_nodes)
     makers = {"hint": lambda: HintPolicy(settings), "greedy": GreedyPolicy, "random": RandomPolicy,
               "full-information": lambda: FullInformationPolicy(settings)}
@@ -110,17 +120,25 @@ def make_policies(label: str, plan_nodes: int) -> tuple[Policy, Policy]:
     return makers[fenrys](), makers[aelin or fenrys]()
 
 
-def selfplay_game(game: Game, policies: tuple[str, ...], rng: np.random.Generator,
-                  plan_nodes: int = 1_000_000) -> dict[str, Any]:
-    """One deal (drawn from ``rng``) played by each policy label: the same deal and draws for all (paired).
+def play(game: Game, policies: tuple[str, ...], rng: np.random.Generator, ctx: SearchContext,
+         planNodes: int = 1_000_000, **options: Any) -> dict[str, Any]:  # noqa: N803 - the option's documented key
+    """One Chapter One deal (drawn from ``rng``) played by each policy label (``hint``, ``greedy``, ... or
+    ``FENRYS+AELIN``), on the same deal and draws for all (paired).
 
     ``outcomes`` holds each label's win (0/1); ``rows`` the strength rows each completed; ``moves`` each game's
-    moves and outcomes (replayable with ``apply`` from ``new --seed DEAL``)."""
+    moves and outcomes (replayable with ``apply`` from ``new --seed DEAL``). ``planNodes``: the node budget of
+    the hint policies' Blink search. Raises :class:`solver.search.Stopped` when ``ctx`` says stop."""
+    with Watch.for_context(ctx, name="embers-selfplay") as watch:
+        return _paired(game, policies, rng, int(planNodes), watch)
+
+
+def _paired(game: Game, policies: tuple[str, ...], rng: np.random.Generator, plan_nodes: int,
+            watch: Watch | None) -> dict[str, Any]:
     deal = int(rng.integers(2**62))
     out: dict[str, Any] = {"deal": deal, "outcomes": {}, "rows": {}, "days": {}, "results": {}, "moves": {}}
     for label in policies:
         fenrys, aelin = make_policies(label, plan_nodes)
-        record = play(game, deal, fenrys, aelin)
+        record = play_game(game, deal, fenrys, aelin, watch=watch)
         out["outcomes"][label] = int(record.won)
         out["rows"][label] = record.rows
         out["days"][label] = record.day

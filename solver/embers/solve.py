@@ -1,4 +1,4 @@
-"""The ``solve`` service: the optimal plan for Fenrys's Blink, with its proof (EM-70..EM-76).
+"""The ``solve`` service: the optimal plan for Fenrys's Blink, with its proof (EM-70..EM-76); and ``score``.
 
 Both methods are anytime (issue 11): a greedy plan is known at once, CP-SAT's better plans and the compiled
 search's rounds replace it as they come, ``reportDuringSearchEvery`` sends the best so far, and ``terminate``
@@ -11,13 +11,23 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
+from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
+from solver.embers.cards import SUITS
 from solver.embers.policy import FullInformationPolicy
-from solver.embers.state import FENRYS, EmbersState
-from solver.embers.watch import Watch
+from solver.embers.solve_cpsat import solve_cpsat
+from solver.embers.state import FENRYS, TARGET, EmbersState, as_state
+from solver.embers.view import EmbersView
 from solver.errors import InvalidInputError, UnsupportedActionError
+from solver.game import Game
 from solver.results import SolveResult
-from solver.search import SearchContext
+from solver.search import SearchContext, Watch
+from solver.validate import as_bool, as_choice, check_keys, get
+
+SOLVE_KEYS = ("state", "method", "fullInformation")
+METHODS = ("cpsat", "exhaustive")
 
 EXHAUSTIVE_LIMIT = 50_000_000  # nodes of the compiled search (about 15 s)
 #: nodes of the compiled search that give CP-SAT its starting plan (a few hundredths of a second; the best plan
@@ -25,6 +35,28 @@ EXHAUSTIVE_LIMIT = 50_000_000  # nodes of the compiled search (about 15 s)
 INCUMBENT_NODES = 100_000
 #: CP-SAT's time when the query gives no time limit (a node budget alone, or none at all)
 CPSAT_DEFAULT_SECONDS = 60.0
+
+
+def solve(game: Game, payload: Any, ctx: SearchContext, method: str | None = None,
+          fullInformation: bool | None = None) -> SolveResult:  # noqa: N803 - the option's documented key
+    """The optimal Blink plan: a state or Fenrys's view, or ``{"state": STATE, "method": "cpsat"|"exhaustive",
+    "fullInformation": bool}`` (``docs/formats/embers.md``); ``method`` and ``fullInformation`` are also
+    the verb's options."""
+    chosen, full = "cpsat", False
+    if isinstance(payload, dict) and "state" in payload and "view" not in payload:
+        check_keys(payload, SOLVE_KEYS, "state")
+        chosen = as_choice(payload.get("method", "cpsat"), "state.method", METHODS)
+        full = as_bool(payload.get("fullInformation", False), "state.fullInformation")
+        payload = get(payload, "state", "")
+    chosen = chosen if method is None else as_choice(method, "method", METHODS)
+    full = full if fullInformation is None else as_bool(fullInformation, "fullInformation")
+    position = game.parse_position(payload)
+    if isinstance(position, EmbersView):
+        if full and position.masked():
+            raise InvalidInputError("fullInformation", True, "a full-information plan needs Aelin's real "
+                                                             "Resolve cards: give the full state, not Fenrys's view")
+        position = position.resample(np.random.default_rng(ctx.seed))  # Fenrys's plan reads only his view
+    return solve_blink(as_state(position), ctx, method=chosen, full_information=full)
 
 
 def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
@@ -38,7 +70,6 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
     if full_information and state.guessed:
         raise InvalidInputError("state.resolve", "?", "a full-information plan needs Aelin's real Resolve cards; "
                                                       "this state gives them as '?'")
-    import numpy as np
     view = FullInformationPolicy().view(state, np.random.default_rng(ctx.seed)) if full_information else state
     problem = planlib.problem_from_state(view, player=FENRYS)
     best = _Best(state, problem, method, full_information)
@@ -51,8 +82,8 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
         else:
             _incumbent(problem, watch, best)
             limit = CPSAT_DEFAULT_SECONDS if remaining is None else max(remaining, 0.0)
-            result = planlib.solve_cpsat(problem, time_limit=limit, seed=ctx.seed, watch=watch, on_plan=best.offer,
-                                         incumbent=best.plan.adds if best.plan is not None else None)
+            result = solve_cpsat(problem, time_limit=limit, seed=ctx.seed, watch=watch, on_plan=best.offer,
+                                 incumbent=best.plan.adds if best.plan is not None else None)
             if result.status == "UNKNOWN" and not watch.stopped() and planlib.searchable(problem) \
                     and not problem.require_all:
                 # CP-SAT's model would not be built in time: the compiled search has the rest of it
@@ -163,3 +194,48 @@ def _searched(problem: planlib.BlinkProblem, adds: list[planlib.Placement], valu
     used = {c for c, _, _ in adds}
     return planlib.PlanResult(adds, [c for c in problem.row if c not in used], value, bound, status, complete,
                               time.perf_counter() - start, planlib.evaluate(problem, adds))
+
+
+# ---------------------------------------------------------------------------------------------- score
+def score(game: Game, payload: Any, **options: Any) -> dict[str, Any]:
+    """Where a position stands: result, day, strength rows, the Mind, demons and the deck."""
+    position = game.parse_position(payload)
+    if isinstance(position, EmbersView):
+        return position_summary(position.table, set(position.masked()), to_move=position.current_player())
+    state = as_state(position)
+    return position_summary(state, {i for i, r in enumerate(state.rows) if state.guessed and not r.face_up})
+
+
+def position_summary(state: EmbersState, masked: set[int], to_move: int | None = None) -> dict[str, Any]:
+    """The ``score`` answer: a readable account of a position (JSON). Resolve cards the position does not know
+    (``masked``) stay unknown (``"?"``, row total ``null``)."""
+    deck = state.deck
+    rows = []
+    for i, row in enumerate(state.rows):
+        unknown = i in masked
+        rows.append({"row": i + 1, "resolve": "?" if unknown else deck.cards[row.resolve].id,
+                     "faceUp": row.face_up, "cards": [deck.cards[c].id for c in row.cards],
+                     "total": None if unknown else state.row_total(row),
+                     "complete": i < state.completed, "current": i == state.completed})
+    parts = mindlib.sections(state.mind) if state.mind else []
+    placeable: dict[str, list[str]] = {}
+    memory_row = [c for c in state.row if not deck.cards[c].is_demon]
+    for card, x, y in mindlib.legal_placements(deck, state.mind, memory_row) if state.mind else []:
+        placeable.setdefault(deck.cards[card].id, []).append(f"{x},{y}")
+    mover = state.current_player() if to_move is None else to_move
+    return {
+        "result": state.result, "returns": state.returns() if state.is_terminal() else None,
+        "chapter": state.chapter, "part": state.part if state.chapter == "prologue" else None, "day": state.day,
+        "phase": state.phase, "toMove": None if state.is_terminal() else
+        ("chance" if mover < 0 else state.role(mover)),
+        "rowsCompleted": state.completed, "rows": rows,
+        "mind": {"cards": len(state.mind), "visible": [deck.cards[c].id for c in mindlib.visible_cards(state.mind)],
+                 "sections": [[deck.cards[c].id for c in p] for p in parts], "split": len(parts) > 1,
+                 "picture": mindlib.render(deck, state.mind)},
+        "placements": placeable,
+        "demons": [{"demon": deck.cards[d].id, "suit": SUITS[deck.cards[d].suit],
+                    "tainted": [deck.cards[c].id for c in t]} for d, t in state.demons],
+        "deckCount": len(state.pile), "discardCount": len(state.discard),
+        "corrupted": [deck.cards[c].id for c in state.box],
+        "target": TARGET,
+    }

@@ -20,11 +20,12 @@ import numpy as np
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck
-from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidMoveError
+from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame
+    from solver.embers.view import EmbersView
 
 FENRYS, AELIN = 0, 1
 ROWAN = 0
@@ -47,6 +48,7 @@ PHASES = {
 #: settles by itself: Aelin's announcement Fenrys cannot work out (``speak``), the Resolve cards shown at Day's
 #: End (``dayend``), the prologue's Resolve card turned by a relive (``flip``)
 VIEW_PHASES = {"one": ("speak", "dayend"), "prologue": ("flip",)}
+CHAPTERS = ("one", "prologue")
 RESULTS = ("won", "lost:deck-empty", "lost:no-placement", "lost:mind-empty", "lost:setup-short")
 ROWS = {"one": 4, "prologue": 3}
 MIND_CARD_POSITION = (0, 0)
@@ -167,6 +169,8 @@ class EmbersState(State):
         return [(c, 1.0 / len(cards)) for c in cards]
 
     def legal_actions(self) -> list[int]:
+        if self.guessed:
+            self.require_known_resolve("list Aelin's choices")
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
@@ -594,10 +598,22 @@ class EmbersState(State):
         """Whether ``player`` knows the face-down Resolve cards (only Aelin, in Chapter One)."""
         return self.chapter == "one" and player == AELIN
 
-    def view(self, player: int) -> Any:
+    def view(self, player: int) -> EmbersView:
         """What ``player`` knows here, as a :class:`solver.embers.view.EmbersView` (EM-27..EM-29)."""
-        from solver.embers.view import EmbersView
-        return EmbersView.of_state(self, player)
+        return self.game.view_of(self, player)
+
+    def require_known_resolve(self, what: str) -> None:
+        """Refuse to decide what depends on face-down Resolve cards that were typed as ``"?"`` (a guess is not
+        the truth): Aelin's takes and reveals. (A player's view has entries of its own for these:
+        ``docs/formats/embers.md``.)"""
+        if self.guessed and self.current_player() == AELIN and self.phase in ("acknowledge", "reveal"):
+            raise InvalidInputError("state.resolve", "?", f"cannot {what}: the outcome depends on Aelin's face-down "
+                                                          "Resolve cards, which this state gives as '?' (give Fenrys's "
+                                                          "view, \"view\": 0, to enter what he sees)")
+
+    def apply_move(self, text: str, field: str = "move") -> None:
+        self.require_known_resolve(f"apply {field} {text!r}")
+        super().apply_move(text, field)
 
     def observation(self, player: int) -> dict[str, Any]:
         """The JSON of ``player``'s view (it parses back as that view)."""
@@ -637,12 +653,11 @@ class EmbersState(State):
         other._legal = self._legal
 
     def to_json(self) -> dict[str, Any]:
-        from solver.embers.notation import state_to_json
-        return state_to_json(self)
+        return self.game.position_json(self)
 
-    def to_notation(self) -> str:
-        from solver.embers.notation import state_to_notation
-        return state_to_notation(self)
+    def to_notation(self, masked: tuple[int, ...] | list[int] = ()) -> str:
+        """The notation (``docs/formats/embers.md``); the ``masked`` rows' Resolve cards are written ``?``."""
+        return self.game.position_notation(self, masked)
 
     # ------------------------------------------------------------------ helpers for players and tools
     def suit_letter(self, card: int) -> str:
@@ -672,3 +687,10 @@ class EmbersState(State):
         if self.pending and self.pending[0] == "suit":
             return SUITS[self.pending[1]]
         return None
+
+
+def as_state(position: Any) -> EmbersState:
+    """``position`` if it is an Embers of Memory state (not a view), else a clear error."""
+    if not isinstance(position, EmbersState):
+        raise InvalidInputError("state", type(position).__name__, "expected an Embers of Memory state")
+    return position

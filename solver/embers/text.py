@@ -7,6 +7,8 @@ from typing import Any
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, pattern_text
 from solver.embers.state import EmbersState
+from solver.embers.view import EmbersView
+from solver.game import Game
 
 PHASE_WORDS = {
     "arrange": "Aelin arranges her Resolve", "draw": "a card is drawn", "observe": "Fenrys draws or stops",
@@ -17,9 +19,8 @@ PHASE_WORDS = {
 }
 
 
-def describe(position: Any) -> str:
+def describe(game: Game, position: Any) -> str:
     """A readable account of a state, or of a player's view (its hidden cards as ``?``)."""
-    from solver.embers.view import EmbersView
     if isinstance(position, EmbersView):
         state, masked = position.table, set(position.masked())
         who = f"player {position.observer}'s view ({position.role()})"
@@ -68,6 +69,15 @@ def _render(state: EmbersState, masked: set[int], who: str, mover: int) -> str:
                 "play": f"the relive of play {value}"}[kind]
         lines.append(f"Pending: {text}")
     return "\n".join(lines) + "\n"
+
+
+def render(verb: str, result: Any) -> str | None:
+    """The text of a ``score`` or ``solve`` answer (other verbs: the generic ``key: value`` lines)."""
+    if verb == "score":
+        return render_score(result)
+    if verb == "solve":
+        return render_solve(result.to_json())
+    return None
 
 
 def render_score(result: dict[str, Any]) -> str:

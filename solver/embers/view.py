@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.embers import mind as mindlib
-from solver.embers.knowledge import _assign, _strength_vectors, hidden_slots, resolve_options
+from solver.embers.cards import SUITS
+from solver.embers.knowledge import assign_resolve, strength_vectors, hidden_slots, resolve_options
 from solver.embers.state import (AELIN, ARRANGE, CHANCE_PLAYER, FENRYS, PASS, REVEAL, TARGET, VIEW_PHASES,
                                  EmbersState, decode, encode)
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
@@ -128,7 +128,7 @@ def slot_strengths(table: EmbersState, row: int, observer: int | None = None) ->
     observer = table.observer if observer is None else observer  # type: ignore[attr-defined]
     slots = hidden_slots(table, observer)
     pool = sorted(_unseen(table, slots))
-    vectors, _ = _strength_vectors(table, slots, pool)
+    vectors, _ = strength_vectors(table, slots, pool)
     position = slots.index(row)
     return {vector[position] for vector in vectors}
 
@@ -148,7 +148,7 @@ def normalise(table: EmbersState, field: str = "state") -> None:
         return
     pool = sorted(_unseen(table, slots))
     try:
-        _assign(table, slots, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
+        assign_resolve(table, slots, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
     except ImpossibleStateError:
         raise ImpossibleStateError(f"{field}.resolve", UNKNOWN, "no cards this player has not seen fit the "
                                                                 "face-down Resolve cards' strength rows") from None
@@ -166,7 +166,7 @@ def _fits(table: Table, fixed: dict[int, int], removed: frozenset[int] = frozens
     if not rest:
         return True
     pool = sorted(unseen - set(fixed.values()) - removed)
-    return bool(_strength_vectors(table, rest, pool)[0])
+    return bool(strength_vectors(table, rest, pool)[0])
 
 
 def _place(table: Table, fixed: dict[int, int], field: str) -> None:
@@ -181,7 +181,7 @@ def _place(table: Table, fixed: dict[int, int], field: str) -> None:
         for i in rest:
             table.rows[i].resolve = -1
         pool = sorted(table.pile)
-        _assign(table, rest, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
+        assign_resolve(table, rest, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
     table._legal = None
 
 
@@ -462,7 +462,6 @@ class EmbersView(View):
 
     def _reveal_refusal(self, t: Table, rest: str) -> str | None:
         """Why ``reveal N ID`` cannot be what Fenrys saw (EM-21, EM-23, EM-24)."""
-        from solver.embers.cards import SUITS
         parts = rest.split()
         if len(parts) != 2 or not parts[0].isdigit():
             return "enter the row and the card Aelin turned, such as 'reveal 2 S3'"
@@ -526,7 +525,7 @@ class EmbersView(View):
             for i in slots:
                 t.rows[i].resolve = -1
             t.pile = unseen - {card}
-            _assign(t, slots, sorted(t.pile), np.random.default_rng(FILL_SEED), f"{field}.resolve")
+            assign_resolve(t, slots, sorted(t.pile), np.random.default_rng(FILL_SEED), f"{field}.resolve")
             t.pile.add(card)
         t._legal = None
         t.apply_action(card)
@@ -565,7 +564,7 @@ class EmbersView(View):
         slots = hidden_slots(state, self.observer)
         if slots:
             pool = sorted(_unseen(state, slots))
-            _assign(state, slots, pool, rng, "state.resolve")
+            assign_resolve(state, slots, pool, rng, "state.resolve")
         state._legal = None
         if t.phase == "speak":
             EmbersState._after_acknowledge(state)
@@ -580,8 +579,7 @@ class EmbersView(View):
 
     # -- text -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        from solver.embers.notation import state_to_json
-        data = state_to_json(self.table)
+        data = self.table.to_json()
         data.pop("deck", None)
         data.pop("guessed", None)
         for i in self.masked():
@@ -589,8 +587,7 @@ class EmbersView(View):
         return {"view": self.observer, "role": self.role(), **data, "deckCount": len(self.table.pile)}
 
     def to_notation(self) -> str:
-        from solver.embers.notation import state_to_notation
-        return join_view_notation(self.observer, state_to_notation(self.table, masked=self.masked()))
+        return join_view_notation(self.observer, self.table.to_notation(masked=self.masked()))
 
 
 def follow(view: EmbersView, state: EmbersState, action: int) -> list[str]:

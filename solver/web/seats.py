@@ -7,8 +7,9 @@ others' views as they see it: :func:`solver.record.entry_for`). Each seat has it
 least 128 random bits, stored hashed, :data:`KEY_BYTES`), and the table link its own; a key opens one seat, or
 the table's public information, and nothing else.
 
-Everything here is plain Python over :mod:`solver.web.store` and the game contract (``solver.registry``, the
-``Game``/``State``/``View`` classes, ``solver.record``); the HTTP routes are in :mod:`solver.web.tables`.
+Everything here is plain Python over :mod:`solver.web.store`, the game contract (``solver.registry``, the
+``Game``/``State``/``View`` classes, ``solver.record``) and the service layer (an engine seat's hint, a chance
+outcome drawn from the seed); the HTTP routes are in :mod:`solver.web.tables`.
 """
 
 from __future__ import annotations
@@ -24,14 +25,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import numpy as np
-
-from solver import contract
+from solver import service
 from solver.errors import IllegalMoveError, InvalidInputError, SolverError
 from solver.game import Game, State, View
 from solver.record import Record, RecordedMove, entry_for, is_record, record_from_json, seat_entries
 from solver.registry import load_game
-from solver.search import Limits, SearchContext
+from solver.search import Limits
 from solver.validate import as_choice, as_int, as_list, as_object, as_str, check_keys, get, join
 from solver.web.store import Store, StoredGame, StoredMove
 
@@ -404,19 +403,16 @@ class Table:
 
 
 def draw_outcome(state: State, seed: int, played: int) -> str:
-    """The chance outcome of a dealt game after ``played`` moves, drawn from the seed as the engine's ``sample``
-    action draws it (``numpy.random.default_rng([seed, played])``, by the outcomes' probabilities)."""
-    outcomes = state.chance_outcomes()
-    rng = np.random.default_rng([seed, played])
-    probs = np.asarray([p for _, p in outcomes], dtype=float)
-    action, _ = outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))]
-    return state.action_to_string(action)
+    """The chance outcome of a dealt game after ``played`` moves: the service's ``sample`` (drawn from the seed and
+    the number of moves that led there, as the engine's ``sample`` action and the CLI draw it)."""
+    return service.answer(service.SampleRequest(game=state.game, state=state, seed=seed, draw=played)).move
 
 
 def engine_move(state: State, seat: int, seed: int, limits: Limits, cancel: threading.Event) -> str | None:
-    """The engine's move for ``seat``: the hint's best move on the seat's view (``None`` when cancelled first)."""
-    ctx = SearchContext(limits=limits, seed=seed, cancel=cancel)
-    result = contract.hint(state.game, state, ctx, top=1, player=seat)
+    """The engine's move for ``seat``: the service's hint on the seat's view, its best move (``None`` when
+    cancelled first)."""
+    request = service.HintRequest(game=state.game, position=state, top=1, player=seat, limits=limits, seed=seed)
+    result = service.answer(request, service.context(request, cancel=cancel))
     if cancel.is_set() or not result.move_infos:
         return None
     return result.move_infos[0].move
@@ -448,6 +444,16 @@ class Tables:
         self.engine_limits = engine_limits or (lambda game: Limits(time_ms=game.default_time_ms))
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
+        self._closing = False
+
+    def close(self) -> None:
+        """Stop the engine's seats that are thinking, and start no more (the server is stopping)."""
+        self._closing = True
+        with self._lock:
+            tables = list(self._cache.values())
+        for table in tables:
+            if table.thinking is not None:
+                table.thinking.set()
 
     # -- finding ----------------------------------------------------------------------------------------
     def open(self, game_id: str, key: str) -> tuple[Table, int | None]:
@@ -609,7 +615,7 @@ class Tables:
         """Start the engine's search when an engine seat is to move and none is under way."""
         with table.lock:
             who = table.engine_to_move()
-            if who is None or (table.thinking is not None and not table.thinking.is_set()):
+            if who is None or self._closing or (table.thinking is not None and not table.thinking.is_set()):
                 return
             cancel = threading.Event()
             table.thinking = cancel

@@ -11,34 +11,46 @@ through the engine protocol (``docs/engine.md``):
   final) as server-sent events; a client that disconnects has its search
   terminated.
 
-The analysis routes keep no game state (the page posts the positions it
-analyses), serve several pages at once through one shared engine, limit the
-request size and each page's concurrent searches, cap every search's time, and
-never read a file a request names (data files come only from the package).
+Queries run in this process: each is checked and answered by the service layer
+(``solver/protocol.py``, ``solver/service.py``) on worker threads shared by
+every page (``solver/scheduler.py``), and its answers come back as objects, with
+no JSON text in between. These analysis routes keep no game state (the page
+posts the positions it analyses; the service remembers the positions of recent
+queries, so a query that extends an earlier one applies only the new moves),
+limit the request size and each page's concurrent searches, cap every search's
+time, and never read a file a request names (data files come only from the
+package).
 
 The table server (``/api/games``, ``/play/...``, ``/table/...``:
 :mod:`solver.web.tables`) holds the games themselves, each seat seeing its own
-view, in one SQLite file (:mod:`solver.web.store`, ``--db``).
+view, in one SQLite file (:mod:`solver.web.store`, ``--db``); the engine's
+seats are played on the same scheduler.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
-import threading
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.engine import CONTROL_ACTIONS, Engine
+from solver.datafiles import restrict
+from solver.errors import SolverError
+from solver.protocol import (CONTROL_ACTIONS, Query, answer_query, query_action, read_query, terminated_json,
+                             unknown_fields, version_json)
+from solver.scheduler import Job, Scheduler
+from solver.search import Limits
+from solver.validate import decode_json
 from solver.web.seats import Tables
 from solver.web.store import Store, default_path
 from solver.web.tables import Feed, table_routes
@@ -56,85 +68,62 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+#: put on a query's answer queue once the query is over (every answer sent)
+_OVER = None
 
 
-@dataclass
-class Route_:
-    """Where the answers of one submitted query go."""
+@dataclass(frozen=True)
+class Submitted:
+    """A query handed to the service: its job, and the queue its answers arrive on (``(final, answer)`` pairs,
+    then ``None`` once it is over)."""
 
-    loop: asyncio.AbstractEventLoop
+    job: Job
     answers: asyncio.Queue
-    client_id: Any
-    page: str
-    finals_expected: int
-    finals_seen: int = 0
 
 
-@dataclass
-class Bridge:
-    """One engine shared by every page; answers go back to the request that asked."""
+class Pages:
+    """Every page's queries, run in this process on one shared scheduler (the engine's queue and workers); each
+    answer goes back, as a dict, to the request that asked, under the id the page gave."""
 
-    threads: int = 2
-    max_time_ms: int = MAX_TIME_MS
-    _routes: dict[str, Route_] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _ids: Any = field(default_factory=itertools.count)
+    def __init__(self, threads: int = 2, max_time_ms: int = MAX_TIME_MS) -> None:
+        self.max_time_ms = max_time_ms
+        self._scheduler = Scheduler(threads, name="web-worker")
 
-    def __post_init__(self) -> None:
-        self.engine = Engine(self, threads=self.threads, max_time_ms=self.max_time_ms)
-
-    # -- the engine's output ----------------------------------------------------------------
-    def write(self, text: str) -> None:
-        for line in text.splitlines():
-            if not line.strip():
-                continue
-            answer = json.loads(line)
-            with self._lock:
-                route = self._routes.get(answer.get("id"))
-                if route is None:
-                    continue
-                final = not answer.get("isDuringSearch") and "warning" not in answer
-                if final:
-                    route.finals_seen += 1
-                    if route.finals_seen >= route.finals_expected or "error" in answer:
-                        self._routes.pop(answer["id"], None)
-            answer["id"] = route.client_id
-            route.loop.call_soon_threadsafe(route.answers.put_nowait, (final, answer))
-
-    def flush(self) -> None:
-        pass
-
-    # -- requests -----------------------------------------------------------------------------
     def searches_of(self, page: str) -> int:
-        with self._lock:
-            return sum(1 for r in self._routes.values() if r.page == page)
+        """How many queries of ``page`` are queued or running."""
+        return len(self._scheduler.active(lambda job: job.owner == page))
 
-    def submit(self, query: dict[str, Any], page: str) -> tuple[str, asyncio.Queue]:
-        """Hand ``query`` to the engine under an id of the server's own; answers arrive on the queue."""
-        internal = f"web-{next(self._ids)}"
-        turns = query.get("analyzeTurns")
-        expected = len(turns) if isinstance(turns, list) and turns else 1
-        route = Route_(asyncio.get_running_loop(), asyncio.Queue(), query.get("id"), page, expected)
-        with self._lock:
-            self._routes[internal] = route
-        self.engine.handle_line(json.dumps({**query, "id": internal}))
-        return internal, route.answers
+    def submit(self, query: Query, page: str) -> Submitted:
+        """Queue a checked query of ``page``; its answers arrive on the returned queue."""
+        loop = asyncio.get_running_loop()
+        answers: asyncio.Queue = asyncio.Queue()
 
-    def terminate(self, internal: str) -> None:
-        self.engine.handle_line(json.dumps({"id": f"{internal}-stop", "action": "terminate",
-                                            "terminateId": internal}))
+        def send(answer: dict[str, Any] | None) -> None:
+            if answer is not None:
+                answer = {**answer, "id": query.id}
+                answer = (not answer.get("isDuringSearch") and "warning" not in answer, answer)
+            loop.call_soon_threadsafe(answers.put_nowait, answer)
+
+        job = Job(lambda: answer_query(query, send, job.cancel, self.max_time_ms), priority=query.priority,
+                  key=query.id, owner=page, on_cancel=lambda: send(terminated_json(query)),
+                  on_done=lambda: send(_OVER))
+        self._scheduler.submit(job)
+        return Submitted(job, answers)
+
+    def run(self, work: Any, owner: str = "table-server") -> None:
+        """Queue ``work()`` (an engine seat's move of the table server) on the same workers as the pages' queries."""
+        self._scheduler.submit(Job(work, owner=owner))
+
+    def terminate(self, submitted: Submitted) -> None:
+        """Stop one query (its client went away)."""
+        self._scheduler.terminate(lambda job: job is submitted.job)
 
     def terminate_page(self, page: str, client_id: Any = None) -> int:
         """Terminate this page's searches (only those with ``client_id`` when given)."""
-        with self._lock:
-            targets = [k for k, r in self._routes.items()
-                       if r.page == page and (client_id is None or r.client_id == client_id)]
-        for internal in targets:
-            self.terminate(internal)
-        return len(targets)
+        return self._scheduler.terminate(lambda job: job.owner == page and (client_id is None or job.key == client_id))
 
     def close(self) -> None:
-        self.engine.close()
+        self._scheduler.close()
 
 
 def _error(status: int, message: str, field_name: str | None = None, qid: Any = None) -> JSONResponse:
@@ -152,8 +141,6 @@ async def _read_query(request: Request) -> dict[str, Any] | JSONResponse:
         body += chunk
         if len(body) > MAX_BODY_BYTES:
             return _error(413, f"request larger than {MAX_BODY_BYTES} bytes")
-    from solver.errors import SolverError
-    from solver.validate import decode_json
     try:
         query = decode_json(body, None)
     except SolverError as exc:
@@ -163,6 +150,17 @@ async def _read_query(request: Request) -> dict[str, Any] | JSONResponse:
     if "id" not in query:
         query["id"] = None
     return query
+
+
+def _checked(query: dict[str, Any]) -> tuple[Query | dict[str, Any], list[str]]:
+    """The query with its plain fields checked, or its error answer; and its unknown fields (warnings)."""
+    warnings: list[str] = []
+    try:
+        action = query_action(query)
+        warnings = unknown_fields(query)
+        return read_query(query["id"], query, action), warnings
+    except SolverError as exc:
+        return {"id": query["id"], **exc.to_json()}, warnings
 
 
 def _page_of(request: Request) -> str:
@@ -176,21 +174,20 @@ def _status_of(answer: dict[str, Any]) -> int:
     return 500 if answer["error"].startswith("internal error") else 400
 
 
+def _with_warnings(answer: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    return {**answer, "warnings": warnings} if warnings else answer
+
+
 def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path | None = None,
               engine_limits: Any = None) -> Starlette:
-    """The web board's application (one shared engine with ``threads`` workers), its games kept in the SQLite file
-    ``db`` (default: :func:`solver.web.store.default_path`). ``engine_limits(game)`` gives the limits of an engine
-    seat's move (default: the game's default time, capped at ``max_time_ms``)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from solver.datafiles import restrict
-    from solver.search import Limits
+    """The web board's application (the queries of every page run on one scheduler with ``threads`` workers), its
+    games kept in the SQLite file ``db`` (default: :func:`solver.web.store.default_path`). ``engine_limits(game)``
+    gives the limits of an engine seat's move (default: the game's default time, capped at ``max_time_ms``)."""
     restrict([])  # the package's data only: a request never names a file on the server
-    bridge = Bridge(threads=threads, max_time_ms=max_time_ms)
+    pages = Pages(threads=threads, max_time_ms=max_time_ms)
     store = Store(default_path() if db is None else db)
-    engine_seats = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="table-engine")
     feed = Feed()
-    tables = Tables(store, engine_seats.submit, feed.changed,
+    tables = Tables(store, pages.run, feed.changed,
                     engine_limits or (lambda game: Limits(time_ms=min(game.default_time_ms, max_time_ms))))
 
     async def control(query: dict[str, Any], page: str) -> JSONResponse | None:
@@ -198,18 +195,16 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
         if action not in CONTROL_ACTIONS:
             return None
         if action == "query_version":
-            _, answers = bridge.submit(query, page)
-            _, answer = await answers.get()
-            return JSONResponse(answer, status_code=_status_of(answer), headers=SECURITY_HEADERS)
+            return JSONResponse(version_json(query["id"]), headers=SECURITY_HEADERS)
         target = query.get("terminateId") if action == "terminate" else None
-        stopped = bridge.terminate_page(page, target)
+        stopped = pages.terminate_page(page, target)
         reply = {"id": query.get("id"), "action": action, "terminated": stopped}
         if action == "terminate":
             reply["terminateId"] = target
         return JSONResponse(reply, headers=SECURITY_HEADERS)
 
     async def admit(query: dict[str, Any], page: str) -> JSONResponse | None:
-        if bridge.searches_of(page) >= MAX_SEARCHES_PER_PAGE:
+        if pages.searches_of(page) >= MAX_SEARCHES_PER_PAGE:
             return _error(429, f"this page already runs {MAX_SEARCHES_PER_PAGE} searches: stop one first",
                           None, query.get("id"))
         return None
@@ -225,26 +220,22 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
         refused = await admit(query, page)
         if refused is not None:
             return refused
-        internal, answers = bridge.submit(query, page)
-        finals, warnings = [], []
+        checked, warnings = _checked(query)
+        if isinstance(checked, dict):
+            answer = _with_warnings(checked, warnings)
+            return JSONResponse(answer, status_code=_status_of(answer), headers=SECURITY_HEADERS)
+        submitted = pages.submit(checked, page)
+        finals = []
         try:
-            while True:
-                final, answer = await answers.get()
-                if "warning" in answer:
-                    warnings.append(answer)
-                    continue
+            while (item := await submitted.answers.get()) is not _OVER:
+                final, answer = item
                 if final:
                     finals.append(answer)
-                    expected = len(query["analyzeTurns"]) if isinstance(query.get("analyzeTurns"), list) \
-                        and query["analyzeTurns"] else 1
-                    if "error" in answer or len(finals) >= expected:
-                        break
         except asyncio.CancelledError:  # the client went away
-            bridge.terminate(internal)
+            pages.terminate(submitted)
             raise
         answer = finals[-1] if len(finals) == 1 or "error" in finals[-1] else {"id": query.get("id"), "turns": finals}
-        if warnings:
-            answer = {**answer, "warnings": [w["field"] for w in warnings]}
+        answer = _with_warnings(answer, warnings)
         return JSONResponse(answer, status_code=_status_of(answer), headers=SECURITY_HEADERS)
 
     async def stream_endpoint(request: Request) -> Response:
@@ -258,27 +249,31 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
         if refused is not None:
             return refused
         query.setdefault("reportDuringSearchEvery", 0.5)
-        internal, answers = bridge.submit(query, page)
+        checked, _ = _checked(query)
+        submitted = None if isinstance(checked, dict) else pages.submit(checked, page)
 
         async def events():
-            done = False
+            if submitted is None:  # refused: the error is the one event
+                yield f"data: {json.dumps(checked, allow_nan=False)}\n\n"
+                return
+            over = False
             try:
-                while not done:
+                while not over:
                     try:
-                        final, answer = await asyncio.wait_for(answers.get(), timeout=1.0)
+                        item = await asyncio.wait_for(submitted.answers.get(), timeout=1.0)
                     except asyncio.TimeoutError:
                         if await request.is_disconnected():
-                            bridge.terminate(internal)
+                            pages.terminate(submitted)
                             return
                         yield ": keep-alive\n\n"
                         continue
-                    if "warning" in answer:
+                    if item is _OVER:
+                        over = True
                         continue
-                    done = final
-                    yield f"data: {json.dumps(answer, allow_nan=False)}\n\n"
+                    yield f"data: {json.dumps(item[1], allow_nan=False)}\n\n"
             finally:
-                if not done:
-                    bridge.terminate(internal)
+                if not over:
+                    pages.terminate(submitted)
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
@@ -287,18 +282,9 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
     async def lifespan(app: Starlette):
         yield
         feed.close()
-        engine_seats.shutdown(wait=False, cancel_futures=True)
-        bridge.close()
+        tables.close()
+        pages.close()
         store.close()
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return _error(404, f"no such page: {request.url.path}")
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return _error(500, "internal error (see the server's log)")
 
     async def read_body(request: Request) -> dict[str, Any] | Response:
         body = await _read_query(request)
@@ -309,25 +295,32 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
     def answer(status: int, body: dict[str, Any]) -> Response:
         return JSONResponse(body, status_code=status, headers=SECURITY_HEADERS)
 
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, f"no such page: {request.url.path}")
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return _error(500, "internal error (see the server's log)")
+
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
 
-    app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon), Route("/api/engine", engine_endpoint, methods=["POST"]),
+    app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon),
+                            Route("/api/engine", engine_endpoint, methods=["POST"]),
                             Route("/api/stream", stream_endpoint, methods=["POST"]),
                             *table_routes(tables, feed, read_body, answer),
                             Route("/play/{game}/{key}", index), Route("/table/{game}/{key}", index),
                             Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
                     exception_handlers={404: not_found, 500: server_error}, lifespan=lifespan)
-    app.state.bridge = bridge
+    app.state.pages = pages
     app.state.tables = tables
     return app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, threads: int = 2, db: str | Path | None = None) -> int:
     """Run the web board until interrupted, its games kept in ``db`` (default: the user's data directory)."""
-    import sys
-
-    import uvicorn
     path = default_path() if db is None else Path(db)
     app = build_app(threads=threads, db=path)
     shown = f"[{host}]" if ":" in host else host

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.hints import candidate_plans, power_stones
 from solver.aetherya.planner import local_search
@@ -31,7 +32,7 @@ def dealt(spec_kwargs=None, seed=3):
 
 def test_hint_ranks_take_and_draw_with_plans_and_reasons():
     state = base_state()
-    result = AetheryaGame().hint(state, ctx(nodes=400), top=5)
+    result = contract.hint(AetheryaGame(), state, ctx(nodes=400), top=5)
     moves = [m.move for m in result.move_infos]
     assert sorted(moves) == ["draw", "take"]
     for info in result.move_infos:
@@ -48,8 +49,8 @@ def test_hint_uses_only_the_players_observation():
     state = base_state()
     other = state.resample_from_observation(0, np.random.default_rng(42))
     assert other.to_json() != state.to_json() and other.observation(0) == state.observation(0)
-    a = AetheryaGame().hint(state, ctx(nodes=150), top=3).to_json()
-    b = AetheryaGame().hint(other, ctx(nodes=150), top=3).to_json()
+    a = contract.hint(AetheryaGame(), state, ctx(nodes=150), top=3).to_json()
+    b = contract.hint(AetheryaGame(), other, ctx(nodes=150), top=3).to_json()
     for r in (a, b):
         r["rootInfo"].pop("seconds")
     assert a == b
@@ -57,10 +58,10 @@ def test_hint_uses_only_the_players_observation():
 
 def test_full_information_analysis_is_labelled_and_differs():
     state = base_state()
-    full = AetheryaGame().hint(state, ctx(nodes=150), full_information=True)
+    full = contract.hint(AetheryaGame(), state, ctx(nodes=150), full_information=True)
     assert full.root_info["fullInformation"] is True
     other = state.resample_from_observation(0, np.random.default_rng(42))
-    full_other = AetheryaGame().hint(other, ctx(nodes=150), full_information=True)
+    full_other = contract.hint(AetheryaGame(), other, ctx(nodes=150), full_information=True)
     assert [m.value for m in full.move_infos] != [m.value for m in full_other.move_infos]
 
 
@@ -74,7 +75,7 @@ def test_hint_in_every_phase_of_every_mode():
             if state.is_chance_node():
                 advance_to_turn_start(state, rng)
                 continue
-            result = state.game.hint(state, ctx(nodes=60), top=3)
+            result = contract.hint(state.game, state, ctx(nodes=60), top=3)
             assert result.move_infos and result.move_infos[0].move in [state.action_to_string(a)
                                                                          for a in state.legal_actions()]
             state.apply_move(result.move_infos[0].move)
@@ -84,23 +85,23 @@ def test_arrangement_and_block_decisions_are_hinted():
     game = AetheryaGame()
     state = game.new_initial_state(1)
     assert state.phase == "arrange"
-    result = game.hint(state, ctx(nodes=100), top=24)
+    result = contract.hint(game, state, ctx(nodes=100), top=24)
     assert len(result.move_infos) == 24
 
 
 def test_hint_errors():
     state = base_state()
     with pytest.raises(InvalidInputError):
-        AetheryaGame().hint(state, ctx(nodes=10), player=1)
+        contract.hint(AetheryaGame(), state, ctx(nodes=10), player=1)
     state.apply_move("draw")
     with pytest.raises(InvalidInputError):
-        AetheryaGame().hint(state, ctx(nodes=10))
+        contract.hint(AetheryaGame(), state, ctx(nodes=10))
 
 
 def test_hint_improves_with_time_more_samples():
     state = base_state()
-    short = AetheryaGame().hint(state, ctx(nodes=100))
-    long = AetheryaGame().hint(state, ctx(nodes=1200))
+    short = contract.hint(AetheryaGame(), state, ctx(nodes=100))
+    long = contract.hint(AetheryaGame(), state, ctx(nodes=1200))
     assert long.move_infos[0].extra["samples"] > short.move_infos[0].extra["samples"]
 
 
@@ -120,7 +121,7 @@ def test_power_stones_best_set_exact_AE30():
     stones = power_stones(state, 0)
     # 1+4+2 = 7 and the 3 would then give 0; refusing keeps 8 (1+4+3) reachable: refuse, exactly
     assert stones["offered"] == [2] and stones["takeOffered"] is False and stones["bestReachable"] == 8
-    result = state.game.hint(state, ctx(nodes=60))
+    result = contract.hint(state.game, state, ctx(nodes=60))
     assert any("Stone" in m.why for m in result.move_infos)
     assert result.root_info["powerStones"]["bestReachable"] == 8
     state = objects_state(owned0=["stone1", "stone4"])
@@ -134,7 +135,7 @@ def test_power_stones_best_set_exact_AE30():
 def test_local_search_planner_reaches_the_exhaustive_optimum_on_small_cases():
     """The planner's local search equals brute force when only 4 cells are free (4! arrangements)."""
     import itertools
-    from solver.aetherya.rules import score_board
+    from solver.aetherya.scoring import score_board
     rng = np.random.default_rng(0)
     for trial in range(5):
         cards = [int(x) for x in rng.integers(0, 10, size=16)]
@@ -177,25 +178,11 @@ def test_candidate_plans_cover_every_decision():
     assert len(take_plans) == len(after.legal_actions()) and [2] in plans
 
 
-def test_demo_shows_the_score_example_and_a_hint():
-    import io
-    out = io.StringIO()
-    AetheryaGame().demo(out)
-    text = out.getvalue()
-    assert "total" in text and "Hint: " in text and "Review of player 0" in text and "Final scores" in text
-    assert "?" in text  # the position is shown as the player sees it
-    # the optimiser examples: the 16-card hand proven optimal, rendered as a 4x4 grid with its score sheet
-    import re
-    assert re.search(r"Best kingdom of PFFMMSSHHEEDGGRO:\n(  [PFMSHEDGRO]( [PFMSHEDGRO]){3}\n){4}", text)
-    assert "total        33" in text and "proven optimal" in text
-    assert "a1=R,d4=O fixed" in text
-
-
 def _same_hint(state, other, nodes=30):
     """The hint JSON of two states for the player to act, wall-clock fields removed."""
     out = []
     for s in (state, other):
-        result = s.game.hint(s, ctx(nodes=nodes), top=4).to_json()
+        result = contract.hint(s.game, s, ctx(nodes=nodes), top=4).to_json()
         result["rootInfo"].pop("seconds")
         out.append(result)
     return out[0] == out[1], out
@@ -275,7 +262,7 @@ def test_solo_hint_marks_the_policy_move():
 
     state = dealt({"mode": "solo"})
     policy_move = state.action_to_string(greedy_action(state.clone(), np.random.default_rng(0)))
-    result = state.game.hint(state, ctx(nodes=60), top=10)
+    result = contract.hint(state.game, state, ctx(nodes=60), top=10)
     flagged = [m.move for m in result.move_infos if m.extra.get("policyMove")]
     assert flagged == [policy_move] and result.move_infos[0].move == policy_move
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.aetherya.cards import CELL_NAMES, LETTERS
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.state import RING
@@ -410,6 +411,6 @@ def test_solo_age_objective_is_strictly_greater_and_missing_it_is_no_failure_AE3
         state.apply_action(state.legal_actions()[0])
     state.apply_move("reveal d4")
     assert not state.failed and state.phase == "swap" and state.age_scores == [board - 8]
-    sheet = AetheryaGame(mode="solo").score(state)["ages"]
+    sheet = contract.score(AetheryaGame(mode="solo"), state)["ages"]
     assert sheet == [{"age": 1, "legends": ["human-elf", "humans-2", "elves-2", "dwarves-2"], "objective": 8,
                       "kingdom": board, "score": board - 8, "objectiveMet": met}]

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solver import contract
 from solver import cli
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.playout import greedy_action, sample_chance
@@ -61,7 +62,7 @@ def positions(kwargs, seed, every=7, limit=12):
 def test_every_legal_move_can_be_clicked_and_views_hide_what_the_player_cannot_see(kwargs):
     game, states = positions(kwargs, seed=3)
     for state in states:
-        picture = game.svg(state)
+        picture = contract.svg(game, state)
         tokens = targets(picture)
         for action in state.legal_actions():
             move = state.action_to_string(action)
@@ -69,7 +70,7 @@ def test_every_legal_move_can_be_clicked_and_views_hide_what_the_player_cannot_s
         seat = 0 if state.is_chance_node() or state.is_terminal() else state.to_move
         view = state.view(seat)
         mine = svg(game, state, player=seat)
-        assert mine == game.svg(view)
+        assert mine == contract.svg(game, view)
         other = view.resample(np.random.default_rng(1))
         assert svg(game, other, player=seat) == mine  # another state with the same view: the same picture
         tokens = targets(mine)
@@ -81,8 +82,8 @@ def test_a_hint_marks_its_top_move_and_the_next_two_fainter():
     game = AetheryaGame()
     _, states = positions({}, seed=5)
     state = next(s for s in states if s.phase == "choose")
-    hint = game.hint(state, SearchContext(limits=Limits(nodes=200)), top=3).to_json()
-    picture = game.svg(state.view(state.to_move), hint=hint)
+    hint = contract.hint(game, state, SearchContext(limits=Limits(nodes=200)), top=3).to_json()
+    picture = contract.svg(game, state.view(state.to_move), hint=hint)
     parse(picture)
     first = hint["moveInfos"][0]
     assert f"1: {first['value']:.3g}" in picture
@@ -101,7 +102,7 @@ def test_puzzle_sheets_hold_every_puzzle(tmp_path):
     answers = (tmp_path / "answers.svg").read_text()
     for puzzle in puzzles:
         assert puzzle["id"] in answers
-        sheet = game.puzzle_svg(puzzle)
+        sheet = contract.puzzle_svg(game, puzzle)
         assert puzzle["id"] in sheet and puzzle["difficulty"] in sheet
         assert puzzle["solution"].get("kingdom", "x") not in sheet or puzzle["kind"] != "best-kingdom"
 

@@ -11,9 +11,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from solver import contract
 from solver.aetherya.cards import CELL_NAMES
 from solver.aetherya.game import AetheryaGame
-from solver.aetherya.puzzle_play import KingdomPuzzle, RacePuzzle, read_move_answer
+from solver.aetherya.puzzle_play import KingdomPuzzle, RacePuzzle
+from solver.aetherya.puzzles import read_move_answer
 from solver.errors import InvalidInputError, InvalidMoveError, SolverError, UnsupportedActionError
 from solver.puzzles import check, make_puzzle
 
@@ -55,7 +57,7 @@ SOLUTION_MOVES = {"best-kingdom": kingdom_moves, "legend-race": race_moves}
 @pytest.mark.parametrize("difficulty", ["easy", "hard"])
 def test_the_proven_solution_played_from_the_puzzle_position_is_correct(kind, difficulty):
     puzzle = make_puzzle(GAME, kind, difficulty, 0, 0)
-    position = GAME.puzzle_position(puzzle)
+    position = contract.puzzle_position(GAME, puzzle)
     assert position.current_player() == 0 and not position.is_terminal()
     moves = SOLUTION_MOVES[kind](puzzle)
     played = GAME.apply(position, moves)
@@ -112,11 +114,11 @@ def test_an_illegal_move_is_a_verdict_with_the_reason_and_a_move_of_no_puzzle_is
 def test_a_race_position_ends_when_the_legend_is_met():
     race = make_puzzle(GAME, "legend-race", "medium", 0, 0)
     moves = race_moves(race)
-    played = GAME.apply(GAME.puzzle_position(race), moves)
+    played = GAME.apply(contract.puzzle_position(GAME, race), moves)
     assert played.is_terminal() and played.legend_met() and played.turns == race["solution"]["turns"]
     verdict = check(GAME, race, moves + ["take"])
     assert not verdict["correct"] and "the race is over" in verdict["message"]
-    assert played.discard[-1] in range(10) and GAME.score(played.to_json())["complete"] is True
+    assert played.discard[-1] in range(10) and contract.score(GAME, played.to_json())["complete"] is True
 
 
 @pytest.mark.parametrize("kind", ["best-kingdom", "legend-race"])
@@ -124,13 +126,13 @@ def test_a_puzzle_position_round_trips_and_every_legal_move_can_be_clicked(kind)
     rng = random.Random(7)
     for index in range(2):
         puzzle = make_puzzle(GAME, kind, "medium", 0, index)
-        position = GAME.puzzle_position(puzzle)
+        position = contract.puzzle_position(GAME, puzzle)
         for _ in range(30):
             for text in (json.dumps(position.to_json()), position.to_notation()):
                 again = GAME.parse_position(text)
                 assert type(again) is type(position) and again.to_json() == position.to_json()
             assert again.to_notation() == position.to_notation()
-            tokens = targets(GAME.svg(position))
+            tokens = targets(contract.svg(GAME, position))
             legal = GAME.legal_moves(position)
             for move in legal:
                 assert reachable(move, tokens), (move, sorted(tokens))
@@ -184,10 +186,10 @@ def test_a_malformed_puzzle_position_names_its_field(payload, field):
 
 def test_a_puzzle_position_has_no_views_and_its_score_is_the_board_so_far():
     puzzle = make_puzzle(GAME, "best-kingdom", "easy", 0, 0)
-    position = GAME.puzzle_position(puzzle)
+    position = contract.puzzle_position(GAME, puzzle)
     assert isinstance(position, KingdomPuzzle) and not isinstance(position, RacePuzzle)
     with pytest.raises(UnsupportedActionError):
         position.view(0)
     done = GAME.apply(position, kingdom_moves(puzzle))
-    assert GAME.score(done.to_json())["total"] == puzzle["solution"]["score"] == done.returns()[0]
-    assert "fixed:" in GAME.describe(position) and GAME.describe(done).count("\n") == 6
+    assert contract.score(GAME, done.to_json())["total"] == puzzle["solution"]["score"] == done.returns()[0]
+    assert "fixed:" in contract.describe(GAME, position) and contract.describe(GAME, done).count("\n") == 6

@@ -10,10 +10,19 @@ import sys
 import numpy as np
 import pytest
 
-from solver.aetherya.puzzles import (RacePosition, _met, _race_position, check, generate, greedy_kingdom,
-                                     prove_best_kingdom, race_moves, solve_race)
-from solver.aetherya.rules import score_board
+from solver.aetherya.game import AetheryaGame
+from solver.aetherya.puzzles import _race_position, greedy_kingdom, prove_best_kingdom
+from solver.aetherya.puzzles import check_answer as check
+from solver.aetherya.race import RacePosition, race_moves, solve_race
+from solver.aetherya.race import legend_met as _met
+from solver.aetherya.scoring import score_board
 from solver.errors import InvalidInputError
+from solver.puzzles import generate as generate_run
+
+
+def generate(kind, count, seed, difficulty):
+    """Puzzles 0 .. count-1 of the seeded run (``solver.puzzles.generate``: each from its own stream)."""
+    return list(generate_run(AetheryaGame(), kind, difficulty, seed=seed, count=count))
 
 
 def brute_force(cards, fixed):
@@ -82,7 +91,7 @@ def plain_bfs(start, draw, number, max_turns):
 def test_vectorised_race_search_matches_plain_search():
     rng = np.random.default_rng(5)
     for _ in range(4):
-        pos, draw, _ = _race_position(rng)
+        pos, draw, _ = _race_position(AetheryaGame(), rng)
         for number in (3, 4, 8, 12, 15):
             assert solve_race(pos, draw, number, 2)[0] == plain_bfs(pos, draw, number, 2)
 
@@ -207,7 +216,6 @@ def test_cli_check_exits_4_for_rule_breaks(tmp_path, kingdom_puzzle, race_puzzle
 def test_the_shared_check_reports_the_proven_answer_when_the_file_is_wrong(kingdom_puzzle, race_puzzle):
     """The shared check fills a verdict's ``solution`` from the puzzle file; a wrong or missing one is replaced by
     what the check proved, never repeated."""
-    from solver.aetherya.game import AetheryaGame
     from solver.puzzles import check as shared_check
     edited = json.loads(json.dumps(kingdom_puzzle))
     edited["solution"]["score"] = 99

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from solver import contract
 from solver.aetherya.game import AetheryaGame
 from solver.puzzles import generate, parse_puzzle_id
 from solver.selfplay import selfplay, summarize
@@ -39,7 +40,7 @@ def test_generate_json_lines_are_the_same_with_two_processes_and_ids_regenerate(
 
 def test_puzzle_ids_name_the_difficulty_and_the_kinds_are_kept():
     game = AetheryaGame()
-    assert game.PUZZLE_KINDS == ("best-kingdom", "legend-race")
+    assert contract.puzzle_kinds(game) == ("best-kingdom", "legend-race")
     ids = {next(generate(game, "legend-race", d, seed=11))["id"] for d in ("easy", "medium")}
     assert ids == {f"aetherya-legend-race-{d}-11-0" for d in ("easy", "medium")}  # once the same for every one
     assert parse_puzzle_id("aetherya-best-kingdom-hard-11-0") == ("aetherya", "best-kingdom", "hard", 11, 0)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import contract
 from solver.aetherya.cards import LEGENDS, deck_counts, legend
 from solver.aetherya.scoring import KingdomScore, format_kingdom, parse_kingdom, score_kingdom
 from solver.errors import InvalidInputError, NotationError, UnknownCardError
@@ -227,7 +228,7 @@ def test_bad_legends_name_their_field_in_the_engine_and_the_cli(tmp_path):
     import sys
     from solver.aetherya.game import AetheryaGame
     with pytest.raises(InvalidInputError) as err:
-        AetheryaGame().score({"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3", "plains-3"]})
+        contract.score(AetheryaGame(), {"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3", "plains-3"]})
     assert err.value.field == "state.legends[1]"
     out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "score", "FEFP/MDMH/PHFS/SSGS",
                           "--legends", "plains-3,0"], cwd=tmp_path, capture_output=True, text=True, timeout=60)

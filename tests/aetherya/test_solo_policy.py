@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver import contract
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.hints import SOLO_REVEALS, SOLO_SHORTLIST, candidate_plans
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, sample_chance, solo_options)
@@ -74,7 +75,7 @@ def test_solo_hint_samples_the_policy_best_placements_and_ranks_claims_before_en
     best = max(solo_options(state, state.hold, state.hold_from == "draw"))
     assert len(plans) <= SOLO_SHORTLIST + SOLO_REVEALS
     assert [A_PLACE + best[1] if best[1] >= 0 else None] in plans or best[1] < 0
-    result = game.hint(state, SearchContext(limits=Limits(nodes=60), seed=0), top=3)
+    result = contract.hint(game, state, SearchContext(limits=Limits(nodes=60), seed=0), top=3)
     assert "Legends" in result.move_infos[0].why and result.move_infos[0].extra["legendsWritten"] > 0
     # an end of turn with a claim: the centre's Human and Elf meet Alliance Human-Elf
     state = solo_state()
@@ -83,7 +84,7 @@ def test_solo_hint_samples_the_policy_best_placements_and_ranks_claims_before_en
     state.apply_move("keep P")
     state.apply_move("place a1")
     assert state.phase == "end-turn" and "claim human-elf" in state.game.legal_moves(state)
-    result = game.hint(state, SearchContext(limits=Limits(nodes=40), seed=0), top=10)
+    result = contract.hint(game, state, SearchContext(limits=Limits(nodes=40), seed=0), top=10)
     moves = [m.move for m in result.move_infos]
     assert moves[-1] == "end"
     end, above = result.move_infos[-1], result.move_infos[:-1]

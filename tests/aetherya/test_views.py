@@ -8,10 +8,11 @@ import json
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.aetherya.cards import LETTERS
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.playout import advance_to_turn_start, greedy_action, sample_chance
-from solver.aetherya.view import observed_entries, turned_over_entries
+from solver.aetherya.knowledge import observed_entries, turned_over_entries
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.game import View
 from solver.record import Record
@@ -218,7 +219,7 @@ def test_a_fifth_dragon_is_refused_at_two_players():
 
 
 def _hint_json(game, position, nodes=150, seed=0):
-    out = game.hint(position, ctx(nodes, seed), top=20).to_json()
+    out = contract.hint(game, position, ctx(nodes, seed), top=20).to_json()
     out["rootInfo"].pop("seconds")
     return out
 
@@ -253,14 +254,14 @@ def test_node_budget_is_exact_and_the_answer_repeats():
     game = AetheryaGame()
     state = base_state("SH")
     for nodes in (37, 250, 1111):
-        result = game.hint(state, ctx(nodes), top=1000)
+        result = contract.hint(game, state, ctx(nodes), top=1000)
         assert result.root_info["playouts"] == nodes
     once = _hint_json(game, state, nodes=900)
     assert once == _hint_json(game, state, nodes=900)
     moves = {m["move"] for m in once["moveInfos"]}
     take = state.child(0)
     assert len(moves) == 2  # take (with its placements as plans) and draw
-    every = game.hint(take, ctx(400), top=1000)
+    every = contract.hint(game, take, ctx(400), top=1000)
     assert {m.move for m in every.move_infos} == set(take.view(0).legal_moves())  # every legal move is valued
     for info in every.move_infos:
         assert len(info.extra["valueCI"]) == 2
@@ -272,11 +273,11 @@ def test_the_cell_planned_with_take_is_ranked_first_after_take():
     game = AetheryaGame()
     for seed in (3, 4, 8):
         state = advance_to_turn_start(game.new_initial_state(seed), np.random.default_rng(seed))
-        before = game.hint(state, ctx(600), top=5)
+        before = contract.hint(game, state, ctx(600), top=5)
         take = next((m for m in before.move_infos if m.move == "take"), None)
         if take is None:
             continue
-        after = game.hint(state.child(0), ctx(600), top=5)
+        after = contract.hint(game, state.child(0), ctx(600), top=5)
         assert after.move_infos[0].move == take.pv[1]
         assert after.move_infos[0].value == take.value
 
@@ -287,7 +288,7 @@ def test_the_order_agrees_with_the_values_or_the_reason_says_why():
     rng = np.random.default_rng(5)
     while state.phase != "swap":
         state.apply_action(sample_chance(state, rng) if state.is_chance_node() else greedy_action(state, rng))
-    result = game.hint(state, ctx(1500), top=1000)
+    result = contract.hint(game, state, ctx(1500), top=1000)
     infos = result.move_infos
     for i, info in enumerate(infos):
         if any(m.value < info.value for m in infos[:i]):
@@ -305,7 +306,7 @@ def test_a_reveal_reason_says_fits_nowhere_only_when_true():
         trial = state.child(2000 + card) if 2000 + card in state.legal_actions() else None
         if trial is None:
             continue
-        result = game.hint(trial, ctx(120), top=1000)
+        result = contract.hint(game, trial, ctx(120), top=1000)
         from solver.aetherya.playout import current_value, placements
         gain = max(v for _, v in placements(trial, 0, trial.hold)) - current_value(trial, 0)
         for info in result.move_infos:
@@ -319,7 +320,7 @@ def test_views_are_positions_for_every_service(capsys):
     state = base_state("SH")
     view = state.view(0)
     assert isinstance(view, View) and game.legal_moves(view.to_notation()) == ["take", "draw"]
-    score = game.score(view.to_json())
+    score = contract.score(game, view.to_json())
     assert score["view"] == 0 and score["players"][0]["total"] == state.score(0).total
     with pytest.raises(InvalidInputError, match="player 0's view"):
         game.parse_state(view.to_json())
@@ -343,7 +344,7 @@ def test_review_finds_a_planted_blunder():
     """Seat 0 throws the discard onto its best card: the review of its record names that move first."""
     game = AetheryaGame()
     state = base_state("SH")
-    hint = game.hint(state.child(0), ctx(400), top=1000)
+    hint = contract.hint(game, state.child(0), ctx(400), top=1000)
     worst = hint.move_infos[-1]
     assert hint.move_infos[0].value - worst.value > 1
     record = Record.start_of(state.view(0)).extended(["take", worst.move])

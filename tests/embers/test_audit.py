@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.embers import mind as M
 from solver.embers.cards import pattern_text
 from solver.embers.state import ADD, KEEP, TAKE, decode, decode_add
@@ -200,12 +201,12 @@ def test_EM70_cpsat_optimum_matches_an_independent_brute_force():
     """EM-70/EM-71/EM-73: on seeded rows of 2 to 4 cards (with demons in the demon row and tainted cards under
     them), CP-SAT's OPTIMAL value equals the best value of the reference brute force, and its plan, replayed
     and scored by the reference (not by the project's evaluator), reaches that value."""
-    from solver.embers import plan as P
+    from solver.embers import solve_cpsat as C
     checked = with_relive = 0
     for problem in suited_problems(12, seed=41):
         ref = ref_problem(problem)
         best, plans = R.best_plan(ref)
-        result = P.solve_cpsat(problem, time_limit=30)
+        result = C.solve_cpsat(problem, time_limit=30)
         if best is None:
             assert result.status == "INFEASIBLE" and result.value is None
             continue
@@ -256,19 +257,19 @@ def test_EM27_guessed_resolve_cards_are_never_passed_off_as_real():
     from solver.search import Limits, SearchContext
     s = GAME.state_from_notation(GUESSED)
     ctx = SearchContext(limits=Limits(time_ms=2000), seed=0)
-    for call in (lambda: GAME.hint(s, ctx, full_information=True),
-                 lambda: GAME.solve({"state": GUESSED, "fullInformation": True}, ctx)):
+    for call in (lambda: contract.hint(GAME, s, ctx, full_information=True),
+                 lambda: contract.solve(GAME, {"state": GUESSED, "fullInformation": True}, ctx)):
         with pytest.raises(InvalidInputError) as err:
             call()
         assert err.value.field == "state.resolve"
-    assert GAME.hint(s, ctx).best.move.startswith("add C3")  # Fenrys's own hint is fine
-    summary = GAME.score(GUESSED)
+    assert contract.hint(GAME, s, ctx).best.move.startswith("add C3")  # Fenrys's own hint is fine
+    summary = contract.score(GAME, GUESSED)
     assert all(r["resolve"] == "?" and r["total"] is None for r in summary["rows"])
     assert [r["card"] for r in s.to_json()["resolve"]] == ["?"] * 4 and "deck" not in s.to_json()
     assert "resolve=?,?,?,?" in s.to_notation()
     s.apply_move("add C3@0,1")  # a Chains relive: Aelin is asked about her Resolve
     with pytest.raises(InvalidInputError):
-        GAME.legal_moves(s.to_notation())
+        contract.legal_moves(GAME, s.to_notation())
     assert s.observation(0)["deckCount"] == len(s.pile)
 
 
@@ -323,8 +324,8 @@ def test_EM80_EM24_fenrys_hints_are_identical_for_positions_he_cannot_tell_apart
     a, b = _two_views(phase, row, added)
     assert a.observation(0) == b.observation(0) and a.to_json() != b.to_json()
     for seed in (0, 3):
-        ha = GAME.hint(a, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
-        hb = GAME.hint(b, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
+        ha = contract.hint(GAME, a, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
+        hb = contract.hint(GAME, b, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=6).to_json()
         for h in (ha, hb):
             h["rootInfo"].pop("timeMs")
         assert ha == hb
@@ -356,7 +357,7 @@ def test_same_seed_same_hint_same_puzzles_same_game():
     from solver.search import Limits, SearchContext
 
     def hint(s, seed):
-        out = GAME.hint(s, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=5).to_json()
+        out = contract.hint(GAME, s, SearchContext(limits=Limits(time_ms=3000), seed=seed), top=5).to_json()
         out["rootInfo"].pop("timeMs")
         return out
 

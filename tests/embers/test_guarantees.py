@@ -1,5 +1,7 @@
-"""Embers searches honour the engine's guarantees (docs/engine.md, issue 11): time limits, ``terminate`` and
-interim reports, for the hint and for both solve methods, with the best plan so far in every answer.
+"""Embers searches honour the engine's guarantees (docs/engine.md, issues 11 and 23): time limits, ``terminate``
+and interim reports, for the hint and for both solve methods, with the best plan so far in every answer; and
+every long action (hint, solve, generate, selfplay, review) stops at its time cap whatever node budget it is
+given.
 
 The bounds are loose (a loaded 2-core machine); benchmarks/bench_engine.py measures the real figures.
 """
@@ -8,11 +10,17 @@ import json
 import threading
 import time
 
+import numpy as np
 import pytest
 
+from solver import contract
 from solver.embers import plan as planlib
-from solver.embers.watch import Watch
+from solver.embers.solve_cpsat import cpsat_loaded, solve_cpsat
 from solver.engine import Engine
+from solver.record import Record
+from solver.review import review
+from solver.search import Limits, SearchContext, Stopped, Watch
+from solver.testing import TimedLines
 
 from .helpers import GAME
 
@@ -20,29 +28,12 @@ SLACK_S = 1.0
 #: a Blink of a 10-card row: CP-SAT's model takes seconds to build, the compiled search tens of seconds
 LONG = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b,F1a,G3,D3,S4,F2a,G2a,D2b,S2b "
         "demons=Cd:C2b discard=- box=- resolve=D1a,G2b,S3,F5 completed=0 added=0 pending=- result=-")
-
-
-class Lines:
-    def __init__(self):
-        self.lines, self.lock = [], threading.Lock()
-
-    def write(self, text):
-        with self.lock:
-            self.lines += [(time.perf_counter(), json.loads(line)) for line in text.splitlines()]
-
-    def flush(self):
-        pass
-
-    def final(self):
-        [(t, answer)] = [(t, r) for t, r in self.lines if r.get("id") == "q" and not r.get("isDuringSearch")]
-        return t, answer
-
-    def interim(self):
-        return [r for _, r in self.lines if r.get("id") == "q" and r.get("isDuringSearch")]
+#: a node budget no search reaches: only the time cap can stop it
+HUGE = 10**12
 
 
 def ask(action, limits, options=None, terminate_after=None, every=None):
-    out = Lines()
+    out = TimedLines()
     engine = Engine(out)
     query = {"id": "q", "game": "embers", "action": action, "state": LONG, "limits": limits}
     if options:
@@ -56,8 +47,8 @@ def ask(action, limits, options=None, terminate_after=None, every=None):
         sent = time.perf_counter()
         engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
     engine.close()
-    answered, answer = out.final()
-    return answered - sent, answer, out.interim()
+    [(answered, answer)] = out.of("q")
+    return answered - sent, answer, [r for _, r in out.of("q", interim=True)]
 
 
 def _legal_plan(plan):
@@ -76,7 +67,7 @@ def _legal_plan(plan):
 @pytest.fixture(scope="module", autouse=True)
 def _loaded():
     """OR-Tools and the kernels loaded once (the first CP-SAT search of a process pays that import)."""
-    assert planlib.cpsat_loaded()
+    assert cpsat_loaded()
     ask("solve", {"time_ms": 100})
 
 
@@ -132,5 +123,84 @@ def test_a_raised_watch_stops_the_compiled_search_and_cpsat_before_they_start():
         assert watch.stopped() and watch.cancelled
         found = planlib.search(problem, control=watch.control)
         assert not found.complete and found.nodes == 0
-        result = planlib.solve_cpsat(problem, time_limit=30, watch=watch)
+        result = solve_cpsat(problem, time_limit=30, watch=watch)
         assert result.status == "CANCELLED" and result.value is None
+
+
+# ---------------------------------------------------------------------------------------------- issue 23
+def capped(time_ms):
+    """A context with a huge node budget and a small time limit: only the cap stops the action."""
+    return SearchContext(limits=Limits(time_ms=time_ms, nodes=HUGE), seed=0)
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
+def test_a_hint_stops_at_its_time_cap_whatever_its_node_budget():
+    took, result = timed(lambda: contract.hint(GAME, LONG, capped(300)))
+    assert took < 0.4 + SLACK_S, took
+    assert result.best.move.startswith(("add ", "discard ")) and result.root_info["nodes"] < HUGE
+
+
+@pytest.mark.parametrize("method", ["cpsat", "exhaustive"])
+def test_a_solve_stops_at_its_time_cap_whatever_its_node_budget(method):
+    took, result = timed(lambda: contract.solve(GAME, LONG, capped(300), method=method))
+    assert took < 0.4 + SLACK_S, took
+    assert not result.optimal and result.to_json()["plan"] and _legal_plan(result.to_json()["plan"])
+
+
+def test_generate_stops_at_its_time_cap_whatever_its_node_budget():
+    """A hard puzzle of this seed takes seconds of proofs (over 4 s of CPU here); capped at 0.3 s it stops."""
+    start = time.perf_counter()
+    with pytest.raises(Stopped):
+        contract.generate_puzzle(GAME, "blink", "hard", np.random.default_rng(2), capped(300))
+    assert time.perf_counter() - start < 0.3 + SLACK_S
+
+
+#: a paired self-play deal of these policies takes over half a second of CPU uncapped (a game of the hint policy
+#: about 0.2 s here): a cap or a terminate well before that must end it with Stopped, not with the games
+POLICIES = ("hint", "full-information", "hint+greedy")
+
+
+def test_selfplay_stops_at_its_time_cap_whatever_its_node_budget():
+    start = time.perf_counter()
+    with pytest.raises(Stopped):
+        contract.selfplay_game(GAME, POLICIES, np.random.default_rng(0), capped(30), planNodes=10**9)
+    assert time.perf_counter() - start < 0.03 + SLACK_S
+
+
+def test_a_review_caps_each_hint_whatever_its_node_budget():
+    """A record whose one decision is the long Blink: the review's hint stops at the review's time limit."""
+    state = GAME.state_from_notation(LONG)
+    record = Record.start_of(state).extended([contract.legal_moves(GAME, state)[0]], stamp=False)
+    took, result = timed(lambda: review(GAME, record, 0, limits=Limits(time_ms=300, nodes=HUGE), seed=0))
+    assert [d["turn"] for d in result["decisions"]] == [0]
+    assert took < 0.4 + SLACK_S, took
+
+
+def _terminated(action, after):
+    """Run ``action(ctx)`` and set the context's cancel event ``after`` seconds in: seconds from it to Stopped."""
+    ctx = SearchContext(limits=Limits(nodes=HUGE), seed=0)
+    timer = threading.Timer(after, ctx.cancel.set)
+    timer.start()
+    try:
+        with pytest.raises(Stopped):
+            action(ctx)
+        return time.perf_counter() - (ctx.started + after)
+    finally:
+        timer.cancel()
+
+
+def test_terminate_stops_generate_within_200_ms():
+    late = _terminated(lambda ctx: contract.generate_puzzle(GAME, "blink", "hard", np.random.default_rng(2), ctx),
+                       after=0.3)
+    assert late < 0.2 + SLACK_S, late
+
+
+def test_terminate_stops_selfplay_within_200_ms():
+    late = _terminated(lambda ctx: contract.selfplay_game(GAME, POLICIES, np.random.default_rng(0), ctx,
+                                                          planNodes=10**9), after=0.03)
+    assert late < 0.2 + SLACK_S, late

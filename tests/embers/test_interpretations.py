@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.embers import mind as M
 from solver.embers import plan as P
+from solver.embers import solve_cpsat as C
 from solver.embers.campaign import Campaign
 from solver.embers.policy import FenrysSettings, blink_plan, blink_scores
 from solver.search import Limits, SearchContext
@@ -79,7 +81,7 @@ def test_EM75_candidates_cover_every_plan():
     exhaustive search finds is a candidate no earlier than its step."""
     s = state(phase="blink", mind=["C4@0,0", "S1a@1,1"], row=["C3", "C1b", "F1a"])
     problem = P.problem_from_state(s)
-    candidates = P.candidate_placements(problem)
+    candidates = C.candidate_placements(problem)
     legal = set(M.legal_placements(DECK, list(problem.mind), list(problem.row)))
     assert {p for p, d in candidates.items() if d == 0} == legal
     result = P.exhaustive(problem)
@@ -92,7 +94,7 @@ def test_EM76_anytime_plans_carry_their_status():
     """EM-76: with no time the solver proves nothing and says so; the hint keeps a greedy plan."""
     rng = np.random.default_rng(2)
     s = state(phase="blink", mind=["C4@0,0", "S1a@1,1"], row=["C3", "C1b", "F1a", "G3", "D3", "S4"])
-    result = P.solve_cpsat(P.problem_from_state(s), time_limit=0.001)
+    result = C.solve_cpsat(P.problem_from_state(s), time_limit=0.001)
     assert not result.optimal and result.status != "OPTIMAL"
     _, chosen, status = blink_plan(s, 0, FenrysSettings(search_nodes=50))
     assert chosen is not None and status in ("GREEDY", "INCOMPLETE") and not chosen.optimal
@@ -121,7 +123,7 @@ def test_EM83_when_every_plan_splits_the_hint_still_adds_a_card():
     s.row = [cid("S5"), cid("F2b"), cid("S2b")]
     s.pile = s.pile - set(s.row)
     s._legal = None
-    result = GAME.hint(s, SearchContext(limits=Limits(time_ms=3000), seed=0))
+    result = contract.hint(GAME, s, SearchContext(limits=Limits(time_ms=3000), seed=0))
     assert result.best.move.startswith("add ") and "splits" in result.best.why
 
 
@@ -131,7 +133,7 @@ def test_EM76_a_cancelled_search_stops_unproven():
     s = state(phase="blink", mind=["C4@0,0", "S1a@1,1"], row=["C3", "C1b", "F1a", "G3", "D3", "S4"])
     cancel = threading.Event()
     cancel.set()
-    result = P.solve_cpsat(P.problem_from_state(s), time_limit=30, cancel=cancel)
+    result = C.solve_cpsat(P.problem_from_state(s), time_limit=30, cancel=cancel)
     assert not result.optimal and result.status == "CANCELLED"
     assert not P.exhaustive(P.problem_from_state(s), cancel=cancel).complete
 
@@ -146,7 +148,7 @@ def test_EM71_the_objective_is_computed_as_documented():
     blink = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b demons=Cd:C2b discard=- "
              "box=- resolve=D1a,G2b,S3,F5 completed=0 added=1 pending=- result=-")
     s = GAME.state_from_notation(blink)
-    result = GAME.solve(blink, SearchContext())
+    result = contract.solve(GAME, blink, SearchContext())
     objective = result.solution["objective"]
     reveals = expected_reveals(s, FENRYS, max_relives=len(s.row))
     need = need_distribution(s, FENRYS)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from solver import contract
 from solver import cli
 from solver.drawing import write_puzzle_sheets
-from solver.embers.picture import EXAMPLES
 from solver.embers.view import follow
 from solver.puzzles import generate
 from solver.search import Limits, SearchContext
@@ -47,8 +47,8 @@ def test_every_picture_is_svg_and_every_entry_has_a_click_target():
 
     def check(game, position):
         phases.add(position.to_json()["phase"])
-        names = targets(parse(game.svg(position)))
-        for move in game.legal_moves(position):
+        names = targets(parse(contract.svg(game, position)))
+        for move in contract.legal_moves(game, position):
             assert reachable(move, names), (move, position.to_notation())
 
     for game, seed in ((GAME, 3), (PROLOGUE, 5)):
@@ -80,16 +80,16 @@ def test_view_pictures_do_not_depend_on_the_hidden_cards():
     for state in states[30::30]:
         view = state.view(0)
         rng = np.random.default_rng(2)
-        pictures = {GAME.svg(view.resample(rng).view(0)) for _ in range(4)}
-        assert pictures == {GAME.svg(view)}
-        assert GAME.svg(state) != GAME.svg(view)
-        assert "face-down Resolve card this player does not see" in GAME.svg(view)  # backs
+        pictures = {contract.svg(GAME, view.resample(rng).view(0)) for _ in range(4)}
+        assert pictures == {contract.svg(GAME, view)}
+        assert contract.svg(GAME, state) != contract.svg(GAME, view)
+        assert "face-down Resolve card this player does not see" in contract.svg(GAME, view)  # backs
 
 
 def test_a_hints_top_move_is_marked():
     view = GAME.state_from_notation(BLINK).view(0)
-    hint = GAME.hint(view, SearchContext(limits=Limits(nodes=30_000), seed=0), top=3).to_json()
-    root = parse(GAME.svg(view, hint=hint))
+    hint = contract.hint(GAME, view, SearchContext(limits=Limits(nodes=30_000), seed=0), top=3).to_json()
+    root = parse(contract.svg(GAME, view, hint=hint))
     marks = {el.get("class"): el for el in root.iter() if (el.get("class") or "").startswith("hint hint-")}
     assert {"hint hint-1", "hint hint-2", "hint hint-3"} <= set(marks)
     best = hint["moveInfos"][0]["move"]
@@ -112,12 +112,22 @@ def test_puzzle_sheets_hold_every_puzzle(tmp_path):
         assert "Answer" not in sheet
 
 
+def documented_pictures(doc: str) -> dict[str, str]:
+    """The pictures docs/formats/embers.md draws: file -> the command (``memory-solver ... > docs/pictures/F``)."""
+    found = re.findall(r"^(memory-solver embers show .*) > (docs/pictures/embers-[a-z-]+\.svg)$", doc, re.MULTILINE)
+    return {path: command for command, path in found}
+
+
 def test_the_documented_pictures_are_what_the_commands_draw(monkeypatch):
-    """docs/formats/embers.md shows these pictures with the commands that make them; they are redrawn exactly."""
+    """docs/formats/embers.md shows these pictures with the commands that make them (run from the repository
+    root, they redraw them); each is exactly what its command prints."""
     doc = (ROOT / "docs" / "formats" / "embers.md").read_text()
     monkeypatch.chdir(ROOT)
-    for path, command in EXAMPLES.items():
-        assert f"{command} > {path}" in doc and f"(../pictures/{Path(path).name})" in doc, path
+    pictures = documented_pictures(doc)
+    assert sorted(pictures) == ["docs/pictures/embers-state.svg", "docs/pictures/embers-table.svg",
+                                "docs/pictures/embers-view-hint.svg"]
+    for path, command in pictures.items():
+        assert f"(../pictures/{Path(path).name})" in doc, path
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             assert cli.main(shlex.split(command)[1:]) == 0

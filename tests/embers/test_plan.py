@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from solver.embers import plan as P
+from solver.embers import solve_cpsat as C
 
 from .helpers import DECK, GAME, biased_action, cid, state
 
@@ -50,7 +51,7 @@ def problems(count, sizes, seed):
 def _check(problem, time_limit=30):
     ex = P.exhaustive(problem)
     assert ex.complete
-    cp = P.solve_cpsat(problem, time_limit=time_limit)
+    cp = C.solve_cpsat(problem, time_limit=time_limit)
     assert cp.value == ex.value, (cp.moves(DECK), ex.best[:3])
     if ex.value is None:
         assert cp.status == "INFEASIBLE" and not cp.optimal
@@ -94,7 +95,7 @@ def test_EM71_banishing_a_demon_is_worth_most():
     s = state(phase="blink", row=["C3", "S1a"], demons=[{"demon": "Cd", "tainted": []}])
     problem = P.problem_from_state(s)
     assert problem.demon_suits == {0}
-    result = P.solve_cpsat(problem)
+    result = C.solve_cpsat(problem)
     assert result.optimal and result.outcome.banished == [0]
     assert result.outcome.demons_left == []
     moves = result.moves(DECK)
@@ -110,7 +111,7 @@ def test_EM71_banishing_a_demon_is_worth_most():
 def test_EM71_a_card_that_cannot_be_saved_is_tainted():
     """EM-71: '#..#' cards cannot be added to C1a@0,0 under D3@-1,-1, so S4 is tainted by the Stags demon."""
     s = state(phase="blink", mind=["C1a@0,0", "D3@-1,-1"], row=["S4", "G3"], demons=[{"demon": "Sd", "tainted": []}])
-    result = P.solve_cpsat(P.problem_from_state(s))
+    result = C.solve_cpsat(P.problem_from_state(s))
     assert result.optimal and result.outcome.tainted == [cid("S4")]
     assert result.moves(DECK)[-1] == "discard S4"
 

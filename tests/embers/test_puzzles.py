@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 
+from solver import contract
 from solver.embers import mind as M
 from solver.embers.puzzles import DIFFICULTY, puzzle_problem
 from solver.errors import InvalidInputError
@@ -108,21 +109,21 @@ def test_the_web_boards_answer_is_the_moves_played_from_the_puzzles_position():
     played move by move, each one legal, and check takes the moves as a list; a discard, a move after the Blink
     and an illegal move are 'not correct' with the reason."""
     puzzle = puzzles("medium", 1, 3)[0]
-    position = GAME.puzzle_position(puzzle)
+    position = contract.puzzle_position(GAME, puzzle)
     table = GAME.state_from_notation(puzzle["state"])
     assert position.mind == table.mind and position.row == table.row and position.current_player() == 0
     assert all(row.face_up for row in position.rows) and GAME.parse_position(position.to_json()).to_json() == \
         position.to_json()
     played = position
     for move in puzzle["solution"]:
-        assert move in GAME.legal_moves(played) and played.phase == "blink"
+        assert move in contract.legal_moves(GAME, played) and played.phase == "blink"
         played = GAME.apply(played, [move])
     assert not played.row and played.current_player() == 1
     assert check(GAME, puzzle, list(puzzle["solution"]))["correct"] is True
-    after = check(GAME, puzzle, puzzle["solution"] + [GAME.legal_moves(played)[0]])
+    after = check(GAME, puzzle, puzzle["solution"] + [contract.legal_moves(GAME, played)[0]])
     assert not after["correct"] and "after the Blink" in after["message"]
     first = GAME.apply(position, puzzle["solution"][:1])
-    discard = next(m for m in GAME.legal_moves(first) if m.startswith("discard "))
+    discard = next(m for m in contract.legal_moves(GAME, first) if m.startswith("discard "))
     verdict = check(GAME, puzzle, puzzle["solution"][:1] + [discard])
     assert not verdict["correct"] and "discards a card" in verdict["message"]
     verdict = check(GAME, puzzle, ["discard " + puzzle["row"][0]])
@@ -136,7 +137,7 @@ def test_the_engines_generate_answer_carries_the_position_to_play_from(engine_an
                                "difficulty": "easy", "seed": 4})
     position, puzzle = answer["position"], answer["puzzle"]
     assert position["currentPlayer"] == 0 and not position["terminal"]
-    assert position["state"] == GAME.puzzle_position(puzzle).to_json()
+    assert position["state"] == contract.puzzle_position(GAME, puzzle).to_json()
     assert puzzle["solution"][0] in position["legalMoves"]
     [verdict] = engine_answers({"id": "c", "game": "embers", "action": "check", "puzzle": puzzle,
                                 "answer": puzzle["solution"]})

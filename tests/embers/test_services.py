@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from solver import contract
 import solver
 from solver.cli import main
 from solver.engine import Engine
@@ -166,7 +167,7 @@ def test_cli_score_accepts_json_like_every_game(capsys):
     code_json, out, err = run(capsys, "embers", "score", BLINK, "--json")
     assert code == code_json == 0 and not err
     report = json.loads(out)
-    assert report == GAME.score(BLINK) and {"result", "rows", "mind"} <= set(report)
+    assert report == contract.score(GAME, BLINK) and {"result", "rows", "mind"} <= set(report)
     assert plain.strip() and not plain.lstrip().startswith("{")
 
 

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from solver import contract
 from solver.embers.state import EmbersState
 from solver.embers.view import EmbersView, follow
 from solver.errors import IllegalMoveError, InvalidInputError
@@ -78,8 +79,8 @@ def test_EM27_a_view_is_refused_where_the_full_state_is_needed_and_shows_only_wh
         GAME.parse_position(s.view(1).to_notation().replace("resolve=D1a,", "resolve=?,"))
     assert err.value.field == "state.resolve[0].card"
     with pytest.raises(InvalidInputError):
-        GAME.solve({"state": s.view(0).to_json(), "fullInformation": True}, ctx())
-    assert GAME.solve(s.view(0).to_json(), ctx()).to_json()["plan"] == GAME.solve(BLINK, ctx()).to_json()["plan"]
+        contract.solve(GAME, {"state": s.view(0).to_json(), "fullInformation": True}, ctx())
+    assert contract.solve(GAME, s.view(0).to_json(), ctx()).to_json()["plan"] == contract.solve(GAME, BLINK, ctx()).to_json()["plan"]
 
 
 def test_EM29_views_follow_every_event_of_the_game():
@@ -102,7 +103,7 @@ def test_EM29_prologue_flips_are_entered():
     s = PROLOGUE.state_from_json({
         "chapter": "prologue", "part": 1, "phase": "second", "turn": "rowan", "mind": ["C4@0,0"],
         "row": ["C3", "G1a", "S2b"], "resolve": [{"card": "D1a"}, {"card": "G2b"}, {"card": "S3"}]})
-    add = next(m for m in PROLOGUE.legal_moves(s) if m.startswith("add C3"))
+    add = next(m for m in contract.legal_moves(PROLOGUE, s) if m.startswith("add C3"))
     view = s.view(1)
     view.apply_move(add)
     assert view.table.phase == "flip" and view.current_player() == CHANCE_PLAYER
@@ -122,11 +123,11 @@ def test_EM80_hint_on_a_state_is_the_hint_on_its_view():
     for s in decisions:
         player = s.current_player()
         view = s.view(player)
-        direct = without_time(GAME.hint(s, ctx(), top=4))
-        assert direct == without_time(GAME.hint(view, ctx(), top=4))
+        direct = without_time(contract.hint(GAME, s, ctx(), top=4))
+        assert direct == without_time(contract.hint(GAME, view, ctx(), top=4))
         other = view.resample(np.random.default_rng(11))
         assert other.view(player).to_json() == view.to_json()
-        assert without_time(GAME.hint(other, ctx(), top=4)) == direct
+        assert without_time(contract.hint(GAME, other, ctx(), top=4)) == direct
 
 
 def test_EM24_resample_keeps_the_view_and_is_the_observation_resample():
@@ -216,14 +217,14 @@ def test_hints_a_player_can_trust_nodes_budget_and_every_move():
     order agrees with the values."""
     view = GAME.state_from_notation(BLINK).view(0)
     for nodes in (10, 2_000, 200_000):
-        result = GAME.hint(view, ctx(nodes), top=1000)
+        result = contract.hint(GAME, view, ctx(nodes), top=1000)
         assert result.root_info["nodes"] <= result.root_info["nodeBudget"] == nodes
         assert sorted(m.move for m in result.move_infos) == sorted(view.legal_moves())
         values = [m.value for m in result.move_infos]
         assert values == sorted(values, reverse=True)
         for info in result.move_infos:  # every pv is a whole plan: each row card added or discarded once
             assert sorted(m.split()[1].split("@")[0] for m in info.pv) == ["C1b", "C3"], info.pv
-        assert without_time(result) == without_time(GAME.hint(view, ctx(nodes), top=1000))
+        assert without_time(result) == without_time(contract.hint(GAME, view, ctx(nodes), top=1000))
 
 
 def test_EM28_the_resolve_cards_are_shown_to_both_players_at_days_end():

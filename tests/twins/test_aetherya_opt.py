@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.aetherya.optimize import SYMMETRIES, layout_counts, layouts, make_hand
+from solver.aetherya.solve import SYMMETRIES, layout_counts, layouts, make_hand
 from solver.kernels import aetherya_opt as kernel
 from solver.kernels import aetherya_score
 from solver.twins import aetherya_opt as twin

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver.aetherya.playout import advance_to_turn_start, pack
-from solver.aetherya.rules import score_board
+from solver.aetherya.scoring import score_board
 from solver.kernels import aetherya_play as kernel
 from solver.registry import load_game
 from solver.twins import aetherya_play as twin

@@ -11,8 +11,9 @@ import base64
 import pytest
 
 import solver
+from solver.registry import game_names
 
-GAMES = ["aetherya", "embers", "forgotten", "memorinth", "mnemonic"]
+GAMES = game_names()
 HINT_NODES = 60
 
 MEASURE = """async (src) => {

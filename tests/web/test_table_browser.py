@@ -25,9 +25,9 @@ from solver.cli import main
 from solver.registry import game_names, load_game
 from solver.web.server import build_app
 
-from .conftest import CHROMIUM, _free_port, engine_seat_limits
+from .conftest import CHROMIUM
 from .hidden_cards import secrets_of
-from .test_store import Server
+from .test_store import Server, free_port
 
 TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
 #: moves played on the pages of each game (a few turns of each seat)
@@ -62,9 +62,9 @@ def chromium():
 
 
 @pytest.fixture(scope="module")
-def board(tmp_path_factory):
+def board(tmp_path_factory, engine_seat_limits):
     """The web board in this process (the test reads the server's state to compare), on a database of its own."""
-    port = _free_port()
+    port = free_port()
     app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
                     engine_limits=engine_seat_limits)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
@@ -300,7 +300,7 @@ def test_the_table_link_shows_no_seats_card(board, chromium):
 
 
 def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconnect(chromium, tmp_path):
-    port = _free_port()
+    port = free_port()
     db = tmp_path / "games.sqlite3"
     server = Server(db, port)
     try:

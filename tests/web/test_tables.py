@@ -16,13 +16,11 @@ from solver.registry import game_names, load_game
 from solver.web.seats import common_knowledge
 from solver.web.server import build_app
 
-from .conftest import engine_seat_limits
-
 TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
 
 
 @pytest.fixture
-def app(tmp_path, pile_game):
+def app(tmp_path, pile_game, engine_seat_limits):
     return build_app(threads=2, db=tmp_path / "games.sqlite3", engine_limits=engine_seat_limits)
 
 

@@ -1,4 +1,5 @@
-"""Optimal Aetherya kingdoms: the best arrangement of 16 held cards, with its proof.
+"""Aetherya's optimal search (the ``solve`` verb and ``optimize``): the best arrangement of 16 held cards, with
+its proof; and ``score``, where a kingdom or a game position stands.
 
 ``optimize_kingdom(cards, fixed=None, time_ms=None, ctx=None)`` places the 16
 cards (some of them possibly locked on given cells) so that the board total
@@ -17,7 +18,7 @@ How it works (details and measurements in ``docs/rules/aetherya.md``,
    beat the incumbent is pruned.
 4. Each remaining layout is closed by the *prover*: ``"search"`` (default: the
    compiled exact branch-and-bound of ``aetherya_opt.search_layout``) or
-   ``"cp-sat"`` (OR-Tools CP-SAT, see :mod:`solver.aetherya.optimize_cpsat`).
+   ``"cp-sat"`` (OR-Tools CP-SAT, see :mod:`solver.aetherya.solve_cpsat`).
    Both look only for kingdoms strictly better than the incumbent, so a layout
    is closed either with a better kingdom or with a proof that none exists.
 
@@ -28,27 +29,29 @@ not yet closed).
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
 from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, CELLS, LETTERS, PORTAL, SIDE
-from solver.aetherya.scoring import KingdomScore, format_kingdom, parse_kingdom, score_kingdom
-from solver.commands import print_json
+from solver.aetherya.puzzle_play import PuzzlePosition, is_puzzle_position
+from solver.aetherya.puzzle_play import score as puzzle_score
+from solver.aetherya.scoring import (KingdomScore, format_kingdom, legend_points, legend_slugs, parse_kingdom,
+                                     score_kingdom)
+from solver.aetherya.state import AetheryaState
 from solver.errors import ImpossibleStateError, InvalidInputError, UnknownCardError
+from solver.game import Game, State, View
 from solver.kernels import aetherya_opt as kernel
 from solver.results import SolveResult
-from solver.search import Limits, SearchContext
-from solver.validate import as_int, as_object, check_keys, get
+from solver.search import Limits, SearchContext, Watch
+from solver.validate import as_int, as_list, as_object, check_keys, get
 
 #: how long the command line and the API search when no limit is given
 DEFAULT_TIME_MS = 60_000
@@ -61,10 +64,12 @@ HAND_SIZE = CELLS
 _LOCAL_SEARCH_ROUNDS = 48
 _LOCAL_SEARCH_STARTS = 3
 _CACHE_SIZE = 4096
-WATCH_EVERY = 0.02      # seconds between the watcher's looks at 'terminate' (and interim reports)
-SMALL_NODES = 30_000    # a node limit this small ends the search within about 0.1 s: no watcher needed
-SMALL_SECONDS = 0.1     # likewise a time limit this short
 CP_SAT_MARGIN_S = 0.05  # time kept back from CP-SAT's limit (it answers a little after it)
+SMALL_NODES = 30_000    # a node limit this small ends the search within about 0.1 s: no watcher thread needed
+SMALL_SECONDS = 0.1     # likewise a time limit this short (the kernel keeps it on its own)
+#: the control entries of the compiled layout search: the stop flag, the nodes of the call, the total of the
+#: kingdom it publishes in ``out`` and a sequence number (odd while it writes the kingdom)
+CONTROL_SLOTS = 4
 
 
 # -- board symmetries ---------------------------------------------------------------------------
@@ -504,47 +509,19 @@ def _heuristic_budget(ctx: SearchContext) -> tuple[int, int]:
     return _LOCAL_SEARCH_STARTS, _LOCAL_SEARCH_ROUNDS
 
 
-class _Watch:
-    """The link between a running search and the engine, for searches that may last.
+@dataclass
+class _Published:
+    """The kingdom the compiled layout search publishes while it runs, for the interim reports.
 
-    The compiled branch-and-bound and CP-SAT run without the GIL, so a watcher thread looks at the
-    context every ``WATCH_EVERY`` seconds: on ``terminate`` it sets the kernel's stop flag (``control[0]``,
-    polled about every millisecond) and stops the CP-SAT solver under way; and it sends the interim
-    reports, built from the incumbent and the kingdom the kernel publishes while it searches a layout.
+    The search runs without the GIL; the one watcher (:class:`solver.search.Watch`) raises its stop flag
+    (``control[0]``, polled about every millisecond) at the deadline or on ``terminate``, stops the CP-SAT
+    solver under way, and sends the interim reports, which read the incumbent and this kingdom under ``lock``.
     """
 
-    def __init__(self, ctx: SearchContext, build: Any) -> None:
-        self.ctx, self.build = ctx, build
-        self.control = np.zeros(4, dtype=np.int64)
-        self.out = np.zeros(CELLS, dtype=np.uint8)
-        self.solver: Any = None      # the CP-SAT solver under way
-        self.layout_sequence = -1    # control[3] when the current layout call started (-1: none running)
-        self.lock = threading.Lock()  # held while the main thread changes what the snapshot reads
-        self.done = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def start(self, needed: bool) -> None:
-        if needed:
-            self.thread = threading.Thread(target=self._run, daemon=True, name="aetherya-optimize-watch")
-            self.thread.start()
-
-    @property
-    def watching(self) -> bool:
-        return self.thread is not None
-
-    def _run(self) -> None:
-        while not self.done.wait(WATCH_EVERY):
-            if self.ctx.cancel.is_set():
-                self.control[0] = 1
-                solver = self.solver
-                if solver is not None:  # every tick: a solver started just after a stop is stopped too
-                    solver.stop_search()
-            self.ctx.maybe_report(self.build)
-
-    def stop(self) -> None:
-        self.done.set()
-        if self.thread is not None:
-            self.thread.join()
+    control: np.ndarray
+    out: np.ndarray = field(default_factory=lambda: np.zeros(CELLS, dtype=np.uint8))
+    layout_sequence: int = -1     # control[3] when the current layout call started (-1: none running)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # held while the search changes what reports read
 
     def kernel_best(self) -> tuple[np.ndarray, int] | None:
         """The best kingdom the running layout search has published (None: none yet, or being written)."""
@@ -561,7 +538,7 @@ class _Watch:
 def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: Sequence[int] | None,
            started: float) -> OptimizeResult:
     if prover == "cp-sat":  # OR-Tools' first import takes a while: before the limits are looked at, not after
-        import solver.aetherya.optimize_cpsat  # noqa: F401
+        import solver.aetherya.solve_cpsat  # noqa: F401  (lazy: OR-Tools is slow to import, start-up speed)
     starts, rounds = _heuristic_budget(ctx)
     kingdom, total = heuristic_kingdom(hand, seed, starts, rounds, warm_start)
     incumbent = _Incumbent(kingdom, total)
@@ -574,11 +551,11 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
     nodes_left = ctx.limits.nodes
 
     def snapshot(during: bool = False) -> OptimizeResult:
-        with watch.lock:
+        with published.lock:
             best_kingdom, best_total = incumbent.kingdom, incumbent.total
-            published = watch.kernel_best() if during else None
-            if published is not None and published[1] > best_total:
-                best_kingdom, best_total = tuple(int(k) for k in published[0]), published[1]
+            kernel_best = published.kernel_best() if during else None
+            if kernel_best is not None and kernel_best[1] > best_total:
+                best_kingdom, best_total = tuple(int(k) for k in kernel_best[0]), kernel_best[1]
             bound = max([best_total] + list(open_bounds.values()))
             layouts_closed = closed
         proven = bound <= best_total and not during
@@ -586,70 +563,78 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
         return OptimizeResult(hand, best_kingdom, best_total, proven, bound, status,
                               time.perf_counter() - started, prover, len(all_layouts), layouts_closed)
 
-    watch = _Watch(ctx, lambda: snapshot(during=True).to_solve_result(during_search=True))
+    def report() -> None:
+        ctx.maybe_report(lambda: snapshot(during=True).to_solve_result(during_search=True))
+
     remaining = ctx.remaining()
     small = (nodes_left is not None and nodes_left <= SMALL_NODES) or (remaining is not None
                                                                        and remaining <= SMALL_SECONDS)
-    watch.start(needed=ctx.report is not None or not small)
-    try:
+    if ctx.report is None and small:  # the planner's calls: a thread each would cost more than the search
+        watch = Watch(slots=CONTROL_SLOTS)
+    else:
+        watch = Watch.for_context(ctx, report=report if ctx.report is not None else None, slots=CONTROL_SLOTS,
+                                  name="aetherya-solve-watch")
+    published = _Published(watch.control)
+    with watch:
         for position, (bound, i) in enumerate(ranked):
             if bound <= incumbent.total:
                 # ranked by bound: this layout and all later ones are pruned by the compiled bound
-                with watch.lock:
+                with published.lock:
                     for _, j in ranked[position:]:
                         del open_bounds[j]
                     closed += len(ranked) - position
                 break
-            if ctx.should_stop() or (nodes_left is not None and nodes_left <= 0):
+            if watch.stopped() or ctx.should_stop() or (nodes_left is not None and nodes_left <= 0):
                 break
             layout = all_layouts[i]
             if prover == "search":
-                complete, layout_bound, used = _close_by_search(layout, counts, incumbent, ctx, nodes_left, watch)
+                complete, layout_bound, used = _close_by_search(layout, counts, incumbent, ctx, nodes_left,
+                                                                published)
                 if nodes_left is not None:
                     nodes_left -= used
             else:
-                complete, layout_bound = _close_by_cp_sat(layout, hand, counts, incumbent, ctx, seed, watch)
-            with watch.lock:
+                complete, layout_bound = _close_by_cp_sat(layout, hand, counts, incumbent, ctx, seed, watch,
+                                                          published)
+            with published.lock:
                 if complete:
                     del open_bounds[i]
                     closed += 1
                 else:
                     open_bounds[i] = max(min(layout_bound, open_bounds[i]), incumbent.total)
-            if not watch.watching:
-                ctx.maybe_report(watch.build)
-    finally:
-        watch.stop()
     return snapshot()
 
 
 def _close_by_search(layout: Layout, counts: np.ndarray, incumbent: _Incumbent, ctx: SearchContext,
-                     nodes_left: int | None, watch: _Watch) -> tuple[bool, int, int]:
+                     nodes_left: int | None, published: _Published) -> tuple[bool, int, int]:
     """Run the compiled branch-and-bound on one layout: (closed, bound, nodes used)."""
     stats = np.zeros(4, dtype=np.int64)
     symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, CELLS)
     left = ctx.remaining()
     seconds = 0.0 if left is None else max(left, 1e-6)  # 0 means no limit to the kernel
-    watch.layout_sequence = int(watch.control[3])
+    published.layout_sequence = int(published.control[3])
     try:
         best = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, incumbent.total,
-                                    nodes_left or 0, seconds, watch.out, stats, watch.control)
+                                    nodes_left or 0, seconds, published.out, stats, published.control)
         if stats[3]:
-            with watch.lock:
-                incumbent.offer(watch.out, best)
+            with published.lock:
+                incumbent.offer(published.out, best)
     finally:
-        watch.layout_sequence = -1
+        published.layout_sequence = -1
     return bool(stats[1]), int(stats[2]), int(stats[0])
 
 
 def _close_by_cp_sat(layout: Layout, hand: Hand, counts: np.ndarray, incumbent: _Incumbent, ctx: SearchContext,
-                     seed: int, watch: _Watch) -> tuple[bool, int]:
+                     seed: int, watch: Watch, published: _Published) -> tuple[bool, int]:
     """Ask CP-SAT for a kingdom of one layout above the incumbent: (closed, bound)."""
-    from solver.aetherya.optimize_cpsat import LayoutModel
+    from solver.aetherya.solve_cpsat import LayoutModel  # lazy: OR-Tools is slow to import (start-up speed)
     same_layout = portal_mask(incumbent.kingdom) == layout.portals
     hint = incumbent.kingdom if same_layout else _layout_start(layout, hand, seed)
+    forget: list[Any] = []
 
     def running(solver: Any) -> None:
-        watch.solver = solver
+        forget.append(watch.on_stop(solver.stop_search))
+        if watch.stopped():  # a stop raised before the solve begins is not seen by CP-SAT: a limit it obeys
+            solver.parameters.max_time_in_seconds = 0.001
 
     model = LayoutModel(layout, counts)
     left = ctx.remaining()  # CP-SAT overruns its own limit by some 50 ms (presolve, the answer): keep that back
@@ -657,14 +642,15 @@ def _close_by_cp_sat(layout: Layout, hand: Hand, counts: np.ndarray, incumbent: 
     try:
         found, value, complete, bound = model.improve(incumbent.total, hint, seconds, seed, on_start=running)
     finally:
-        watch.solver = None
+        for unregister in forget:
+            unregister()
     if found is not None:
-        with watch.lock:
+        with published.lock:
             incumbent.offer(found, value)
     return complete, bound
 
 
-# -- engine and command line --------------------------------------------------------------------
+# -- the solve and score verbs ------------------------------------------------------------------
 
 def parse_solve_request(payload: Any, field: str = "state") -> tuple[Hand, str]:
     """``"CARDS"`` or ``{"cards": "CARDS", "fixed": {"a1": "O"}, "prover": "search"}``: the hand and prover."""
@@ -676,55 +662,69 @@ def parse_solve_request(payload: Any, field: str = "state") -> tuple[Hand, str]:
     return hand, _check_prover(obj.get("prover", DEFAULT_PROVER), f"{field}.prover")
 
 
-def solve(payload: Any, ctx: SearchContext) -> SolveResult:
-    """The engine's ``solve`` for Aetherya: the optimal kingdom of a hand (anytime within the limits)."""
+def solve(game: Game, payload: Any, ctx: SearchContext, **options: Any) -> SolveResult:
+    """The ``solve`` verb: the optimal kingdom of a hand (anytime within the limits), with its proof."""
     hand, prover = parse_solve_request(payload)
-    return optimize_kingdom(hand, ctx=ctx, prover=prover).to_solve_result()
+    return optimize_kingdom(hand, ctx=ctx, prover=prover).to_solve_result(game.name)
 
 
-def add_optimize_command(commands: argparse._SubParsersAction) -> None:
-    """``memory-solver aetherya optimize CARDS [--fixed CELL=CARD,...] [--time-ms T] [--json]``."""
-    parser = commands.add_parser(
-        "optimize", help="the best kingdom of 16 held cards, proven optimal",
-        description="Arrange 16 held cards (letters P F M S H E D G R O, any order) into the kingdom with the "
-                    "highest board total (Legends are held cards, not placement), and prove it optimal. Within "
-                    "the time limit it prints the best kingdom found and a proven upper bound.")
-    parser.add_argument("cards", metavar="CARDS", help="the 16 cards you hold, e.g. PPFFMMSSHHEEDGRO")
-    parser.add_argument("--fixed", default=None, metavar="CELL=CARD,...",
-                        help="cards locked in place (Portals, Dragons), e.g. a1=O,c3=R; cells a1..d4 "
-                             "(column a-d left to right, row 1-4 from the top); they are part of the 16 cards")
-    parser.add_argument("--time-ms", type=int, default=None, metavar="T",
-                        help=f"time limit in milliseconds (default {DEFAULT_TIME_MS})")
-    parser.add_argument("--prover", default=DEFAULT_PROVER, choices=PROVERS,
-                        help=f"what proves each Portal layout (default {DEFAULT_PROVER})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the local search (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(run=_run_optimize)
+def optimize(cards: Any, fixed: Any = None, time_ms: Any = None, prover: str = DEFAULT_PROVER,
+             seed: Any = 0) -> OptimizeResult:
+    """``memory-solver aetherya optimize``: the command line's values checked (errors name its flags), then the
+    search with its default time limit."""
+    hand = make_hand(cards, fixed, "CARDS", "--fixed")
+    time_ms = DEFAULT_TIME_MS if time_ms is None else as_int(time_ms, "--time-ms", 1, MAX_TIME_MS)
+    seed = as_int(seed, "--seed", 0, 2**63 - 1)
+    return optimize_kingdom(hand, time_ms=time_ms, prover=_check_prover(prover, "--prover"), seed=seed)
 
 
-def _run_optimize(args: argparse.Namespace) -> int:
-    hand = make_hand(args.cards, args.fixed, "CARDS", "--fixed")
-    time_ms = DEFAULT_TIME_MS if args.time_ms is None else as_int(args.time_ms, "--time-ms", 1, MAX_TIME_MS)
-    seed = as_int(args.seed, "--seed", 0, 2**63 - 1)
-    result = optimize_kingdom(hand, time_ms=time_ms, prover=args.prover, seed=seed)
-    if args.json:
-        print_json(result.to_json())
-    else:
-        render_result(result, sys.stdout)
-    return 0
+def parse_score_request(payload: Any, field: str = "state", legends: Any = None) -> KingdomScore:
+    """Score ``"KINGDOM"`` or ``{"kingdom": "KINGDOM", "legends": [...]}`` (``legends``: Legends held, from the
+    ``--legends`` option)."""
+    if isinstance(payload, str):
+        return score_kingdom(payload, legends or [], field=field, legends_field="legends")
+    obj = as_object(payload, field)
+    check_keys(obj, ("kingdom", "legends"), field)
+    held = as_list(obj.get("legends", []), f"{field}.legends")
+    return score_kingdom(get(obj, "kingdom", field), held + list(legends or []), field=f"{field}.kingdom",
+                         legends_field=f"{field}.legends")
 
 
-def render_result(result: OptimizeResult, out: TextIO) -> None:
-    """The kingdom, its score sheet and the proof status as text."""
-    from solver.aetherya.game import render_score
-    fixed = f" with {result.hand.fixed_text()} fixed" if result.hand.fixed else ""
-    out.write(f"Best kingdom of {result.hand.letters()}{fixed}:\n")
-    for row in result.notation.split("/"):
-        out.write(f"  {' '.join(row)}\n")
-    render_score(result.score(), out)
-    if result.optimal:
-        out.write(f"  proven optimal ({result.prover}, {result.layouts} Portal layout(s), "
-                  f"{result.seconds:.3f} s)\n")
-    else:
-        out.write(f"  not proven: the best board total is at most {result.bound} "
-                  f"(time limit reached after {result.seconds:.3f} s)\n")
+def solo_age_sheet(state: AetheryaState) -> list[dict[str, Any]]:
+    """The finished Ages of a solo campaign: objective (the Age's Legends' points), kingdom points, Age score
+    and whether the objective was met (kingdom strictly greater, AE-34; missing it only lowers the score)."""
+    sheet = []
+    for age, score in enumerate(state.age_scores):
+        objective = legend_points(state.rows[age])
+        sheet.append({"age": age + 1, "legends": legend_slugs(state.rows[age]), "objective": objective,
+                      "kingdom": score + objective, "score": score, "objectiveMet": score > 0})
+    return sheet
+
+
+def score(game: Game, payload: Any, legends: Any = None) -> dict[str, Any]:
+    """Score a kingdom (notation or ``{"kingdom", "legends"}``, with ``legends`` held) or, given a game state
+    or a view, every seat's sheet (a view counts only the cards its observer knows)."""
+    position = payload if isinstance(payload, (State, View)) else None
+    if position is None and (isinstance(payload, dict) and ("mode" in payload or "view" in payload)
+                             or isinstance(payload, str) and (":" in payload.split(" ", 1)[0])
+                             or is_puzzle_position(payload)):
+        position = game.parse_position(payload)
+    if position is None:
+        return parse_score_request(payload, legends=legends).to_json()
+    if isinstance(position, PuzzlePosition):
+        return puzzle_score(position)
+    if legends:
+        raise InvalidInputError("legends", ",".join(legends), "Legends held are part of a game position; "
+                                                              "the option is for a kingdom")
+    sheets = [position.score(p) for p in range(position.game.num_players)]
+    state = position.rep if isinstance(position, View) else position
+    terminal = position.is_terminal()
+    out: dict[str, Any] = {"players": [dict(sheet.to_json(), player=p) for p, sheet in enumerate(sheets)],
+                           "returns": position.returns() if terminal else None,
+                           "winners": state.winners() if terminal else None}
+    if isinstance(position, View):
+        out["view"] = position.observer
+    if state.mode == "solo":
+        out["ages"] = solo_age_sheet(state) if not (isinstance(position, View) and position.turn_over_cells()) \
+            else solo_age_sheet(state)[:-1]
+    return out

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.aetherya.optimize import SYMMETRIES, layout_counts, layouts, make_hand
-from solver.aetherya.optimize_cpsat import LayoutModel, edges_of, induced_edge_limits, lex_smallest
+from solver.aetherya.solve import SYMMETRIES, layout_counts, layouts, make_hand
+from solver.aetherya.solve_cpsat import LayoutModel, edges_of, induced_edge_limits, lex_smallest
 from solver.aetherya.scoring import board_scores, score_kingdom
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver import contract
 from solver.aetherya.cards import CELL_NAMES, LETTERS
-from solver.aetherya.optimize import (SYMMETRIES, Hand, apply_symmetry, clear_cache, heuristic_kingdom, layouts,
+from solver.aetherya.solve import (SYMMETRIES, Hand, apply_symmetry, clear_cache, heuristic_kingdom, layouts,
                                       make_hand, optimize_kingdom, parse_solve_request)
 from solver.aetherya.scoring import board_scores, format_kingdom, parse_kingdom, score_kingdom
 from solver.cli import main as cli_main
@@ -361,7 +362,7 @@ def test_solve_request_forms():
 def test_engine_solve_returns_the_contract_keys():
     from solver.aetherya.game import AetheryaGame
     ctx = SearchContext(limits=Limits(time_ms=10_000))
-    body = AetheryaGame().solve({"cards": "PFFMMSSHHEEDGGRO", "fixed": {"a1": "O"}}, ctx).to_json()
+    body = contract.solve(AetheryaGame(), {"cards": "PFFMMSSHHEEDGGRO", "fixed": {"a1": "O"}}, ctx).to_json()
     for key in ("kingdom", "score", "optimal", "bound", "seconds", "status", "value"):
         assert key in body
     assert body["kingdom"].startswith("O") and body["value"] == body["score"]["total"] == body["bound"]

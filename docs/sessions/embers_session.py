@@ -1,11 +1,14 @@
-"""The documented table session (``docs/sessions/embers.md``): a whole game played from Fenrys's view.
+"""Write docs/sessions/embers.md: a whole game played from Fenrys's view at the command line.
 
-``python -m solver.embers.session docs/sessions/embers.md`` plays a seeded Chapter One game at a real table:
+``python docs/sessions/embers_session.py docs/sessions/embers.md`` plays a seeded Chapter One game at a real table:
 Fenrys starts with ``new --table --player 0 --record game.jsonl``, enters every card dealt or drawn and
 Aelin's moves as he sees them (``apply ... --record game.jsonl``), asks ``hint`` at each of his decisions and
 follows it (but once, to give the review something to find), and ends with ``review``. Aelin is played by her
 own hint policy on the full game, which the session never shows. Every command is run through the real command
 line and its output is written exactly as printed; ``tests/embers/test_session.py`` replays the file.
+
+:func:`reviewed_record` makes the short reviewed Prologue that ``memory-solver demo`` shows (the record in
+``solver/embers/commands.py``; ``tests/embers/test_session.py`` checks it is this game's).
 """
 
 from __future__ import annotations
@@ -18,10 +21,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
+from solver import cli, contract
+from solver.embers.policy import FenrysSettings, HintPolicy
 from solver.embers.state import AELIN, FENRYS, EmbersState
-from solver.embers.view import follow
+from solver.embers.view import EmbersView, follow
+from solver.record import Record
+from solver.registry import load_game
 from solver.search import Limits, SearchContext
 
 SEED = 2
@@ -34,7 +44,6 @@ RECORD = "game.jsonl"
 
 def run_command(command: str) -> str:
     """Run ``memory-solver ...`` in-process and return what it printed (stdout, then stderr if any)."""
-    from solver import cli
     argv = shlex.split(command)
     assert argv[0] == "memory-solver", command
     out, err = io.StringIO(), io.StringIO()
@@ -45,47 +54,56 @@ def run_command(command: str) -> str:
     return out.getvalue() + err.getvalue()
 
 
-def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[tuple[str, str, str]]:
-    """The session's steps: ``(note, command, output)``; run in the current directory (it writes game.jsonl)."""
-    from solver.embers.policy import FenrysSettings, HintPolicy
-    from solver.registry import load_game
-    game = load_game("embers")
+def table_game(game: Any, seed: int, fenrys: Callable[[EmbersView, EmbersState], str], aelin: HintPolicy,
+               seen: Callable[[list[str]], None]) -> EmbersView:
+    """Play a seeded game at a real table from Fenrys's (or Rowan's) view: ``fenrys(view, truth)`` gives his move,
+    ``aelin`` plays the full game, the deck is drawn from the seed, and ``seen`` receives the entries Fenrys makes
+    for each action (``solver.embers.view.follow``). Returns his view at the start."""
     rng = np.random.default_rng(seed)
     truth = EmbersState(game)
     truth.start_table()
     view = truth.view(FENRYS)
-    aelin = HintPolicy(FenrysSettings(search_nodes=nodes))
-    steps: list[tuple[str, str, str]] = []
-
-    def step(note: str, command: str) -> None:
-        steps.append((note, command, run_command(command)))
-
-    step("Fenrys sits down at a real table: nothing is dealt yet.",
-         f"memory-solver embers new --table --player 0 --record {RECORD}")
-    pending: list[str] = []
-    decisions = 0
+    start = view.clone()
     while not truth.is_terminal():
         player = truth.current_player()
         if player == FENRYS:
-            if pending:
-                step(_describe(pending), _apply(pending))
-                pending = []
-            step("", f"memory-solver embers hint {RECORD} --nodes {nodes}")
-            ranked = game.hint(view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
-            planted = decisions >= blunder and truth.phase == "blink" and len(ranked) > 1 and \
-                ranked[1].value <= ranked[0].value - 100
-            choice = ranked[1] if planted else ranked[0]
-            if planted:
-                blunder = 10**9
-            action = truth.parse_move(choice.move)
-            decisions += 1
+            action = truth.parse_move(fenrys(view, truth))
         elif player == AELIN:
             action = aelin.choose(truth, rng)
         else:
             outcomes = truth.chance_outcomes()
             action = outcomes[int(rng.integers(len(outcomes)))][0]
-        pending += follow(view, truth, action)
+        seen(follow(view, truth, action))
         truth = truth.child(action)
+    return start
+
+
+def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[tuple[str, str, str]]:
+    """The session's steps: ``(note, command, output)``; run in the current directory (it writes game.jsonl)."""
+    game = load_game("embers")
+    steps: list[tuple[str, str, str]] = []
+    pending: list[str] = []
+    count = {"decisions": 0, "blunder": blunder}
+
+    def step(note: str, command: str) -> None:
+        steps.append((note, command, run_command(command)))
+
+    def fenrys(view: EmbersView, truth: EmbersState) -> str:
+        if pending:
+            step(_describe(pending), _apply(pending))
+            pending.clear()
+        step("", f"memory-solver embers hint {RECORD} --nodes {nodes}")
+        ranked = contract.hint(game, view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
+        planted = count["decisions"] >= count["blunder"] and truth.phase == "blink" and len(ranked) > 1 and \
+            ranked[1].value <= ranked[0].value - 100
+        if planted:
+            count["blunder"] = 10**9  # one planted mistake, then none
+        count["decisions"] += 1
+        return (ranked[1] if planted else ranked[0]).move
+
+    step("Fenrys sits down at a real table: nothing is dealt yet.",
+         f"memory-solver embers new --table --player 0 --record {RECORD}")
+    table_game(game, seed, fenrys, HintPolicy(FenrysSettings(search_nodes=nodes)), pending.extend)
     if pending:
         step(_describe(pending), _apply(pending))
     step("The game is over. The review judges each of Fenrys's decisions from what he knew at the time.",
@@ -93,39 +111,22 @@ def play(seed: int = SEED, nodes: int = NODES, blunder: int = BLUNDER) -> list[t
     return steps
 
 
-def reviewed_game(seed: int = 1, nodes: int = 2_000) -> tuple[list[str], dict]:
-    """A short game for the demo: a seeded Prologue from Rowan's view (both players follow their hints, but
-    Rowan plays his hint's second move once), as the entries of his record and the review of his decisions."""
-    from solver.embers.policy import HintPolicy
-    from solver.record import Record
-    from solver.registry import load_game
-    from solver.review import review
+def reviewed_record(seed: int = 1, nodes: int = 2_000) -> Record:
+    """The demo's short game: a seeded Prologue from Rowan's view (both players follow their hints, but Rowan
+    plays his hint's second move once), as his record (``memory-solver embers review`` judges it)."""
     game = load_game("embers(chapter=prologue)")
-    rng = np.random.default_rng(seed)
-    truth = EmbersState(game)
-    truth.start_table()
-    view = truth.view(FENRYS)
-    start = view.clone()
-    policy = HintPolicy()
     entries: list[str] = []
-    planted = False
-    while not truth.is_terminal():
-        player = truth.current_player()
-        if player == FENRYS:
-            ranked = game.hint(view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
-            choice = ranked[0]
-            if not planted and len(ranked) > 1 and ranked[1].value < ranked[0].value:
-                choice, planted = ranked[1], True
-            action = truth.parse_move(choice.move)
-        elif player == AELIN:
-            action = policy.choose(truth, rng)
-        else:
-            outcomes = truth.chance_outcomes()
-            action = outcomes[int(rng.integers(len(outcomes)))][0]
-        entries += follow(view, truth, action)
-        truth = truth.child(action)
-    record = Record.start_of(start).extended(entries, stamp=False)
-    return entries, review(game, record, FENRYS, limits=Limits(nodes=nodes), seed=0)
+    planted = [False]
+
+    def rowan(view: EmbersView, truth: EmbersState) -> str:
+        ranked = contract.hint(game, view, SearchContext(limits=Limits(nodes=nodes), seed=0), top=2).move_infos
+        if not planted[0] and len(ranked) > 1 and ranked[1].value < ranked[0].value:
+            planted[0] = True
+            return ranked[1].move
+        return ranked[0].move
+
+    start = table_game(game, seed, rowan, HintPolicy(), entries.extend)
+    return Record.start_of(start).extended(entries, stamp=False)
 
 
 def _apply(entries: list[str]) -> str:
@@ -163,8 +164,8 @@ def markdown(steps: list[tuple[str, str, str]], seed: int = SEED, nodes: int = N
         "",
         f"Every hint uses `--nodes {nodes}`, so the output below is the same on every machine. The commands and",
         "their output are exactly as printed; `tests/embers/test_session.py` replays them. Regenerate with",
-        "`python -m solver.embers.session docs/sessions/embers.md` (the game behind it is seeded: "
-        f"`SEED = {seed}` in `solver/embers/session.py`).",
+        "`python docs/sessions/embers_session.py docs/sessions/embers.md` (the game behind it is seeded: "
+        f"`SEED = {seed}` in `docs/sessions/embers_session.py`).",
         "",
     ]
     for note, command, output in steps:
