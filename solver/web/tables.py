@@ -37,6 +37,13 @@ KEEP_ALIVE = 15.0
 
 ReadBody = Callable[[Request], Awaitable[dict[str, Any] | Response]]
 Answer = Callable[[int, dict[str, Any]], Response]
+#: ``call(request, work)``: run the blocking ``work()`` off the event loop for ``request`` and return its result
+Call = Callable[[Request, Callable[[], Any]], Awaitable[Any]]
+
+
+async def in_threadpool(request: Request, work: Callable[[], Any]) -> Any:
+    """The default :data:`Call`: Starlette's thread pool."""
+    return await run_in_threadpool(work)
 
 
 class Feed:
@@ -89,9 +96,11 @@ def _wake(queue: asyncio.Queue, item: Any = True) -> None:
     queue.put_nowait(item)
 
 
-def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer) -> list[Route]:
+def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer,
+                 call: Call = in_threadpool) -> list[Route]:
     """The routes of the table server. ``read_body(request)`` is the server's body reader (its size limit and
-    checks; a ``Response`` when it refuses); ``answer(status, body)`` the server's JSON response (its headers)."""
+    checks; a ``Response`` when it refuses); ``answer(status, body)`` the server's JSON response (its headers);
+    ``call(request, work)`` runs a request's blocking work (the server's workers)."""
 
     def failed(exc: Exception, table: Table | None = None, seat: int | None = None) -> Response:
         if isinstance(exc, NotFound):
@@ -108,14 +117,14 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
         raise exc
 
     async def opened(request: Request) -> tuple[Table, int | None]:
-        return await run_in_threadpool(tables.open, request.path_params["game"], request.path_params["key"])
+        return await call(request, lambda: tables.open(request.path_params["game"], request.path_params["key"]))
 
     async def create(request: Request) -> Response:
         body = await read_body(request)
         if isinstance(body, Response):
             return body
         try:
-            created: Created = await run_in_threadpool(tables.create, body)
+            created: Created = await call(request, lambda: tables.create(body))
         except Exception as exc:
             return failed(exc)
         base = str(request.base_url).rstrip("/")
@@ -127,7 +136,7 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
     async def show(request: Request) -> Response:
         try:
             table, seat = await opened(request)
-            return answer(200, await run_in_threadpool(_answer_of, table, seat))
+            return answer(200, await call(request, lambda: _answer_of(table, seat)))
         except Exception as exc:
             return failed(exc)
 
@@ -141,8 +150,8 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
             if isinstance(body, Response):
                 return body
             try:
-                await run_in_threadpool(action, table, seat, body)
-                return answer(200, await run_in_threadpool(_answer_of, table, seat))
+                await call(request, lambda: action(table, seat, body))
+                return answer(200, await call(request, lambda: _answer_of(table, seat)))
             except Exception as exc:
                 return failed(exc, table, seat)
         return endpoint
@@ -162,14 +171,14 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
     async def record(request: Request) -> Response:
         try:
             table, seat = await opened(request)
-            return answer(200, (await run_in_threadpool(_full_record, table, seat)).to_json())
+            return answer(200, (await call(request, lambda: _full_record(table, seat))).to_json())
         except Exception as exc:
             return failed(exc)
 
     async def reveal(request: Request) -> Response:
         try:
             table, seat = await opened(request)
-            return answer(200, (await run_in_threadpool(tables.reveal, table, seat)).to_json())
+            return answer(200, (await call(request, lambda: tables.reveal(table, seat))).to_json())
         except Exception as exc:
             return failed(exc)
 
@@ -190,7 +199,7 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
             table, seat = await opened(request)
         except Exception as exc:
             return failed(exc)
-        game_id = table.stored.id
+        game_id, key = table.stored.id, request.path_params["key"]
         queue = feed.listen(game_id)
 
         async def stream():
@@ -199,10 +208,9 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
                 last = None
                 while True:
                     try:  # the game as the server holds it now (one kept in memory may have been reloaded)
-                        now, _ = await opened(request)
+                        body = await run_in_threadpool(_current_answer, tables, game_id, key, seat)
                     except NotFound:
                         return
-                    body = await run_in_threadpool(_answer_of, now, seat)
                     text = json.dumps(body, allow_nan=False)
                     if text != last:
                         last = text
@@ -237,6 +245,13 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
 def _answer_of(table: Table, seat: int | None) -> dict[str, Any]:
     with table.lock:
         return table.answer(seat)
+
+
+def _current_answer(tables: Tables, game_id: str, key: str, seat: int | None) -> dict[str, Any]:
+    """What an event stream sends now: the key's answer from the game as the server holds it (a quick read, on
+    Starlette's thread pool rather than the workers a client's queries queue for)."""
+    table, _ = tables.open(game_id, key)
+    return _answer_of(table, seat)
 
 
 def _full_record(table: Table, seat: int | None) -> Any:
