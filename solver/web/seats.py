@@ -462,7 +462,9 @@ class Tables:
         found = self.store.opens(key_hash(key))
         if found is None or not hmac.compare_digest(found[0].encode(), game_id.encode("utf-8", "surrogatepass")):
             raise NotFound()
-        return self._table(found[0]), found[1]
+        table = self._table(found[0])
+        self._drive(table)  # an engine's seat to move and no search under way (one that failed): it starts again
+        return table, found[1]
 
     def _table(self, game_id: str) -> Table:
         with self._lock:
@@ -480,7 +482,6 @@ class Tables:
             idle = [k for k, t in self._cache.items() if t.thinking is None or t.thinking.is_set()]
             for k in idle[:max(0, len(self._cache) - CACHED_GAMES)]:  # an engine's seat thinking keeps its game
                 del self._cache[k]
-        self._drive(table)
         return table
 
     def _forget(self, table: Table) -> None:
@@ -627,7 +628,7 @@ class Tables:
         def work() -> None:
             try:
                 move = engine_move(state, who, seed, limits, cancel)
-            except Exception:  # a bug in a game's hint: logged (without the game's keys), the seat waits
+            except Exception:  # a bug in a game's hint: logged (without the game's keys); the next request retries
                 move = None
                 LOG.exception("the engine's seat %s failed to move", who)
             with table.lock:
@@ -647,7 +648,13 @@ class Tables:
                     return
             self._drive(table)
 
-        self.submit(work)
+        try:
+            self.submit(work)
+        except Exception:  # the workers refused it (the server is stopping, its queue is full): the next request
+            with table.lock:  # retries
+                if table.thinking is cancel:
+                    table.thinking = None
+            raise
         self.changed(table.stored.id)
 
 

@@ -397,3 +397,19 @@ def test_a_game_dropped_from_memory_is_reloaded_from_the_database(client, monkey
     more = post(client, one, keys_of(one)[0], "moves", {"moves": ["flip 2,1"],
                                                         "expect": len(again["record"]["moves"])})
     assert more.status_code == 200
+
+
+def test_an_unknown_game_and_a_wrong_key_take_the_same_single_lookup(app, client, monkeypatch):
+    """No timing oracle: either way the server hashes the key, looks the hash up once and loads no game."""
+    created = new(client, "forgotten", seats=TWO_HUMANS)
+    other = new(client, "forgotten", seed=2, seats=TWO_HUMANS)
+    store = app.state.tables.store
+    calls = []
+    for name in ("opens", "load"):
+        original = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *a, _o=original, _n=name: calls.append(_n) or _o(*a))
+    for path in (f"nosuchgame/{keys_of(created)[0]}", f"{created['id']}/{keys_of(other)[0]}",
+                 f"{created['id']}/{'x' * 22}"):
+        calls.clear()
+        assert client.get(f"/api/games/{path}").status_code == 404
+        assert calls == ["opens"], path
