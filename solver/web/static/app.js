@@ -345,7 +345,9 @@ function renderStatus() {
   if (S.cursor !== null) text = `Review: the position before move ${S.cursor + 1}`;
   else if (answer.over) text = "The game is over.";
   else if (answer.thinking || engineSeat) text = `Seat ${who} (the engine) is thinking...`;
-  else if (who === -1) text = "Enter the outcome (the card drawn, the tile seen, the dice).";
+  else if (who === -1 && (S.role === "table" || !answer.legalMoves.length)) {
+    text = "Waiting for a seat to enter what only it sees (on its own page).";
+  } else if (who === -1) text = "Enter the outcome (the card drawn, the tile seen, the dice).";
   else if (S.role === "table") text = `Seat ${who} to move.`;
   else if (who === seat) text = `Your move (seat ${seat}).`;
   else if (answer.legalMoves.length) text = `Enter seat ${who}'s move.`;
