@@ -107,8 +107,12 @@ def test_a_dealt_game_starts_where_new_seed_deals_it_and_each_seat_sees_its_cli_
     answers = play_some(client, created, 6)
     state_file = tmp_path / "state.json"
     state_file.write_text(json.dumps(server_state(app, created).to_json()))
+    state = server_state(app, created)
     for seat, answer in answers.items():
         assert answer["player"] == seat and set(answer) >= {"id", "player", "view", "record", "legalMoves", "over"}
+        if answer["legalMoves"]:  # the seat to move may enter exactly the state's legal moves
+            assert state.current_player() == seat
+            assert answer["legalMoves"] == [state.action_to_string(a) for a in state.legal_actions()]
         assert answer["view"] == cli_json(capsys, game, "view", str(state_file), "--player", str(seat), "--json")
         record = record_from_json(answer["record"])
         assert record.observer == seat
