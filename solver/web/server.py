@@ -316,6 +316,7 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
                     exception_handlers={404: not_found, 500: server_error}, lifespan=lifespan)
     app.state.pages = pages
     app.state.tables = tables
+    app.state.feed = feed
     return app
 
 
@@ -327,5 +328,16 @@ def serve(host: str = "127.0.0.1", port: int = 8765, threads: int = 2, db: str |
     sys.stdout.write(f"memory-solver: the games are kept in {path}\n")
     sys.stdout.write(f"memory-solver: the web board is at http://{shown}:{port}/ (Ctrl-C to stop)\n")
     sys.stdout.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=1)
+    _Server(config).run()
     return 0
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending the table server's event streams at Ctrl-C (open pages hold them open: shutdown
+    would wait for them)."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.config.app.state.feed.close()
+        super().handle_exit(sig, frame)

@@ -142,3 +142,30 @@ def test_moves_are_kept_in_order_and_a_stale_revision_changes_nothing(tmp_path):
     assert [m.move for m in loaded.moves] == ["take1", "take1"] and loaded.moves[1].entries == {0: ["take1"],
                                                                                               1: ["take1"]}
     store.close()
+
+
+def test_ctrl_c_ends_the_open_event_streams_and_the_server_stops_at_once(tmp_path):
+    server = Server(tmp_path / "games.sqlite3", free_port())
+    try:
+        created = httpx.post(server.url + "/api/games", json={"game": "forgotten", "seats": TWO_HUMANS},
+                             timeout=30).json()
+        ended = threading.Event()
+
+        def listen():
+            with httpx.stream("GET", f"{server.url}/api/games/{created['id']}/{created['seats'][0]['key']}/events",
+                              timeout=30) as events:
+                for _ in events.iter_lines():
+                    pass
+            ended.set()
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        time.sleep(0.5)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(timeout=10)
+        assert time.monotonic() - started < 2.0
+        assert ended.wait(5)
+    finally:
+        if server.process.poll() is None:
+            server.kill()
+    assert "Traceback" not in server.output()
