@@ -22,7 +22,7 @@ import pytest
 import uvicorn
 
 from solver.cli import main
-from solver.registry import game_names, load_game
+from solver.registry import game_names
 from solver.web.server import build_app
 
 from .conftest import CHROMIUM
