@@ -108,7 +108,7 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
         if isinstance(exc, Conflict):
             body = {"error": str(exc), "field": exc.field}
             if table is not None:
-                body = {**table.answer(seat), **body}
+                body = {**_answer_of(table, seat), **body}
             return answer(409, body)
         if isinstance(exc, Forbidden):
             return answer(403, {"id": None, "error": str(exc), "field": exc.field})
