@@ -334,3 +334,35 @@ def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconne
             phone.close()
     finally:
         server.kill()
+
+
+def test_at_a_real_table_each_phone_enters_its_own_cards_and_sees_the_others_masked(board, chromium):
+    """Aetherya at a real table, two phones: the legend row entered on either, seat 0's start cards on seat 0's
+    phone only (seat 1's phone waits), reaching seat 1's record as ``card ?``."""
+    import httpx
+    url, _ = board
+    created = httpx.post(f"{url}/api/games", json={"game": "aetherya", "mode": "table", "seats": TWO_HUMANS},
+                         timeout=60).json()
+    phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
+    try:
+        for _ in range(8):  # the legend row: public, entered on seat 1's phone
+            before = phones[0].revision()
+            phones[1].page.locator("#moves button").first.click()
+            phones[0].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
+                                             timeout=10_000)
+            phones[1].idle()
+        phones[0].idle()
+        assert phones[1].page.locator("#moves button").count() == 0
+        assert "Waiting for a seat" in phones[1].page.text_content("#status")
+        card = phones[0].page.locator("#moves button").first.text_content()
+        assert card.startswith("card ") and "?" not in card
+        before = phones[1].revision()
+        phones[0].page.locator("#moves button").first.click()
+        phones[1].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+        phones[1].idle()
+        last = lambda phone: phone.page.locator("#move-list li").last.text_content()  # noqa: E731
+        assert last(phones[0]) == card and last(phones[1]) == "card ?"
+        assert all(phone.errors == [] for phone in phones.values())
+    finally:
+        for phone in phones.values():
+            phone.close()
