@@ -265,7 +265,12 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     if state.mode == "solo" and len(candidates) > 1:
         default = next((c for c in candidates if c.default), None)
         if default is not None:
-            screen = _solo_screen(candidates, default, sample, rng, stop_age, player, nodes, hard_stop, top_only)
+            def screen_report(done_playouts: int) -> None:
+                ctx.maybe_report(lambda: _result(state, [default], player, False, 3, 1, done_playouts,
+                                                 len(default.values), ctx, interim=True))
+
+            screen = _solo_screen(candidates, default, sample, rng, stop_age, player, nodes, hard_stop, top_only,
+                                  screen_report)
             playouts, worlds_seen, rounds = screen["playouts"], screen["worlds"], screen["rounds"]
             if screen["done"]:
                 return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen,
@@ -335,12 +340,13 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
 
 def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sampler, rng: np.random.Generator,
                  stop_age: int, player: int, nodes: int | None, hard_stop: Callable[[], bool],
-                 top_only: bool) -> dict[str, Any]:
+                 top_only: bool, report: Callable[[int], None]) -> dict[str, Any]:
     """Solo: the policy's move alone on ``SOLO_SCREEN`` sampled worlds first. When it completes the horizon's
     Age in every one (``default.safe``), the hint keeps it: the other moves are valued on the same worlds (for
     the answer and reviews; not with ``top_only``) and the search ends. Otherwise the other moves are valued on
     those worlds, as the first round of the successive halving that follows. Returns the counts and ``done``
-    (the search is over: safe, or cut by the limits)."""
+    (the search is over: safe, or cut by the limits). ``report(playouts)`` is called after each world (the
+    interim answer: the policy's move as valued so far)."""
     count = SOLO_SCREEN if nodes is None else max(1, min(SOLO_SCREEN, nodes // len(candidates)))
     worlds = [sample(rng) for _ in range(count)]
     seeds = [int(x) for x in rng.integers(0, 2**63, size=count)]
@@ -352,6 +358,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         if not got or (done and hard_stop()):
             break
         done += 1
+        report(playouts)
     default.safe = done == count and all(p >= default.goal for p in default.progress)
     if default.safe and top_only:
         return {"playouts": playouts, "worlds": done, "rounds": 1, "done": True}
@@ -364,6 +371,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         if got < len(others):
             break
         valued += 1
+        report(playouts)
     if valued:
         for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
             del cand.values[valued:], cand.progress[valued:]

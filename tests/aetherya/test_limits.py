@@ -53,6 +53,9 @@ def run_and_terminate(query, after_s=0.4):
     engine = Engine(out)
     engine.handle_line(json.dumps({"id": "q", "reportDuringSearchEvery": 0.1, **query}))
     time.sleep(after_s)
+    waited = time.perf_counter()  # on a loaded machine the first report may come later: terminate once it has
+    while not out.of("q", True) and not out.of("q", False) and time.perf_counter() - waited < 10:
+        time.sleep(0.01)
     finished_early = bool(out.of("q", False))
     sent = time.perf_counter()
     engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
