@@ -650,11 +650,12 @@ class Tables:
 
         try:
             self.submit(work)
-        except Exception:  # the workers refused it (the server is stopping, its queue is full): the next request
-            with table.lock:  # retries
+        except Exception as exc:  # the workers refused it (the server is stopping, its queue is full): the move
+            with table.lock:      # entered is kept, and the next request about this game tries again
                 if table.thinking is cancel:
                     table.thinking = None
-            raise
+            LOG.warning("the engine's seat %s waits: %s", who, exc)
+            return
         self.changed(table.stored.id)
 
 
