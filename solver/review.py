@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,12 +29,13 @@ ALL_MOVES = 1000
 
 def review(game: Game, record: Record, player: int | None, limits: Limits, seed: int = 0,
            mistakes: int = 3, turns: list[int] | None = None, cancel: threading.Event | None = None,
-           report: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+           report: Callable[[dict[str, Any]], None] | None = None, deadline: float | None = None) -> dict[str, Any]:
     """The review of ``player``'s decisions in ``record`` (``turns``: only these move indices).
 
     ``limits`` apply to each decision's hint. Setting ``cancel`` (the engine's ``terminate``) stops the
     decision being searched and the review, which then covers the decisions done so far and says
-    ``"terminated": true``; ``report`` receives the review so far after each decision.
+    ``"terminated": true``; reaching ``deadline`` (``time.perf_counter()``: a server's cap on the whole review)
+    does the same and says ``"timedOut": true``. ``report`` receives the review so far after each decision.
     """
     positions = record.positions(game)
     played_game = positions[0].game
@@ -50,11 +52,12 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         position = positions[index]
         if position.current_player() != player or (turns is not None and index not in turns):
             continue
-        if cancel.is_set():
+        if cancel.is_set() or _passed(deadline):
             break
         view = position.view(player) if isinstance(position, State) else position
-        result = contract.hint(played_game, view, SearchContext(limits=limits, seed=seed, cancel=cancel), top=ALL_MOVES)
-        if cancel.is_set():
+        result = contract.hint(played_game, view, SearchContext(limits=limits.until(deadline), seed=seed,
+                                                                cancel=cancel), top=ALL_MOVES)
+        if cancel.is_set() or _passed(deadline):
             break  # this decision's search was cut short: it is left out rather than judged on too little
         meaning = meaning or result.root_info.get("valueMeaning")
         decisions.append(judge(index, move.move, result))
@@ -63,7 +66,14 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
     out = _summary(played_game, player, meaning, decisions, mistakes, limits, seed)
     if cancel.is_set():
         out["terminated"] = True
+    elif _passed(deadline):
+        out["timedOut"] = True
     return out
+
+
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
 
 
 def _summary(game: Game, player: int, meaning: str | None, decisions: list[dict[str, Any]], mistakes: int,
@@ -141,4 +151,3 @@ def render_review(result: dict[str, Any]) -> str:
     else:
         lines.append("No mistakes: every move played was the hint's best or as good.")
     return "\n".join(lines) + "\n"
-
