@@ -75,8 +75,7 @@ def decision(name: str, seed: int) -> Any:
     rng = np.random.default_rng(seed)
     state = game.new_game(seed)
     while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        state.apply_action(state.sample_chance_outcome(rng))
     return game, state
 
 

@@ -17,7 +17,6 @@ module is loaded before it is needed.
 from __future__ import annotations
 
 import importlib
-import inspect
 from types import ModuleType
 from typing import Any
 
@@ -149,13 +148,9 @@ def puzzle_request(game: Game, kind: str, difficulty: str, **options: Any) -> tu
 
 
 def check_puzzle(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext | None = None) -> dict[str, Any]:
-    """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted). A game
-    whose ``check`` takes ``ctx`` stops its proof with ``Stopped`` when ``ctx`` says (a puzzle sent to a server
-    may be one whose proof never ends)."""
-    check = _function(game, "puzzles", "check", "check")
-    if ctx is not None and "ctx" in inspect.signature(check).parameters:
-        return check(game, puzzle, answer, ctx=ctx)
-    return check(game, puzzle, answer)
+    """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted); the proof
+    stops with ``Stopped`` when ``ctx`` says (a puzzle sent to a server may be one whose proof never ends)."""
+    return _function(game, "puzzles", "check", "check")(game, puzzle, answer, ctx or SearchContext())
 
 
 def puzzle_position(game: Game, puzzle: dict[str, Any]) -> State | View:

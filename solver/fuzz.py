@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.engine import Engine
 from solver.registry import game_names, load_game
 
 DOCS_ENGINE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
@@ -35,8 +36,7 @@ def _advanced(game: Any, seed: int, steps: int) -> Any:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])
@@ -170,7 +170,6 @@ def campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = None)
 
 def run_campaign(lines: list[tuple[str, str, bool]], threads: int = 2, max_time_ms: int = 50) -> list[dict[str, Any]]:
     """Every line through one engine; the answers, parsed."""
-    from solver.engine import Engine
     out = io.StringIO()
     engine = Engine(out, threads=threads, max_time_ms=max_time_ms, max_queue=len(lines) + 1)  # inputs, not admission
     engine.serve([line for _, line, _ in lines] + ['{"id": "alive", "action": "query_version"}'])

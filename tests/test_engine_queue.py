@@ -126,10 +126,10 @@ def test_9_a_bad_engine_command_line_exits_2_with_one_line(flags):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_3_one_signal_answers_the_queue_terminates_the_search_and_exits_within_two_seconds(signum):
+def test_3_one_signal_answers_the_queue_terminates_the_search_and_exits_within_two_seconds(signum, tmp_path):
     engine = subprocess.Popen([sys.executable, "-m", "solver", "engine"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
     try:
         long = {"game": "memorinth", "action": "hint", "state": S, "limits": {"nodes": 10**9}}
         engine.stdin.write(json.dumps({"id": "run", "reportDuringSearchEvery": 0.1, **long}) + "\n")

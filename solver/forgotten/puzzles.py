@@ -353,10 +353,9 @@ def position(game: ForgottenGame, puzzle: dict[str, Any]) -> ForgottenState | Fo
     return game.parse_position(get(puzzle, "state", "puzzle"), "puzzle.state")
 
 
-def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any, ctx: SearchContext | None = None,
-          ) -> dict[str, Any]:
-    """Re-prove ``answer`` from the puzzle's position (never from its stored answer); with ``ctx``, ``terminate``
-    and its time limit stop the proof (:class:`solver.search.Stopped`).
+def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
+    """Re-prove ``answer`` from the puzzle's position (never from its stored answer); ``ctx``'s ``terminate`` and
+    time limit stop the proof (:class:`solver.search.Stopped`).
 
     ANSWER is one flip; or a list: for a forced connection, exactly the set of the flips that force it is
     correct; otherwise a list is read as the moves played from :func:`position` (the web board's

@@ -341,7 +341,7 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
     server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--threads", "1",
                                "--db", str(tmp_path / "games.sqlite3")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
     try:
         assert "games are kept in" in server.stdout.readline()
         assert "web board is at" in server.stdout.readline()
