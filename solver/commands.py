@@ -438,14 +438,20 @@ def _build_show(p: argparse.ArgumentParser, game: Game) -> None:
 
 def _build_view(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
-    p.add_argument("--player", type=int, required=True, help="the observing player")
+    p.add_argument("--player", type=int, default=None, help="the observing player (default: the observer of a view "
+                                                           "or of a record kept at a real table)")
     p.add_argument("--json", action="store_true", help="print JSON instead of the notation")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        request = service.ViewRequest(game=g, position=position_from_arg(g, args.state),
-                                      player=service.check_player(args.player, COMMAND_LINE, required=True))
+        position = position_from_arg(g, args.state)
+        player = args.player
+        if player is None and isinstance(position, View):
+            player = position.observer
+        request = service.ViewRequest(game=g, position=position, player=service.check_player(
+            player, COMMAND_LINE, required=True, problem="name the player whose view to print (STATE is a full "
+                                                         "state)"))
         print_position(service.answer(request).position, args.json)
         return 0
 
@@ -469,6 +475,9 @@ def _build_apply(p: argparse.ArgumentParser, game: Game) -> None:
         if args.record:
             append_to_file(args.record, g, start, list(args.moves), comment=args.comment, replayed=True)
         print_position(position, args.json)
+        waiting = service.waiting_for(g, position)
+        if waiting and not args.json:       # on stderr: the notation alone stays on stdout for scripts
+            sys.stderr.write(f"waiting for {waiting}\n")
         return 0
 
     p.set_defaults(run=run)

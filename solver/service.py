@@ -347,6 +347,9 @@ class PositionAnswer:
         body.update({"state": self.position.to_json(), "notation": self.position.to_notation(),
                      "currentPlayer": self.position.current_player(), "terminal": terminal,
                      "legalMoves": [] if terminal else contract.legal_moves(self.position.game, self.position)})
+        waiting = contract.waiting_for(self.position.game, self.position)
+        if waiting is not None:
+            body["waitingFor"] = waiting
         if self.record is not None:
             body["record"] = self.record.to_json()
         return body
@@ -490,8 +493,9 @@ def _start_key(game: Game, payload: Any) -> Any:
 
 
 def apply_moves(game: Game, position: Position, moves: list[str] | tuple[str, ...], field: str = "moves") -> Position:
-    """A copy of ``position`` advanced by ``moves`` (the game's rules of entry: ``Game.apply``)."""
-    return game.apply(position, list(moves), field) if moves else position.clone()
+    """A copy of ``position`` advanced by ``moves`` (the game's rules of entry: ``Game.apply``, which enters a view's
+    forced masked entries implicitly, even with no move given)."""
+    return game.apply(position, list(moves), field)
 
 
 #: the positions of the engine's and the web board's recent queries (one set per process)
@@ -523,6 +527,7 @@ puzzle_kinds = contract.puzzle_kinds
 selfplay_policies = contract.selfplay_policies
 selfplay_default = contract.selfplay_default
 game_commands = contract.commands
+waiting_for = contract.waiting_for
 demo_examples = contract.demo
 render_text = contract.render_text
 
@@ -793,5 +798,5 @@ __all__ = [
     "hint_request", "limits_for",
     "limits_of", "new_request", "options_from_json", "position_of", "problem_of", "puzzle_kind", "puzzle_of_id",
     "puzzle_kinds", "render_text", "review_request", "run", "selfplay_default", "selfplay_policies",
-    "selfplay_request", "verb_aliases", "verb_notes", "verb_options", "notation_start",
+    "selfplay_request", "verb_aliases", "verb_notes", "verb_options", "notation_start", "waiting_for",
 ]

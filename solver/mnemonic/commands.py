@@ -19,7 +19,9 @@ from solver.options import Argument, Command, Example, Option
 
 OPTIONS = {
     "hint": (Option("horizon", "--horizon", str, None, "rounds and Group Scenes the plan may use, R,G (default: rules "
-                    "planner.rounds, planner.groupScenes)", parse=parse_horizon),),
+                    "planner.rounds, planner.groupScenes)", parse=parse_horizon),
+             Option("fractions", "--fractions", bool, False, "give exact chances as fractions in lowest terms too "
+                    "(the reasons show percentages only by default)")),
     "selfplay": (Option("maxRounds", "--max-rounds", int, 3, "rounds of Individual Scenes a session may last (it "
                         "stops at its first Victory)", lo=1, hi=6),),
 }
