@@ -61,9 +61,13 @@ export function stream(query, onAnswer) {
   })();
   return {
     done,
+    /** Terminate the search; its final answer (the best so far, "terminated") still comes through ``done``; the
+     * stream is cut only when it has not ended within two seconds. */
     stop: async () => {
       try { await engine({ action: "terminate", terminateId: id }); } catch { /* already over */ }
-      controller.abort();
+      const ended = await Promise.race([done.then(() => true, () => true),
+                                        new Promise((resolve) => { setTimeout(() => resolve(false), 2000); })]);
+      if (!ended) controller.abort();
     },
   };
 }
