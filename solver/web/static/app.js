@@ -6,6 +6,7 @@ import { engine, EngineError, stream, tables } from "./api.js";
 import { drawBoard, formatValue } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
+import { fitForTouch } from "./touch.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -362,7 +363,10 @@ let drawings = 0;
 async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
     const answer = await engine(query);
-    if (current()) drawBoard(element, answer.svg, legal, onMoves);
+    if (current()) {
+      drawBoard(element, answer.svg, legal, onMoves);
+      fitForTouch(element);
+    }
   } catch (error) {
     if (!(error instanceof EngineError) || !/picture/.test(error.message)) throw error;
     const answer = await engine({ ...query, svg: false });
@@ -535,6 +539,7 @@ function clearHint() {
   $("hint-list").innerHTML = "";
   $("hint-meaning").textContent = "";
   $("stop").disabled = true;
+  delete $("hint-panel").dataset.state;
 }
 
 async function hint() {
@@ -545,6 +550,7 @@ async function hint() {
                   seed: Number(params.get("hintSeed") || 0), reportDuringSearchEvery: 0.5 };
   $("stop").disabled = false;
   $("hint").disabled = true;
+  $("hint-panel").dataset.state = "started";
   const same = () => S.hintRun === run;  // the position has not changed since (a change clears the hint)
   let drawn = 0;
   const run = stream(query, (answer) => {
