@@ -178,14 +178,16 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     wait_idle(page)
     assert moves_played(page) == before
     page.click("#review")
+    page.wait_for_selector("#review-progress[data-running=false]", timeout=60_000)
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=60_000)
     wait_idle(page)
     assert page.locator("#hint-list li").count() == 0       # the hint was for the current position
     row = page.locator("#review-table tbody tr").last
     row.click()
     wait_idle(page)
-    assert page.text_content("#status") == f"Review: the position before move {int(row.get_attribute('data-turn')) + 1}"
-    assert page.locator("#moves button").count() == 0        # a past position: nothing to play on it
+    turn = int(row.get_attribute("data-turn"))              # the decision's position: before its move
+    assert page.get_attribute("body", "data-cursor") == str(turn)
+    assert page.text_content("#status").startswith(f"The position after {turn} of ")
     page.click("#review-close")
     wait_idle(page)
     assert page.locator("#moves button").count() > 0 or page.text_content("#status") == "The game is over."

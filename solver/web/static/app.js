@@ -3,10 +3,10 @@
 // the table's public information (/table/ID/KEY). It never holds a card its seat may not see. Analysis (hints,
 // reviews, puzzles) posts the seat's own view or record to the engine (/api/engine, /api/stream).
 import { engine, EngineError, stream, tables } from "./api.js";
-import { drawBoard, formatValue } from "./board.js";
+import { drawBoard, formatValue, movesFor } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
-import { fitForTouch } from "./touch.js";
+import { fitForTouch, revealMove } from "./touch.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -355,6 +355,7 @@ async function drawPosition() {
   document.body.dataset.line = S.line ? String(S.line.at - S.line.base) : "";
   await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), boardMove),
                  () => ticket === drawings);
+  revealMove($("board"), query.hint?.moveInfos?.[0]?.move, movesFor);
   renderMoves();
 }
 let drawings = 0;

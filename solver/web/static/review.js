@@ -54,7 +54,8 @@ export function renderProgress(element, answer, running) {
 export function summary(answer, seat) {
   const decisions = answer.decisions || [];
   const grades = answer.grades || {};
-  const counts = ["inaccuracy", "mistake", "blunder"].map((g) => `${grades[g] ?? 0} ${g === "inaccuracy" ? "inaccuracies" : `${g}s`}`);
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+  const counts = ["inaccuracy", "mistake", "blunder"].map((g) => `${grades[g] ?? 0} ${grades[g] === 1 ? g : plural[g]}`);
   const good = Math.round(100 * (answer.asGoodAsBestRate ?? answer.bestMoveRate ?? 0));
   const unit = answer.lossUnit ? ` Losses in ${answer.lossUnit}.` : " Losses in each decision's own unit.";
   const meaning = answer.valueMeaning ? ` (value: ${answer.valueMeaning})` : "";

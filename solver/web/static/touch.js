@@ -104,3 +104,15 @@ function addZoomButton(element) {
   }
   button.textContent = fitWhole ? "Zoom in (readable)" : "Fit the screen";
 }
+
+/** Pan a zoomed board so that the target standing for ``move`` (a hint's best move) is in its frame. */
+export function revealMove(element, move, movesFor) {
+  if (!move || !element.classList.contains("zoomed")) return;
+  const target = [...element.querySelectorAll("[data-target]")]
+    .find((e) => movesFor(e.getAttribute("data-target"), [move]).length > 0);
+  if (!target) return;
+  const frame = element.getBoundingClientRect();
+  const box = target.getBoundingClientRect();
+  if (box.left >= frame.left && box.right <= frame.right) return;
+  element.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+}
