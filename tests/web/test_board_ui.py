@@ -304,3 +304,80 @@ def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, chrom
     assert measured["scrollWidth"] <= 390  # the board pans in its frame; the page does not scroll sideways
     # a tap on a widened target plays its move, as a tap on the picture does
     page.close()
+
+
+# ---------------------------------------------------------------------------------------------- puzzles
+from .test_browser import PUZZLES  # noqa: E402  (each game's kinds, as the puzzle-solving test makes them)
+
+
+@pytest.mark.parametrize("game, kind, difficulty, index",
+                         [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
+                         ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
+def test_a_puzzle_statement_holds_no_answer_and_the_solution_shows_with_no_move_played(
+        board, chromium, game, kind, difficulty, index):
+    page = Page(chromium, board)
+    p = page.page
+    p.click(".tab[data-tab=puzzles]")
+    p.select_option("#puzzle-game", game)
+    p.select_option("#puzzle-kind", kind)
+    p.select_option("#puzzle-difficulty", difficulty)
+    p.fill("#puzzle-index", str(index))
+    p.click("#puzzle-new")
+    p.wait_for_function("() => document.querySelector('#puzzle-text').textContent.length > 0", timeout=120_000)
+    page.idle()
+    generated = [q for q in page.posted if q.get("action") == "generate"][-1]
+    puzzle = engine(board, generated)["puzzle"]
+    verdict = engine(board, {"action": "check", "game": puzzle["game"], "puzzle": puzzle, "answer": []})
+    solution = verdict["solution"] if isinstance(verdict["solution"], str) else ", ".join(verdict["solution"])
+    statement = p.text_content("#puzzle-text")
+    assert solution and solution not in statement
+    for alternative in solution.split(" or "):  # no answer among several printed either
+        assert alternative.split(" (")[0].strip() not in statement.split("\n", 1)[1]
+    # Check with no move: said in words; Show the solution with no move: the proven solution
+    p.click("#puzzle-check")
+    page.idle()
+    message = p.text_content("#puzzle-message")
+    assert message.startswith("not correct: ") and verdict["message"] in message and "[]" not in message
+    p.click("#puzzle-solution")
+    page.idle()
+    assert p.is_visible("#puzzle-answer")
+    assert p.text_content("#puzzle-answer") == f"Proven solution: {solution}"
+    # a refused request leaves no earlier puzzle on screen
+    p.fill("#puzzle-index", "-1")
+    p.click("#puzzle-new")
+    page.idle()
+    if "error" in (p.get_attribute("#puzzle-message", "class") or ""):
+        assert p.text_content("#puzzle-text") == "" and p.locator("#puzzle-board svg").count() == 0
+    page.close()
+
+
+# ---------------------------------------------------------------------------------------------- the start form
+def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_player(board, chromium):
+    games = {g["name"]: g for g in engine(board, {"action": "games"})["games"]}
+    page = Page(chromium, board)
+    p = page.page
+    for name in GAMES:
+        g = games[name]
+        p.select_option("#game", name)
+        offered = set(p.eval_on_selector_all("#more-params [data-parameter]", "fs => fs.map(f => f.dataset.parameter)"))
+        if p.is_visible("#players"):
+            offered.add(g["playersParameter"])
+        if p.is_visible("#mode"):
+            offered.add(g["modeParameter"])
+            assert p.eval_on_selector_all("#mode option", "os => os.map(o => o.value)") == \
+                g["parameters"][g["modeParameter"]].get("choices", [g["parameters"][g["modeParameter"]]["default"]])
+        assert offered == set(g["parameters"]), name
+        for field, spec in g["parameters"].items():
+            if field in (g["playersParameter"], g["modeParameter"]):
+                continue
+            default = str(spec["default"]).lower() if spec["type"] == "bool" else str(spec["default"])
+            assert p.input_value(f'#more-params [data-parameter="{field}"]') == default
+        mode = g["parameters"].get(g["modeParameter"] or "", {})
+        if g["playersParameter"] and "solo" in mode.get("choices", []):
+            p.select_option("#mode", "solo")
+            assert p.input_value("#players") == "1"
+            assert p.eval_on_selector_all("#seat option", "os => os.length") == 1
+            p.fill("#players", "2")
+            p.dispatch_event("#players", "change")
+            assert p.input_value("#mode") == mode["default"]
+    page.close()

@@ -88,7 +88,7 @@ def moves_for(token, legal):
 
 def board_target_for(page, board, legal, wanted=None):
     """A data-target on ``board`` that names exactly one legal move (``wanted``, when given)."""
-    for token in page.eval_on_selector_all(f"{board} [data-target]",
+    for token in page.eval_on_selector_all(f"{board} [data-target]:not(.tap-area)",
                                            "els => els.map(e => e.getAttribute('data-target'))"):
         named = moves_for(token, legal)
         if len(named) == 1 and (wanted is None or named[0] == wanted):
@@ -98,7 +98,7 @@ def board_target_for(page, board, legal, wanted=None):
 
 def board_target_offering(page, board, legal, wanted=None):
     """A data-target on ``board`` that names several legal moves, ``wanted`` among them (or any): its first."""
-    for token in page.eval_on_selector_all(f"{board} [data-target]",
+    for token in page.eval_on_selector_all(f"{board} [data-target]:not(.tap-area)",
                                            "els => els.map(e => e.getAttribute('data-target'))"):
         named = moves_for(token, legal)
         if len(named) > 1 and (wanted is None or wanted in named):
@@ -123,7 +123,7 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
     if token is None:
         return False
     played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
-    target = page.locator(f'{board} [data-target="{token}"]').first
+    target = page.locator(f'{board} [data-target="{token}"]:not(.tap-area)').first  # the picture's own, not a tap area
     target.scroll_into_view_if_needed()
     if target.evaluate(CENTRE_HITS):
         target.click()

@@ -7,6 +7,7 @@ import { drawBoard, formatValue, movesFor } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
 import { fitForTouch, revealMove } from "./touch.js";
+import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -151,6 +152,7 @@ function fillStartFields() {
   $("mode").innerHTML = "";
   if (mode) for (const choice of mode.choices || [mode.default]) $("mode").append(new Option(choice, choice));
   if (mode) $("mode").value = mode.default;
+  renderParameters(g, $("more-params"));
   fillSeats();
 }
 
@@ -174,6 +176,7 @@ function startSpec() {
     const value = $(element).value;
     if (String(value) !== String(g.parameters[param].default)) changed.push(`${param}=${value}`);
   }
+  changed.push(...changedParameters(g, $("more-params")));
   return changed.length ? `${g.name}(${changed.join(",")})` : g.name;
 }
 
@@ -837,6 +840,10 @@ async function newPuzzle() {
     say($("puzzle-message"), P.start ? "" : "This puzzle is answered in its own notation (see the text).", "ok");
     await drawPuzzle();
   } catch (error) {
+    // a refused kind or difficulty leaves no earlier puzzle on screen to be answered by mistake
+    Object.assign(P, { puzzle: null, position: null, start: null, moves: [] });
+    $("puzzle-text").textContent = "";
+    for (const id of ["puzzle-board", "puzzle-legal", "puzzle-moves", "puzzle-chooser"]) $(id).innerHTML = "";
     say($("puzzle-message"), error.message);
   }
 }
@@ -879,7 +886,10 @@ async function playPuzzleMove(move) {
 }
 
 async function checkPuzzle() {
-  if (!P.puzzle) return;
+  if (!P.puzzle) {
+    say($("puzzle-message"), "No puzzle yet: choose a kind and press New puzzle.");
+    return;
+  }
   try {
     const verdict = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
     say($("puzzle-message"), `${verdict.correct ? "correct" : "not correct"}: ${verdict.message}`,
@@ -890,10 +900,18 @@ async function checkPuzzle() {
 }
 
 async function showSolution() {
-  if (!P.puzzle) return;
-  const answer = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
-  $("puzzle-answer").hidden = false;
-  $("puzzle-answer").textContent = `Proven solution: ${answer.solution ?? answer.message}`;
+  if (!P.puzzle) {
+    say($("puzzle-message"), "No puzzle yet: choose a kind and press New puzzle.");
+    return;
+  }
+  try {  // the proven solution, whatever has been played (none at all included)
+    const answer = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
+    const solution = Array.isArray(answer.solution) ? answer.solution.join(", ") : answer.solution;
+    $("puzzle-answer").hidden = false;
+    $("puzzle-answer").textContent = `Proven solution: ${solution ?? answer.message}`;
+  } catch (error) {
+    say($("puzzle-message"), error.message);
+  }
 }
 
 // ---------------------------------------------------------------------- wiring
@@ -908,7 +926,13 @@ function showTab(name) {
 function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
-  $("players").addEventListener("change", fillSeats);
+  $("players").addEventListener("change", () => {
+    linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "players");
+    fillSeats();
+  });
+  $("mode").addEventListener("change", () => {
+    if (linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode")) fillSeats();
+  });
   $("deal").addEventListener("click", guarded(() => startGame(false)));
   $("table-start").addEventListener("click", guarded(() => startGame(true)));
   $("load").addEventListener("change", guarded((e) => e.target.files[0] && loadRecord(e.target.files[0])));
