@@ -253,6 +253,13 @@ def test_move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(board, 
     page.idle()
     assert p.get_attribute("body", "data-line") == "0"
     assert p.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)") == expected["legalMoves"]
+    # a link opens the seat's page on a position
+    from urllib.parse import quote
+    p.goto(p.url.split("?")[0] + "?nodes=40&position=" + quote(expected["notation"]))
+    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.idle()
+    assert p.get_attribute("body", "data-line") == "0"
+    assert p.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)") == expected["legalMoves"]
     p.fill("#position-text", "not a position")
     p.click("#paste-position")
     page.idle()

@@ -655,6 +655,7 @@ function reviewLimits() {
 async function review() {
   if (S.reviewRun) return;
   clearHint();  // the review draws each decision's own best move; the last hint was for the current position
+  await drawPosition();
   S.review = null;
   $("review-panel").hidden = false;
   $("review-summary").textContent = "";
@@ -662,7 +663,7 @@ async function review() {
   $("review-table").querySelector("tbody").innerHTML = "";
   renderProgress($("review-progress"), null, true);
   $("review-stop").disabled = false;
-  $("review-panel").scrollIntoView({ block: "nearest" });
+  $("review-panel").scrollIntoView({ block: "start" });
   const run = startReview({ game: S.answer.game, record: S.answer.record, player: S.answer.player,
                             limits: reviewLimits(), seed: 0 }, (answer) => showReview(answer, true));
   S.reviewRun = run;
