@@ -291,23 +291,11 @@ GUARANTEE_POSITIONS = {
 def _engine_query(query: dict, terminate_after: float | None) -> tuple[float, dict, int]:
     """Seconds from the query (or from its terminate) to the final answer, the answer, the interim reports."""
     import json
-    import threading
 
     from solver.engine import Engine
+    from solver.testing import TimedLines
 
-    class Lines:
-        def __init__(self) -> None:
-            self.lines: list[tuple[float, dict]] = []
-            self.lock = threading.Lock()
-
-        def write(self, text: str) -> None:
-            with self.lock:
-                self.lines += [(time.perf_counter(), json.loads(line)) for line in text.splitlines()]
-
-        def flush(self) -> None:
-            pass
-
-    out = Lines()
+    out = TimedLines()
     engine = Engine(out)
     sent = time.perf_counter()
     engine.handle_line(json.dumps(query))

@@ -8,11 +8,18 @@ budget must not change; wall-clock figures (``seconds``, ``timeMs``, "in 0.2 s")
     python benchmarks/check_outputs.py compare /tmp/outputs-before    # on the new code: lists every difference
 
 Every command runs in a fresh process (``python -m solver``) from a scratch directory, as a user would run it.
+
+``--wide`` adds the kernels' cases (issue 24): every rule set of every game (Aetherya's modes, Embers' chapters,
+Forgotten's erasure and a small board, Memorinth's variants and player counts, Mnemonic's modes), ``hint
+--nodes`` on positions reached by seeded random play and on the player's view of each, ``solve`` (a node budget,
+or on a problem solved to the end), ``generate`` at two difficulties, ``selfplay``, and Aetherya's hardest
+hands; about 170 more commands.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import subprocess
@@ -31,6 +38,45 @@ SOLVE = {
 }
 HINT_NODES = "300"
 
+# -- the --wide cases ----------------------------------------------------------------------------------------
+#: the rule sets of the wide cases (``--game`` specs)
+SPECS = {
+    "aetherya": ("aetherya", "aetherya(mode=objects)", "aetherya(mode=coop,players=3)", "aetherya(players=1,mode=solo)"),
+    "embers": ("embers", "embers(chapter=prologue)"),
+    "forgotten": ("forgotten", "forgotten(erasure=turn)", "forgotten(width=4,height=3)"),
+    "memorinth": ("memorinth", "memorinth(variant=master)", "memorinth(players=3)", "memorinth(players=1)"),
+    "mnemonic": ("mnemonic", "mnemonic(mode=into-the-grey)"),
+}
+#: self-play policies where the default pair does not fit the player count
+POLICIES = {"memorinth(players=3)": ("--policies", "hint,greedy,random"), "memorinth(players=1)": ("--policies", "hint")}
+WIDE_HINT_NODES = {"aetherya": 300, "embers": 200, "forgotten": 300, "memorinth": 300, "mnemonic": 200000}
+#: solve's budget: a node budget where the search is node for node deterministic, else a time limit no solve
+#: reaches (Embers' CP-SAT; Forgotten's exact solver runs in time chunks, so only a complete solve is
+#: deterministic: the small board only)
+SOLVE_LIMITS = {"embers": ("--time-ms", "600000"), "forgotten": ("--time-ms", "600000"),
+                "memorinth": ("--nodes", "200000"), "mnemonic": ("--nodes", "200000")}
+#: (kind, difficulty) generated for each game
+PUZZLES = {
+    "aetherya": (("best-kingdom", "easy"), ("best-kingdom", "hard"), ("legend-race", "easy")),
+    "embers": (("blink", "easy"), ("blink", "medium")),
+    "forgotten": (("forced-connection", "easy"), ("forced-connection", "medium")),
+    "memorinth": (("escape", "easy"), ("escape-in-1", "easy"), ("escape-in-2", "easy"), ("escape-in-4", "medium")),
+    "mnemonic": (("best-call", "easy"), ("best-call", "medium")),
+}
+#: Aetherya's optimal kingdoms (the hardest hands of issue 24 among them: the tie between optimal kingdoms must
+#: not change), with a time limit no search reaches (the local search's effort follows the time left)
+EXTRA = {
+    "aetherya": [["aetherya", "solve", hand, "--time-ms", "600000"] for hand in
+                 ("PFFMMSSHHEEDGGRO", "PFMMHHHEEEDDDGOO", "FMSHHHHEEEEDGGOO", "PPFFMMSSHHEEDDGG")]
+    + [["aetherya", "solve", "PFMMHHHEEEDDDGOO", "--nodes", "20000", "--time-ms", "600000"],
+       ["aetherya", "solve", "PPFMSSHHEEDDGGRO", "--nodes", "3000", "--time-ms", "600000"]],
+    "forgotten": [["forgotten", "generate", "--game", "forgotten(width=4,height=3)", "--kind", "best-move",
+                   "--difficulty", "easy", "--count", "1", "--seed", "7"]],
+}
+#: keys that follow the clock for one verb: Forgotten's exact solver runs in time chunks, and a chunk cut in the
+#: middle of a position expands it again in the next (the values and the states stored do not change)
+CLOCK_KEYS = {"forgotten.wide.solve": ("nodes",)}
+
 
 def run(argv: list[str], cwd: str, stdin: str | None = None) -> str:
     """stdout, then the exit status and stderr, of one command."""
@@ -48,8 +94,64 @@ def without_seconds(text: str) -> str:
     """The output with wall-clock figures taken out (JSON ``seconds`` and ``timeMs`` keys, text lines that give
     seconds)."""
     text = re.sub(r'"(seconds|timeMs)": ?[0-9.e-]+', r'"\1": _', text)
+    if text.startswith('["forgotten", "solve"'):
+        for key in CLOCK_KEYS["forgotten.wide.solve"]:
+            text = re.sub(rf'"{key}": ?[0-9]+', rf'"{key}": _', text)
     return "\n".join("<seconds>" if re.search(r"\b(seconds|[0-9.]+ ?s\b)", line) and not line.startswith("{")
                      else line for line in text.splitlines()) + "\n"
+
+
+def played_positions(spec: str, seed: int, moves: int) -> list[str]:
+    """Notations of a seeded game after ``moves`` random actions (chance outcomes drawn by their odds), and the
+    view of the player to move."""
+    import numpy as np
+
+    from solver.registry import load_game
+    state = load_game(spec).new_game(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes], dtype=float)
+            state.apply_action(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.integers(len(actions)))])
+    positions = [state.to_notation()]
+    if not state.is_terminal() and state.current_player() >= 0:
+        positions.append(state.view(state.current_player()).to_notation())
+    return positions
+
+
+def wide_commands(game: str) -> list[list[str]]:
+    """The ``--wide`` argv lists of one game (JSON output)."""
+    out: list[list[str]] = []
+    for spec in SPECS[game]:
+        rules = ["--game", spec]
+        out.append([game, "selfplay", *rules, "--count", "3", "--seed", "5", *POLICIES.get(spec, ())])
+        for seed, moves in ((1, 0), (2, 6), (3, 15), (4, 30)):
+            positions = played_positions(spec, seed, moves)
+            for position in positions:
+                out.append([game, "hint", position, *rules, "--nodes", str(WIDE_HINT_NODES[game])])
+            if game == "aetherya" or (game == "forgotten" and "width=4" not in spec):
+                continue  # Aetherya solves hands (EXTRA); Forgotten solves small boards
+            out.append([game, "solve", positions[0], *rules, *SOLVE_LIMITS[game]])
+    for kind, difficulty in PUZZLES[game]:
+        out.append([game, "generate", "--kind", kind, "--difficulty", difficulty, "--count", "2", "--seed", "7"])
+    return [argv + ["--json"] for argv in out + EXTRA.get(game, [])]
+
+
+def wide_cases(games: list[str], cwd: str) -> dict[str, str]:
+    """The ``--wide`` outputs, named ``<game>.wide.<verb>.<hash of the command>`` (the command is the file's first
+    line)."""
+    out: dict[str, str] = {}
+    for game in games:
+        for argv in wide_commands(game):
+            digest = hashlib.sha1(json.dumps(argv).encode()).hexdigest()[:12]
+            out[f"{game}.wide.{argv[1]}.{digest}"] = json.dumps(argv) + "\n" + run(argv, cwd)
+    return out
 
 
 def cases(games: list[str], cwd: str) -> dict[str, str]:
@@ -85,12 +187,16 @@ def main() -> int:
     parser.add_argument("mode", choices=("record", "compare"))
     parser.add_argument("directory")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--wide", action="store_true", help="also every rule set, played positions, views, hard "
+                                                            "hands (the kernels' cases, about 170 more commands)")
     args = parser.parse_args()
     from solver.registry import game_names
     games = args.game or game_names()
     folder = Path(args.directory)
     with tempfile.TemporaryDirectory() as scratch:
         found = cases(games, scratch)
+        if args.wide:
+            found.update(wide_cases(games, scratch))
     if args.mode == "record":
         folder.mkdir(parents=True, exist_ok=True)
         for name, text in found.items():

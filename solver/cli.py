@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 
 from solver.errors import InvalidInputError, SolverError
 from solver.registry import game_listing, game_names, load_game
-from solver.validate import PORT, THREADS, TIME_MS
+from solver.validate import PORT, QUEUE, THREADS, TIME_MS
 from solver.version import __version__
 
 PROG = "memory-solver"
@@ -87,8 +87,11 @@ def _add_engine(sub: argparse._SubParsersAction, names: list[str]) -> None:
     engine.add_argument("--data-dir", action="append", default=[], metavar="DIR",
                         help="a directory game specs may name data files in (repeatable; the package's own data is "
                              "always allowed, nothing else)")
-    engine.add_argument("--max-time-ms", type=int, default=None, metavar="T",
-                        help="cap every query's time limit at T milliseconds (a node budget included)")
+    engine.add_argument("--max-time-ms", type=int, default=600_000, metavar="T",
+                        help="cap every query's time at T milliseconds, whatever its limits (a node budget "
+                             "included; default 600000: ten minutes)")
+    engine.add_argument("--max-queue", type=int, default=1000, metavar="N",
+                        help="queries that may wait for a worker (default 1000); one more is answered with an error")
     engine.add_argument("--log", default=None, metavar="FILE",
                         help="append every query and answer, with timestamps, to FILE (JSON lines)")
     engine.set_defaults(run=_run_engine)
@@ -101,10 +104,25 @@ def _add_serve(sub: argparse._SubParsersAction, names: list[str]) -> None:
                                        "otherwise.")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
-    serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2)")
+    serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2), "
+                                                              "plus one worker for quick queries")
     serve.add_argument("--db", default=None, metavar="PATH",
                        help="the SQLite file the games are kept in (default: games.sqlite3 in the user's data "
                             "directory, printed at start)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="serve other machines too (needed to bind an address other than loopback, such as "
+                            "0.0.0.0): anyone who reaches the port can use the board")
+    serve.add_argument("--max-time-ms", type=int, default=30_000, metavar="T",
+                       help="cap every query's time at T milliseconds, whatever its limits (default 30000)")
+    serve.add_argument("--max-queue", type=int, default=64, metavar="N",
+                       help="queries that may wait for a worker, all clients together (default 64); more are "
+                            "answered 503 with Retry-After")
+    serve.add_argument("--max-searches-per-client", type=int, default=4, metavar="N",
+                       help="queries one client (one network address, whatever its pages) may have queued or "
+                            "running (default 4); more are answered 429")
+    serve.add_argument("--max-queue-wait-ms", type=int, default=30_000, metavar="W",
+                       help="a query that waited W milliseconds without a free worker is answered 503 (default "
+                            "30000): every answer comes within its time cap plus W")
     serve.set_defaults(run=_run_serve)
 
 
@@ -148,10 +166,18 @@ def _run_examples(name: str, examples: Sequence[Any]) -> int:
     return 0
 
 
+def _flag(command: str, bound: Any, value: Any, flag: str) -> Any:
+    """A flag's value checked against its bound; out of range is a bad command line (status 2)."""
+    try:
+        return bound.check(value, flag)
+    except InvalidInputError as exc:
+        raise UsageError(f"{PROG} {command}: error: {exc}") from None
+
+
 def _run_engine(args: argparse.Namespace) -> int:
-    THREADS.check(args.threads, "--threads")
-    if args.max_time_ms is not None:
-        TIME_MS.check(args.max_time_ms, "--max-time-ms")
+    _flag("engine", THREADS, args.threads, "--threads")
+    _flag("engine", TIME_MS, args.max_time_ms, "--max-time-ms")
+    _flag("engine", QUEUE, args.max_queue, "--max-queue")
     from solver.datafiles import restrict  # lazy: start-up (pathlib; only servers restrict data files)
     from solver.engine import run_engine  # lazy: start-up (the engine loads the service and numpy)
     restrict(args.data_dir)
@@ -162,21 +188,35 @@ def _run_engine(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InvalidInputError("--log", args.log, f"cannot open ({exc.strerror})") from None
     try:
-        return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads, log=log, max_time_ms=args.max_time_ms)
+        return run_engine(sys.stdin.buffer, sys.stdout, threads=args.threads, log=log, max_time_ms=args.max_time_ms,
+                          max_queue=args.max_queue)
     finally:
         if log is not None:
             log.close()
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    THREADS.check(args.threads, "--threads")
-    PORT.check(args.port, "--port")
+    _flag("serve", THREADS, args.threads, "--threads")
+    _flag("serve", PORT, args.port, "--port")
+    _flag("serve", TIME_MS, args.max_time_ms, "--max-time-ms")
+    _flag("serve", QUEUE, args.max_queue, "--max-queue")
+    _flag("serve", QUEUE, args.max_searches_per_client, "--max-searches-per-client")
+    _flag("serve", TIME_MS, args.max_queue_wait_ms, "--max-queue-wait-ms")
     try:
-        from solver.web.server import serve  # lazy: start-up (starlette and uvicorn, only for the web board)
+        from solver.web.server import Capacity, serve  # lazy: start-up (starlette, uvicorn: only the web board)
     except ImportError as exc:
         raise InvalidInputError("serve", problem=f"the web board cannot start: {exc.name} is missing (reinstall "
                                                  "memory-solver: pip install .)") from None
-    return serve(args.host, args.port, args.threads, args.db)
+    from solver.web.hygiene import binds_only_loopback  # lazy: start-up (starlette: only the web board)
+    if not binds_only_loopback(args.host):
+        if not args.allow_remote:
+            raise UsageError(f"{PROG} serve: error: --host {args.host} serves other machines, and the board has no "
+                             "login: add --allow-remote to do so anyway, or bind 127.0.0.1")
+        sys.stderr.write(f"{PROG}: warning: serving {args.host}: anyone who reaches this port can use the board and "
+                         "its CPU (no login)\n")
+    capacity = Capacity(threads=args.threads, max_time_ms=args.max_time_ms, max_queue=args.max_queue,
+                        max_per_client=args.max_searches_per_client, max_wait_ms=args.max_queue_wait_ms)
+    return serve(args.host, args.port, capacity, allow_remote=args.allow_remote, db=args.db)
 
 
 def _run_games(args: argparse.Namespace) -> int:

@@ -147,9 +147,10 @@ def puzzle_request(game: Game, kind: str, difficulty: str, **options: Any) -> tu
     return (kind, difficulty) if found is None else found(game, kind, difficulty, **options)
 
 
-def check_puzzle(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted)."""
-    return _function(game, "puzzles", "check", "check")(game, puzzle, answer)
+def check_puzzle(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext | None = None) -> dict[str, Any]:
+    """``{"correct": bool, "message": str, ...}`` for ``answer`` to ``puzzle`` (re-proved, never trusted); the proof
+    stops with ``Stopped`` when ``ctx`` says (a puzzle sent to a server may be one whose proof never ends)."""
+    return _function(game, "puzzles", "check", "check")(game, puzzle, answer, ctx or SearchContext())
 
 
 def puzzle_position(game: Game, puzzle: dict[str, Any]) -> State | View:

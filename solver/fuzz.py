@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.engine import Engine
 from solver.registry import game_names, load_game
 
 DOCS_ENGINE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
@@ -35,8 +36,7 @@ def _advanced(game: Any, seed: int, steps: int) -> Any:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])
@@ -170,9 +170,8 @@ def campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = None)
 
 def run_campaign(lines: list[tuple[str, str, bool]], threads: int = 2, max_time_ms: int = 50) -> list[dict[str, Any]]:
     """Every line through one engine; the answers, parsed."""
-    from solver.engine import Engine
     out = io.StringIO()
-    engine = Engine(out, threads=threads, max_time_ms=max_time_ms)
+    engine = Engine(out, threads=threads, max_time_ms=max_time_ms, max_queue=len(lines) + 1)  # inputs, not admission
     engine.serve([line for _, line, _ in lines] + ['{"id": "alive", "action": "query_version"}'])
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
@@ -207,4 +206,126 @@ def check_answers(lines: list[tuple[str, str, bool]], answers: list[dict[str, An
             assert got >= 1, f"no answer for {qid}"
             assert finals.get(qid, 0) <= 1, f"{finals[qid]} answers for {qid}"
     assert finals.get("alive") == 1, "the engine stopped serving"
+    return counts
+
+
+# -- the HTTP layer (the web board's /api/engine and /api/stream, in process) -----------------------------------
+#: statuses the web board may answer a fuzzed request with (500 only for an internal error, which fails the check)
+HTTP_STATUSES = frozenset({200, 307, 400, 403, 404, 405, 413, 415, 429, 503})
+#: the host the in-process client names (a local name: the server refuses others)
+HTTP_BASE = "http://localhost:8765"
+
+
+def http_campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """``count`` seeded HTTP requests: most carry a mutated engine query (:func:`mutate`) to ``/api/engine`` or
+    ``/api/stream``; the others damage the request itself (method, path, Content-Type, Origin, Host, bytes that are
+    not UTF-8, an empty body). Each is ``{"id", "method", "path", "headers", "body", "readable"}``; ``readable``
+    says the answer must carry ``id``."""
+    rng = random.Random(seed)
+    pool = queries if queries is not None else base_queries()
+    out = []
+    for n in range(count):
+        qid = f"h{n}"
+        line, readable = mutate(rng.choice(pool), rng, qid)
+        case = {"id": qid, "method": "POST", "path": "/api/engine", "body": line.encode("utf-8"),
+                "headers": {"Content-Type": "application/json"}, "readable": readable}
+        kind = rng.randrange(16)
+        if kind < 3:
+            case["path"] = "/api/stream"
+        elif kind == 3:
+            case["headers"]["Content-Type"] = rng.choice(("text/plain", "application/x-www-form-urlencoded", ""))
+            case["readable"] = False
+        elif kind == 4:
+            case["headers"]["Origin"] = rng.choice(("http://evil.example", "null", "http://localhost:1"))
+            case["readable"] = False
+        elif kind == 5:
+            case["headers"]["Host"] = rng.choice(("evil.example", "evil.example:8765", "10.1.2.3", "[::1"))
+            case["readable"] = False
+        elif kind == 6:
+            case["method"] = rng.choice(("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"))
+            case["readable"] = False
+        elif kind == 7:
+            case["path"] = rng.choice(("/api/engine/", "/api", "/api/nothing", "/static", "/static/../x", "/%00"))
+            case["readable"] = False
+        elif kind == 8:
+            case["body"] = rng.choice((b"", b"\xff\xfe{}", b"{\"id\": \"" + qid.encode() + b"\", \"x\": \"\xc3\"}"))
+            case["readable"] = False
+        elif kind == 10 and rng.random() < 0.2:
+            case["body"] = b'{"id": "' + qid.encode() + b'", "state": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+            case["readable"] = False
+        elif kind == 9:
+            control = rng.choice(({"action": "query_version", "colour": "red"}, {"action": "terminate"},
+                                  {"action": "terminate", "terminateId": [1]}, {"action": "terminate_all"},
+                                  {"action": "query_version", "limits": {"nodes": 2 ** 70}}))
+            case["body"] = json.dumps({"id": qid, **control}).encode("utf-8")
+            case["readable"] = True
+        out.append(case)
+    return out
+
+
+def run_http_campaign(cases: list[dict[str, Any]], app: Any) -> list[dict[str, Any]]:
+    """Every case through ``app`` (the web board's ASGI application) in process; each response as
+    ``{"status", "headers", "answers"}`` (``answers``: the JSON body, or each server-sent event's), then a final
+    ``query_version`` to show the server still serves."""
+    # starlette's test client is imported here, not at the top: the stdin fuzzer above needs no web stack
+    from starlette.testclient import TestClient
+    results = []
+    with TestClient(app, base_url=HTTP_BASE, raise_server_exceptions=False) as client:
+        for case in [*cases, {"id": "alive", "method": "POST", "path": "/api/engine", "readable": True,
+                              "headers": {"Content-Type": "application/json"},
+                              "body": b'{"id": "alive", "action": "query_version"}'}]:
+            response = client.request(case["method"], case["path"], content=case["body"], headers=case["headers"],
+                                      follow_redirects=False)
+            results.append({"status": response.status_code, "headers": dict(response.headers),
+                            "text": response.text[:300],
+                            "answers": _http_answers(response.text, response.headers.get("content-type", ""),
+                                                     case["method"])})
+    return results
+
+
+def _http_answers(text: str, content_type: str, method: str) -> list[Any] | None:
+    """The JSON answers of a response (``None`` when it is not JSON)."""
+    try:
+        if method == "HEAD" and not text:
+            return []
+        if content_type.startswith("text/event-stream"):
+            return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+        if content_type.startswith("application/json"):
+            return [json.loads(text)]
+    except ValueError:
+        pass
+    return None
+
+
+def check_http_answers(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, int]:
+    """Assert the web board's promises on each response: a known status (never 500), JSON (an SSE stream of JSON
+    events), the security headers, no traceback, an error in the ``{"id", "error", "field"}`` form, a readable
+    query's id echoed in every answer, exactly one final answer per id and turn; and the server still serving.
+    Returns counts of responses by status."""
+    counts: dict[str, int] = {}
+    assert len(results) == len(cases) + 1
+    for case, result in zip([*cases, {"id": "alive", "readable": True, "path": "/api/engine"}], results):
+        status = result["status"]
+        counts[str(status)] = counts.get(str(status), 0) + 1
+        assert status in HTTP_STATUSES, (case, result)
+        assert result["answers"] is not None, ("not JSON", case, result)
+        headers = {k.lower(): v for k, v in result["headers"].items()}
+        assert "frame-ancestors 'none'" in headers.get("content-security-policy", ""), (case, headers)
+        assert headers.get("x-content-type-options") == "nosniff", (case, headers)
+        for answer in result["answers"]:
+            text = json.dumps(answer)
+            assert "Traceback" not in text and "internal error" not in text, (case, answer)
+            if status != 200 or "error" in answer:
+                assert {"id", "error", "field"} <= set(answer), (case, answer)
+        if status == 200 and case["readable"]:
+            assert result["answers"], (case, result)
+            for answer in result["answers"]:
+                assert answer.get("id") == case["id"], (case, answer)
+        if status == 400 and case["readable"] and result["answers"]:
+            assert result["answers"][-1]["id"] == case["id"], (case, result)
+        if case.get("path") == "/api/stream" and status == 200:
+            finals = [a for a in result["answers"] if not a.get("isDuringSearch") and "warning" not in a]
+            turns = [a.get("turnNumber") for a in finals]
+            assert finals and len(turns) == len(set(turns)), (case, finals)
+    assert results[-1]["status"] == 200 and results[-1]["answers"][0].get("version"), "the server stopped serving"
     return counts

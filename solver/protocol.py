@@ -105,8 +105,17 @@ def read_query(qid: Any, query: Mapping[str, Any], action: str) -> Query:
         as_object(body["options"], "options")
     if "moves" in body:
         moves_of(body)
+    if action == "hint" and "analyzeTurns" in body:
+        turns_of(body)
     return Query(id=qid, action=action, game=spec, body=body, limits=limits, seed=seed, priority=priority,
                  report_every=report_every)
+
+
+def turns_of(body: Mapping[str, Any]) -> list[int]:
+    """A hint's ``analyzeTurns``: numbers of moves from 0 to the number of ``moves``."""
+    last = len(moves_of(body))
+    return [as_int(t, f"analyzeTurns[{i}]", 0, last) for i, t in enumerate(as_list(body["analyzeTurns"],
+                                                                                 "analyzeTurns"))]
 
 
 def moves_of(body: Mapping[str, Any], field_name: str = "moves") -> list[str]:
@@ -139,7 +148,7 @@ def _hint_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positi
                            full_information=full, **common)
     moves = moves_of(body)
     start = positions.after(game, body["state"], [])
-    wanted = [as_int(t, f"analyzeTurns[{i}]", 0, len(moves)) for i, t in enumerate(as_list(turns, "analyzeTurns"))]
+    wanted = turns_of(body)
     history = [start]
     for i, text in enumerate(moves):
         current = history[-1].clone()
@@ -244,6 +253,7 @@ def answer_query(query: Query, emit: Callable[[dict[str, Any]], None], cancel: t
     raises: a bug in a game is answered as an internal error and the caller keeps serving.
     """
     head = {"id": query.id, "action": query.action}
+    ctx: SearchContext | None = None
     try:
         request = request_of(query, positions)
         report = (lambda partial: emit({**head, **interim_json(partial)})) if query.report_every else None
@@ -252,10 +262,13 @@ def answer_query(query: Query, emit: Callable[[dict[str, Any]], None], cancel: t
             emit(final_json(head, request, found, ctx))
     except SolverError as exc:
         emit({"id": query.id, **exc.to_json()})
-    except Stopped:
-        emit(terminated_json(query) if cancel is not None and cancel.is_set() else
-             {"id": query.id, **InvalidInputError("limits.time_ms", problem="the time limit ran out before the "
-                                                                           "action finished").to_json()})
+    except Stopped:  # a generation or a check stopped by its time limit or by terminate: it has no best-so-far
+        if cancel is not None and cancel.is_set():
+            emit(terminated_json(query))
+        else:
+            limit = ctx.limits.time_ms if ctx is not None else None
+            emit({"id": query.id, **InvalidInputError("limits.time_ms", limit, f"the time limit ran out before the "
+                                                      f"{query.action} finished").to_json()})
     except RecursionError:
         emit({"id": query.id, "error": "input nested too deeply", "field": None})
     except Exception as exc:  # a bug: report it and keep serving

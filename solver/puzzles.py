@@ -97,15 +97,17 @@ def _nothing_played(answer: Any) -> bool:
     return answer == [] or (isinstance(answer, str) and not answer.strip())
 
 
-def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle") -> dict[str, Any]:
-    """The verdict on ``answer``: re-proved by the game from the puzzle's position, never read from the file."""
+def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle", ctx: SearchContext | None = None,
+          ) -> dict[str, Any]:
+    """The verdict on ``answer``: re-proved by the game from the puzzle's position, never read from the file (under
+    ``ctx``'s terminate and time limit where the game's proof polls it)."""
     obj = as_object(puzzle, field)
     spec = obj.get("game", game.spec())
     loaded = load_game(spec, f"{field}.game") if isinstance(spec, str) else game
     if loaded.name != game.name:
         raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
     try:
-        verdict = contract.check_puzzle(loaded, obj, answer)
+        verdict = contract.check_puzzle(loaded, obj, answer, ctx)
     except InvalidInputError:
         if not _nothing_played(answer):
             raise

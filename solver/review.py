@@ -15,7 +15,7 @@ decision is judged by the hint's first move's advantage over the move played:
 Each decision carries the game's own turn (``gameTurn``, from the game's ``text.turn_label``) beside its index in
 the record, and the answer holds the whole-game evaluation (the value of the player's position after each
 decision, for a graph). ``limits.time_ms`` caps the whole review (each decision's hint gets an equal share of what
-is left); ``limits.nodes`` is each decision's budget. ``docs/records.md`` lists every key.
+is left), as does a server's cap; ``limits.nodes`` is each decision's budget. ``docs/records.md`` lists every key.
 """
 
 from __future__ import annotations
@@ -43,15 +43,21 @@ EXACT = 1e-9
 
 def review(game: Game, record: Record, player: int | None, limits: Limits, seed: int = 0,
            mistakes: int = 3, turns: list[int] | None = None, cancel: threading.Event | None = None,
-           report: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+           report: Callable[[dict[str, Any]], None] | None = None, deadline: float | None = None) -> dict[str, Any]:
     """The review of ``player``'s decisions in ``record`` (``turns``: only these move indices).
 
-    ``limits.time_ms`` caps the whole review, ``limits.nodes`` each decision's hint. Setting ``cancel`` (the
-    engine's ``terminate``) stops the decision being searched and the review, which then covers the decisions
-    done so far and says ``"terminated": true``; at the time cap it says ``"stoppedBy": "time"``. ``report``
-    receives the review so far (with ``progress``) after each decision.
+    ``limits.time_ms`` caps the whole review: each decision's hint gets an equal share of the time left.
+    ``limits.nodes`` is each decision's budget; with a node budget alone each decision runs to it (the same answer
+    on every machine), and with no limit each decision gets the game's default time. ``deadline``
+    (``time.perf_counter()``: a server's cap on the whole review) bounds all of it. A review that reaches its cap
+    covers the decisions done so far and says ``"timedOut": true``; setting ``cancel`` (the engine's
+    ``terminate``) stops the decision being searched and the review, which says ``"terminated": true``.
+    ``report`` receives the review so far (with ``progress``) after each decision.
     """
     started = time.perf_counter()
+    if limits.time_ms is not None:
+        whole = started + limits.time_ms / 1000
+        deadline = whole if deadline is None else min(deadline, whole)
     positions = record.positions(game)
     played_game = positions[0].game
     if player is None:
@@ -66,15 +72,13 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
     cancel = cancel or threading.Event()
     board = Board(played_game, player, grades, mistakes, limits, seed, len(todo))
     for done, index in enumerate(todo):
-        left = None if limits.time_ms is None else limits.time_ms / 1000 - (time.perf_counter() - started)
-        if cancel.is_set() or (left is not None and left <= 0):
+        if cancel.is_set() or _passed(deadline):
             break
-        share = None if left is None else max(1, int(1000 * left / (len(todo) - done)))
         position = positions[index]
         view = position.view(player) if isinstance(position, State) else position
-        ctx = SearchContext(limits=Limits(time_ms=share, nodes=limits.nodes), seed=seed, cancel=cancel)
-        result = contract.hint(played_game, view, ctx, top=ALL_MOVES)
-        if cancel.is_set():
+        each, cut = _decision_limits(played_game, limits, deadline, len(todo) - done)
+        result = contract.hint(played_game, view, SearchContext(limits=each, seed=seed, cancel=cancel), top=ALL_MOVES)
+        if cancel.is_set() or (cut and _passed(deadline)):
             break  # this decision's search was cut short: it is left out rather than judged on too little
         board.add(judge(index, record.moves[index].move, result, thresholds(grades, result)), result,
                   contract.turn_label(played_game, position))
@@ -83,10 +87,25 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
     out = board.summary()
     if cancel.is_set():
         out["terminated"] = True
-        out["stoppedBy"] = "terminate"
     elif len(board.decisions) < len(todo):
-        out["stoppedBy"] = "time"
+        out["timedOut"] = True
     return out
+
+
+def _decision_limits(game: Game, limits: Limits, deadline: float | None, left: int) -> tuple[Limits, bool]:
+    """One decision's limits when ``left`` decisions remain, and whether the deadline cut them short: an equal share
+    of the time to the deadline when the review has a time limit (a share is never cut short), else the node
+    budget alone, else the game's default time, either under the deadline."""
+    if limits.time_ms is not None and deadline is not None:
+        share = max(1, int(1000 * (deadline - time.perf_counter()) / left))
+        return Limits(time_ms=share, nodes=limits.nodes), False
+    each = limits if limits.nodes is not None else Limits(time_ms=game.default_time_ms)
+    capped = each.until(deadline)
+    return capped, capped != each
+
+
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
 
 
 class Board:
@@ -296,7 +315,7 @@ def _value(value: float, unit: str | None) -> str:
 
 
 def _stopped(result: dict[str, Any]) -> str:
+    """How far a review stopped early got (its cap, or terminate)."""
     progress = result.get("progress") or {}
-    if result.get("stoppedBy") and progress:
-        return f" of {progress['total']} (stopped by {result['stoppedBy']})"
-    return ""
+    why = "terminated" if result.get("terminated") else "its time cap" if result.get("timedOut") else None
+    return f" of {progress['total']} (stopped: {why})" if why and progress else ""

@@ -60,6 +60,14 @@ class Limits:
         return Limits(time_ms=self.time_ms if self.time_ms is not None else time_ms,
                       nodes=self.nodes if self.nodes is not None else nodes)
 
+    def until(self, deadline: float | None) -> Limits:
+        """These limits with the time cut to what is left before ``deadline`` (``time.perf_counter()``; at least
+        1 ms): one decision of a review, one turn of an analysis, under the cap of the whole."""
+        if deadline is None:
+            return self
+        left = max(1, int((deadline - time.perf_counter()) * 1000))
+        return Limits(time_ms=left if self.time_ms is None else min(self.time_ms, left), nodes=self.nodes)
+
 
 @dataclass
 class SearchContext:

@@ -104,6 +104,12 @@ class Request:
         """How many final answers the request has (one per analysed turn for a hint with turns)."""
         return 1
 
+    @property
+    def limits_each(self) -> bool:
+        """Whether ``limits`` apply to each decision or turn of the action (a review's decisions, a hint's analysed
+        turns) rather than to the whole; the caller's cap bounds the whole either way."""
+        return False
+
     def __repr__(self) -> str:  # short: a generated one would print whole positions
         spec = None if self.game is None else self.game.spec()
         return f"{type(self).__name__}(game={spec!r}, limits={self.limits!r}, seed={self.seed!r})"
@@ -125,6 +131,10 @@ class HintRequest(Request):
     @property
     def finals(self) -> int:
         return max(1, len(self.turns))
+
+    @property
+    def limits_each(self) -> bool:
+        return bool(self.turns)
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -236,6 +246,7 @@ class CheckRequest(Request):
 
     ACTION: ClassVar[str] = "check"
     VERB: ClassVar[str] = "check"
+    DEFAULT_TIME: ClassVar[bool] = False  # a proof takes what it takes, under the caller's cap
     puzzle: dict[str, Any]
     answer: Any
 
@@ -249,6 +260,10 @@ class ReviewRequest(Request):
     record: Record
     player: int | None = None
     mistakes: int = 3
+
+    @property
+    def limits_each(self) -> bool:
+        return True
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -591,10 +606,14 @@ def check_run_of(seed: int, run: Run) -> None:
 # ---------------------------------------------------------------------------------------------- running
 def context(request: Request, cap_ms: int | None = None, cancel: threading.Event | None = None,
             report: Callable[[Any], None] | None = None, report_every: float | None = None) -> SearchContext:
-    """The search context of ``request``: its limits (:func:`limits_for`), its seed, the cancel event that
-    ``terminate`` sets and where interim reports go."""
-    limits = request.limits if request.game is None else \
-        limits_for(request.game, request.limits, cap_ms, request.DEFAULT_TIME)
+    """The search context of ``request``: its limits (:func:`limits_for`; for an action whose limits apply to each
+    decision, only ``cap_ms``: the whole action's), its seed, the cancel event that ``terminate`` sets and where
+    interim reports go."""
+    if request.limits_each:
+        limits = Limits(time_ms=cap_ms)
+    else:
+        limits = request.limits if request.game is None else \
+            limits_for(request.game, request.limits, cap_ms, request.DEFAULT_TIME)
     return SearchContext(limits=limits, seed=request.seed, cancel=cancel or threading.Event(), report=report,
                          report_every=report_every)
 
@@ -615,14 +634,24 @@ def answer(request: Request, ctx: SearchContext | None = None) -> Any:
 
 
 def _hint(request: HintRequest, ctx: SearchContext) -> Iterator[Answer]:
-    def one(position: Position) -> HintResult:
-        return contract.hint(request.game, position, ctx, top=request.top, player=request.player,
+    def one(position: Position, search: SearchContext) -> HintResult:
+        return contract.hint(request.game, position, search, top=request.top, player=request.player,
                              full_information=request.full_information, **request.options)
     if not request.turns:
-        yield one(request.position)
+        yield one(request.position, ctx)
         return
-    for turn, position in request.turns:
-        yield TurnAnswer(one(position), turn)
+    each, deadline = _each(request, ctx)
+    for turn, position in request.turns:  # each turn its own limits and clock, all of them under the cap
+        search = SearchContext(limits=each.until(deadline), report=ctx.report, report_every=ctx.report_every,
+                               cancel=ctx.cancel, seed=ctx.seed)
+        yield TurnAnswer(one(position, search), turn)
+
+
+def _each(request: Request, ctx: SearchContext) -> tuple[Limits, float | None]:
+    """The limits of each decision or turn of a request whose limits apply to each, and the deadline of the whole
+    (``ctx`` carries the caller's cap: :func:`context`)."""
+    cap = ctx.limits.time_ms
+    return limits_for(request.game, request.limits, cap), None if cap is None else ctx.started + cap / 1000
 
 
 @dataclass(eq=False, repr=False)
@@ -698,7 +727,7 @@ def _generate(request: GenerateRequest, ctx: SearchContext) -> Iterator[Answer]:
 
 def _check(request: CheckRequest, ctx: SearchContext) -> Iterator[Answer]:
     from solver.puzzles import check  # lazy: start-up (a hint needs no puzzle run)
-    yield Verdict(check(request.game, request.puzzle, request.answer))
+    yield Verdict(check(request.game, request.puzzle, request.answer, ctx=ctx))
 
 
 def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
@@ -707,9 +736,9 @@ def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
     if ctx.report is not None:
         def report(partial: dict[str, Any]) -> None:
             ctx.maybe_report(lambda: ReviewAnswer(partial))
-    yield ReviewAnswer(review(request.game, request.record, request.player,
-                                     limits=Limits(time_ms=ctx.limits.time_ms, nodes=ctx.limits.nodes),
-                                     seed=request.seed, mistakes=request.mistakes, cancel=ctx.cancel, report=report))
+    each, deadline = _each(request, ctx)
+    yield ReviewAnswer(review(request.game, request.record, request.player, limits=each, seed=request.seed,
+                              mistakes=request.mistakes, cancel=ctx.cancel, report=report, deadline=deadline))
 
 
 def _sample(request: SampleRequest, ctx: SearchContext) -> Iterator[Answer]:

@@ -142,6 +142,8 @@ PRIORITY = Bound(-(2**31), 2**31 - 1)
 REPORT_EVERY = Bound(0.01, 3600, integer=False)
 #: worker threads of the engine and the web board
 THREADS = Bound(1, 64)
+#: queries waiting for a worker (``--max-queue``), or one client's queries (``--max-searches-per-client``)
+QUEUE = Bound(1, 1_000_000)
 #: local processes of a run (``--jobs``)
 JOBS = Bound(1, 1024)
 PORT = Bound(0, 65535)

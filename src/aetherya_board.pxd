@@ -10,9 +10,7 @@ Cell ``c`` is bit ``c``: row ``c // 4`` (0 = top), column ``c % 4`` (0 = left).
 
 from libc.stdint cimport uint8_t, uint32_t
 
-cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
-    int lowest_bit "__builtin_ctz"(unsigned int) nogil
+from common cimport popcount, lowest_bit
 
 cdef enum:
     PLAINS = 0

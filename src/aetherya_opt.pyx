@@ -24,13 +24,19 @@ from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWA
                              CODES, CELLS, Tally, popcount, lowest_bit, connect_cells, dragon_value, tally,
                              score_cards)
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    cdef struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clk_id, timespec* tp)
-    int CLOCK_MONOTONIC
+from libc.string cimport memcpy
+from common cimport monotonic_seconds, atomic_load, atomic_store, atomic_add
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    ctypedef struct pthread_mutex_t:
+        pass
+    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_join(pthread_t thread, void** result)
+    int pthread_mutex_init(pthread_mutex_t* mutex, const void* attr)
+    int pthread_mutex_lock(pthread_mutex_t* mutex)
+    int pthread_mutex_unlock(pthread_mutex_t* mutex)
+    int pthread_mutex_destroy(pthread_mutex_t* mutex)
 
 
 cdef enum:
@@ -45,6 +51,9 @@ cdef enum:
     CONTROL_NODES = 1
     CONTROL_BEST = 2
     CONTROL_SEQUENCE = 3
+    KEY_SHIFT = 16            # a best value is a key: board total << KEY_SHIFT | priority (ties: higher priority)
+    INCUMBENT_PRIORITY = 65535
+    MAX_THREADS = 64
 
 # Points of a connected pair (row kind, column kind), each pair counted once; Goblin-Swamp is separate
 # (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf. Both are read off
@@ -209,12 +218,42 @@ cdef struct Search:
     int8_t sym[8][16]
     int sym_kind
     int order[4]              # the order in which the Tribes are placed
+    int64_t key               # the best value known, board total << KEY_SHIFT | its priority
+    int priority              # this layout's priority: of two equal totals the higher priority is kept
+    Team* team                # NULL, or what the layout searches of search_layouts share
+    int64_t flushed           # nodes already added to the team's count
 
 
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+cdef struct Team:
+    const uint8_t* layouts    # n x 16 layout codes, searched in this order
+    const int32_t* counts
+    const int8_t* symmetries  # n x 8 x 16
+    const int32_t* n_symmetries
+    int n
+    int64_t key               # the best value known by every search (atomic)
+    int64_t next              # the next layout to take (atomic)
+    int64_t nodes             # nodes of every search so far (atomic)
+    int64_t* stats            # n x 4: nodes, complete, bound, found of each layout
+    int64_t* control          # NULL, or 1 or 4 entries as in search_layout
+    int live
+    uint8_t* out
+    uint8_t best_kingdom[16]
+    int found
+    double deadline
+    pthread_mutex_t lock      # held while a better kingdom is published
+
+
+cdef inline int64_t make_key(int total, int priority) noexcept nogil:
+    return ((<int64_t>total) << KEY_SHIFT) | priority
+
+
+cdef inline int key_total(int64_t key) noexcept nogil:
+    return <int>(key >> KEY_SHIFT)
+
+
+cdef inline bint beats(const Search* s, int total) noexcept nogil:
+    """Can a kingdom of ``total`` from this layout replace the best known (a tie goes to the higher priority)?"""
+    return make_key(total, s.priority) > s.key
 
 
 cdef int hungarian_max(int n, int* profit, int* assign) noexcept nogil:
@@ -287,60 +326,88 @@ cdef bint maybe_tamed(Search* s, int cell) noexcept nogil:
     return False
 
 
-cdef int tribe_potential(Search* s, int tribe, int cell) noexcept nogil:
-    """Most points a Tribe still to place can bring from ``cell``.
+cdef struct Potentials:
+    int slot_value[4][9]      # what a free neighbour's card is worth to each Tribe still to place
+    int avail[4][9]           # the cards that may fill its free neighbours (the Tribe's own copy set aside)
+    int fill[4][17]           # fill[t][m]: most points m free neighbours bring (fill_table)
+    int goblin_fill[5][17]    # the Goblins' fill once ``take`` (0..4) Swamps went to their orthogonal slots
 
-    Exact with the cards already there (placed Tribes, fixed cards); each free neighbour is given the
-    best card still in hand, counts respected (a Terrain is valued for this Tribe alone, a Tribe still
-    to place for half of the conflict, the other half going to that Tribe's own potential).
-    """
-    cdef uint32_t around = s.conn[cell]
-    cdef uint32_t slots = around & s.undecided & ~((<uint32_t>1) << cell)
-    cdef int kind, value = 0, n_slots = popcount(slots), take, best_kind
+
+cdef void fill_table(const int* avail_in, const int* slot_value, int swamps_taken, int* fill) noexcept nogil:
+    """``fill[m]``: most points ``m`` free neighbours bring, each given the best card still in hand (counts
+    respected; a card's worth is ``slot_value``), ``swamps_taken`` Swamps set aside first."""
     cdef int avail[9]
-    cdef int slot_value[9]
-    for kind in range(SWAMP + 1):
-        value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
-    for kind in range(HUMANS, DRAGON):
-        value += PAIR[tribe][kind] * popcount(around & s.mask[kind])
-    if tribe == GOBLINS:
-        value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
+    cdef int kind, m, value = 0, best_kind
     for kind in range(DRAGON + 1):
-        avail[kind] = s.rem[kind]
-        if HUMANS <= kind <= GOBLINS:
-            slot_value[kind] = PAIR[tribe][kind] / 2
-        else:
-            slot_value[kind] = PAIR[tribe][kind]
-    avail[tribe] -= 1
-    if tribe == GOBLINS:
-        take = imin(popcount(s.orth[cell] & slots), avail[SWAMP])
-        value += GOBLIN_SWAMP * take
-        avail[SWAMP] -= take
-        n_slots -= take
-    while n_slots > 0:
+        avail[kind] = avail_in[kind]
+    avail[SWAMP] -= swamps_taken
+    fill[0] = 0
+    for m in range(1, 17):      # one slot at a time: the best card left
         best_kind = -1
         for kind in range(DRAGON + 1):
             if avail[kind] > 0 and (best_kind < 0 or slot_value[kind] > slot_value[best_kind]):
                 best_kind = kind
-        if best_kind < 0:
-            break
-        take = imin(n_slots, avail[best_kind])
-        value += take * slot_value[best_kind]
-        avail[best_kind] -= take
-        n_slots -= take
-    return value
+        if best_kind >= 0:
+            value += slot_value[best_kind]
+            avail[best_kind] -= 1
+        fill[m] = value
 
 
-cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept nogil:
-    """Upper bound on every completion of the current skeleton; exact once all Tribes are placed.
+cdef void prepare_potentials(const Search* s, Potentials* pt) noexcept nogil:
+    """The parts of ``tribe_potential`` that depend on the node only, not on the cell."""
+    cdef int t, tribe, kind, take
+    for t in range(4):
+        tribe = HUMANS + t
+        if s.rem[tribe] == 0:
+            continue
+        for kind in range(DRAGON + 1):
+            pt.avail[t][kind] = s.rem[kind]
+            if HUMANS <= kind <= GOBLINS:
+                pt.slot_value[t][kind] = PAIR[tribe][kind] / 2
+            else:
+                pt.slot_value[t][kind] = PAIR[tribe][kind]
+        pt.avail[t][tribe] -= 1
+        if tribe != GOBLINS:
+            fill_table(pt.avail[t], pt.slot_value[t], 0, pt.fill[t])
+        else:                     # its Swamp slots come first: a table for each number of them taken
+            for take in range(imin(4, pt.avail[t][SWAMP]) + 1):
+                fill_table(pt.avail[t], pt.slot_value[t], take, pt.goblin_fill[take])
 
-    Fills ``rows`` (free cells), ``columns`` (the card kind of each column; DRAGON + 1 marks a Dragon
-    beyond the three that can be tamed) and ``assign`` (row -> column) of the optimal assignment.
+
+cdef inline int tribe_potential(const Search* s, const Potentials* pt, int tribe, int cell,
+                                const int* around_counts) noexcept nogil:
+    """Most points a Tribe still to place can bring from ``cell``.
+
+    Exact with the cards already there (placed Tribes, fixed cards: ``around_counts[kind]`` of them connected
+    to ``cell``); each free neighbour is given the best card still in hand, counts respected (a Terrain is
+    valued for this Tribe alone, a Tribe still to place for half of the conflict, the other half going to that
+    Tribe's own potential).
     """
-    cdef int profit[256]
-    cdef int n = 0, n_columns = 0, cell, kind, j, copies, fixed_tamed = 0, tamable_dragons, value
-    cdef int terrain[4]
-    cdef int potential[4]
+    cdef uint32_t slots = s.conn[cell] & s.undecided & ~((<uint32_t>1) << cell)
+    cdef int kind, value = 0, n_slots = popcount(slots), take, t = tribe - HUMANS
+    for kind in range(SWAMP + 1):
+        value += PAIR[tribe][kind] * around_counts[kind]
+    for kind in range(HUMANS, DRAGON):
+        value += PAIR[tribe][kind] * around_counts[kind]
+    if tribe != GOBLINS:
+        return value + pt.fill[t][n_slots]
+    value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
+    take = imin(popcount(s.orth[cell] & slots), pt.avail[t][SWAMP])
+    value += GOBLIN_SWAMP * take
+    return value + pt.goblin_fill[take][n_slots - take]
+
+
+cdef enum:
+    COLUMN_KINDS = 10         # the kinds of column: P F M S H E D G, a Dragon that may be tamed (R), one that may not
+
+
+cdef int node_problem(Search* s, const Potentials* pt, int* rows, int* cap, int* profit, int* n_rows) noexcept nogil:
+    """The assignment problem behind the bound of the current skeleton, by kind of card: ``n_rows[0]`` rows (the
+    free cells, in ``rows``), ``cap[k]`` cards of column kind ``k`` (P F M S H E D G, then the Dragons that may be
+    tamed, then the others), ``profit[row * 16 + k]`` what one brings on that row. Returns the points outside
+    the assignment (counts the node). ``pt``: :func:`prepare_potentials` of the node."""
+    cdef int n = 0, cell, kind, j, fixed_tamed = 0, tamable_dragons, value, t
+    cdef int counts[8]
     cdef int dragon_profit
     cdef uint32_t rest, around
     s.nodes += 1
@@ -367,45 +434,183 @@ cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept no
         fixed_tamed = 3
     value += s.dragon_value * (2 * fixed_tamed - s.n_dragons)
     tamable_dragons = imin(s.rem[DRAGON], 3 - fixed_tamed)
-    # columns: the free cards still to place
-    for kind in range(KINDS):
-        copies = s.rem[kind]
-        for j in range(copies):
-            if kind == DRAGON and j >= tamable_dragons:
-                columns[n_columns] = DRAGON + 1
-            else:
-                columns[n_columns] = kind
-            n_columns += 1
+    for kind in range(DRAGON):
+        cap[kind] = s.rem[kind]
+    cap[DRAGON] = tamable_dragons
+    cap[DRAGON + 1] = s.rem[DRAGON] - tamable_dragons
     rest = s.undecided
     while rest:
         cell = lowest_bit(rest)
         rest &= rest - 1
         rows[n] = cell
         around = s.conn[cell]
+        for kind in range(8):             # P F M S H E D G already on the cells connected to this one
+            counts[kind] = popcount(around & s.mask[kind])
         for kind in range(SWAMP + 1):
-            terrain[kind] = 0
+            t = 0
             for j in range(HUMANS, DRAGON):
-                terrain[kind] += PAIR[j][kind] * popcount(around & s.mask[j])
-        terrain[SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
-        dragon_profit = 2 * s.dragon_value if maybe_tamed(s, cell) else 0
-        for kind in range(4):
-            potential[kind] = -BIG
-        for j in range(n_columns):
-            kind = columns[j]
-            if kind <= SWAMP:
-                profit[n * 16 + j] = terrain[kind]
-            elif kind == DRAGON:
-                profit[n * 16 + j] = dragon_profit
-            elif kind == DRAGON + 1:
-                profit[n * 16 + j] = 0
-            else:
-                if potential[kind - HUMANS] == -BIG:
-                    potential[kind - HUMANS] = tribe_potential(s, kind, cell)
-                profit[n * 16 + j] = potential[kind - HUMANS]
+                t += PAIR[j][kind] * counts[j]
+            profit[n * 16 + kind] = t
+        profit[n * 16 + SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
+        for kind in range(HUMANS, DRAGON):
+            profit[n * 16 + kind] = tribe_potential(s, pt, kind, cell, counts) if cap[kind] else 0
+        dragon_profit = 2 * s.dragon_value if cap[DRAGON] and maybe_tamed(s, cell) else 0
+        profit[n * 16 + DRAGON] = dragon_profit
+        profit[n * 16 + DRAGON + 1] = 0
         n += 1
+    n_rows[0] = n
+    return value
+
+
+cdef int node_bound(Search* s, int* rows, int* columns, int* assign) noexcept nogil:
+    """Upper bound on every completion of the current skeleton; exact once all Tribes are placed.
+
+    Fills ``rows`` (free cells), ``columns`` (the card kind of each column; DRAGON + 1 marks a Dragon
+    beyond the three that can be tamed) and ``assign`` (row -> column) of the optimal assignment (the Hungarian
+    method on one column per card: its choice among equal assignments is the kingdom recorded at a leaf).
+    """
+    cdef int by_kind[256]
+    cdef int profit[256]
+    cdef int cap[COLUMN_KINDS]
+    cdef int n, i, j, kind, copy, m = 0
+    cdef Potentials pt
+    prepare_potentials(s, &pt)
+    cdef int value = node_problem(s, &pt, rows, cap, by_kind, &n)
+    for kind in range(COLUMN_KINDS):
+        for copy in range(cap[kind]):
+            columns[m] = kind
+            m += 1
     if n == 0:
         return value
+    for i in range(n):
+        for j in range(m):
+            profit[i * 16 + j] = by_kind[i * 16 + columns[j]]
     return value + hungarian_max(n, profit, assign)
+
+
+cdef int transport_max(int n, const int* profit, const int* cap, const int* start, int* prices) noexcept nogil:
+    """The best assignment of ``n`` rows to the column kinds, ``cap[k]`` rows to kind ``k`` (the caps add up to
+    ``n``; ``profit`` row stride 16): the value of :func:`hungarian_max` on one column per card, found with one
+    column per kind (successive shortest paths through the kinds, Dijkstra with potentials, the kinds' potentials
+    starting from the prices ``start`` when not NULL: a parent's prices make exchanges rare). ``prices``
+    receives optimal prices of the kinds: with some row values ``r[i]``, ``r[i] + prices[k] >= profit[i][k]``."""
+    cdef int ks[COLUMN_KINDS]       # the kinds with a card left, and their caps
+    cdef int caps[COLUMN_KINDS]
+    cdef int v[COLUMN_KINDS]        # kind potentials (min-cost form: cost = -profit)
+    cdef int used[COLUMN_KINDS]
+    cdef int members[COLUMN_KINDS][16]
+    cdef int dist[COLUMN_KINDS]
+    cdef int from_kind[COLUMN_KINDS]
+    cdef int via_slot[COLUMN_KINDS]
+    cdef char done[COLUMN_KINDS]
+    cdef int u[16]                  # row potentials
+    cdef int at[16]                 # the kind (index into ks) of each row
+    cdef int m = 0, r, i, j, q, t, top, target, d, best, total = 0, row, slot, nxt
+    cdef const int* pr
+    for j in range(COLUMN_KINDS):
+        if cap[j]:
+            ks[m] = j
+            caps[m] = cap[j]
+            v[m] = -start[j] if start != NULL else 0
+            used[m] = 0
+            m += 1
+    for r in range(n):
+        pr = &profit[r * 16]
+        best = BIG
+        for j in range(m):
+            dist[j] = -pr[ks[j]] - v[j]
+            if dist[j] < best:
+                best = dist[j]
+        u[r] = best
+        top = -1
+        for j in range(m):
+            dist[j] -= best
+            done[j] = 0
+            from_kind[j] = -1
+            if dist[j] == 0 and top < 0 and used[j] < caps[j]:
+                top = j                 # the row's best kind has room: no exchange
+        if top >= 0:
+            target = top
+            done[top] = 1
+        else:
+            while True:
+                top = -1
+                for j in range(m):
+                    if not done[j] and (top < 0 or dist[j] < dist[top]):
+                        top = j
+                done[top] = 1
+                if used[top] < caps[top]:
+                    target = top
+                    break
+                for t in range(used[top]):  # a row of that kind may move on to another kind
+                    i = members[top][t]
+                    pr = &profit[i * 16]
+                    for q in range(m):
+                        if not done[q]:
+                            d = dist[top] - pr[ks[q]] - u[i] - v[q]
+                            if d < dist[q]:
+                                dist[q] = d
+                                from_kind[q] = top
+                                via_slot[q] = t
+        d = dist[target]
+        if d:
+            for j in range(m):          # potentials: reduced costs stay >= 0, 0 along the path
+                v[j] += dist[j] if done[j] else d
+            for i in range(r):
+                u[i] -= dist[at[i]] if done[at[i]] else d
+        j = target                      # each row on the path moves one kind on; the new row takes the first
+        row = r
+        while True:
+            members[j][used[j]] = row if from_kind[j] < 0 else members[from_kind[j]][via_slot[j]]
+            used[j] += 1
+            if from_kind[j] < 0:
+                at[r] = j
+                break
+            nxt = from_kind[j]
+            slot = via_slot[j]
+            i = members[nxt][slot]
+            at[i] = j
+            used[nxt] -= 1              # the row leaves ``nxt``: the last member takes its slot
+            members[nxt][slot] = members[nxt][used[nxt]]
+            if used[nxt] > 0 and slot < used[nxt]:
+                at[members[nxt][slot]] = nxt
+            j = nxt
+    for r in range(n):
+        total += profit[r * 16 + ks[at[r]]]
+    for j in range(COLUMN_KINDS):
+        prices[j] = 0
+    for j in range(m):
+        prices[ks[j]] = -v[j]
+    return total
+
+
+cdef int root_bound(Search* s, int* prices) noexcept nogil:
+    """:func:`node_bound`'s value, with optimal prices of the column kinds in ``prices``."""
+    cdef int profit[256]
+    cdef int rows[16]
+    cdef int cap[COLUMN_KINDS]
+    cdef int n
+    cdef Potentials pt
+    prepare_potentials(s, &pt)
+    cdef int value = node_problem(s, &pt, rows, cap, profit, &n)
+    if n == 0:
+        return value
+    return value + transport_max(n, profit, cap, NULL, prices)
+
+
+cdef int dual_bound(int n, const int* profit, const int* cap, const int* prices) noexcept nogil:
+    """An upper bound on the best assignment from any prices of the column kinds: each row takes the kind it values
+    most net of the price, and the prices of every card are paid back (weak duality). Exact with optimal prices."""
+    cdef int i, k, best, total = 0
+    for k in range(COLUMN_KINDS):
+        total += cap[k] * prices[k]
+    for i in range(n):
+        best = -BIG
+        for k in range(COLUMN_KINDS):
+            if cap[k] and profit[i * 16 + k] - prices[k] > best:
+                best = profit[i * 16 + k] - prices[k]
+        total += best
+    return total
 
 
 cdef void place(Search* s, int tribe, int cell) noexcept nogil:
@@ -443,29 +648,59 @@ cdef bint canonical(Search* s, uint32_t m) noexcept nogil:
 
 
 cdef void check_limits(Search* s) noexcept nogil:
+    cdef int64_t shared, nodes
+    if s.team != NULL:          # another layout's search may have found better
+        shared = atomic_load(&s.team.key)
+        if shared > s.key:
+            s.key = shared
     if s.node_limit > 0 and s.nodes >= s.node_limit:
         s.stop = 1
     elif (s.nodes & 255) == 0:  # a poll every 256 bound evaluations (about a millisecond)
-        if s.control != NULL:
-            if s.live:
-                (<volatile int64_t*>&s.control[CONTROL_NODES])[0] = s.nodes
-            if (<volatile int64_t*>s.control)[0] != 0:
-                s.stop = 1
-                return
-        if s.deadline > 0 and now() >= s.deadline:
+        if s.team != NULL:
+            nodes = atomic_add(&s.team.nodes, s.nodes - s.flushed) + s.nodes - s.flushed
+            s.flushed = s.nodes
+            if s.team.live:
+                (<volatile int64_t*>&s.control[CONTROL_NODES])[0] = nodes
+        elif s.control != NULL and s.live:
+            (<volatile int64_t*>&s.control[CONTROL_NODES])[0] = s.nodes
+        if s.control != NULL and (<volatile int64_t*>s.control)[0] != 0:
             s.stop = 1
+            return
+        if s.deadline > 0 and monotonic_seconds() >= s.deadline:
+            s.stop = 1
+
+
+cdef void team_offer(Team* t, int64_t key, const uint8_t* kingdom) noexcept nogil:
+    """A layout search found a kingdom of value ``key``: keep it if it is the best known, and publish it."""
+    cdef int c
+    pthread_mutex_lock(&t.lock)
+    if key > t.key:
+        atomic_store(&t.key, key)
+        t.found = 1
+        for c in range(CELLS):
+            t.best_kingdom[c] = kingdom[c]
+        if t.live:  # as search_layout publishes: control[3] is odd while ``out`` is being written
+            (<volatile int64_t*>&t.control[CONTROL_SEQUENCE])[0] = t.control[CONTROL_SEQUENCE] + 1
+            for c in range(CELLS):
+                (<volatile uint8_t*>&t.out[c])[0] = kingdom[c]
+            (<volatile int64_t*>&t.control[CONTROL_BEST])[0] = key_total(key)
+            (<volatile int64_t*>&t.control[CONTROL_SEQUENCE])[0] = t.control[CONTROL_SEQUENCE] + 1
+    pthread_mutex_unlock(&t.lock)
 
 
 cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign) noexcept nogil:
     cdef int c, n = popcount(s.undecided), kind
     s.best = value
+    s.key = make_key(value, s.priority)
     s.found = 1
     for c in range(CELLS):
         s.best_kingdom[c] = <uint8_t>s.kind[c]
     for c in range(n):
         kind = columns[assign[c]]
         s.best_kingdom[rows[c]] = <uint8_t>(DRAGON if kind > DRAGON else kind)
-    if s.live:  # publish the kingdom for another thread: control[3] is odd while ``out`` is being written
+    if s.team != NULL:
+        team_offer(s.team, s.key, s.best_kingdom)
+    elif s.live:  # publish the kingdom for another thread: control[3] is odd while ``out`` is being written
         (<volatile int64_t*>&s.control[CONTROL_SEQUENCE])[0] = s.control[CONTROL_SEQUENCE] + 1
         for c in range(CELLS):
             (<volatile uint8_t*>&s.out[c])[0] = s.best_kingdom[c]
@@ -473,15 +708,24 @@ cdef void record_leaf(Search* s, int value, int* rows, int* columns, int* assign
         (<volatile int64_t*>&s.control[CONTROL_SEQUENCE])[0] = s.control[CONTROL_SEQUENCE] + 1
 
 
-cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept nogil:
-    """Place the remaining Tribes; returns 1 when stopped before the subtree was finished."""
+cdef int dfs(Search* s, int order_index, int start, int* open_bound, const int* prices) noexcept nogil:
+    """Place the remaining Tribes; returns 1 when stopped before the subtree was finished.
+
+    ``prices``: optimal prices of the column kinds for this node's assignment problem. A child whose bound from
+    them (a few additions, :func:`dual_bound`) cannot beat the best known is pruned without solving its own
+    assignment: exactly the children pruned with exact bounds, the same nodes counted."""
     cdef int rows[16]
     cdef int columns[16]
     cdef int assign[16]
+    cdef int profit[256]
+    cdef int cap[COLUMN_KINDS]
     cdef int child_cell[16]
     cdef int child_bound[16]
-    cdef int n_children = 0, tribe, cell, b, k, i, value
+    cdef int child_prices[16][COLUMN_KINDS]
+    cdef int solved[COLUMN_KINDS]
+    cdef int n_children = 0, tribe, cell, b, k, i, value, n_rows
     cdef uint32_t rest
+    cdef Potentials pt
     while order_index < 4 and s.rem[s.order[order_index]] == 0:
         if s.order[order_index] == s.sym_kind and not canonical(s, s.mask[s.sym_kind]):
             return 0
@@ -490,36 +734,48 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound) noexcept no
     if order_index == 4:
         value = node_bound(s, rows, columns, assign)
         check_limits(s)
-        if value > s.best:
+        if beats(s, value):
             record_leaf(s, value, rows, columns, assign)
         return s.stop
     tribe = s.order[order_index]
     rest = s.undecided & ~(((<uint32_t>1) << start) - 1)
+    if rest:
+        s.rem[tribe] -= 1           # every child holds one more of ``tribe``: the same cards still to place
+        prepare_potentials(s, &pt)
+        s.rem[tribe] += 1
     while rest:
         cell = lowest_bit(rest)
         rest &= rest - 1
         place(s, tribe, cell)
-        b = node_bound(s, rows, columns, assign)
+        value = node_problem(s, &pt, rows, cap, profit, &n_rows)
+        b = value
+        if n_rows > 0:
+            if beats(s, value + dual_bound(n_rows, profit, cap, prices)):
+                b = value + transport_max(n_rows, profit, cap, prices, solved)
+            else:
+                b = -BIG                # pruned: its exact bound could not beat the best known either
         unplace(s, tribe, cell)
         check_limits(s)
         if s.stop:
             return 1
-        if b > s.best:
+        if beats(s, b):
             # insertion by bound, best first; ties keep the cell order
             i = n_children
             while i > 0 and child_bound[i - 1] < b:
                 child_bound[i] = child_bound[i - 1]
                 child_cell[i] = child_cell[i - 1]
+                memcpy(child_prices[i], child_prices[i - 1], sizeof(int) * COLUMN_KINDS)
                 i -= 1
             child_bound[i] = b
             child_cell[i] = cell
+            memcpy(child_prices[i], solved, sizeof(int) * COLUMN_KINDS)
             n_children += 1
     for k in range(n_children):
-        if child_bound[k] <= s.best:
+        if not beats(s, child_bound[k]):
             break
         cell = child_cell[k]
         place(s, tribe, cell)
-        if dfs(s, order_index, cell + 1, open_bound):
+        if dfs(s, order_index, cell + 1, open_bound, child_prices[k]):
             unplace(s, tribe, cell)
             if child_bound[k] > open_bound[0]:
                 open_bound[0] = child_bound[k]
@@ -577,6 +833,10 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
     s.found = 0
     s.n_sym = 0
     s.sym_kind = -1
+    s.priority = 0
+    s.key = make_key(-BIG, 0)
+    s.team = NULL
+    s.flushed = 0
     # Tribes with more free copies first (ties: Humans, Elves, Dwarves, Goblins)
     for kind in range(4):
         s.order[kind] = TRIBE_ORDER[kind]
@@ -665,6 +925,7 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
     cdef int rows[16]
     cdef int columns[16]
     cdef int assign[16]
+    cdef int prices[COLUMN_KINDS]
     cdef int root, open_bound, c, g, problem
     if layout.shape[0] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS or stats.shape[0] != 4:
         raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
@@ -682,6 +943,7 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
                 raise ValueError("search_layout: symmetry images must be cells 0..15")
             s.sym[g][c] = symmetries[g, c]
     s.best = incumbent
+    s.key = make_key(incumbent, 1)    # the incumbent wins a tie: only a better total replaces it
     s.node_limit = node_limit
     if control is not None:
         s.control = &control[0]
@@ -691,11 +953,11 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
             control[CONTROL_NODES] = 0
             control[CONTROL_BEST] = incumbent
     with nogil:
-        s.deadline = now() + seconds if seconds > 0 else 0.0
+        s.deadline = monotonic_seconds() + seconds if seconds > 0 else 0.0
         open_bound = -BIG
-        root = node_bound(&s, rows, columns, assign)
-        if root > s.best:
-            if dfs(&s, 0, 0, &open_bound):
+        root = root_bound(&s, prices)
+        if beats(&s, root):
+            if dfs(&s, 0, 0, &open_bound, prices):
                 if open_bound == -BIG:
                     open_bound = root
     stats[STAT_NODES] = s.nodes
@@ -708,3 +970,148 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
         for c in range(CELLS):
             out[c] = s.best_kingdom[c]
     return s.best
+
+
+# -- several layouts at once ----------------------------------------------------------------------
+
+cdef void team_search(Team* t, int i) noexcept nogil:
+    """Search layout ``i`` of the team (its priority: the earlier the layout, the higher) into ``stats[i]``."""
+    cdef Search s
+    cdef int rows[16]
+    cdef int columns[16]
+    cdef int assign[16]
+    cdef int prices[COLUMN_KINDS]
+    cdef int root, open_bound, g, c, best
+    cdef int64_t* st = &t.stats[4 * i]
+    cdef int64_t nodes
+    if (t.control != NULL and (<volatile int64_t*>t.control)[0] != 0) or \
+            (t.deadline > 0 and monotonic_seconds() >= t.deadline):
+        st[STAT_NODES] = 0          # not searched: the caller keeps the layout's own bound
+        st[STAT_COMPLETE] = 0
+        st[STAT_BOUND] = BIG
+        st[STAT_FOUND] = 0
+        return
+    setup(&s, &t.layouts[CELLS * i], t.counts)
+    s.n_sym = t.n_symmetries[i]
+    for g in range(s.n_sym):
+        for c in range(CELLS):
+            s.sym[g][c] = t.symmetries[(8 * i + g) * CELLS + c]
+    s.team = t
+    s.priority = INCUMBENT_PRIORITY - 1 - i
+    s.key = atomic_load(&t.key)
+    s.best = key_total(s.key)
+    s.node_limit = 0
+    s.deadline = t.deadline
+    s.control = t.control
+    s.live = 0
+    open_bound = -BIG
+    root = root_bound(&s, prices)
+    check_limits(&s)
+    if beats(&s, root) and not s.stop:
+        if dfs(&s, 0, 0, &open_bound, prices) and open_bound == -BIG:
+            open_bound = root
+    elif s.stop and beats(&s, root):
+        open_bound = root
+    nodes = atomic_add(&t.nodes, s.nodes - s.flushed) + s.nodes - s.flushed
+    if t.live:
+        (<volatile int64_t*>&t.control[CONTROL_NODES])[0] = nodes
+    best = key_total(s.key)
+    st[STAT_NODES] = s.nodes
+    st[STAT_COMPLETE] = 0 if s.stop else 1
+    st[STAT_BOUND] = best if not s.stop or open_bound < best else open_bound
+    st[STAT_FOUND] = s.found
+
+
+cdef void* team_worker(void* arg) noexcept nogil:
+    """Take the team's layouts one after another until none is left."""
+    cdef Team* t = <Team*>arg
+    cdef int64_t i
+    while True:
+        i = atomic_add(&t.next, 1)
+        if i >= t.n:
+            return NULL
+        team_search(t, <int>i)
+
+
+def search_layouts(const uint8_t[:, ::1] layouts, const int32_t[::1] counts, const int8_t[:, :, ::1] symmetries,
+                   const int32_t[::1] n_symmetries, int incumbent, double seconds, int threads, uint8_t[::1] out,
+                   int64_t[:, ::1] stats, int64_t[::1] control=None):
+    """Exact branch-and-bound over several layouts at once (``threads`` threads, the GIL released), each search
+    pruning with the best kingdom any of them has found.
+
+    ``layouts`` (n, 16) in the order of the sequential search (``search_layout`` on each in turn, each starting
+    from the best so far): the result is the same, kingdom included, because a tie between two kingdoms goes to
+    the earlier layout (the incumbent before them all), whichever thread finds them first. ``symmetries`` (n, 8,
+    16) with ``n_symmetries[i]`` rows used for layout ``i``; ``incumbent``: the best total so far; ``seconds``
+    (<= 0: none) the time limit. Returns the best total (``incumbent`` when nothing better exists or was found);
+    ``out`` receives the kingdom when one was found; ``stats[i]`` = [nodes, complete (0/1), proven bound of layout
+    ``i`` (max with the best total), found (0/1)], a layout left unsearched when a limit stopped the search having
+    complete 0 and bound 2**28. ``control`` (optional, 1 or 4 entries) as in ``search_layout``: ``control[0]`` is
+    polled to stop; with 4 entries the progress of all the searches is published (nodes, best total, and each
+    better kingdom in ``out`` while ``control[3]`` is odd).
+    """
+    cdef Team t
+    cdef Search check
+    cdef pthread_t workers[MAX_THREADS]
+    cdef int started = 0, i, g, c, problem, n = layouts.shape[0]
+    if layouts.shape[1] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS:
+        raise ValueError("search_layouts: expected layouts (n, 16), 10 counts and 16 out cells")
+    if symmetries.shape[0] != n or symmetries.shape[1] != 8 or symmetries.shape[2] != CELLS \
+            or n_symmetries.shape[0] != n or stats.shape[0] != n or stats.shape[1] != 4:
+        raise ValueError("search_layouts: expected symmetries (n, 8, 16), n_symmetries (n) and stats (n, 4)")
+    if control is not None and control.shape[0] not in (1, 4):
+        raise ValueError("search_layouts: control must have 1 or 4 entries")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"search_layouts: threads must be 1..{MAX_THREADS}")
+    if n >= INCUMBENT_PRIORITY:
+        raise ValueError("search_layouts: too many layouts")
+    for i in range(n):
+        problem = setup(&check, &layouts[i, 0], &counts[0])
+        if problem:
+            raise ValueError(f"search_layouts: layouts[{i}]: {_SETUP_PROBLEMS[problem]}")
+        if not 0 <= n_symmetries[i] <= 8:
+            raise ValueError("search_layouts: n_symmetries must be 0..8")
+        for g in range(n_symmetries[i]):
+            for c in range(CELLS):
+                if not 0 <= symmetries[i, g, c] < CELLS:
+                    raise ValueError("search_layouts: symmetry images must be cells 0..15")
+    t.n = n
+    t.key = make_key(incumbent, INCUMBENT_PRIORITY)
+    t.next = 0
+    t.nodes = 0
+    t.found = 0
+    t.control = NULL
+    t.live = 0
+    t.out = &out[0]
+    if n == 0:
+        return incumbent
+    t.layouts = &layouts[0, 0]
+    t.counts = &counts[0]
+    t.symmetries = &symmetries[0, 0, 0]
+    t.n_symmetries = &n_symmetries[0]
+    t.stats = &stats[0, 0]
+    if control is not None:
+        t.control = &control[0]
+        t.live = control.shape[0] == 4
+        if t.live:
+            control[CONTROL_NODES] = 0
+            control[CONTROL_BEST] = incumbent
+    pthread_mutex_init(&t.lock, NULL)
+    with nogil:
+        t.deadline = monotonic_seconds() + seconds if seconds > 0 else 0.0
+        if threads > n:
+            threads = n
+        for i in range(threads - 1):
+            if pthread_create(&workers[started], NULL, team_worker, &t) != 0:
+                break
+            started += 1
+        team_worker(&t)
+        for i in range(started):
+            pthread_join(workers[i], NULL)
+    pthread_mutex_destroy(&t.lock)
+    if t.live:
+        control[CONTROL_NODES] = t.nodes
+    if t.found:
+        for c in range(CELLS):
+            out[c] = t.best_kingdom[c]
+    return key_total(t.key)

@@ -8,6 +8,7 @@ documented there and in ``docs/rules/aetherya.md`` ("Playouts").
 
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 from libc.string cimport memcpy
+from common cimport splitmix64, below_high as below
 from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
                              UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
                              score_cards)
@@ -55,19 +56,6 @@ CORNERS[:] = [0, 1, 2, 4, 5, 6, 8, 9, 10]
 
 
 # ---------------------------------------------------------------------- random numbers
-cdef inline uint64_t next_u64(uint64_t* rng) noexcept nogil:
-    cdef uint64_t z
-    rng[0] += 0x9E3779B97F4A7C15ULL
-    z = rng[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int below(uint64_t* rng, int n) noexcept nogil:
-    return <int>((next_u64(rng) >> 33) % <uint64_t>n)
-
-
 # A playout keeps four words: rng[0] the policy's choices (tie-breaks, the cell revealed), rng[1] the cards drawn,
 # rng[2] the Legends dealt, rng[3] the seed. Separate streams make the draws of a playout the same whatever the
 # policy chose, so the candidates a hint compares on one world meet the same cards (common random numbers); a
@@ -83,8 +71,8 @@ cdef enum:
 cdef void seed_streams(uint64_t* rng, uint64_t seed, int age) noexcept nogil:
     cdef uint64_t base = seed ^ (<uint64_t>age * 0xD1B54A32D192ED03ULL)
     rng[CARD_STREAM] = base
-    rng[POLICY_STREAM] = next_u64(&base) ^ 0x5851F42D4C957F2DULL
-    rng[LEGEND_STREAM] = next_u64(&base) ^ 0x2545F4914F6CDD1DULL
+    rng[POLICY_STREAM] = splitmix64(&base) ^ 0x5851F42D4C957F2DULL
+    rng[LEGEND_STREAM] = splitmix64(&base) ^ 0x2545F4914F6CDD1DULL
     rng[SEED_WORD] = seed
 
 

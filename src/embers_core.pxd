@@ -17,9 +17,7 @@ Twins: ``solver/twins/embers_placement.py``, ``embers_mind.py``, ``embers_plan.p
 
 from libc.stdint cimport uint8_t, uint64_t, int32_t
 
-cdef extern from *:
-    int popcount "__builtin_popcountll"(unsigned long long) nogil
-    int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
+from common cimport popcount64 as popcount, ctz64 as lowest_bit
 
 cdef enum:
     MAX_CARDS = 64     # a set of cards is a 64-bit mask

@@ -1,15 +1,13 @@
 # cython: language_level=3
 """Shared inline helpers of the Forgotten kernels: board geometry on 64-bit bitboards,
-Brain-to-Brain paths under the diagonal exception, weighted shortest routes, and the
-splitmix64 random stream. Cell ``i`` is bit ``i``; cell ``(x, y)`` is ``(y-1)*width + (x-1)``.
+Brain-to-Brain paths under the diagonal exception and weighted shortest routes (the random
+stream is ``common.pxd``'s). Cell ``i`` is bit ``i``; cell ``(x, y)`` is ``(y-1)*width + (x-1)``.
 Twins: ``solver/twins/forgotten_paths.py`` and ``solver/twins/forgotten_playout.py``.
 """
 
 from libc.stdint cimport uint64_t, int64_t
 
-cdef extern from *:
-    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
-    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+from common cimport popcount64, ctz64
 
 cdef enum:
     MAX_LEVELS = 200   # route costs are at most 3 per cell, 62 cells
@@ -120,15 +118,20 @@ cdef inline int levels(const Geometry* g, const uint64_t* cls, uint64_t src, uin
                        uint64_t* out, int stop_at) noexcept nogil:
     """Weighted distance levels: ``out[t]`` = cells reachable from ``src`` at cost <= t, where a cell
     of ``cls[w]`` costs ``w`` (w = 0..3, the cell's own cost included). Stops at the first level
-    touching ``dst`` (returned) or at ``stop_at`` when it is >= 0; -1 when ``dst`` is unreachable."""
-    cdef int t = 0, w
-    cdef uint64_t x
+    touching ``dst`` (returned) or at ``stop_at`` when it is >= 0; -1 when ``dst`` is unreachable.
+    The spreads of the last three levels are kept, so each level spreads one set."""
+    cdef int t = 0
+    cdef uint64_t x, s1 = 0, s2 = 0, s3 = 0
+    cdef uint64_t a1 = cls[1] & src, a2 = cls[2] & src, a3 = cls[3] & src
     while t < MAX_LEVELS:
         x = out[t - 1] if t > 0 else 0
         x |= cls[0] & src
-        for w in range(1, 4):
-            if t >= w:
-                x |= cls[w] & (src | spread(g, out[t - w]))
+        if t >= 1:
+            x |= a1 | (cls[1] & s1)
+        if t >= 2:
+            x |= a2 | (cls[2] & s2)
+        if t >= 3:
+            x |= a3 | (cls[3] & s3)
         x = closure(g, x, cls[0])
         out[t] = x
         if stop_at >= 0:
@@ -139,6 +142,9 @@ cdef inline int levels(const Geometry* g, const uint64_t* cls, uint64_t src, uin
                 return t
             if t >= 3 and x == out[t - 3]:
                 return -1
+        s3 = s2
+        s2 = s1
+        s1 = spread(g, x)
         t += 1
     return -1
 
@@ -178,93 +184,144 @@ cdef enum:
     FAR = 1000000      # "no route through this cell"
 
 
+cdef inline void distances(const Geometry* g, const uint64_t* cls, uint64_t src, int* dist) noexcept nogil:
+    """``dist[c]`` = cost of the cheapest route from ``src`` to ``c`` (both ends' costs included), where a cell of
+    ``cls[w]`` costs ``w``; ``FAR`` where none. The levels of :func:`levels`, found by Dial's algorithm on bit
+    masks: ``pending[d % 4]`` holds the cells first reached at cost ``d``, so a cost nothing reaches costs one
+    test (early in a game most cells cost 3 and two costs in three are empty)."""
+    cdef uint64_t pending[4]
+    cdef uint64_t settled = 0, cur, sp, grown
+    cdef uint64_t c0 = cls[0], c1 = cls[1], c2 = cls[2], c3 = cls[3]
+    cdef int d = 0, c
+    pending[0] = c0 & src
+    pending[1] = c1 & src
+    pending[2] = c2 & src
+    pending[3] = c3 & src
+    while True:
+        cur = pending[d & 3] & ~settled
+        pending[d & 3] = 0
+        if cur:
+            sp = spread(g, cur)
+            while True:                 # cells of cost 0 next to the new ones join them
+                grown = cur | (sp & c0 & ~settled)
+                if grown == cur:
+                    break
+                cur = grown
+                sp = spread(g, cur)
+            settled |= cur
+            grown = cur
+            while grown:
+                c = ctz64(grown)
+                grown &= grown - 1
+                dist[c] = d
+            sp &= ~settled
+            pending[(d + 1) & 3] |= sp & c1
+            pending[(d + 2) & 3] |= sp & c2
+            pending[(d + 3) & 3] |= sp & c3
+        elif not (pending[0] | pending[1] | pending[2] | pending[3]):
+            return
+        d += 1
+
+
+ctypedef struct RouteFields:
+    uint64_t cls[4]     # the cells of each cost (0..3), as through_costs sorted them
+    int da[64]          # cost from the start Brain's side (both ends included; FAR: unreachable)
+    int db[64]          # cost from the goal Brain's side
+    int through[64]     # cost of the cheapest route through the cell (FAR: none)
+    int best            # the cheapest route's cost (-1: none)
+
+
+cdef inline int route_fields(const Geometry* g, uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3,
+                             RouteFields* rf) noexcept nogil:
+    """The distance fields and through-costs of :func:`through_costs`, kept in ``rf``; returns ``rf.best``."""
+    cdef int c, w, best = FAR
+    cdef uint64_t layer
+    rf.cls[0] = c0 & ~g.brains
+    rf.cls[1] = c1 & ~g.brains & ~rf.cls[0]
+    rf.cls[2] = c2 & ~g.brains & ~rf.cls[0] & ~rf.cls[1]
+    rf.cls[3] = c3 & ~g.brains & ~rf.cls[0] & ~rf.cls[1] & ~rf.cls[2]
+    for c in range(g.cells):
+        rf.da[c] = FAR
+        rf.db[c] = FAR
+        rf.through[c] = FAR
+    distances(g, rf.cls, g.start, rf.da)
+    distances(g, rf.cls, g.goal, rf.db)
+    for w in range(4):
+        layer = rf.cls[w]
+        while layer:
+            c = ctz64(layer)
+            layer &= layer - 1
+            if rf.da[c] < FAR and rf.db[c] < FAR:
+                rf.through[c] = rf.da[c] + rf.db[c] - w
+                if (g.goal >> c) & 1 and rf.da[c] < best:
+                    best = rf.da[c]
+    rf.best = best if best < FAR else -1
+    return rf.best
+
+
 cdef inline int through_costs(const Geometry* g, uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3,
                               int* out) noexcept nogil:
     """``out[c]`` = cost of the cheapest Brain-to-Brain route through cell ``c`` (``FAR`` if none), where a cell
     of ``c<w>`` costs ``w``; returns the cheapest route's cost (-1 if none)."""
-    cdef uint64_t cls[4]
-    cdef uint64_t fwd[MAX_LEVELS]
-    cdef uint64_t bwd[MAX_LEVELS]
-    cdef int da[64]
-    cdef int db[64]
-    cdef int c, t, w, n_fwd, n_bwd, best = FAR
-    cdef uint64_t layer, prev
-    cls[0] = c0 & ~g.brains
-    cls[1] = c1 & ~g.brains & ~cls[0]
-    cls[2] = c2 & ~g.brains & ~cls[0] & ~cls[1]
-    cls[3] = c3 & ~g.brains & ~cls[0] & ~cls[1] & ~cls[2]
-    n_fwd = all_levels(g, cls, g.start, fwd)
-    n_bwd = all_levels(g, cls, g.goal, bwd)
+    cdef RouteFields rf
+    cdef int c
+    route_fields(g, c0, c1, c2, c3, &rf)
     for c in range(g.cells):
-        da[c] = FAR
-        db[c] = FAR
-        out[c] = FAR
-    prev = 0
-    for t in range(n_fwd):
-        layer = fwd[t] & ~prev
-        prev = fwd[t]
-        while layer:
-            c = ctz64(layer)
-            layer &= layer - 1
-            da[c] = t
-    prev = 0
-    for t in range(n_bwd):
-        layer = bwd[t] & ~prev
-        prev = bwd[t]
-        while layer:
-            c = ctz64(layer)
-            layer &= layer - 1
-            db[c] = t
+        out[c] = rf.through[c]
+    return rf.best
+
+
+cdef inline void lower_cell(const Geometry* g, RouteFields* rf, int f) noexcept nogil:
+    """Update ``rf`` in place for cell ``f`` costing 2 instead of 3, from one search from ``f``: the cheapest way
+    from a Brain to any cell either avoids ``f`` (its cost unchanged) or passes ``f``, now one less (to ``f``,
+    then on from ``f``). Exactly the fields :func:`route_fields` computes for the new costs."""
+    cdef int df[64]
+    cdef int c, w, best = FAR, via_a, via_b
+    cdef uint64_t bit_f = (<uint64_t>1) << f, layer
+    for c in range(g.cells):
+        df[c] = FAR
+    distances(g, rf.cls, bit_f, df)
+    via_a = rf.da[f] - 4 if rf.da[f] < FAR else FAR       # to f, now one less, without f's own cost (3)
+    via_b = rf.db[f] - 4 if rf.db[f] < FAR else FAR
+    for c in range(g.cells):
+        if df[c] < FAR:
+            if via_a < FAR and via_a + df[c] < rf.da[c]:
+                rf.da[c] = via_a + df[c]
+            if via_b < FAR and via_b + df[c] < rf.db[c]:
+                rf.db[c] = via_b + df[c]
+    rf.cls[3] &= ~bit_f
+    rf.cls[2] |= bit_f
     for w in range(4):
-        layer = cls[w]
+        layer = rf.cls[w]
         while layer:
             c = ctz64(layer)
             layer &= layer - 1
-            if da[c] < FAR and db[c] < FAR:
-                out[c] = da[c] + db[c] - w
-                if (g.goal >> c) & 1 and da[c] < best:
-                    best = da[c]
-    return best if best < FAR else -1
+            if rf.da[c] < FAR and rf.db[c] < FAR:
+                rf.through[c] = rf.da[c] + rf.db[c] - w
+                if (g.goal >> c) & 1 and rf.da[c] < best:
+                    best = rf.da[c]
+            else:
+                rf.through[c] = FAR
+    rf.best = best if best < FAR else -1
 
 
-cdef inline int all_levels(const Geometry* g, const uint64_t* cls, uint64_t src, uint64_t* out) noexcept nogil:
-    """Every weighted distance level from ``src`` until nothing new is reached; returns the number of levels."""
-    cdef int t = 0, w
-    cdef uint64_t x
-    while t < MAX_LEVELS:
-        x = out[t - 1] if t > 0 else 0
-        x |= cls[0] & src
-        for w in range(1, 4):
-            if t >= w:
-                x |= cls[w] & (src | spread(g, out[t - w]))
-        x = closure(g, x, cls[0])
-        out[t] = x
-        if t >= 3 and x == out[t - 3]:
-            return t + 1
-        t += 1
-    return t
-
-
-# -- random stream (splitmix64) ---------------------------------------------------------
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t stream_seed(uint64_t seed, uint64_t index) noexcept nogil:
-    """The starting state of random stream ``index`` of ``seed``."""
-    return mix64(seed ^ mix64(index + <uint64_t>0x632BE59BD9B4E019))
-
-
-cdef inline uint64_t next64(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    return mix64(state[0])
-
-
-cdef inline int below(uint64_t* state, int n) noexcept nogil:
-    """A number in ``[0, n)`` (n >= 1)."""
-    return <int>(next64(state) % <uint64_t>n)
+cdef inline bint lowered_by_one(const Geometry* g, const RouteFields* rf, uint64_t c0, uint64_t c1, uint64_t c2,
+                                uint64_t c3, int* cell) noexcept nogil:
+    """True (``cell[0]`` set) when the classes ``c0..c3`` (sorted as :func:`route_fields` sorts them) are those of
+    ``rf`` but for one cell, cost 3 there and 2 here."""
+    cdef uint64_t k0 = c0 & ~g.brains, k1, k2, k3, moved
+    k1 = c1 & ~g.brains & ~k0
+    k2 = c2 & ~g.brains & ~k0 & ~k1
+    k3 = c3 & ~g.brains & ~k0 & ~k1 & ~k2
+    if k0 != rf.cls[0] or k1 != rf.cls[1]:
+        return False
+    moved = k2 ^ rf.cls[2]
+    if moved == 0 or (moved & (moved - 1)) or (moved & rf.cls[2]) or not (moved & rf.cls[3]):
+        return False
+    if k3 != rf.cls[3] & ~moved:
+        return False
+    cell[0] = ctz64(moved)
+    return True
 
 
 cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:

@@ -23,9 +23,8 @@ gives its exact win probability. Boards of at most 24 cells.
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t, int64_t
-from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from common cimport HashTable, table_init, table_free, table_clear, table_lookup, table_store, monotonic_seconds
 from forgotten_bits cimport (Geometry, make_geometry, connected, closure, spread, through_costs, bit, lowest,
                              popcount64, FAR)
 
@@ -67,11 +66,7 @@ ctypedef struct Search:
     int policy
     int nsym
     uint8_t syms[MAXSYM][MAXC]
-    uint64_t* keys
-    double* vals
-    uint64_t cap
-    uint64_t used
-    uint64_t max_entries
+    HashTable memo       # knowledge key (2 words) -> value
     int64_t nodes
     int64_t max_nodes
     double deadline
@@ -341,77 +336,28 @@ cdef inline void pack(const uint8_t* codes, uint64_t* k0, uint64_t* k1) noexcept
         k1[0] |= (<uint64_t>(codes[c] & 15)) << (4 * (c - 16))
 
 
-cdef inline uint64_t slot_of(uint64_t k0, uint64_t k1, uint64_t mask) noexcept nogil:
-    cdef uint64_t h = k0 * <uint64_t>0x9E3779B97F4A7C15 ^ (k1 + (k0 >> 29)) * <uint64_t>0xBF58476D1CE4E5B9
-    h ^= h >> 31
-    return h & mask
+cdef inline bint lookup(const Search* s, uint64_t k0, uint64_t k1, double* value) noexcept nogil:
+    cdef uint64_t key[2]
+    key[0] = k0
+    key[1] = k1
+    return table_lookup(&s.memo, key, value)
 
 
-cdef bint lookup(const Search* s, uint64_t k0, uint64_t k1, double* value) noexcept nogil:
-    cdef uint64_t i = slot_of(k0, k1, s.cap - 1)
-    while s.keys[2 * i + 1] != 0:
-        if s.keys[2 * i] == k0 and s.keys[2 * i + 1] == k1:
-            value[0] = s.vals[i]
-            return True
-        i = (i + 1) & (s.cap - 1)
-    return False
-
-
-cdef int grow(Search* s) noexcept nogil:
-    cdef uint64_t old_cap = s.cap, i, j, new_cap = s.cap * 2
-    cdef uint64_t* keys = <uint64_t*>calloc(2 * new_cap, sizeof(uint64_t))
-    cdef double* vals = <double*>calloc(new_cap, sizeof(double))
-    if keys == NULL or vals == NULL:
-        free(keys)
-        free(vals)
-        return -1
-    for i in range(old_cap):
-        if s.keys[2 * i + 1] != 0:
-            j = slot_of(s.keys[2 * i], s.keys[2 * i + 1], new_cap - 1)
-            while keys[2 * j + 1] != 0:
-                j = (j + 1) & (new_cap - 1)
-            keys[2 * j] = s.keys[2 * i]
-            keys[2 * j + 1] = s.keys[2 * i + 1]
-            vals[j] = s.vals[i]
-    free(s.keys)
-    free(s.vals)
-    s.keys = keys
-    s.vals = vals
-    s.cap = new_cap
-    return 0
-
-
-cdef void store(Search* s, uint64_t k0, uint64_t k1, double value) noexcept nogil:
-    cdef uint64_t i
+cdef inline void store(Search* s, uint64_t k0, uint64_t k1, double value) noexcept nogil:
+    cdef uint64_t key[2]
     if s.stopped:
         return
-    if (s.used + 1) * 10 > s.cap * 7:
-        if s.used >= s.max_entries or grow(s) != 0:
-            s.stopped = 3
-            return
-    i = slot_of(k0, k1, s.cap - 1)
-    while s.keys[2 * i + 1] != 0:
-        if s.keys[2 * i] == k0 and s.keys[2 * i + 1] == k1:
-            s.vals[i] = value
-            return
-        i = (i + 1) & (s.cap - 1)
-    s.keys[2 * i] = k0
-    s.keys[2 * i + 1] = k1
-    s.vals[i] = value
-    s.used += 1
-
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+    key[0] = k0
+    key[1] = k1
+    if table_store(&s.memo, key, value) != 0:
+        s.stopped = 3
 
 
 cdef inline void tick(Search* s) noexcept nogil:
     s.nodes += 1
     if s.max_nodes > 0 and s.nodes >= s.max_nodes:
         s.stopped = 1
-    elif s.deadline > 0 and (s.nodes & 255) == 0 and now() > s.deadline:
+    elif s.deadline > 0 and (s.nodes & 255) == 0 and monotonic_seconds() > s.deadline:
         s.stopped = 2
 
 
@@ -658,16 +604,11 @@ cdef class Solver:
         for i in range(len(rows)):
             for c in range(self.s.n):
                 self.s.syms[i][c] = rows[i][c]
-        self.s.cap = 1024
-        self.s.keys = <uint64_t*>calloc(2 * self.s.cap, sizeof(uint64_t))
-        self.s.vals = <double*>calloc(self.s.cap, sizeof(double))
-        if self.s.keys == NULL or self.s.vals == NULL:
+        if table_init(&self.s.memo, 2, 1024, max_entries, 7) != 0:
             raise MemoryError()
-        self.s.max_entries = max_entries
 
     def __dealloc__(self):
-        free(self.s.keys)
-        free(self.s.vals)
+        table_free(&self.s.memo)
 
     cdef Info load(self, const uint8_t[::1] codes, int e, int d) except *:
         cdef Info info
@@ -689,7 +630,7 @@ cdef class Solver:
     cdef void start(self, int64_t max_nodes, double seconds):
         self.s.stopped = 0
         self.s.max_nodes = self.s.nodes + max_nodes if max_nodes > 0 else 0
-        self.s.deadline = now() + seconds if seconds > 0 else 0.0
+        self.s.deadline = monotonic_seconds() + seconds if seconds > 0 else 0.0
 
     cdef object finish(self, double value):
         if self.s.stopped:
@@ -749,7 +690,7 @@ cdef class Solver:
 
     def entries(self):
         """Knowledge states stored (equivalent states count once)."""
-        return self.s.used
+        return self.s.memo.size
 
     def nodes(self):
         """Positions expanded so far."""
@@ -757,8 +698,7 @@ cdef class Solver:
 
     def clear(self):
         """Drop the memo."""
-        memset(self.s.keys, 0, 2 * self.s.cap * sizeof(uint64_t))
-        self.s.used = 0
+        table_clear(&self.s.memo)
 
 
 def solve_value(int width, int height, int brain_a, int brain_b, int erasure, int goal, symmetries,

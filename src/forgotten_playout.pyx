@@ -18,8 +18,9 @@ draws from the random stream (the deal and the Erasure dice always do).
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t
-from forgotten_bits cimport (Geometry, make_geometry, connected, best_route, through_costs, bit, below, next64,
-                             stream_seed, nth_bit, lowest, popcount64, FAR)
+from forgotten_bits cimport (Geometry, RouteFields, make_geometry, connected, best_route, route_fields,
+                             lower_cell, lowered_by_one, bit, nth_bit, lowest, popcount64, FAR)
+from common cimport below_mod as below, stream_seed
 
 cdef enum:
     ST_NONE = 0
@@ -127,14 +128,28 @@ cdef inline void classify(const World* w, uint64_t* kp, uint64_t* ku, uint64_t* 
             ku[0] |= bit(c)
 
 
-cdef inline int knowledge_costs(const Geometry* g, const World* w, int* cost) noexcept nogil:
-    """Cost of the cheapest route through each cell when face up costs 0, a tile of a known pair 1, a seen
-    tile whose partner is unseen 2 and an unseen tile 3 (FAR: no route); returns the cheapest route's cost."""
-    cdef uint64_t kp, ku, kd, unk = w.down & ~w.seen
-    classify(w, &kp, &ku, &kd)
-    if unk == 0:
-        ku = 0          # no unseen tile left on the board: a seen single can never be matched
-    return through_costs(g, w.up, kp, ku, unk, cost)
+cdef inline void knowledge_classes(const World* w, uint64_t* kp, uint64_t* ku, uint64_t* unk) noexcept nogil:
+    """The cells costing 1 (a tile of a known pair), 2 (a seen tile whose partner is unseen) and 3 (an unseen
+    tile) on a route; face-up tiles cost 0."""
+    cdef uint64_t kd
+    unk[0] = w.down & ~w.seen
+    classify(w, kp, ku, &kd)
+    if unk[0] == 0:
+        ku[0] = 0       # no unseen tile left on the board: a seen single can never be matched
+
+
+cdef inline int knowledge_costs(const Geometry* g, const World* w, RouteFields* rf) noexcept nogil:
+    """Cost of the cheapest route through each cell (``rf.through``) when face up costs 0, a tile of a known pair
+    1, a seen tile whose partner is unseen 2 and an unseen tile 3 (FAR: no route); returns the cheapest route's
+    cost. When ``rf`` already holds the costs of these classes but for one tile, then unseen and now a seen
+    single (the last flip), it is updated from them (:func:`lower_cell`) instead of computed afresh."""
+    cdef uint64_t kp, ku, unk
+    cdef int cell
+    knowledge_classes(w, &kp, &ku, &unk)
+    if lowered_by_one(g, rf, w.up, kp, ku, unk, &cell):
+        lower_cell(g, rf, cell)
+        return rf.best
+    return route_fields(g, w.up, kp, ku, unk, rf)
 
 
 cdef inline int cheapest(uint64_t m, const int* cost) noexcept nogil:
@@ -160,10 +175,11 @@ cdef inline int partner_if_known(const World* w, int cell) noexcept nogil:
     return -1
 
 
-cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* rng) noexcept nogil:
+cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* rng, RouteFields* rf) noexcept nogil:
+    """The first flip of ``policy``; the route policy leaves its route costs in ``rf`` (for the second flip)."""
     cdef uint64_t kp, ku, kd, route, m, unk = w.down & ~w.seen, usable
     cdef int c, cost
-    cdef int costs[64]
+    cdef const int* costs = rf.through
     if policy == POLICY_RANDOM:
         return random_cell(w.down, rng)
     if policy == POLICY_GREEDY:
@@ -187,7 +203,7 @@ cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* r
         return lowest(usable) if usable else lowest(w.down)
     # POLICY_ROUTE
     classify(w, &kp, &ku, &kd)
-    cost = knowledge_costs(g, w, costs)
+    cost = knowledge_costs(g, w, rf)
     m = kp
     while m:
         c = lowest(m)
@@ -207,10 +223,11 @@ cdef int choose_first(const Geometry* g, const World* w, int policy, uint64_t* r
     return lowest(w.down)
 
 
-cdef int choose_second(const Geometry* g, const World* w, int policy, uint64_t* rng) noexcept nogil:
+cdef int choose_second(const Geometry* g, const World* w, int policy, uint64_t* rng,
+                       RouteFields* rf) noexcept nogil:
+    """The second flip of ``policy`` (the route policy updates the costs ``rf`` holds, see knowledge_costs)."""
     cdef int first = w.first, p, c
     cdef uint64_t others = w.down & ~bit(first), unk = w.down & ~w.seen & ~bit(first)
-    cdef int costs[64]
     if policy == POLICY_RANDOM:
         return random_cell(others, rng)
     if policy == POLICY_ORACLE:
@@ -225,8 +242,8 @@ cdef int choose_second(const Geometry* g, const World* w, int policy, uint64_t* 
         if unk:
             return lowest(unk)
         return lowest(others)
-    knowledge_costs(g, w, costs)
-    c = cheapest(unk, costs)
+    knowledge_costs(g, w, rf)
+    c = cheapest(unk, rf.through)
     if c >= 0:
         return c
     if unk:
@@ -238,6 +255,9 @@ cdef int play(const Geometry* g, World* w, int erasure, int goal, int policy, in
               uint64_t* rng) noexcept nogil:
     """Play to the end; 1 for a win, 0 for a loss. ``forced`` (>= 0) replaces the next flip."""
     cdef int c
+    cdef RouteFields rf     # the route policy's costs, updated from flip to flip where they can be
+    rf.cls[2] = 0
+    rf.cls[3] = 0
     while True:
         if w.phase == PHASE_ERASE:
             erase(w, below(rng, g.cells))
@@ -250,7 +270,7 @@ cdef int play(const Geometry* g, World* w, int erasure, int goal, int policy, in
                 c = forced
                 forced = -1
             else:
-                c = choose_first(g, w, policy, rng)
+                c = choose_first(g, w, policy, rng, &rf)
             w.seen |= bit(c)
             w.first = c
             w.phase = PHASE_SECOND
@@ -259,7 +279,7 @@ cdef int play(const Geometry* g, World* w, int erasure, int goal, int policy, in
                 c = forced
                 forced = -1
             else:
-                c = choose_second(g, w, policy, rng)
+                c = choose_second(g, w, policy, rng, &rf)
             if end_turn(g, w, c, erasure, goal):
                 return 1
 
@@ -500,9 +520,12 @@ def policy_move(int width, int height, int brain_a, int brain_b, const int8_t[::
     cdef Geometry g = geometry(width, height, brain_a, brain_b)
     cdef World w = load_world(&g, tiles, status, seen, 0, PHASE_SECOND if first >= 0 else PHASE_FIRST, first)
     cdef uint64_t rng = stream_seed(seed, 0)
+    cdef RouteFields rf
+    rf.cls[2] = 0
+    rf.cls[3] = 0
     check_rules(0, 0, policy)
     if popcount64(w.down) < 2:
         raise ValueError("no legal flip: fewer than two face-down tiles")
     if first >= 0:
-        return choose_second(&g, &w, policy, &rng)
-    return choose_first(&g, &w, policy, &rng)
+        return choose_second(&g, &w, policy, &rng, &rf)
+    return choose_first(&g, &w, policy, &rng, &rf)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver import registry
+from solver.testing import TimedLines
 
 
 TOYGAME = "memory_solver_tests_toygame"
@@ -36,16 +37,6 @@ def pile_game(monkeypatch):
     return module.GAME()
 
 
-class _AnswerLines(list):
-    """The engine's output stream, kept as the JSON objects of its lines."""
-
-    def write(self, text):
-        self.extend(json.loads(line) for line in text.splitlines())
-
-    def flush(self):
-        pass
-
-
 @pytest.fixture
 def engine_answers():
     """``engine_answers(query, ...)``: the queries sent to an in-process engine one after the other, then every
@@ -53,12 +44,12 @@ def engine_answers():
     from solver.engine import Engine
 
     def answers(*queries):
-        out = _AnswerLines()
+        out = TimedLines()
         engine = Engine(out)
         for query in queries:
             engine.handle_line(json.dumps(query))
         engine.close()
-        return list(out)
+        return out.answers()
     return answers
 
 

@@ -83,14 +83,14 @@ def test_installed_entry_points(tmp_path, launcher):
 
 def test_cli_subprocesses_in_tests_run_outside_the_source_tree():
     """Run from the repo root, ``python -m solver`` would import the uncompiled source tree instead of the
-    installed build (this failed CI once): every ``subprocess.run`` in the tests must pass ``cwd=``."""
+    installed build (this failed CI twice): every ``subprocess.run`` or ``Popen`` in the tests must pass ``cwd=``."""
     import ast
     from pathlib import Path
 
     offenders = []
     for path in Path(__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("run", "Popen", "check_output", "check_call", "call")
                     and isinstance(node.func.value, ast.Name) and node.func.value.id == "subprocess"
                     and not any(k.arg == "cwd" for k in node.keywords)):
                 offenders.append(f"{path.name}:{node.lineno}")

@@ -249,7 +249,7 @@ def test_engine_command_line_limits(tmp_path):
     main = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]
     huge = subprocess.run(main + ["engine", "--threads", "99999999999999999999"], input=b"", capture_output=True,
                           timeout=60, cwd=tmp_path)
-    assert huge.returncode == 1 and b"--threads" in huge.stderr and huge.stderr.count(b"\n") == 1
+    assert huge.returncode == 2 and b"--threads" in huge.stderr and huge.stderr.count(b"\n") == 1  # issue 23
     state = tmp_path / "deep.json"
     state.write_text("[" * 100000 + "]" * 100000)
     deep = subprocess.run(main + ["aetherya", "hint", str(state)], capture_output=True, timeout=60, cwd=tmp_path)

@@ -6,13 +6,11 @@ the measured latencies are in benchmarks/bench_engine.py and docs/engine.md.
 
 import importlib
 import json
-import pkgutil
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
-
-import solver.twins
 
 from solver.engine import Engine
 from solver.registry import game_names, load_game
@@ -24,11 +22,11 @@ SLACK_S = 1.5
 
 @pytest.fixture(scope="module", autouse=True)
 def kernels_loaded():
-    """Load every compiled kernel (one per twin) before any query is timed: in an editable install the first
+    """Load every compiled kernel (one per src/*.pyx) before any query is timed: in an editable install the first
     kernel import of a process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not
     search time (the first test used to pay it when this file ran alone)."""
-    for module in pkgutil.iter_modules(solver.twins.__path__):
-        importlib.import_module(f"solver.kernels.{module.name}")
+    for pyx in (Path(__file__).resolve().parent.parent / "src").glob("*.pyx"):
+        importlib.import_module(f"solver.kernels.{pyx.stem}")
 
 
 def decision(name, seed=4):
@@ -36,8 +34,7 @@ def decision(name, seed=4):
     rng = np.random.default_rng(seed)
     state = game.new_game(seed)
     while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        state.apply_action(state.sample_chance_outcome(rng))
     return game, state
 
 

@@ -14,7 +14,8 @@ except ImportError:
 import solver.openspiel as sos
 from solver.errors import IllegalMoveError, SolverError, UnknownGameError
 from solver.game import CHANCE_PLAYER
-from solver.openspiel.games import FACTS, EmbersCodec
+from solver.embers.openspiel import EmbersCodec
+from solver.openspiel.facts import facts
 from solver.registry import game_names, load_game
 
 NAMES = game_names()
@@ -70,11 +71,12 @@ def test_game_type_and_info_follow_our_game(name):
     assert kind.utility.name == ours.utility.name
     assert (kind.min_num_players, kind.max_num_players) == (ours.min_players, ours.max_players)
     assert kind.provides_information_state_string and kind.provides_observation_string
-    tensors = name == "forgotten"  # the only game whose observation tensor is cheap
-    assert kind.provides_information_state_tensor == kind.provides_observation_tensor == tensors
+    assert kind.provides_observation_tensor
+    # the perfect-recall tensor holds every step a game can have: too big at the default max_moves
+    assert not kind.provides_information_state_tensor
     params = game.get_parameters()
-    assert set(params) == set(type(ours).PARAMETERS) | {"max_moves"}
-    assert params["max_moves"] == game.max_game_length() == FACTS[name].default_max_moves
+    assert set(params) == set(type(ours).PARAMETERS) | {"max_moves", "deal", "deal_seed", "redeal"}
+    assert params["max_moves"] == game.max_game_length() == facts(name).default_max_moves
     first = sos.deal(game, 3).position.inner
     assert game.num_players() == len(first.returns())
     assert game.min_utility() < game.max_utility()
@@ -180,13 +182,13 @@ def test_deal_is_our_seeded_deal(spec):
         state = sos.deal(game, seed)
         assert not state.is_chance_node()
         assert sos.inner_state(state).to_json() == load_game(spec).new_initial_state(seed).to_json()
-        if game.context.seeded:
+        if game.context.deal == "seed":
             assert state.history()[:4] == list(seed.to_bytes(4, "little"))
 
 
 def test_deal_of_an_explicit_chance_setup_draws_the_setup():
     game = sos.load_game("memorinth(chance_setup=true)")
-    assert not game.context.seeded and game.new_initial_state().is_chance_node()
+    assert game.context.deal == "setup" and game.new_initial_state().is_chance_node()
     one, two = sos.deal(game, 5), sos.deal(game, 5)
     assert str(one) == str(two) and one.history() == two.history() and len(one.history()) == 32
     assert str(sos.deal(game, 6)) != str(one)
@@ -223,8 +225,8 @@ def test_wrapping_our_positions_and_errors():
         state.apply_action(999)
     with pytest.raises(IllegalMoveError):
         state.apply_action(game.context.game.board.brains[0])  # a Brain cell: our state refuses it
-    with pytest.raises(SolverError, match="other observation types"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+    with pytest.raises(SolverError, match="observation of nothing"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
                                                          private_info=pyspiel.PrivateInfoType.NONE))
 
 
@@ -258,25 +260,6 @@ def test_a_capped_game_returns_our_returns_of_that_position():
     ours = state.position.inner
     assert state.position.moves == 4 and not ours.is_terminal()
     assert state.returns() == [float(r) for r in ours.returns()]
-
-
-def test_forgotten_observation_tensor_is_the_common_view():
-    game = sos.load_game("forgotten(width=4,height=4)")
-    assert game.observation_tensor_shape() == [16 * (4 + 3 * 7) + 6 + 16]
-    root = game.new_initial_state()
-    assert sum(root.observation_tensor(0)) == 0
-    state = sos.deal(game, 3)
-    before = np.array(state.observation_tensor(0))
-    assert before.sum() == 16 + 1  # one plane per cell, the phase
-    flip = state.legal_actions()[0]
-    state.apply_action(flip)
-    after = np.array(state.observation_tensor(1))
-    assert np.array_equal(after, np.array(state.observation_tensor(0)))  # both players saw the flip
-    cells = after[:16 * 25].reshape(16, 25)
-    pair = sos.inner_state(state).tiles[flip]
-    assert cells[flip, 4 + 3 * pair] == 1 and cells[flip, 2] == 0
-    assert after[16 * 25 + 1] == 1 and after[16 * 25 + 6 + flip] == 1  # phase "second", first flip here
-    assert np.array_equal(np.array(state.information_state_tensor(0)), after)
 
 
 def test_embers_codec_is_a_bijection_on_its_range():

@@ -144,7 +144,7 @@ def test_the_scheduler_runs_by_priority_and_answers_a_job_terminated_in_the_queu
     scheduler.submit(Job(gate.wait, key="busy"))
     for key, priority in (("low", -1), ("high", 5), ("gone", 9), ("mid", 0)):
         scheduler.submit(Job(lambda k=key: order.append(k), priority=priority, key=key,
-                             on_cancel=lambda k=key: cancelled.append(k)))
+                             on_cancel=lambda reason, k=key: cancelled.append(k)))
     assert scheduler.terminate(lambda job: job.key == "gone") == 1 and cancelled == ["gone"]
     assert {job.key for job in scheduler.active()} == {"busy", "low", "high", "mid"}
     gate.set()

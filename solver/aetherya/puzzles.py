@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -52,6 +52,7 @@ META_KEYS = ("id", "game", "kind", "difficulty", "seed", "index")
 RACE_TURNS = {"easy": 2, "medium": 3, "hard": 4}
 GAP_RANGE = {"easy": (0, 2), "medium": (3, 6), "hard": (7, 999)}
 MAX_ARRANGEMENTS = 2_500_000  # the proof's limit
+CHUNK_ARRANGEMENTS = 50_000  # boards a proof scores between two looks at its limits (some 30 ms)
 GENERATE_ARRANGEMENTS = 120_000  # hands the generator tries (keeps generation to a fraction of a second each)
 CHECK_TIME_MS = 20_000  # the optimiser's time to prove a checked hand too large to enumerate
 CROSS_CHECK_MS = 20_000  # the optimiser's time to prove a generated puzzle's optimum independently
@@ -96,8 +97,26 @@ class KingdomProof:
     optimal_orbits: int
 
 
-def prove_best_kingdom(cards: list[int], fixed: dict[int, int]) -> KingdomProof:
-    """Exhaustive optimum of a hand (16 codes) with ``fixed`` cells; counts optimal kingdoms up to symmetry."""
+def arrangement_chunks(free_cells: list[int], free_cards: list[int], fixed: dict[int, int],
+                       size: int = CHUNK_ARRANGEMENTS) -> Iterator[np.ndarray]:
+    """Every distinct board of :func:`all_arrangements`, in blocks of at most ``size`` boards where the hand allows
+    (each placement of the smallest card kind in turn, split further while a block is too big), so that a proof
+    looks at its limits between blocks."""
+    kinds = sorted(set(free_cards))
+    if len(kinds) <= 1 or arrangement_count(free_cards) <= size:
+        yield all_arrangements(free_cells, free_cards, fixed)
+        return
+    kind = kinds[0]
+    rest = [card for card in free_cards if card != kind]
+    for combo in itertools.combinations(range(len(free_cells)), free_cards.count(kind)):
+        placed = {**fixed, **{free_cells[i]: kind for i in combo}}
+        yield from arrangement_chunks([cell for i, cell in enumerate(free_cells) if i not in combo], rest, placed,
+                                      size)
+
+
+def prove_best_kingdom(cards: list[int], fixed: dict[int, int], ctx: SearchContext | None = None) -> KingdomProof:
+    """Exhaustive optimum of a hand (16 codes) with ``fixed`` cells; counts optimal kingdoms up to symmetry.
+    ``ctx`` (its terminate and time limit) is polled between blocks of boards: :class:`~solver.search.Stopped`."""
     free_cards = list(cards)
     for card in fixed.values():
         free_cards.remove(card)
@@ -105,14 +124,23 @@ def prove_best_kingdom(cards: list[int], fixed: dict[int, int]) -> KingdomProof:
     count = arrangement_count(free_cards)
     if count > MAX_ARRANGEMENTS:
         raise InvalidInputError("cards", format_kingdom(cards), f"{count} arrangements: too many to enumerate")
-    boards = all_arrangements(free_cells, free_cards, fixed)
-    totals = score_rows(boards)[:, 6]
-    best = int(totals.max())
-    optimal = boards[totals == best]
+    best, optimal, boards = None, [], 0
+    for block in arrangement_chunks(free_cells, free_cards, fixed):
+        if ctx is not None:
+            _poll(ctx, "best-kingdom proof")
+        totals = score_rows(block)[:, 6]
+        top = int(totals.max())
+        if best is None or top > best:
+            best, optimal = top, []
+        if top == best:
+            optimal.append(block[totals == best])
+        boards += len(block)
+    assert best is not None
     keeps = [p for p in SYMMETRIES if all(fixed.get(p[c]) == card for c, card in fixed.items())]
-    canon = {min(tuple(int(b[p[c]]) for c in range(16)) for p in keeps) for b in optimal}
-    first = sorted(tuple(int(x) for x in b) for b in optimal)[0]
-    return KingdomProof(format_kingdom(first), best, len(boards), len(optimal), len(canon))
+    found = np.concatenate(optimal)
+    canon = {min(tuple(int(b[p[c]]) for c in range(16)) for p in keeps) for b in found}
+    first = sorted(tuple(int(x) for x in b) for b in found)[0]
+    return KingdomProof(format_kingdom(first), best, boards, len(found), len(canon))
 
 
 def greedy_kingdom(cards: list[int], fixed: dict[int, int]) -> tuple[str, int]:
@@ -244,9 +272,10 @@ def legend_race_puzzle(game: Game, rng: np.random.Generator, difficulty: str, ct
     raise InvalidInputError("--difficulty", difficulty, f"no {difficulty} legend-race puzzle found in {max_tries} tries")
 
 
-def _poll(ctx: SearchContext) -> None:
+def _poll(ctx: SearchContext, what: str = "puzzle generation") -> None:
+    """:class:`~solver.search.Stopped` once ``ctx`` says stop (its terminate or time limit)."""
     if ctx.should_stop():
-        raise Stopped("puzzle generation")
+        raise Stopped(what)
 
 
 # ---------------------------------------------------------------------- the shared layer's entry points
@@ -259,13 +288,14 @@ def generate(game: Game, kind: str, difficulty: str, rng: np.random.Generator, c
     return legend_race_puzzle(game, rng, difficulty, ctx)
 
 
-def check(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+def check(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
     """The verdict on ``answer``: a kingdom or turns (``docs/formats/aetherya.md``), or the moves played from
     :func:`position` as a list (replayed there, then judged the same way), proven again from the puzzle's own
-    cards (:func:`check_answer`): the file's ``solution`` is never trusted and may be left out."""
-    verdict = read_move_answer(game, puzzle, answer)
+    cards (:func:`check_answer`): the file's ``solution`` is never trusted and may be left out. The proof stops
+    with :class:`~solver.search.Stopped` when ``ctx`` says (its terminate or time limit)."""
+    verdict = read_move_answer(game, puzzle, answer, ctx)
     if verdict is None:
-        verdict = check_answer(puzzle, answer)
+        verdict = check_answer(puzzle, answer, ctx)
     if "optimum" in verdict and ("puzzleError" in verdict or not puzzle.get("solution")):
         verdict["solution"] = proven_answer(verdict)       # the file's own solution is wrong or missing
     return verdict
@@ -305,13 +335,14 @@ def _moves_of(answer: Any) -> list[str] | None:
     return list(answer)
 
 
-def read_move_answer(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any] | None:
+def read_move_answer(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext | None = None
+                     ) -> dict[str, Any] | None:
     """The verdict on an answer given as the moves played from the puzzle's position (None: another form).
 
     The moves are replayed on :func:`position`; a move that is not legal where it is played, or an answer that
     stops short (cards still in hand, a turn begun and not finished), is a verdict with the reason. Otherwise
     the kingdom (best-kingdom) or the turns (legend-race) they make are judged by :func:`check_answer`, which
-    proves the optimum again from the puzzle's cards.
+    proves the optimum again from the puzzle's cards (under ``ctx``).
     """
     moves = _moves_of(answer)
     if moves is None:
@@ -339,13 +370,13 @@ def read_move_answer(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[st
             left = sum(played.hand) + (played.held != EMPTY)
             return {"kind": kind, "correct": False, "readAs": "moves", "placed": 16 - left,
                     "message": f"{left} card(s) still to place: the answer is the whole kingdom"}
-        verdict = check_answer(puzzle, played.kingdom())
+        verdict = check_answer(puzzle, played.kingdom(), ctx)
         return {**verdict, "readAs": "moves", "kingdom": played.kingdom()}
     if pending:
         return {"kind": kind, "correct": False, "readAs": "moves", "turns": len(turns),
                 "message": f"the last turn is not finished: '{pending}' needs 'place CELL'"
                            + (" or 'reveal CELL'" if pending == "draw" else "")}
-    verdict = check_answer(puzzle, turns)
+    verdict = check_answer(puzzle, turns, ctx)
     return {**verdict, "readAs": "moves"}
 
 
@@ -359,15 +390,17 @@ def _parse_fixed(obj: Any, field: str) -> dict[int, int]:
     return fixed
 
 
-def check_answer(puzzle: Any, answer: Any) -> dict[str, Any]:
+def check_answer(puzzle: Any, answer: Any, ctx: SearchContext | None = None) -> dict[str, Any]:
     """Verify ``answer`` (a kingdom, or legend-race turns) against ``puzzle``; returns a verdict object.
 
     Nothing the puzzle file says about its solution is trusted: the optimum is proven again from the
     puzzle's own cards (and ``solution`` may be left out). A well-formed answer that breaks the puzzle's
     rules (other cards, a moved fixed card, a turn that is not legal there) is a verdict, ``correct``
-    false with the reason; only input that cannot be read raises.
+    false with the reason; only input that cannot be read raises. ``ctx`` (its terminate and time limit) stops
+    the proof: :class:`~solver.search.Stopped`.
     """
-    return _by_kind(puzzle, "PUZZLE", lambda p: _check_kingdom(p, answer), lambda p: _check_race(p, answer))
+    ctx = ctx or SearchContext()
+    return _by_kind(puzzle, "PUZZLE", lambda p: _check_kingdom(p, answer, ctx), lambda p: _check_race(p, answer, ctx))
 
 
 def _recorded(p: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
@@ -389,23 +422,30 @@ def _verdict(kind: str, correct: bool, message: str, recorded: int | None, prove
     return out
 
 
-def prove_kingdom_optimum(cards: list[int], fixed: dict[int, int]) -> tuple[int, str]:
+def prove_kingdom_optimum(cards: list[int], fixed: dict[int, int], ctx: SearchContext | None = None
+                          ) -> tuple[int, str]:
     """The best board total of a hand with ``fixed`` cells, proven: ``(score, how)``. Exhaustive enumeration
-    when the free cards have at most ``MAX_ARRANGEMENTS`` arrangements, else the foundation optimiser."""
+    when the free cards have at most ``MAX_ARRANGEMENTS`` arrangements, else the foundation optimiser (for
+    ``CHECK_TIME_MS`` at most). ``ctx`` (its terminate and time limit) stops either: :class:`~solver.search.Stopped`."""
+    ctx = ctx or SearchContext()
     free_cards = list(cards)
     for card in fixed.values():
         free_cards.remove(card)
     if arrangement_count(free_cards) <= MAX_ARRANGEMENTS:
-        return prove_best_kingdom(cards, fixed).score, "EXHAUSTIVE"
+        return prove_best_kingdom(cards, fixed, ctx).score, "EXHAUSTIVE"
     locked = ",".join(f"{CELL_NAMES[c]}={LETTERS[k]}" for c, k in sorted(fixed.items()))
-    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, time_ms=CHECK_TIME_MS)
+    left = ctx.remaining()
+    time_ms = CHECK_TIME_MS if left is None else max(1, min(CHECK_TIME_MS, math.ceil(left * 1000)))
+    search = SearchContext(limits=Limits(time_ms=time_ms), cancel=ctx.cancel)
+    result = optimize_kingdom("".join(LETTERS[c] for c in cards), fixed=locked or None, ctx=search)
     if not result.optimal:
+        _poll(ctx, "best-kingdom proof")  # cut by the query's limits: no verdict
         raise UnsupportedActionError("PUZZLE.cards", "".join(LETTERS[c] for c in cards),
                                      f"the optimum could not be proven within {CHECK_TIME_MS // 1000} s")
     return int(result.total), result.status
 
 
-def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
+def _check_kingdom(p: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
     check_keys(p, META_KEYS + ("cards", "fixed", "question", "solution", "greedy", "crossCheck"), "PUZZLE")
     cards_text = as_str(get(p, "cards", "PUZZLE"), "PUZZLE.cards")
     if len(cards_text) != 16:
@@ -424,7 +464,7 @@ def _check_kingdom(p: dict[str, Any], answer: Any) -> dict[str, Any]:
     if isinstance(answer, dict):
         answer = get(answer, "kingdom", "ANSWER")
     board = parse_kingdom(answer, "ANSWER")
-    optimum, proof = prove_kingdom_optimum(cards, fixed)
+    optimum, proof = prove_kingdom_optimum(cards, fixed, ctx)
     used = sorted(int(x) for x in board)
     if used != cards:
         return _verdict("best-kingdom", False, f"the kingdom uses other cards than the puzzle's 16 "
@@ -493,7 +533,7 @@ def _why_not_legal(pos: RacePosition, draw: list[int], source: str, action: str,
     return f"{CELL_NAMES[cell]} holds a face-up {LETTERS[shown]}: a card never replaces one of its kind (the card is {LETTERS[card]})"
 
 
-def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
+def _check_race(p: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
     check_keys(p, META_KEYS + ("legend", "kingdom", "discard", "draw", "question", "solution"), "PUZZLE")
     number = legend(get(p, "legend", "PUZZLE"), "PUZZLE.legend").number
     text = as_str(get(p, "kingdom", "PUZZLE"), "PUZZLE.kingdom")
@@ -517,19 +557,19 @@ def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
         options = dict(race_moves(pos, draw))
         turn = _turn_text(source, action, cell)
         if turn not in options:
-            optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS)
+            optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS, ctx)
             return _verdict("legend-race", False, f"turn {i + 1} '{turn}' is not legal there: "
                             f"{_why_not_legal(pos, draw, source, action, cell)}", recorded, optimum,
                             turns=len(moves), optimum=optimum, legendWritten=False)
         pos = options[turn]
     met = bool(legend_met([pos], number)[0])
     if not met:
-        optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS)
+        optimum = _race_optimum(start, draw, number, RACE_SEARCH_TURNS, ctx)
         return _verdict("legend-race", False, "the Legend is not met", recorded, optimum, turns=len(moves),
                         optimum=optimum, legendWritten=False)
     # the answer meets the Legend in len(moves) turns: the optimum is proven by looking for a shorter way
     depth = min(len(moves) - 1, RACE_SEARCH_TURNS)
-    shorter = _race_optimum(start, draw, number, depth) if depth >= 0 else None
+    shorter = _race_optimum(start, draw, number, depth, ctx) if depth >= 0 else None
     if shorter is not None:
         return _verdict("legend-race", False, f"{len(moves) - shorter} turn(s) longer than the optimum", recorded,
                         shorter, turns=len(moves), optimum=shorter, legendWritten=True)
@@ -541,11 +581,13 @@ def _check_race(p: dict[str, Any], answer: Any) -> dict[str, Any]:
                     legendWritten=True)
 
 
-def _race_optimum(start: RacePosition, draw: list[int], number: int, max_turns: int) -> int | None:
-    """The fewest turns to meet the Legend, searched up to ``max_turns`` (None: more are needed)."""
+def _race_optimum(start: RacePosition, draw: list[int], number: int, max_turns: int, ctx: SearchContext
+                  ) -> int | None:
+    """The fewest turns to meet the Legend, searched up to ``max_turns`` (None: more are needed); ``ctx`` stops the
+    search (:class:`~solver.search.Stopped`)."""
     if max_turns < 0:
         return None
-    return solve_race(start, draw, number, max_turns=max_turns)[0] if max_turns else \
+    return solve_race(start, draw, number, max_turns=max_turns, ctx=ctx)[0] if max_turns else \
         (0 if legend_met([start], number)[0] else None)
 
 

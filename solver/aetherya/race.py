@@ -69,9 +69,11 @@ def legend_met(positions: list[RacePosition], number: int) -> np.ndarray:
     return (score_rows(boards)[:, 7] >> (number - 1) & 1).astype(bool)
 
 
-def _expand(C: np.ndarray, Hd: np.ndarray, T: np.ndarray, D: np.ndarray, draw: np.ndarray
+def _expand(C: np.ndarray, Hd: np.ndarray, T: np.ndarray, D: np.ndarray, draw: np.ndarray,
+            ctx: SearchContext | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every turn from every frontier position, vectorised: children arrays, parent index, move code.
+    """Every turn from every frontier position, vectorised: children arrays, parent index, move code; ``ctx`` is
+    polled before each (source, cell) block.
 
     Move code: source * 16 + cell with source 0 take-place, 1 draw-place, 2 draw-reveal.
     """
@@ -86,6 +88,7 @@ def _expand(C: np.ndarray, Hd: np.ndarray, T: np.ndarray, D: np.ndarray, draw: n
         else:
             ok_src, card = has_draw, drawn_card
         for cell in range(16):
+            _poll(ctx)
             old = C[:, cell]
             hid = Hd[:, cell]
             if source == 2:
@@ -114,13 +117,19 @@ def _expand(C: np.ndarray, Hd: np.ndarray, T: np.ndarray, D: np.ndarray, draw: n
             np.concatenate(out_d), np.concatenate(out_p), np.concatenate(out_m))
 
 
-def _met_arrays(C: np.ndarray, Hd: np.ndarray, number: int) -> np.ndarray:
+def _met_arrays(C: np.ndarray, Hd: np.ndarray, number: int, ctx: SearchContext | None = None) -> np.ndarray:
     boards = np.where(Hd, UNEXPLORED, C).astype(np.uint8)
     hits = np.zeros(len(boards), dtype=bool)
-    for start in range(0, len(boards), 1 << 18):
-        chunk = boards[start:start + (1 << 18)]
+    for start in range(0, len(boards), 1 << 16):
+        _poll(ctx)
+        chunk = boards[start:start + (1 << 16)]
         hits[start:start + len(chunk)] = (score_rows(chunk)[:, 7] >> (number - 1) & 1).astype(bool)
     return hits
+
+
+def _poll(ctx: SearchContext | None) -> None:
+    if ctx is not None and ctx.should_stop():
+        raise Stopped("legend-race search")
 
 
 def _move_text(code: int) -> str:
@@ -132,7 +141,7 @@ def solve_race(start: RacePosition, draw: list[int], number: int, max_turns: int
                ctx: SearchContext | None = None) -> tuple[int | None, list[str], int]:
     """Fewest turns to meet Legend ``number`` (breadth-first over every position, vectorised); returns
     ``(turns, moves, positions generated)``; ``turns`` is ``None`` when more than ``max_turns`` are needed.
-    ``ctx`` is polled before each turn's level: :class:`~solver.search.Stopped` when it says stop."""
+    ``ctx`` is polled before each turn's level and within it: :class:`~solver.search.Stopped` when it says stop."""
     if legend_met([start], number)[0]:
         return 0, [], 1
     C = np.asarray([start.cards], dtype=np.uint8)
@@ -143,11 +152,10 @@ def solve_race(start: RacePosition, draw: list[int], number: int, max_turns: int
     levels: list[tuple[np.ndarray, np.ndarray]] = []
     generated = 1
     for turn in range(1, max_turns + 1):
-        if ctx is not None and ctx.should_stop():
-            raise Stopped("legend-race search")
-        C, Hd, T, D, parent, move = _expand(C, Hd, T, D, draw_arr)
+        _poll(ctx)
+        C, Hd, T, D, parent, move = _expand(C, Hd, T, D, draw_arr, ctx)
         generated += len(C)
-        hits = _met_arrays(C, Hd, number)
+        hits = _met_arrays(C, Hd, number, ctx)
         if hits.any():
             i = int(np.argmax(hits))
             moves = [_move_text(move[i])]

@@ -30,6 +30,7 @@ not yet closed).
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -70,6 +71,8 @@ SMALL_SECONDS = 0.1     # likewise a time limit this short (the kernel keeps it 
 #: the control entries of the compiled layout search: the stop flag, the nodes of the call, the total of the
 #: kingdom it publishes in ``out`` and a sequence number (odd while it writes the kingdom)
 CONTROL_SLOTS = 4
+#: threads of the compiled layout search when no node budget asks for the sequential one
+SEARCH_THREADS = min(4, os.cpu_count() or 1)
 
 
 # -- board symmetries ---------------------------------------------------------------------------
@@ -576,6 +579,10 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
                                   name="aetherya-solve-watch")
     published = _Published(watch.control)
     with watch:
+        if prover == "search" and nodes_left is None and not small:  # every layout at once, on threads
+            # (the same kingdom; a call that ends within about 0.1 s anyway keeps to one thread)
+            closed = _close_all_by_search(all_layouts, ranked, counts, incumbent, ctx, published, open_bounds)
+            ranked = []
         for position, (bound, i) in enumerate(ranked):
             if bound <= incumbent.total:
                 # ranked by bound: this layout and all later ones are pruned by the compiled bound
@@ -602,6 +609,49 @@ def _solve(hand: Hand, ctx: SearchContext, prover: str, seed: int, warm_start: S
                 else:
                     open_bounds[i] = max(min(layout_bound, open_bounds[i]), incumbent.total)
     return snapshot()
+
+
+def _close_all_by_search(all_layouts: Sequence[Layout], ranked: list[tuple[int, int]], counts: np.ndarray,
+                         incumbent: _Incumbent, ctx: SearchContext, published: _Published,
+                         open_bounds: dict[int, int]) -> int:
+    """Close the layouts the compiled bound leaves open with one call of the compiled branch-and-bound on threads
+    (``aetherya_opt.search_layouts``): the kingdom is the one the layouts searched in ``ranked`` order would give.
+    Updates ``open_bounds``; returns how many layouts are closed."""
+    order = [i for bound, i in ranked if bound > incumbent.total]
+    with published.lock:
+        for bound, i in ranked:
+            if bound <= incumbent.total:
+                del open_bounds[i]
+    closed = len(ranked) - len(order)
+    if not order:
+        return closed
+    codes = np.array([all_layouts[i].codes for i in order], dtype=np.uint8)
+    symmetries = np.zeros((len(order), 8, CELLS), dtype=np.int8)
+    n_symmetries = np.zeros(len(order), dtype=np.int32)
+    for row, i in enumerate(order):
+        n_symmetries[row] = len(all_layouts[i].symmetries)
+        if n_symmetries[row]:
+            symmetries[row, :n_symmetries[row]] = all_layouts[i].symmetries
+    stats = np.zeros((len(order), 4), dtype=np.int64)
+    left = ctx.remaining()
+    seconds = 0.0 if left is None else max(left, 1e-6)  # 0 means no limit to the kernel
+    published.layout_sequence = int(published.control[3])
+    try:
+        best = kernel.search_layouts(codes, counts, symmetries, n_symmetries, incumbent.total, seconds,
+                                     SEARCH_THREADS, published.out, stats, published.control)
+        if best > incumbent.total:
+            with published.lock:
+                incumbent.offer(published.out, best)
+    finally:
+        published.layout_sequence = -1
+    with published.lock:
+        for row, i in enumerate(order):
+            if stats[row, 1]:
+                del open_bounds[i]
+                closed += 1
+            else:
+                open_bounds[i] = max(min(int(stats[row, 2]), open_bounds[i]), incumbent.total)
+    return closed
 
 
 def _close_by_search(layout: Layout, counts: np.ndarray, incumbent: _Incumbent, ctx: SearchContext,

@@ -244,10 +244,12 @@ def exhaustive(problem: BlinkProblem, max_plans: int = 2_000_000, deadline: floa
     """
     deck = problem.deck
     result = ExhaustiveResult(None, [], 0, True)
+    visits = [0]  # the limits are looked at every 64 visits (plans or dead ends alike)
 
     def visit(mind: list[Placement], adds: list[Placement], relives: Counter[int], banished: list[int],
               demons: set[int]) -> None:
-        if result.plans >= max_plans or not result.complete or (result.plans % 64 == 0 and (
+        visits[0] += 1
+        if result.plans >= max_plans or not result.complete or (visits[0] % 64 == 0 and (
                 (deadline is not None and time.perf_counter() > deadline) or (cancel is not None and cancel.is_set()))):
             result.complete = False
             return

@@ -26,6 +26,7 @@ candidate's proofs (the exhaustive search and CP-SAT both watch the context), ra
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import numpy as np
@@ -211,9 +212,10 @@ def position(game: Game, puzzle: dict[str, Any]) -> EmbersState:
     return puzzle_position(game.for_chapter("one"), puzzle)  # type: ignore[attr-defined]
 
 
-def check(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Judge ``answer`` (the adds in order, or the moves played from :func:`position`), re-proving the puzzle."""
-    return check_answer(game.for_chapter("one"), puzzle, answer)  # type: ignore[attr-defined]
+def check(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
+    """Judge ``answer`` (the adds in order, or the moves played from :func:`position`), re-proving the puzzle; the
+    proof stops with :class:`solver.search.Stopped` when ``ctx`` says (its terminate or time limit)."""
+    return check_answer(game.for_chapter("one"), puzzle, answer, ctx)  # type: ignore[attr-defined]
 
 
 def describe(game: Game, puzzle: dict[str, Any]) -> str:
@@ -282,8 +284,9 @@ def parse_answer(state: EmbersState, answer: Any) -> list[planlib.Placement]:
     return [(state.deck.card(m.group(1), "answer").index, int(m.group(2)), int(m.group(3))) for m in found]
 
 
-def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Re-prove the puzzle from its position and judge ``answer`` (the stored solution is never read)."""
+def check_answer(game: Any, puzzle: dict[str, Any], answer: Any, ctx: SearchContext | None = None) -> dict[str, Any]:
+    """Re-prove the puzzle from its position and judge ``answer`` (the stored solution is never read); ``ctx`` (its
+    terminate and time limit) stops the proof: :class:`solver.search.Stopped`."""
     state = puzzle_state(game, puzzle)
     refused = None
     if isinstance(answer, list) and not all(isinstance(a, str) and _PLACEMENT.fullmatch(a.strip()) for a in answer):
@@ -291,7 +294,12 @@ def check_answer(game: Any, puzzle: dict[str, Any], answer: Any) -> dict[str, An
     else:
         adds = parse_answer(state, answer)
     problem = puzzle_problem(state)
-    best = planlib.exhaustive(problem, max_plans=10 * MAX_PLANS)
+    ctx = ctx or SearchContext()
+    left = ctx.remaining()
+    best = planlib.exhaustive(problem, max_plans=10 * MAX_PLANS, cancel=ctx.cancel,
+                              deadline=None if left is None else time.perf_counter() + left)
+    if not best.complete and (ctx.cancelled or ctx.deadline_passed()):
+        raise Stopped("puzzle check stopped")
     if not best.complete or best.value is None:
         raise UnsupportedActionError("puzzle", puzzle.get("id"), "this puzzle could not be re-proved (its row has "
                                                                   "no complete split-free plan, or too many plans)")

@@ -354,8 +354,9 @@ def position(game: ForgottenGame, puzzle: dict[str, Any]) -> ForgottenState | Fo
     return game.parse_position(get(puzzle, "state", "puzzle"), "puzzle.state")
 
 
-def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Re-prove ``answer`` from the puzzle's position (never from its stored answer).
+def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
+    """Re-prove ``answer`` from the puzzle's position (never from its stored answer); ``ctx``'s ``terminate`` and
+    time limit stop the proof (:class:`solver.search.Stopped`).
 
     ANSWER is one flip; or a list: for a forced connection, exactly the set of the flips that force it is
     correct; otherwise a list is read as the moves played from :func:`position` (the web board's
@@ -372,10 +373,10 @@ def check(game: ForgottenGame, puzzle: dict[str, Any], answer: Any) -> dict[str,
     played = _played_turn(game, puzzle, answer) if isinstance(answer, list) else None
     moves = _answer_moves(state, answer) if played is None else [played.first]
     if kind == "forced-connection":
-        verdict = _check_forced(state, puzzle, moves, played)
+        verdict = _check_forced(state, puzzle, moves, played, ctx)
         verdict.setdefault("readAs", "flips" if isinstance(answer, list) else "flip")
         return verdict
-    verdict = {**_check_best(state, moves), "readAs": "flip"}
+    verdict = {**_check_best(state, moves, ctx), "readAs": "flip"}
     if played is not None:
         rest = len(played.moves) - 1
         verdict = {**verdict, "readAs": "moves", "message": verdict["message"] + (
@@ -451,7 +452,7 @@ def _answer_moves(state: ForgottenState, answer: Any, strict: bool = True) -> li
 
 
 def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int],
-                  played: PlayedTurn | None = None) -> dict[str, Any]:
+                  played: PlayedTurn | None = None, ctx: SearchContext | None = None) -> dict[str, Any]:
     turns = as_object(get(puzzle, "answer", "puzzle"), "puzzle.answer").get("turns")
     question = str(puzzle.get("question", ""))
     if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 3:
@@ -460,7 +461,7 @@ def _check_forced(state: ForgottenState, puzzle: dict[str, Any], moves: list[int
     model = Model.of(state.game)
     erase_next = state.game.erasure_due(state.turn + 1)
     try:
-        k, winners = forced_turns(model, info_from_state(state), erase_next, turns)
+        k, winners = forced_turns(model, info_from_state(state), erase_next, turns, ctx=ctx)
     except SearchBudget:
         raise UnsupportedActionError("puzzle", puzzle.get("id"), "the proof ran out of its node budget") from None
     names = [state.action_to_string(c) for c in winners]
@@ -510,13 +511,20 @@ def _check_forced_moves(state: ForgottenState, played: PlayedTurn, k: int, winne
                        f"{_not_judged(played)}"}
 
 
-def _check_best(state: ForgottenState, moves: list[int]) -> dict[str, Any]:
+def _check_best(state: ForgottenState, moves: list[int], ctx: SearchContext | None = None) -> dict[str, Any]:
     if len(moves) != 1:
         raise InvalidInputError("ANSWER", [state.action_to_string(m) for m in moves], "expected one flip")
     if moves[0] == GIVE_UP:
         return {"correct": False, "message": "giving up ends the game as a loss", "proof": "exact expectimax"}
-    values = sorted((m for m in ExactAnalysis(state.game).move_values(state) if m.action != GIVE_UP),
-                    key=lambda m: (-m.value, m.action))
+    analysis = ExactAnalysis(state.game)
+    analysis.limit(ctx)
+    try:
+        found = analysis.move_values(state)
+    except forgotten_exact.SearchStopped as exc:  # a puzzle nobody could have made: its proof meets the time limit
+        if str(exc) in ("terminated", "time limit"):
+            raise Stopped(str(exc)) from None
+        raise
+    values = sorted((m for m in found if m.action != GIVE_UP), key=lambda m: (-m.value, m.action))
     best = values[0]
     played = next(m for m in values if m.action == moves[0])
     tied = [m for m in values if m.value >= best.value - 1e-12]

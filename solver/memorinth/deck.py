@@ -6,7 +6,7 @@ invented default deck (``solver/data/memorinth_default_deck.json``, labelled
 (``docs/formats/memorinth.md``); :func:`load_deck` validates every field and
 names the offending one.
 
-Encodings shared with the kernels (``src/memorinth_core.pyx``):
+Encodings shared with the kernels (``src/memorinth_rules.pxd``):
 
 * directions ``N=0, E=1, S=2, W=3``; a path set is a 4-bit mask (bit ``d``);
 * card ``k`` (0 = the clearing, 1..24 = forest cards in file order) has side

@@ -1,7 +1,7 @@
 """The Memorinth state vector: its layout and action codes, the rule options it holds, cell names and move strings.
 
 A position is a flat int32 vector that the compiled kernel (``solver/memorinth/kernel.py``) plays; its layout
-(documented in ``solver/twins/memorinth_core.py``) comes from the kernel itself. ``docs/rules/memorinth.md``
+(documented in ``solver/twins/memorinth_rules.py``) comes from the kernel itself. ``docs/rules/memorinth.md``
 lists every rule and interpretation (``MR-1`` ...).
 """
 

@@ -48,6 +48,7 @@ DIFFICULTIES = {  # own turns of the unique shortest escape, by variant
 COUNT_LIMIT = 40            # positions with more shortest solutions than this are dropped at once
 COUNT_NODE_LIMIT = 3_000_000
 ESCAPE_NODE_LIMIT = 1_000_000
+CHECK_NODE_LIMIT = 20 * ESCAPE_NODE_LIMIT   # the budget of a check's proof (about 4 s of CPU)
 IMPROVE_STEPS = 60
 
 
@@ -303,8 +304,9 @@ def parse_answer(answer: Any, field: str = "ANSWER") -> list[list[str]]:
     return [turn for turn in turns if turn]
 
 
-def check(game: MemorinthGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew.
+def check(game: MemorinthGame, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
+    """Replay ``answer`` from the puzzle's position and compare it with the shortest escape proven anew (within
+    ``CHECK_NODE_LIMIT`` nodes; ``ctx``'s terminate and time limit stop the proof: :class:`solver.search.Stopped`).
 
     Own turns are counted on the replay (a turn starts with each move made while a card is to be flipped), so a
     flat list of moves (the web board's answer) is judged as its turns; where the answer groups its moves by
@@ -312,8 +314,11 @@ def check(game: MemorinthGame, puzzle: dict[str, Any], answer: Any) -> dict[str,
     state = puzzle_state(game, puzzle)
     turns = parse_answer(answer)
     flat = isinstance(answer, list) and not any(isinstance(t, list) for t in answer)
-    escape = shortest_escape(state, 0, max_depth=12, ctx=SearchContext(limits=Limits(nodes=20 * ESCAPE_NODE_LIMIT)))
+    search = SearchContext(limits=Limits(nodes=CHECK_NODE_LIMIT, time_ms=ctx.limits.time_ms), cancel=ctx.cancel,
+                           started=ctx.started)
+    escape = shortest_escape(state, 0, max_depth=12, ctx=search)
     if not escape.optimal:
+        _stop_if_asked(ctx)    # cut by the query's terminate or time limit: no verdict
         raise InvalidInputError("puzzle.state", state.to_notation(), "no shortest escape could be proven for this "
                                                                      "position (not a puzzle of this generator)")
     copy = state.clone()

@@ -91,7 +91,8 @@ def solve_position(view: MnemonicView, horizon: tuple[int, int], nodes: int,
     observer as the advised player, so it reads only the view (MN-36); values in doubles (the exact fractions of
     the hints' ``exact`` are not needed to separate margins of 0.001). The objective is the plain horizon's
     (``continuation=False``, MN-33): the continuation estimate beyond the horizon proves nothing. ``ctx`` (a
-    generation's) stops the search at its time limit or on ``terminate``: :class:`~solver.search.Stopped`."""
+    generation's or a check's) stops the search at its time limit or on ``terminate``:
+    :class:`~solver.search.Stopped`."""
     state = view.resample(np.random.default_rng(0))
     if state.is_terminal() or state.current_player() != view.observer:
         return None
@@ -185,9 +186,10 @@ def answer_moves(answer: Any) -> list[str]:
     return [as_str(answer, "ANSWER").strip()]
 
 
-def check(game: MnemonicGame, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
+def check(game: MnemonicGame, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
     """Re-prove the puzzle from its position and judge ``answer``: one move, as a string or a list of one move
-    string (the moves played from :func:`position`)."""
+    string (the moves played from :func:`position`). ``ctx`` (its terminate and time limit, whatever the puzzle's
+    ``nodes``) stops the proof: :class:`~solver.search.Stopped`."""
     view = position(game, puzzle)
     horizon_obj = as_object(puzzle.get("horizon", {"rounds": HORIZON[0], "groupScenes": HORIZON[1]}),
                             "puzzle.horizon")
@@ -204,7 +206,7 @@ def check(game: MnemonicGame, puzzle: dict[str, Any], answer: Any) -> dict[str, 
     except (IllegalMoveError, InvalidMoveError):
         return {"correct": False, "message": f"{text!r} is not a legal move here (legal: "
                                              f"{', '.join(sorted(view.legal_moves()))})"}
-    proved = solve_position(view, horizon, nodes)
+    proved = solve_position(view, horizon, nodes, ctx)
     if proved is None:
         raise InvalidInputError("puzzle.position", "...", "the planner cannot prove a unique best move here "
                                                           "within the puzzle's horizon and budget")

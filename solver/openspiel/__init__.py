@@ -27,26 +27,27 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from solver.errors import IllegalMoveError, InvalidInputError
 from solver.game import CHANCE_PLAYER, Game, State
-from solver.openspiel.adapter import (MAX_MOVES, MAX_MOVES_PARAMETER, PREFIX, OpenSpielGame, OpenSpielState,
-                                      Position, as_generator, parameter_specification, register, short_name)
-from solver.openspiel.games import SEED_BYTES
-from solver.registry import game_class, game_names, parse_spec
+from solver.openspiel.adapter import (ADAPTER_PARAMETERS, MAX_MOVES, PREFIX, OpenSpielGame, OpenSpielState, Position,
+                                      as_generator, parameter_specification, register, short_name)
+from solver.openspiel.facts import SEED_BYTES, openspiel_names
+from solver.registry import game_class, parse_spec
 
 __all__ = ["GAME_NAMES", "MAX_MOVES", "PREFIX", "OpenSpielGame", "OpenSpielState", "Position", "action_from_move",
-           "as_generator", "deal", "inner_state", "load_game", "move_from_action", "parameter_specification",
+           "as_generator", "deal", "environment", "inner_state", "load_game", "move_from_action", "parameter_specification",
            "resampler", "short_name", "wrap_state"]
 
-GAME_NAMES = tuple(short_name(name) for name in game_names())
+GAME_NAMES = tuple(short_name(name) for name in openspiel_names())
 
-for _name in game_names():
+for _name in openspiel_names():
     register(_name)
 
 
 def load_game(spec: str | Game) -> OpenSpielGame:
     """The OpenSpiel game of one of ours: ``load_game("forgotten(width=4)")`` (our spec syntax) or a game object.
 
-    ``max_moves=N`` may be given too. Values are typed by our parameter
-    definitions, so a string parameter that looks like a number stays a string.
+    The adapter's parameters (``max_moves``, ``deal``, ``deal_seed``, ``redeal``) may be given
+    too. Values are typed by our parameter definitions, so a string parameter that looks like
+    a number stays a string.
     """
     if isinstance(spec, Game):
         name, params = spec.name, dict(spec.params)
@@ -55,8 +56,8 @@ def load_game(spec: str | Game) -> OpenSpielGame:
         game_class(name)  # unknown names raise our UnknownGameError
     typed: dict[str, Any] = {}
     for key, value in params.items():
-        if key == MAX_MOVES:
-            typed[key] = MAX_MOVES_PARAMETER.check(key, value)
+        if key in ADAPTER_PARAMETERS:
+            typed[key] = ADAPTER_PARAMETERS[key].check(key, value)
         elif key in game_class(name).PARAMETERS:
             typed[key] = game_class(name).PARAMETERS[key].check(key, value)
         else:
@@ -64,29 +65,39 @@ def load_game(spec: str | Game) -> OpenSpielGame:
     return pyspiel.load_game(short_name(name), typed)
 
 
-def deal(game: OpenSpielGame, seed: int) -> OpenSpielState:
-    """The OpenSpiel state at the first decision of deal ``seed``: the position our own
-    ``new_initial_state(seed)`` gives, reached through OpenSpiel's chance nodes (so its history is complete).
+def environment(spec: str | Game, **kwargs: Any) -> Any:
+    """OpenSpiel's ``rl_environment.Environment`` of one of our games, from our spec syntax
+    (``"forgotten(width=3,height=3)"``) or a game object; ``kwargs`` go to the environment
+    (``observation_type``, ``discount``, ...). ``rl_environment.Environment("memory_solver_forgotten(...)")``
+    works as well once this package is imported."""
+    from open_spiel.python import rl_environment   # lazy: the RL environment pulls in OpenSpiel's Python helpers
+    return rl_environment.Environment(load_game(spec), **kwargs)
 
-    Games dealt by a seed: the seed's four bytes are the first four chance outcomes
-    (``0 <= seed < 2**32``). Games with an explicit chance root (Aetherya, Memorinth
-    with ``chance_setup=true``): the set-up's chance nodes are drawn with
-    ``numpy.random.default_rng(seed)``, as Aetherya's ``new_initial_state`` does.
-    In both cases further chance nodes up to the first decision are drawn the same way.
+
+def deal(game: OpenSpielGame, seed: int) -> OpenSpielState:
+    """The OpenSpiel state at the first decision of deal ``seed``, reached through OpenSpiel's chance nodes (so its
+    history is complete).
+
+    ``deal=seed`` (the default of games dealt by a seed): the seed's four bytes are the first
+    four chance outcomes (``0 <= seed < 2**32``), so that the position is our own
+    ``new_initial_state(seed)`` (or, with ``redeal``, the deal that replaces it when that one is
+    decided before the first decision). Games with a set-up of their own chance nodes (Aetherya,
+    Memorinth with ``chance_setup=true``) draw it with ``numpy.random.default_rng(seed)``, as
+    Aetherya's ``new_initial_state`` does; ``deal=all`` draws the deal the same way; ``deal=fixed``
+    starts at its deal. Further chance nodes up to the first decision are drawn the same way.
     """
     seed = int(seed)
     state = game.new_initial_state()
     rng = np.random.default_rng(seed)
-    if game.context.seeded:
+    if game.context.deal == "seed":
         if not 0 <= seed < 2 ** (8 * SEED_BYTES):
             raise InvalidInputError("seed", seed, "a deal seed is 0..2**32-1 in OpenSpiel")
         for byte in seed.to_bytes(SEED_BYTES, "little"):
             state.apply_action(byte)
     while state.is_chance_node():
-        ours = state.position.inner
-        actions, probs = zip(*ours.chance_outcomes())
+        actions, probs = zip(*state.chance_outcomes())
         pick = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
-        state.apply_action(game.context.codec.encode_chance(pick))
+        state.apply_action(pick)
     return state
 
 

@@ -2,12 +2,14 @@
 
 One :class:`OpenSpielGame` per parameter set, one :class:`OpenSpielState` per
 position. A state holds a single attribute, a :class:`Position`: our own
-:class:`~solver.game.State` plus what only the adapter knows (the deal seed
-while it is being dealt, the number of decisions made). OpenSpiel's trampoline
-clones a Python state by deep-copying its attributes and serialises it by
-pickling them; ``Position`` turns the first into our ``clone()`` and the second
-into our ``to_json()``.
+:class:`~solver.game.State` plus what only the adapter knows (the deal while it
+is being chosen, the number of decisions made, the steps since the start for
+perfect-recall information states). OpenSpiel's trampoline clones a Python state
+by deep-copying its attributes and serialises it by pickling them; ``Position``
+turns the first into our ``clone()`` and the second into our ``to_json()``.
 
+The facts of each game (action ids, returns, observation tensors, tiny deals) come
+from the game's own ``solver/<game>/openspiel.py`` (:mod:`solver.openspiel.facts`).
 How each OpenSpiel notion maps onto ours is documented in ``docs/openspiel.md``.
 """
 
@@ -21,13 +23,29 @@ import pyspiel
 
 from solver.errors import IllegalMoveError, InvalidInputError, UnsupportedActionError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, Game, Parameter, State, Utility
-from solver.openspiel.games import BYTE_OUTCOMES, FACTS, SEED_BYTES, GameFacts
+from solver.openspiel.facts import BYTE_OUTCOMES, SEED_BYTES, GameFacts, facts
+from solver.openspiel.observers import INFO_TENSOR_LIMIT, History, Kind, Observer, Records, Trail, start_of
 from solver.registry import game_class
 
 PREFIX = "memory_solver_"
 MAX_MOVES = "max_moves"
-#: how ``max_moves`` is checked (its default is per game: ``GameFacts.default_max_moves``)
-MAX_MOVES_PARAMETER = Parameter(1, int, "player decisions after which the adapter ends a game", lo=1, hi=10**9)
+DEAL = "deal"
+DEAL_SEED = "deal_seed"
+REDEAL = "redeal"
+DEALS = ("auto", "seed", "setup", "all", "fixed")
+#: the adapter's own parameters (``max_moves``' default is per game: ``MAX_MOVES`` in the game's openspiel.py)
+ADAPTER_PARAMETERS = {
+    MAX_MOVES: Parameter(1, int, "player decisions after which the adapter ends a game", lo=1, hi=10**9),
+    DEAL: Parameter("auto", str, "how the game starts: seed (a 32-bit seed as 4 chance bytes), setup (the "
+                                 "game's own chance nodes), all (every deal of a tiny setting as one chance "
+                                 "node), fixed (the deal of deal_seed, no chance); auto = setup where the game "
+                                 "has one, else seed", choices=DEALS),
+    DEAL_SEED: Parameter(0, int, "the seed of the deal when deal=fixed", lo=0, hi=2**32 - 1),
+    REDEAL: Parameter(True, bool, "a deal already decided before the first decision is dealt again (seed, fixed) "
+                                  "or left out (all)"),
+}
+#: how many times a seeded deal decided before the first decision is dealt again before giving up
+REDEAL_TRIES = 1000
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -45,30 +63,30 @@ def short_name(name: str) -> str:
 
 
 def parameter_specification(name: str) -> dict[str, Any]:
-    """OpenSpiel parameters of game ``name``: ours with their defaults, plus ``max_moves``."""
+    """OpenSpiel parameters of game ``name``: ours with their defaults, plus the adapter's."""
     spec: dict[str, Any] = {key: p.default for key, p in game_class(name).PARAMETERS.items()}
-    spec[MAX_MOVES] = FACTS[name].default_max_moves
+    spec.update({key: p.default for key, p in ADAPTER_PARAMETERS.items()})
+    spec[MAX_MOVES] = facts(name).default_max_moves
     return spec
 
 
-def game_type(name: str, utility: Utility | None = None) -> pyspiel.GameType:
-    """The ``GameType`` of game ``name`` (``utility`` overrides the class's, per parameter set)."""
+def game_type(name: str, context: Context) -> pyspiel.GameType:
+    """The ``GameType`` of game ``name`` with the parameter set of ``context``."""
     cls = game_class(name)
-    tensors = FACTS[name].tensor is not None
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"memory-solver {cls.long_name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=_UTILITY[utility or cls.utility],
+        utility=_UTILITY[context.utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=tensors,
+        provides_information_state_tensor=context.info_tensor,
         provides_observation_string=True,
-        provides_observation_tensor=tensors,
+        provides_observation_tensor=True,
         parameter_specification=parameter_specification(name),
     )
 
@@ -78,39 +96,97 @@ class Context:
 
     def __init__(self, name: str, params: dict[str, Any]) -> None:
         self.name = name
-        self.facts: GameFacts = FACTS[name]
+        self.facts: GameFacts = facts(name)
         defaults = parameter_specification(name)
         given = {**defaults, **params}
+        for key, spec in ADAPTER_PARAMETERS.items():
+            given[key] = spec.check(key, given[key])
         # OpenSpiel fills in every default; we pass on only what was changed, so that our own defaults that
         # depend on other parameters (Aetherya: mode=solo means players=1) still apply.
-        ours = {k: v for k, v in given.items() if k != MAX_MOVES and v != defaults[k]}
+        ours = {k: v for k, v in given.items() if k not in ADAPTER_PARAMETERS and v != defaults[k]}
         self.game: Game = game_class(name)(**ours)
         #: the parameters as our game settled them (OpenSpiel's game string shows these)
-        self.params = {**{k: self.game.params[k] for k in defaults if k != MAX_MOVES}, MAX_MOVES: given[MAX_MOVES]}
-        self.max_moves = MAX_MOVES_PARAMETER.check(MAX_MOVES, self.params[MAX_MOVES])
+        self.params = {**{k: self.game.params[k] for k in defaults if k not in ADAPTER_PARAMETERS},
+                       **{k: given[k] for k in ADAPTER_PARAMETERS}}
+        self.max_moves: int = given[MAX_MOVES]
+        self.redeal: bool = given[REDEAL]
         self.codec = self.facts.codec(self.game)
-        self.num_players = int(self.facts.num_players(self.game))
+        self.num_players = self.facts.num_players(self.game)
         self.utility = self.facts.utility(self.game)
-        self.seeded = self.facts.explicit_root(self.game) is None
+        self.utility_sum = self.facts.constant_sum(self.game)
         lo, hi = self.facts.utility_range(self.game)
-        self.min_utility, self.max_utility = float(lo), float(hi)
+        self.min_utility, self.max_utility = lo, hi
+        self.deal = self._deal_mode(given[DEAL])
+        self.deal_seed: int = given[DEAL_SEED]
+        self.arrangements: list[tuple[float, State]] = self._arrangements() if self.deal == "all" else []
+        self._fixed: State | None = None
+        deal_steps = self.facts.setup_steps(self.game) if self.deal == "setup" else \
+            {"seed": SEED_BYTES, "all": 1, "fixed": 0}[self.deal]
+        #: at most how many steps (decisions and chance outcomes) a game has: the slots of a history tensor
+        self.history_steps = deal_steps + self.max_moves + self.facts.chance_steps(self.game, self.max_moves)
+        self.info_tensor_size = History(self, Kind(perfect_recall=True), "tensor").size
+        self.info_tensor = self.info_tensor_size <= INFO_TENSOR_LIMIT
+
+    def _deal_mode(self, deal: str) -> str:
+        has_root = self.facts.explicit_root(self.game) is not None
+        if deal == "auto":
+            return "setup" if has_root else "seed"
+        if deal == "setup" and not has_root:
+            raise InvalidInputError(f"game.{DEAL}", deal, f"{self.name} with these parameters deals from a seed: "
+                                                          "it has no set-up of its own chance nodes")
+        if deal == "all" and not self.facts.has_arrangements:
+            raise InvalidInputError(f"game.{DEAL}", deal, f"{self.name} cannot list its deals (deal=all is for "
+                                                          "tiny settings of games that can)")
+        return deal
+
+    def _arrangements(self) -> list[tuple[float, State]]:
+        deals = self.facts.arrangements(self.game)
+        if self.redeal:
+            deals = [(p, s) for p, s in deals if not s.is_terminal()]
+            if not deals:
+                raise InvalidInputError(f"game.{DEAL}", "all", "every deal is decided before the first decision")
+            total = sum(p for p, _ in deals)
+            deals = [(p / total, s) for p, s in deals]
+        return deals
+
+    def dealt(self, seed: int) -> State:
+        """Our ``new_initial_state(seed)``; with ``redeal``, a deal decided before the first decision is dealt
+        again from ``seed + k * 2**32`` (k = 1, 2, ...), so every seed gives a game to play."""
+        state = self.game.new_initial_state(seed)
+        k = 0
+        while self.redeal and state.is_terminal() and k < REDEAL_TRIES:
+            k += 1
+            state = self.game.new_initial_state(seed + k * 2 ** (8 * SEED_BYTES))
+        return state
+
+    def fixed(self) -> State:
+        """The deal of ``deal_seed`` (``deal=fixed``)."""
+        if self._fixed is None:
+            self._fixed = self.dealt(self.deal_seed)
+        return self._fixed.clone()
 
     def game_info(self) -> pyspiel.GameInfo:
         """OpenSpiel's ``GameInfo``: action and chance bounds, players, utility range, length cap."""
-        chance = max(self.codec.num_chance_outcomes, BYTE_OUTCOMES if self.seeded else 0)
+        chance = max(self.codec.num_chance_outcomes, BYTE_OUTCOMES if self.deal == "seed" else 0,
+                     len(self.arrangements))
         return pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_distinct_actions,
             max_chance_outcomes=chance,
             num_players=self.num_players,
             min_utility=self.min_utility,
             max_utility=self.max_utility,
-            utility_sum=None,
+            utility_sum=self.utility_sum,
             max_game_length=self.max_moves,
         )
 
     def root(self) -> Position:
-        """The position before anything is dealt."""
-        return Position(self, [] if self.seeded else None, None, 0)
+        """The position before anything is dealt, with an empty history."""
+        if self.deal == "seed":
+            return Position(self, [], False, None, 0, Trail())
+        if self.deal == "all":
+            return Position(self, None, True, None, 0, Trail())
+        inner = self.fixed() if self.deal == "fixed" else None   # setup: created on first use
+        return Position(self, None, False, inner, 0, Trail())
 
 
 _CONTEXTS: dict[tuple[str, tuple[tuple[str, Any], ...]], Context] = {}
@@ -127,31 +203,40 @@ def context_for(name: str, params: dict[str, Any]) -> Context:
 class Position:
     """Our state with the adapter's own bookkeeping.
 
-    ``seed`` is the list of seed bytes dealt so far while the deal seed is being
-    chosen (``None`` afterwards, and always ``None`` for a game with an explicit
-    chance root); ``inner`` is our state (created lazily at an explicit root);
-    ``moves`` counts the players' decisions, for the ``max_moves`` cap.
+    ``seed`` is the list of seed bytes dealt so far while a seed is being chosen (``None``
+    otherwise); ``arranging`` is true at the one chance node of ``deal=all``; ``inner`` is
+    our state (created lazily at a set-up root); ``moves`` counts the players' decisions,
+    for the ``max_moves`` cap; ``trail`` keeps the steps since the history started, for the
+    perfect-recall information states (``None`` on the copies that build them).
     """
 
-    __slots__ = ("context", "seed", "_inner", "moves")
+    __slots__ = ("context", "seed", "arranging", "_inner", "moves", "trail")
 
-    def __init__(self, context: Context, seed: list[int] | None, inner: State | None, moves: int) -> None:
+    def __init__(self, context: Context, seed: list[int] | None, arranging: bool, inner: State | None, moves: int,
+                 trail: Trail | None) -> None:
         self.context = context
         self.seed = seed
+        self.arranging = arranging
         self._inner = inner
         self.moves = moves
+        self.trail = trail
 
     # -- our state ----------------------------------------------------------------------------
     @property
     def dealing(self) -> bool:
-        """True while the deal seed is being chosen (before our state exists)."""
-        return self.seed is not None
+        """True while the deal is being chosen (before our state exists)."""
+        return self.seed is not None or self.arranging
+
+    @property
+    def playing(self) -> bool:
+        """True once our state exists."""
+        return not self.dealing
 
     @property
     def inner(self) -> State:
-        """Our state (raises while the deal seed is being chosen)."""
-        if self.seed is not None:
-            raise UnsupportedActionError("state", "dealing", "the deal seed is still being chosen: there is no game "
+        """Our state (raises while the deal is being chosen)."""
+        if self.dealing:
+            raise UnsupportedActionError("state", "dealing", "the deal is still being chosen: there is no game "
                                                             "state yet")
         if self._inner is None:
             self._inner = self.context.facts.explicit_root(self.context.game)
@@ -161,52 +246,69 @@ class Position:
         """The game ended by its rules, or the ``max_moves`` cap was reached."""
         return self.current_player() == TERMINAL
 
+    def check_player(self, player: int) -> None:
+        if not 0 <= player < self.context.num_players:
+            raise InvalidInputError("player", player, f"expected 0..{self.context.num_players - 1}")
+
     # -- the OpenSpiel contract -----------------------------------------------------------------
     def current_player(self) -> int:
-        if self.seed is not None:
+        if self.dealing:
             return CHANCE
-        player = (self._inner if self._inner is not None else self.inner).current_player()
+        player = self.inner.current_player()
         if player == TERMINAL_PLAYER or self.moves >= self.context.max_moves:
             return TERMINAL
         return CHANCE if player == CHANCE_PLAYER else int(player)
 
     def legal_actions(self) -> list[int]:
-        """Sorted OpenSpiel ids of the player's legal decisions."""
+        """Sorted OpenSpiel ids of the player's legal decisions (or of the chance outcomes)."""
+        if self.current_player() == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.over():
+            return []
         return self.context.codec.encode_all(self.inner.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(OpenSpiel id, probability)]``, sorted by id."""
-        if self.dealing:
+        if self.seed is not None:
             return [(b, 1.0 / BYTE_OUTCOMES) for b in range(BYTE_OUTCOMES)]
+        if self.arranging:
+            return [(i, p) for i, (p, _) in enumerate(self.context.arrangements)]
         encode = self.context.codec.encode_chance
         return sorted((encode(a), float(p)) for a, p in self.inner.chance_outcomes())
 
     def apply(self, action: int) -> None:
         """Apply OpenSpiel's ``action`` (our state checks its legality)."""
         action = int(action)
-        if self.dealing:
+        player = self.current_player()
+        if self.seed is not None:
             if not 0 <= action < BYTE_OUTCOMES:
                 raise IllegalMoveError("action", action, f"a seed byte is 0..{BYTE_OUTCOMES - 1}")
             self.seed.append(action)
             if len(self.seed) == SEED_BYTES:
-                seed = int.from_bytes(bytes(self.seed), "little")
-                self._inner = self.context.game.new_initial_state(seed=seed)
+                self._inner = self.context.dealt(int.from_bytes(bytes(self.seed), "little"))
                 self.seed = None
-            return
-        player = self.current_player()
-        if player == TERMINAL:
+        elif self.arranging:
+            deals = self.context.arrangements
+            if not 0 <= action < len(deals):
+                raise IllegalMoveError("action", action, f"a deal is 0..{len(deals) - 1}")
+            self._inner = deals[action][1].clone()
+            self.arranging = False
+        elif player == TERMINAL:
             raise IllegalMoveError("action", action, "the game is over")
-        codec = self.context.codec
-        if player == CHANCE:
-            self.inner.apply_action(codec.decode_chance(action))
+        elif player == CHANCE:
+            self.inner.apply_action(self.context.codec.decode_chance(action))
         else:
-            self.inner.apply_action(codec.decode(action))
+            self.inner.apply_action(self.context.codec.decode(action))
             self.moves += 1
+        if self.trail is not None:
+            self.trail.add(player, action)
 
     def action_to_string(self, player: int, action: int) -> str:
         """Our move string of OpenSpiel's ``action`` (decoded as a chance outcome when ``player`` is chance)."""
-        if self.dealing:
+        if self.seed is not None:
             return f"seed byte {len(self.seed) + 1} = {int(action)}"
+        if self.arranging:
+            return f"deal {self.context.arrangements[int(action)][1].to_notation()}"
         codec = self.context.codec
         ours = codec.decode_chance(action) if player == CHANCE else codec.decode(action)
         return self.inner.action_to_string(ours)
@@ -219,33 +321,52 @@ class Position:
         values = [float(r) for r in self.inner.returns()]
         if len(values) != n:
             raise AssertionError(f"{self.context.name} returned {len(values)} values for {n} players")
+        if self.context.utility_sum is not None and not self.inner.is_terminal():
+            # stopped by the cap in a constant-sum game: nobody has won, the players share the sum
+            return [self.context.utility_sum / n] * n
         return values
 
     def observation(self, player: int) -> dict[str, Any]:
         """``player``'s observation: our ``observation(player)`` (a note of the progress while dealing)."""
-        if not 0 <= player < self.context.num_players:
-            raise InvalidInputError("player", player, f"expected 0..{self.context.num_players - 1}")
-        if self.dealing:
+        self.check_player(player)
+        if self.seed is not None:
             return {"dealing": f"{len(self.seed)} of {SEED_BYTES} seed bytes chosen"}
+        if self.arranging:
+            return {"dealing": "the deal is being chosen"}
         return self.inner.observation(player)
 
     def observation_text(self, player: int) -> str:
-        """``player``'s observation as JSON with sorted keys (OpenSpiel's observation and information state)."""
+        """``player``'s observation as JSON with sorted keys (OpenSpiel's default observation string)."""
         return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
 
+    def records(self, history: History) -> Records:
+        """The perfect-recall records of ``history``'s observation type up to now (built on first use)."""
+        if self.trail is None:
+            raise AssertionError("a position without a trail has no information state")
+        return self.trail.records(history, lambda: start_of(self.trail, self.context))
+
     def resample(self, player: int, rng: np.random.Generator) -> Position:
-        """A position ``player`` cannot tell from this one, drawn with our ``resample_from_observation``."""
-        if self.dealing:
-            return Position(self.context, [int(b) for b in rng.integers(BYTE_OUTCOMES, size=len(self.seed))],
-                            None, self.moves)
-        if self.over():
-            return self.copy()
-        return Position(self.context, None, self.inner.resample_from_observation(player, rng), self.moves)
+        """A position ``player`` cannot tell from this one, drawn with our ``resample_from_observation``.
+
+        Its history starts here; ``player``'s own information state keeps their history so far.
+        """
+        if self.seed is not None:
+            drawn = Position(self.context, [int(b) for b in rng.integers(BYTE_OUTCOMES, size=len(self.seed))],
+                             False, None, self.moves, None)
+        elif self.arranging or self.over():
+            drawn = self.copy_without_trail()
+        else:
+            drawn = Position(self.context, None, False, self.inner.resample_from_observation(player, rng), self.moves,
+                             None)
+        drawn.trail = Trail(drawn.copy_without_trail(), (self.trail.copy(), int(player)))
+        return drawn
 
     def text(self) -> str:
         """The whole position (OpenSpiel's ``ToString``): our notation."""
-        if self.dealing:
+        if self.seed is not None:
             return f"dealing: seed bytes {self.seed}"
+        if self.arranging:
+            return "dealing: the deal is being chosen (deal=all)"
         text = self.inner.to_notation()
         if self.moves >= self.context.max_moves and not self.inner.is_terminal():
             text += f" (stopped: {self.context.max_moves} moves, the max_moves cap)"
@@ -253,17 +374,29 @@ class Position:
 
     # -- copies and pickling ----------------------------------------------------------------------
     def copy(self) -> Position:
+        other = self.copy_without_trail()
+        other.trail = None if self.trail is None else self.trail.copy()
+        return other
+
+    def copy_without_trail(self) -> Position:
         inner = None if self._inner is None else self._inner.clone()
-        return Position(self.context, None if self.seed is None else list(self.seed), inner, self.moves)
+        return Position(self.context, None if self.seed is None else list(self.seed), self.arranging, inner,
+                        self.moves, None)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         return self.copy()
 
     def to_json(self) -> dict[str, Any]:
-        """The position as JSON: ``{"game", "params", "seed", "moves", "state"}`` (our state's own JSON)."""
+        """The position as JSON: ``{"game", "params", "seed", "arranging", "moves", "state", "base", "steps"}``
+        (``state`` is our state's own JSON; ``base`` and ``steps`` are where its history starts and the steps
+        since, so that information states survive serialisation)."""
         state = None if self._inner is None else self._inner.to_json()
-        return {"game": self.context.name, "params": dict(self.context.params), "seed": self.seed,
-                "moves": self.moves, "state": state}
+        out: dict[str, Any] = {"game": self.context.name, "params": dict(self.context.params), "seed": self.seed,
+                               "arranging": self.arranging, "moves": self.moves, "state": state}
+        if self.trail is not None:
+            out["base"] = None if self.trail.base is None else self.trail.base.to_json()
+            out["steps"] = [list(step) for step in self.trail.actions()]
+        return out
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (position_from_text, (json.dumps(self.to_json(), sort_keys=True),))
@@ -274,7 +407,13 @@ def position_from_json(obj: dict[str, Any]) -> Position:
     context = context_for(obj["game"], obj["params"])
     state = obj["state"]
     inner = None if state is None else context.game.state_from_json(state)
-    return Position(context, obj["seed"], inner, int(obj["moves"]))
+    position = Position(context, obj["seed"], bool(obj.get("arranging", False)), inner, int(obj["moves"]), None)
+    if "steps" in obj:
+        base = obj.get("base")
+        position.trail = Trail(None if base is None else position_from_json(base))
+        for actor, action in obj["steps"]:
+            position.trail.add(int(actor), int(action))
+    return position
 
 
 def position_from_text(text: str) -> Position:
@@ -338,52 +477,14 @@ class OpenSpielState(pyspiel.State):
 
         Our ``resample_from_observation`` does the drawing, with a numpy Generator
         seeded from ``probability_sampler`` (see :func:`as_generator`). The new state
-        has no action history (OpenSpiel's ``history()`` is empty): only its position
-        is known, not a path to it.
+        has no OpenSpiel action history (``history()`` is empty: only its position is
+        known, not a path to it); ``player_id``'s information state is the one they had.
         """
         position = self._position.resample(int(player_id), as_generator(probability_sampler))
         return OpenSpielState(self.get_game(), position)
 
     def __str__(self) -> str:
         return self._position.text()
-
-
-class Observer:
-    """OpenSpiel's Python observer: strings from our observations, and tensors where the game has a layout."""
-
-    def __init__(self, context: Context, iig_obs_type: pyspiel.IIGObservationType | None,
-                 params: dict[str, Any] | None) -> None:
-        if params:
-            raise InvalidInputError("params", params, "observation parameters are not supported")
-        if iig_obs_type is not None and (not iig_obs_type.public_info
-                                         or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise UnsupportedActionError("iig_obs_type", str(iig_obs_type), "memory-solver games observe what one "
-                                         "player may know (public information and that player's private "
-                                         "information); other observation types are not available")
-        self.context = context
-        self.layout = context.facts.tensor
-        self.dict: dict[str, np.ndarray] = {}
-        self.tensor: np.ndarray | None = None
-        if self.layout is not None:
-            pieces = self.layout.pieces(context.game)
-            self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-            start = 0
-            for piece, shape in pieces:
-                size = int(np.prod(shape))
-                self.dict[piece] = self.tensor[start:start + size].reshape(shape)
-                start += size
-
-    def set_from(self, state: OpenSpielState, player: int) -> None:
-        """Fill the tensor from ``player``'s observation (zeros while the deal seed is being chosen)."""
-        if self.tensor is None:
-            return
-        self.tensor.fill(0)
-        position = state.position
-        if not position.dealing:
-            self.layout.fill(self.context.game, position.observation(player), self.dict)
-
-    def string_from(self, state: OpenSpielState, player: int) -> str:
-        return state.position.observation_text(player)
 
 
 class OpenSpielGame(pyspiel.Game):
@@ -393,15 +494,18 @@ class OpenSpielGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         context = context_for(self.game_name, dict(params or {}))
-        super().__init__(game_type(self.game_name, context.utility), context.game_info(), dict(context.params))
+        super().__init__(game_type(self.game_name, context), context.game_info(), dict(context.params))
         self.context = context
 
     def new_initial_state(self, state: Any = None) -> OpenSpielState:
-        """The root (nothing dealt), or, given our state's JSON or notation, that position (no history)."""
+        """The root (nothing dealt), or, given our state's JSON or notation, that position (its history starts
+        there)."""
         if state is None:
             return OpenSpielState(self)
         ours = self.context.game.parse_state(state)
-        return OpenSpielState(self, Position(self.context, None, ours, 0))
+        position = Position(self.context, None, False, ours, 0, None)
+        position.trail = Trail(position.copy_without_trail())
+        return OpenSpielState(self, position)
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: dict[str, Any] | None = None) -> Observer:
@@ -433,5 +537,5 @@ def register(name: str) -> type[OpenSpielGame]:
         globals()[cls.__name__] = cls
         GAME_CLASSES[name] = cls
     if short_name(name) not in pyspiel.registered_names():
-        pyspiel.register_game(game_type(name), GAME_CLASSES[name])
+        pyspiel.register_game(game_type(name, context_for(name, {})), GAME_CLASSES[name])
     return GAME_CLASSES[name]

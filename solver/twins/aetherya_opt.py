@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -244,6 +245,14 @@ def _hungarian_max(profit: list[list[int]]) -> tuple[int, list[int]]:
     return total, assign
 
 
+KEY_SHIFT = 16             # a best value is a key: board total << KEY_SHIFT | priority (ties: higher priority)
+INCUMBENT_PRIORITY = 65535
+
+
+def _make_key(total: int, priority: int) -> int:
+    return (total << KEY_SHIFT) | priority
+
+
 class _Stop(Exception):
     pass
 
@@ -294,6 +303,9 @@ class _Search:
         self.best = -BIG
         self.best_kingdom = [0] * CELLS
         self.symmetries: list[list[int]] = []
+        self.priority = 0                       # this layout's priority: a tie goes to the higher
+        self.key = _make_key(-BIG, 0)           # the best value known (see _make_key)
+        self.on_record: Any = None              # search_layouts: told of every better kingdom
         # Tribes with more free copies first (ties: Humans, Elves, Dwarves, Goblins)
         self.order = sorted(TRIBE_ORDER, key=lambda t: -self.rem[t])
         self.sym_kind = next((t for t in self.order if self.rem[t] > 0), -1)
@@ -424,14 +436,21 @@ class _Search:
             if self.deadline > 0 and time.monotonic() >= self.deadline:
                 self.stop = True
 
+    def beats(self, total: int) -> bool:
+        """Can a kingdom of ``total`` from this layout replace the best known (a tie goes to the higher priority)?"""
+        return _make_key(total, self.priority) > self.key
+
     def record_leaf(self, value: int, rows: list[int], columns: list[int], assign: list[int]) -> None:
         self.best = value
+        self.key = _make_key(value, self.priority)
         self.found = True
         self.best_kingdom = [k & 0xFF for k in self.kind]
         for i, cell in enumerate(rows):
             kind = columns[assign[i]]
             self.best_kingdom[cell] = DRAGON if kind > DRAGON else kind
-        if self.live:  # the kernel's published kingdom: control[3] odd while out is written
+        if self.on_record is not None:
+            self.on_record(self.key, self.best_kingdom)
+        elif self.live:  # the kernel's published kingdom: control[3] odd while out is written
             self.control[CONTROL_SEQUENCE] += 1
             self.out[:] = self.best_kingdom
             self.control[CONTROL_BEST] = value
@@ -447,7 +466,7 @@ class _Search:
         if order_index == 4:
             value, rows, columns, assign = self.node_bound()
             self.check_limits()
-            if value > self.best:
+            if self.beats(value):
                 self.record_leaf(value, rows, columns, assign)
             return self.stop
         tribe = self.order[order_index]
@@ -459,13 +478,13 @@ class _Search:
             self.check_limits()
             if self.stop:
                 return True
-            if b > self.best:
+            if self.beats(b):
                 i = len(children)
                 while i > 0 and children[i - 1][0] < b:
                     i -= 1
                 children.insert(i, (b, cell))
         for b, cell in children:
-            if b <= self.best:
+            if not self.beats(b):
                 break
             self.place(tribe, cell)
             if self.dfs(order_index, cell + 1, open_bound):
@@ -516,6 +535,7 @@ def search_layout(layout: Sequence[int], counts: Sequence[int], symmetries: np.n
             raise ValueError("search_layout: symmetry images must be cells 0..15")
         search.symmetries.append([int(c) for c in image])
     search.best = int(incumbent)
+    search.key = _make_key(int(incumbent), 1)   # the incumbent wins a tie: only a better total replaces it
     search.node_limit = int(node_limit)
     if control is not None:
         search.control, search.live, search.out = control, len(control) == 4, out
@@ -525,7 +545,7 @@ def search_layout(layout: Sequence[int], counts: Sequence[int], symmetries: np.n
     search.deadline = time.monotonic() + seconds if seconds > 0 else 0.0
     open_bound = [-BIG]
     root = search.node_bound()[0]
-    if root > search.best and search.dfs(0, 0, open_bound) and open_bound[0] == -BIG:
+    if search.beats(root) and search.dfs(0, 0, open_bound) and open_bound[0] == -BIG:
         open_bound[0] = root
     stats[0] = search.nodes
     if search.live:
@@ -536,3 +556,79 @@ def search_layout(layout: Sequence[int], counts: Sequence[int], symmetries: np.n
     if search.found:
         out[:] = search.best_kingdom
     return search.best
+
+
+def search_layouts(layouts: np.ndarray, counts: Sequence[int], symmetries: np.ndarray, n_symmetries: Sequence[int],
+                   incumbent: int, seconds: float, threads: int, out: np.ndarray, stats: np.ndarray,
+                   control: np.ndarray | None = None) -> int:
+    """The layouts searched one after another, each from the best value so far (the kernel's result with any
+    number of threads; its ``stats`` with one). See the kernel's docstring: a tie between two kingdoms goes to
+    the earlier layout, the incumbent before them all."""
+    layouts, symmetries = np.asarray(layouts), np.asarray(symmetries)
+    n = layouts.shape[0]
+    if layouts.ndim != 2 or layouts.shape[1] != CELLS or len(counts) != KINDS or len(out) != CELLS:
+        raise ValueError("search_layouts: expected layouts (n, 16), 10 counts and 16 out cells")
+    if symmetries.shape != (n, 8, CELLS) or len(n_symmetries) != n or np.asarray(stats).shape != (n, 4):
+        raise ValueError("search_layouts: expected symmetries (n, 8, 16), n_symmetries (n) and stats (n, 4)")
+    if control is not None and len(control) not in (1, 4):
+        raise ValueError("search_layouts: control must have 1 or 4 entries")
+    if not 1 <= threads <= 64:
+        raise ValueError("search_layouts: threads must be 1..64")
+    searches = []
+    for i in range(n):
+        try:
+            searches.append(_Search(layouts[i], counts))
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("search:", f"search_layouts: layouts[{i}]:")) from None
+        if not 0 <= int(n_symmetries[i]) <= 8:
+            raise ValueError("search_layouts: n_symmetries must be 0..8")
+        for image in symmetries[i, :int(n_symmetries[i])]:
+            if any(not 0 <= int(c) < CELLS for c in image):
+                raise ValueError("search_layouts: symmetry images must be cells 0..15")
+            searches[i].symmetries.append([int(c) for c in image])
+    best_key = [_make_key(int(incumbent), INCUMBENT_PRIORITY)]
+    found: list[list[int]] = []
+    nodes = 0
+    live = control is not None and len(control) == 4
+
+    def offer(key: int, kingdom: list[int]) -> None:
+        if key > best_key[0]:
+            best_key[0] = key
+            found[:] = [list(kingdom)]
+            if live:
+                control[CONTROL_SEQUENCE] += 1
+                out[:] = kingdom
+                control[CONTROL_BEST] = key >> KEY_SHIFT
+                control[CONTROL_SEQUENCE] += 1
+
+    if live:
+        control[CONTROL_NODES] = 0
+        control[CONTROL_BEST] = int(incumbent)
+    deadline = time.monotonic() + seconds if seconds > 0 else 0.0
+    for i, search in enumerate(searches):
+        if (control is not None and control[CONTROL_STOP] != 0) or (deadline and time.monotonic() >= deadline):
+            stats[i] = [0, 0, BIG, 0]
+            continue
+        search.priority = INCUMBENT_PRIORITY - 1 - i
+        search.key = best_key[0]
+        search.best = best_key[0] >> KEY_SHIFT
+        search.deadline = deadline
+        search.control = control
+        search.on_record = offer
+        open_bound = [-BIG]
+        root = search.node_bound()[0]
+        search.check_limits()
+        if search.beats(root) and not search.stop:
+            if search.dfs(0, 0, open_bound) and open_bound[0] == -BIG:
+                open_bound[0] = root
+        elif search.stop and search.beats(root):
+            open_bound[0] = root
+        nodes += search.nodes
+        if live:
+            control[CONTROL_NODES] = nodes
+        best = best_key[0] >> KEY_SHIFT
+        stats[i] = [search.nodes, 0 if search.stop else 1,
+                    best if not search.stop or open_bound[0] < best else open_bound[0], 1 if search.found else 0]
+    if found:
+        out[:] = found[0]
+    return best_key[0] >> KEY_SHIFT

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.twins.aetherya_opt import _connect
+from solver.twins.common import SplitMix64
 
 # layout of the packed state (int32)
 MODE, PLAYERS, TO_MOVE, TURN, AGE, AGE_SUM, WROTE, LD_POINTS, ROW_TARGET, FAILED = range(10)
@@ -52,18 +53,18 @@ COL_A, COL_D, FULL = 0x1111, 0x8888, 0xFFFF
 
 # ---------------------------------------------------------------------- random numbers
 def _next(rng: list[int]) -> int:
-    rng[0] = (rng[0] + 0x9E3779B97F4A7C15) & MASK64
-    z = rng[0]
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
+    """The next number of the stream kept in ``rng[0]`` (``common.splitmix64``)."""
+    stream = SplitMix64(rng[0])
+    value = stream.next()
+    rng[0] = stream.state
+    return value
 
 
 def _below(rng: list[int], n: int, stream: int = 0) -> int:
     """A number below ``n`` from one of the streams (see :func:`_seed_streams`)."""
-    word = [rng[stream]]
-    value = (_next(word) >> 33) % n
-    rng[stream] = word[0]
+    word = SplitMix64(rng[stream])
+    value = word.below_high(n)
+    rng[stream] = word.state
     return value
 
 

@@ -145,8 +145,14 @@ def _legend_mask(cards: list[int], around, cells_of) -> int:
     return sum(1 << i for i, ok in enumerate(checks) if ok)
 
 
-def score_batch(kingdoms: np.ndarray, out: np.ndarray) -> None:
-    """Score ``kingdoms`` (uint8, shape (n, 16)) into ``out`` (int32, shape (n, 8)), row by row."""
+def simd_level() -> int:
+    """The kernel's widest vector path on this CPU; the twin has none (0)."""
+    return 0
+
+
+def score_batch(kingdoms: np.ndarray, out: np.ndarray, level: int = -1) -> None:
+    """Score ``kingdoms`` (uint8, shape (n, 16)) into ``out`` (int32, shape (n, 8)), row by row (``level``, the
+    kernel's choice of vector path, changes nothing here)."""
     if kingdoms.ndim != 2 or kingdoms.shape[1] != CELLS or out.shape != (kingdoms.shape[0], OUT_COLUMNS):
         raise ValueError("score_batch: expected kingdoms (n, 16) uint8 and out (n, 8) int32")
     for row in range(kingdoms.shape[0]):

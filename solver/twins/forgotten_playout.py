@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.twins.common import SplitMix64, stream_seed
 from solver.twins.forgotten_paths import path_exists, route, route_costs
 
 MASK64 = (1 << 64) - 1
@@ -29,20 +30,9 @@ MAX_TRIES = 10000
 MAX_PAIRS = 32
 
 
-# -- random stream (splitmix64), bit-for-bit the kernel's ------------------------------------
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
-class _Stream:
-    def __init__(self, seed: int, index: int) -> None:
-        self.state = _mix64((seed & MASK64) ^ _mix64((index + 0x632BE59BD9B4E019) & MASK64))
-
-    def below(self, n: int) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        return _mix64(self.state) % n
+def stream(seed: int, index: int) -> SplitMix64:
+    """Random stream ``index`` of ``seed``, as the kernel draws it (``common.stream_seed``; numbers ``below_mod``)."""
+    return SplitMix64(stream_seed(seed, index))
 
 
 def _bits(mask: int) -> list[int]:
@@ -53,9 +43,9 @@ def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _random_cell(mask: int, rng: _Stream) -> int:
+def _random_cell(mask: int, rng: SplitMix64) -> int:
     cells = _bits(mask)
-    return cells[rng.below(len(cells))]
+    return cells[rng.below_mod(len(cells))]
 
 
 @dataclass
@@ -150,7 +140,7 @@ def _cheapest(mask: int, costs: list[int]) -> int:
     return best
 
 
-def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
+def _choose_first(game: _Game, policy: int, rng: SplitMix64) -> int:
     unk = game.down & ~game.seen
     if policy == RANDOM:
         return _random_cell(game.down, rng)
@@ -184,7 +174,7 @@ def _choose_first(game: _Game, policy: int, rng: _Stream) -> int:
     return _lowest(kp) if kp else _lowest(game.down)
 
 
-def _choose_second(game: _Game, policy: int, rng: _Stream) -> int:
+def _choose_second(game: _Game, policy: int, rng: SplitMix64) -> int:
     first = game.first
     others = game.down & ~(1 << first)
     unk = game.down & ~game.seen & ~(1 << first)
@@ -237,10 +227,10 @@ def _erase(game: _Game, cell: int) -> None:
     game.phase = FIRST
 
 
-def _play(game: _Game, erasure: int, goal: int, policy: int, forced: int, rng: _Stream) -> int:
+def _play(game: _Game, erasure: int, goal: int, policy: int, forced: int, rng: SplitMix64) -> int:
     while True:
         if game.phase == ERASE:
-            _erase(game, rng.below(game.cells))
+            _erase(game, rng.below_mod(game.cells))
             if not game.alive(goal):
                 return 0
         elif game.phase == FIRST:
@@ -272,12 +262,12 @@ def _check_rules(erasure: int, goal: int, policy: int) -> None:
         raise ValueError("policy must be 0 random, 1 greedy, 2 route or 3 oracle")
 
 
-def _deal(width: int, height: int, brain_a: int, brain_b: int, pairs: int, rng: _Stream) -> _Game:
+def _deal(width: int, height: int, brain_a: int, brain_b: int, pairs: int, rng: SplitMix64) -> _Game:
     game = _Game(width, height, brain_a, brain_b)
     cells = width * height
     bag = [i // 2 if i < 2 * pairs else -1 for i in range(cells - 2)]
     for i in range(cells - 3, 0, -1):
-        j = rng.below(i + 1)
+        j = rng.below_mod(i + 1)
         bag[i], bag[j] = bag[j], bag[i]
     free = iter(bag)
     tiles = [-1 if c in (brain_a, brain_b) else next(free) for c in range(cells)]
@@ -327,7 +317,7 @@ def play_games(width: int, height: int, brain_a: int, brain_b: int, pairs: int, 
         raise ValueError("wins and turns need the same length")
     total = 0
     for i in range(wins.shape[0]):
-        rng = _Stream(seed, i)
+        rng = stream(seed, i)
         game = _deal(width, height, brain_a, brain_b, pairs, rng)
         wins[i] = _play(game, erasure, goal, policy, -1, rng) if game.alive(goal) else 0
         turns[i] = game.turn
@@ -360,14 +350,14 @@ def rollouts(width: int, height: int, brain_a: int, brain_b: int, erasure: int, 
     slots = [c for c in range(base.cells) if tiles[c] >= 0 and not base.seen >> c & 1 and int(status[c]) in (DOWN, REMOVED)]
     rejected = 0
     for i in range(wins.shape[0]):
-        rng = _Stream(seed, (first_stream + i) & MASK64)
+        rng = stream(seed, (first_stream + i) & MASK64)
         game = base.copy()
         if resample:
             tries = 0
             while True:
                 bag = [tiles[c] for c in slots]
                 for k in range(len(bag) - 1, 0, -1):
-                    j = rng.below(k + 1)
+                    j = rng.below_mod(k + 1)
                     bag[k], bag[j] = bag[j], bag[k]
                 world = list(tiles)
                 for c, v in zip(slots, bag):
@@ -394,5 +384,5 @@ def policy_move(width: int, height: int, brain_a: int, brain_b: int, tiles: np.n
     _check_rules(0, 0, policy)
     if bin(game.down).count("1") < 2:
         raise ValueError("no legal flip: fewer than two face-down tiles")
-    rng = _Stream(seed, 0)
+    rng = stream(seed, 0)
     return _choose_second(game, policy, rng) if first >= 0 else _choose_first(game, policy, rng)

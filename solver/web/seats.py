@@ -41,9 +41,11 @@ ID_BYTES = 9
 #: the most games kept in memory at once (the least recently used are reloaded from the database when asked for)
 CACHED_GAMES = 64
 MODES = ("dealt", "table")
+#: the client of work no request asked for (a game loaded at start-up)
+SERVER = "server"
 BY = ("human", "engine")
 CHANCE = -1
-LOG = logging.getLogger("memory-solver.tables")
+LOG = logging.getLogger("solver.web.tables")
 POST_KEYS = ("game", "seed", "mode", "seats", "record")
 SEAT_KEYS = ("player", "by")
 
@@ -431,11 +433,12 @@ class Created:
 class Tables:
     """Every game of the server: created, found by key, played; stored in ``store``.
 
-    ``submit(work)`` runs an engine seat's search off the request (the server's scheduler);
-    ``changed(game_id)`` is called after every stored change (the server tells the game's open pages);
-    ``engine_limits(game)`` gives an engine seat's search limits (the game's default time)."""
+    ``submit(work, client, game)`` runs an engine seat's search of ``game`` off the request, as a job of the client
+    whose request asked for it (the server's scheduler); ``changed(game_id)`` is called after every stored change
+    (the server tells the game's open pages); ``engine_limits(game)`` gives an engine seat's search limits (the
+    game's default time). ``client`` arguments name the client a request came from (its network address)."""
 
-    def __init__(self, store: Store, submit: Callable[[Callable[[], None]], None],
+    def __init__(self, store: Store, submit: Callable[[Callable[[], None], str, Game], None],
                  changed: Callable[[str], None] = lambda game_id: None,
                  engine_limits: Callable[[Game], Limits] | None = None) -> None:
         self.store = store
@@ -456,14 +459,14 @@ class Tables:
                 table.thinking.set()
 
     # -- finding ----------------------------------------------------------------------------------------
-    def open(self, game_id: str, key: str) -> tuple[Table, int | None]:
+    def open(self, game_id: str, key: str, client: str = SERVER) -> tuple[Table, int | None]:
         """The game and seat (``None``: the table link) that ``key`` opens in game ``game_id``; ``NotFound`` for
         an unknown game and for a key that does not open it alike (one lookup by the key's hash either way)."""
         found = self.store.opens(key_hash(key))
         if found is None or not hmac.compare_digest(found[0].encode(), game_id.encode("utf-8", "surrogatepass")):
             raise NotFound()
         table = self._table(found[0])
-        self._drive(table)  # an engine's seat to move and no search under way (one that failed): it starts again
+        self._drive(table, client)  # an engine's seat to move and no search under way (one refused): it starts
         return table, found[1]
 
     def _table(self, game_id: str) -> Table:
@@ -491,7 +494,7 @@ class Tables:
                 del self._cache[table.stored.id]
 
     # -- creating ---------------------------------------------------------------------------------------
-    def create(self, request: Any) -> Created:
+    def create(self, request: Any, client: str = SERVER) -> Created:
         """A new game from ``POST /api/games``'s body (``docs/web.md``), stored before it is answered."""
         body = as_object(request, "body")
         check_keys(body, POST_KEYS, "body")
@@ -508,7 +511,7 @@ class Tables:
         table = Table.load(stored)
         with self._lock:
             self._cache[stored.id] = table
-        self._drive(table)
+        self._drive(table, client)
         return Created(stored.id, keys, table_key)
 
     def _dealt_or_table(self, body: dict[str, Any], seed: int) -> StoredGame:
@@ -542,7 +545,7 @@ class Tables:
         return stored
 
     # -- playing ------------------------------------------------------------------------------------------
-    def play(self, table: Table, seat: int | None, moves: Any, expect: Any) -> None:
+    def play(self, table: Table, seat: int | None, moves: Any, expect: Any, client: str = SERVER) -> None:
         """``seat`` enters ``moves`` (stored, synchronously, before this returns)."""
         moves = [as_str(m, f"moves[{i}]") for i, m in enumerate(as_list(moves, "moves"))]
         if not moves:
@@ -553,15 +556,15 @@ class Tables:
             self._check_expect(table, seat, expect)
             added = table.play(seat, moves)
             self._store(table, added, table.length)
-        self._drive(table)
+        self._drive(table, client)
 
-    def undo(self, table: Table, seat: int | None, expect: Any) -> None:
+    def undo(self, table: Table, seat: int | None, expect: Any, client: str = SERVER) -> None:
         """Back to before the last move a person entered."""
-        self._step(table, seat, expect, Table.undo_length)
+        self._step(table, seat, expect, Table.undo_length, client)
 
-    def redo(self, table: Table, seat: int | None, expect: Any) -> None:
+    def redo(self, table: Table, seat: int | None, expect: Any, client: str = SERVER) -> None:
         """Forward again by the move undone last."""
-        self._step(table, seat, expect, Table.redo_length)
+        self._step(table, seat, expect, Table.redo_length, client)
 
     def reveal(self, table: Table, seat: int | None) -> Record:
         """A training game's full record, for its one human seat (the game is marked revealed)."""
@@ -576,7 +579,7 @@ class Tables:
         self.changed(table.stored.id)
         return table.full_record(seat)
 
-    def _step(self, table: Table, seat: int | None, expect: Any, where: Callable[[Table], int]) -> None:
+    def _step(self, table: Table, seat: int | None, expect: Any, where: Callable[[Table], int], client: str) -> None:
         if seat is None:
             raise Forbidden("undo", problem="the table link shows the game; undo and redo are a seat's")
         with table.lock:
@@ -590,7 +593,7 @@ class Tables:
                 raise Conflict("expect", problem="the game changed meanwhile: ask again")
             table.commit([], length, revision)
         self.changed(table.stored.id)
-        self._drive(table)
+        self._drive(table, client)
 
     def _check_expect(self, table: Table, seat: int, expect: Any) -> None:
         if expect is None:
@@ -612,8 +615,8 @@ class Tables:
         self.changed(table.stored.id)
 
     # -- the engine's seats --------------------------------------------------------------------------------
-    def _drive(self, table: Table) -> None:
-        """Start the engine's search when an engine seat is to move and none is under way."""
+    def _drive(self, table: Table, client: str) -> None:
+        """Start the engine's search when an engine seat is to move and none is under way (a job of ``client``)."""
         with table.lock:
             who = table.engine_to_move()
             if who is None or self._closing or (table.thinking is not None and not table.thinking.is_set()):
@@ -646,10 +649,10 @@ class Tables:
                     self._store(table, added, length)
                 except Conflict:
                     return
-            self._drive(table)
+            self._drive(table, client)
 
         try:
-            self.submit(work)
+            self.submit(work, client, table.game)
         except Exception as exc:  # the workers refused it (the server is stopping, its queue is full): the move
             with table.lock:      # entered is kept, and the next request about this game tries again
                 if table.thinking is cancel:

@@ -8,23 +8,27 @@ through the engine protocol (``docs/engine.md``):
 - ``POST /api/engine`` takes one engine query and returns its final answer
   (``4xx`` with ``{"id", "error", "field"}`` for a bad query);
 - ``POST /api/stream`` takes one query and streams every answer (interim, then
-  final) as server-sent events; a client that disconnects has its search
-  terminated.
+  every final one) as server-sent events.
 
 Queries run in this process: each is checked and answered by the service layer
-(``solver/protocol.py``, ``solver/service.py``) on worker threads shared by
-every page (``solver/scheduler.py``), and its answers come back as objects, with
-no JSON text in between. These analysis routes keep no game state (the page
-posts the positions it analyses; the service remembers the positions of recent
-queries, so a query that extends an earlier one applies only the new moves),
-limit the request size and each page's concurrent searches, cap every search's
-time, and never read a file a request names (data files come only from the
-package).
+(``solver/protocol.py``, ``solver/service.py``) on the workers of one
+:class:`solver.scheduler.Scheduler` shared by every page: a bounded queue (503
+with ``Retry-After`` when full), fairness between clients by their network
+address (never by a name a page chose), ``priority`` within a client only, a
+quick lane for moves and short hints, and a client that goes away has its query
+terminated. Every request goes through :class:`solver.web.hygiene.Hygiene`
+(Host, Origin, Content-Type, body size, security headers, JSON errors).
+
+Routes of other features (the table server's ``/api/games``) get all of it by
+being in :func:`build_app`'s routes; their blocking work goes through the same
+workers with ``await request.app.state.pages.call(request, work, cost_ms=...)``
+(``work(cancel)`` runs on a worker; a refusal is answered 429 or 503 by the app).
 
 The table server (``/api/games``, ``/play/...``, ``/table/...``:
 :mod:`solver.web.tables`) holds the games themselves, each seat seeing its own
-view, in one SQLite file (:mod:`solver.web.store`, ``--db``); the engine's
-seats are played on the same scheduler.
+view, in one SQLite file (:mod:`solver.web.store`, ``--db``); its requests and
+the engine's seats run on the same workers, each as a job of the client whose
+request asked for it.
 """
 
 from __future__ import annotations
@@ -32,124 +36,233 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sys
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.datafiles import restrict
+from solver.engine import QueryError, decode_query, unrun_answers
 from solver.errors import SolverError
-from solver.protocol import (CONTROL_ACTIONS, Query, answer_query, query_action, read_query, terminated_json,
-                             unknown_fields, version_json)
-from solver.scheduler import Job, Scheduler
+from solver.protocol import CONTROL_ACTIONS, Query, answer_query, query_action, read_query, unknown_fields, version_json
+from solver.scheduler import EXPIRED, SHUTDOWN, TERMINATED, ClientBusy, Job, Refused, Scheduler
 from solver.search import Limits
 from solver.validate import decode_json
+from solver.web.hygiene import MAX_BODY_BYTES, Hygiene, HostCheck, client_address, json_http_protocol, log_abandoned
 from solver.web.seats import Tables
 from solver.web.store import Store, default_path
 from solver.web.tables import Feed, table_routes
 
+__all__ = ["Capacity", "MAX_BODY_BYTES", "NotRun", "Pages", "build_app", "serve"]
+
 STATIC = Path(__file__).resolve().parent / "static"
-#: the largest request body (a game record of a long game is far smaller)
-MAX_BODY_BYTES = 1024 * 1024
-#: searches one page may run at once
-MAX_SEARCHES_PER_PAGE = 2
-#: the cap on every query's time limit (the page asks for less)
+#: the cap on every query's time (``--max-time-ms``): a node budget included
 MAX_TIME_MS = 30_000
+#: queries waiting for a worker, all clients together (``--max-queue``)
+MAX_QUEUE = 64
+#: queries one client (one network address) may have queued or running (``--max-searches-per-client``)
+MAX_PER_CLIENT = 4
+#: a query that waited this long for a worker is answered 503 (``--max-queue-wait-ms``)
+MAX_WAIT_MS = 30_000
+#: a query whose time cap is at most this runs in the quick lane (moves and positions always do)
+QUICK_MS = 500
+#: actions that only read or change a position: quick whatever their limits say
+POSITION_ACTIONS = frozenset({"legal_moves", "new", "view", "apply", "score", "sample", "games"})
 PAGE_HEADER = "x-page-id"
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+#: seconds a stream waits for an answer before it sends a keep-alive (and notices a client that left)
+KEEP_ALIVE_S = 1.0
 #: put on a query's answer queue once the query is over (every answer sent)
 _OVER = None
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Capacity:
+    """What the board takes on: workers, the time cap, the queue's bound, each client's share, the longest queue
+    wait, and the quick lane's threshold."""
+
+    threads: int = 2
+    max_time_ms: int = MAX_TIME_MS
+    max_queue: int = MAX_QUEUE
+    max_per_client: int = MAX_PER_CLIENT
+    max_wait_ms: int = MAX_WAIT_MS
+    quick_ms: int = QUICK_MS
+
+
+class NotRun(Refused):
+    """Work that never ran: terminated while queued, waited too long (``expired``), or the server stopped."""
+
+    def __init__(self, reason: str, retry_after: int = 1) -> None:
+        super().__init__({EXPIRED: "the server is busy: no worker was free in time",
+                          SHUTDOWN: "the server is shutting down"}.get(reason, f"not run ({reason})"))
+        self.reason, self.retry_after = reason, retry_after
+
+
+@dataclass(eq=False)
 class Submitted:
-    """A query handed to the service: its job, and the queue its answers arrive on (``(final, answer)`` pairs,
-    then ``None`` once it is over)."""
+    """A query handed to the workers: its job, and the queue its answers arrive on (``(final, answer)`` pairs, then
+    ``None`` once it is over); ``refusal`` is set when it never ran for want of a worker or at shutdown."""
 
     job: Job
     answers: asyncio.Queue
+    refusal: NotRun | None = None
 
 
+@dataclass(eq=False)
 class Pages:
-    """Every page's queries, run in this process on one shared scheduler (the engine's queue and workers); each
-    answer goes back, as a dict, to the request that asked, under the id the page gave."""
+    """Every page's queries on one scheduler: answers go back, as dicts, to the request that asked."""
 
-    def __init__(self, threads: int = 2, max_time_ms: int = MAX_TIME_MS) -> None:
-        self.max_time_ms = max_time_ms
-        self._scheduler = Scheduler(threads, name="web-worker")
+    capacity: Capacity = field(default_factory=Capacity)
 
-    def searches_of(self, page: str) -> int:
-        """How many queries of ``page`` are queued or running."""
-        return len(self._scheduler.active(lambda job: job.owner == page))
+    def __post_init__(self) -> None:
+        c = self.capacity
+        self.scheduler = Scheduler(c.threads, max_queue=c.max_queue, max_per_client=c.max_per_client,
+                                   quick_ms=c.quick_ms, max_wait_ms=c.max_wait_ms, name="web-worker")
 
-    def submit(self, query: Query, page: str) -> Submitted:
-        """Queue a checked query of ``page``; its answers arrive on the returned queue."""
+    # -- the engine protocol --------------------------------------------------------------------
+    def submit(self, query: Query, client: str, page: str | None) -> Submitted:
+        """Queue a checked query of ``page`` (of ``client``); raises :class:`solver.scheduler.Refused` when the
+        queue or the client's share is full."""
         loop = asyncio.get_running_loop()
         answers: asyncio.Queue = asyncio.Queue()
 
         def send(answer: dict[str, Any] | None) -> None:
-            if answer is not None:
-                answer = {**answer, "id": query.id}
-                answer = (not answer.get("isDuringSearch") and "warning" not in answer, answer)
-            loop.call_soon_threadsafe(answers.put_nowait, answer)
+            item = None if answer is None else (not answer.get("isDuringSearch") and "warning" not in answer, answer)
+            loop.call_soon_threadsafe(answers.put_nowait, item)
 
-        job = Job(lambda: answer_query(query, send, job.cancel, self.max_time_ms), priority=query.priority,
-                  key=query.id, owner=page, on_cancel=lambda: send(terminated_json(query)),
-                  on_done=lambda: send(_OVER))
-        self._scheduler.submit(job)
-        return Submitted(job, answers)
+        def unrun(reason: str) -> None:
+            if reason == TERMINATED:
+                for answer in unrun_answers(query):
+                    send(answer)
+                return
+            submitted.refusal = NotRun(reason, self.scheduler.retry_after())
+            send({"id": query.id, "error": str(submitted.refusal), "field": None})
 
-    def run(self, work: Any, owner: str = "table-server") -> None:
-        """Queue ``work()`` (an engine seat's move of the table server) on the same workers as the pages' queries."""
-        self._scheduler.submit(Job(work, owner=owner))
+        job = Job(lambda: answer_query(query, send, job.cancel, self.capacity.max_time_ms), client=client,
+                  priority=query.priority, key=query.id, owner=page, cost_ms=self.cost_ms(query),
+                  on_cancel=unrun, on_done=lambda: send(_OVER))
+        submitted = Submitted(job, answers)
+        self.scheduler.submit(job)
+        return submitted
+
+    def cost_ms(self, query: Query) -> int:
+        """An upper bound on the query's time: 0 for position actions, else its time cap (its time limit, once per
+        analysed turn, or the server's cap)."""
+        if query.action in POSITION_ACTIONS or (query.action == "show" and query.body.get("hint") is not True):
+            return 0
+        asked = query.limits.time_ms
+        if query.action in ("review", "generate") or asked is None:
+            return self.capacity.max_time_ms
+        return min(asked * query.finals, self.capacity.max_time_ms)
+
+    def searches_of(self, client: str, page: str | None = None) -> int:
+        """How many queries of ``client`` (of its ``page`` when given) are queued or running."""
+        return len(self.scheduler.active(lambda job: job.client == client and (page is None or job.owner == page)))
 
     def terminate(self, submitted: Submitted) -> None:
         """Stop one query (its client went away)."""
-        self._scheduler.terminate(lambda job: job is submitted.job)
+        self.scheduler.terminate(lambda job: job is submitted.job)
 
-    def terminate_page(self, page: str, client_id: Any = None) -> int:
-        """Terminate this page's searches (only those with ``client_id`` when given)."""
-        return self._scheduler.terminate(lambda job: job.owner == page and (client_id is None or job.key == client_id))
+    def terminate_page(self, client: str, page: str | None, target: Any = None, every: bool = False) -> int:
+        """Terminate the queries of ``page`` of ``client`` with the id ``target`` (all of them when ``every``)."""
+        return self.scheduler.terminate(lambda job: job.client == client and job.owner == page
+                                        and (every or job.key == target))
 
-    def close(self) -> None:
-        self._scheduler.close()
+    # -- any blocking work (the table server's routes) ----------------------------------------------------
+    async def call(self, request: Request, work: Callable[[threading.Event], T], *, cost_ms: int | None = None,
+                   owner: Any = None, key: Any = None, priority: int = 0) -> T:
+        """Run ``work(cancel)`` on the shared workers as a job of the request's client and return its result. The
+        job is terminated (``cancel`` set) if the client goes away; a full queue or client share raises
+        :class:`solver.scheduler.Refused`, which the app answers 503 or 429 with ``Retry-After``."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+
+        def settle(outcome: Callable[[], None]) -> None:
+            loop.call_soon_threadsafe(lambda: None if future.done() else outcome())
+
+        def run() -> None:
+            try:
+                result = work(job.cancel)
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting request
+                settle(lambda error=exc: future.set_exception(error))  # bound now: ``exc`` is unset after the block
+            else:
+                settle(lambda: future.set_result(result))
+
+        job = Job(run, client=client_address(request.scope), owner=owner, key=key, cost_ms=cost_ms,
+                  priority=priority, on_cancel=lambda reason: settle(
+                      lambda: future.set_exception(NotRun(reason, self.scheduler.retry_after()))))
+        self.scheduler.submit(job)
+        if not await _until_done_or_gone(request, future):
+            self.scheduler.terminate(lambda j: j is job)
+            log_abandoned(request.scope, "the client went away before the answer: its work was terminated")
+            raise NotRun(TERMINATED)  # answered to nobody
+        return future.result()
+
+    def run(self, work: Callable[[], None], client: str, cost_ms: int) -> None:
+        """Queue ``work()`` (an engine seat's move of the table server) as a job of ``client`` (whose move asked for
+        it); raises :class:`solver.scheduler.Refused` when the queue or the client's share is full."""
+        self.scheduler.submit(Job(work, client=client, owner="table-server", cost_ms=cost_ms))
+
+    def stop(self) -> None:
+        """Answer every queued query and terminate the running ones, without waiting (a signal handler's part)."""
+        self.scheduler.shutdown(timeout=0)
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Stop (as :meth:`stop`) and wait up to ``timeout`` seconds for the workers."""
+        self.scheduler.shutdown(timeout)
 
 
-def _error(status: int, message: str, field_name: str | None = None, qid: Any = None) -> JSONResponse:
-    return JSONResponse({"id": qid, "error": message, "field": field_name}, status_code=status,
-                        headers=SECURITY_HEADERS)
+async def _until_done_or_gone(request: Request, waited: asyncio.Future) -> bool:
+    """Wait for ``waited`` while watching the connection: False when the client disconnected first."""
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        done, _ = await asyncio.wait({waited, gone}, return_when=asyncio.FIRST_COMPLETED)
+        return waited in done
+    finally:
+        gone.cancel()
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client has gone (its request body is already read, so the next message says so)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _json(body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _error(status: int, message: str, field_name: str | None = None, qid: Any = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return _json({"id": qid, "error": message, "field": field_name}, status, headers)
+
+
+def _refused(exc: Refused, qid: Any = None) -> JSONResponse:
+    status = 429 if isinstance(exc, ClientBusy) else 503
+    return _error(status, str(exc), None, qid, {"Retry-After": str(exc.retry_after)})
 
 
 async def _read_query(request: Request) -> dict[str, Any] | JSONResponse:
-    """The request's engine query, or the error response to send."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        return _error(413, f"request larger than {MAX_BODY_BYTES} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            return _error(413, f"request larger than {MAX_BODY_BYTES} bytes")
+    """The request's engine query, or the error response to send (with the query's id when it can be read)."""
+    body = await request.body()  # the middleware holds it to MAX_BODY_BYTES
     try:
-        query = decode_json(body, None)
+        return decode_query(body)
+    except QueryError as exc:
+        return _error(400, str(exc.error), exc.error.field, exc.qid)
     except SolverError as exc:
         return _error(400, str(exc), exc.field)
-    if not isinstance(query, dict):
-        return _error(400, "a query must be a JSON object")
-    if "id" not in query:
-        query["id"] = None
-    return query
 
 
 def _checked(query: dict[str, Any]) -> tuple[Query | dict[str, Any], list[str]]:
@@ -163,9 +276,10 @@ def _checked(query: dict[str, Any]) -> tuple[Query | dict[str, Any], list[str]]:
         return {"id": query["id"], **exc.to_json()}, warnings
 
 
-def _page_of(request: Request) -> str:
+def _page_of(request: Request) -> str | None:
+    """The page's own name (``X-Page-Id``): it scopes ``terminate`` within its client, nothing else."""
     page = request.headers.get(PAGE_HEADER, "")
-    return page[:64] if page else f"anonymous-{request.client.host if request.client else ''}"
+    return page[:64] or None
 
 
 def _status_of(answer: dict[str, Any]) -> int:
@@ -178,92 +292,106 @@ def _with_warnings(answer: dict[str, Any], warnings: list[str]) -> dict[str, Any
     return {**answer, "warnings": warnings} if warnings else answer
 
 
-def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path | None = None,
-              engine_limits: Any = None) -> Starlette:
-    """The web board's application (the queries of every page run on one scheduler with ``threads`` workers), its
-    games kept in the SQLite file ``db`` (default: :func:`solver.web.store.default_path`). ``engine_limits(game)``
-    gives the limits of an engine seat's move (default: the game's default time, capped at ``max_time_ms``)."""
+def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, *, capacity: Capacity | None = None,
+              host: str = "127.0.0.1", allow_remote: bool = False, allowed_hosts: tuple[str, ...] = (),
+              db: str | Path | None = None, engine_limits: Callable[[Any], Limits] | None = None) -> Starlette:
+    """The web board's application: the queries of every page on one scheduler (``capacity``, or ``threads``
+    workers and the ``max_time_ms`` cap), every request through the hygiene middleware for a server bound to
+    ``host``; the table server's games kept in the SQLite file ``db`` (default:
+    :func:`solver.web.store.default_path`), an engine seat's move under ``engine_limits(game)`` (default: the
+    game's default time, capped)."""
     restrict([])  # the package's data only: a request never names a file on the server
-    pages = Pages(threads=threads, max_time_ms=max_time_ms)
+    capacity = capacity or Capacity(threads=threads, max_time_ms=max_time_ms)
+    pages = Pages(capacity)
     store = Store(default_path() if db is None else db)
     feed = Feed()
-    tables = Tables(store, pages.run, feed.changed,
-                    engine_limits or (lambda game: Limits(time_ms=min(game.default_time_ms, max_time_ms))))
+    limits = engine_limits or (lambda game: Limits(time_ms=min(game.default_time_ms, capacity.max_time_ms)))
+    tables = Tables(store, lambda work, client, game: pages.run(work, client, _limit_ms(limits(game), capacity)),
+                    feed.changed, limits)
 
-    async def control(query: dict[str, Any], page: str) -> JSONResponse | None:
+    async def control(query: dict[str, Any], request: Request) -> JSONResponse | None:
         action = query.get("action")
         if action not in CONTROL_ACTIONS:
             return None
         if action == "query_version":
-            return JSONResponse(version_json(query["id"]), headers=SECURITY_HEADERS)
-        target = query.get("terminateId") if action == "terminate" else None
-        stopped = pages.terminate_page(page, target)
-        reply = {"id": query.get("id"), "action": action, "terminated": stopped}
+            return _json(_with_warnings(version_json(query["id"]), unknown_fields(query)))
+        target = query.get("terminateId")
+        if action == "terminate" and "terminateId" not in query:
+            return _error(400, "terminateId: missing required field", "terminateId", query["id"])
+        if action == "terminate" and (not isinstance(target, (str, int)) or isinstance(target, bool)):
+            return _error(400, f"terminateId: expected the id (a string or an integer) of a query: {target!r}"[:200],
+                          "terminateId", query["id"])
+        stopped = pages.terminate_page(client_address(request.scope), _page_of(request), target,
+                                       every=action == "terminate_all")
+        reply = {"id": query["id"], "action": action, "terminated": stopped}
         if action == "terminate":
             reply["terminateId"] = target
-        return JSONResponse(reply, headers=SECURITY_HEADERS)
-
-    async def admit(query: dict[str, Any], page: str) -> JSONResponse | None:
-        if pages.searches_of(page) >= MAX_SEARCHES_PER_PAGE:
-            return _error(429, f"this page already runs {MAX_SEARCHES_PER_PAGE} searches: stop one first",
-                          None, query.get("id"))
-        return None
+        return _json(reply)
 
     async def engine_endpoint(request: Request) -> Response:
         query = await _read_query(request)
         if isinstance(query, JSONResponse):
             return query
-        page = _page_of(request)
-        handled = await control(query, page)
+        handled = await control(query, request)
         if handled is not None:
             return handled
-        refused = await admit(query, page)
-        if refused is not None:
-            return refused
         checked, warnings = _checked(query)
         if isinstance(checked, dict):
             answer = _with_warnings(checked, warnings)
-            return JSONResponse(answer, status_code=_status_of(answer), headers=SECURITY_HEADERS)
-        submitted = pages.submit(checked, page)
-        finals = []
+            return _json(answer, _status_of(answer))
         try:
+            submitted = pages.submit(checked, client_address(request.scope), _page_of(request))
+        except Refused as exc:
+            return _refused(exc, checked.id)
+        finals: list[dict[str, Any]] = []
+        over = asyncio.get_running_loop().create_future()
+
+        async def collect() -> None:
             while (item := await submitted.answers.get()) is not _OVER:
                 final, answer = item
                 if final:
                     finals.append(answer)
-        except asyncio.CancelledError:  # the client went away
-            pages.terminate(submitted)
-            raise
-        answer = finals[-1] if len(finals) == 1 or "error" in finals[-1] else {"id": query.get("id"), "turns": finals}
+            over.set_result(True)
+        collector = asyncio.ensure_future(collect())
+        try:
+            if not await _until_done_or_gone(request, over):
+                pages.terminate(submitted)
+                log_abandoned(request.scope, f"the client went away before the answer to {checked.id!r}: "
+                                             "its search was terminated")
+                return Response(status_code=499)  # "client closed request": nobody reads it
+        finally:
+            collector.cancel()
+        if submitted.refusal is not None:
+            return _refused(submitted.refusal, checked.id)
+        answer = finals[-1] if len(finals) == 1 or "error" in finals[-1] else {"id": checked.id, "turns": finals}
         answer = _with_warnings(answer, warnings)
-        return JSONResponse(answer, status_code=_status_of(answer), headers=SECURITY_HEADERS)
+        waited = submitted.job.waited
+        headers = None if waited is None else {"X-Queue-Wait-Ms": str(round(waited * 1000))}
+        return _json(answer, _status_of(answer), headers)
 
     async def stream_endpoint(request: Request) -> Response:
         query = await _read_query(request)
         if isinstance(query, JSONResponse):
             return query
-        page = _page_of(request)
         if query.get("action") in CONTROL_ACTIONS:
             return _error(400, "control queries go to /api/engine", "action", query.get("id"))
-        refused = await admit(query, page)
-        if refused is not None:
-            return refused
         query.setdefault("reportDuringSearchEvery", 0.5)
         checked, _ = _checked(query)
-        submitted = None if isinstance(checked, dict) else pages.submit(checked, page)
+        if isinstance(checked, dict):
+            return _json(checked, _status_of(checked))
+        try:
+            submitted = pages.submit(checked, client_address(request.scope), _page_of(request))
+        except Refused as exc:
+            return _refused(exc, checked.id)
 
         async def events():
-            if submitted is None:  # refused: the error is the one event
-                yield f"data: {json.dumps(checked, allow_nan=False)}\n\n"
-                return
             over = False
             try:
                 while not over:
                     try:
-                        item = await asyncio.wait_for(submitted.answers.get(), timeout=1.0)
+                        item = await asyncio.wait_for(submitted.answers.get(), timeout=KEEP_ALIVE_S)
                     except asyncio.TimeoutError:
                         if await request.is_disconnected():
-                            pages.terminate(submitted)
                             return
                         yield ": keep-alive\n\n"
                         continue
@@ -274,9 +402,10 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
             finally:
                 if not over:
                     pages.terminate(submitted)
+                    log_abandoned(request.scope, f"the client went away during the stream of {checked.id!r}: "
+                                                 "its search was terminated")
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -287,57 +416,101 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, db: str | Path |
         store.close()
 
     async def read_body(request: Request) -> dict[str, Any] | Response:
-        body = await _read_query(request)
-        if isinstance(body, dict):
-            body.pop("id", None)
-        return body
+        """A table route's JSON object (an empty body is ``{}``), or its 400 (the middleware held it to size)."""
+        raw = await request.body()
+        try:
+            body = decode_json(raw, "body") if raw.strip() else {}
+        except SolverError as exc:
+            return _error(400, str(exc), exc.field)
+        return body if isinstance(body, dict) else _error(400, "body: expected a JSON object", "body")
 
-    def answer(status: int, body: dict[str, Any]) -> Response:
-        return JSONResponse(body, status_code=status, headers=SECURITY_HEADERS)
+    async def call(request: Request, work: Callable[[], T]) -> T:
+        return await pages.call(request, lambda cancel: work(), cost_ms=0)  # a table's change is quick
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return _error(404, f"no such page: {request.url.path}")
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return _error(500, "internal error (see the server's log)")
+        return FileResponse(STATIC / "index.html")
 
     async def favicon(request: Request) -> Response:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        if not isinstance(exc, HTTPException):
+            return _error(500, "internal error (see the server's log)")
+        headers = dict(exc.headers or {})
+        message = {404: f"no such page: {request.url.path}",
+                   405: f"method {request.method} not allowed for {request.url.path}"
+                        + (f" (use {headers['Allow']})" if "Allow" in headers else "")}.get(exc.status_code,
+                                                                                           str(exc.detail))
+        return _error(exc.status_code, message, headers=headers)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return _refused(exc)
 
     app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon),
                             Route("/api/engine", engine_endpoint, methods=["POST"]),
                             Route("/api/stream", stream_endpoint, methods=["POST"]),
-                            *table_routes(tables, feed, read_body, answer),
+                            *table_routes(tables, feed, read_body, _answer, call),
                             Route("/play/{game}/{key}", index), Route("/table/{game}/{key}", index),
                             Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
-                    exception_handlers={404: not_found, 500: server_error}, lifespan=lifespan)
+                    middleware=[Middleware(Hygiene, host_check=HostCheck(host, allow_remote, allowed_hosts))],
+                    exception_handlers={HTTPException: http_error, 500: http_error, Refused: refused},
+                    lifespan=lifespan)
     app.state.pages = pages
     app.state.tables = tables
     app.state.feed = feed
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, threads: int = 2, db: str | Path | None = None) -> int:
-    """Run the web board until interrupted, its games kept in ``db`` (default: the user's data directory)."""
+def _answer(status: int, body: dict[str, Any]) -> Response:
+    return _json(body, status)
+
+
+def _limit_ms(limits: Limits, capacity: Capacity) -> int:
+    """An engine seat's search's time, for the scheduler's lanes: its time limit, else the server's cap."""
+    return capacity.max_time_ms if limits.time_ms is None else min(limits.time_ms, capacity.max_time_ms)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server whose first SIGINT or SIGTERM also stops the searches and ends the table server's event
+    streams (open pages hold them open), so that one Ctrl-C ends it at once: the queued queries are answered 503,
+    the running ones terminated (they answer), then uvicorn closes."""
+
+    def __init__(self, config: uvicorn.Config, pages: Pages, feed: Feed) -> None:
+        super().__init__(config)
+        self.pages = pages
+        self.feed = feed
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        if not self.should_exit:
+            self.pages.stop()
+            self.feed.close()
+        super().handle_exit(sig, frame)
+
+
+def _quiet_logs() -> None:
+    """One line per event on stderr for the board's own log (abandoned requests, a failing job)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("memory-solver: %(message)s"))
+    for name in ("solver.web", "solver.scheduler"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, capacity: Capacity | None = None,
+          allow_remote: bool = False, db: str | Path | None = None) -> int:
+    """Run the web board until interrupted (one SIGINT or SIGTERM stops it within 2 s), its games kept in ``db``
+    (default: the user's data directory)."""
+    _quiet_logs()
     path = default_path() if db is None else Path(db)
-    app = build_app(threads=threads, db=path)
+    app = build_app(capacity=capacity or Capacity(), host=host, allow_remote=allow_remote, db=path)
     shown = f"[{host}]" if ":" in host else host
     sys.stdout.write(f"memory-solver: the games are kept in {path}\n")
     sys.stdout.write(f"memory-solver: the web board is at http://{shown}:{port}/ (Ctrl-C to stop)\n")
     sys.stdout.flush()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=1)
-    _Server(config).run()
+                            http=json_http_protocol(), timeout_graceful_shutdown=1)
+    _Server(config, app.state.pages, app.state.feed).run()
     return 0
-
-
-class _Server(uvicorn.Server):
-    """uvicorn's server, ending the table server's event streams at Ctrl-C (open pages hold them open: shutdown
-    would wait for them)."""
-
-    def handle_exit(self, sig: int, frame: Any) -> None:
-        self.config.app.state.feed.close()
-        super().handle_exit(sig, frame)

@@ -28,6 +28,7 @@ import segno
 
 from solver.errors import SolverError
 from solver.validate import check_keys
+from solver.web.hygiene import client_address
 from solver.web.seats import Conflict, Created, Forbidden, NotFound, Table, Tables
 
 #: the body of every 404 for a game: an unknown game and a key that does not open it get the same
@@ -117,14 +118,15 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
         raise exc
 
     async def opened(request: Request) -> tuple[Table, int | None]:
-        return await call(request, lambda: tables.open(request.path_params["game"], request.path_params["key"]))
+        return await call(request, lambda: tables.open(request.path_params["game"], request.path_params["key"],
+                                                       client_address(request.scope)))
 
     async def create(request: Request) -> Response:
         body = await read_body(request)
         if isinstance(body, Response):
             return body
         try:
-            created: Created = await call(request, lambda: tables.create(body))
+            created: Created = await call(request, lambda: tables.create(body, client_address(request.scope)))
         except Exception as exc:
             return failed(exc)
         base = str(request.base_url).rstrip("/")
@@ -140,33 +142,34 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
         except Exception as exc:
             return failed(exc)
 
-    def change(action: Callable[[Table, int | None, dict[str, Any]], Any]) -> Callable[[Request], Awaitable[Response]]:
+    def change(action: Callable[[Table, int | None, dict[str, Any], str], Any],
+               ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
+            body = await read_body(request)  # first: the server's workers watch the connection once it is read
+            if isinstance(body, Response):
+                return body
             try:
                 table, seat = await opened(request)
             except Exception as exc:
                 return failed(exc)
-            body = await read_body(request)
-            if isinstance(body, Response):
-                return body
             try:
-                await call(request, lambda: action(table, seat, body))
+                await call(request, lambda: action(table, seat, body, client_address(request.scope)))
                 return answer(200, await call(request, lambda: _answer_of(table, seat)))
             except Exception as exc:
                 return failed(exc, table, seat)
         return endpoint
 
-    def play(table: Table, seat: int | None, body: dict[str, Any]) -> None:
+    def play(table: Table, seat: int | None, body: dict[str, Any], client: str) -> None:
         _only(body, ("moves", "expect"))
-        tables.play(table, seat, body.get("moves"), body.get("expect"))
+        tables.play(table, seat, body.get("moves"), body.get("expect"), client)
 
-    def undo(table: Table, seat: int | None, body: dict[str, Any]) -> None:
+    def undo(table: Table, seat: int | None, body: dict[str, Any], client: str) -> None:
         _only(body, ("expect",))
-        tables.undo(table, seat, body.get("expect"))
+        tables.undo(table, seat, body.get("expect"), client)
 
-    def redo(table: Table, seat: int | None, body: dict[str, Any]) -> None:
+    def redo(table: Table, seat: int | None, body: dict[str, Any], client: str) -> None:
         _only(body, ("expect",))
-        tables.redo(table, seat, body.get("expect"))
+        tables.redo(table, seat, body.get("expect"), client)
 
     async def record(request: Request) -> Response:
         try:
@@ -176,7 +179,11 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
             return failed(exc)
 
     async def reveal(request: Request) -> Response:
+        body = await read_body(request)  # ``{}``; read first, as every post's
+        if isinstance(body, Response):
+            return body
         try:
+            _only(body, ())
             table, seat = await opened(request)
             return answer(200, (await call(request, lambda: tables.reveal(table, seat))).to_json())
         except Exception as exc:

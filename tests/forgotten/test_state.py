@@ -183,7 +183,7 @@ def test_moves_parse_in_several_spellings(game6):
 @pytest.mark.parametrize("policy", [2, 3])
 def test_state_rules_agree_with_the_playout_kernel(policy):
     """Drive the Python rules with the kernel's own policy and dice: same winner, same number of turns."""
-    from solver.twins.forgotten_playout import _Stream
+    from solver.twins.forgotten_playout import stream
     game = load_game("forgotten(width=5,height=4)")
     board = game.board
     for seed in range(25):
@@ -192,10 +192,10 @@ def test_state_rules_agree_with_the_playout_kernel(policy):
         wins = np.zeros(1, np.uint8)
         turns = np.zeros(1, np.int32)
         playout.rollouts(5, 4, *board.brains, 1, 0, tiles, status, seen, 0, 0, -1, -1, policy, False, seed, wins, turns)
-        dice = _Stream(seed, 0)
+        dice = stream(seed, 0)
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(dice.below(board.cells))
+                state.apply_action(dice.below_mod(board.cells))
                 continue
             tiles, status, seen = state.arrays()
             first = state.first if state.phase == "second" else -1

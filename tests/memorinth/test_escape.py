@@ -14,14 +14,15 @@ from solver.errors import InvalidInputError
 from solver.memorinth.solve import INF_BOUND, shortest_escape
 from solver.memorinth.game import MemorinthGame
 from solver.search import Limits, SearchContext
-from solver.twins import memorinth_core as T
+from solver.twins import memorinth_escape as T
+from solver.testing import TimedLines
 
 
 def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns: int) -> int | None:
     """Plain breadth-first search over whole own turns (no bound, no pruning) in the solitaire model."""
     root = [int(x) for x in vec]
     if root[T.TOMOVE] != player:
-        T._advance_to(root, list(deck), player)
+        T.advance_to(root, list(deck), player)
     frontier = {tuple(root)}
     deck_list = list(deck)
     for turn in range(1, max_turns + 1):
@@ -29,15 +30,15 @@ def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns:
         stack = [list(s) for s in frontier]
         while stack:
             s = stack.pop()
-            for action in T._legal(s, deck_list):
+            for action in T.legal(s, deck_list):
                 c = s[:]
-                T._apply(c, deck_list, action)
+                T.apply(c, deck_list, action)
                 if c[T.PHASE] == T.PH_OVER:
                     if c[T.WINNER] == player:
                         return turn
                     continue
                 if c[T.PHASE] == T.PH_FLIP:
-                    T._advance_to(c, deck_list, player)
+                    T.advance_to(c, deck_list, player)
                     if c[T.PHASE] != T.PH_OVER:
                         ends.add(tuple(c))
                 else:
@@ -128,20 +129,12 @@ def test_solve_through_the_api_and_the_engine():
     assert body["fullInformation"] is True and body["turns"] == result.value and body["result"] == "OPTIMAL"
     wrapped = solver.solve("memorinth", {"state": state.to_notation(), "player": 1, "maxDepth": 10})
     assert wrapped.to_json()["player"] == 1
-    lines = []
-
-    class Out:
-        def write(self, text):
-            lines.append(text)
-
-        def flush(self):
-            pass
-
-    engine = Engine(Out())
+    out = TimedLines()
+    engine = Engine(out)
     engine.serve([json.dumps({"id": 1, "game": "memorinth", "action": "solve", "state": state.to_json()}),
                   json.dumps({"id": 2, "game": "memorinth", "action": "solve",
                               "state": {"state": state.to_json(), "player": 7}})])
-    answers = {a["id"]: a for a in map(json.loads, lines)}
+    answers = {a["id"]: a for a in out.answers()}
     assert answers[1]["optimal"] is True and answers[1]["isDuringSearch"] is False
     assert answers[2]["field"] == "state.player"
 
@@ -178,7 +171,7 @@ def test_a_long_search_can_be_cancelled():
     import threading
     import time
 
-    from solver.kernels import memorinth_core as K
+    from solver.kernels import memorinth_escape as K
     game = MemorinthGame(variant="master", action_side="special")
     state = game.deal(30)                      # IDA* needs far more than a second here
     stopped = K.shortest_escape(state.vec, state.deck_table, 0, 8, 0, 0.0, np.zeros(24, np.int32),

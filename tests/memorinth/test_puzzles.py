@@ -11,7 +11,7 @@ from solver.memorinth.game import MemorinthGame
 from solver.memorinth.puzzles import kind_range, puzzle_state, verify
 from solver.puzzles import make_puzzle, parse_puzzle_id
 from solver.registry import load_game
-from solver.twins import memorinth_core as T
+from solver.twins import memorinth_rules as T
 
 
 def count_all_escapes(state, turns: int) -> tuple[int, int | None]:
@@ -22,9 +22,9 @@ def count_all_escapes(state, turns: int) -> tuple[int, int | None]:
     found = [0, None]
 
     def walk(s, turn):
-        for action in T._legal(s, deck):
+        for action in T.legal(s, deck):
             c = s[:]
-            T._apply(c, deck, action)
+            T.apply(c, deck, action)
             if c[T.PHASE] == T.PH_OVER:
                 if c[T.WINNER] == 0:
                     found[0] += 1

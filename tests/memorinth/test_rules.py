@@ -367,12 +367,12 @@ def test_mr19_the_python_check_matches_the_kernel_rule(position, load):
     import numpy as np
 
     from solver.memorinth.notation import stuck
-    from solver.twins import memorinth_core as T
+    from solver.twins import memorinth_rules as T
     game = MemorinthGame(players=2)
     rng = np.random.default_rng(4)
     known = load(position({"b4": "14S", "b3": "5S"}, pieces=["b4", "c3"], seen=[["b3"], ["b3"]]))
     assert stuck(known, 0) and not stuck(known, 1)
-    assert T._stuck([int(x) for x in known.vec], list(known.deck_table), 0)
+    assert T.stuck([int(x) for x in known.vec], list(known.deck_table), 0)
     agree = both = 0
     for seed in range(60):
         state = game.deal(seed)
@@ -381,7 +381,7 @@ def test_mr19_the_python_check_matches_the_kernel_rule(position, load):
         state = game.state_from_json(obj)
         for p in range(2):
             mine = stuck(state, p)
-            assert mine == T._stuck([int(x) for x in state.vec], list(state.deck_table), p)
+            assert mine == T.stuck([int(x) for x in state.vec], list(state.deck_table), p)
             both += mine
             agree += 1
     assert agree == 120

@@ -63,8 +63,7 @@ def test_long_sessions_that_never_stop_early(mode, players):
         if state.is_terminal():
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal

@@ -28,8 +28,7 @@ GREY_DONE = " ".join(f"{card_code(c)}@{c % 2}" for c in range(54))
 
 def random_action(state, rng):
     if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        return int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+        return state.sample_chance_outcome(rng)
     legal = state.legal_actions()
     keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
     return int(keep[rng.integers(len(keep))])

@@ -24,8 +24,8 @@ def generate(game: Game, kind: str, difficulty: str, rng: np.random.Generator, c
     return {"position": f"{pile}:0", "solution": f"take{pile % 3}"}
 
 
-def check(game: Game, puzzle: dict[str, Any], answer: Any) -> dict[str, Any]:
-    """Correct when the answer leaves a multiple of 3."""
+def check(game: Game, puzzle: dict[str, Any], answer: Any, ctx: SearchContext) -> dict[str, Any]:
+    """Correct when the answer leaves a multiple of 3 (no search: ``ctx`` has nothing to stop)."""
     state = game.parse_state(puzzle["position"], "puzzle.position")
     best = f"take{state.pile % 3}"
     return {"correct": answer == best, "message": "leaves a multiple of 3" if answer == best

@@ -184,3 +184,82 @@ def test_symmetries_are_a_group_of_eight():
     for a in SYMMETRIES:
         for b in SYMMETRIES:
             assert tuple(b[a[c]] for c in range(16)) in images
+
+
+def ranked_layouts(hand):
+    """The layouts of ``hand`` in the order of the sequential search (bound first), as search_layouts takes them."""
+    counts = layout_counts(hand)
+    options = layouts(hand)
+    order = sorted(range(len(options)),
+                   key=lambda i: (-kernel.layout_bound(np.array(options[i].codes, dtype=np.uint8), counts), i))
+    codes = np.array([options[i].codes for i in order], dtype=np.uint8).reshape(-1, 16)
+    symmetries = np.zeros((len(order), 8, 16), dtype=np.int8)
+    n_symmetries = np.array([len(options[i].symmetries) for i in order], dtype=np.int32)
+    for row, i in enumerate(order):
+        if n_symmetries[row]:
+            symmetries[row, :n_symmetries[row]] = options[i].symmetries
+    return codes, counts, symmetries, n_symmetries
+
+
+def sequential(codes, counts, symmetries, n_symmetries, incumbent):
+    """search_layout on each layout in turn, each from the best so far: the result search_layouts must give."""
+    best, kingdom = incumbent, None
+    for row in range(len(codes)):
+        out, stats = np.zeros(16, dtype=np.uint8), np.zeros(4, dtype=np.int64)
+        total = kernel.search_layout(codes[row], counts, symmetries[row, :n_symmetries[row]], best, 0, 0.0, out,
+                                     stats)
+        if stats[3] and total > best:
+            best, kingdom = total, list(out)
+    return best, kingdom
+
+
+@st.composite
+def small_hands(draw):
+    """Hands with 7 to 9 cards fixed: a few Portal layouts, each closed in a few hundred nodes (the twin is slow)."""
+    cards = draw(hands)
+    n_fixed = draw(st.integers(7, 9))
+    cells = draw(st.permutations(range(16)))[:n_fixed]
+    order = draw(st.permutations(range(16)))[:n_fixed]
+    return make_hand(cards, {f"{'abcd'[c % 4]}{c // 4 + 1}": cards[i] for c, i in zip(cells, order)})
+
+
+@slow(15)
+@given(small_hands(), st.integers(-5, 25), st.sampled_from([1, 2, 3]))
+def test_search_layouts_gives_the_sequential_kingdom_on_any_number_of_threads(hand, incumbent, threads):
+    """Ties between kingdoms go to the earlier layout whichever thread finds them: the result (the kingdom too) is
+    that of search_layout on each layout in turn; with one thread the kernel's statistics are the twin's."""
+    codes, counts, symmetries, n_symmetries = ranked_layouts(hand)
+    results = []
+    for module, count in ((kernel, threads), (twin, 1), (kernel, 1)):
+        out, stats = np.zeros(16, dtype=np.uint8), np.zeros((len(codes), 4), dtype=np.int64)
+        control = np.array([0, 0, 0, 0], dtype=np.int64)
+        total = module.search_layouts(codes, counts, symmetries, n_symmetries, incumbent, 0.0, count, out, stats,
+                                      control)
+        found = bool(stats[:, 3].any()) and total > incumbent
+        results.append((total, list(out) if found else None, stats.copy(), control.copy()))
+    best, kingdom = sequential(codes, counts, symmetries, n_symmetries, incumbent)
+    for total, out, _, _ in results:
+        assert (total, out) == (best, kingdom)
+    (_, _, stats_t, control_t), (_, _, stats_1, control_1) = results[1], results[2]
+    assert np.array_equal(stats_t, stats_1) and list(control_t) == list(control_1)
+    assert stats_1[:, 1].all() and control_1[1] == stats_1[:, 0].sum() and control_1[3] % 2 == 0
+
+
+@pytest.mark.parametrize("module", [kernel, twin], ids=["kernel", "twin"])
+def test_search_layouts_stopped_leaves_the_unsearched_layouts_open(module):
+    codes, counts, symmetries, n_symmetries = ranked_layouts(make_hand("PFMMHHHEEEDDDGOO", {"a1": "P", "b2": "F"}))
+    out, stats = np.zeros(16, dtype=np.uint8), np.zeros((len(codes), 4), dtype=np.int64)
+    total = module.search_layouts(codes, counts, symmetries, n_symmetries, 10, 0.0, 2, out, stats,
+                                  np.array([1], dtype=np.int64))
+    assert total == 10 and not stats[:, 1].any() and (stats[:, 2] >= 10).all()
+
+
+@pytest.mark.parametrize("module", [kernel, twin], ids=["kernel", "twin"])
+def test_search_layouts_rejects_bad_arguments(module):
+    codes, counts, symmetries, n_symmetries = ranked_layouts(make_hand("PFFMMSSHHEEDGGRO"))
+    out, stats = np.zeros(16, dtype=np.uint8), np.zeros((len(codes), 4), dtype=np.int64)
+    with pytest.raises(ValueError, match="threads"):
+        module.search_layouts(codes, counts, symmetries, n_symmetries, 0, 0.0, 0, out, stats)
+    with pytest.raises(ValueError, match="symmetries"):
+        module.search_layouts(codes, counts, np.zeros((len(codes), 4, 16), dtype=np.int8), n_symmetries, 0, 0.0, 1,
+                              out, stats)

@@ -27,3 +27,40 @@ def browser():
             yield instance
         finally:
             instance.close()
+
+
+@pytest.fixture
+def board(pile_game):
+    """``board(**capacity)``: a live web board at http://127.0.0.1:PORT with that ``solver.web.server.Capacity``
+    (the toy game 'pile' registered); every board started is stopped at the end of the test."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from solver.datafiles import unrestrict
+    from solver.web.server import Capacity, build_app
+    from solver.web.hygiene import json_http_protocol
+    started = []
+
+    def start(**capacity):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        app = build_app(capacity=Capacity(**capacity))
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
+                                               http=json_http_protocol(), timeout_graceful_shutdown=1))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        started.append((server, thread))
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        return f"http://127.0.0.1:{port}", app
+    yield start
+    for server, thread in started:
+        server.should_exit = True
+        thread.join(timeout=10)
+    unrestrict()

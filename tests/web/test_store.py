@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -35,7 +36,8 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--db", str(db),
                                          "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                                        cwd=Path(db).parent)  # outside the source tree: the installed build
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

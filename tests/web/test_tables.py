@@ -26,7 +26,7 @@ def app(tmp_path, pile_game, engine_seat_limits):
 
 @pytest.fixture
 def client(app):
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
         yield c
 
 

@@ -1,4 +1,5 @@
-"""The compiled Memorinth kernel and its pure-Python twin agree (hypothesis)."""
+"""The compiled Memorinth play kernel (``memorinth_play``: the rules of ``memorinth_rules.pxd``, the policies of
+``memorinth_policy.pxd``, dealing, resampling, playouts) and its pure-Python twin agree (hypothesis)."""
 
 from __future__ import annotations
 
@@ -7,38 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import memorinth_core as K
-from solver.memorinth.deck import default_deck
-from solver.memorinth.game import MemorinthGame
-from solver.twins import memorinth_core as T
+from solver.kernels import memorinth_play as K
+from solver.twins import memorinth_play as T
 
-DECK = default_deck().table()
-CONFIGS = [dict(players=2), dict(players=3), dict(players=4), dict(players=1),
-           dict(variant="master", players=2), dict(variant="master", players=3, seats="WEN"),
-           dict(variant="master", action_side="special", players=3),
-           dict(variant="master", action_side="alternate", players=4)]
-GAMES = [MemorinthGame(**cfg) for cfg in CONFIGS]
+from .memorinth_states import CONFIGS, DECK, GAMES, states
+
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def make_state(config: int, seed: int, steps: int, resample_for: int) -> np.ndarray:
-    """A reachable state: a seeded deal, then random legal actions, optionally re-sampled for one player."""
-    game = GAMES[config]
-    vec = game.deal(seed).vec.copy()
-    rng = np.random.default_rng(seed)
-    buf = np.empty(396, dtype=np.int32)
-    for _ in range(steps):
-        n = K.legal_actions(vec, DECK, buf)
-        if n == 0:
-            break
-        K.apply_action(vec, DECK, int(buf[rng.integers(n)]))
-    if resample_for >= 0 and vec[T.PHASE] != T.PH_OVER:
-        K.resample(vec, resample_for % int(vec[T.NPLAYERS]), seed)
-    return vec
-
-
-states = st.builds(make_state, st.integers(0, len(CONFIGS) - 1), st.integers(0, 2**31),
-                   st.integers(0, 80), st.integers(-1, 3))
 
 
 def test_layouts_agree():
@@ -124,39 +99,6 @@ def test_resampling_agrees(vec, seed, player):
     assert (x == y).all()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(states)
-def test_shortest_escape_and_solution_counts_agree(vec):
-    if vec[T.PHASE] == T.PH_OVER:
-        return
-    player = int(vec[T.TOMOVE])
-    a, b = np.zeros(9, np.int32), np.zeros(9, np.int32)
-    ka = K.shortest_escape(vec, DECK, player, 3, 20000, 0.0, a, np.zeros(1, np.int32))
-    if ka[0] == 2:
-        return
-    tb = T.shortest_escape(vec, DECK, player, 3, 0, 0.0, b, np.zeros(1, np.int32))
-    assert ka[:3] == tb[:3]
-    assert (a == b).all()
-    if ka[0] == 0 and ka[1] <= 2:
-        assert K.count_solutions(vec, DECK, player, ka[1], 50, 0) == T.count_solutions(vec, DECK, player, ka[1],
-                                                                                      50, 0)
-
-
-def test_shortest_escape_publishes_the_same_progress():
-    """stop[1] (the iteration's bound) and stop[2] (nodes / 1024) as another thread reads them, kernel = twin."""
-    vec = MemorinthGame().deal(5).vec.copy()          # 6 own turns, about 5,400 nodes over 4 iterations
-    results, controls = [], []
-    for module in (K, T):
-        control = np.zeros(3, np.int32)
-        results.append(module.shortest_escape(vec, DECK, 0, 10, 0, 0.0, np.zeros(30, np.int32), control))
-        controls.append(control)
-    assert results[0][:3] == results[1][:3] and results[0][0] == 0   # node counts differ by the tables' TT
-    for (_, length, _, nodes), control in zip(results, controls):
-        assert control[0] == 0 and control[1] == length == 6
-        # published at every 1024th node of an iteration: behind the total by less than 1024 per iteration
-        assert 0 < control[2] <= nodes >> 10 and (nodes >> 10) - control[2] <= 6
-
-
 @pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
 def test_bad_vectors_are_rejected(module):
     vec = GAMES[0].deal(0).vec.copy()
@@ -176,8 +118,6 @@ def test_bad_vectors_are_rejected(module):
         module.legal_actions(bad, DECK, buf)
     with pytest.raises(ValueError):
         module.playouts(vec, DECK, 0, 999, 1, 0, 0, np.zeros(4, np.int32), 10, np.zeros(12, np.int64))
-    with pytest.raises(ValueError):
-        module.shortest_escape(vec, DECK, 0, 0, 0, 0.0, np.zeros(3, np.int32), np.zeros(1, np.int32))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,0 +1,305 @@
+"""OpenSpiel's PPO (PyTorch) trained on a small setting of each game, against random play and our hint.
+
+``python benchmarks/run.py openspiel_rl [--quick] [--games a,b]`` needs the ``rl`` extra
+(``pip install 'memory-solver[openspiel,rl]'``: PyTorch, CPU is enough). Per game:
+
+- training: OpenSpiel's ``open_spiel.python.pytorch.ppo.PPO`` with its MLP agent (``PPOAgent``, two hidden
+  layers of 64) on ``rl_environment`` environments of the game (``observation_type=OBSERVATION``: the
+  observation tensor of ``docs/openspiel.md``, which says who observes), 8 environments stepped together.
+  In the cooperative games (Embers, Forgotten, Mnemonic) one network plays every seat; in the competitive ones
+  (Aetherya and Memorinth for two) it plays one seat, alternately the first and the second, against uniformly
+  random play. Its reward is the game's return (cooperative), or 1 for a win, 0.5 for a tie and 0 for a loss.
+- the learning curve: every few updates, the win rate of the current policy (sampling its moves) on 100 fresh
+  deals against random play, drawn into ``docs/plots/rl-<game>.svg``;
+- at the end, on the same seeded deals: the trained policy, random play and our hint (``solver.hint``, top
+  move, a fixed node budget) in every seat (cooperative), or the trained policy against random play and
+  against our hint in both seats (competitive), with 95% Wilson intervals.
+
+Everything is seeded (PyTorch, the environments, the deals, the policies); CPU time is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import table  # noqa: E402
+from openspiel_charts import curves, write  # noqa: E402
+
+from solver.stats import wilson  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A game's small setting for the benchmark."""
+
+    spec: str
+    cooperative: bool
+    #: training updates (each of 8 environments x 128 steps) in the full and the quick run
+    updates: int
+    quick_updates: int
+    #: our hint's budget per decision (``nodes``)
+    hint_nodes: int
+    #: deals of the final comparison (the hint is the slow part)
+    deals: int = 100
+
+
+SETTINGS = {
+    "forgotten": Setting("forgotten(width=4,height=3,pairs=4,erasure=round)", True, 150, 6, 200),
+    "memorinth": Setting("memorinth", False, 150, 6, 2000),
+    "mnemonic": Setting("mnemonic(players=2)", True, 120, 6, 200),
+    "aetherya": Setting("aetherya", False, 100, 4, 200, deals=40),
+    "embers": Setting("embers(chapter=prologue)", True, 60, 3, 200, deals=40),
+}
+NUM_ENVS, STEPS_PER_BATCH = 8, 128
+CURVE_DEALS = 100
+
+
+# ---------------------------------------------------------------------- the learner's view of a game
+class SeatEnv:
+    """One ``rl_environment`` game seen by a learner that plays ``seats`` (every seat, or one); the other seats
+    are played by uniformly random moves inside the environment. Time steps carry the observation and legal
+    actions of the seat to act at index 0, so that PPO (``player_id=0``) plays whichever seat is to act."""
+
+    def __init__(self, env, rng: np.random.Generator, cooperative: bool) -> None:
+        self.env, self.rng, self.cooperative = env, rng, cooperative
+        self.seat, self.episodes = 0, 0
+
+    def _learner(self, player: int) -> bool:
+        return self.cooperative or player == self.seat
+
+    def _advance(self, step):
+        while not step.last() and not self._learner(step.observations["current_player"]):
+            player = step.observations["current_player"]
+            step = self.env.step([int(self.rng.choice(step.observations["legal_actions"][player]))])
+        return step
+
+    def _reward(self, step) -> float:
+        returns = step.rewards
+        if self.cooperative:
+            return float(returns[0])
+        mine, theirs = returns[self.seat], max(r for p, r in enumerate(returns) if p != self.seat)
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+    def reset(self):
+        while True:
+            self.episodes += 1
+            self.seat = self.episodes % self.env.num_players
+            step = self._advance(self.env.reset())
+            if not step.last():
+                return self._view(step)
+
+    def _view(self, step):
+        from open_spiel.python.rl_environment import StepType, TimeStep
+        player = step.observations["current_player"]
+        return TimeStep(observations={"info_state": [step.observations["info_state"][player]],
+                                      "legal_actions": [step.observations["legal_actions"][player]],
+                                      "current_player": 0},
+                        rewards=None, discounts=None, step_type=StepType.MID)
+
+    def step(self, action: int):
+        """Play the learner's ``action``, then the others' until the learner's turn or the end; returns
+        ``(next time step, reward, done)`` (a finished game is dealt again)."""
+        step = self._advance(self.env.step([int(action)]))
+        if step.last():
+            return self.reset(), self._reward(step), True
+        return self._view(step), 0.0, False
+
+
+# ---------------------------------------------------------------------- policies for evaluation
+def ppo_move(agent, torch, state, player: int) -> int:
+    obs = torch.Tensor(np.asarray(state.observation_tensor(player), dtype=np.float32))[None, :]
+    mask = torch.zeros((1, agent.num_actions), dtype=torch.bool)
+    mask[0, state.legal_actions()] = True
+    with torch.no_grad():
+        action, *_ = agent.get_action_and_value(obs, legal_actions_mask=mask)
+    return int(action.item())
+
+
+def hint_move(ours, sos, solver_api, state, player: int, nodes: int, seed: int) -> int:
+    result = solver_api.hint(ours, sos.inner_state(state), top=1, nodes=nodes, player=player, seed=seed)
+    return sos.action_from_move(state, result.best.move)
+
+
+def play(game, sos, deal: int, seats: tuple, rng: np.random.Generator) -> list[float]:
+    """One game from deal ``deal``: ``seats[p]`` is a function ``(state, player) -> action``."""
+    state = sos.deal(game, deal)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            player = state.current_player()
+            state.apply_action(seats[player](state, player))
+    return state.returns()
+
+
+def won(returns: list[float], seat: int | None) -> float:
+    """The outcome for ``seat`` (1 win, 0.5 tie, 0 loss), or the team's return (``seat`` None)."""
+    if seat is None:
+        return float(returns[0] > 0)
+    theirs = max(r for p, r in enumerate(returns) if p != seat)
+    return 1.0 if returns[seat] > theirs else 0.5 if returns[seat] == theirs else 0.0
+
+
+def win_rate(game, sos, policy, other, deals: list[int], cooperative: bool, seed: int) -> list[float]:
+    """Per deal: the team's result with ``policy`` in every seat, or ``policy``'s result in each seat in turn
+    against ``other`` (the deal played once per seat)."""
+    rng = np.random.default_rng(seed)
+    n = game.num_players()
+    out = []
+    for deal in deals:
+        if cooperative:
+            out.append(won(play(game, sos, deal, tuple([policy] * n), rng), None))
+            continue
+        for seat in range(n):
+            seats = tuple(policy if p == seat else other for p in range(n))
+            out.append(won(play(game, sos, deal, seats, rng), seat))
+    return out
+
+
+def interval(results: list[float]) -> str:
+    wins = sum(results)
+    lo, hi = wilson(int(round(wins)), len(results))
+    return f"{wins / len(results):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+# ---------------------------------------------------------------------- training
+def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
+    import torch
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch.ppo import PPO, PPOAgent
+
+    import solver.api as solver_api
+    import solver.openspiel as sos
+    from solver.registry import load_game
+
+    torch.manual_seed(seed)
+    game = sos.load_game(setting.spec)
+    ours = load_game(setting.spec)
+    envs = []
+    for k in range(NUM_ENVS):
+        env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+        env.seed(seed * 100 + k)
+        envs.append(SeatEnv(env, np.random.default_rng(seed * 100 + k), setting.cooperative))
+    size = game.observation_tensor_size()
+    agent = PPO(input_shape=(size,), num_actions=game.num_distinct_actions(), num_players=game.num_players(),
+                player_id=0, num_envs=NUM_ENVS, steps_per_batch=STEPS_PER_BATCH, agent_fn=PPOAgent,
+                learning_rate=2.5e-4, entropy_coef=0.01)
+    rng = np.random.default_rng(seed)
+
+    def random_move(state, player):
+        return int(rng.choice(state.legal_actions()))
+
+    def learned(state, player):
+        return ppo_move(agent.network, torch, state, player)
+
+    updates = setting.quick_updates if quick else setting.updates
+    every = max(1, updates // 10)
+    curve_deals = list(range(10_000, 10_000 + (20 if quick else CURVE_DEALS)))
+    steps = [env.reset() for env in envs]
+    curve, start, played = [], time.process_time(), 0
+    curve.append((0, sum(win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1))
+                  / (len(curve_deals) * (1 if setting.cooperative else game.num_players()))))
+    for update in range(1, updates + 1):
+        for _ in range(STEPS_PER_BATCH):
+            outputs = agent.step(steps)
+            results = [env.step(out.action) for env, out in zip(envs, outputs)]
+            steps = [r[0] for r in results]
+            agent.post_step([r[1] for r in results], [r[2] for r in results])
+            played += sum(r[2] for r in results)
+        agent.learn(steps)
+        if update % every == 0 or update == updates:
+            rate = win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1)
+            curve.append((update * NUM_ENVS * STEPS_PER_BATCH, sum(rate) / len(rate)))
+            print(f"  {name}: update {update}/{updates}, {played} games, win rate against random "
+                  f"{curve[-1][1]:.1%}, {time.process_time() - start:.0f} s CPU", flush=True)
+    training_seconds = time.process_time() - start
+
+    def hinted(state, player):
+        return hint_move(ours, sos, solver_api, state, player, setting.hint_nodes, int(rng.integers(2**31)))
+
+    deals = list(range(20 if quick else setting.deals))
+    start = time.process_time()
+    if setting.cooperative:     # the team's win rate, the same policy in every seat
+        final = {"trained policy": win_rate(game, sos, learned, random_move, deals, True, 2),
+                 "random play": win_rate(game, sos, random_move, random_move, deals, True, 2),
+                 "our hint": win_rate(game, sos, hinted, hinted, deals, True, 2)}
+    else:                       # the first policy's win rate, in each seat against the second
+        final = {"trained vs random": win_rate(game, sos, learned, random_move, deals, False, 2),
+                 "trained vs our hint": win_rate(game, sos, learned, hinted, deals, False, 2),
+                 "our hint vs random": win_rate(game, sos, hinted, random_move, deals, False, 2),
+                 "random vs random": win_rate(game, sos, random_move, random_move, deals, False, 2)}
+    return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": updates,
+            "steps": updates * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
+            "training_seconds": round(training_seconds, 1), "evaluation_seconds": round(time.process_time() - start, 1),
+            "final": final, "deals": len(deals), "curve_deals": len(curve_deals)}
+
+
+def draw(name: str, setting: Setting, result: dict) -> Path:
+    """The learning curve, with the final levels of random play and our hint as dashed lines."""
+    curve = result["curve"]
+    ends = (curve[0][0], curve[-1][0])
+    final = {label: sum(r) / len(r) for label, r in result["final"].items()}
+    if setting.cooperative:
+        title = f"PPO on {setting.spec}: team win rate"
+        series = {"trained policy (every seat)": curve,
+                  "random play": [(x, final["random play"]) for x in ends],
+                  "our hint": [(x, final["our hint"]) for x in ends]}
+        dashed = frozenset(("random play", "our hint"))
+    else:
+        title = f"PPO on {setting.spec}: win rate against random play"
+        series = {"trained policy vs random": curve,
+                  "our hint vs random": [(x, final["our hint vs random"]) for x in ends],
+                  "random vs random": [(x, final["random vs random"]) for x in ends]}
+        dashed = frozenset(("our hint vs random", "random vs random"))
+    note = (f"{result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; each point {result['curve_deals']} deals "
+            "(dashed: the final comparison's levels)")
+    return write(f"rl-{name}", curves(title, series, "training steps", "win rate", y_range=(0.0, 1.0),
+                                      dashed=dashed, note=note))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench_openspiel_rl")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--games", default=",".join(SETTINGS))
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    try:
+        import torch  # noqa: F401
+        import solver.openspiel  # noqa: F401
+    except ImportError as exc:
+        print(f"skipped: {exc} (pip install 'memory-solver[openspiel,rl]')")
+        return 0
+    torch.set_num_threads(1)
+    RESULTS.mkdir(exist_ok=True)
+    rows = []
+    for name in args.games.split(","):
+        setting = SETTINGS[name]
+        print(f"\n### {name}: `{setting.spec}`\n", flush=True)
+        result = train(name, setting, args.quick, args.seed)
+        suffix = "-quick" if args.quick else ""
+        (RESULTS / f"rl_{name}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+        for label, results in result["final"].items():
+            rows.append([name, label, interval(results), len(results)])
+        print(table(["policy", "win rate [95% CI]", "games"],
+                    [[label, interval(r), len(r)] for label, r in result["final"].items()]))
+        print(f"\n{result['steps']:,} training steps ({result['games']:,} games) in {result['training_seconds']} s CPU; "
+              f"evaluation {result['evaluation_seconds']} s CPU")
+        draw(name + suffix, setting, result)
+    print("\n### All games\n")
+    print(table(["game", "policy", "win rate [95% CI]", "games"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,64 @@
+"""Shared helpers of the OpenSpiel tests: seeded random play through OpenSpiel states, observers by type."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import make_observation
+
+#: parameter sets of the observation tests: every mode of every game at least once
+SETTINGS = {
+    "aetherya": ["aetherya", "aetherya(mode=objects,players=3)", "aetherya(mode=coop,players=3)",
+                 "aetherya(mode=solo)"],
+    "embers": ["embers", "embers(chapter=prologue)"],
+    "forgotten": ["forgotten(width=4,height=3,pairs=4,erasure=turn)", "forgotten(width=5,height=4,goal=clear)"],
+    "memorinth": ["memorinth", "memorinth(players=3,variant=master,action_side=special)",
+                  "memorinth(chance_setup=true)"],
+    "mnemonic": ["mnemonic", "mnemonic(players=4,mode=into-the-grey)"],
+}
+SPECS = [spec for specs in SETTINGS.values() for spec in specs]
+
+PUBLIC = pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
+ALL_PLAYERS = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                         private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+PRIVATE_ONLY = pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
+                                          private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+PUBLIC_HISTORY = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                            private_info=pyspiel.PrivateInfoType.NONE)
+
+
+def play(state: pyspiel.State, rng: np.random.Generator) -> None:
+    """One seeded random step: a chance outcome by its probability, or a uniformly random legal action."""
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+    else:
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+
+
+def decision_states(game: pyspiel.Game, seed: int, games: int, every: int = 1) -> list[pyspiel.State]:
+    """Every ``every``-th decision of ``games`` seeded random games, then each game's end."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                if decisions % every == 0:
+                    out.append(state.clone())
+                decisions += 1
+            play(state, rng)
+        out.append(state)
+    return out
+
+
+def tensor(observer, state: pyspiel.State, player: int) -> np.ndarray:
+    """A copy of ``observer``'s tensor of ``state`` for ``player``."""
+    observer.set_from(state, player)
+    return np.array(observer.tensor, copy=True)
+
+
+def observer(game: pyspiel.Game, kind: pyspiel.IIGObservationType):
+    return make_observation(game, kind)

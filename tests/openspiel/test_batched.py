@@ -1,0 +1,88 @@
+"""The batched environment (``solver/openspiel/batched.py``) against the single-game path.
+
+Every game, on its vectorised rules where it has them and on the generic state rules otherwise, plays seeded
+random steps with ``record=True``; each finished game is then replayed through the OpenSpiel adapter from its
+first state with the same decisions and chance outcomes: at every decision the batched legal mask and
+observation tensor must equal the adapter's, and the returns at the end too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'memory-solver[openspiel]')")
+
+import solver.openspiel as sos  # noqa: E402
+from solver.errors import IllegalMoveError  # noqa: E402
+from solver.game import CHANCE_PLAYER  # noqa: E402
+from solver.openspiel.batched import BatchedEnv  # noqa: E402
+
+#: (spec, slots, steps): small settings, so that games finish within the steps
+CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
+         ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
+         ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
+         ("mnemonic(players=2)", 6, 60), ("embers(chapter=prologue)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+
+
+@pytest.mark.parametrize("spec,slots,steps", CASES)
+def test_the_batched_games_are_the_single_games(spec, slots, steps):
+    env = BatchedEnv(spec, n=slots, seed=3, record=True)
+    game = sos.load_game(spec)
+    rng = np.random.default_rng(5)
+    for _ in range(steps):
+        seen = env.observations()
+        for i in range(slots):
+            shadow = _shadow(game, env, i)
+            player = int(env.current_player[i])
+            assert player == shadow.current_player()
+            assert np.flatnonzero(env.legal_mask[i]).tolist() == shadow.legal_actions()
+            assert np.array_equal(seen[i], np.asarray(shadow.observation_tensor(player), dtype=np.float32))
+        checked = len(env.completed)
+        rewards, done = env.step(env.random_actions(rng))
+        ended = env.completed[checked:]
+        assert len(ended) == done.sum()
+        for (first, recorded, returns), slot in zip(ended, np.flatnonzero(done)):
+            replayed = sos.wrap_state(game, first)
+            for _, action in recorded:
+                replayed.apply_action(action)
+            assert replayed.is_terminal() and replayed.returns() == returns == rewards[slot].tolist()
+        assert not rewards[~done].any()
+    assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
+    assert env.vectorised == (spec.split("(")[0] in ("forgotten", "memorinth"))
+
+
+def _shadow(game, env: BatchedEnv, slot: int) -> pyspiel.State:
+    """The adapter's state of ``slot``: its game's first state replayed through its recorded steps."""
+    first, steps = env.history(slot)
+    state = sos.wrap_state(game, first)
+    for actor, action in steps:
+        if actor != CHANCE_PLAYER:
+            assert state.current_player() == actor
+        state.apply_action(action)
+    assert state.position.moves == env.moves[slot]
+    return state
+
+
+def test_steps_are_checked_and_seeded():
+    one, two = BatchedEnv("forgotten(width=4,height=3)", n=4, seed=9), BatchedEnv("forgotten(width=4,height=3)", n=4,
+                                                                                    seed=9)
+    rng1, rng2 = np.random.default_rng(1), np.random.default_rng(1)
+    for _ in range(20):
+        r1, d1 = one.step(one.random_actions(rng1))
+        r2, d2 = two.step(two.random_actions(rng2))
+        assert np.array_equal(r1, r2) and np.array_equal(d1, d2)
+        assert np.array_equal(one.observations(), two.observations())
+    bad = one.random_actions(rng1)
+    bad[2] = next(a for a in range(one.num_actions) if not one.legal_mask[2, a])
+    with pytest.raises(IllegalMoveError, match=r"actions\[2\]"):
+        one.step(bad)
+    with pytest.raises(ValueError, match="expected 4"):
+        one.step([0, 1])
+
+
+def test_the_state_rules_serve_a_game_without_vectorised_rules():
+    fast, slow = BatchedEnv("memorinth", n=3, seed=2), BatchedEnv("memorinth", n=3, seed=2, fast=False)
+    assert fast.vectorised and not slow.vectorised
+    assert np.array_equal(fast.legal_mask, slow.legal_mask)      # the same deals: the kernel's deal of each seed
+    assert np.array_equal(fast.observations(), slow.observations())
