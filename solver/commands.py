@@ -185,11 +185,11 @@ def _print_result(game: Game, verb: str, result: Any, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------- limits, game flags, verb options
-def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True) -> None:
+def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True, time_help: str = "time limit in milliseconds",
+                   nodes_help: str = "node (or sample) limit; the answer is then the same on every machine") -> None:
     """``--time-ms``, ``--nodes`` and (optionally) ``--seed``."""
-    parser.add_argument("--time-ms", type=int, default=None, help="time limit in milliseconds")
-    parser.add_argument("--nodes", type=int, default=None, help="node (or sample) limit; the answer is then the same "
-                                                                "on every machine")
+    parser.add_argument("--time-ms", type=int, default=None, help=time_help)
+    parser.add_argument("--nodes", type=int, default=None, help=nodes_help)
     if seed:
         parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
@@ -592,6 +592,9 @@ def _build_generate(p: argparse.ArgumentParser, game: Game) -> None:
         else:
             kind, difficulty = service.puzzle_kind(g, args.kind, args.difficulty, verb_options(g, "generate", args),
                                                    COMMAND_LINE)
+            if difficulty != args.difficulty:  # a kind with a grade of its own (Memorinth's escape-in-K)
+                sys.stderr.write(f"note: every {kind} puzzle is {difficulty}: making {difficulty} puzzles "
+                                 f"(not {args.difficulty})\n")
             request = service.GenerateRequest(game=g, kind=kind, difficulty=difficulty, seed=args.seed,
                                               run=_run_of(args))
             service.check_run_of(args.seed, request.run)
@@ -639,7 +642,9 @@ def _build_review(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--player", type=int, default=None, help="the player to review (default: the record's observer)")
     p.add_argument("--mistakes", type=int, default=3, help="how many biggest mistakes to list (default 3)")
     p.add_argument("--json", action="store_true")
-    add_limit_args(p)
+    add_limit_args(p, time_help="time limit of the whole review in milliseconds (each decision gets an equal share "
+                                "of the time left; default: the game's default time per decision)",
+                   nodes_help="each decision's node (or sample) limit; the review is then the same on every machine")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:

@@ -106,8 +106,8 @@ class Request:
 
     @property
     def limits_each(self) -> bool:
-        """Whether ``limits`` apply to each decision or turn of the action (a review's decisions, a hint's analysed
-        turns) rather than to the whole; the caller's cap bounds the whole either way."""
+        """Whether the action spreads ``limits`` over its decisions or turns itself (a review's decisions, a hint's
+        analysed turns): its context then carries only the caller's cap, which bounds the whole either way."""
         return False
 
     def __repr__(self) -> str:  # short: a generated one would print whole positions
@@ -253,7 +253,8 @@ class CheckRequest(Request):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class ReviewRequest(Request):
-    """Every decision of ``player`` in ``record`` judged from what that player knew (the limits apply to each)."""
+    """Every decision of ``player`` in ``record`` judged from what that player knew (``limits.time_ms`` caps the
+    whole review, ``limits.nodes`` is each decision's budget: :func:`solver.review.review`)."""
 
     ACTION: ClassVar[str] = "review"
     VERB: ClassVar[str] = "review"
@@ -736,8 +737,9 @@ def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
     if ctx.report is not None:
         def report(partial: dict[str, Any]) -> None:
             ctx.maybe_report(lambda: ReviewAnswer(partial))
-    each, deadline = _each(request, ctx)
-    yield ReviewAnswer(review(request.game, request.record, request.player, limits=each, seed=request.seed,
+    cap = ctx.limits.time_ms  # the caller's cap on the whole review (context); time_ms caps it too (review)
+    deadline = None if cap is None else ctx.started + cap / 1000
+    yield ReviewAnswer(review(request.game, request.record, request.player, limits=request.limits, seed=request.seed,
                               mistakes=request.mistakes, cancel=ctx.cancel, report=report, deadline=deadline))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver import contract
+from solver.cli import main
 from solver.puzzles import check, make_puzzle
 from solver.registry import game_names, load_game
 from solver.service import puzzle_kind
@@ -46,3 +47,12 @@ def test_memorinth_escape_in_k_takes_its_own_grade_whatever_difficulty_is_asked(
         assert puzzle_kind(game, "escape-in-3", asked, {}) == ("escape-in-3", "easy")
     puzzle = make_puzzle(game, *puzzle_kind(game, "escape-in-3", "medium", {}), 0, 0)
     assert puzzle["difficulty"] == "easy" and puzzle["turns"] == 3
+
+
+def test_the_command_line_says_which_grade_it_makes(capsys):
+    """A person who asks escape-in-3 at the default difficulty gets an easy puzzle and a note saying why."""
+    assert main(["memorinth", "generate", "--kind", "escape-in-3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert '"difficulty": "easy"' in out and "every escape-in-3 puzzle is easy" in err and "not medium" in err
+    assert main(["memorinth", "generate", "--kind", "escape-in-3", "--difficulty", "easy", "--json"]) == 0
+    assert capsys.readouterr().err == ""
