@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import table  # noqa: E402
 
 from solver.engine import Engine  # noqa: E402
-from solver.fuzz import base_queries, campaign, check_answers, run_campaign  # noqa: E402
+from solver.fuzz import base_queries, campaign, check_answers, probe, run_campaign  # noqa: E402
 from solver.registry import game_names  # noqa: E402
 from solver.testing import TimedLines  # noqa: E402
 
@@ -67,22 +67,14 @@ def bench_cancellation(quick: bool) -> None:
         for action in ("hint", "solve"):
             latencies, statuses = [], set()
             for _ in range(1 if quick else 3):
-                out = TimedLines()
-                engine = Engine(out)
-                engine.handle_line(json.dumps({"id": "q", **_query(name, action, {"time_ms": 30000})}))
-                time.sleep(0.5)
-                finished = any(r.get("id") == "q" and not r.get("isDuringSearch") for _, r in out.lines)
-                sent = time.perf_counter()
-                engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-                engine.close()
-                answered, response = out.of("q")[0]
-                if "error" in response:
-                    statuses.add("error: " + response["error"][:40])
-                elif finished:
+                run = probe(_query(name, action, {"time_ms": 30000}), terminate_after=0.5)
+                if "error" in run.answer:
+                    statuses.add("error: " + run.answer["error"][:40])
+                elif run.finished_early:
                     statuses.add("finished before 0.5 s")
                 else:
-                    latencies.append(answered - sent)
-                    statuses.add("ok" if answered - sent <= 0.2 else "SLOW")
+                    latencies.append(run.seconds)
+                    statuses.add("ok" if run.seconds <= 0.2 else "SLOW")
             rows.append((name, action, f"{statistics.median(latencies) * 1000:.0f}" if latencies else "-",
                          f"{max(latencies) * 1000:.0f}" if latencies else "-", ", ".join(sorted(statuses))))
     print(table(("game", "action", "median ms", "max ms", "status"), rows))

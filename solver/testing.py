@@ -131,6 +131,25 @@ class TimedLines:
         return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
 
 
+def first_decision(game: Game, seed: int) -> State:
+    """A game dealt with ``seed`` and advanced by seeded chance outcomes to the first decision of a player."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(seed)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome(rng))
+    return state
+
+
+def random_action(state: State, rng: np.random.Generator, avoid: tuple[str, ...] = ()) -> int:
+    """A chance outcome drawn with its probability, else a legal action drawn uniformly (moves named in ``avoid``,
+    such as a game's "end", only when nothing else is legal)."""
+    if state.is_chance_node():
+        return state.sample_chance_outcome(rng)
+    legal = state.legal_actions()
+    keep = [a for a in legal if state.action_to_string(a) not in avoid] or legal
+    return int(keep[rng.integers(len(keep))])
+
+
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
 
 

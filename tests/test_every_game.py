@@ -3,24 +3,14 @@
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import solver.registry
 from solver.engine import Engine
 from solver.registry import GAMES as GAMES_BY_PACKAGE, game_names, load_game
-from solver.testing import TimedLines, random_simulation
+from solver.testing import TimedLines, first_decision, random_simulation
 
 GAMES = game_names()
-
-
-def first_decision(game, seed):
-    """A seeded deal advanced through chance nodes to the first decision of a player."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed=seed)
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance_outcome(rng))
-    return state
 
 
 def test_every_game_folder_is_registered_and_every_registered_game_loads():

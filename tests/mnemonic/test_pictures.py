@@ -14,7 +14,7 @@ from solver.puzzles import generate
 from solver.search import Limits, SearchContext
 from solver.testing import click_targets as targets, svg_root as parse
 
-from .helpers import session_script
+from .helpers import random_action, session_script
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (the installed package has no docs)
@@ -39,12 +39,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
                     names = targets(parse(contract.svg(game, position)))
                     for move in game.legal_moves(position):
                         assert reachable(move, names), (move, position.to_notation())
-            if state.is_chance_node():
-                action = state.sample_chance_outcome(rng)
-            else:
-                legal = state.legal_actions()
-                keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
-                action = int(keep[rng.integers(len(keep))])
+            action = random_action(state, rng)
             entry = observed_entry(state, action, 1)
             state.apply_action(action)
             view.apply_move(entry)
