@@ -593,16 +593,18 @@ function renderHint(answer, over = false) {
   $("hint-meaning").textContent = `value: ${meaning}${searching}`;
   const list = $("hint-list");
   list.innerHTML = "";
+  // the engine's unit decides how a value reads: "probability" as a percentage (docs/engine.md, valueUnit)
+  const unit = answer.rootInfo?.valueUnit === "probability" ? "probability" : meaning;
   const values = (answer.moveInfos || []).map((m) => m.value);
   const top = Math.max(...values.map(Math.abs), 1e-9);
   for (const m of answer.moveInfos || []) {
     const item = document.createElement("li");
     item.dataset.move = m.move;
-    const ci = m.valueCI ? ` [${formatValue(m.valueCI[0], meaning)}, ${formatValue(m.valueCI[1], meaning)}]` : "";
+    const ci = m.valueCI ? ` [${formatValue(m.valueCI[0], unit)}, ${formatValue(m.valueCI[1], unit)}]` : "";
     item.innerHTML = '<span class="move"></span><span class="value"></span><span class="why"></span>' +
       '<div class="bar"><span></span></div>';
     item.querySelector(".move").textContent = m.move;
-    item.querySelector(".value").textContent = formatValue(m.value, meaning) + ci;
+    item.querySelector(".value").textContent = formatValue(m.value, unit) + ci;
     item.querySelector(".why").textContent = m.why || "";
     item.querySelector(".bar span").style.width = `${Math.max(2, (100 * Math.abs(m.value)) / top)}%`;
     list.append(item);
@@ -678,6 +680,7 @@ async function review() {
   }
   if (final) showReview(final, false);
   else if (S.review) renderProgress($("review-progress"), S.review, false);
+  $("review-panel").scrollIntoView({ block: "start" });  // its top: the progress, the summary and the graph
   const first = S.review?.mistakes?.[0];
   if (first && S.cursor === null) await showReviewTurn(first.index ?? first.turn);
 }
