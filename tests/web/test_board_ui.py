@@ -388,3 +388,29 @@ def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_p
             p.dispatch_event("#players", "change")
             assert p.input_value("#mode") == mode["default"]
     page.close()
+
+
+# ---------------------------------------------------------------------------------------------- a planted blunder
+#: a game, seed and moves whose review holds a blunder: Embers' values are exact, and on seed 3 Fenrys's second draw
+#: (instead of stopping) loses more than the blunder threshold
+PLANTED = ("embers", 3, ["draw", "draw", "stop"], 1)
+
+
+def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(board, chromium):
+    game, seed, moves, index = PLANTED
+    page = Page(chromium, board, query="?nodes=100")
+    page.deal(game, seed)
+    page.play(game, len(moves))
+    page.page.click("#review")
+    page.page.wait_for_selector("#review-progress[data-running=false]", timeout=120_000)
+    page.idle()
+    seat = page.state()
+    played = [m["move"] for m in seat["record"]["moves"]]
+    turn = played.index(moves[index], played.index(moves[0]) + 1)  # the second draw
+    row = page.page.locator(f'#review-table tr[data-turn="{turn}"]')
+    assert row.get_attribute("data-grade") == "blunder"
+    assert page.page.evaluate("() => getComputedStyle(document.querySelector('#review-table tr.grade-blunder td')).color") \
+        == "rgb(213, 94, 0)"
+    assert page.page.locator(f'#review-graph [data-index="{turn}"].grade-blunder').count() == 1
+    assert "mistake" in page.page.locator("#move-list li").nth(turn).get_attribute("class")
+    page.close()
