@@ -414,3 +414,20 @@ def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(bo
     assert page.page.locator(f'#review-graph [data-index="{turn}"].grade-blunder').count() == 1
     assert "mistake" in page.page.locator("#move-list li").nth(turn).get_attribute("class")
     page.close()
+
+
+# ---------------------------------------------------------------------------------------------- the end of a game
+def test_the_end_of_a_game_shows_the_engines_score_of_the_seats_view(board, chromium):
+    page = Page(chromium, board, query="?nodes=40")
+    page.deal("forgotten")
+    page.page.click('#moves button[data-move="give up"]')  # the quickest end of a game
+    page.page.wait_for_selector("#summary-panel:not([hidden])", timeout=30_000)
+    page.idle()
+    seat = page.state()
+    assert seat["over"]
+    score = engine(board, {"action": "score", "game": seat["game"], "state": seat["view"]})
+    shown = page.page.inner_text("#summary")
+    for key, value in score.items():
+        if key not in ("id", "action", "isDuringSearch", "game") and value is not None:
+            assert key in shown
+    page.close()

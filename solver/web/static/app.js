@@ -8,6 +8,7 @@ import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigatio
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
 import { fitForTouch, revealMove } from "./touch.js";
 import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
+import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -287,6 +288,14 @@ async function render() {
   $("redo").disabled = !seat || !answer.canRedo;
   $("hint").disabled = !seat || answer.over || S.hintRun !== null;
   $("full-record").hidden = !answer.fullRecord;
+  const summarise = seat && answer.over;
+  if (!summarise) $("summary-panel").hidden = true;
+  else if ($("summary-panel").dataset.revision !== String(answer.revision)) {
+    $("summary-panel").dataset.revision = String(answer.revision);
+    renderSummary($("summary"), answer.game, answer.view)
+      .then(() => { $("summary-panel").hidden = false; })
+      .catch((error) => say($("message"), `no score: ${error.message}`));
+  }
   const training = seat && answer.mode === "dealt" && !answer.fullRecord &&
     answer.seats.filter((s) => s.by === "human").length === 1;
   $("reveal").hidden = !training;
