@@ -12,6 +12,7 @@ import pytest
 from solver.errors import IllegalMoveError
 from solver.record import entry_for, seat_entries, seat_record
 from solver.registry import game_names, load_game
+from solver.testing import random_action
 
 #: besides every game's default: the modes and player counts that change who sees what
 VARIANTS = ["aetherya(players=1,mode=solo)", "aetherya(mode=objects,players=3)", "embers(chapter=prologue)",
@@ -31,12 +32,7 @@ def random_moves(game, seed, steps=STEPS):
     for _ in range(steps):
         if state.is_terminal():
             return
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
-        else:
-            legal = state.legal_actions()
-            action = legal[rng.integers(len(legal))]
+        action = random_action(state, rng)
         move = state.action_to_string(action)
         after = state.clone()
         after.apply_action(action)

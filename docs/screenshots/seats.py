@@ -62,12 +62,49 @@ def shoot_seats(game: str, seed: int, moves: int, out: Path) -> Path:
                         f"padding-top:6px'>seat {i}'s phone</figcaption></figure>"
                         for i, picture in enumerate(pictures)) + "</body>")
                 frame.screenshot(path=str(path))
+                shoot_table(browser, created["table"], out / f"table-{game}-screen.png")
+                shoot_start(browser, url, game, seed, out)
             finally:
                 browser.close()
     finally:
         stop_server(server, thread)
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
     return path
+
+
+def shoot_table(browser: object, link: str, path: Path) -> None:
+    """The table link on a shared screen (a laptop's viewport): the public information only."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(link)
+    page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    wait_idle(page)
+    page.screenshot(path=str(path))
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def shoot_start(browser: object, url: str, game: str, seed: int, out: Path) -> None:
+    """One phone deals a game for players on their own phones from the page: its Links panel (every seat's link
+    and QR code, ``table-links.png``); then the start page lists the games this browser has opened
+    (``table-start.png``)."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.select_option("#game", game)
+    page.fill("#seed", str(seed))
+    page.select_option("#others", "devices")
+    page.click("#deal")
+    page.wait_for_selector("#table:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#links img, #links svg", timeout=30_000)
+    wait_idle(page)
+    links = out / "table-links.png"
+    page.locator("#links-panel").screenshot(path=str(links))
+    print(f"wrote {links} ({links.stat().st_size // 1024} KiB)")
+    page.goto(url)
+    page.wait_for_selector("#saved-panel:not([hidden])", timeout=30_000)
+    wait_idle(page)
+    start = out / "table-start.png"
+    page.screenshot(path=str(start), full_page=True)
+    print(f"wrote {start} ({start.stat().st_size // 1024} KiB)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from solver import contract
 from solver.record import Record
 from solver.registry import load_game
 from solver.review import review
+from solver.forgotten.placement import advise_placement
 from solver.search import Limits, SearchContext, Stopped
 
 HUGE = 10**12
@@ -146,3 +147,17 @@ def test_place_stops_between_placements_at_its_cap():
     seconds, result = timed(lambda: contract.commands(game)[0].run(game, {"top": 3, "time_ms": 200,
                                                                           "nodes": 2_000_000, "seed": 0}))
     assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 2_000_000
+
+
+def test_place_stops_inside_one_placements_batch_at_its_cap_and_at_terminate():
+    """A budget whose first round gives each placement some 2,000,000 games (10 s of play): the batch is
+    played in pieces, so the cap and terminate stop it within a piece."""
+    game = load_game("forgotten(width=4,height=4,pairs=7)")
+    query = {"top": 3, "time_ms": 200, "nodes": 50_000_000, "seed": 0}
+    seconds, result = timed(lambda: contract.commands(game)[0].run(game, query))
+    assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 600_000
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    ctx = SearchContext(limits=Limits(nodes=50_000_000), cancel=cancel)
+    seconds, result = timed(lambda: advise_placement(game, ctx, top=3))
+    assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 600_000

@@ -396,3 +396,22 @@ def test_other_routes_run_their_work_on_the_same_workers_with_the_same_limits(bo
     with pytest.raises(httpx.ReadTimeout):
         post(url, {}, path="/api/tables", timeout=0.3)
     assert wait_until(lambda: ran[-1:] == ["stopped"], timeout=5)
+
+
+def test_work_that_raises_hands_its_exception_to_the_route(board):
+    """``pages.call`` re-raises the work's exception in the route (it once lost it and the request hung)."""
+    from starlette.responses import JSONResponse
+    url, app = board(threads=1)
+
+    def refuse(cancel):
+        raise ValueError("an illegal move")
+
+    async def tables(request):
+        try:
+            await request.app.state.pages.call(request, refuse, cost_ms=0)
+        except ValueError as exc:
+            return JSONResponse({"id": None, "error": str(exc), "field": "moves[0]"}, status_code=400)
+        return JSONResponse({"result": "ran"})
+    app.add_route("/api/tables", tables, methods=["POST"])
+    answer = post(url, {}, path="/api/tables", timeout=10)
+    assert answer.status_code == 400 and answer.json()["error"] == "an illegal move"

@@ -366,3 +366,32 @@ def test_at_a_real_table_each_phone_enters_its_own_cards_and_sees_the_others_mas
     finally:
         for phone in phones.values():
             phone.close()
+
+
+def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, chromium):
+    """A seat opened in this browser is listed on the start page (the game, the seat, its last move) and a click on
+    it resumes the seat where it stands; another browser (context) lists nothing."""
+    url, _ = board
+    created = create(url, "forgotten", seed=4)
+    phone = Phone(chromium, created["seats"][0]["url"])
+    stranger = Phone(chromium, url)
+    try:
+        phone.page.locator("#moves button").first.click()
+        phone.idle()
+        moves = phone.page.locator("#move-list li").all_text_contents()
+        assert moves
+        phone.page.goto(url)
+        phone.page.wait_for_selector("#saved-panel:not([hidden])", timeout=10_000)
+        listed = phone.page.locator("#saved-games li")
+        assert listed.count() == 1
+        assert "seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
+        listed.first.locator("a").click()
+        phone.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+        phone.idle()
+        assert phone.page.url == created["seats"][0]["url"]
+        assert phone.page.locator("#move-list li").all_text_contents() == moves
+        assert stranger.page.is_hidden("#saved-panel") and stranger.page.locator("#saved-games li").count() == 0
+        assert phone.errors == [] and stranger.errors == []
+    finally:
+        phone.close()
+        stranger.close()

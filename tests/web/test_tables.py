@@ -5,6 +5,7 @@ undo and redo, the engine's seats, the full record, records continued, the event
 import json
 import sqlite3
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -417,3 +418,30 @@ def test_an_unknown_game_and_a_wrong_key_take_the_same_single_lookup(app, client
         calls.clear()
         assert client.get(f"/api/games/{path}").status_code == 404
         assert calls == ["opens"], path
+
+
+# ---------------------------------------------------------------------------------------------- the server's checks
+def test_the_table_routes_go_through_the_servers_checks(client):
+    """Issue 23's middleware guards every table route: Host, Origin, Content-Type, body size, security headers and
+    JSON errors; the seat's page carries the same CSP."""
+    created = new(client, "forgotten", seats=TWO_HUMANS)
+    seat = f"/api/games/{created['id']}/{keys_of(created)[0]}"
+    body = {"game": "forgotten", "seats": TWO_HUMANS}
+    for answer, status, field in (
+            (client.post("/api/games", json=body, headers={"Origin": "http://evil.example"}), 403, "Origin"),
+            (client.post(f"{seat}/moves", json={"moves": ["flip 1,1"]}, headers={"Sec-Fetch-Site": "cross-site"}),
+             403, "Origin"),
+            (client.post(f"{seat}/moves", content=b'{"moves": ["flip 1,1"]}', headers={"Content-Type": "text/plain"}),
+             415, "Content-Type"),
+            (client.get(seat, headers={"Host": "evil.example:8765"}), 403, "Host"),
+            (client.post("/api/games", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                         headers={"Content-Type": "application/json"}), 413, None)):
+        assert answer.status_code == status, answer.text
+        assert set(answer.json()) == {"id", "error", "field"} and (field is None or answer.json()["field"] == field)
+    assert get(client, created, keys_of(created)[0])["record"]["moves"] == []  # nothing refused was applied
+    for path in (seat, f"{seat}/qr", f"/play/{created['id']}/{keys_of(created)[0]}", urlsplit(created["table"]).path):
+        answer = client.get(path)
+        assert answer.status_code == 200 and "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+    malformed = client.post(f"{seat}/moves", content=b'{"moves": [', headers={"Content-Type": "application/json"})
+    assert malformed.status_code == 400 and malformed.json()["field"] == "body"
