@@ -273,6 +273,20 @@ async function take(answer) {
   showBusy();
   rememberGame(answer);
   await render();
+  await enterForced();
+}
+
+/** A real table entered from this page alone: an entry whose only legal form is masked (a card nobody here has
+ * seen: `card ?`, `chance ?`) is entered for the player, with no click (docs/records.md, "No entry for a card the
+ * player has not seen"). Where other seats have pages, the seat that sees the card enters it there. */
+async function enterForced() {
+  const answer = S.answer;
+  const alone = answer.mode === "table" && answer.seats.filter((s) => s.by === "human").length <= 1;
+  const [only, ...others] = answer.legalMoves || [];
+  if (!alone || S.role !== "seat" || others.length || !only || !/(^|\s)\?($|\s)/.test(only)) return;
+  if (S.forcedAt === answer.revision) return;  // refused once at this revision: the player decides
+  S.forcedAt = answer.revision;
+  await change(() => S.server.moves([only], answer.record.moves.length));
 }
 
 async function render() {
