@@ -412,10 +412,14 @@ class Game(ABC):
         """A real table's start as ``player`` sees it, before anything is dealt (``new --table --player N``)."""
         raise UnsupportedActionError("action", "new --table", f"{self.name} has no real-table start yet")
 
-    def apply(self, position: State | View, moves: list[str], field: str = "moves") -> State | View:
-        """A copy of ``position`` advanced by ``moves`` (moves, and chance outcomes as move strings)."""
+    def apply(self, position: State | View, moves: list[str], field: str = "moves",
+              stop: Callable[[], None] | None = None) -> State | View:
+        """A copy of ``position`` advanced by ``moves`` (moves, and chance outcomes as move strings); ``stop`` is
+        called before each move (it raises to end a replay past its caller's time cap or ``terminate``)."""
         current = position.clone()
         for i, text in enumerate(moves):
+            if stop is not None:
+                stop()
             if current.is_terminal():
                 raise IllegalMoveError(f"{field}[{i}]", text, "the game is already over")
             current.apply_move(text, f"{field}[{i}]")
