@@ -21,6 +21,12 @@ from solver.search import SearchContext
 from solver.stats import wilson
 
 DEFAULT_GAMES = 200_000
+#: games in one call of the compiled playouts under a time limit (it cannot be stopped inside a call): about 60 ms,
+#: so the clock and terminate are looked at well within 200 ms
+TIMED_BATCH = 4096
+#: games in one call in any case (its arrays, and how long a Ctrl-C waits): a node budget alone below about 12 M
+#: games on a 6x6 board never reaches it, so its answer is unchanged
+MAX_BATCH = 2**18
 
 
 @dataclass
@@ -74,7 +80,8 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
     spent, round_no = 0, 0
     size = max(200, budget // (4 * len(results)))
     while live and spent < budget:
-        n = min(size, max(1, (budget - spent) // len(live)))
+        n = min(size, max(1, (budget - spent) // len(live)),
+                TIMED_BATCH if ctx.limits.time_ms is not None else MAX_BATCH)
         for result in live:
             if ctx.cancelled or ctx.deadline_passed():      # terminate or the time limit: stop within the round
                 break

@@ -145,3 +145,25 @@ def test_place_stops_between_placements_at_its_cap():
     seconds, result = timed(lambda: contract.commands(game)[0].run(game, {"top": 3, "time_ms": 200,
                                                                           "nodes": 2_000_000, "seed": 0}))
     assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 2_000_000
+
+
+# -- place (the game's own command) --------------------------------------------------------------------------------
+@pytest.mark.parametrize("budget", [2 * 10**9, HUGE])
+def test_place_stops_at_its_time_limit_whatever_its_node_budget(budget):
+    """``memory-solver forgotten place --time-ms 300 --nodes N``: the compiled playouts were called with a quarter
+    of N over the placements at once (2e9: one call of 40 M games, minutes past the limit; 1e12: an array of 47 GiB,
+    an internal error). Under a time limit a call now plays at most ``TIMED_BATCH`` games."""
+    from solver.forgotten.placement import advise_placement
+    game = load_game("forgotten")
+    seconds, result = timed(lambda: advise_placement(game, SearchContext(limits=Limits(time_ms=300, nodes=budget))))
+    assert seconds < 0.3 + SLACK, seconds
+    assert 0 < result["gamesPlayed"] < budget
+
+
+def test_place_with_a_node_budget_alone_is_unchanged_below_the_batch_bound():
+    """A node budget alone keeps its batches (the answer is the same as before the bound and on every machine)."""
+    from solver.forgotten.placement import advise_placement
+    game = load_game("forgotten(width=3,height=4)")
+    first = advise_placement(game, SearchContext(limits=Limits(nodes=4000), seed=2), top=2)
+    assert first == advise_placement(game, SearchContext(limits=Limits(nodes=4000), seed=2), top=2)
+    assert first["gamesPlayed"] == 4000
