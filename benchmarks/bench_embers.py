@@ -290,34 +290,10 @@ GUARANTEE_POSITIONS = {
 
 def _engine_query(query: dict, terminate_after: float | None) -> tuple[float, dict, int]:
     """Seconds from the query (or from its terminate) to the final answer, the answer, the interim reports."""
-    import json
-    import threading
+    from solver.fuzz import probe
 
-    from solver.engine import Engine
-
-    class Lines:
-        def __init__(self) -> None:
-            self.lines: list[tuple[float, dict]] = []
-            self.lock = threading.Lock()
-
-        def write(self, text: str) -> None:
-            with self.lock:
-                self.lines += [(time.perf_counter(), json.loads(line)) for line in text.splitlines()]
-
-        def flush(self) -> None:
-            pass
-
-    out = Lines()
-    engine = Engine(out)
-    sent = time.perf_counter()
-    engine.handle_line(json.dumps(query))
-    if terminate_after is not None:
-        time.sleep(terminate_after)
-        sent = time.perf_counter()
-        engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-    engine.close()
-    answered, answer = next((t, r) for t, r in out.lines if r.get("id") == "q" and not r.get("isDuringSearch"))
-    return answered - sent, answer, sum(1 for _, r in out.lines if r.get("id") == "q" and r.get("isDuringSearch"))
+    run = probe(query, terminate_after=terminate_after)
+    return run.seconds, run.answer, len(run.interim)
 
 
 def bench_guarantees(quick: bool) -> None:

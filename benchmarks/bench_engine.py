@@ -15,66 +15,24 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import table  # noqa: E402
 
 from solver.engine import Engine  # noqa: E402
-from solver.fuzz import base_queries, campaign, check_answers, run_campaign  # noqa: E402
-from solver.registry import game_names, load_game  # noqa: E402
+from solver.fuzz import base_queries, campaign, check_answers, probe, run_campaign  # noqa: E402
+from solver.registry import game_names  # noqa: E402
+from solver.testing import TimedLines  # noqa: E402
 
-#: 4 players, the first scene at a Joker: every other player may be asked for help (the planner searches for seconds)
-MNEMONIC_BIG_SCENE = ("mnemonic deck-burner r1 scene-skill f0 a0 t0/0/0 last=- | discard RJ@0 | scene card=RJ | "
-                      "P Player_1 w1 b0 hand=- skills=Fight_With_Hands=H3,Bargain=D1,Endure=C1,Sneak=S1 | "
-                      "P Player_2 w1 b0 hand=- skills=Fight_With_Hands=H1,Bargain=D3,Endure=C3,Sneak=S2 | "
-                      "P Player_3 w1 b0 hand=- skills=Fight_With_Hands=H1,Bargain=D1,Endure=C1,Sneak=S2 | "
-                      "P Player_4 w1 b0 hand=- skills=Fight_With_Hands=H2,Bargain=D2,Endure=C1,Sneak=S1")
-SOLVE_PROBLEMS = {
-    # the branch-and-bound needs about 3 s (57 Portal layouts, a Dragon fixed off-centre) to prove this hand
-    "aetherya": {"cards": "FMHHHEEEDDDGRROO", "fixed": {"b2": "R"}},
-    # a Blink of a 10-card row: CP-SAT's model takes seconds to build, the compiled search tens of seconds
-    "embers": "embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b,F1a,G3,D3,S4,F2a,G2a,D2b,"
-              "S2b demons=Cd:C2b discard=- box=- resolve=D1a,G2b,S3,F5 completed=0 added=0 pending=- result=-",
-    "forgotten": "??????/@????@/??????/?????? 0 first",
-    # Master Memorinth with the special side: IDA* needs about 12 s to prove the 5-turn escape of this deal
-    "memorinth": "2p master-special SN | 4S,1M,6S,15M,21S/13M,14S,20M,11S,22M/9S,8M,CS,3M,23S/19M,2S,5M,12S,10M/"
-                 "18S,7M,24S,17M,16S | c3,c3 | N=H E=R S=F W=X A=PGBT | r1 p0 flip clovers=1,1/3",
-    "mnemonic": MNEMONIC_BIG_SCENE,
-}
-#: hint problems for games whose dealt position is answered at once (the same long Blink for Embers; Mnemonic's
-#: first move, a draw, is the only legal one)
-HINT_PROBLEMS = {"embers": SOLVE_PROBLEMS["embers"], "mnemonic": MNEMONIC_BIG_SCENE}
-
-
-class TimedLines:
-    def __init__(self) -> None:
-        self.lines: list[tuple[float, dict]] = []
-        self.lock = threading.Lock()
-
-    def write(self, text: str) -> None:
-        with self.lock:
-            for line in text.splitlines():
-                self.lines.append((time.perf_counter(), json.loads(line)))
-
-    def flush(self) -> None:
-        pass
-
-    def final(self, qid: str) -> tuple[float, dict]:
-        return next((t, r) for t, r in self.lines if r.get("id") == qid and not r.get("isDuringSearch"))
+#: the long searches of the engine's tests (one solve and hint problem a game that keeps its solver busy)
+from test_engine_guarantees import HINT_PROBLEMS, SOLVE_PROBLEMS, decision  # noqa: E402
 
 
 def _query(name: str, action: str, limits: dict) -> dict:
-    game = load_game(name)
-    rng = np.random.default_rng(4)
-    state = game.new_game(4)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+    game, state = decision(name)
     problems = SOLVE_PROBLEMS if action == "solve" else HINT_PROBLEMS
     problem = problems.get(name, state.to_json())
     return {"game": game.spec(), "action": action, "state": problem, "limits": limits}
@@ -92,7 +50,7 @@ def bench_time_limits(quick: bool) -> None:
                 sent = time.perf_counter()
                 engine.handle_line(line)
                 engine.close()
-                answered, response = out.final("q")
+                answered, response = out.of("q")[0]
                 took = answered - sent
                 allowed = max(limit * 1.1, limit + 100) / 1000
                 status = "error: " + response["error"][:40] if "error" in response else (
@@ -109,22 +67,14 @@ def bench_cancellation(quick: bool) -> None:
         for action in ("hint", "solve"):
             latencies, statuses = [], set()
             for _ in range(1 if quick else 3):
-                out = TimedLines()
-                engine = Engine(out)
-                engine.handle_line(json.dumps({"id": "q", **_query(name, action, {"time_ms": 30000})}))
-                time.sleep(0.5)
-                finished = any(r.get("id") == "q" and not r.get("isDuringSearch") for _, r in out.lines)
-                sent = time.perf_counter()
-                engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-                engine.close()
-                answered, response = out.final("q")
-                if "error" in response:
-                    statuses.add("error: " + response["error"][:40])
-                elif finished:
+                run = probe(_query(name, action, {"time_ms": 30000}), terminate_after=0.5)
+                if "error" in run.answer:
+                    statuses.add("error: " + run.answer["error"][:40])
+                elif run.finished_early:
                     statuses.add("finished before 0.5 s")
                 else:
-                    latencies.append(answered - sent)
-                    statuses.add("ok" if answered - sent <= 0.2 else "SLOW")
+                    latencies.append(run.seconds)
+                    statuses.add("ok" if run.seconds <= 0.2 else "SLOW")
             rows.append((name, action, f"{statistics.median(latencies) * 1000:.0f}" if latencies else "-",
                          f"{max(latencies) * 1000:.0f}" if latencies else "-", ", ".join(sorted(statuses))))
     print(table(("game", "action", "median ms", "max ms", "status"), rows))

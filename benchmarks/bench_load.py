@@ -31,13 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import HINT_PROBLEMS  # noqa: E402
 from common import percentile, table  # noqa: E402
 
 from solver.registry import game_names, load_game  # noqa: E402
+from solver.testing import first_decision  # noqa: E402
 
 CLIENTS = 64
 THREADS = 2
@@ -70,14 +70,9 @@ class Sample:
 
 
 def decision(name: str, seed: int) -> Any:
-    """A dealt game advanced by seeded chance outcomes to its first decision."""
+    """A registered game and its first decision, dealt with ``seed``."""
     game = load_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_game(seed)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-    return game, state
+    return game, first_decision(game, seed)
 
 
 def query_pool() -> dict[str, list[tuple[str, dict[str, Any], float]]]:

@@ -72,8 +72,7 @@ def walk_to(state, stop, rng: np.random.Generator, scene=plain_scene_move):
         if state.is_terminal():
             return None
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         else:
             state.apply_action(scene(state))
     return state

@@ -29,8 +29,7 @@ def random_game(name: str, moves: int, seed: int = 3) -> tuple[object, dict, lis
     played = []
     while len(played) < moves and not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             action = int(rng.choice(state.legal_actions()))
         played.append(state.action_to_string(action))

@@ -1,14 +1,15 @@
-"""Shared helpers for the benchmark scripts: timing, confidence intervals, markdown tables."""
+"""Shared helpers for the benchmark scripts: timing, percentiles, markdown tables (intervals: solver.stats)."""
 
 from __future__ import annotations
 
 import math
 import os
 import platform
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from solver.stats import mean_ci, wilson  # noqa: F401 (the one implementation, re-exported for the scripts)
 
 
 def best_time(fn: Callable[[], Any], repeat: int = 5, min_seconds: float = 0.2) -> float:
@@ -24,28 +25,6 @@ def best_time(fn: Callable[[], Any], repeat: int = 5, min_seconds: float = 0.2) 
                 break
         best = min(best, elapsed / calls)
     return best
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean and a normal 95% confidence interval."""
-    if not values:
-        return (math.nan, math.nan, math.nan)
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return (mean, mean, mean)
-    half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return (mean, mean - half, mean + half)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

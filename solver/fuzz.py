@@ -6,7 +6,8 @@ dealt positions and the worked examples of ``docs/engine.md``; :func:`mutate`
 damages one in a seeded way (wrong types, out-of-range and huge numbers, NaN,
 truncation, deep nesting, long lines, byte flips in notations, missing keys);
 :func:`check_answers` asserts the engine's promises: one final answer per id,
-no internal error, never a traceback.
+no internal error, never a traceback. :func:`probe` times one query (and its terminate) on an in-process engine
+(the limit and terminate tests and benchmarks).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import io
 import json
 import random
 import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +25,44 @@ import numpy as np
 
 from solver.engine import Engine
 from solver.registry import game_names, load_game
+from solver.testing import TimedLines, random_action
 
 DOCS_ENGINE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
 #: actions whose answers come fast enough to fuzz by the thousand
 FAST_ACTIONS = ("legal_moves", "score", "apply", "view", "show", "hint", "solve", "new", "review")
+
+
+@dataclass
+class Probe:
+    """One query's run: seconds from the query (or from its terminate) to its final answer, that answer, the
+    interim reports, and whether it had finished before the terminate was sent."""
+
+    seconds: float
+    answer: dict[str, Any]
+    interim: list[dict[str, Any]]
+    finished_early: bool
+
+
+def probe(query: dict[str, Any], terminate_after: float | None = None, wait_for_report: bool = False,
+          threads: int = 1) -> Probe:
+    """Send ``query`` (as id ``q``) to a fresh in-process engine; with ``terminate_after`` seconds, terminate it
+    then (with ``wait_for_report``, not before its first answer line: a loaded machine may start it late)."""
+    out = TimedLines()
+    engine = Engine(out, threads=threads)
+    sent = time.perf_counter()
+    engine.handle_line(json.dumps({**query, "id": "q"}))
+    finished_early = False
+    if terminate_after is not None:
+        time.sleep(terminate_after)
+        waited = time.perf_counter()
+        while wait_for_report and not out.lines and time.perf_counter() - waited < 10:
+            time.sleep(0.01)
+        finished_early = bool(out.of("q"))
+        sent = time.perf_counter()
+        engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
+    engine.close()
+    [(answered, answer)] = out.of("q")
+    return Probe(answered - sent, answer, [r for _, r in out.of("q", interim=True)], finished_early)
 
 
 def _advanced(game: Any, seed: int, steps: int) -> Any:
@@ -35,13 +72,7 @@ def _advanced(game: Any, seed: int, steps: int) -> Any:
     for _ in range(steps):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
-        else:
-            legal = state.legal_actions()
-            action = int(legal[rng.integers(len(legal))])
-        state.apply_action(action)
+        state.apply_action(random_action(state, rng))
     return state
 
 

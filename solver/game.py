@@ -141,6 +141,11 @@ class State(ABC):
         """``[(action, probability)]`` at a chance node (probabilities sum to 1)."""
         raise UnsupportedActionError("action", "chance_outcomes", "this state is not a chance node")
 
+    def sample_chance_outcome(self, rng: np.random.Generator) -> int:
+        """A chance outcome drawn by ``rng`` with its probability (the same draw for the same generator state)."""
+        actions, probs = zip(*self.chance_outcomes())
+        return int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+
     # -- end of game ----------------------------------------------------------------
     @abstractmethod
     def is_terminal(self) -> bool:

@@ -5,15 +5,18 @@ that the contract holds: sorted legal actions, chance probabilities summing to
 one, JSON and notation round trips, independent clones, and observations that
 survive re-sampling of the hidden information. Games add their own invariants
 (no card lost or duplicated) through ``check``. ``TimedLines`` records an engine's
-answer lines with the time each was written (limit and terminate checks).
+answer lines with the time each was written (limit and terminate checks). ``svg_root``, ``click_targets`` and
+``click_reaches`` check a picture the way the web board uses it.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -85,8 +88,7 @@ def random_simulation(game: Game, games: int, seed: int, max_steps: int = 100_00
                 report.terminal += 1
                 break
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+                action = state.sample_chance_outcome(rng)
                 report.chance_steps += 1
             else:
                 legal = state.legal_actions()
@@ -119,6 +121,55 @@ class TimedLines:
     def flush(self) -> None:
         pass
 
+    def answers(self) -> list[dict]:
+        """Every answer line written so far, parsed, in order (interim reports included)."""
+        with self.lock:
+            return [answer for _, answer in self.lines]
+
     def of(self, qid: object, interim: bool = False) -> list[tuple[float, dict]]:
         """(time, answer) of query ``qid``: its final answers, or with ``interim`` its reports during search."""
         return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
+
+
+def first_decision(game: Game, seed: int) -> State:
+    """A game dealt with ``seed`` and advanced by seeded chance outcomes to the first decision of a player."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(seed)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome(rng))
+    return state
+
+
+def random_action(state: State, rng: np.random.Generator, avoid: tuple[str, ...] = ()) -> int:
+    """A chance outcome drawn with its probability, else a legal action drawn uniformly (moves named in ``avoid``,
+    such as a game's "end", only when nothing else is legal)."""
+    if state.is_chance_node():
+        return state.sample_chance_outcome(rng)
+    legal = state.legal_actions()
+    keep = [a for a in legal if state.action_to_string(a) not in avoid] or legal
+    return int(keep[rng.integers(len(keep))])
+
+
+SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
+
+
+def svg_root(picture: str) -> ET.Element:
+    """The parsed root of an SVG picture, checked to be ``<svg>`` with a four-number ``viewBox``."""
+    root = ET.fromstring(picture.encode())
+    assert root.tag == f"{SVG_NAMESPACE}svg" and len(root.get("viewBox", "").split()) == 4
+    return root
+
+
+def click_targets(picture: str | ET.Element) -> set[str]:
+    """The ``data-target`` tokens a player can click in a picture (its text or its parsed root)."""
+    root = svg_root(picture) if isinstance(picture, str) else picture
+    return {el.get("data-target") for el in root.iter() if el.get("data-target")}
+
+
+def click_reaches(move: str, targets: set[str]) -> bool:
+    """The web board's rule (``solver/web/static/board.js``, ``movesFor``): a click on some target offers the
+    move when the target, compared without case, is the move or one of its tokens."""
+    lower = move.lower()
+    tokens = set(re.split(r"[\s;@=:()]+", lower)) | set(re.split(r"[\s,;@=:()]+", lower))
+    wanted = {t.lower() for t in targets}
+    return lower in wanted or bool((tokens - {""}) & wanted)

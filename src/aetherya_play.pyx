@@ -30,6 +30,13 @@ cdef enum:
     ACC = 28
     STF = 32
     CARDS = 40
+    PHASE = 104               # 0: a turn starts; else the turn of TO_MOVE is under way (base and co-op):
+    HOLD = 105                # PHASE_DRAW a card is to be drawn and played, PHASE_PLACE the card HOLD is to be
+    HOLD_FROM = 106           # played (HOLD_FROM 0: taken from a discard pile, 1: drawn), PHASE_END the end of
+    PHASE_START = 0           # the turn is left
+    PHASE_DRAW = 1
+    PHASE_PLACE = 2
+    PHASE_END = 3
     ROW = 110
     DECK = 130
     SROW = 150
@@ -675,6 +682,27 @@ cdef int row_count(const int* s) noexcept nogil:
     return total
 
 
+cdef int rest_of_turn(int* s, uint64_t* rng) noexcept nogil:
+    """Play the greedy rest of a turn under way (``PHASE``), as :func:`turn` plays it once the card is chosen;
+    returns 1 when the game ends."""
+    cdef int seat = s[TO_MOVE], phase = s[PHASE], card, cell, v, cur
+    cdef int k[16]
+    s[PHASE] = PHASE_START
+    if phase == PHASE_DRAW or phase == PHASE_PLACE:
+        board(s, seat, k)
+        cur = value_of(s, seat, k)
+        card = draw(s, rng) if phase == PHASE_DRAW else s[HOLD]
+        cell = best_place(s, seat, card, rng, &v)
+        if (phase == PHASE_PLACE and s[HOLD_FROM] == 0) or v > cur:
+            place(s, seat, cell, card)
+        else:
+            push(s, 0, card)
+            reveal_random(s, seat, rng)
+        if s[HID + seat] == 0:
+            return 1
+    return end_of_turn(s, rng)
+
+
 cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
     cdef int seat = s[TO_MOVE], mode = s[MODE], n, cheapest, i
     cdef unsigned int mask
@@ -719,6 +747,10 @@ cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
 
 cdef int run(int* s, uint64_t* rng, int stop_age) noexcept nogil:
     cdef int turns = 0
+    if s[PHASE] != PHASE_START:
+        turns = 1
+        if rest_of_turn(s, rng):
+            return turns
     while turns < MAX_TURNS:
         if stop_age >= 0 and s[AGE] > stop_age:  # solo: the Age asked for is over (its score is in AGE_SUM)
             return turns
@@ -778,6 +810,10 @@ cdef int checked(const int32_t* state) noexcept nogil:
         if state[i] < 0 or state[i] > 9:
             return 0
     if state[DLEN] < 0 or state[DLEN] > DISC_CAP or state[DLEN + 1] < 0 or state[DLEN + 1] > DISC_CAP:
+        return 0
+    if state[PHASE] < PHASE_START or state[PHASE] > PHASE_END or (state[PHASE] != PHASE_START and (
+            state[MODE] == SOLO or state[MODE] == OBJECTS or not 0 <= state[HOLD] <= 9
+            or not 0 <= state[HOLD_FROM] <= 1)):
         return 0
     return 1
 

@@ -409,9 +409,10 @@ cdef World load_world(const Geometry* g, const int8_t[::1] tiles, const uint8_t[
 
 # -- public functions -------------------------------------------------------------------------
 def play_games(int width, int height, int brain_a, int brain_b, int pairs, int erasure, int goal, int policy,
-               uint64_t seed, uint8_t[::1] wins, int32_t[::1] turns):
-    """Deal and play ``len(wins)`` games; game ``i`` uses random stream ``i`` of ``seed``. ``wins[i]`` is 1 for a
-    win, ``turns[i]`` the number of turns played. Returns the number of wins."""
+               uint64_t seed, uint8_t[::1] wins, int32_t[::1] turns, uint64_t first_stream=0):
+    """Deal and play ``len(wins)`` games; game ``i`` uses random stream ``first_stream + i`` of ``seed`` (a run cut
+    in pieces, ``first_stream`` = the games before, is the run in one call). ``wins[i]`` is 1 for a win,
+    ``turns[i]`` the number of turns played. Returns the number of wins."""
     cdef Geometry g = geometry(width, height, brain_a, brain_b)
     cdef Py_ssize_t i, n = wins.shape[0]
     cdef World w
@@ -424,7 +425,7 @@ def play_games(int width, int height, int brain_a, int brain_b, int pairs, int e
         raise ValueError("wins and turns need the same length")
     with nogil:
         for i in range(n):
-            rng = stream_seed(seed, <uint64_t>i)
+            rng = stream_seed(seed, first_stream + <uint64_t>i)
             deal(&g, &w, pairs, &rng)
             if not alive(&g, &w, goal):
                 wins[i] = 0

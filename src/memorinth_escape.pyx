@@ -283,10 +283,11 @@ def shortest_escape(const int32_t[::1] state, const int32_t[::1] deck, int playe
 
 
 def count_solutions(const int32_t[::1] state, const int32_t[::1] deck, int player, int depth, int limit,
-                    int64_t node_limit):
+                    int64_t node_limit, double time_limit=0.0, int32_t[::1] stop=None):
     """How many decision sequences make ``player`` leave within ``depth`` own turns (counting stops at ``limit``).
 
-    Returns ``(count, nodes, complete)``; ``complete`` is 0 when ``node_limit`` stopped the count.
+    Returns ``(count, nodes, complete)``; ``complete`` is 0 when ``node_limit``, ``time_limit`` (seconds, 0: none)
+    or ``stop[0]`` set by another thread (polled every 1024 nodes) stopped the count.
     """
     cdef int32_t s[STATE_LEN]
     cdef Search sr
@@ -300,8 +301,13 @@ def count_solutions(const int32_t[::1] state, const int32_t[::1] deck, int playe
     sr.use_tt = False
     sr.collapse = False
     sr.count_limit = limit
-    sr.deadline = 0.0
+    sr.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
     sr.node_limit = node_limit
+    if stop is not None:
+        if stop.shape[0] < 1:
+            free(sr.arena)
+            raise ValueError("stop: expected at least 1 entry")
+        sr.stop = &stop[0]
     with nogil:
         dfs(&sr, s, 1, depth, 0)
     free(sr.arena)

@@ -4,9 +4,12 @@ speed), and every game folder has the same files for the same jobs."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
-from .architecture import PACKAGE, all_imports, cycles, imports_of
+from .architecture import PACKAGE, ROOT, all_imports, cycles, imports_of
 from solver.registry import GAMES
 
 ABOVE_THE_GAMES = ("solver.cli", "solver.commands", "solver.engine", "solver.api", "solver.web", "solver.service",
@@ -83,3 +86,28 @@ def test_the_checker_finds_a_cycle_through_a_function_level_import_and_skips_typ
                                                                          ("solver.b", "solver.a", True)]
     assert "lazy" in found[1].comment
     assert cycles(found) == [["solver.a", "solver.b"]]
+
+
+def _kernels_named_in(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "solver.kernels":
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("solver.kernels."):
+            names.add(node.module.split(".")[2])
+        elif isinstance(node, ast.Import):
+            names.update(a.name.split(".")[2] for a in node.names if a.name.startswith("solver.kernels."))
+    return names
+
+
+def test_every_kernel_imported_is_built_from_src_and_has_its_twin():
+    """A kernel renamed or split in ``src/`` leaves no import of the old name behind (an editable build keeps the
+    old module's binary, so only a clean install, as CI's, would notice)."""
+    built = {p.stem for p in (ROOT / "src").glob("*.pyx")}
+    twins = {p.stem for p in (PACKAGE / "twins").glob("*.py")}
+    missing = []
+    for folder in ("solver", "tests", "benchmarks", "docs"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            missing += [f"{path.relative_to(ROOT)}: {name}" for name in _kernels_named_in(path) - built]
+    assert missing == []
+    assert built <= twins, f"kernels without a twin: {sorted(built - twins)}"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import solver
 import solver.errors
+from solver.testing import TimedLines
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,20 +69,12 @@ def test_engine_worked_examples_are_what_the_engine_answers():
     examples = [e for e in _engine_examples() if e[0] != "terminate"]
     assert {e[0] for e in examples} >= {"hint", "solve", "score", "legal_moves", "query_version", "Errors"}
     for title, queries, documented in examples:
-        out: list[str] = []
-
-        class Sink:
-            def write(self, text: str) -> None:
-                out.append(text)
-
-            def flush(self) -> None:
-                pass
-
-        engine = Engine(Sink())
+        out = TimedLines()
+        engine = Engine(out)
         for line in queries:
             engine.handle_line(line)
         engine.close()
-        answered = [_without_seconds(json.loads(line)) for line in "".join(out).splitlines()]
+        answered = [_without_seconds(answer) for answer in out.answers()]
         expected = [_registered(_without_seconds(json.loads(line))) for line in documented]
         key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
         assert sorted(answered, key=key) == sorted(expected, key=key), title

@@ -9,34 +9,34 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from solver.engine import Engine
+from solver.fuzz import probe
 from solver.registry import game_names, load_game
-from solver.testing import TimedLines
+from solver.testing import TimedLines, first_decision
 
 #: slack for a loaded 2-core machine on top of the documented guarantee
 SLACK_S = 1.5
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernels_loaded():
-    """Load every compiled kernel (one per src/*.pyx) before any query is timed: in an editable install the first
-    kernel import of a process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not
-    search time (the first test used to pay it when this file ran alone)."""
+def load_every_kernel() -> None:
+    """Load every compiled kernel (one per src/*.pyx): in an editable install the first kernel import of a
+    process runs the build's up-to-date check, 1-3 s on a loaded machine, which is not search time."""
     for pyx in (Path(__file__).resolve().parent.parent / "src").glob("*.pyx"):
         importlib.import_module(f"solver.kernels.{pyx.stem}")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def kernels_loaded():
+    """Every kernel loaded before any query is timed (the first test used to pay it when this file ran alone)."""
+    load_every_kernel()
+
+
 def decision(name, seed=4):
+    """A registered game and its first decision, dealt with ``seed``."""
     game = load_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_game(seed)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-    return game, state
+    return game, first_decision(game, seed)
 
 
 #: 4 players, the first scene at a Joker: every other player may be asked for help (the planner searches for seconds)
@@ -101,24 +101,16 @@ def test_a_time_limit_is_honoured(name, action):
 
 @pytest.mark.parametrize("name, action", cases(known=KNOWN))
 def test_terminate_stops_a_search_promptly_with_its_best_so_far(name, action):
-    out = TimedLines()
-    engine = Engine(out)
-    engine.handle_line(json.dumps({"id": "q", "reportDuringSearchEvery": 0.1,
-                                   **query(name, action, {"time_ms": 30000})}))
-    time.sleep(0.5)
-    done = out.of("q")
-    sent = time.perf_counter()
-    engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-    engine.close()
-    [(answered, response)] = out.of("q")
+    run = probe({"reportDuringSearchEvery": 0.1, **query(name, action, {"time_ms": 30000})},
+                terminate_after=0.5, wait_for_report=True)
+    response = run.answer
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
-    if done:
+    if run.finished_early:
         return  # the search had already finished: nothing to stop
     assert response.get("terminated") is True, response
-    assert answered - sent < 0.2 + SLACK_S, (name, action, answered - sent)
-    interim = [r for _, r in out.lines if r.get("id") == "q" and r.get("isDuringSearch")]
-    assert interim, f"{name} {action} ran {answered - sent + 0.5:.1f} s without an interim report"
+    assert run.seconds < 0.2 + SLACK_S, (name, action, run.seconds)
+    assert run.interim, f"{name} {action} ran {run.seconds + 0.5:.1f} s without an interim report"
 
 
 def _rss_kib():

@@ -17,22 +17,18 @@ uncapped in its comment, measured on this 2-core machine), so each must end with
 """
 
 import functools
-import importlib
-import importlib.util
 import json
-import pkgutil
 import time
 
 import numpy as np
 import pytest
 
-import solver.twins
 from solver import contract
 from solver.engine import Engine
 from solver.registry import game_names, load_game
 from solver.testing import TimedLines
 
-from .test_engine_guarantees import HINT_PROBLEMS, SOLVE_PROBLEMS, decision
+from .test_engine_guarantees import HINT_PROBLEMS, SOLVE_PROBLEMS, decision, load_every_kernel
 
 SLACK_S = 1.5
 CAP_MS = 300
@@ -62,9 +58,7 @@ MNEMONIC_BEST_CALL = (
 def kernels_loaded():
     """Every compiled kernel loaded before anything is timed (the first import in an editable install checks the
     build: not search time)."""
-    for module in pkgutil.iter_modules(solver.twins.__path__):  # a twin of a .pxd (common, ...) has no module
-        if importlib.util.find_spec(f"solver.kernels.{module.name}") is not None:
-            importlib.import_module(f"solver.kernels.{module.name}")
+    load_every_kernel()
 
 
 def record_of(name, seed=5, moves=12):
@@ -76,8 +70,7 @@ def record_of(name, seed=5, moves=12):
     played, counts = [], {}
     while len(played) < moves and not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])

@@ -3,25 +3,14 @@
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import solver.registry
 from solver.engine import Engine
 from solver.registry import GAMES as GAMES_BY_PACKAGE, game_names, load_game
-from solver.testing import random_simulation
+from solver.testing import TimedLines, first_decision, random_simulation
 
 GAMES = game_names()
-
-
-def first_decision(game, seed):
-    """A seeded deal advanced through chance nodes to the first decision of a player."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed=seed)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-    return state
 
 
 def test_every_game_folder_is_registered_and_every_registered_game_loads():
@@ -48,21 +37,13 @@ def test_hint_response_contract(name):
     game = load_game(name)
     state = first_decision(game, seed=5)
     legal = {state.action_to_string(a) for a in state.legal_actions()}
-    out = []
-
-    class Sink:
-        def write(self, text):
-            out.append(text)
-
-        def flush(self):
-            pass
-
-    engine = Engine(Sink())
+    out = TimedLines()
+    engine = Engine(out)
     for qid, full in (("mine", False), ("seer", True)):
         engine.handle_line(json.dumps({"id": qid, "game": game.spec(), "action": "hint", "state": state.to_json(),
                                        "top": 2, "limits": {"time_ms": 500}, "fullInformation": full}))
     engine.close()
-    responses = {r["id"]: r for r in map(json.loads, "".join(out).splitlines()) if not r.get("isDuringSearch")}
+    responses = {r["id"]: r for r in out.answers() if not r.get("isDuringSearch")}
     for qid, full in (("mine", False), ("seer", True)):
         resp = responses[qid]
         assert "error" not in resp, resp

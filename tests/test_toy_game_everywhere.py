@@ -13,6 +13,11 @@ import httpx
 from solver import cli, contract
 from solver.engine import Engine
 
+try:    # imported before the pile_game fixture registers the toy game, so that its GAME_NAMES are the five games
+    import solver.openspiel as sos
+except ImportError:
+    sos = None
+
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     status = cli.main(list(argv))
@@ -129,3 +134,34 @@ def test_notebooks_draw_every_registered_game_by_its_picture_module(pile_game):
         state = load_game(name).new_game(1)
         assert "<svg" in state._repr_svg_()[:200], name
     assert "<svg" in pile_game.parse_state("3:0")._repr_svg_()[:200]
+
+
+def test_openspiel_loads_and_plays_the_toy_game(pile_game):
+    """The toy game's ``openspiel.py`` is all OpenSpiel needs: registered by name, loaded by OpenSpiel's own loader,
+    its own simulation checks pass, a deal through its chance nodes is ours, and the batched environment plays it."""
+    if sos is None:
+        pytest.skip("open-spiel is not installed (pip install 'memory-solver[openspiel]')")
+    import numpy as np
+    import pyspiel
+
+    from solver.openspiel.adapter import register
+    from solver.openspiel.batched import BatchedEnv
+    register("pile")
+    assert "memory_solver_pile" not in sos.GAME_NAMES     # registered here by name, not at import
+    game = pyspiel.load_game("memory_solver_pile(max_moves=40)")
+    assert game.num_distinct_actions() == 3 and game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    state = sos.deal(game, 7)
+    assert sos.inner_state(state).to_notation() == pile_game.new_initial_state(7).to_notation() == "7:0"
+    # pile / 10, to move (2), over, then the adapter's progress and observer (2)
+    assert state.observation_tensor(1) == pytest.approx([0.7, 1, 0, 0, 0, 0, 1])
+    for move in ("take2", "take2", "take2", "take1"):
+        state.apply_action(sos.action_from_move(state, move))
+    assert state.is_terminal() and state.returns() == [-1.0, 1.0]
+    env = BatchedEnv("pile", n=4, seed=1)
+    finished, rng = 0, np.random.default_rng(0)
+    for _ in range(20):
+        rewards, done = env.step(env.random_actions(rng))
+        finished += int(done.sum())
+        assert (rewards[done].sum(axis=1) == 0).all() and (np.abs(rewards[done]) == 1).all()
+    assert finished >= 4

@@ -90,8 +90,7 @@ class AetheryaGame(Game):
         state = self.new_root_state()
         rng = np.random.default_rng(seed)
         while state.current_player() == CHANCE_PLAYER:
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         return state
 
     def new_table(self, player: int) -> View:

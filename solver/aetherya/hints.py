@@ -27,9 +27,9 @@ import numpy as np
 from solver.aetherya.cards import CARD_NAMES, CATEGORIES, CELL_NAMES, deck_counts
 from solver.aetherya.knowledge import canonicalize
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
-from solver.aetherya.playout import (advance_to_turn_start, current_value, greedy_action, legend_needs, pack,
-                                     placements, playout_values, solo_avail, solo_left, solo_moves, solo_options,
-                                     unseen_stones)
+from solver.aetherya.playout import (PlayoutRandom, advance_to_turn_start, current_value, greedy_action,
+                                     legend_needs, pack, packable, placements, playout_values, solo_avail, solo_left,
+                                     solo_moves, solo_options, unseen_stones)
 from solver.aetherya.scoring import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
                                    A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
@@ -412,7 +412,8 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
             w = world.clone()
             for action in cand.plan:
                 w.apply_action(action)
-            advance_to_turn_start(w, np.random.default_rng([seed, 2]), np.random.default_rng([seed, 1]))
+            if not packable(w):         # else the kernel plays the rest of the turn (base, co-op)
+                advance_to_turn_start(w, PlayoutRandom(seed, 2), PlayoutRandom(seed, 1))
             if w.is_terminal():
                 results[i, j] = (float(w.returns()[player]), float(solo_progress(w)) if solo else 0.0)
             else:

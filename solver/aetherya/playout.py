@@ -12,27 +12,48 @@ from __future__ import annotations
 import numpy as np
 
 from solver.aetherya.cards import CARD_TYPES, DRAGON, PORTAL
-from solver.aetherya.scoring import LEGEND_POINTS, board_array, legend_points, score_board
+from solver.aetherya.scoring import LEGEND_POINTS, board_array, legend_points, score_board, score_rows
 from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END,
                                    A_HAMMER, A_KEEP, A_LDISCARD, A_NOSWAP, A_PLACE, A_REVEAL, A_STAFF, A_TAKE,
                                    A_TAKE2, A_TAKE_DRAW, A_TILE_REFUSE, A_TILE_TAKE, BLOCKS, CENTRE, PERMS,
                                    AetheryaState)
 from solver.aetherya.tiles import STONES, family_tiles, stone_value, tile_kind, best_stone_value
 from solver.kernels import aetherya_play as kernel
+from solver.twins.common import SplitMix64, stream_seed
 from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, BIG, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD,
-                                        HID, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, NEG, PILE, PLAYERS,
-                                        ROW, ROW_TARGET, SROW, STF, TO_MOVE, TURN, WRIT, WROTE)
+                                        HID, HOLD, HOLD_FROM, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, NEG,
+                                        PHASE, PHASE_DRAW, PHASE_END, PHASE_PLACE, PILE, PLAYERS, ROW, ROW_TARGET,
+                                        SROW, STF, TO_MOVE, TURN, WRIT, WROTE)
 
 MODE_CODES = {"base": 0, "objects": 1, "coop": 2, "solo": 3}
 UNEXPLORED = 10
 
 
 # ---------------------------------------------------------------------- packing
+#: the phases of a turn under way that the playout kernel plays on (base and co-op): its PHASE codes
+KERNEL_PHASES = {"draw": PHASE_DRAW, "place": PHASE_PLACE, "end-turn": PHASE_END}
+
+
+def packable(state: AetheryaState) -> bool:
+    """True when :func:`pack` takes ``state``: at the start of a turn, or (base and co-op) with the rest of a turn
+    to play the kernel plays as the greedy policy does: a card to draw and play, a card to play, the end."""
+    if state.phase == "choose":
+        return True
+    return (state.mode in ("base", "coop") and state.phase in KERNEL_PHASES
+            and not (state.phase == "draw" and state.draws_needed))
+
+
 def pack(state: AetheryaState) -> np.ndarray:
-    """The int32 playout vector of a full (determinised) state at the start of a turn (phase 'choose')."""
-    if state.phase != "choose":
+    """The int32 playout vector of a full (determinised) state at the start of a turn (phase 'choose') or, where
+    :func:`packable`, in the middle of one."""
+    if not packable(state):
         raise ValueError(f"pack: expected a state at the start of a turn, not in phase {state.phase!r}")
     s = np.zeros(LENGTH, dtype=np.int32)
+    if state.phase != "choose":
+        s[PHASE] = KERNEL_PHASES[state.phase]
+        if state.phase == "place":
+            s[HOLD] = state.hold
+            s[HOLD_FROM] = 0 if state.hold_from == "take" else 1
     s[MODE] = MODE_CODES[state.mode]
     s[PLAYERS] = state.players
     s[TO_MOVE] = state.to_move
@@ -178,6 +199,15 @@ def value_of(state: AetheryaState, seat: int, cards: list[int], hidden: int) -> 
 def placements(state: AetheryaState, seat: int, card: int) -> list[tuple[int, int]]:
     """``(cell, value)`` for every legal placement of ``card`` in ``seat``'s kingdom."""
     cards, hidden = state.kingdoms[seat], state.hidden[seat]
+    if state.mode != "solo" and not any(c >= 0 for c in state.accords[seat]) \
+            and not any(c >= 0 for c in state.staffs[seat]):
+        return _placements_batch(state, cards, hidden, card)
+    return placements_one_by_one(state, seat, card)
+
+
+def placements_one_by_one(state: AetheryaState, seat: int, card: int) -> list[tuple[int, int]]:
+    """:func:`placements` by :func:`value_of` on each trial kingdom (every mode, Accords and Staffs included)."""
+    cards, hidden = state.kingdoms[seat], state.hidden[seat]
     out = []
     for c in range(16):
         old = cards[c]
@@ -187,6 +217,24 @@ def placements(state: AetheryaState, seat: int, card: int) -> list[tuple[int, in
         trial[c] = card
         out.append((c, value_of(state, seat, trial, hidden & ~(1 << c))))
     return out
+
+
+def _placements_batch(state: AetheryaState, cards: list[int], hidden: int, card: int) -> list[tuple[int, int]]:
+    """:func:`placements` without Accords or Staffs, every trial kingdom scored in one compiled call (the values
+    of :func:`value_of`: the board total, plus in base and Objects the best Legend of the row met)."""
+    cells = [c for c in range(16) if hidden >> c & 1 or not (cards[c] in (DRAGON, PORTAL) or cards[c] == card)]
+    if not cells:
+        return []
+    trials = np.repeat(board_array(cards, hidden)[None, :], len(cells), axis=0)
+    trials[np.arange(len(cells)), cells] = card
+    rows = score_rows(trials)
+    values = rows[:, 6].astype(np.int64)
+    if state.mode in ("base", "objects") and state.row:
+        met, bonus = rows[:, 7], np.zeros(len(cells), dtype=np.int64)
+        for n in state.row:
+            bonus = np.maximum(bonus, np.where(met >> (n - 1) & 1, LEGEND_POINTS[n], 0))
+        values += bonus
+    return [(c, int(v)) for c, v in zip(cells, values)]
 
 
 def _pick(options: list[tuple[int, int]], rng: np.random.Generator) -> tuple[int, int]:
@@ -336,6 +384,28 @@ def unseen_stones(state: AetheryaState, seat: int) -> list[int]:
         seen |= {state.territory_tiles[p][c] for c in range(16) if state.face_up_tiles[p] >> c & 1}
     return sorted(stone_value(tile_kind(t)) for t in family_tiles(state.families, seat)
                   if tile_kind(t) in STONES and t not in seen)
+
+
+class PlayoutRandom:
+    """A seeded random stream for the hint's evaluations, with the two methods the policies and the chance nodes
+    use (``integers(n)``, ``choice(n, p)``): splitmix64, the kernels' step (``solver.twins.common``), where numpy's
+    ``default_rng`` costs more to seed than an evaluation's whole turn to play."""
+
+    def __init__(self, seed: int, stream: int) -> None:
+        self.stream = SplitMix64(stream_seed(seed, stream))
+
+    def integers(self, n: int) -> int:
+        """A number in ``[0, n)``."""
+        return self.stream.below_mod(int(n))
+
+    def choice(self, n: int, p: np.ndarray) -> int:
+        """An index in ``[0, n)`` drawn with the probabilities ``p``."""
+        u = (self.stream.next() >> 11) * (1.0 / (1 << 53))
+        for i in range(n - 1):
+            u -= p[i]
+            if u < 0:
+                return i
+        return n - 1
 
 
 def random_action(state: AetheryaState, rng: np.random.Generator) -> int:

@@ -21,12 +21,9 @@ from solver.search import SearchContext
 from solver.stats import wilson
 
 DEFAULT_GAMES = 200_000
-#: games in one call of the compiled playouts under a time limit (it cannot be stopped inside a call): about 60 ms,
-#: so the clock and terminate are looked at well within 200 ms
-TIMED_BATCH = 4096
-#: games in one call in any case (its arrays, and how long a Ctrl-C waits): a node budget alone below about 12 M
-#: games on a 6x6 board never reaches it, so its answer is unchanged
-MAX_BATCH = 2**18
+#: games per compiled call of a placement's batch: terminate and the time limit are looked at in between (some
+#: 30 ms of the route policy on the real board)
+CHUNK_GAMES = 2048
 
 
 @dataclass
@@ -80,19 +77,25 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
     spent, round_no = 0, 0
     size = max(200, budget // (4 * len(results)))
     while live and spent < budget:
-        n = min(size, max(1, (budget - spent) // len(live)),
-                TIMED_BATCH if ctx.limits.time_ms is not None else MAX_BATCH)
+        n = min(size, max(1, (budget - spent) // len(live)))
         for result in live:
             if ctx.cancelled or ctx.deadline_passed():      # terminate or the time limit: stop within the round
                 break
-            wins = np.zeros(n, np.uint8)
-            turns = np.zeros(n, np.int32)
-            won = forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs,
-                                               game.erasure_code, game.goal_code, policy,
-                                               (ctx.seed * 7919 + round_no) % (2**63), wins, turns)
+            wins = np.zeros(min(n, CHUNK_GAMES), np.uint8)  # one piece's (a budget of 1e12 asked for 78 GiB)
+            turns = np.zeros(min(n, CHUNK_GAMES), np.int32)
+            won = played = 0
+            for start in range(0, n, CHUNK_GAMES):  # pieces of one run: the limits are looked at in between
+                if start and (ctx.cancelled or ctx.deadline_passed()):
+                    break
+                end = min(n, start + CHUNK_GAMES)
+                won += forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs,
+                                                    game.erasure_code, game.goal_code, policy,
+                                                    (ctx.seed * 7919 + round_no) % (2**63), wins[:end - start],
+                                                    turns[:end - start], start)
+                played = end
             result.wins += int(won)
-            result.games += n
-            spent += n
+            result.games += played
+            spent += played
         round_no += 1
         if ctx.should_stop(spent):
             break

@@ -37,7 +37,7 @@ import numpy as np
 
 from solver.game import Game, State, Utility
 from solver.learning import ActionCodec, Piece
-from solver.kernels import memorinth_core as kernel
+from solver.memorinth import kernel
 from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS, PH_OVER, K, rule_vector
 from solver.memorinth.state import MemorinthState
 
@@ -162,63 +162,55 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     _sides(mine, vec[DOWN:DOWN + CELLS], (knowers >> player & 1 == 1) & (knowers & everybody != everybody))
 
 
-# -- the batched environment: N state vectors stepped by the rules kernel --------------------------------------
+# -- the batched environment: N state vectors stepped by the step kernel ---------------------------------------
 class MemorinthBatch:
     """N Memorinth games as rows of the kernel's state vector (``solver/openspiel/batched.py``): deals by the
-    kernel's ``deal`` (the deal of ``new_initial_state(seed)``), legal actions and moves by its batch functions
-    (``legal_actions_batch``, ``apply_actions_batch``); play has no chance."""
+    kernel's ``deal`` (the deal of ``new_initial_state(seed)``), random legal actions, checks and steps by the step
+    kernel (``src/memorinth_step.pyx``: one call a step, each row keeping its memo of the public paths), legal
+    masks by ``legal_actions_batch`` (only when a policy reads them); play has no chance."""
 
     def __init__(self, game: Game, n: int) -> None:
         self.game = game
         self.deck = game.deck_table
         self.blank = rule_vector(game.rules)
         self.states = np.tile(self.blank, (n, 1))
-        self.actions = np.zeros((n, N_ACTIONS), dtype=np.int32)
-        self.counts = np.zeros(n, dtype=np.int32)
-        self.applied = np.zeros(n, dtype=np.int32)
-        self._listed = False
+        self.memos = np.zeros((n, kernel.memo_words()), dtype=np.int32)
+        self.to_act = np.zeros(n, dtype=np.int32)
+        self.picked = np.zeros(n, dtype=np.int32)
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
         for slot, seed in zip(slots, seeds):
-            row = self.blank.copy()
-            kernel.deal(row, self.deck, int(seed))
-            self.states[slot] = row
-        self._listed = False
+            self.states[slot] = self.blank
+            kernel.deal(self.states[slot], self.deck, int(seed))
+        self.memos[slots] = 0
+        rows = self.states[slots]
+        self.to_act[slots] = np.where(rows[:, PHASE] == PH_OVER, -4, rows[:, TOMOVE])
 
     def players(self) -> np.ndarray:
-        players = np.where(self.states[:, PHASE] == PH_OVER, -4, self.states[:, TOMOVE]).astype(np.int32)
-        self._listed = False
-        return players
-
-    def _list(self) -> None:
-        """The kernel's legal action lists of every slot (once per step)."""
-        if not self._listed:
-            kernel.legal_actions_batch(self.states, self.deck, self.actions, self.counts)
-            self._listed = True
+        return self.to_act.copy()
 
     def legal_mask(self, out: np.ndarray) -> None:
-        self._list()
-        valid = np.arange(N_ACTIONS)[None, :] < self.counts[:, None]
-        out[np.repeat(np.arange(len(self.counts)), self.counts), self.actions[valid]] = True
-
-    def is_legal(self, actions: np.ndarray) -> np.ndarray:
-        self._list()
-        width = int(self.counts.max(initial=0))
-        listed = self.actions[:, :width] == actions[:, None]
-        return (listed & (np.arange(width)[None, :] < self.counts[:, None])).any(axis=1)
+        n = len(self.states)
+        actions, counts = np.zeros((n, N_ACTIONS), dtype=np.int32), np.zeros(n, dtype=np.int32)
+        kernel.legal_actions_batch(self.states, self.deck, actions, counts)
+        valid = np.arange(N_ACTIONS)[None, :] < counts[:, None]
+        out[np.repeat(np.arange(n), counts), actions[valid]] = True
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per slot, from the kernel's lists."""
-        self._list()
-        pick = (rng.random(len(self.counts)) * self.counts).astype(np.int64)
-        return self.actions[np.arange(len(self.counts)), pick]
+        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
+        kernel.random_legal(self.states, self.deck, rng.random(len(self.states)), self.picked)
+        return self.picked.astype(np.int64)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """Check and apply every slot's action in one kernel call: -1, or the first illegal slot (nothing applied)."""
+        return kernel.step(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32), self.memos,
+                           self.to_act)
 
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:
-        kernel.apply_actions_batch(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32),
-                                   self.applied)
-        if not self.applied.all():
-            raise AssertionError("an action checked legal was refused by the kernel")
+        if self.apply_checked(actions, settle, rng, drawn) >= 0:
+            raise AssertionError("apply: an action checked legal was refused by the kernel")
 
     def returns(self) -> np.ndarray:
         players = self.game.rules.players

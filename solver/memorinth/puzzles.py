@@ -32,7 +32,7 @@ from solver.memorinth.notation import check_state
 from solver.memorinth.solve import Escape, shortest_escape
 from solver.memorinth.state import MemorinthState
 from solver.memorinth.text import draw
-from solver.search import Limits, SearchContext, Stopped
+from solver.search import Limits, SearchContext, Stopped, Watch
 from solver.validate import as_int, get
 
 if TYPE_CHECKING:
@@ -135,8 +135,20 @@ def _stop_if_asked(ctx: SearchContext | None) -> None:
         raise Stopped("puzzle generation stopped by its limit")
 
 
-def _count(state: MemorinthState, turns: int, limit: int) -> int | None:
-    n, _, complete = kernel.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
+def _count(state: MemorinthState, turns: int, limit: int, ctx: SearchContext | None = None) -> int | None:
+    """The shortest solutions of ``turns`` turns, counted up to ``limit`` within ``COUNT_NODE_LIMIT`` nodes;
+    None when the count was not finished (the node limit, or ``ctx``'s time limit or terminate: a watcher raises
+    the flag the kernel polls every 1024 nodes)."""
+    if ctx is None:
+        n, _, complete = kernel.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT)
+        return n if complete else None
+    left = ctx.remaining()
+    stop = np.array([1 if ctx.cancel.is_set() else 0], dtype=np.int32)
+    watch = Watch.for_context(ctx, name="memorinth-count-watch")
+    watch.on_stop(lambda: stop.__setitem__(0, 1))
+    with watch:
+        n, _, complete = kernel.count_solutions(state.vec, state.deck_table, 0, turns, limit, COUNT_NODE_LIMIT,
+                                                0.0 if left is None else max(left, 1e-3), stop)
     return n if complete else None
 
 
@@ -149,7 +161,8 @@ def improve(state: MemorinthState, lo: int, hi: int, rng: np.random.Generator,
     _stop_if_asked(ctx)
     if not escape.optimal or not lo <= escape.turns <= hi:
         return None
-    count = _count(state, escape.turns, COUNT_LIMIT)
+    count = _count(state, escape.turns, COUNT_LIMIT, ctx)
+    _stop_if_asked(ctx)
     if count is None or count >= COUNT_LIMIT:
         return None
     for _ in range(IMPROVE_STEPS):
@@ -165,7 +178,8 @@ def improve(state: MemorinthState, lo: int, hi: int, rng: np.random.Generator,
         escape = _escape(trial, hi, ctx)
         if not escape.optimal or not lo <= escape.turns <= hi:
             continue
-        fewer = _count(trial, escape.turns, count)
+        fewer = _count(trial, escape.turns, count, ctx)
+        _stop_if_asked(ctx)
         if fewer is not None and fewer < count:
             state, count = trial, fewer
     return state if count == 1 else None
@@ -250,7 +264,9 @@ def generate(game: MemorinthGame, kind: str, difficulty: str, rng: np.random.Gen
         check_state(state, "puzzle")
         escape = _escape(state, hi, ctx)
         _stop_if_asked(ctx)
-        if not escape.optimal or _count(state, escape.turns, 2) != 1 or not verify(state, escape.turn_moves):
+        unique = escape.optimal and _count(state, escape.turns, 2, ctx) == 1
+        _stop_if_asked(ctx)  # a count cut by the limits is no failed verification
+        if not unique or not verify(state, escape.turn_moves):
             raise AssertionError("a generated puzzle failed its verification")
         return {"turns": escape.turns, "state": state.to_json(), "notation": state.to_notation(), "solution": escape.turn_moves,
                 "unique": True, "verified": True, "attempts": attempt, "nodes": escape.nodes}

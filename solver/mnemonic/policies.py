@@ -208,8 +208,7 @@ def play_session(state: MnemonicState, policy: Policy, rng: np.random.Generator,
         if state.is_terminal() or state.tally.victories:
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            action = state.sample_chance_outcome(rng)
         else:
             rounds_left = max(0, max_rounds - state.round)
             action = policy(state, rounds_left, state.round - last_group_round)

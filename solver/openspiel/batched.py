@@ -13,14 +13,14 @@ adapter's ids and tensor layout (``docs/openspiel.md``), the ``max_moves`` cap i
 one runs on the other.
 
 The rules come from the game's ``solver/<game>/openspiel.py``: a game whose ``batch_rules(game, n)`` gives
-vectorised rules (Forgotten: numpy and the path kernel; Memorinth: the rules kernel's batch functions) runs on
+vectorised rules (Forgotten: numpy and the path kernel; Memorinth: its step kernel) runs on
 them; the others run on :class:`StateRules`, N of our states stepped one by one (the same results, at the
 single-game path's speed). ``tests/openspiel/test_batched.py`` checks both against the single-game path.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
@@ -50,7 +50,9 @@ class Rules(Protocol):
               drawn: list[list[int]] | None) -> None:
         """Apply ``actions[i]`` in every slot, then, where ``settle[i]`` (the ``max_moves`` cap is not reached),
         draw chance events to the next decision (appending each slot's chance outcomes, as OpenSpiel ids, to
-        ``drawn[i]`` when ``drawn`` is given)."""
+        ``drawn[i]`` when ``drawn`` is given). (Rules may add ``apply_checked(actions, settle, rng, drawn) -> int``:
+        the same after checking every action, applying nothing and returning the first illegal slot if one is
+        not legal, else -1; the environment then checks nothing itself.)"""
 
     def returns(self) -> np.ndarray:
         """Each slot's returns (``[n, players]``; meaningful where the game is over)."""
@@ -80,8 +82,7 @@ class StateRules:
 
     def _chance(self, state: State, rng: np.random.Generator, drawn: list[int] | None) -> None:
         while state.current_player() == CHANCE_PLAYER:
-            actions, probs = zip(*state.chance_outcomes())
-            outcome = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+            outcome = state.sample_chance_outcome(rng)
             state.apply_action(outcome)
             if drawn is not None:
                 drawn.append(self.codec.encode_chance(outcome))
@@ -93,6 +94,18 @@ class StateRules:
         for i, state in enumerate(self.states):
             if not state.is_terminal():
                 out[i, self.codec.encode_all(state.legal_actions())] = True
+
+    def is_legal(self, actions: np.ndarray) -> np.ndarray:
+        """Whether each slot's action is legal there (without a mask: Embers has 201,791 action ids)."""
+        return np.array([self.codec.decode(int(a)) in state.legal_actions() for a, state in zip(actions, self.states)])
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot, drawn from each state's list (no mask)."""
+        picked = np.zeros(len(self.states), dtype=np.int64)
+        for i, state in enumerate(self.states):
+            ids = self.codec.encode_all(state.legal_actions())
+            picked[i] = ids[rng.integers(len(ids))]
+        return picked
 
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:
@@ -187,17 +200,23 @@ class BatchedEnv:
         if actions.shape != (self.n,):
             raise ValueError(f"actions: expected {self.n} action ids, got shape {actions.shape}")
         inside = (actions >= 0) & (actions < self.num_actions)
-        check = getattr(self.rules, "is_legal", None)
-        if check is not None and not self._mask_ready:
-            legal = inside & check(np.where(inside, actions, 0))
-        else:
-            legal = inside & self.legal_mask[np.arange(self.n), np.where(inside, actions, 0)]
-        if not legal.all():
-            bad = int(np.flatnonzero(~legal)[0])
-            raise IllegalMoveError(f"actions[{bad}]", int(actions[bad]), "not a legal action in that game")
+        if not inside.all():
+            self._illegal(actions, int(np.flatnonzero(~inside)[0]))
         drawn = [[] for _ in range(self.n)] if self.record else None
+        settle = self.moves + 1 < self.context.max_moves
+        apply_checked = getattr(self.rules, "apply_checked", None)
+        if apply_checked is not None:
+            bad = apply_checked(actions, settle, self.rng, drawn)
+            if bad >= 0:
+                self._illegal(actions, bad)
+        else:
+            check = getattr(self.rules, "is_legal", None)
+            legal = check(actions) if check is not None and not self._mask_ready else \
+                self.legal_mask[np.arange(self.n), actions]
+            if not legal.all():
+                self._illegal(actions, int(np.flatnonzero(~legal)[0]))
+            self.rules.apply(actions, settle, self.rng, drawn)
         self.moves += 1
-        self.rules.apply(actions, self.moves < self.context.max_moves, self.rng, drawn)
         if self.record:
             for i in range(self.n):
                 steps = self._history[i][1]
@@ -214,6 +233,10 @@ class BatchedEnv:
             self._deal(ended)
         self._refresh()
         return rewards, done
+
+    @staticmethod
+    def _illegal(actions: np.ndarray, slot: int) -> NoReturn:
+        raise IllegalMoveError(f"actions[{slot}]", int(actions[slot]), "not a legal action in that game")
 
     def _final_returns(self, slots: np.ndarray) -> np.ndarray:
         out = self.rules.returns()[slots]

@@ -38,6 +38,10 @@ from solver.twins.common import SplitMix64
 MODE, PLAYERS, TO_MOVE, TURN, AGE, AGE_SUM, WROTE, LD_POINTS, ROW_TARGET, FAILED = range(10)
 PILE, HID, HELD, ACC, STF, CARDS, ROW, DECK, SROW, WRIT, DLEN, DISC = 10, 20, 24, 28, 32, 40, 110, 130, 150, 170, 190, 200
 DISC_CAP = 80
+#: a turn under way (base and co-op): PHASE_DRAW a card is to be drawn and played, PHASE_PLACE the card HOLD is
+#: to be played (HOLD_FROM 0: taken from a discard pile, 1: drawn), PHASE_END the end of the turn is left
+PHASE, HOLD, HOLD_FROM = 104, 105, 106
+PHASE_START, PHASE_DRAW, PHASE_PLACE, PHASE_END = range(4)
 LENGTH = 360
 BASE, OBJECTS, COOP, SOLO = range(4)
 MAX_TURNS = 3000
@@ -705,8 +709,31 @@ def _solo_progress(s: list[int]) -> int:
     return done
 
 
+def _rest_of_turn(s: list[int], rng: list[int]) -> int:
+    """Play the greedy rest of a turn under way (``PHASE``), as :func:`_turn` plays it once the card is chosen;
+    returns 1 when the game ends."""
+    seat, phase = s[TO_MOVE], s[PHASE]
+    s[PHASE] = PHASE_START
+    if phase in (PHASE_DRAW, PHASE_PLACE):
+        cur = _value(s, seat, _board(s, seat))
+        card = _draw(s, rng) if phase == PHASE_DRAW else s[HOLD]
+        cell, v = _best_place(s, seat, card, rng)
+        if (phase == PHASE_PLACE and s[HOLD_FROM] == 0) or v > cur:
+            _place(s, seat, cell, card)
+        else:
+            _push(s, 0, card)
+            _reveal_random(s, seat, rng)
+        if s[HID + seat] == 0:
+            return 1
+    return _end_of_turn(s, rng)
+
+
 def _run(s: list[int], rng: list[int], stop_age: int = -1) -> int:
     turns = 0
+    if s[PHASE] != PHASE_START:
+        turns = 1
+        if _rest_of_turn(s, rng):
+            return turns
     while turns < MAX_TURNS:
         if stop_age >= 0 and s[AGE] > stop_age:  # solo: the Age asked for is over (its score is in AGE_SUM)
             return turns
@@ -728,7 +755,10 @@ def _checked(state: np.ndarray) -> bool:
         return False
     if any(not 0 <= x <= 10 for x in state[CARDS:CARDS + 64]) or any(not 0 <= x <= 9 for x in state[DISC:DISC + 2 * DISC_CAP]):
         return False
-    return all(0 <= state[DLEN + i] <= DISC_CAP for i in range(2))
+    if not all(0 <= state[DLEN + i] <= DISC_CAP for i in range(2)):
+        return False
+    return state[PHASE] == PHASE_START or (PHASE_START < state[PHASE] <= PHASE_END and state[MODE] in (BASE, COOP)
+                                           and 0 <= state[HOLD] <= 9 and state[HOLD_FROM] in (0, 1))
 
 
 def playout(state: np.ndarray, seed: int, out: np.ndarray, stop_age: int = -1) -> int:

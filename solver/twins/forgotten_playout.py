@@ -305,9 +305,10 @@ def _load(width: int, height: int, brain_a: int, brain_b: int, tiles: Sequence[i
 
 # -- public functions -------------------------------------------------------------------------
 def play_games(width: int, height: int, brain_a: int, brain_b: int, pairs: int, erasure: int, goal: int,
-               policy: int, seed: int, wins: np.ndarray, turns: np.ndarray) -> int:
-    """Deal and play ``len(wins)`` games; game ``i`` uses random stream ``i`` of ``seed``. ``wins[i]`` is 1 for a
-    win, ``turns[i]`` the number of turns played. Returns the number of wins."""
+               policy: int, seed: int, wins: np.ndarray, turns: np.ndarray, first_stream: int = 0) -> int:
+    """Deal and play ``len(wins)`` games; game ``i`` uses random stream ``first_stream + i`` of ``seed`` (a run cut
+    in pieces, ``first_stream`` = the games before, is the run in one call). ``wins[i]`` is 1 for a win,
+    ``turns[i]`` the number of turns played. Returns the number of wins."""
     _check_board(width, height, brain_a, brain_b)
     _check_rules(erasure, goal, policy)
     cells = width * height
@@ -317,7 +318,7 @@ def play_games(width: int, height: int, brain_a: int, brain_b: int, pairs: int, 
         raise ValueError("wins and turns need the same length")
     total = 0
     for i in range(wins.shape[0]):
-        rng = stream(seed, i)
+        rng = stream(seed, (first_stream + i) & MASK64)
         game = _deal(width, height, brain_a, brain_b, pairs, rng)
         wins[i] = _play(game, erasure, goal, policy, -1, rng) if game.alive(goal) else 0
         turns[i] = game.turn

@@ -181,15 +181,22 @@ def shortest_escape(state: Any, deck: Any, player: int, max_depth: int, node_lim
     return 1, 0, max_depth + 1, nodes
 
 
-def count_solutions(state: Any, deck: Any, player: int, depth: int, limit: int, node_limit: int) -> tuple[int, int, int]:
+def count_solutions(state: Any, deck: Any, player: int, depth: int, limit: int, node_limit: int,
+                    time_limit: float = 0.0, stop: Any = None) -> tuple[int, int, int]:
     """How many decision sequences make ``player`` leave within ``depth`` own turns (counting stops at ``limit``).
 
-    Returns ``(count, nodes, complete)``; ``complete`` is 0 when ``node_limit`` stopped the count.
+    Returns ``(count, nodes, complete)``; ``complete`` is 0 when ``node_limit``, ``time_limit`` (seconds, 0: none)
+    or ``stop[0]`` set by another thread (polled every 1024 nodes) stopped the count.
     """
     s = _solitaire_root(state, deck, player)
     if depth < 1 or depth > 64 or limit < 1:
         raise ValueError("depth must be 1..64 and limit positive")
-    search = _Search(deck, player, _union_exits(s, deck), node_limit, 0.0, [0] * (3 * depth), False, False, limit)
+    if stop is not None and len(stop) < 1:
+        raise ValueError("stop: expected at least 1 entry")
+    deadline = time.perf_counter() + time_limit if time_limit > 0 else 0.0
+    search = _Search(deck, player, _union_exits(s, deck), node_limit, deadline, [0] * (3 * depth), False, False,
+                     limit)
+    search.stop = stop
     search.dfs(s, 1, depth, 0)
     return min(search.count, limit), search.nodes, 0 if search.stopped else 1
 

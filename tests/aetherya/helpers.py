@@ -15,8 +15,7 @@ def play_random(state: AetheryaState, rng: np.random.Generator, check: bool = Tr
         if state.is_terminal():
             return state
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
@@ -26,6 +25,5 @@ def play_random(state: AetheryaState, rng: np.random.Generator, check: bool = Tr
 def advance_chance(state: AetheryaState, rng: np.random.Generator) -> AetheryaState:
     """Resolve chance nodes until a player must decide."""
     while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        state.apply_action(state.sample_chance_outcome(rng))
     return state

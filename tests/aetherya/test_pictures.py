@@ -7,7 +7,6 @@ import contextlib
 import io
 import re
 import shlex
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -20,27 +19,11 @@ from solver.aetherya.playout import greedy_action, sample_chance
 from solver.drawing import svg, write_puzzle_sheets
 from solver.puzzles import generate
 from solver.search import Limits, SearchContext
+from solver.testing import click_reaches as reachable, click_targets as targets, svg_root as parse
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "{http://www.w3.org/2000/svg}"
 MODES = [{}, {"players": 4}, {"mode": "coop", "players": 3}, {"mode": "solo"}, {"mode": "objects"}]
-
-
-def parse(picture: str) -> ET.Element:
-    root = ET.fromstring(picture.split("\n", 1)[1] if picture.startswith("<?xml") else picture)
-    assert root.tag == f"{NS}svg" and len(root.get("viewBox", "").split()) == 4
-    return root
-
-
-def targets(picture: str) -> set[str]:
-    return {el.get("data-target") for el in parse(picture).iter() if el.get("data-target")}
-
-
-def reachable(move: str, tokens: set[str]) -> bool:
-    """The web board's rule (solver/web/static/board.js movesFor): a target names a move equal to it or one of
-    the move's tokens."""
-    words = [w for w in re.split(r"[\s,;@=:()]+", move.lower()) if w]
-    return any(t.lower() == move.lower() or t.lower() in words for t in tokens)
 
 
 def positions(kwargs, seed, every=7, limit=12):

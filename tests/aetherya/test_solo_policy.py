@@ -193,7 +193,7 @@ def test_solo_hint_searches_on_when_the_policy_fails_in_a_screened_world():
     """When the policy's move fails the Age in a screened world, the whole budget goes to the successive halving
     of every move on the same worlds (here the campaign's first arrangement, 24 of them)."""
     from solver.aetherya.hints import hint
-    state = _solo_position(2, 0)
+    state = _solo_position(4, 0)
     answer = hint(state, SearchContext(limits=Limits(nodes=200), seed=0), top=3).to_json()
     root = answer["rootInfo"]
     assert root["screen"] == "failed" and root["playouts"] == 200 and root["candidates"] == 24

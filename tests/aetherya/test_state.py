@@ -419,8 +419,7 @@ def test_every_setup_phase_round_trips_from_the_root():
             assert game.state_from_json(state.to_json()).to_json() == state.to_json()
             legal = state.legal_actions()
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+                state.apply_action(state.sample_chance_outcome(rng))
             else:
                 state.apply_action(legal[int(rng.integers(len(legal)))])
         assert {"legends", "start", "arrange", "territories", "first-discard"} <= seen

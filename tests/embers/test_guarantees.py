@@ -6,7 +6,6 @@ given.
 The bounds are loose (a loaded 2-core machine); benchmarks/bench_engine.py measures the real figures.
 """
 
-import json
 import threading
 import time
 
@@ -16,11 +15,10 @@ import pytest
 from solver import contract
 from solver.embers import plan as planlib
 from solver.embers.solve_cpsat import cpsat_loaded, solve_cpsat
-from solver.engine import Engine
+from solver.fuzz import probe
 from solver.record import Record
 from solver.review import review
 from solver.search import Limits, SearchContext, Stopped, Watch
-from solver.testing import TimedLines
 
 from .helpers import GAME
 
@@ -33,22 +31,13 @@ HUGE = 10**12
 
 
 def ask(action, limits, options=None, terminate_after=None, every=None):
-    out = TimedLines()
-    engine = Engine(out)
-    query = {"id": "q", "game": "embers", "action": action, "state": LONG, "limits": limits}
+    query = {"game": "embers", "action": action, "state": LONG, "limits": limits}
     if options:
         query["options"] = options
     if every:
         query["reportDuringSearchEvery"] = every
-    sent = time.perf_counter()
-    engine.handle_line(json.dumps(query))
-    if terminate_after is not None:
-        time.sleep(terminate_after)
-        sent = time.perf_counter()
-        engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}))
-    engine.close()
-    [(answered, answer)] = out.of("q")
-    return answered - sent, answer, [r for _, r in out.of("q", interim=True)]
+    run = probe(query, terminate_after=terminate_after)
+    return run.seconds, run.answer, run.interim
 
 
 def _legal_plan(plan):

@@ -4,7 +4,6 @@ import contextlib
 import io
 import re
 import shlex
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -15,29 +14,13 @@ from solver.drawing import write_puzzle_sheets
 from solver.embers.view import follow
 from solver.puzzles import generate
 from solver.search import Limits, SearchContext
+from solver.testing import click_reaches as reachable, click_targets as targets, svg_root as parse
 
 from .helpers import GAME, PROLOGUE
 from .test_views import BLINK, random_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def parse(svg):
-    root = ET.fromstring(svg.encode())
-    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
-    return root
-
-
-def targets(root):
-    return {el.get("data-target").lower() for el in root.iter() if el.get("data-target")}
-
-
-def reachable(move, names):
-    """The web board's rule (solver/web/static/board.js): a target names the moves equal to it or holding it as a
-    token."""
-    tokens = [t for t in re.split(r"[\s,;@=:()]+", move.lower()) if t]
-    return move.lower() in names or any(t in names for t in tokens)
 
 
 def test_every_picture_is_svg_and_every_entry_has_a_click_target():

@@ -20,6 +20,7 @@ from solver import contract
 from solver.record import Record
 from solver.registry import load_game
 from solver.review import review
+from solver.forgotten.placement import advise_placement
 from solver.search import Limits, SearchContext, Stopped
 
 HUGE = 10**12
@@ -147,23 +148,24 @@ def test_place_stops_between_placements_at_its_cap():
     assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 2_000_000
 
 
-# -- place (the game's own command) --------------------------------------------------------------------------------
-@pytest.mark.parametrize("budget", [2 * 10**9, HUGE])
-def test_place_stops_at_its_time_limit_whatever_its_node_budget(budget):
-    """``memory-solver forgotten place --time-ms 300 --nodes N``: the compiled playouts were called with a quarter
-    of N over the placements at once (2e9: one call of 40 M games, minutes past the limit; 1e12: an array of 47 GiB,
-    an internal error). Under a time limit a call now plays at most ``TIMED_BATCH`` games."""
-    from solver.forgotten.placement import advise_placement
+def test_place_stops_inside_one_placements_batch_at_its_cap_and_at_terminate():
+    """A budget whose first round gives each placement some 2,000,000 games (10 s of play): the batch is
+    played in pieces, so the cap and terminate stop it within a piece."""
+    game = load_game("forgotten(width=4,height=4,pairs=7)")
+    query = {"top": 3, "time_ms": 200, "nodes": 50_000_000, "seed": 0}
+    seconds, result = timed(lambda: contract.commands(game)[0].run(game, query))
+    assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 600_000
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    ctx = SearchContext(limits=Limits(nodes=50_000_000), cancel=cancel)
+    seconds, result = timed(lambda: advise_placement(game, ctx, top=3))
+    assert seconds < 0.2 + SLACK and result["gamesPlayed"] < 600_000
+
+
+def test_place_with_an_enormous_node_budget_stops_at_its_time_limit_without_an_enormous_array():
+    """``memory-solver forgotten place --time-ms 300 --nodes 1000000000000``: each placement's batch was allocated
+    whole (78 GiB: an internal error); only a piece's arrays are now."""
     game = load_game("forgotten")
-    seconds, result = timed(lambda: advise_placement(game, SearchContext(limits=Limits(time_ms=300, nodes=budget))))
+    seconds, result = timed(lambda: advise_placement(game, SearchContext(limits=Limits(time_ms=300, nodes=HUGE))))
     assert seconds < 0.3 + SLACK, seconds
-    assert 0 < result["gamesPlayed"] < budget
-
-
-def test_place_with_a_node_budget_alone_is_unchanged_below_the_batch_bound():
-    """A node budget alone keeps its batches (the answer is the same as before the bound and on every machine)."""
-    from solver.forgotten.placement import advise_placement
-    game = load_game("forgotten(width=3,height=4)")
-    first = advise_placement(game, SearchContext(limits=Limits(nodes=4000), seed=2), top=2)
-    assert first == advise_placement(game, SearchContext(limits=Limits(nodes=4000), seed=2), top=2)
-    assert first["gamesPlayed"] == 4000
+    assert 0 < result["gamesPlayed"] < HUGE

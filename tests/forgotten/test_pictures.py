@@ -6,7 +6,6 @@ import contextlib
 import io
 import json
 import shlex
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from solver.drawing import write_puzzle_sheets
 from solver.puzzles import generate
 from solver.registry import load_game
 from solver.search import Limits, SearchContext
+from solver.testing import click_reaches as reachable, click_targets as targets, svg_root as parse
 from solver import contract
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,21 +29,6 @@ PICTURES = {
     "docs/pictures/forgotten-table.svg": 'memory-solver forgotten show "view:0 ?A+C?/@+CB@/???-? 2 first flipped '
                                          '1,1" --svg',
 }
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg.encode())
-    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
-    return root
-
-
-def targets(root: ET.Element) -> set[str]:
-    return {el.get("data-target") for el in root.iter() if el.get("data-target")}
-
-
-def reachable(move: str, names: set[str]) -> bool:
-    """A click on some target names the move (docs/formats/forgotten.md, "Pictures")."""
-    return move in names or any(token in names for token in move.split())
 
 
 def played(spec: str, seed: int):

@@ -15,6 +15,7 @@ from solver.memorinth.solve import INF_BOUND, shortest_escape
 from solver.memorinth.game import MemorinthGame
 from solver.search import Limits, SearchContext
 from solver.twins import memorinth_escape as T
+from solver.testing import TimedLines
 
 
 def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns: int) -> int | None:
@@ -128,20 +129,12 @@ def test_solve_through_the_api_and_the_engine():
     assert body["fullInformation"] is True and body["turns"] == result.value and body["result"] == "OPTIMAL"
     wrapped = solver.solve("memorinth", {"state": state.to_notation(), "player": 1, "maxDepth": 10})
     assert wrapped.to_json()["player"] == 1
-    lines = []
-
-    class Out:
-        def write(self, text):
-            lines.append(text)
-
-        def flush(self):
-            pass
-
-    engine = Engine(Out())
+    out = TimedLines()
+    engine = Engine(out)
     engine.serve([json.dumps({"id": 1, "game": "memorinth", "action": "solve", "state": state.to_json()}),
                   json.dumps({"id": 2, "game": "memorinth", "action": "solve",
                               "state": {"state": state.to_json(), "player": 7}})])
-    answers = {a["id"]: a for a in map(json.loads, lines)}
+    answers = {a["id"]: a for a in out.answers()}
     assert answers[1]["optimal"] is True and answers[1]["isDuringSearch"] is False
     assert answers[2]["field"] == "state.player"
 

@@ -14,6 +14,7 @@ from solver.errors import InvalidInputError
 from solver.memorinth.game import MemorinthGame
 from solver.memorinth.layout import DOWN, SEEN, UP
 from solver.search import Limits, SearchContext
+from solver.testing import TimedLines
 
 GAME = MemorinthGame()
 
@@ -125,16 +126,8 @@ def test_hint_through_the_api_and_the_engine():
     state = GAME.deal(2)
     result = solver.hint("memorinth", state.to_notation(), nodes=1500)
     assert result.best is not None and result.root_info["valueMeaning"].startswith("probability")
-    lines = []
-
-    class Out:
-        def write(self, text):
-            lines.append(text)
-
-        def flush(self):
-            pass
-
-    engine = Engine(Out())
+    out = TimedLines()
+    engine = Engine(out)
     engine.serve([
         json.dumps({"id": "a", "game": "memorinth", "action": "hint", "state": state.to_json(),
                     "limits": {"nodes": 1000}, "top": 2}),
@@ -143,7 +136,7 @@ def test_hint_through_the_api_and_the_engine():
         json.dumps({"id": "d", "game": "memorinth", "action": "score", "state": state.to_json()}),
         json.dumps({"id": "e", "game": "memorinth(players=7)", "action": "hint", "state": "x"}),
     ])
-    answers = {a["id"]: a for a in map(json.loads, lines)}
+    answers = {a["id"]: a for a in out.answers()}
     assert len(answers["a"]["moveInfos"]) == 2 and answers["a"]["isDuringSearch"] is False
     assert "flip a1" in answers["b"]["moves"]
     assert answers["c"]["field"] == "state.board" and "error" in answers["c"]

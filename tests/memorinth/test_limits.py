@@ -142,6 +142,19 @@ def test_a_long_action_honours_terminate(action):
     assert latency < TERMINATE_S + SLACK_S
 
 
+def test_the_generators_solution_count_stops_at_its_time_limit_and_at_terminate():
+    """The count that checks a puzzle's escape is unique (up to 3,000,000 nodes, some 1.5 s) stops at the
+    generation's time cap and at terminate, not at its node limit: it gives no count (None)."""
+    from solver.memorinth.puzzles import _count
+    state = MemorinthGame().deal(5)             # every decision sequence of up to 8 own turns: 3,000,000+ nodes
+    count, seconds = timed(lambda: _count(state, 8, 10**6, SearchContext(limits=Limits(time_ms=50))))
+    print(f"count capped at 50 ms: {seconds:.3f} s")
+    assert count is None and seconds < 0.05 + SLACK_S / 3
+    count, latency = terminated(lambda cancel: _count(state, 8, 10**6, SearchContext(cancel=cancel)), after=0.05)
+    print(f"count terminate latency: {latency:.3f} s")
+    assert count is None and latency < TERMINATE_S + SLACK_S / 3
+
+
 # -- a limit not reached changes nothing ------------------------------------------------------------------
 OUTPUTS = {
     "generate": lambda ctx: contract.generate_puzzle(MemorinthGame(), "escape", "easy", np.random.default_rng(3), ctx),

@@ -7,7 +7,6 @@ clickable, puzzle sheets; the pictures in docs/formats/memorinth.md are regenera
 from __future__ import annotations
 
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +18,7 @@ from solver.memorinth.game import MemorinthGame
 from solver.memorinth.layout import DOWN, UP
 from solver.memorinth.knowledge import table_entries
 from solver.search import Limits, SearchContext
+from solver.testing import click_targets as targets, svg_root as parse
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURES = ROOT / "docs" / "pictures"
@@ -40,16 +40,6 @@ def doc_pictures() -> dict[str, str]:
             "memorinth-master-view-hint.svg": solver.svg(master.game, master, player=0, hint=master_hint),
             "memorinth-puzzle.svg": contract.puzzle_svg(game, puzzle),
             "memorinth-puzzle-solution.svg": contract.puzzle_svg(game, puzzle, solution=True)}
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg.encode())
-    assert root.tag == f"{NS}svg" and len(root.get("viewBox", "").split()) == 4
-    return root
-
-
-def targets(svg: str) -> set[str]:
-    return {el.get("data-target") for el in parse(svg).iter() if el.get("data-target") is not None}
 
 
 def test_the_documented_pictures_are_what_the_program_draws():

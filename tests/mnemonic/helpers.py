@@ -6,6 +6,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+from solver import testing
+
 SESSION_SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "sessions" / "mnemonic_session.py"
 
 
@@ -16,3 +18,8 @@ def session_script() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def random_action(state, rng):
+    """A random move that keeps a session going (ending a scene or retreating only when nothing else is legal)."""
+    return testing.random_action(state, rng, avoid=("end", "retreat"))

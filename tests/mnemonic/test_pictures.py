@@ -1,6 +1,5 @@
 """The Mnemonic picture (issue 12): well-formed SVG, only what a view may show, hints and clicks on the table."""
 
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -13,21 +12,12 @@ from solver.mnemonic.setup import new_table_state
 from solver.mnemonic.view import catch_up, observed_entry
 from solver.puzzles import generate
 from solver.search import Limits, SearchContext
+from solver.testing import click_targets as targets, svg_root as parse
 
-from .helpers import session_script
+from .helpers import random_action, session_script
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (the installed package has no docs)
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg.encode())
-    assert root.tag == f"{SVG}svg" and len(root.get("viewBox").split()) == 4
-    return root
-
-
-def targets(root: ET.Element) -> set[str]:
-    return {el.get("data-target") for el in root.iter() if el.get("data-target")}
 
 
 def test_the_documented_pictures_are_what_their_commands_draw():
@@ -49,13 +39,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
                     names = targets(parse(contract.svg(game, position)))
                     for move in game.legal_moves(position):
                         assert reachable(move, names), (move, position.to_notation())
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
-            else:
-                legal = state.legal_actions()
-                keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
-                action = int(keep[rng.integers(len(keep))])
+            action = random_action(state, rng)
             entry = observed_entry(state, action, 1)
             state.apply_action(action)
             view.apply_move(entry)

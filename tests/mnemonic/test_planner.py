@@ -277,8 +277,7 @@ def test_mn45_the_session_length_bounds_the_objective(game):
     rng = np.random.default_rng(4)
     while state.phase != "table":
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         else:
             state.apply_action(plain_scene_move(state))
     until_the_end = advise(state, horizon=(1, 2))

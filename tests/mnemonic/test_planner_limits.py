@@ -12,6 +12,7 @@ import pytest
 from solver import api, contract
 from solver.mnemonic.game import MnemonicGame
 from solver.search import Limits, SearchContext
+from solver.testing import TimedLines
 
 SLACK = 1.5  # seconds: a 300 ms limit must answer well within this on a loaded machine
 
@@ -67,17 +68,7 @@ def test_mn46_terminate_through_the_engine():
     from solver.engine import Engine
     _, state = big_scene(mode="into-the-grey")
 
-    class Lines:
-        def __init__(self) -> None:
-            self.text: list[str] = []
-
-        def write(self, text: str) -> None:
-            self.text.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    out = Lines()
+    out = TimedLines()
     engine = Engine(out, threads=1)
     engine.handle_line(json.dumps({"id": "s", "game": "mnemonic(mode=into-the-grey)", "action": "hint",
                                    "state": state.to_json(), "limits": {"time_ms": 8000}}))
@@ -86,7 +77,7 @@ def test_mn46_terminate_through_the_engine():
     engine.handle_line(json.dumps({"id": "t", "action": "terminate", "terminateId": "s"}))
     engine.close()
     assert time.perf_counter() - start < SLACK
-    replies = {r["id"]: r for r in map(json.loads, "".join(out.text).splitlines())}
+    replies = {r["id"]: r for r in out.answers()}
     assert replies["s"]["terminated"] is True and replies["s"]["moveInfos"]
 
 
@@ -125,8 +116,7 @@ def test_mn38_mn42_deeper_horizons_refine_the_value_without_jumps(players, seed)
     rng = np.random.default_rng(seed)
     while state.phase != "table":
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
         else:
             state.apply_action(plain_scene_move(state))
     result = api.hint(game, state, nodes=400_000)

@@ -11,6 +11,8 @@ from solver.mnemonic.game import MnemonicGame
 from solver.registry import load_game
 from solver.testing import check_state_contract, random_simulation
 
+from .helpers import random_action
+
 VARIANTS = {
     "joker": "wild", "help.extraDice": 1, "help.onlyWithoutMatch": False, "help.helperSharesComplication": False,
     "learning.allowed": False, "weaving.perPlayer": 2, "weaving.refresh": "round",
@@ -62,13 +64,7 @@ def test_long_sessions_that_never_stop_early(mode, players):
         seen_phases.add(state.phase)
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
-        else:
-            legal = state.legal_actions()
-            keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
-            action = int(keep[rng.integers(len(keep))])
+        action = random_action(state, rng)
         state.apply_action(action)
     assert state.is_terminal()
     assert {"table", "group-roll", "after-defeat", "scene-weave"} <= seen_phases

@@ -21,18 +21,11 @@ from solver.registry import load_game
 from solver.review import review
 from solver.search import Limits, SearchContext
 
+from .helpers import random_action
+
 SPECS = ["mnemonic", "mnemonic(players=1)", "mnemonic(players=6)", "mnemonic(mode=into-the-grey)",
          "mnemonic(mode=into-the-grey,players=2)", "mnemonic(mode=into-the-grey,players=6)"]
 GREY_DONE = " ".join(f"{card_code(c)}@{c % 2}" for c in range(54))
-
-
-def random_action(state, rng):
-    if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        return int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
-    legal = state.legal_actions()
-    keep = [a for a in legal if state.action_to_string(a) not in ("end", "retreat")] or legal
-    return int(keep[rng.integers(len(keep))])
 
 
 def follow(game, seed, steps=10_000):

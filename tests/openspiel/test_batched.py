@@ -86,3 +86,20 @@ def test_the_state_rules_serve_a_game_without_vectorised_rules():
     assert fast.vectorised and not slow.vectorised
     assert np.array_equal(fast.legal_mask, slow.legal_mask)      # the same deals: the kernel's deal of each seed
     assert np.array_equal(fast.observations(), slow.observations())
+
+
+def test_an_illegal_action_changes_no_slot_of_the_kernel_rules():
+    """Memorinth's step kernel checks every slot before it applies any: a refused step leaves every game as it was."""
+    env = BatchedEnv("memorinth(players=3)", n=5, seed=4)
+    rng = np.random.default_rng(2)
+    for _ in range(7):
+        env.step(env.random_actions(rng))
+    seen, moves = env.observations(), env.moves.copy()
+    actions = env.random_actions(rng)
+    actions[3] = next(a for a in range(env.num_actions) if not env.legal_mask[3, a])
+    with pytest.raises(IllegalMoveError, match=r"actions\[3\]"):
+        env.step(actions)
+    assert np.array_equal(env.observations(), seen) and np.array_equal(env.moves, moves)
+    actions[3] = env.random_actions(np.random.default_rng(0))[3]
+    env.step(actions)
+    assert ((env.moves == moves + 1) | (env.moves == 0)).all()     # played, or finished and dealt again

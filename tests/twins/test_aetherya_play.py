@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solver.aetherya.playout import advance_to_turn_start, pack
+from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements,
+                                     placements_one_by_one)
 from solver.aetherya.scoring import score_board
 from solver.kernels import aetherya_play as kernel
 from solver.registry import load_game
@@ -29,9 +30,9 @@ def position(spec: str, seed: int, random_turns: int):
     return advance_to_turn_start(state, rng)
 
 
-@settings(max_examples=30, deadline=None)
-@given(spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32), turns=st.integers(0, 12),
-       play_seed=st.integers(0, 2**64 - 1))
+@pytest.mark.parametrize("spec", SPECS)  # every mode and player count, a few whole games each (the twin is slow)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32), turns=st.integers(0, 12), play_seed=st.integers(0, 2**64 - 1))
 def test_playout_kernel_matches_twin(spec, seed, turns, play_seed):
     state = position(spec, seed, turns)
     if state.is_terminal():
@@ -42,7 +43,65 @@ def test_playout_kernel_matches_twin(spec, seed, turns, play_seed):
     assert out_k.tolist() == out_t.tolist()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
+@given(spec=st.sampled_from(["aetherya", "aetherya(players=3)", "aetherya(mode=coop)"]), seed=st.integers(0, 2**32),
+       turns=st.integers(0, 12), steps=st.integers(1, 3), play_seed=st.integers(0, 2**64 - 1))
+def test_playouts_from_a_turn_under_way_match_twin(spec, seed, turns, steps, play_seed):
+    """A turn under way (a card to draw and play, a card to play, the end of the turn): the kernel plays its rest
+    as the twin does."""
+    state = position(spec, seed, turns)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        if state.is_chance_node():
+            break
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    if state.is_terminal() or not packable(state):
+        return
+    packed = pack(state)
+    out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    assert kernel.playout(packed, play_seed, out_k) == twin.playout(packed, play_seed, out_t)
+    assert out_k.tolist() == out_t.tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32), turns=st.integers(0, 30), card=st.integers(0, 9))
+def test_placements_scored_in_one_compiled_call_match_one_by_one(spec, seed, turns, card):
+    """The greedy policy's placement values, every trial kingdom scored by the batch scorer, are the values of
+    scoring each trial kingdom on its own (every seat, every mode, with Legends in the row)."""
+    state = position(spec, seed, turns)
+    for seat in range(state.players):
+        assert placements(state, seat, card) == placements_one_by_one(state, seat, card)
+
+
+def test_a_turn_under_way_is_packed_in_the_phases_the_kernel_plays():
+    """Base and co-op: the draw of a card, a card held, the end of the turn pack (PHASE set); solo and Objects turns
+    under way do not (the Python policy finishes them)."""
+    phases = set()
+    for spec in ("aetherya", "aetherya(mode=coop)", "aetherya(mode=solo)", "aetherya(mode=objects)"):
+        for seed in range(6):
+            state, rng = position(spec, seed, 3), np.random.default_rng(seed)
+            for _ in range(6):
+                if state.is_terminal():
+                    break
+                if state.phase != "choose" and packable(state):
+                    assert spec in ("aetherya", "aetherya(mode=coop)")
+                    phases.add(state.phase)
+                    assert pack(state)[twin.PHASE] != twin.PHASE_START
+                elif state.phase != "choose":
+                    with pytest.raises(ValueError):
+                        pack(state)
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                else:
+                    state.apply_action(greedy_action(state, rng))
+    assert phases >= {"draw", "place"}
+
+
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), turns=st.integers(0, 40), play_seed=st.integers(0, 2**64 - 1))
 def test_solo_playout_stopped_at_the_age_end_matches_twin(seed, turns, play_seed):
     """``stop_age``: the kernel and the twin stop after the same Age with the same values; the stopped playout

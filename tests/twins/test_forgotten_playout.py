@@ -29,6 +29,21 @@ def test_play_games_agree(spec, policy, seed, n):
     assert out[0] == out[1]
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**63 - 1), st.integers(1, 6), st.integers(0, 6))
+def test_play_games_cut_in_pieces_is_the_run_in_one_call(spec, policy, seed, n, cut):
+    """Games ``first_stream`` on, kernel and twin: a run cut at ``cut`` gives the games of the run in one call."""
+    game = load_game(spec)
+    args = (game.width, game.height, *game.board.brains, game.pairs, game.erasure_code, game.goal_code, policy, seed)
+    cut = min(cut, n)
+    whole_w, whole_t = np.zeros(n, np.uint8), np.zeros(n, np.int32)
+    total = kernel.play_games(*args, whole_w, whole_t)
+    for mod in (kernel, twin):
+        wins, turns = np.zeros(n, np.uint8), np.zeros(n, np.int32)
+        got = mod.play_games(*args, wins[:cut], turns[:cut]) + mod.play_games(*args, wins[cut:], turns[cut:], cut)
+        assert (got, wins.tolist(), turns.tolist()) == (total, whole_w.tolist(), whole_t.tolist())
+
+
 def random_position(game, seed: int):
     """A position reached by random flips (never giving up); None when the game ended."""
     rng = np.random.default_rng(seed)

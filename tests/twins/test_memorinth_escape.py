@@ -49,6 +49,20 @@ def test_shortest_escape_publishes_the_same_progress():
 
 
 @pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
+def test_a_solution_count_stops_at_its_flag_and_its_time_limit(module):
+    """count_solutions polls stop[0] and its time limit every 1024 nodes, as shortest_escape does: a count cut
+    short says so (complete 0) after 1024 nodes; without them it finishes, kernel = twin."""
+    vec = MemorinthGame().deal(6).vec.copy()          # 629 ways out within 4 own turns, 4,118 nodes to count them
+    full = module.count_solutions(vec, DECK, 0, 4, 1000, 0)
+    assert full == K.count_solutions(vec, DECK, 0, 4, 1000, 0) and full[2] == 1 and full[1] > 2048
+    assert module.count_solutions(vec, DECK, 0, 4, 1000, 0, 0.0, np.zeros(1, np.int32)) == full
+    count, nodes, complete = module.count_solutions(vec, DECK, 0, 4, 1000, 0, 0.0, np.ones(1, np.int32))
+    assert (nodes, complete) == (1024, 0) and count < full[0]
+    count, nodes, complete = module.count_solutions(vec, DECK, 0, 4, 1000, 0, 1e-9)
+    assert (nodes, complete) == (1024, 0)
+
+
+@pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
 def test_bad_requests_are_rejected(module):
     vec = GAMES[0].deal(0).vec.copy()
     with pytest.raises(ValueError):
