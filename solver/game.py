@@ -417,11 +417,15 @@ class Game(ABC):
         """A real table's start as ``player`` sees it, before anything is dealt (``new --table --player N``)."""
         raise UnsupportedActionError("action", "new --table", f"{self.name} has no real-table start yet")
 
-    def apply(self, position: State | View, moves: list[str], field: str = "moves") -> State | View:
+    def apply(self, position: State | View, moves: list[str], field: str = "moves",
+              stop: Callable[[], None] | None = None) -> State | View:
         """A copy of ``position`` advanced by ``moves`` (moves, and chance outcomes as move strings); on a view the
-        forced masked entries (:func:`forced_entry`) are entered implicitly, before a move and after the last."""
+        forced masked entries (:func:`forced_entry`) are entered implicitly, before a move and after the last.
+        ``stop`` is called before each move (it raises to end a replay past its caller's time cap or terminate)."""
         current = position.clone()
         for i, text in enumerate(moves):
+            if stop is not None:
+                stop()
             skip_forced(current, text, f"{field}[{i}]")
             if current.is_terminal():
                 raise IllegalMoveError(f"{field}[{i}]", text, "the game is already over")

@@ -95,8 +95,8 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
         for result in live:
             if ctx.cancelled or ctx.deadline_passed():      # terminate or the time limit: stop within the round
                 return spent - before, True
-            wins = np.zeros(n, np.uint8)
-            turns = np.zeros(n, np.int32)
+            wins = np.zeros(min(n, CHUNK_GAMES), np.uint8)  # one piece's (a budget of 1e12 asked for 78 GiB)
+            turns = np.zeros(min(n, CHUNK_GAMES), np.int32)
             played = 0
             for start in range(0, n, CHUNK_GAMES):  # pieces of one run: the limits are looked at in between
                 if start and (ctx.cancelled or ctx.deadline_passed()):
@@ -104,9 +104,9 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
                 end = min(n, start + CHUNK_GAMES)
                 forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs, game.erasure_code,
                                              game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
-                                             wins[start:end], turns[start:end], start)
+                                             wins[:end - start], turns[:end - start], start)
+                result.add(round_no, wins[:end - start].copy())
                 played = end
-            result.add(round_no, wins[:played])
             spent += played
             if played < n:
                 return spent - before, True

@@ -7,6 +7,7 @@ a dealt view, its hint, and the review of the documented session (``docs/session
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -82,12 +83,21 @@ def demo_record() -> str:
                        "moves": [{"move": move} for move in DEMO_SESSION]})
 
 
-DEMO = (
-    Example("Exact odds of an Individual Scene", ("odds", "--individual", "3")),
-    Example("Exact odds of a Group Scene", ("odds", "--players", "3,2,0", "--adversary", "4")),
-    Example("Deal a two-player Into the Grey session: player 0's view", DEMO_NEW),
-    Example("Player 0 leads the first scene: which card?", ("hint", "{previous}", "--nodes", "30000")),
-    Example("Review player 0's decisions in the documented session (docs/sessions/mnemonic.md)",
-            ("review", demo_record(), "--nodes", "30000"),
-            note="moves: " + "; ".join(DEMO_SESSION)),
-)
+def __getattr__(name: str) -> Any:
+    """``DEMO``, built when first read (its review example deals a game: no other command pays for it)."""
+    if name == "DEMO":
+        return _demo()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _demo() -> tuple[Example, ...]:
+    return (
+        Example("Exact odds of an Individual Scene", ("odds", "--individual", "3")),
+        Example("Exact odds of a Group Scene", ("odds", "--players", "3,2,0", "--adversary", "4")),
+        Example("Deal a two-player Into the Grey session: player 0's view", DEMO_NEW),
+        Example("Player 0 leads the first scene: which card?", ("hint", "{previous}", "--nodes", "30000")),
+        Example("Review player 0's decisions in the documented session (docs/sessions/mnemonic.md)",
+                ("review", demo_record(), "--nodes", "30000"),
+                note="moves: " + "; ".join(DEMO_SESSION)),
+    )
