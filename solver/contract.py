@@ -4,8 +4,8 @@ A game is a package: ``game.py`` holds the rules (:class:`solver.game.Game`), an
 module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``, ``hint_full``,
 ``REVIEW_GRADES``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
 ``check``, ``describe``, ``answer``, ``position``, ``request``), ``selfplay.py`` (``POLICIES``, ``DEFAULT``,
-``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``, ``turn_label``),
-``notation.py`` (``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``,
+``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``, ``turn_label``,
+``player_name``), ``notation.py`` (``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``,
 ``COMMANDS``, ``DEMO``). A game without a capability does not define it, and the action is answered with
 :class:`~solver.errors.UnsupportedActionError`.
 
@@ -221,6 +221,13 @@ def turn_label(game: Game, position: State | View) -> str | None:
     ``None`` for a game without one."""
     found = _find(game, "text", "turn_label")
     return None if found is None else found(game, position)
+
+
+def player_name(game: Game, player: int) -> str:
+    """What the game calls ``player`` (Embers: ``Fenrys``, ``Aelin``): the game's ``text.player_name``, else
+    ``Seat N``."""
+    found = _find(game, "text", "player_name")
+    return f"Seat {player}" if found is None else found(game, player)
 
 
 def waiting_for(game: Game, position: State | View) -> str | None:

@@ -555,6 +555,7 @@ selfplay_policies = contract.selfplay_policies
 selfplay_default = contract.selfplay_default
 game_commands = contract.commands
 waiting_for = contract.waiting_for
+player_name = contract.player_name
 demo_examples = contract.demo
 render_text = contract.render_text
 
@@ -868,7 +869,7 @@ __all__ = [
     "ShowRequest", "SolveRequest", "SolveResult", "TurnAnswer", "UnsearchedTurn", "Verdict", "ViewRequest", "answer",
     "apply_moves", "check_player", "check_run_of", "check_seed", "context", "context_stop", "demo_examples",
     "flag_aliases", "game_commands", "hint_request", "limits_for", "limits_of", "new_request", "notation_start",
-    "options_from_json", "position_of", "problem_of", "puzzle_kind", "puzzle_kinds", "puzzle_of_id", "render_text",
+    "options_from_json", "player_name", "position_of", "problem_of", "puzzle_kind", "puzzle_kinds", "puzzle_of_id", "render_text",
     "review_request", "run", "selfplay_default", "selfplay_policies", "selfplay_request", "stop_check",
     "verb_aliases", "verb_notes", "verb_options", "waiting_for",
 ]

@@ -54,6 +54,13 @@ ROWS = {"one": 4, "prologue": 3}
 MIND_CARD_POSITION = (0, 0)
 
 
+def role_of(chapter: str, player: int) -> str:
+    """Who ``player`` is in ``chapter``: ``fenrys``/``aelin`` in Chapter One, ``rowan``/``aelin`` in the Prologue."""
+    if player == AELIN:
+        return "aelin"
+    return "rowan" if chapter == "prologue" else "fenrys"
+
+
 def arrangements(rows: int) -> tuple[tuple[int, ...], ...]:
     """Every order of ``rows`` Resolve cards (``arrange`` payloads index this tuple), in lexicographic order."""
     return _ARRANGEMENTS[rows]
@@ -590,9 +597,7 @@ class EmbersState(State):
     # ------------------------------------------------------------------ information
     def role(self, player: int) -> str:
         """``fenrys``/``aelin`` in Chapter One, ``rowan``/``aelin`` in the Prologue."""
-        if player == AELIN:
-            return "aelin"
-        return "rowan" if self.chapter == "prologue" else "fenrys"
+        return role_of(self.chapter, player)
 
     def sees_resolve(self, player: int) -> bool:
         """Whether ``player`` knows the face-down Resolve cards (only Aelin, in Chapter One)."""

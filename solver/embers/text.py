@@ -6,7 +6,7 @@ from typing import Any
 
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, pattern_text
-from solver.embers.state import EmbersState
+from solver.embers.state import EmbersState, role_of
 from solver.embers.view import EmbersView
 from solver.game import Game
 
@@ -17,6 +17,12 @@ PHASE_WORDS = {
     "first": "the first play", "second": "the second play", "speak": "Aelin speaks (or not)",
     "dayend": "Aelin's Resolve cards are shown", "flip": "a Resolve card is turned",
 }
+
+
+def player_name(game: Game, player: int) -> str:
+    """The rulebook's name of ``player`` (docs/rules/embers-of-memory.md: 0 is Fenrys in Chapter One and Rowan in
+    the Prologue, 1 is Aelin)."""
+    return role_of(game.params["chapter"], player).capitalize()
 
 
 def turn_label(game: Game, position: Any) -> str:

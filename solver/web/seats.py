@@ -27,7 +27,7 @@ from typing import Any
 
 from solver import service
 from solver.errors import IllegalMoveError, InvalidInputError, SolverError
-from solver.game import Game, State, View
+from solver.game import Game, State, View, forced_entry
 from solver.record import Record, RecordedMove, entry_for, is_record, record_from_json, seat_entries
 from solver.registry import load_game
 from solver.search import Limits
@@ -236,12 +236,17 @@ class Table:
             body.update({"view": self.now.views[seat].to_json(), "record": self.record_of(seat).to_json(),
                          "legalMoves": self.legal_for(seat)})
         body.update({"over": self.over(), "game": self.game.spec(), "mode": self.stored.mode,
-                     "toMove": self.to_move(), "seats": [{"player": p, "by": by} for p, by in
-                                                         sorted(self.stored.seats.items())],
+                     "toMove": self.to_move(), "seats": self.seats(),
                      "thinking": self.engine_to_move() is not None, "revision": self.stored.revision,
                      "canUndo": self._undo_length() is not None, "canRedo": self._redo_length() is not None,
                      "fullRecord": self.full_record_open(seat)})
         return body
+
+    def seats(self) -> list[dict[str, Any]]:
+        """The seats as an answer lists them: player, who plays it and the game's name for that player (Embers'
+        Fenrys and Aelin; ``Seat N`` where the rules name no one)."""
+        return [{"player": p, "by": by, "name": service.player_name(self.game, p)}
+                for p, by in sorted(self.stored.seats.items())]
 
     def _public(self) -> dict[str, Any]:
         """What every seat's view has alike: the facts, the record's entries (``?`` where seats saw differently),
@@ -331,26 +336,9 @@ class Table:
         added = []
         for i, text in enumerate(moves):
             where = f"moves[{i}]"
-            text = as_str(text, where)
-            mine = views[seat]
-            if mine.is_terminal():
-                raise IllegalMoveError(where, text, "the game is over")
-            outcome = mine.is_chance_node()
-            by = CHANCE if outcome else mine.current_player()
-            mine.apply_move(text, where)
-            entries = {seat: [text]}
-            for p, view in views.items():
-                if p == seat:
-                    continue
-                try:
-                    taken = entry_for(view, text, outcome)
-                except IllegalMoveError as exc:
-                    raise IllegalMoveError(where, text, exc.problem) from None
-                entries[p] = [] if taken is None else [taken]
-                if taken is not None:
-                    view.apply_move(taken, where)
-            added.append(StoredMove(text, by, False, entries, _now()))
-        return added
+            added += forced_entries(views, where)
+            added.append(table_entry(views, seat, as_str(text, where), where, auto=False))
+        return added + forced_entries(views, "moves")
 
     def undo_length(self) -> int:
         """The line's length after an undo (``Conflict`` when there is nothing to undo)."""
@@ -404,6 +392,59 @@ class Table:
         return sum(len(m.entries.get(seat, [])) for m in self.line)
 
 
+def table_entry(views: dict[int, View], seat: int, text: str, where: str, auto: bool) -> StoredMove:
+    """``seat`` enters ``text`` at a real table: its view takes it, every other seat's view takes what that seat
+    enters for it (:func:`solver.record.entry_for`); ``views`` are advanced in place (the caller's copies)."""
+    mine = views[seat]
+    if mine.is_terminal():
+        raise IllegalMoveError(where, text, "the game is over")
+    outcome = mine.is_chance_node()
+    by = CHANCE if outcome else mine.current_player()
+    mine.apply_move(text, where)
+    entries = {seat: [text]}
+    for p, view in views.items():
+        if p == seat:
+            continue
+        try:
+            taken = entry_for(view, text, outcome)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(where, text, exc.problem) from None
+        entries[p] = [] if taken is None else [taken]
+        if taken is not None:
+            view.apply_move(taken, where)
+    return StoredMove(text, by, auto, entries, _now())
+
+
+def forced_entries(views: dict[int, View], where: str, upto: str | None = None) -> list[StoredMove]:
+    """The forced masked entries of a real table, entered by the server (``auto``) as ``Game.apply`` enters them
+    (:func:`solver.game.forced_entry`: a seat's only legal entry is a masked form such as ``card ?``): no seat
+    clicks for a card it has not seen. One is entered when every other seat's view takes it too; where another
+    seat sees the card (its view takes no ``?``), that seat enters it on its own page. ``views`` advance in place;
+    ``upto``: the next entry when it is the forced entry itself (a record that holds it replays as it is)."""
+    added = []
+    while True:
+        for seat, view in views.items():
+            forced = forced_entry(view)
+            if forced is None or _same_entry(forced, upto):
+                continue
+            trial = {p: v.clone() for p, v in views.items()}
+            try:
+                move = table_entry(trial, seat, forced, where, auto=True)
+            except IllegalMoveError:
+                continue
+            views.update(trial)
+            added.append(move)
+            break
+        else:
+            return added
+
+
+def _same_entry(entry: str | None, other: str | None) -> bool:
+    """Whether two entries are the same (spacing and case aside; ``None`` is no entry)."""
+    return entry is not None and other is not None and \
+        " ".join(entry.split()).lower() == " ".join(other.split()).lower()
+
+
 def draw_outcome(state: State, seed: int, played: int) -> str:
     """The chance outcome of a dealt game after ``played`` moves: the service's ``sample`` (drawn from the seed and
     the number of moves that led there, as the engine's ``sample`` action and the CLI draw it)."""
@@ -428,6 +469,7 @@ class Created:
     id: str
     keys: dict[int, str]
     table_key: str
+    names: dict[int, str] = field(default_factory=dict)
 
 
 class Tables:
@@ -512,17 +554,21 @@ class Tables:
         with self._lock:
             self._cache[stored.id] = table
         self._drive(table, client)
-        return Created(stored.id, keys, table_key)
+        return Created(stored.id, keys, table_key, {p: service.player_name(table.game, p) for p in keys})
 
     def _dealt_or_table(self, body: dict[str, Any], seed: int) -> StoredGame:
         game = load_game(as_str(get(body, "game", "body"), "game"), "game")
         mode = as_choice(body.get("mode", "dealt"), "mode", MODES)
         seats = _seats(body.get("seats"), game, mode)
         if mode == "dealt":
-            start: Any = game.new_game(seed).to_json()
-        else:
-            start = {str(p): game.new_table(p).to_json() for p in seats}
-        return StoredGame(secrets.token_urlsafe(ID_BYTES), game.spec(), mode, seed, start, seats=seats)
+            return StoredGame(secrets.token_urlsafe(ID_BYTES), game.spec(), mode, seed,
+                              game.new_game(seed).to_json(), seats=seats)
+        views = {p: game.new_table(p) for p in seats}
+        start = {str(p): view.to_json() for p, view in views.items()}
+        stored = StoredGame(secrets.token_urlsafe(ID_BYTES), game.spec(), mode, seed, start, seats=seats)
+        stored.moves = forced_entries(views, "start")  # a table may start with cards nobody here has seen
+        stored.length = len(stored.moves)
+        return stored
 
     def _imported(self, body: dict[str, Any], seed: int) -> StoredGame:
         """A game continued from a record: a full record continues dealt (chance outcomes from ``seed``), a seat's
@@ -708,10 +754,11 @@ def _replayed(game: Game, start: State | View, moves: list[str], seats: dict[int
     for i, move in enumerate(moves):
         where = f"record.moves[{i}]"
         if isinstance(position, View):
-            outcome = position.is_chance_node()
-            by = CHANCE if outcome else position.current_player()
-            position.apply_move(move, where)
-            stored.append(StoredMove(move, by, False, {observer: [move]}, _now()))
+            views = {observer: position}
+            stored += forced_entries(views, where, upto=move)  # a record need not hold its forced masked entries
+            forced = _same_entry(forced_entry(position), move)
+            stored.append(table_entry(views, observer, move, where, auto=forced))
+            position = views[observer]
             continue
         if position.is_terminal():
             raise IllegalMoveError(where, move, "the game is already over")
@@ -725,4 +772,6 @@ def _replayed(game: Game, start: State | View, moves: list[str], seats: dict[int
                 view.apply_move(entry)
         auto = by == CHANCE or seats.get(by) == "engine"
         stored.append(StoredMove(move, by, auto, entries, _now()))
+    if isinstance(position, View):
+        stored += forced_entries({observer: position}, "record")
     return stored

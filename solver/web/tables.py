@@ -131,7 +131,8 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
             return failed(exc)
         base = str(request.base_url).rstrip("/")
         return answer(200, {"id": created.id,
-                            "seats": [{"player": p, "key": k, "url": f"{base}/play/{created.id}/{k}"}
+                            "seats": [{"player": p, "name": created.names[p], "key": k,
+                                       "url": f"{base}/play/{created.id}/{k}"}
                                       for p, k in sorted(created.keys.items())],
                             "table": f"{base}/table/{created.id}/{created.table_key}"})
 
@@ -198,7 +199,8 @@ def table_routes(tables: Tables, feed: Feed, read_body: ReadBody, answer: Answer
         kind = "table" if seat is None else "play"
         base = str(request.base_url).rstrip("/")
         link = f"{base}/{kind}/{request.path_params['game']}/{request.path_params['key']}"
-        return Response(_qr_svg(link, "the table" if seat is None else f"seat {seat}"), media_type="image/svg+xml",
+        title = "the table" if seat is None else next(s["name"] for s in table.seats() if s["player"] == seat)
+        return Response(_qr_svg(link, title), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:

@@ -3,6 +3,7 @@ real table, each seat's view exactly the command line's, keys that open one seat
 undo and redo, the engine's seats, the full record, records continued, the events a page listens to."""
 
 import json
+import random
 import sqlite3
 import time
 from urllib.parse import urlsplit
@@ -237,7 +238,8 @@ def test_the_engine_plays_its_seats_and_undo_goes_back_to_the_humans_decision(cl
     created = new(client, "pile", seed=0)
     key = keys_of(created)[0]
     assert [s["player"] for s in created["seats"]] == [0]  # the engine's seat has no key
-    assert get(client, created, key)["seats"] == [{"player": 0, "by": "human"}, {"player": 1, "by": "engine"}]
+    assert get(client, created, key)["seats"] == [{"player": 0, "by": "human", "name": "Seat 0"},
+                                                  {"player": 1, "by": "engine", "name": "Seat 1"}]
     first = get(client, created, key)
     played = post(client, created, key, "moves", {"moves": [first["legalMoves"][0]], "expect": 0}).json()
     after = wait_for(client, created, key, lambda a: len(a["record"]["moves"]) == 2 and not a["thinking"])
@@ -343,6 +345,77 @@ def test_at_a_real_table_each_seat_enters_its_own_cards_and_the_others_see_them_
     assert undone["record"]["moves"][-1]["move"] != "card ?"
 
 
+def lone_masked(legal):
+    """Whether a seat's legal entries are a lone masked form (``card ?``): a click for a card it has not seen."""
+    return len(legal) == 1 and "?" in legal[0].split()
+
+
+@pytest.mark.parametrize("mode, seats", [("table", [{"player": 0, "by": "human"}]), ("table", TWO_HUMANS),
+                                         ("dealt", TWO_HUMANS)], ids=["table-one-seat", "table-two-seats", "dealt"])
+@pytest.mark.parametrize("game", game_names())
+def test_no_seat_is_ever_asked_to_enter_a_card_it_has_not_seen(client, game, mode, seats):
+    """Issue 22, 3: the server enters a forced masked entry itself (as ``Game.apply`` does), after every move and
+    at the start; each seat's record holds it and replays to the seat's view."""
+    created = new(client, game, seed=3, mode=mode, seats=seats)
+    keys = keys_of(created)
+    rng = random.Random(game)
+    masked_entered = 0
+    for _ in range(40):
+        answers = settled(client, created)
+        for seat, answer in answers.items():
+            assert not lone_masked(answer["legalMoves"]), (seat, answer["legalMoves"], answer["record"]["moves"])
+            assert record_from_json(answer["record"]).final_position().to_json() == answer["view"]
+        masked_entered = max(masked_entered, *(sum("?" in m["move"].split() for m in a["record"]["moves"])
+                                              for a in answers.values()))
+        movers = [p for p, a in answers.items() if a["legalMoves"]]
+        if not movers:
+            break
+        seat = rng.choice(movers)
+        legal = answers[seat]["legalMoves"]
+        moved = post(client, created, keys[seat], "moves", {"moves": [rng.choice(legal)],
+                                                              "expect": len(answers[seat]["record"]["moves"])})
+        assert moved.status_code == 200, moved.text
+        assert not lone_masked(moved.json()["legalMoves"])
+    if mode == "table" and len(seats) == 1 and game in ("aetherya", "embers"):
+        assert masked_entered > 0  # the server did enter masked entries (the games that have them at setup)
+
+
+def test_a_seats_record_without_its_forced_entries_continues_with_the_server_entering_them(client):
+    created = new(client, "aetherya", mode="table", seats=[{"player": 0, "by": "human"}])
+    key = keys_of(created)[0]
+    for _ in range(12):
+        answer = get(client, created, key)
+        assert post(client, created, key, "moves", {"moves": [answer["legalMoves"][0]]}).status_code == 200
+    record = get(client, created, key)["record"]
+    assert any(m["move"] == "card ?" for m in record["moves"])
+    lean = {**record, "moves": [m for m in record["moves"] if "?" not in m["move"].split()]}
+    continued = new(client, "aetherya", record=lean)
+    answer = get(client, continued, keys_of(continued)[0])
+    assert answer["view"] == get(client, created, key)["view"]
+    assert not lone_masked(answer["legalMoves"])
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_seats_carry_the_games_names_for_its_players(client, game):
+    """Issue 22, 3: the seats are named as the rulebook names the players (Embers: Fenrys and Aelin; Rowan in the
+    Prologue); a game whose rules name no one keeps "Seat N"."""
+    named = {"embers": ["Fenrys", "Aelin"]}
+    created = new(client, game, seats=TWO_HUMANS)
+    players = [s["player"] for s in get(client, created, table_key(created))["seats"]]
+    expected = named.get(game, [f"Seat {p}" for p in players])
+    assert [s["name"] for s in created["seats"]] == expected[:2]
+    for seat, key in keys_of(created).items():
+        assert [s["name"] for s in get(client, created, key)["seats"]] == expected
+        qr = client.get(f"/api/games/{created['id']}/{key}/qr")
+        assert f"<title>{expected[seat]}</title>" in qr.text
+    assert [s["name"] for s in get(client, created, table_key(created))["seats"]] == expected
+
+
+def test_the_embers_prologue_names_rowan_and_aelin(client):
+    created = new(client, "embers(chapter=prologue)", seats=TWO_HUMANS)
+    assert [s["name"] for s in created["seats"]] == ["Rowan", "Aelin"]
+
+
 # ---------------------------------------------------------------------------------------------- events
 def test_a_move_reaches_the_other_seats_event_stream_within_a_second(live_server):
     url, _ = live_server
@@ -377,7 +450,7 @@ def test_a_seats_qr_code_is_its_link(client):
     created = new(client, "forgotten")
     qr = client.get(f"/api/games/{created['id']}/{keys_of(created)[0]}/qr")
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
-    assert qr.text.startswith("<svg") and "<title>seat 0</title>" in qr.text
+    assert qr.text.startswith("<svg") and "<title>Seat 0</title>" in qr.text
     import segno
     expected = segno.make(created["seats"][0]["url"], error="m")
     assert f'width="{(expected.symbol_size(scale=5, border=2))[0]}"' in qr.text

@@ -92,6 +92,7 @@ function savedGames() {
 function rememberGame(answer) {
   const moves = answer.record?.moves || [];
   const entry = { id: answer.id, url: location.pathname, game: answer.game, seat: answer.player,
+                  name: answer.player === null ? null : seatName(answer, answer.player),
                   last: moves.length ? moves[moves.length - 1].time || null : null, over: answer.over };
   const others = savedGames().filter((g) => g.url !== entry.url);
   localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 50)));
@@ -107,7 +108,7 @@ function renderSavedGames() {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = g.url;
-    link.textContent = `${longName(g.game)}, ${g.seat === null ? "the table" : `seat ${g.seat}`}`;
+    link.textContent = `${longName(g.game)}, ${g.seat === null ? "the table" : g.name || `seat ${g.seat}`}`;
     const when = document.createElement("span");
     when.className = "when";
     when.textContent = g.over ? " (over)" : g.last ? ` (last move ${new Date(g.last).toLocaleString()})` : " (no move yet)";
@@ -273,20 +274,6 @@ async function take(answer) {
   showBusy();
   rememberGame(answer);
   await render();
-  await enterForced();
-}
-
-/** A real table entered from this page alone: an entry whose only legal form is masked (a card nobody here has
- * seen: `card ?`, `chance ?`) is entered for the player, with no click (docs/records.md, "No entry for a card the
- * player has not seen"). Where other seats have pages, the seat that sees the card enters it there. */
-async function enterForced() {
-  const answer = S.answer;
-  const alone = answer.mode === "table" && answer.seats.filter((s) => s.by === "human").length <= 1;
-  const [only, ...others] = answer.legalMoves || [];
-  if (!alone || S.role !== "seat" || others.length || !only || !/(^|\s)\?($|\s)/.test(only)) return;
-  if (S.forcedAt === answer.revision) return;  // refused once at this revision: the player decides
-  S.forcedAt = answer.revision;
-  await change(() => S.server.moves([only], answer.record.moves.length));
 }
 
 async function render() {
@@ -405,6 +392,11 @@ async function drawInto(element, query, legal, onMoves, current = () => true) {
   }
 }
 
+/** What the game calls a seat's player (the server's `name`: Embers' Fenrys and Aelin, else "Seat N"). */
+function seatName(answer, player) {
+  return answer.seats.find((s) => s.player === player)?.name || `Seat ${player}`;
+}
+
 function renderStatus() {
   const answer = S.answer;
   if (!answer) return;
@@ -415,15 +407,15 @@ function renderStatus() {
   if (S.line) text = `${S.line.label}: ${S.line.at - S.line.base} moves tried (the game is not changed).`;
   else if (S.cursor !== null) text = `The position after ${S.cursor} of ${answer.record.moves.length} moves (End: the game now).`;
   else if (answer.over) text = "The game is over.";
-  else if (answer.thinking || engineSeat) text = `Seat ${who} (the engine) is thinking...`;
+  else if (answer.thinking || engineSeat) text = `${seatName(answer, who)} (the engine) is thinking...`;
   else if (who === -1 && (S.role === "table" || !answer.legalMoves.length)) {
     text = "Waiting for a seat to enter what only it sees (on its own page).";
   } else if (who === -1) text = "Enter the outcome (the card drawn, the tile seen, the dice).";
-  else if (S.role === "table") text = `Seat ${who} to move.`;
-  else if (who === seat) text = `Your move (seat ${seat}).`;
-  else if (answer.legalMoves.length) text = `Enter seat ${who}'s move.`;
-  else text = `Waiting for seat ${who}.`;
-  const where = S.role === "table" ? "The table" : `Seat ${seat}`;
+  else if (S.role === "table") text = `${seatName(answer, who)} to move.`;
+  else if (who === seat) text = `Your move (${seatName(answer, seat)}).`;
+  else if (answer.legalMoves.length) text = `Enter ${seatName(answer, who)}'s move.`;
+  else text = `Waiting for ${seatName(answer, who)}.`;
+  const where = S.role === "table" ? "The table" : seatName(answer, seat);
   $("whoami").textContent = `${longName(answer.game)}: ${where}` +
     (answer.mode === "table" ? " (a real table)" : "");
   $("status").textContent = text + (S.link === "live" ? "" : " (reconnecting to the server...)");
@@ -496,11 +488,11 @@ function renderLinks() {
   const box = $("links");
   box.innerHTML = "";
   const invites = JSON.parse(localStorage.getItem(INVITES_KEY + S.id) || "null");
-  const links = [{ label: S.role === "table" ? "The table (this page)" : `Seat ${S.answer.player} (this page)`,
+  const links = [{ label: S.role === "table" ? "The table (this page)" : `${seatName(S.answer, S.answer.player)} (this page)`,
                    url: location.origin + location.pathname }];
   if (invites) {
     for (const seat of invites.seats) {
-      if (seat.player !== S.answer.player || S.role === "table") links.push({ label: `Seat ${seat.player}`, url: seat.url });
+      if (seat.player !== S.answer.player || S.role === "table") links.push({ label: seatName(S.answer, seat.player), url: seat.url });
     }
     if (S.role !== "table") links.push({ label: "The table (public information, for a shared screen)", url: invites.table });
   }
