@@ -384,7 +384,7 @@ def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, chromi
         phone.page.wait_for_selector("#saved-panel:not([hidden])", timeout=10_000)
         listed = phone.page.locator("#saved-games li")
         assert listed.count() == 1
-        assert "seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
+        assert "Seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
         listed.first.locator("a").click()
         phone.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         phone.idle()
@@ -395,3 +395,26 @@ def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, chromi
     finally:
         phone.close()
         stranger.close()
+
+
+@pytest.mark.parametrize("game, names", [("embers", ["Fenrys", "Aelin"]), ("forgotten", ["Seat 0", "Seat 1"])])
+def test_the_seat_page_and_the_links_panel_name_the_players_as_the_game_does(board, chromium, game, names):
+    """Issue 22, 3: a game dealt from a phone for players on their own phones: the seat page says whose it is and
+    the Links panel labels each seat's link with the game's name for that player (Embers: Fenrys and Aelin)."""
+    url, _ = board
+    phone = Phone(chromium, url)
+    try:
+        page = phone.page
+        page.select_option("#game", game)
+        page.fill("#seed", "3")
+        page.select_option("#others", "devices")
+        page.click("#deal")
+        page.wait_for_selector("#table:not([hidden])", timeout=60_000)
+        page.wait_for_selector("#links figcaption", timeout=30_000)
+        phone.idle()
+        assert names[0] in page.text_content("#whoami")
+        captions = page.locator("#links figcaption a").all_text_contents()
+        assert captions[:2] == [f"{names[0]} (this page)", names[1]]
+        assert phone.errors == []
+    finally:
+        phone.close()
