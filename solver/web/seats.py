@@ -336,8 +336,9 @@ class Table:
         added = []
         for i, text in enumerate(moves):
             where = f"moves[{i}]"
-            added += forced_entries(views, where)
-            added.append(table_entry(views, seat, as_str(text, where), where, auto=False))
+            text = as_str(text, where)
+            added += forced_entries(views, where, upto=text)  # as Game.apply: an explicit forced entry is taken
+            added.append(table_entry(views, seat, text, where, auto=False))
         return added + forced_entries(views, "moves")
 
     def undo_length(self) -> int:

@@ -380,6 +380,25 @@ def test_no_seat_is_ever_asked_to_enter_a_card_it_has_not_seen(client, game, mod
         assert masked_entered > 0  # the server did enter masked entries (the games that have them at setup)
 
 
+def test_a_forced_entry_sent_explicitly_is_taken_as_it_is(client):
+    """As ``Game.apply``: a client that still sends the forced ``card ?`` itself gets the same game."""
+    created = new(client, "aetherya", mode="table", seats=[{"player": 0, "by": "human"}])
+    key = keys_of(created)[0]
+    for _ in range(40):
+        answer = get(client, created, key)
+        before = [m["move"] for m in answer["record"]["moves"]]
+        moved = post(client, created, key, "moves", {"moves": [answer["legalMoves"][0]]}).json()
+        after = [m["move"] for m in moved["record"]["moves"]]
+        if after[len(before) + 1:len(before) + 2] == ["card ?"]:
+            break
+    else:
+        pytest.fail("no move followed by a forced 'card ?' in 40 moves")
+    undone = post(client, created, key, "undo", {}).json()
+    assert [m["move"] for m in undone["record"]["moves"]] == before
+    again = post(client, created, key, "moves", {"moves": [after[len(before)], "card ?"]}).json()
+    assert [m["move"] for m in again["record"]["moves"]] == after and again["view"] == moved["view"]
+
+
 def test_a_seats_record_without_its_forced_entries_continues_with_the_server_entering_them(client):
     created = new(client, "aetherya", mode="table", seats=[{"player": 0, "by": "human"}])
     key = keys_of(created)[0]
