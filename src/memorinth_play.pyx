@@ -26,20 +26,37 @@ def layout():
             "DECK_LEN": DECK_LEN, "PLAYOUT_OUT": PLAYOUT_OUT}
 
 
+cdef int32_t* state_and_deck(object state, object deck, Py_buffer* vs, Py_buffer* vd, bint writable,
+                             int32_t** dk) except NULL:
+    """Pointers into the deck (``dk[0]``) and the checked state (returned); the caller releases ``vs`` and ``vd``
+    (:func:`release_both`), nothing is held when this raises."""
+    cdef int32_t* st
+    dk[0] = int32_buffer(deck, vd, False, DECK_LEN, False, "deck")
+    try:
+        st = int32_buffer(state, vs, writable, STATE_LEN, False, "state")
+    except BaseException:
+        PyBuffer_Release(vd)
+        raise
+    try:
+        check_pointer(st)
+    except BaseException:
+        release_both(vs, vd)
+        raise
+    return st
+
+
+cdef inline void release_both(Py_buffer* vs, Py_buffer* vd) noexcept:
+    PyBuffer_Release(vs)
+    PyBuffer_Release(vd)
+
+
 cdef int face_up_exits(object state, object deck, int32_t* ex) except -1:
     """The exits of every cell's face-up side (checked state and deck buffers, released before returning)."""
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
-    try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            exits_of(st, dk, ex)
-        finally:
-            PyBuffer_Release(&vs)
-    finally:
-        PyBuffer_Release(&vd)
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
+    exits_of(st, dk, ex)
+    release_both(&vs, &vd)
     return 0
 
 
@@ -71,41 +88,31 @@ def escape_distances(state, deck, out):
 def legal_actions(state, deck, out):
     """Write the legal actions (ascending) into ``out`` (at least 396 entries); return how many."""
     cdef Py_buffer vs, vd, vo
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
     cdef int32_t* ot
     try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        ot = int32_buffer(out, &vo, True, N_ACTIONS, True, "out")
         try:
-            check_pointer(st)
-            ot = int32_buffer(out, &vo, True, N_ACTIONS, True, "out")
-            try:
-                return legal(st, dk, ot)
-            finally:
-                PyBuffer_Release(&vo)
+            return legal(st, dk, ot)
         finally:
-            PyBuffer_Release(&vs)
+            PyBuffer_Release(&vo)
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 def apply_action(state, deck, int action):
     """Play ``action`` on ``state`` in place if it is legal; return 1, or 0 (state unchanged) if it is not."""
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, True, &dk)
     try:
-        st = int32_buffer(state, &vs, True, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            if not is_legal(st, dk, action):
-                return 0
-            apply(st, dk, action, NULL)
-            return 1
-        finally:
-            PyBuffer_Release(&vs)
+        if not is_legal(st, dk, action):
+            return 0
+        apply(st, dk, action, NULL)
+        return 1
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 def escape_distances_batch(const int32_t[:, ::1] states, const int32_t[::1] deck, int32_t[:, ::1] out):
@@ -253,21 +260,16 @@ def policy_action(state, deck, int policy, uint64_t seed):
     """The action policy ``policy`` (0 random, 1 greedy) plays for the player to act."""
     cdef uint64_t rng = seed
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
     try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            if st[PHASE] == PH_OVER:
-                raise ValueError("state: the game is over")
-            if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
-                raise ValueError("policy: expected 0 (random) or 1 (greedy)")
-            return _policy_entry(st, dk, policy, &rng)
-        finally:
-            PyBuffer_Release(&vs)
+        if st[PHASE] == PH_OVER:
+            raise ValueError("state: the game is over")
+        if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
+            raise ValueError("policy: expected 0 (random) or 1 (greedy)")
+        return _policy_entry(st, dk, policy, &rng)
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 cdef int _policy_entry(const int32_t* s, const int32_t* deck, int pol, uint64_t* rng) noexcept nogil:
