@@ -7,7 +7,7 @@ Twins: ``solver/twins/forgotten_paths.py`` and ``solver/twins/forgotten_playout.
 
 from libc.stdint cimport uint64_t, int64_t
 
-from common cimport popcount64, ctz64
+from common cimport popcount64, ctz64, nth_bit
 
 cdef enum:
     MAX_LEVELS = 200   # route costs are at most 3 per cell, 62 cells
@@ -319,14 +319,6 @@ cdef inline bint lowered_by_one(const Geometry* g, const RouteFields* rf, uint64
         return False
     cell[0] = ctz64(moved)
     return True
-
-
-cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
-    """Index of the ``k``-th (0-based) set bit of ``m``."""
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return ctz64(m)
 
 
 cdef inline int lowest(uint64_t m) noexcept nogil:

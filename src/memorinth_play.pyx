@@ -156,6 +156,18 @@ def apply_actions_batch(int32_t[:, ::1] states, const int32_t[::1] deck, const i
                 applied[i] = 0
 
 # -- resampling and dealing ------------------------------------------------------------------------
+cdef inline void shuffle(int32_t* a, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates on ``a[0..n)``, from the last entry down (the twin's order of draws)."""
+    cdef int i = n - 1, j
+    cdef int32_t tmp
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+        i -= 1
+
+
 cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
     cdef int face, c, n, i, j, bit = 1 << player
     cdef int cells[CELLS]
@@ -175,13 +187,7 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
                 vals[j + 1] = vals[j]
                 j -= 1
             vals[j + 1] = tmp
-        i = n - 1
-        while i > 0:
-            j = rng_below(rng, i + 1)
-            tmp = vals[i]
-            vals[i] = vals[j]
-            vals[j] = tmp
-            i -= 1
+        shuffle(vals, n, rng)
         for i in range(n):
             s[DOWN + cells[i]] = vals[i]
 
@@ -197,19 +203,13 @@ def resample(int32_t[::1] state, int player, uint64_t seed):
 
 
 cdef void deal_c(int32_t* s, uint64_t* rng) noexcept nogil:
-    cdef int cards[24]
-    cdef int perm[8]
-    cdef int i, j, tmp, k = 0, c, card, face, n
+    cdef int32_t cards[24]
+    cdef int32_t perm[8]
+    cdef int i, k = 0, c, card, face, n
     cdef bint master, active
     for i in range(24):
         cards[i] = i + 1
-    i = 23
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-        i -= 1
+    shuffle(cards, 24, rng)
     for c in range(CELLS):
         if c == 12:
             card = 0
@@ -222,13 +222,7 @@ cdef void deal_c(int32_t* s, uint64_t* rng) noexcept nogil:
         s[SEEN + c] = 0
     for i in range(8):
         perm[i] = i
-    i = 7
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
-        i -= 1
+    shuffle(perm, 8, rng)
     master = s[VARIANT] == VAR_MASTER
     for i in range(8):
         s[CHAR + perm[i]] = i if master else i // 2

@@ -9,7 +9,7 @@ whose docstring documents the state vector, the deck table and the action codes.
 
 from libc.stdint cimport int32_t, uint32_t
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE
-from common cimport lowest_bit, popcount
+from common cimport lowest_bit, nth_bit, popcount
 
 cdef enum:
     CELLS = 25
@@ -325,14 +325,6 @@ cdef inline uint32_t flippable(const int32_t* s) noexcept nogil:
     return cells
 
 
-cdef inline int nth_cell(uint32_t m, int k) noexcept nogil:
-    """The ``k``-th (0-based) cell of ``m``."""
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return lowest_bit(m)
-
-
 cdef inline int option_count(const int32_t* s, int code, int player) noexcept nogil:
     """How many actions ``action_options`` lists for ``code`` (a clover from the supply: 1), without listing them."""
     cdef int q, n = 0, nf
@@ -370,9 +362,9 @@ cdef inline int nth_option(const int32_t* s, int code, int player, int k) noexce
         return A_SWAPCHARS + k
     free = free_mask(s)
     if code == ACT_PEEK:
-        return A_PEEK + nth_cell(free, k)
+        return A_PEEK + nth_bit(free, k)
     pair_from_index(k, popcount(free), &x, &y)
-    return A_SWAPCARDS + pair_index(nth_cell(free, x), nth_cell(free, y), CELLS)
+    return A_SWAPCARDS + pair_index(nth_bit(free, x), nth_bit(free, y), CELLS)
 
 
 cdef inline bint action_possible(const int32_t* s, int code, int player) noexcept nogil:
@@ -721,7 +713,7 @@ cdef inline int nth_legal(const int32_t* s, const int32_t* deck, int k) noexcept
     cdef int32_t opts[8]
     if phase == PH_FLIP:
         cells = flippable(s)
-        return nth_cell(cells, k) if k < popcount(cells) else A_PASS
+        return nth_bit(cells, k) if k < popcount(cells) else A_PASS
     if phase == PH_CHOOSE:
         options(s, deck, opts)
         return A_CHOOSE + opts[k]
