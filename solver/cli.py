@@ -106,6 +106,9 @@ def _add_serve(sub: argparse._SubParsersAction, names: list[str]) -> None:
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     serve.add_argument("--threads", type=int, default=2, help="searches run at once for all pages (1-64, default 2), "
                                                               "plus one worker for quick queries")
+    serve.add_argument("--db", default=None, metavar="PATH",
+                       help="the SQLite file the games are kept in (default: games.sqlite3 in the user's data "
+                            "directory, printed at start)")
     serve.add_argument("--allow-remote", action="store_true",
                        help="serve other machines too (needed to bind an address other than loopback, such as "
                             "0.0.0.0): anyone who reaches the port can use the board")
@@ -213,7 +216,7 @@ def _run_serve(args: argparse.Namespace) -> int:
                          "its CPU (no login)\n")
     capacity = Capacity(threads=args.threads, max_time_ms=args.max_time_ms, max_queue=args.max_queue,
                         max_per_client=args.max_searches_per_client, max_wait_ms=args.max_queue_wait_ms)
-    return serve(args.host, args.port, capacity, allow_remote=args.allow_remote)
+    return serve(args.host, args.port, capacity, allow_remote=args.allow_remote, db=args.db)
 
 
 def _run_games(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -234,3 +235,142 @@ def append_to_file(path: str, game: Game, start: State | View, moves: list[str],
 
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ---------------------------------------------------------------------------------------------- a seat's record
+#: how many candidate positions :func:`seat_entries` may try for one move before it gives up (a view that cannot
+#: follow a move of its own state is a bug in the game: ``RuntimeError``)
+SEAT_SEARCH_NODES = 4000
+#: the most entries one move of the full state may take in a view (a decision, then the outcomes it shows: at the
+#: end of an Aetherya game every face-down card of every kingdom)
+SEAT_SEARCH_DEPTH = 64
+
+
+def seat_record(start: State, moves: list[str], seat: int, comment: str | None = None) -> Record:
+    """The record ``seat`` keeps of the game ``start`` + ``moves``: it starts at ``start.view(seat)`` (observer =
+    ``seat``) and holds, for each move, the entries the seat types (:func:`seat_entries`): outcomes the seat did
+    not see are ``?``. It replays to ``state.view(seat)`` after every move."""
+    state = start.clone()
+    view = start.view(seat)
+    record = Record(start.game.spec(), view.to_json(), [], comment, _now())
+    for i, move in enumerate(moves):
+        before = state.clone()
+        state.apply_move(move, f"moves[{i}]")
+        for entry in seat_entries(before, move, view, state):
+            view.apply_move(entry)
+            record.moves.append(RecordedMove(entry))
+    return record
+
+
+def seat_entries(before: State, move: str, view: View, after: State | None = None) -> list[str]:
+    """What ``view``'s observer enters for ``move`` played in ``before`` (``view`` is ``before``'s view).
+
+    The true move string when the view accepts it and it reaches the observer's true next view; else the
+    masked entry (a ``?`` form among the view's legal entries) that does; where the view enters a decision
+    and then the outcomes it shows (an Aetherya card placed over a face-down one, which is revealed), every
+    entry in order. ``[]`` when the move changes nothing the observer sees. The search is generic: it
+    tries entries, best guess first, and compares each result with ``after.view(observer)``.
+    """
+    if after is None:
+        after = before.clone()
+        after.apply_move(move)
+    target = after.view(view.observer).to_json()
+    found = _entries_to(view, target, move)
+    if found is None:
+        raise RuntimeError(f"player {view.observer}'s view cannot follow the move {move!r} of "
+                           f"{before.to_notation()!r} (a bug in {before.game.name}'s views)")
+    return found
+
+
+def _entries_to(view: View, target: dict[str, Any], move: str) -> list[str] | None:
+    """The entries that take ``view`` to ``target``. The first entry is the true move, else a masked entry, else
+    (a view may spell a move its own way) another entry; while the view then waits for outcomes (a chance node of
+    the view: the card a decision shows), the outcomes follow, those whose position is nearest the target first
+    (:func:`_distance`: a card entered right turns a ``?`` into the target's card)."""
+    if view.to_json() == target:
+        return []
+    budget = [SEAT_SEARCH_NODES]
+
+    def made(current: View, entry: str) -> tuple[View, dict[str, Any]] | None:
+        """The position after ``entry`` and its JSON (``None``: the view refuses the entry)."""
+        budget[0] -= 1
+        try:
+            found = current.child(entry)
+        except Exception:  # an entry the view lists but cannot take here: not a way to the target
+            return None
+        return found, found.to_json()
+
+    def first_of(current: View, entries: list[str], depth: int, nearest_first: bool) -> list[str] | None:
+        tried = []
+        for entry in entries:
+            found = made(current, entry) if budget[0] > 0 else None
+            if found is not None and found[1] == target:
+                return [entry]
+            if found is not None:
+                tried.append((entry, found[0], _distance(found[1], target) if nearest_first else 0))
+        for entry, after, _ in sorted(tried, key=lambda item: item[2]):
+            rest = outcomes(after, depth - 1)
+            if rest is not None:
+                return [entry] + rest
+        return None
+
+    def outcomes(current: View, depth: int) -> list[str] | None:
+        if depth <= 0 or budget[0] <= 0 or current.is_terminal() or not current.is_chance_node():
+            return None
+        return first_of(current, current.legal_moves(), depth, True)
+
+    legal = view.legal_moves()
+    likely = ([move] if move in legal else []) + [m for m in legal if "?" in m and m != move]
+    for entries in (likely, [m for m in legal if m not in likely]):
+        found = first_of(view, entries, SEAT_SEARCH_DEPTH, False)
+        if found is not None:
+            return found
+    return None
+
+
+def _distance(a: Any, b: Any) -> int:
+    """How far apart two JSON values are: differing leaves, strings compared character by character."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return sum(_distance(a.get(k), b.get(k)) for k in a.keys() | b.keys())
+    if isinstance(a, list) and isinstance(b, list):
+        return sum(_distance(x, y) for x, y in zip(a, b)) + 4 * abs(len(a) - len(b))
+    if isinstance(a, str) and isinstance(b, str):
+        return sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+    return 0 if a == b else 1
+
+
+def entry_for(view: View, entry: str, outcome: bool, legal: list[str] | None = None) -> str | None:
+    """What ``view``'s observer enters when another player at a real table enters ``entry`` (``outcome``: the
+    entry was a chance outcome in the enterer's view), or ``None`` when the observer has nothing to enter
+    (``legal``: the view's legal entries, when the caller has them).
+
+    The same string when the view takes it; else the view's masked entry whose pattern matches it (``draw ?``
+    for ``draw H``: each ``?`` stands for a word or part of one; the fewest ``?`` win); else the view's longest
+    entry that ``entry`` extends by whole words (the observer sees less: ``reveal 1`` for ``reveal 1 C2b``).
+    An outcome seen whole by the enterer that the observer's view has no form of is one the observer does not
+    observe (``None``: Embers' Fenrys hears ``silent``, Aelin does not). Raises
+    :class:`~solver.errors.IllegalMoveError` when the observer sees more than the enterer (their own draw,
+    entered ``draw ?`` by another): the observer enters it.
+    """
+    if legal is None:
+        legal = [] if view.is_terminal() else view.legal_moves()
+    if entry in legal:
+        return entry
+    masked = sorted((m for m in legal if "?" in m and _mask_pattern(m).fullmatch(entry)), key=lambda m: m.count("?"))
+    if masked:
+        return masked[0]
+    words = entry.split()
+    shorter = [m for m in legal if m.split() == words[:len(m.split())]]
+    if shorter:
+        return max(shorter, key=len)
+    sees_more = "?" in entry or any(m.split()[:len(words)] == words for m in legal) or \
+        any("?" in entry and _mask_pattern(entry).fullmatch(m) for m in legal)
+    if outcome and not sees_more:
+        return None
+    raise IllegalMoveError("moves", entry, f"player {view.observer} sees this differently: it is entered on "
+                                           f"player {view.observer}'s own page")
+
+
+def _mask_pattern(masked: str) -> re.Pattern[str]:
+    """A masked entry as a pattern: each ``?`` stands for one or more characters other than spaces."""
+    return re.compile("".join(r"[^\s]+?" if ch == "?" else re.escape(ch) for ch in masked))

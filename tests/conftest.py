@@ -59,13 +59,26 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _engine_seat_limits(game):
+    """An engine seat's move in the tests: a small node budget (the same move on every machine, and quick)."""
+    from solver.search import Limits
+    return Limits(nodes=40, time_ms=2000)
+
+
+@pytest.fixture(scope="session")
+def engine_seat_limits():
+    """``engine_seat_limits(game)``: the limits of an engine seat's move on the test servers."""
+    return _engine_seat_limits
+
+
 @pytest.fixture
-def live_server(pile_game):
-    """The web board at http://127.0.0.1:PORT with the toy game 'pile' registered beside the five games."""
+def live_server(pile_game, tmp_path):
+    """The web board at http://127.0.0.1:PORT with the toy game 'pile' registered beside the five games, its games
+    kept in a database of the test's own."""
     import uvicorn
     from solver.web.server import build_app
     port = _free_port()
-    app = build_app(threads=2)
+    app = build_app(threads=2, db=tmp_path / "games.sqlite3", engine_limits=_engine_seat_limits)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

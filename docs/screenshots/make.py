@@ -47,12 +47,16 @@ def free_port() -> int:
 
 
 def start_server(threads: int = 2) -> tuple[str, object, threading.Thread]:
-    """The web board on a free port in a background thread: ``(url, server, thread)``."""
+    """The web board on a free port in a background thread, its games in a database of its own (never the user's):
+    ``(url, server, thread)``."""
+    import tempfile
+
     import uvicorn
 
     from solver.web.server import build_app
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(build_app(threads=threads), host="127.0.0.1", port=port,
+    db = Path(tempfile.mkdtemp(prefix="memory-solver-shots-")) / "games.sqlite3"
+    server = uvicorn.Server(uvicorn.Config(build_app(threads=threads, db=db), host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

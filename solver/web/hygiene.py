@@ -22,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from http import HTTPStatus
@@ -312,9 +313,20 @@ async def send_json(send: Send, status: int, body: bytes, extra: list[tuple[byte
     await send({"type": "http.response.body", "body": b"" if method == "HEAD" else body})
 
 
+#: a path segment this long, of the characters of ``secrets.token_urlsafe``, is a key (a table server seat's link)
+_KEY_SEGMENT = re.compile(r"[A-Za-z0-9_-]{20,}")
+
+
+def loggable_path(path: str) -> str:
+    """``path`` as the log may show it: a seat's key (``/play/ID/KEY``, ``/api/games/ID/KEY/moves``) as ``...``,
+    never the key itself."""
+    return "/".join("..." if _KEY_SEGMENT.fullmatch(part) else part for part in path.split("/"))
+
+
 def log_abandoned(scope: Scope, what: str) -> None:
-    """One line for a request its client abandoned (never a traceback)."""
-    LOG.info("abandoned: %s %s from %s: %s", scope.get("method"), scope.get("path"), client_address(scope), what)
+    """One line for a request its client abandoned (never a traceback, never a key)."""
+    LOG.info("abandoned: %s %s from %s: %s", scope.get("method"), loggable_path(scope.get("path", "")),
+             client_address(scope), what)
 
 
 def json_http_protocol() -> type:

@@ -23,6 +23,12 @@ Routes of other features (the table server's ``/api/games``) get all of it by
 being in :func:`build_app`'s routes; their blocking work goes through the same
 workers with ``await request.app.state.pages.call(request, work, cost_ms=...)``
 (``work(cancel)`` runs on a worker; a refusal is answered 429 or 503 by the app).
+
+The table server (``/api/games``, ``/play/...``, ``/table/...``:
+:mod:`solver.web.tables`) holds the games themselves, each seat seeing its own
+view, in one SQLite file (:mod:`solver.web.store`, ``--db``); its requests and
+the engine's seats run on the same workers, each as a job of the client whose
+request asked for it.
 """
 
 from __future__ import annotations
@@ -52,7 +58,12 @@ from solver.engine import QueryError, decode_query, unrun_answers
 from solver.errors import SolverError
 from solver.protocol import CONTROL_ACTIONS, Query, answer_query, query_action, read_query, unknown_fields, version_json
 from solver.scheduler import EXPIRED, SHUTDOWN, TERMINATED, ClientBusy, Job, Refused, Scheduler
+from solver.search import Limits
+from solver.validate import decode_json
 from solver.web.hygiene import MAX_BODY_BYTES, Hygiene, HostCheck, client_address, json_http_protocol, log_abandoned
+from solver.web.seats import Tables
+from solver.web.store import Store, default_path
+from solver.web.tables import Feed, table_routes
 
 __all__ = ["Capacity", "MAX_BODY_BYTES", "NotRun", "Pages", "build_app", "serve"]
 
@@ -185,7 +196,7 @@ class Pages:
             try:
                 result = work(job.cancel)
             except BaseException as exc:  # noqa: BLE001 - handed to the awaiting request
-                settle(lambda: future.set_exception(exc))
+                settle(lambda error=exc: future.set_exception(error))  # bound now: ``exc`` is unset after the block
             else:
                 settle(lambda: future.set_result(result))
 
@@ -198,6 +209,11 @@ class Pages:
             log_abandoned(request.scope, "the client went away before the answer: its work was terminated")
             raise NotRun(TERMINATED)  # answered to nobody
         return future.result()
+
+    def run(self, work: Callable[[], None], client: str, cost_ms: int) -> None:
+        """Queue ``work()`` (an engine seat's move of the table server) as a job of ``client`` (whose move asked for
+        it); raises :class:`solver.scheduler.Refused` when the queue or the client's share is full."""
+        self.scheduler.submit(Job(work, client=client, owner="table-server", cost_ms=cost_ms))
 
     def stop(self) -> None:
         """Answer every queued query and terminate the running ones, without waiting (a signal handler's part)."""
@@ -277,13 +293,21 @@ def _with_warnings(answer: dict[str, Any], warnings: list[str]) -> dict[str, Any
 
 
 def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, *, capacity: Capacity | None = None,
-              host: str = "127.0.0.1", allow_remote: bool = False, allowed_hosts: tuple[str, ...] = ()) -> Starlette:
+              host: str = "127.0.0.1", allow_remote: bool = False, allowed_hosts: tuple[str, ...] = (),
+              db: str | Path | None = None, engine_limits: Callable[[Any], Limits] | None = None) -> Starlette:
     """The web board's application: the queries of every page on one scheduler (``capacity``, or ``threads``
     workers and the ``max_time_ms`` cap), every request through the hygiene middleware for a server bound to
-    ``host``."""
+    ``host``; the table server's games kept in the SQLite file ``db`` (default:
+    :func:`solver.web.store.default_path`), an engine seat's move under ``engine_limits(game)`` (default: the
+    game's default time, capped)."""
     restrict([])  # the package's data only: a request never names a file on the server
     capacity = capacity or Capacity(threads=threads, max_time_ms=max_time_ms)
     pages = Pages(capacity)
+    store = Store(default_path() if db is None else db)
+    feed = Feed()
+    limits = engine_limits or (lambda game: Limits(time_ms=min(game.default_time_ms, capacity.max_time_ms)))
+    tables = Tables(store, lambda work, client, game: pages.run(work, client, _limit_ms(limits(game), capacity)),
+                    feed.changed, limits)
 
     async def control(query: dict[str, Any], request: Request) -> JSONResponse | None:
         action = query.get("action")
@@ -386,7 +410,22 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, *, capacity: Cap
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         yield
+        feed.close()
+        tables.close()
         pages.close()
+        store.close()
+
+    async def read_body(request: Request) -> dict[str, Any] | Response:
+        """A table route's JSON object (an empty body is ``{}``), or its 400 (the middleware held it to size)."""
+        raw = await request.body()
+        try:
+            body = decode_json(raw, "body") if raw.strip() else {}
+        except SolverError as exc:
+            return _error(400, str(exc), exc.field)
+        return body if isinstance(body, dict) else _error(400, "body: expected a JSON object", "body")
+
+    async def call(request: Request, work: Callable[[], T]) -> T:
+        return await pages.call(request, lambda cancel: work(), cost_ms=0)  # a table's change is quick
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -411,25 +450,41 @@ def build_app(threads: int = 2, max_time_ms: int = MAX_TIME_MS, *, capacity: Cap
     app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon),
                             Route("/api/engine", engine_endpoint, methods=["POST"]),
                             Route("/api/stream", stream_endpoint, methods=["POST"]),
+                            *table_routes(tables, feed, read_body, _answer, call),
+                            Route("/play/{game}/{key}", index), Route("/table/{game}/{key}", index),
                             Mount("/static", app=StaticFiles(directory=STATIC), name="static")],
                     middleware=[Middleware(Hygiene, host_check=HostCheck(host, allow_remote, allowed_hosts))],
                     exception_handlers={HTTPException: http_error, 500: http_error, Refused: refused},
                     lifespan=lifespan)
     app.state.pages = pages
+    app.state.tables = tables
+    app.state.feed = feed
     return app
 
 
-class _Server(uvicorn.Server):
-    """uvicorn's server whose first SIGINT or SIGTERM also stops the searches, so that one Ctrl-C ends it at once:
-    the queued queries are answered 503, the running ones terminated (they answer), then uvicorn closes."""
+def _answer(status: int, body: dict[str, Any]) -> Response:
+    return _json(body, status)
 
-    def __init__(self, config: uvicorn.Config, pages: Pages) -> None:
+
+def _limit_ms(limits: Limits, capacity: Capacity) -> int:
+    """An engine seat's search's time, for the scheduler's lanes: its time limit, else the server's cap."""
+    return capacity.max_time_ms if limits.time_ms is None else min(limits.time_ms, capacity.max_time_ms)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server whose first SIGINT or SIGTERM also stops the searches and ends the table server's event
+    streams (open pages hold them open), so that one Ctrl-C ends it at once: the queued queries are answered 503,
+    the running ones terminated (they answer), then uvicorn closes."""
+
+    def __init__(self, config: uvicorn.Config, pages: Pages, feed: Feed) -> None:
         super().__init__(config)
         self.pages = pages
+        self.feed = feed
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         if not self.should_exit:
             self.pages.stop()
+            self.feed.close()
         super().handle_exit(sig, frame)
 
 
@@ -445,14 +500,17 @@ def _quiet_logs() -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, capacity: Capacity | None = None,
-          allow_remote: bool = False) -> int:
-    """Run the web board until interrupted (one SIGINT or SIGTERM stops it within 2 s)."""
+          allow_remote: bool = False, db: str | Path | None = None) -> int:
+    """Run the web board until interrupted (one SIGINT or SIGTERM stops it within 2 s), its games kept in ``db``
+    (default: the user's data directory)."""
     _quiet_logs()
-    app = build_app(capacity=capacity or Capacity(), host=host, allow_remote=allow_remote)
+    path = default_path() if db is None else Path(db)
+    app = build_app(capacity=capacity or Capacity(), host=host, allow_remote=allow_remote, db=path)
     shown = f"[{host}]" if ":" in host else host
+    sys.stdout.write(f"memory-solver: the games are kept in {path}\n")
     sys.stdout.write(f"memory-solver: the web board is at http://{shown}:{port}/ (Ctrl-C to stop)\n")
     sys.stdout.flush()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             http=json_http_protocol(), timeout_graceful_shutdown=1)
-    _Server(config, app.state.pages).run()
+    _Server(config, app.state.pages, app.state.feed).run()
     return 0

@@ -31,11 +31,11 @@ def test_a_build_without_cpu_flags_imports_and_scores(tmp_path):
     name = "aetherya_score_portable"
     c_file = tmp_path / f"{name}.c"
     subprocess.run([sys.executable, "-m", "cython", "-3", "-I", str(SRC), "--module-name", name, "-o", str(c_file),
-                    str(SRC / "aetherya_score.pyx")], check=True, capture_output=True)
+                    str(SRC / "aetherya_score.pyx")], check=True, capture_output=True, cwd=tmp_path)
     library = tmp_path / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     flags = ["-O1", "-shared", "-fPIC", "-ffp-contract=off", f"-I{sysconfig.get_paths()['include']}", f"-I{SRC}"]
     subprocess.run([os.environ.get("CC", "cc"), *flags, str(c_file), "-o", str(library)], check=True,
-                   capture_output=True)
+                   capture_output=True, cwd=tmp_path)
     spec = importlib.util.spec_from_file_location(name, library)
     portable = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(portable)

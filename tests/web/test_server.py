@@ -263,7 +263,8 @@ def test_6_a_page_can_stop_its_own_search_but_not_another_pages_or_another_clien
 # -- 3 and 7: one final answer per turn --------------------------------------------------------------------
 def test_3_analyze_turns_terminated_while_queued_is_answered_once_per_turn_and_the_count_falls(board):
     url, app = board(threads=1, max_per_client=2)
-    busy = in_background(post, url, {"id": "busy", **LONG, "limits": {"time_ms": 1500}}, page="a")
+    busy = in_background(post, url, {"id": "busy", **LONG, "limits": {"time_ms": 20000}}, page="a")  # outlasts the
+    # three attempts however loaded the machine; terminated at the end
     assert wait_until(lambda: app.state.pages.scheduler.stats()["running"] == 1)
     for attempt in range(3):  # each time answered; the client's count falls back, no 429 for good
         turns = in_background(post, url, {"id": "t", "game": "pile", "action": "hint", "state": "7:0",
@@ -277,6 +278,7 @@ def test_3_analyze_turns_terminated_while_queued_is_answered_once_per_turn_and_t
         assert [t["turnNumber"] for t in answer["turns"]] == [0, 0, 1]
         assert all(t["terminated"] and t["noResults"] and t["id"] == "t" for t in answer["turns"])
         assert app.state.pages.searches_of("127.0.0.1") == 1
+    assert post(url, {"id": "end", "action": "terminate", "terminateId": "busy"}, page="a").json()["terminated"] == 1
     busy[0].join(10)
 
 
@@ -338,10 +340,12 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--threads", "1"],
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--threads", "1",
+                               "--db", str(tmp_path / "games.sqlite3")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
     try:
+        assert "games are kept in" in server.stdout.readline()
         assert "web board is at" in server.stdout.readline()
         url = f"http://127.0.0.1:{port}"
         state = "2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S," \
@@ -394,3 +398,22 @@ def test_other_routes_run_their_work_on_the_same_workers_with_the_same_limits(bo
     with pytest.raises(httpx.ReadTimeout):
         post(url, {}, path="/api/tables", timeout=0.3)
     assert wait_until(lambda: ran[-1:] == ["stopped"], timeout=5)
+
+
+def test_work_that_raises_hands_its_exception_to_the_route(board):
+    """``pages.call`` re-raises the work's exception in the route (it once lost it and the request hung)."""
+    from starlette.responses import JSONResponse
+    url, app = board(threads=1)
+
+    def refuse(cancel):
+        raise ValueError("an illegal move")
+
+    async def tables(request):
+        try:
+            await request.app.state.pages.call(request, refuse, cost_ms=0)
+        except ValueError as exc:
+            return JSONResponse({"id": None, "error": str(exc), "field": "moves[0]"}, status_code=400)
+        return JSONResponse({"result": "ran"})
+    app.add_route("/api/tables", tables, methods=["POST"])
+    answer = post(url, {}, path="/api/tables", timeout=10)
+    assert answer.status_code == 400 and answer.json()["error"] == "an illegal move"

@@ -67,3 +67,53 @@ export function stream(query, onAnswer) {
     },
   };
 }
+
+// ---------------------------------------------------------------------- the table server (docs/web.md)
+
+/** A request to the table server; its JSON answer (throws EngineError with .status and .answer on an error). */
+async function tableRequest(method, path, body) {
+  const init = { method, headers: { "X-Page-Id": PAGE_ID } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    throw new EngineError({ error: `the server answered ${response.status}`, field: null });
+  }
+  if (!response.ok) {
+    const error = new EngineError(answer);
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+/** The table server's games: create one, and one key's seat (or the table link) of a game. */
+export const tables = {
+  create: (body) => tableRequest("POST", "/api/games", body),
+  at(id, key) {
+    const base = `/api/games/${encodeURIComponent(id)}/${encodeURIComponent(key)}`;
+    return {
+      base,
+      get: () => tableRequest("GET", base),
+      moves: (moves, expect) => tableRequest("POST", `${base}/moves`, { moves, expect }),
+      undo: (expect) => tableRequest("POST", `${base}/undo`, { expect }),
+      redo: (expect) => tableRequest("POST", `${base}/redo`, { expect }),
+      record: () => tableRequest("GET", `${base}/record`),
+      reveal: () => tableRequest("POST", `${base}/reveal`, {}),
+      qr: `${base}/qr`,
+      /** Server-sent events: onAnswer(answer) at once and on every change; onStatus("live"|"reconnecting"). */
+      listen(onAnswer, onStatus) {
+        const source = new EventSource(`${base}/events`);
+        source.addEventListener("change", (event) => { onStatus("live"); onAnswer(JSON.parse(event.data)); });
+        source.addEventListener("open", () => onStatus("live"));
+        source.addEventListener("error", () => onStatus("reconnecting"));
+        return () => source.close();
+      },
+    };
+  },
+};

@@ -1,39 +1,47 @@
-// The table-side board: a game held as a record (start + moves) in the page; the server keeps nothing.
-import { engine, EngineError, stream } from "./api.js";
+// The table-side board. The server holds every game (docs/web.md, "The table server"): this page asks it to deal,
+// to apply a move, to undo and redo, and shows what its key opens: one seat's view and record (/play/ID/KEY), or
+// the table's public information (/table/ID/KEY). It never holds a card its seat may not see. Analysis (hints,
+// reviews, puzzles) posts the seat's own view or record to the engine (/api/engine, /api/stream).
+import { engine, EngineError, stream, tables } from "./api.js";
 import { drawBoard, formatValue } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+const ROUTE = location.pathname.match(/^\/(play|table)\/([^/]+)\/([^/]+)\/?$/);
+const GAMES_KEY = "memory-solver.games";       // the games this browser opened: [{id, url, game, seat, last}]
+const INVITES_KEY = "memory-solver.invites.";  // + game id: the links of a game this browser dealt
 
 const S = {
   games: [],          // the games the server offers (action "games")
-  spec: null,         // the game spec being played, e.g. "forgotten" or "aetherya(players=3)"
-  seat: 0,            // the seat the user plays
-  table: false,       // a real table (the start is the seat's view) or a dealt game (the full state)
-  others: "engine",   // who plays the other seats in a dealt game
-  start: null,        // the start position's JSON
-  moves: [],          // [{move, by}] entered so far
-  redo: [],
-  position: null,     // the answer of "apply" for the current position
+  id: null,           // the game's id, the key of this page, and what it opens ("seat" or "table")
+  key: null,
+  role: null,
+  server: null,       // tables.at(id, key)
+  answer: null,       // the server's last answer: view, record, legalMoves, over, toMove, ...
+  link: "live",       // the event stream: "live" or "reconnecting"
   hint: null,         // the last hint's answer, while it is for the current position
   hintRun: null,
   review: null,
-  cursor: null,       // the review's selected move index
-  seed: 1,
+  cursor: null,       // the review's selected record entry
 };
 
 // ---------------------------------------------------------------------- busy
 let busy = 0;
-/** Run an action with the page marked busy (body[data-busy]); tests and the cursor wait on it. */
+/** body[data-busy]: an action of this page under way, or the engine playing a seat (tests and the cursor wait). */
+function showBusy() {
+  document.body.dataset.busy = busy > 0 || S.answer?.thinking ? "true" : "false";
+}
+
+/** Run an action with the page marked busy. */
 function guarded(action) {
   return async (...args) => {
     busy += 1;
-    document.body.dataset.busy = "true";
+    showBusy();
     try {
       return await action(...args);
     } finally {
       busy -= 1;
-      if (!busy) document.body.dataset.busy = "false";
+      showBusy();
     }
   };
 }
@@ -58,6 +66,55 @@ function gameName(spec) {
   return (spec || "").split("(")[0];
 }
 
+function longName(spec) {
+  return info(gameName(spec))?.longName ?? gameName(spec);
+}
+
+// ---------------------------------------------------------------------- this browser's games
+function savedGames() {
+  try {
+    return JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+/** Remember this page's game (its link, the game, the time of its last move) for the start page's list. */
+function rememberGame(answer) {
+  const moves = answer.record?.moves || [];
+  const entry = { id: answer.id, url: location.pathname, game: answer.game, seat: answer.player,
+                  last: moves.length ? moves[moves.length - 1].time || null : null, over: answer.over };
+  const others = savedGames().filter((g) => g.url !== entry.url);
+  localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 50)));
+}
+
+function renderSavedGames() {
+  if (ROUTE) return;  // a game's page lists no other games
+  const list = $("saved-games");
+  list.innerHTML = "";
+  const games = savedGames();
+  $("saved-panel").hidden = games.length === 0;
+  for (const g of games) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = g.url;
+    link.textContent = `${longName(g.game)}, ${g.seat === null ? "the table" : `seat ${g.seat}`}`;
+    const when = document.createElement("span");
+    when.className = "when";
+    when.textContent = g.over ? " (over)" : g.last ? ` (last move ${new Date(g.last).toLocaleString()})` : " (no move yet)";
+    const forget = document.createElement("button");
+    forget.type = "button";
+    forget.textContent = "Forget";
+    forget.addEventListener("click", () => {
+      localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((x) => x.url !== g.url)));
+      localStorage.removeItem(INVITES_KEY + g.id);
+      renderSavedGames();
+    });
+    item.append(link, when, " ", forget);
+    list.append(item);
+  }
+}
+
 // ---------------------------------------------------------------------- start
 async function loadGames() {
   const answer = await engine({ action: "games" });
@@ -70,6 +127,7 @@ async function loadGames() {
   if (params.get("seed")) $("seed").value = params.get("seed");
   fillStartFields();
   fillPuzzleKinds();
+  renderSavedGames();
 }
 
 function fillStartFields() {
@@ -89,39 +147,62 @@ function fillStartFields() {
   fillSeats();
 }
 
-function fillSeats() {
+function playerCount() {
   const g = info($("game").value);
-  const count = g.playersParameter ? Number($("players").value) || g.players[0] : g.players[0];
-  $("seat").innerHTML = "";
-  for (let p = 0; p < count; p++) $("seat").append(new Option(`seat ${p}`, String(p)));
+  return g.playersParameter ? Number($("players").value) || g.players[0] : g.players[0];
 }
 
-function startQuery() {
+function fillSeats() {
+  $("seat").innerHTML = "";
+  for (let p = 0; p < playerCount(); p++) $("seat").append(new Option(`seat ${p}`, String(p)));
+}
+
+/** The game spec of the start form: the game's name, with its players and mode where they are not the defaults. */
+function startSpec() {
   const g = info($("game").value);
-  const query = { action: "new", game: g.name };
-  if (g.playersParameter && !$("players-field").hidden) query.players = Number($("players").value);
-  if (g.modeParameter && !$("mode-field").hidden) query.mode = $("mode").value;
-  return query;
+  const changed = [];
+  for (const [param, field, element] of [[g.playersParameter, "players-field", "players"],
+                                         [g.modeParameter, "mode-field", "mode"]]) {
+    if (!param || $(field).hidden) continue;
+    const value = $(element).value;
+    if (String(value) !== String(g.parameters[param].default)) changed.push(`${param}=${value}`);
+  }
+  return changed.length ? `${g.name}(${changed.join(",")})` : g.name;
+}
+
+/** The seats of a new game: mine, and the others played by the engine, by players on their own devices, or (at a
+ * real table) entered by me. */
+function startSeats(table) {
+  const me = Number($("seat").value);
+  const others = $("others").value;
+  if ((others === "engine" && !table) || (others === "me" && table)) return [{ player: me, by: "human" }];
+  return Array.from({ length: playerCount() }, (_, p) => ({ player: p, by: "human" }));
+}
+
+/** A seed from the form, or (left empty) a random one: a seat that knows a dealt game's seed can deal it again. */
+function startSeed() {
+  const text = $("seed").value.trim();
+  if (text !== "") return Number(text);
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return words[0] * 2 ** 21 + (words[1] >>> 11);
 }
 
 async function startGame(table) {
   say($("start-message"), "");
   try {
-    S.seat = Number($("seat").value);
-    S.seed = Number($("seed").value) || 0;
-    S.others = $("others").value;
-    const query = { ...startQuery(), seed: S.seed };
-    if (table) Object.assign(query, { table: true, player: S.seat });
-    const answer = await engine(query);
-    S.spec = answer.game;
-    S.table = table;
-    S.start = answer.state;
-    S.moves = [];
-    S.redo = [];
-    await showTable();
+    const created = await tables.create({ game: startSpec(), seed: startSeed(), mode: table ? "table" : "dealt",
+                                          seats: startSeats(table) });
+    openCreated(created, Number($("seat").value));
   } catch (error) {
     say($("start-message"), error.message);
   }
+}
+
+/** Keep the new game's links (this browser dealt it: it shows them to the other players), then open my seat. */
+function openCreated(created, seat) {
+  localStorage.setItem(INVITES_KEY + created.id, JSON.stringify({ seats: created.seats, table: created.table }));
+  const mine = created.seats.find((s) => s.player === seat) || created.seats[0];
+  location.assign(new URL(mine.url).pathname + location.search);  // ?nodes=N (a hint budget) goes along
 }
 
 async function loadRecord(file) {
@@ -131,70 +212,122 @@ async function loadRecord(file) {
     const header = JSON.parse(lines[0]);
     if (header.format !== "memory-solver-record") throw new Error("not a memory-solver game record");
     const moves = (header.moves || []).concat(lines.slice(1).map((l) => JSON.parse(l)));
-    S.spec = header.game;
-    S.start = header.start;
-    S.table = header.observer !== null && header.observer !== undefined;
-    S.seat = S.table ? header.observer : Number($("seat").value);
-    S.others = "me";
-    S.moves = moves.map((m) => (typeof m === "string" ? { move: m } : { move: m.move, by: m.by }));
-    S.redo = [];
-    await showTable();
+    const record = { ...header, moves };
+    const body = { game: header.game, record, seed: startSeed() };
+    const fromView = header.observer !== null && header.observer !== undefined;
+    if (!fromView) body.seats = startSeats(false);
+    const created = await tables.create(body);
+    openCreated(created, fromView ? header.observer : Number($("seat").value));
   } catch (error) {
     say($("start-message"), `could not load the record: ${error.message}`);
   }
 }
 
-async function showTable() {
+// ---------------------------------------------------------------------- a game's page
+async function openGame(kind, id, key) {
+  S.id = decodeURIComponent(id);
+  S.key = decodeURIComponent(key);
+  S.role = kind === "table" ? "table" : "seat";
+  S.server = tables.at(S.id, S.key);
   $("start").hidden = true;
+  $("saved-panel").hidden = true;
   $("table").hidden = false;
-  $("review-panel").hidden = true;
-  S.review = null;
-  S.cursor = null;
-  await refresh();
-  await autoplay();
+  document.body.dataset.role = S.role;
+  try {
+    await take(await S.server.get());
+  } catch (error) {
+    $("table").hidden = true;
+    $("start").hidden = false;
+    say($("start-message"), error.status === 404 ? "This link opens no game (a wrong link, or the game is gone)."
+      : `cannot open the game: ${error.message}`);
+    return;
+  }
+  renderLinks();
+  S.server.listen((answer) => guarded(take)(answer), (status) => {
+    if (S.link === status) return;
+    S.link = status;
+    renderStatus();
+    if (status === "live") S.server.get().then((answer) => guarded(take)(answer)).catch(() => {});
+  });
 }
 
-// ---------------------------------------------------------------------- the position
-function moveStrings(count = S.moves.length) {
-  return S.moves.slice(0, count).map((m) => m.move);
+/** A new answer from the server (ours, or an event from another seat's move): shown unless nothing changed. */
+async function take(answer) {
+  const before = S.answer;
+  // answers may cross (an event of a later change before the answer to our own request): the newest wins
+  if (before && (answer.revision < before.revision ||
+                 (answer.revision === before.revision && answer.fullRecord === before.fullRecord))) return;
+  if (before && answer.revision !== before.revision) clearHint();
+  S.answer = answer;
+  showBusy();
+  rememberGame(answer);
+  await render();
 }
 
-async function positionAfter(count) {
-  return engine({ action: "apply", game: S.spec, state: S.start, moves: moveStrings(count) });
-}
-
-function myTurn(position) {
-  if (position.terminal) return false;
-  if (S.table || S.others === "me") return true;
-  return position.currentPlayer === S.seat;
-}
-
-async function refresh() {
-  S.position = await positionAfter(S.moves.length);
-  await drawPosition();
+async function render() {
+  const answer = S.answer;
+  document.body.dataset.revision = answer.revision;
+  $("moves-title").textContent = answer.toMove === -1 ? "Outcomes" : "Moves";
   renderMoves();
   renderMoveList();
+  renderStatus();
+  await drawPosition();
+  const seat = S.role === "seat";
+  $("undo").disabled = !seat || !answer.canUndo;
+  $("redo").disabled = !seat || !answer.canRedo;
+  $("hint").disabled = !seat || answer.over || S.hintRun !== null;
+  $("full-record").hidden = !answer.fullRecord;
+  const training = seat && answer.mode === "dealt" && !answer.fullRecord &&
+    answer.seats.filter((s) => s.by === "human").length === 1;
+  $("reveal").hidden = !training;
+}
+
+function entries(count) {
+  return S.answer.record.moves.slice(0, count).map((m) => m.move);
+}
+
+function playable() {
+  return S.cursor === null ? S.answer.legalMoves : [];
 }
 
 async function drawPosition() {
-  const count = S.cursor === null ? S.moves.length : S.cursor;
-  const query = { action: "show", game: S.spec, state: S.start, moves: moveStrings(count) };
-  if (!S.table) query.player = S.seat;
+  const answer = S.answer;
+  const count = S.cursor === null ? answer.record.moves.length : S.cursor;
+  let query;
+  if (S.role === "table") {
+    if (!answer.position) {  // the seats see different things: what all of them know, as text
+      const lines = Object.entries(answer.view || {})
+        .filter(([key, value]) => value !== null && !["view", "role"].includes(key))
+        .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      const pre = document.createElement("pre");
+      pre.className = "board-text";
+      pre.textContent = `What everybody at the table knows (? where the seats know different things):\n\n${lines.join("\n")}`;
+      $("board").replaceChildren(pre);
+      return;
+    }
+    query = { action: "show", game: answer.game, state: answer.position };
+  } else if (S.cursor === null) {
+    query = { action: "show", game: answer.game, state: answer.view };
+  } else {
+    query = { action: "show", game: answer.game, state: answer.record.start, moves: entries(count) };
+  }
   if (S.cursor !== null) query.hint = reviewHint(S.cursor);
   else if (S.hint) query.hint = S.hint;
-  const legal = S.cursor === null && myTurn(S.position) ? S.position.legalMoves : [];
-  await drawInto($("board"), query, legal, (moves, token) => choose(moves, token, $("chooser"), play));
-  $("status").textContent = statusLine(S.position, count);
+  const ticket = ++drawings;  // a newer drawing (the next event) wins over one still under way
+  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), play),
+                 () => ticket === drawings);
 }
+let drawings = 0;
 
-/** The picture of a position (the text description where a game draws no picture). */
-async function drawInto(element, query, legal, onMoves) {
+/** The picture of a position (the text description where a game draws no picture), drawn while ``current()``. */
+async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
     const answer = await engine(query);
-    drawBoard(element, answer.svg, legal, onMoves);
+    if (current()) drawBoard(element, answer.svg, legal, onMoves);
   } catch (error) {
     if (!(error instanceof EngineError) || !/picture/.test(error.message)) throw error;
     const answer = await engine({ ...query, svg: false });
+    if (!current()) return;
     const pre = document.createElement("pre");
     pre.className = "board-text";
     pre.textContent = answer.text;
@@ -202,13 +335,27 @@ async function drawInto(element, query, legal, onMoves) {
   }
 }
 
-function statusLine(position, count) {
-  if (S.cursor !== null) return `Review: the position before move ${count + 1}`;
-  if (position.terminal) return "The game is over.";
-  const who = position.currentPlayer;
-  if (who === -1) return S.table ? "Enter the outcome (the card drawn, the tile seen, the dice)." : "Dealing...";
-  if (who === S.seat) return `Your move (seat ${S.seat}).`;
-  return S.table || S.others === "me" ? `Enter seat ${who}'s move.` : `Seat ${who} is thinking...`;
+function renderStatus() {
+  const answer = S.answer;
+  if (!answer) return;
+  const who = answer.toMove;
+  const seat = answer.player;
+  const engineSeat = answer.seats.find((s) => s.player === who)?.by === "engine";
+  let text;
+  if (S.cursor !== null) text = `Review: the position before move ${S.cursor + 1}`;
+  else if (answer.over) text = "The game is over.";
+  else if (answer.thinking || engineSeat) text = `Seat ${who} (the engine) is thinking...`;
+  else if (who === -1 && (S.role === "table" || !answer.legalMoves.length)) {
+    text = "Waiting for a seat to enter what only it sees (on its own page).";
+  } else if (who === -1) text = "Enter the outcome (the card drawn, the tile seen, the dice).";
+  else if (S.role === "table") text = `Seat ${who} to move.`;
+  else if (who === seat) text = `Your move (seat ${seat}).`;
+  else if (answer.legalMoves.length) text = `Enter seat ${who}'s move.`;
+  else text = `Waiting for seat ${who}.`;
+  const where = S.role === "table" ? "The table" : `Seat ${seat}`;
+  $("whoami").textContent = `${longName(answer.game)}: ${where}` +
+    (answer.mode === "table" ? " (a real table)" : "");
+  $("status").textContent = text + (S.link === "live" ? "" : " (reconnecting to the server...)");
 }
 
 function choose(moves, token, element, act) {
@@ -231,15 +378,12 @@ function choose(moves, token, element, act) {
 function renderMoves() {
   const box = $("moves");
   box.innerHTML = "";
-  const position = S.position;
-  $("moves-title").textContent = position.currentPlayer === -1 ? "Outcomes" : "Moves";
   if (S.cursor !== null) {  // the board shows a past position: moves are played on the game, after the review
     box.textContent = "Reviewing a past position: Back to the game to play on.";
     return;
   }
-  if (!myTurn(position)) return;
   const best = S.hint?.moveInfos?.[0]?.move;
-  for (const move of position.legalMoves) {
+  for (const move of S.answer.legalMoves) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = move;
@@ -254,10 +398,8 @@ function renderMoveList() {
   const list = $("move-list");
   list.innerHTML = "";
   const mistakes = new Set((S.review?.mistakes || []).map((d) => d.turn));
-  S.moves.forEach((m, i) => {
+  S.answer.record.moves.forEach((m, i) => {
     const item = document.createElement("li");
-    const by = m.by === undefined ? "" : m.by === -1 ? "chance" : `seat ${m.by}`;
-    item.innerHTML = `<span class="by">${by}</span> `;
     item.append(document.createTextNode(m.move));
     if (mistakes.has(i)) item.classList.add("mistake");
     if (S.cursor === i) item.classList.add("cursor");
@@ -266,73 +408,72 @@ function renderMoveList() {
   list.scrollTop = list.scrollHeight;
 }
 
+/** This seat's own link and QR code (to open it on another device) and, on the page that dealt the game, the other
+ * seats' and the table's. */
+function renderLinks() {
+  const box = $("links");
+  box.innerHTML = "";
+  const invites = JSON.parse(localStorage.getItem(INVITES_KEY + S.id) || "null");
+  const links = [{ label: S.role === "table" ? "The table (this page)" : `Seat ${S.answer.player} (this page)`,
+                   url: location.origin + location.pathname }];
+  if (invites) {
+    for (const seat of invites.seats) {
+      if (seat.player !== S.answer.player || S.role === "table") links.push({ label: `Seat ${seat.player}`, url: seat.url });
+    }
+    if (S.role !== "table") links.push({ label: "The table (public information, for a shared screen)", url: invites.table });
+  }
+  for (const link of links) {
+    const figure = document.createElement("figure");
+    const path = new URL(link.url).pathname;
+    const [, , id, key] = path.split("/");
+    const image = document.createElement("img");
+    image.src = tables.at(decodeURIComponent(id), decodeURIComponent(key)).qr;
+    image.alt = `QR code of ${link.label}`;
+    image.width = 132;
+    image.height = 132;
+    const caption = document.createElement("figcaption");
+    const anchor = document.createElement("a");
+    anchor.href = path;
+    anchor.textContent = link.label;
+    anchor.target = "_blank";
+    anchor.rel = "noopener";
+    caption.append(anchor);
+    figure.append(image, caption);
+    box.append(figure);
+  }
+}
+
 // ---------------------------------------------------------------------- moves
 const play = guarded(playMove);
 
 async function playMove(move) {
   say($("message"), "");
   $("chooser").innerHTML = "";
-  const by = S.position.currentPlayer;
-  S.moves.push({ move, by });
+  await change(() => S.server.moves([move], S.answer.record.moves.length));
+}
+
+/** A change asked of the server; its answer shown (a 409: the game moved on, its current state shown). */
+async function change(request) {
   try {
-    await refresh();
+    await take(await request());
   } catch (error) {
-    S.moves.pop();
-    say($("message"), error instanceof EngineError ? `Refused: ${error.message}` : error.message);
-    await refresh();
-    return;
+    if (error.status === 409 && error.answer?.record) {
+      await take(error.answer);
+      say($("message"), `The game moved on: ${error.message}`);
+    } else {
+      say($("message"), error instanceof EngineError ? `Refused: ${error.message}` : error.message);
+    }
   }
-  S.redo = [];
-  clearHint();
-  await autoplay();
-}
-
-/** In a dealt game, deal chance outcomes and play the other seats until it is the user's turn. */
-async function autoplay() {
-  if (S.table) return;
-  for (let guard = 0; guard < 2000 && !S.position.terminal; guard++) {
-    const who = S.position.currentPlayer;
-    let move;
-    if (who === -1) {
-      move = (await engine({ action: "sample", game: S.spec, state: S.start, moves: moveStrings(), seed: S.seed })).move;
-    } else if (who !== S.seat && S.others === "engine") {
-      const answer = await engine({ action: "hint", game: S.spec, state: S.start, moves: moveStrings(), player: who,
-                                    top: 1, limits: { nodes: 60, time_ms: 400 }, seed: S.seed + S.moves.length });
-      move = answer.moveInfos[0].move;
-    } else break;
-    S.moves.push({ move, by: who });
-    S.position = await positionAfter(S.moves.length);
-  }
-  await refresh();
-}
-
-function engineSeats() {
-  return !S.table && S.others === "engine";
 }
 
 async function undo() {
-  if (!S.moves.length) return;
   clearHint();
-  // with the engine playing the other seats, back to before the user's previous decision (its replies go too)
-  for (;;) {
-    const move = S.moves.pop();
-    S.redo.push(move);
-    if (!engineSeats() || move.by === S.seat || !S.moves.length) break;
-  }
-  await refresh();
+  await change(() => S.server.undo(S.answer.record.moves.length));
 }
 
 async function redo() {
-  if (!S.redo.length) return;
   clearHint();
-  for (;;) {
-    const move = S.redo.pop();
-    S.moves.push(move);
-    const next = S.redo[S.redo.length - 1];
-    if (!engineSeats() || !next || (move.by === S.seat && next.by === S.seat)) break;
-    if (move.by !== S.seat && next.by === S.seat) break;
-  }
-  await refresh();
+  await change(() => S.server.redo(S.answer.record.moves.length));
 }
 
 // ---------------------------------------------------------------------- hints
@@ -346,26 +487,29 @@ function clearHint() {
 }
 
 async function hint() {
-  if (S.position.terminal || S.hintRun) return;
+  if (S.answer.over || S.hintRun) return;
   say($("message"), "");
-  const query = { action: "hint", game: S.spec, state: S.start, moves: moveStrings(), top: 5, limits: budget(),
-                  seed: S.seed, reportDuringSearchEvery: 0.5 };
-  if (!S.table) query.player = S.position.currentPlayer >= 0 ? S.position.currentPlayer : S.seat;
+  const query = { action: "hint", game: S.answer.game, state: S.answer.view, top: 5, limits: budget(),
+                  seed: Number(params.get("hintSeed") || 0), reportDuringSearchEvery: 0.5 };
   $("stop").disabled = false;
   $("hint").disabled = true;
+  const revision = S.answer.revision;
   const run = stream(query, (answer) => { S.hint = answer; renderHint(answer); });
   S.hintRun = run;
   try {
-    S.hint = await run.done;
-    renderHint(S.hint);
-    await drawPosition();
-    renderMoves();
+    const final = await run.done;
+    if (S.answer.revision === revision) {
+      S.hint = final;
+      renderHint(final);
+      await drawPosition();
+      renderMoves();
+    }
   } catch (error) {
     if (error.name !== "AbortError") say($("message"), error.message);
   } finally {
     S.hintRun = null;
     $("stop").disabled = true;
-    $("hint").disabled = false;
+    $("hint").disabled = S.answer.over;
   }
 }
 
@@ -392,24 +536,38 @@ function renderHint(answer) {
 }
 
 // ---------------------------------------------------------------------- records and review
-function record() {
-  return {
-    format: "memory-solver-record", version: 1, game: S.spec, start: S.start,
-    observer: S.table ? S.seat : null,
-    moves: S.moves.map((m) => (m.by === undefined ? { move: m.move } : { move: m.move, by: m.by })),
-  };
-}
-
-function save() {
-  const r = record();
-  const { moves, ...header } = r;
+function download(record, name) {
+  const { moves, ...header } = record;
   const text = [JSON.stringify(header), ...moves.map((m) => JSON.stringify(m))].join("\n") + "\n";
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-  link.download = `${gameName(S.spec)}-record.jsonl`;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+/** Save this seat's record (what this seat saw; docs/records.md). */
+function save() {
+  download(S.answer.record, `${gameName(S.answer.game)}-seat${S.answer.player}-record.jsonl`);
+}
+
+async function fullRecord() {
+  try {
+    download(await S.server.record(), `${gameName(S.answer.game)}-full-record.jsonl`);
+  } catch (error) {
+    say($("message"), error.message);
+  }
+}
+
+async function reveal() {
+  if (!confirm("Reveal every hidden card of this game (a training game: the engine's cards too)?")) return;
+  try {
+    download(await S.server.reveal(), `${gameName(S.answer.game)}-full-record.jsonl`);
+    await take(await S.server.get());
+  } catch (error) {
+    say($("message"), error.message);
+  }
 }
 
 async function review() {
@@ -418,8 +576,8 @@ async function review() {
   renderMoves();
   say($("message"), "Reviewing...", "ok");
   try {
-    S.review = await engine({ action: "review", game: S.spec, record: record(), player: S.seat, limits: budget(),
-                              seed: S.seed });
+    S.review = await engine({ action: "review", game: S.answer.game, record: S.answer.record,
+                              player: S.answer.player, limits: budget(), seed: 0 });
   } catch (error) {
     say($("message"), error.message);
     return;
@@ -427,7 +585,7 @@ async function review() {
   say($("message"), "");
   $("review-panel").hidden = false;
   const lost = Number((S.review.totalValueLost ?? 0).toPrecision(3));
-  $("review-summary").textContent = `${S.review.decisions.length} decisions of seat ${S.seat}; ` +
+  $("review-summary").textContent = `${S.review.decisions.length} decisions of seat ${S.answer.player}; ` +
     `best move played ${Math.round(100 * (S.review.bestMoveRate ?? 0))}% of the time; value lost ${lost}. ` +
     (S.review.valueMeaning ? `(value: ${S.review.valueMeaning})` : "");
   const body = $("review-table").querySelector("tbody");
@@ -463,6 +621,7 @@ async function showReviewTurn(turn) {
   for (const row of $("review-table").querySelectorAll("tr")) row.classList.toggle("cursor", row.dataset.turn == turn);
   renderMoveList();
   renderMoves();
+  renderStatus();
   await drawPosition();
 }
 
@@ -475,7 +634,7 @@ function boardIntoView() {
 async function closeReview() {
   S.cursor = null;
   $("review-panel").hidden = true;
-  await refresh();
+  await render();
 }
 
 // ---------------------------------------------------------------------- puzzles
@@ -567,7 +726,7 @@ async function showSolution() {
 function showTab(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.tab === name);
   $("puzzles").hidden = name !== "puzzles";
-  const playing = S.start !== null;
+  const playing = S.answer !== null;
   $("start").hidden = name !== "play" || playing;
   $("table").hidden = name !== "play" || !playing;
 }
@@ -584,9 +743,11 @@ function wire() {
   $("undo").addEventListener("click", guarded(undo));
   $("redo").addEventListener("click", guarded(redo));
   $("save").addEventListener("click", save);
+  $("full-record").addEventListener("click", guarded(fullRecord));
+  $("reveal").addEventListener("click", guarded(reveal));
   $("review").addEventListener("click", guarded(review));
   $("review-close").addEventListener("click", guarded(closeReview));
-  $("again").addEventListener("click", () => { clearHint(); S.start = null; showTab("play"); });
+  $("again").addEventListener("click", () => { location.assign(`/${location.search}`); });
   $("puzzle-game").addEventListener("change", fillPuzzleKinds);
   $("puzzle-new").addEventListener("click", guarded(newPuzzle));
   $("puzzle-reset").addEventListener("click", guarded(() => { P.moves = []; return drawPuzzle(); }));
@@ -595,6 +756,8 @@ function wire() {
 }
 
 wire();
-document.body.dataset.busy = "false";
-loadGames().then(() => { document.body.dataset.ready = "true"; })
+showBusy();
+loadGames()
+  .then(() => (ROUTE ? guarded(openGame)(ROUTE[1], ROUTE[2], ROUTE[3]) : undefined))
+  .then(() => { document.body.dataset.ready = "true"; })
   .catch((error) => say($("start-message"), `cannot reach the engine: ${error.message}`));

@@ -1,0 +1,397 @@
+"""The table server in real browsers (issue 20): two players' phones on one dealt game of every registered game.
+
+Each seat's page runs in its own browser context (its own storage, as on two phones). Every network response a
+page receives (the events it listens to included) and its DOM are searched for the cards its seat may not see:
+the strings the other seats' views and the full state hold where the seat's own view (as ``memory-solver <game>
+view STATE --player N`` prints it for the server's state) holds a masked value, a count or nothing, and that the
+seat never saw. The check is shown to fail on a planted card. A move on one page reaches the other within a second.
+A server killed with SIGKILL and restarted on the same database loses nothing acknowledged, and the pages
+reconnect by themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import threading
+import time
+
+import pytest
+import uvicorn
+
+from solver.cli import main
+from solver.registry import game_names
+from solver.web.server import build_app
+
+from .conftest import CHROMIUM
+from .hidden_cards import secrets_of
+from .test_store import Server, free_port
+
+TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
+#: moves played on the pages of each game (a few turns of each seat)
+MOVES = 6
+#: the page records the data of every server-sent event it receives (Playwright cannot read a stream that never ends)
+RECORD_EVENTS = """
+(() => {
+  const Original = window.EventSource;
+  window.__streamed = [];
+  window.EventSource = class extends Original {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("change", (event) => window.__streamed.push(event.data));
+    }
+  };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the whole module (each test opens its own contexts)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed: apt-get install chromium")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory, engine_seat_limits):
+    """The web board in this process (the test reads the server's state to compare), on a database of its own."""
+    port = free_port()
+    app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
+                    engine_limits=engine_seat_limits)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        from solver.datafiles import unrestrict
+        unrestrict()
+
+
+class Phone:
+    """One seat's page in a browser context of its own, keeping the text of everything it received."""
+
+    def __init__(self, browser, url, width=390):
+        self.context = browser.new_context(viewport={"width": width, "height": 844})
+        self.context.add_init_script(RECORD_EVENTS)
+        self.page = self.context.new_page()
+        self.received: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("response", self._keep)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+        self.idle()
+
+    def _keep(self, response):
+        if "text/event-stream" in response.headers.get("content-type", ""):
+            return  # read from window.__streamed instead
+        with contextlib.suppress(Exception):
+            self.received.append(response.text())
+
+    def idle(self):
+        self.page.wait_for_timeout(30)
+        self.page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
+
+    def revision(self):
+        return int(self.page.get_attribute("body", "data-revision") or -1)
+
+    def streamed(self):
+        return self.page.evaluate("() => window.__streamed")
+
+    def texts(self):
+        """Everything this page holds or received: the DOM's text and attributes, every response, every event."""
+        dom = self.page.evaluate("""() => [document.body.textContent,
+            ...[...document.querySelectorAll('*')].flatMap(e => [...e.attributes]
+              .filter(a => !['d', 'points', 'transform', 'style', 'viewBox', 'class'].includes(a.name))
+              .map(a => a.value))].join('\\n')""")
+        return [dom, *(_visible(text) for text in self.received), *self.streamed()]
+
+    def close(self):
+        self.context.close()
+
+
+def _visible(text):
+    """A response's text, a picture reduced to its words and targets (its path data holds letters like C3)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    out = []
+
+    def walk(item):
+        if isinstance(item, str) and item.lstrip().startswith(("<svg", "<?xml")):
+            out.extend(re.findall(r">([^<]+)<", item))
+            out.extend(re.findall(r'data-[a-z-]+="([^"]*)"', item))
+        elif isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                out.append(key)
+                walk(sub)
+        elif isinstance(item, list):
+            for sub in item:
+                walk(sub)
+    walk(value)
+    return "\n".join(out)
+
+
+def found(secrets, texts):
+    """The secrets that appear in ``texts`` as whole tokens."""
+    hits = []
+    for secret in secrets:
+        pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])")
+        if any(pattern.search(text) for text in texts):
+            hits.append(secret)
+    return sorted(hits)
+
+
+def cli_view(state, seat):
+    """``memory-solver <game> view STATE --player N --json`` for the server's state."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([state.game.name, "view", json.dumps(state.to_json()), "--player", str(seat), "--json",
+                     "--game", state.game.spec()]) == 0
+    return json.loads(out.getvalue())
+
+
+class Watch:
+    """The secrets of each seat at the server's state now, less what the seat's views ever held."""
+
+    def __init__(self, app, created, seats):
+        keys = {s["player"]: s["key"] for s in created["seats"]}
+        self.table, _ = app.state.tables.open(created["id"], keys[seats[0]])
+        self.seen = {seat: set() for seat in seats}
+        self.seats = seats
+        self.update()
+
+    def update(self):
+        """Take the views now (as the command line prints them); returns each seat's secrets."""
+        state = self.table.now.state
+        players = range(len(self.table.now.views))
+        views = {p: cli_view(state, p) for p in players}
+        out = {}
+        for seat in self.seats:
+            self.seen[seat].add(json.dumps(views[seat]))
+            hidden = secrets_of(views[seat], [v for p, v in views.items() if p != seat] + [state.to_json()])
+            out[seat] = {s for s in hidden if not any(s in seen for seen in self.seen[seat])}
+        self.views = views
+        return out
+
+
+def create(url, game, seed=3, seats=TWO_HUMANS):
+    import httpx
+    answer = httpx.post(f"{url}/api/games", json={"game": game, "seed": seed, "seats": seats}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def mover(phones):
+    """The phone whose seat has a move to enter now (its move buttons), or None."""
+    for phone in phones.values():
+        if phone.page.locator("#moves button").count():
+            return phone
+    return None
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_two_phones_see_only_their_own_seat_and_each_others_moves_within_a_second(board, chromium, game):
+    url, app = board
+    created = create(url, game)
+    watch = Watch(app, created, [0, 1])
+    phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
+    try:
+        secrets = watch.update()
+        for seat, phone in phones.items():
+            assert found(secrets[seat], phone.texts()) == [], (game, seat)
+            phone.received.clear()
+        for _ in range(MOVES):
+            playing = mover(phones)
+            if playing is None:
+                break
+            other = next(p for p in phones.values() if p is not playing)
+            before = other.revision()
+            started = time.monotonic()
+            playing.page.locator("#moves button").first.click()
+            other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
+                                         timeout=10_000)
+            assert time.monotonic() - started < 1.0, f"{game}: the move took {time.monotonic() - started:.2f} s"
+            for phone in phones.values():
+                phone.idle()
+            secrets = watch.update()
+            for seat, phone in phones.items():
+                assert found(secrets[seat], phone.texts()) == [], (game, seat)
+                phone.received.clear()
+        for seat, phone in phones.items():
+            last = json.loads(phone.streamed()[-1])
+            assert last["player"] == seat and last["view"] == watch.views[seat]
+            assert phone.errors == []
+    finally:
+        for phone in phones.values():
+            phone.close()
+
+
+def test_the_check_finds_a_planted_card_in_the_dom_and_in_a_response(board, chromium):
+    """Aetherya's start cards: seat 1's are a secret of seat 0. Planted in seat 0's page, or in an answer it
+    receives, the check finds them."""
+    url, app = board
+    created = create(url, "aetherya")
+    watch = Watch(app, created, [0, 1])
+    secrets = watch.update()
+    theirs = watch.views[1]["start"][1]
+    assert theirs in secrets[0]
+    phone = Phone(chromium, created["seats"][0]["url"])
+    try:
+        assert found(secrets[0], phone.texts()) == []
+        phone.page.evaluate(f"() => {{ const s = document.createElement('span'); s.hidden = true; "
+                            f"s.textContent = 'kingdom {theirs}'; document.body.append(s); }}")
+        assert theirs in found(secrets[0], phone.texts())
+    finally:
+        phone.close()
+    spy = watch.views[1]  # seat 1's view, as if the server had sent it to seat 0
+    phone = Phone(chromium, created["seats"][0]["url"])
+    try:
+        def plant(route):
+            response = route.fetch()
+            route.fulfill(response=response, body=json.dumps({**response.json(), "spy": spy}))
+        phone.page.route(f"**/api/games/{created['id']}/{created['seats'][0]['key']}", plant)
+        phone.page.reload()
+        phone.page.wait_for_selector("body[data-ready=true]")
+        phone.idle()
+        assert theirs in found(secrets[0], phone.texts())
+    finally:
+        phone.close()
+
+
+def test_the_table_link_shows_no_seats_card(board, chromium):
+    url, app = board
+    created = create(url, "aetherya", seed=5)
+    watch = Watch(app, created, [0, 1])
+    secrets = watch.update()
+    hidden_from_all = secrets[0] | secrets[1]
+    seat = Phone(chromium, created["seats"][0]["url"], width=1280)
+    table = Phone(chromium, created["table"], width=1280)
+    try:
+        assert found(hidden_from_all, table.texts()) == []
+        assert table.page.locator("#moves button").count() == 0
+        before = table.revision()
+        seat.page.locator("#moves button").first.click()
+        table.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+        table.idle()
+        secrets = watch.update()
+        assert found(secrets[0] | secrets[1], table.texts()) == []
+        assert table.errors == [] and seat.errors == []
+    finally:
+        seat.close()
+        table.close()
+
+
+def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconnect(chromium, tmp_path):
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    server = Server(db, port)
+    try:
+        created = create(server.url, "forgotten", seed=2)
+        phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
+        for _ in range(3):
+            playing = mover(phones)
+            other = next(p for p in phones.values() if p is not playing)
+            before = other.revision()
+            playing.page.locator("#moves button").first.click()
+            other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+            playing.idle()
+        moves = {seat: phone.page.locator("#move-list li").count() for seat, phone in phones.items()}
+        revision = phones[0].revision()
+        server.kill()
+        for phone in phones.values():
+            phone.page.wait_for_function("() => /reconnecting/.test(document.querySelector('#status').textContent)",
+                                         timeout=10_000)
+        server = Server(db, port)
+        for phone in phones.values():
+            phone.page.wait_for_function("() => !/reconnecting/.test(document.querySelector('#status').textContent)",
+                                         timeout=15_000)
+        assert {seat: phone.page.locator("#move-list li").count() for seat, phone in phones.items()} == moves
+        playing = mover(phones)
+        other = next(p for p in phones.values() if p is not playing)
+        started = time.monotonic()
+        playing.page.locator("#moves button").first.click()
+        other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {revision}", timeout=10_000)
+        assert time.monotonic() - started < 1.0
+        for phone in phones.values():
+            phone.close()
+    finally:
+        server.kill()
+
+
+def test_at_a_real_table_each_phone_enters_its_own_cards_and_sees_the_others_masked(board, chromium):
+    """Aetherya at a real table, two phones: the legend row entered on either, seat 0's start cards on seat 0's
+    phone only (seat 1's phone waits), reaching seat 1's record as ``card ?``."""
+    import httpx
+    url, _ = board
+    created = httpx.post(f"{url}/api/games", json={"game": "aetherya", "mode": "table", "seats": TWO_HUMANS},
+                         timeout=60).json()
+    phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
+    try:
+        for _ in range(8):  # the legend row: public, entered on seat 1's phone
+            before = phones[0].revision()
+            phones[1].page.locator("#moves button").first.click()
+            phones[0].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
+                                             timeout=10_000)
+            phones[1].idle()
+        phones[0].idle()
+        assert phones[1].page.locator("#moves button").count() == 0
+        assert "Waiting for a seat" in phones[1].page.text_content("#status")
+        card = phones[0].page.locator("#moves button").first.text_content()
+        assert card.startswith("card ") and "?" not in card
+        before = phones[1].revision()
+        phones[0].page.locator("#moves button").first.click()
+        phones[1].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+        phones[1].idle()
+        last = lambda phone: phone.page.locator("#move-list li").last.text_content()  # noqa: E731
+        assert last(phones[0]) == card and last(phones[1]) == "card ?"
+        assert all(phone.errors == [] for phone in phones.values())
+    finally:
+        for phone in phones.values():
+            phone.close()
+
+
+def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, chromium):
+    """A seat opened in this browser is listed on the start page (the game, the seat, its last move) and a click on
+    it resumes the seat where it stands; another browser (context) lists nothing."""
+    url, _ = board
+    created = create(url, "forgotten", seed=4)
+    phone = Phone(chromium, created["seats"][0]["url"])
+    stranger = Phone(chromium, url)
+    try:
+        phone.page.locator("#moves button").first.click()
+        phone.idle()
+        moves = phone.page.locator("#move-list li").all_text_contents()
+        assert moves
+        phone.page.goto(url)
+        phone.page.wait_for_selector("#saved-panel:not([hidden])", timeout=10_000)
+        listed = phone.page.locator("#saved-games li")
+        assert listed.count() == 1
+        assert "seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
+        listed.first.locator("a").click()
+        phone.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+        phone.idle()
+        assert phone.page.url == created["seats"][0]["url"]
+        assert phone.page.locator("#move-list li").all_text_contents() == moves
+        assert stranger.page.is_hidden("#saved-panel") and stranger.page.locator("#saved-games li").count() == 0
+        assert phone.errors == [] and stranger.errors == []
+    finally:
+        phone.close()
+        stranger.close()
