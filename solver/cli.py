@@ -40,8 +40,36 @@ class UsageError(Exception):
     """A bad command line (exit status 2)."""
 
 
+class Formatter(argparse.HelpFormatter):
+    """argparse's help layout at the terminal's width, read as ``shutil.get_terminal_size`` reads it without
+    importing ``shutil`` (and with it ``bz2``, ``lzma``, ``fnmatch``): argparse makes a formatter for every
+    argument it adds, so every command would pay for it (issue 24, start-up)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
+def terminal_columns() -> int:
+    """The terminal's width: ``$COLUMNS`` when set, else the width of the terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and an exception, not a usage dump."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")

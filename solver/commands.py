@@ -185,11 +185,11 @@ def _print_result(game: Game, verb: str, result: Any, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------- limits, game flags, verb options
-def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True) -> None:
+def add_limit_args(parser: argparse.ArgumentParser, seed: bool = True, time_help: str = "time limit in milliseconds",
+                   nodes_help: str = "node (or sample) limit; the answer is then the same on every machine") -> None:
     """``--time-ms``, ``--nodes`` and (optionally) ``--seed``."""
-    parser.add_argument("--time-ms", type=int, default=None, help="time limit in milliseconds")
-    parser.add_argument("--nodes", type=int, default=None, help="node (or sample) limit; the answer is then the same "
-                                                                "on every machine")
+    parser.add_argument("--time-ms", type=int, default=None, help=time_help)
+    parser.add_argument("--nodes", type=int, default=None, help=nodes_help)
     if seed:
         parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
@@ -438,14 +438,20 @@ def _build_show(p: argparse.ArgumentParser, game: Game) -> None:
 
 def _build_view(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("state", metavar="STATE", help=STATE_HELP)
-    p.add_argument("--player", type=int, required=True, help="the observing player")
+    p.add_argument("--player", type=int, default=None, help="the observing player (default: the observer of a view "
+                                                           "or of a record kept at a real table)")
     p.add_argument("--json", action="store_true", help="print JSON instead of the notation")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
-        request = service.ViewRequest(game=g, position=position_from_arg(g, args.state),
-                                      player=service.check_player(args.player, COMMAND_LINE, required=True))
+        position = position_from_arg(g, args.state)
+        player = args.player
+        if player is None and isinstance(position, View):
+            player = position.observer
+        request = service.ViewRequest(game=g, position=position, player=service.check_player(
+            player, COMMAND_LINE, required=True, problem="name the player whose view to print (STATE is a full "
+                                                         "state)"))
         print_position(service.answer(request).position, args.json)
         return 0
 
@@ -469,6 +475,9 @@ def _build_apply(p: argparse.ArgumentParser, game: Game) -> None:
         if args.record:
             append_to_file(args.record, g, start, list(args.moves), comment=args.comment, replayed=True)
         print_position(position, args.json)
+        waiting = service.waiting_for(g, position)
+        if waiting and not args.json:       # on stderr: the notation alone stays on stdout for scripts
+            sys.stderr.write(f"waiting for {waiting}\n")
         return 0
 
     p.set_defaults(run=run)
@@ -583,6 +592,9 @@ def _build_generate(p: argparse.ArgumentParser, game: Game) -> None:
         else:
             kind, difficulty = service.puzzle_kind(g, args.kind, args.difficulty, verb_options(g, "generate", args),
                                                    COMMAND_LINE)
+            if difficulty != args.difficulty:  # a kind with a grade of its own (Memorinth's escape-in-K)
+                sys.stderr.write(f"note: every {kind} puzzle is {difficulty}: making {difficulty} puzzles "
+                                 f"(not {args.difficulty})\n")
             request = service.GenerateRequest(game=g, kind=kind, difficulty=difficulty, seed=args.seed,
                                               run=_run_of(args))
             service.check_run_of(args.seed, request.run)
@@ -630,7 +642,9 @@ def _build_review(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--player", type=int, default=None, help="the player to review (default: the record's observer)")
     p.add_argument("--mistakes", type=int, default=3, help="how many biggest mistakes to list (default 3)")
     p.add_argument("--json", action="store_true")
-    add_limit_args(p)
+    add_limit_args(p, time_help="time limit of the whole review in milliseconds (each decision gets an equal share "
+                                "of the time left; default: the game's default time per decision)",
+                   nodes_help="each decision's node (or sample) limit; the review is then the same on every machine")
     add_game_args(p, game)
 
     def run(args: argparse.Namespace) -> int:

@@ -1,12 +1,12 @@
 """The one place the shared layer asks a game for anything beyond its rules (``docs/architecture.md``).
 
 A game is a package: ``game.py`` holds the rules (:class:`solver.game.Game`), and each capability lives in a
-module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``,
-``hint_full``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
+module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``, ``hint_full``,
+``REVIEW_GRADES``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
 ``check``, ``describe``, ``answer``, ``position``, ``request``), ``selfplay.py`` (``POLICIES``, ``DEFAULT``,
-``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``), ``notation.py``
-(``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``, ``COMMANDS``,
-``DEMO``). A game without a capability does not define it, and the action is answered with
+``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``, ``turn_label``),
+``notation.py`` (``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``,
+``COMMANDS``, ``DEMO``). A game without a capability does not define it, and the action is answered with
 :class:`~solver.errors.UnsupportedActionError`.
 
 Modules are imported by name (``importlib``), so a game never imports the layer that drives it and no game
@@ -214,6 +214,38 @@ def render_text(game: Game, verb: str, result: Any) -> str | None:
     """The text form of a verb's result for a person, or ``None`` for the generic ``key: value`` lines."""
     found = _find(game, "text", "render")
     return None if found is None else found(verb, result)
+
+
+def turn_label(game: Game, position: State | View) -> str | None:
+    """The game's own name for the turn of ``position`` (``turn 6, second flip``, ``round 3``): ``text.turn_label``;
+    ``None`` for a game without one."""
+    found = _find(game, "text", "turn_label")
+    return None if found is None else found(game, position)
+
+
+def waiting_for(game: Game, position: State | View) -> str | None:
+    """What a view waits for when its next entry is an outcome the table shows (a card turned up, a tile flipped), in
+    words, with how to enter it: the game's ``text.waiting``, else the entries it takes; ``None`` when it waits for
+    no outcome."""
+    if not isinstance(position, View) or position.is_terminal() or not position.is_chance_node():
+        return None
+    found = _find(game, "text", "waiting")
+    words = None if found is None else found(game, position)
+    if words:
+        return words
+    moves = position.legal_moves()
+    shown = ", ".join(f"'{m}'" for m in moves[:5]) + (f" ... ({len(moves)} entries)" if len(moves) > 5 else "")
+    return f"what the table shows next: enter {shown}"
+
+
+def review_grades(game: Game | type[Game]) -> Any:
+    """The least loss a review grades inaccuracy, mistake and blunder, in the units the game's hint shows
+    (``hints.REVIEW_GRADES``: one triple, or one per ``rootInfo.valueUnit``); ``None`` for a game without them (any
+    significant loss is then a mistake)."""
+    grades = _find(game, "hints", "REVIEW_GRADES")
+    if grades is None or isinstance(grades, dict):
+        return grades
+    return tuple(grades)
 
 
 # ---------------------------------------------------------------------------------------------- declared extras

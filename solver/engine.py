@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, TextIO
 
 from solver.errors import InvalidInputError, SolverError
 from solver.protocol import (ACTIONS, CONTROL_ACTIONS, QUERY_KEYS, STATELESS_ACTIONS, Query, answer_query,
-                             query_action, read_query, terminated_json, unknown_fields, version_json)
+                             query_action, read_query, terminated_answers, unknown_fields, version_json)
 from solver.scheduler import SHUTDOWN, TERMINATED, Job, Refused, Scheduler
 from solver.validate import THREADS, decode_json, decode_json_lenient, find_out_of_range
 
@@ -239,10 +239,7 @@ def _catch_signals() -> dict[int, Any]:
 def unrun_answers(query: Query) -> list[dict[str, Any]]:
     """The final answers of a query terminated before a worker took it: one per analysed turn (each with its
     ``turnNumber``, as KataGo does), else one."""
-    turns = query.body.get("analyzeTurns") if query.action == "hint" else None
-    if not isinstance(turns, list) or not turns:
-        return [terminated_json(query)]
-    return [{**terminated_json(query), "turnNumber": turn} for turn in turns]
+    return terminated_answers(query)
 
 
 def _plain_id(qid: Any) -> Any:

@@ -417,13 +417,20 @@ class Game(ABC):
         """A real table's start as ``player`` sees it, before anything is dealt (``new --table --player N``)."""
         raise UnsupportedActionError("action", "new --table", f"{self.name} has no real-table start yet")
 
-    def apply(self, position: State | View, moves: list[str], field: str = "moves") -> State | View:
-        """A copy of ``position`` advanced by ``moves`` (moves, and chance outcomes as move strings)."""
+    def apply(self, position: State | View, moves: list[str], field: str = "moves",
+              stop: Callable[[], None] | None = None) -> State | View:
+        """A copy of ``position`` advanced by ``moves`` (moves, and chance outcomes as move strings); on a view the
+        forced masked entries (:func:`forced_entry`) are entered implicitly, before a move and after the last.
+        ``stop`` is called before each move (it raises to end a replay past its caller's time cap or terminate)."""
         current = position.clone()
         for i, text in enumerate(moves):
+            if stop is not None:
+                stop()
+            skip_forced(current, text, f"{field}[{i}]")
             if current.is_terminal():
                 raise IllegalMoveError(f"{field}[{i}]", text, "the game is already over")
             current.apply_move(text, f"{field}[{i}]")
+        skip_forced(current, None, field)
         return current
 
     # -- what may be entered ----------------------------------------------------------------
@@ -433,6 +440,24 @@ class Game(ABC):
         if isinstance(position, View):
             return position.legal_moves()
         return [position.action_to_string(a) for a in position.legal_actions()]
+
+
+def forced_entry(position: State | View) -> str | None:
+    """The entry a view must take next when it is its only legal entry and a masked form (``card ?``: a card this
+    player has not seen, dealt face down or to another player); ``None`` otherwise. A player never types it: apply,
+    records and the service enter it implicitly (issue 22: no entry for a card the player has not seen)."""
+    if not isinstance(position, View) or position.is_terminal():
+        return None
+    moves = position.legal_moves()
+    return moves[0] if len(moves) == 1 and "?" in moves[0] else None
+
+
+def skip_forced(position: State | View, next_entry: str | None = None, field: str = "moves") -> None:
+    """Enter (in place) the forced masked entries ``position`` waits for, up to ``next_entry`` when that is the
+    forced entry itself (a record or script that enters it explicitly still replays)."""
+    wanted = None if next_entry is None else " ".join(next_entry.split()).lower()
+    while (forced := forced_entry(position)) is not None and forced.lower() != wanted:
+        position.apply_move(forced, field)
 
 
 def _notebook_picture(position: State | View) -> str | None:

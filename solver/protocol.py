@@ -17,6 +17,7 @@ when asked, then exactly one final answer per analysed turn (one otherwise), or 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,7 +30,8 @@ from solver.search import Limits, SearchContext, Stopped
 from solver.service import (POSITIONS, Answer, ApplyRequest, CheckRequest, GamesRequest, GenerateRequest,
                             HintRequest, LegalMovesRequest, Position, Positions, Request, SampleRequest,
                             ScoreRequest, ShowRequest, SolveRequest, ViewRequest, check_player, check_seed, context,
-                            new_request, options_from_json, puzzle_kind, puzzle_of_id, review_request, run)
+                            new_request, options_from_json, puzzle_kind, puzzle_of_id, review_request, run,
+                            stop_check)
 from solver.validate import INDEX, PRIORITY, REPORT_EVERY, TOP, as_bool, as_choice, as_int, as_list, as_object, as_str
 from solver.version import __version__
 
@@ -45,6 +47,10 @@ QUERY_KEYS = frozenset({"id", "game", "action", "state", "limits", "top", "playe
                         "svg", "hint", "mistakes", "priority"})
 #: actions that need no ``state``
 STATELESS_ACTIONS = ("new", "generate", "check", "review", "games")
+#: actions that only read or change a position (no search): their time is bounded by their input (and the cap)
+POSITION_ACTIONS = frozenset({"legal_moves", "new", "view", "apply", "score", "sample", "games"})
+#: actions that are one search bounded by the query's own ``limits.time_ms`` (``show`` with ``hint: true``)
+TIMED_ACTIONS = frozenset({"hint", "solve", "check", "show"})
 
 
 @dataclass(kw_only=True)
@@ -67,6 +73,21 @@ class Query:
         """How many final answers the query has: one per analysed turn, else one."""
         turns = self.body.get("analyzeTurns")
         return len(turns) if self.action == "hint" and isinstance(turns, list) and turns else 1
+
+
+def cost_ms(query: Query, cap_ms: int) -> int:
+    """An upper bound on the running time of a checked query, which decides its lane in a scheduler with a quick
+    lane (:class:`solver.scheduler.Scheduler`): 0 for an action that only reads or changes a position (``show``
+    without a hint included); the query's own ``limits.time_ms`` for one search that honours it (a hint of one
+    turn, a solve, a check, a picture with a hint); ``cap_ms`` for everything else: a generation or a review (their
+    time limits apply to each step, or not at all), a node budget alone, and a hint of several turns (each turn's
+    set-up costs time of its own, so ``time_ms`` times the turns is no bound)."""
+    if query.action in POSITION_ACTIONS or (query.action == "show" and query.body.get("hint") is not True):
+        return 0
+    asked = query.limits.time_ms
+    if query.action not in TIMED_ACTIONS or asked is None or query.finals > 1:
+        return cap_ms
+    return min(asked, cap_ms)
 
 
 def query_action(query: Mapping[str, Any]) -> str:
@@ -123,23 +144,35 @@ def moves_of(body: Mapping[str, Any], field_name: str = "moves") -> list[str]:
     return [as_str(m, f"{field_name}[{i}]") for i, m in enumerate(as_list(body.get(field_name, []), field_name))]
 
 
-def request_of(query: Query, positions: Positions = POSITIONS) -> Request:
+def request_of(query: Query, positions: Positions = POSITIONS, stop: Callable[[], None] | None = None) -> Request:
     """The typed request of a checked query: the game loaded, the game's options for the verb checked, the
-    position parsed (remembered in ``positions``) and the action's own fields read."""
+    position parsed (remembered in ``positions``) and the action's own fields read. ``stop`` is called before each
+    move applied (:func:`solver.service.stop_check`: it raises ``Stopped`` past the query's cap or on terminate)."""
     if query.action == "games":
         return GamesRequest(seed=query.seed)
     game = load_game(query.game)
     verb, build = _REQUEST_OF[query.action]
     common = {"limits": query.limits, "seed": query.seed,
               "options": options_from_json(game, verb, query.body.get("options"))}
-    return build(game, query.body, common, positions)
+    return build(game, query.body, common, _Reader(positions, stop))
 
 
-def _position(game: Game, body: Mapping[str, Any], positions: Positions) -> Position:
+@dataclass(frozen=True)
+class _Reader:
+    """Where a request's positions come from (remembered positions) and the check called before each move."""
+
+    positions: Positions
+    stop: Callable[[], None] | None = None
+
+    def after(self, game: Game, payload: Any, moves: list[str]) -> Position:
+        return self.positions.after(game, payload, moves, stop=self.stop)
+
+
+def _position(game: Game, body: Mapping[str, Any], positions: _Reader) -> Position:
     return positions.after(game, body["state"], moves_of(body))
 
 
-def _hint_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _hint_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     top, player = TOP.check(body.get("top", 3), "top"), check_player(body.get("player"))
     full = as_bool(body.get("fullInformation", False), "fullInformation")
     turns = body.get("analyzeTurns")
@@ -151,6 +184,8 @@ def _hint_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positi
     wanted = turns_of(body)
     history = [start]
     for i, text in enumerate(moves):
+        if positions.stop is not None:
+            positions.stop()
         current = history[-1].clone()
         current.apply_move(text, f"moves[{i}]")
         history.append(current)
@@ -158,30 +193,30 @@ def _hint_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positi
                        turns=tuple((turn, history[turn]) for turn in wanted), **common)
 
 
-def _solve_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _solve_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     return SolveRequest(game=game, problem=body["state"], **common)
 
 
-def _score_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _score_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     return ScoreRequest(game=game, problem=body["state"], **common)
 
 
-def _legal_moves_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _legal_moves_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     return LegalMovesRequest(game=game, position=_position(game, body, positions), **common)
 
 
-def _new_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _new_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     return new_request(game, seed=common["seed"], player=body.get("player"),
                        table=as_bool(body.get("table", False), "table"), players=body.get("players"),
                        mode=body.get("mode"), options=common["options"])
 
 
-def _view_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _view_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     player = check_player(body.get("player"), required=True)
     return ViewRequest(game=game, position=_position(game, body, positions), player=player, **common)
 
 
-def _apply_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _apply_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     moves = moves_of(body)
     if "record" in body:
         if "state" in body:
@@ -192,7 +227,7 @@ def _apply_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], posit
     return ApplyRequest(game=game, position=_position(game, body, positions), **common)
 
 
-def _show_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _show_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     position = _position(game, body, positions)
     player = check_player(body.get("player"))
     if player is not None:
@@ -204,7 +239,7 @@ def _show_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positi
     return ShowRequest(game=game, position=position, hint=hint, form=form, **common)
 
 
-def _generate_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _generate_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     if isinstance(body.get("state"), str):  # a puzzle id: it names the game, the run's seed and the index
         return replace(puzzle_of_id(body["state"], game, "state"), limits=common["limits"])
     kind, difficulty = puzzle_kind(game, body.get("kind"), body.get("difficulty", "medium"), common["options"])
@@ -212,21 +247,21 @@ def _generate_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], po
                            index=INDEX.check(body.get("index", 0), "index"), **common)
 
 
-def _check_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _check_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     for key in ("puzzle", "answer"):
         if key not in body:
             raise InvalidInputError(key, problem="missing required field")
     return CheckRequest(game=game, puzzle=body["puzzle"], answer=body["answer"], **common)
 
 
-def _review_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _review_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     if "record" not in body:
         raise InvalidInputError("record", problem="missing required field")
     request = review_request(game, body["record"], player=body.get("player"), mistakes=body.get("mistakes", 3))
     return replace(request, **common)
 
 
-def _sample_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: Positions) -> Request:
+def _sample_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], positions: _Reader) -> Request:
     position = _position(game, body, positions)
     if not isinstance(position, State):
         raise InvalidInputError("state", problem="a view's chance outcomes are entered as they happen at the "
@@ -234,7 +269,7 @@ def _sample_of(game: Game, body: Mapping[str, Any], common: dict[str, Any], posi
     return SampleRequest(game=game, state=position, draw=len(moves_of(body)), **common)
 
 
-_Builder = Callable[[Game, Mapping[str, Any], dict[str, Any], Positions], Request]
+_Builder = Callable[[Game, Mapping[str, Any], dict[str, Any], _Reader], Request]
 #: action -> (the verb whose options it takes, how its request is read)
 _REQUEST_OF: dict[str, tuple[str, _Builder]] = {
     "hint": ("hint", _hint_of), "solve": ("solve", _solve_of), "score": ("score", _score_of),
@@ -254,19 +289,23 @@ def answer_query(query: Query, emit: Callable[[dict[str, Any]], None], cancel: t
     """
     head = {"id": query.id, "action": query.action}
     ctx: SearchContext | None = None
-    try:
-        request = request_of(query, positions)
+    started = time.perf_counter()
+    left: int | None = None
+    try:  # the cap bounds the whole query: reading its position and moves, then its search
+        request = request_of(query, positions, stop_check(cancel, None if cap_ms is None else started + cap_ms / 1000))
         report = (lambda partial: emit({**head, **interim_json(partial)})) if query.report_every else None
-        ctx = context(request, cap_ms, cancel, report, query.report_every)
+        left = None if cap_ms is None else max(1, cap_ms - int((time.perf_counter() - started) * 1000))
+        ctx = context(request, left, cancel, report, query.report_every)
         for found in run(request, ctx):
             emit(final_json(head, request, found, ctx))
     except SolverError as exc:
         emit({"id": query.id, **exc.to_json()})
-    except Stopped:  # a generation or a check stopped by its time limit or by terminate: it has no best-so-far
+    except Stopped:  # a generation, a check or a replay of moves stopped by its time limit or by terminate
         if cancel is not None and cancel.is_set():
-            emit(terminated_json(query))
-        else:
-            limit = ctx.limits.time_ms if ctx is not None else None
+            for answer in terminated_answers(query):
+                emit(answer)
+        else:  # the limit that ran out: the query's own, or the cap (what was left of it once the moves were read)
+            limit = cap_ms if ctx is None or ctx.limits.time_ms == left else ctx.limits.time_ms
             emit({"id": query.id, **InvalidInputError("limits.time_ms", limit, f"the time limit ran out before the "
                                                       f"{query.action} finished").to_json()})
     except RecursionError:
@@ -298,6 +337,15 @@ def terminated_json(query: Query) -> dict[str, Any]:
     """The final answer of a query terminated before a worker took it."""
     return {"id": query.id, "action": query.action, "game": query.game, "isDuringSearch": False, "noResults": True,
             "terminated": True}
+
+
+def terminated_answers(query: Query) -> list[dict[str, Any]]:
+    """The final answers of a query terminated before it had any: one per analysed turn (each with its
+    ``turnNumber``, as KataGo does), else one."""
+    turns = query.body.get("analyzeTurns") if query.action == "hint" else None
+    if not isinstance(turns, list) or not turns:
+        return [terminated_json(query)]
+    return [{**terminated_json(query), "turnNumber": turn} for turn in turns]
 
 
 def version_json(qid: Any) -> dict[str, Any]:

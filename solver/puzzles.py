@@ -92,6 +92,11 @@ def puzzle_of_id(text: str, field: str = "id", game: Game | None = None) -> dict
     return make_puzzle(load_game(spec, field), kind, difficulty, seed, index)
 
 
+def _nothing_played(answer: Any) -> bool:
+    """True for an answer with no move in it (``[]``, ``""``): a player who has not played yet."""
+    return answer == [] or (isinstance(answer, str) and not answer.strip())
+
+
 def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle", ctx: SearchContext | None = None,
           ) -> dict[str, Any]:
     """The verdict on ``answer``: re-proved by the game from the puzzle's position, never read from the file (under
@@ -101,7 +106,13 @@ def check(game: Game, puzzle: Any, answer: Any, field: str = "puzzle", ctx: Sear
     loaded = load_game(spec, f"{field}.game") if isinstance(spec, str) else game
     if loaded.name != game.name:
         raise InvalidInputError(f"{field}.game", spec, f"is a puzzle of {loaded.long_name}, not of {game.long_name}")
-    verdict = contract.check_puzzle(loaded, obj, answer, ctx)
+    try:
+        verdict = contract.check_puzzle(loaded, obj, answer, ctx)
+    except InvalidInputError:
+        if not _nothing_played(answer):
+            raise
+        verdict = {"correct": False, "readAs": "moves",
+                   "message": "no move played yet: play your answer from the puzzle's position, then check it"}
     out = {"puzzleId": obj.get("id"), **verdict}
     if "solution" not in out:
         try:

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from solver.errors import IllegalMoveError, InvalidInputError
-from solver.game import Game, State, View
+from solver.game import Game, State, View, skip_forced
 from solver.registry import load_game
 from solver.validate import as_int, as_list, as_object, as_str, check_keys, decode_json, get, join
 
@@ -106,11 +106,15 @@ class Record:
         return self._replay(self.start_position(game, field_name), field_name)
 
     def _replay(self, current: State | View, field_name: str, keep: Any = None) -> State | View:
-        """``current`` advanced by every move (in place); ``keep`` sees the position before each move and at the end."""
+        """``current`` advanced by every move (in place); ``keep`` sees the position before each move and at the end.
+        A view's forced masked entries (``card ?``, :func:`solver.game.forced_entry`) before a move are entered
+        implicitly (a record made at a real table need not hold them; one that does replays as well); the end is left
+        as the last move left it, so that a record can be continued with or without them."""
         for i, move in enumerate(self.moves):
+            where = f"{join(field_name, 'moves')}[{i}]"
+            skip_forced(current, move.move, where)  # a view's forced masked entries need not be recorded
             if keep is not None:
                 keep(current)
-            where = f"{join(field_name, 'moves')}[{i}]"
             if current.is_terminal():
                 raise IllegalMoveError(where, move.move, "the game is already over")
             current.apply_move(move.move, where)

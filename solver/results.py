@@ -91,18 +91,46 @@ class SolveResult:
         return out
 
 
+#: ``rootInfo["valueUnit"]`` of a hint whose values are probabilities (shown as percentages)
+PROBABILITY = "probability"
+
+
+def percent(p: float, digits: int = 1) -> str:
+    """A probability as a percentage with ``digits`` decimals, never rounded to a certainty it is not: ``>99.9%``
+    just below 1, ``<0.1%`` just above 0 (``100%`` and ``0%`` only for exactly 1 and 0)."""
+    if p >= 1.0:
+        return "100%"
+    if p <= 0.0:
+        return "0%"
+    step = 10.0 ** -digits
+    text = f"{100 * p:.{digits}f}"
+    if float(text) >= 100.0:
+        return f">{100 - step:.{digits}f}%"
+    if float(text) <= 0.0:
+        return f"<{step:.{digits}f}%"
+    return text + "%"
+
+
+def value_text(value: float, unit: str | None) -> str:
+    """A hint's value as shown: a percentage for a probability, else the number (4 significant digits)."""
+    return percent(value) if unit == PROBABILITY else f"{value:.4g}"
+
+
 def render_hint(result: HintResult, out: TextIO) -> None:
-    """A readable table of a hint."""
+    """A readable table of a hint (probabilities as percentages)."""
     info = result.root_info
     label = "full-information analysis" if info.get("fullInformation") else "hint from the player's own information"
     out.write(f"{result.game}: {label}\n")
     if "valueMeaning" in info:
         out.write(f"value = {info['valueMeaning']}\n")
+    unit = info.get("valueUnit")
     for move in result.move_infos:
         pv = " ".join(move.pv[1:]) if len(move.pv) > 1 else ""
         extra = f"   then {pv}" if pv else ""
         ci = move.extra.get("valueCI")
-        interval = f" [{ci[0]:.4g}, {ci[1]:.4g}]" if isinstance(ci, (list, tuple)) and len(ci) == 2 else ""
-        out.write(f"{move.order + 1:>3}. {move.move:<28} {move.value:>9.4g}{interval}   {move.why}{extra}\n")
+        interval = (f" [{value_text(ci[0], unit)}, {value_text(ci[1], unit)}]"
+                    if isinstance(ci, (list, tuple)) and len(ci) == 2 else "")
+        out.write(f"{move.order + 1:>3}. {move.move:<28} {value_text(move.value, unit):>9}{interval}   {move.why}"
+                  f"{extra}\n")
     if not result.move_infos:
         out.write("  no legal move\n")

@@ -10,7 +10,11 @@ priority, an upper bound on its running time) and hands it to :meth:`Scheduler.s
   waits behind at most one job of each other client in its lane; ``priority`` orders only one client's own jobs
   (higher first, ties in arrival order);
 - **a quick lane** (``quick_ms``): one more worker runs only jobs that promise to end within ``quick_ms``
-  (moves, positions, short hints), and they have a queue of their own, so they never wait behind long searches;
+  (moves, positions, short hints), and they have a queue of their own, so they never wait behind long searches.
+  A running thread cannot be stopped from outside: each job's work ends at its caller's time cap and polls
+  ``cancel`` (``solver.protocol.answer_query`` does both for every query, its moves included), and the caller
+  sets ``cost_ms`` (``solver.protocol.cost_ms``); a quick job that runs ``QUICK_OVERRUN`` times the lane's bound
+  is logged as misjudged;
 - **one final answer per job**: either the job's ``work`` runs (it sends the answers) or, once and only once, its
   ``on_cancel(reason)`` answers it: :data:`TERMINATED` (``terminate`` while queued), :data:`EXPIRED` (it waited
   ``max_wait_ms`` without a free worker) or :data:`SHUTDOWN`; ``on_done`` follows either;
@@ -41,6 +45,8 @@ EXPIRED = "expired"
 SHUTDOWN = "shutdown"
 
 QUEUED, RUNNING, FINISHED, DROPPED = "queued", "running", "finished", "dropped"
+#: a quick-lane job that runs this many times the lane's bound is logged (a query misjudged as quick)
+QUICK_OVERRUN = 4
 
 
 class Refused(Exception):
@@ -318,6 +324,17 @@ class Scheduler:
                     self._leave(job)
                 job.done.set()
                 self._call(job.on_done)
+                if self._is_quick(job):
+                    self._check_promise(job)
+
+    def _check_promise(self, job: Job) -> None:
+        """Log a quick-lane job that ran well past the lane's promise (its work is bounded only by the caller's
+        time cap, which the scheduler cannot enforce on a running thread): a classification to correct."""
+        assert self.quick_ms is not None and job.started_at is not None and job.finished_at is not None
+        ran_ms = (job.finished_at - job.started_at) * 1000
+        if ran_ms > QUICK_OVERRUN * max(self.quick_ms, job.cost_ms or 0):
+            LOG.warning("a quick job of %s (%s) ran %.0f ms, past the quick lane's %d ms", job.client, job.key,
+                        ran_ms, self.quick_ms)
 
     def _reap(self) -> None:
         """Answer the jobs that waited ``max_wait_ms`` without a free worker."""

@@ -39,7 +39,7 @@ from solver.game import Game, Position, State
 from solver.record import Record, is_record, record_from_json
 from solver.registry import game_listing, load_game
 from solver.results import HintResult, SolveResult
-from solver.search import Limits, SearchContext
+from solver.search import Limits, SearchContext, Stopped
 from solver.validate import (MISTAKES, NODES, PLAYER, PLAYERS, SEED, TIME_MS,
                              TOP, as_bool, as_choice, as_object, as_str, join)
 
@@ -93,6 +93,8 @@ class Request:
     VERB: ClassVar[str] = ""
     #: whether the game's default time applies when no limit is given (a search's does; a generation's not)
     DEFAULT_TIME: ClassVar[bool] = True
+    #: whether the action searches; one that only reads or changes a position runs under the caller's cap alone
+    SEARCH: ClassVar[bool] = True
 
     game: Game
     limits: Limits = field(default_factory=Limits)
@@ -106,8 +108,8 @@ class Request:
 
     @property
     def limits_each(self) -> bool:
-        """Whether ``limits`` apply to each decision or turn of the action (a review's decisions, a hint's analysed
-        turns) rather than to the whole; the caller's cap bounds the whole either way."""
+        """Whether the action spreads ``limits`` over its decisions or turns itself (a review's decisions, a hint's
+        analysed turns): its context then carries only the caller's cap, which bounds the whole either way."""
         return False
 
     def __repr__(self) -> str:  # short: a generated one would print whole positions
@@ -152,6 +154,7 @@ class ScoreRequest(Request):
 
     ACTION: ClassVar[str] = "score"
     VERB: ClassVar[str] = "score"
+    SEARCH: ClassVar[bool] = False
     problem: Any
 
 
@@ -161,6 +164,7 @@ class LegalMovesRequest(Request):
 
     ACTION: ClassVar[str] = "legal_moves"
     VERB: ClassVar[str] = "legal-moves"
+    SEARCH: ClassVar[bool] = False
     position: Position
 
 
@@ -171,6 +175,7 @@ class NewRequest(Request):
 
     ACTION: ClassVar[str] = "new"
     VERB: ClassVar[str] = "new"
+    SEARCH: ClassVar[bool] = False
     player: int | None = None
     table: bool = False
 
@@ -181,6 +186,7 @@ class ViewRequest(Request):
 
     ACTION: ClassVar[str] = "view"
     VERB: ClassVar[str] = "view"
+    SEARCH: ClassVar[bool] = False
     position: Position
     player: int
 
@@ -191,6 +197,7 @@ class ApplyRequest(Request):
 
     ACTION: ClassVar[str] = "apply"
     VERB: ClassVar[str] = "apply"
+    SEARCH: ClassVar[bool] = False
     position: Position
     moves: tuple[str, ...] = ()
     moves_field: str = "moves"
@@ -253,7 +260,8 @@ class CheckRequest(Request):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class ReviewRequest(Request):
-    """Every decision of ``player`` in ``record`` judged from what that player knew (the limits apply to each)."""
+    """Every decision of ``player`` in ``record`` judged from what that player knew (``limits.time_ms`` caps the
+    whole review, ``limits.nodes`` is each decision's budget: :func:`solver.review.review`)."""
 
     ACTION: ClassVar[str] = "review"
     VERB: ClassVar[str] = "review"
@@ -272,6 +280,7 @@ class SampleRequest(Request):
 
     ACTION: ClassVar[str] = "sample"
     VERB: ClassVar[str] = "sample"
+    SEARCH: ClassVar[bool] = False
     state: State
     draw: int = 0
 
@@ -282,6 +291,7 @@ class GamesRequest(Request):
 
     ACTION: ClassVar[str] = "games"
     VERB: ClassVar[str] = "games"
+    SEARCH: ClassVar[bool] = False
     game: Game | None = None
 
 
@@ -362,6 +372,9 @@ class PositionAnswer:
         body.update({"state": self.position.to_json(), "notation": self.position.to_notation(),
                      "currentPlayer": self.position.current_player(), "terminal": terminal,
                      "legalMoves": [] if terminal else contract.legal_moves(self.position.game, self.position)})
+        waiting = contract.waiting_for(self.position.game, self.position)
+        if waiting is not None:
+            body["waitingFor"] = waiting
         if self.record is not None:
             body["record"] = self.record.to_json()
         return body
@@ -446,12 +459,13 @@ class Positions:
         self._by_start: dict[Any, set[tuple[str, ...]]] = {}
 
     def after(self, game: Game, payload: Any, moves: list[str], state_field: str = "state",
-              moves_field: str = "moves") -> Position:
-        """The position ``payload`` (parsed by ``game``) advanced by ``moves``: a private copy."""
+              moves_field: str = "moves", stop: Callable[[], None] | None = None) -> Position:
+        """The position ``payload`` (parsed by ``game``) advanced by ``moves``: a private copy. ``stop`` is called
+        before each move (:func:`stop_check`: a long list of moves ends at the query's cap or ``terminate``)."""
         start = _start_key(game, payload)
         if start is None or len(start[1]) + sum(len(m) for m in moves) > self.max_chars:
             # a position object (the caller holds it already), or a query too long to keep
-            return apply_moves(game, game.parse_position(payload, state_field), moves, moves_field)
+            return apply_moves(game, game.parse_position(payload, state_field), moves, moves_field, stop)
         done, found = self._longest_prefix(start, moves)
         if found is None:
             found = game.parse_position(payload, state_field)
@@ -459,9 +473,9 @@ class Positions:
         if done == len(moves):
             return found
         try:
-            position = apply_moves(game, found, moves[done:], moves_field)
+            position = apply_moves(game, found, moves[done:], moves_field, stop)
         except SolverError:  # the error names the move's index in the whole list, as a replay from the start does
-            apply_moves(game, game.parse_position(payload, state_field), moves, moves_field)
+            apply_moves(game, game.parse_position(payload, state_field), moves, moves_field, stop)
             raise
         self._remember(start, tuple(moves), position)
         return position
@@ -504,9 +518,11 @@ def _start_key(game: Game, payload: Any) -> Any:
     return None
 
 
-def apply_moves(game: Game, position: Position, moves: list[str] | tuple[str, ...], field: str = "moves") -> Position:
-    """A copy of ``position`` advanced by ``moves`` (the game's rules of entry: ``Game.apply``)."""
-    return game.apply(position, list(moves), field) if moves else position.clone()
+def apply_moves(game: Game, position: Position, moves: list[str] | tuple[str, ...], field: str = "moves",
+                stop: Callable[[], None] | None = None) -> Position:
+    """A copy of ``position`` advanced by ``moves`` (the game's rules of entry: ``Game.apply``, which enters a view's
+    forced masked entries implicitly, even with no move given); ``stop`` is called before each move."""
+    return game.apply(position, list(moves), field, stop)
 
 
 #: the positions of the engine's and the web board's recent queries (one set per process)
@@ -538,6 +554,7 @@ puzzle_kinds = contract.puzzle_kinds
 selfplay_policies = contract.selfplay_policies
 selfplay_default = contract.selfplay_default
 game_commands = contract.commands
+waiting_for = contract.waiting_for
 demo_examples = contract.demo
 render_text = contract.render_text
 
@@ -599,12 +616,27 @@ def check_run_of(seed: int, run: Run) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- running
+def stop_check(cancel: threading.Event | None, deadline: float | None) -> Callable[[], None]:
+    """A check for the loops of a query outside its search (the moves it applies, the turns it analyses): it raises
+    :class:`solver.search.Stopped` once ``cancel`` is set or ``deadline`` (``time.perf_counter()``) has passed."""
+    def stop() -> None:
+        if (cancel is not None and cancel.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
+            raise Stopped
+    return stop
+
+
+def context_stop(ctx: SearchContext) -> Callable[[], None]:
+    """:func:`stop_check` for the cancel event and the time limit of ``ctx``."""
+    limit = ctx.limits.time_ms
+    return stop_check(ctx.cancel, None if limit is None else ctx.started + limit / 1000)
+
+
 def context(request: Request, cap_ms: int | None = None, cancel: threading.Event | None = None,
             report: Callable[[Any], None] | None = None, report_every: float | None = None) -> SearchContext:
     """The search context of ``request``: its limits (:func:`limits_for`; for an action whose limits apply to each
     decision, only ``cap_ms``: the whole action's), its seed, the cancel event that ``terminate`` sets and where
     interim reports go."""
-    if request.limits_each:
+    if request.limits_each or not request.SEARCH:
         limits = Limits(time_ms=cap_ms)
     else:
         limits = request.limits if request.game is None else \
@@ -637,6 +669,9 @@ def _hint(request: HintRequest, ctx: SearchContext) -> Iterator[Answer]:
         return
     each, deadline = _each(request, ctx)
     for turn, position in request.turns:  # each turn its own limits and clock, all of them under the cap
+        if ctx.cancelled or (deadline is not None and time.perf_counter() >= deadline):
+            yield UnsearchedTurn(turn, timed_out=not ctx.cancelled)  # no search begins past the cap or a terminate
+            continue
         search = SearchContext(limits=each.until(deadline), report=ctx.report, report_every=ctx.report_every,
                                cancel=ctx.cancel, seed=ctx.seed)
         yield TurnAnswer(one(position, search), turn)
@@ -658,6 +693,18 @@ class TurnAnswer:
 
     def to_json(self) -> dict[str, Any]:
         return {**self.result.to_json(), "turnNumber": self.turn}
+
+
+@dataclass(eq=False, repr=False)
+class UnsearchedTurn:
+    """The final answer of an analysed turn reached after the query's cap ran out (``timedOut``) or after it was
+    terminated (the engine adds ``terminated``): every turn gets its answer, none gets a search."""
+
+    turn: int
+    timed_out: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"noResults": True, **({"timedOut": True} if self.timed_out else {}), "turnNumber": self.turn}
 
 
 def _solve(request: SolveRequest, ctx: SearchContext) -> Iterator[Answer]:
@@ -688,7 +735,7 @@ def _view(request: ViewRequest, ctx: SearchContext) -> Iterator[Answer]:
 
 
 def _apply(request: ApplyRequest, ctx: SearchContext) -> Iterator[Answer]:
-    position = apply_moves(request.game, request.position, request.moves, request.moves_field)
+    position = apply_moves(request.game, request.position, request.moves, request.moves_field, context_stop(ctx))
     record = None if request.record is None else request.record.extended(list(request.moves), stamp=False)
     yield PositionAnswer(position, record=record)
 
@@ -731,8 +778,9 @@ def _review(request: ReviewRequest, ctx: SearchContext) -> Iterator[Answer]:
     if ctx.report is not None:
         def report(partial: dict[str, Any]) -> None:
             ctx.maybe_report(lambda: ReviewAnswer(partial))
-    each, deadline = _each(request, ctx)
-    yield ReviewAnswer(review(request.game, request.record, request.player, limits=each, seed=request.seed,
+    cap = ctx.limits.time_ms  # the caller's cap on the whole review (context); time_ms caps it too (review)
+    deadline = None if cap is None else ctx.started + cap / 1000
+    yield ReviewAnswer(review(request.game, request.record, request.player, limits=request.limits, seed=request.seed,
                               mistakes=request.mistakes, cancel=ctx.cancel, report=report, deadline=deadline))
 
 
@@ -817,10 +865,10 @@ __all__ = [
     "HintRequest", "LegalMovesRequest", "MovesAnswer", "Names", "NewRequest", "POSITIONS", "Position",
     "PositionAnswer", "Positions", "PuzzleAnswer", "QUERY", "Request", "ReviewAnswer", "ReviewRequest", "Run",
     "SampleAnswer", "SampleRequest", "ScoreAnswer", "ScoreRequest", "SelfplayGame", "SelfplayRequest", "ShowAnswer",
-    "ShowRequest", "SolveRequest", "SolveResult", "TurnAnswer", "Verdict", "ViewRequest", "answer", "apply_moves",
-    "check_player", "check_run_of", "check_seed", "context", "demo_examples", "flag_aliases", "game_commands",
-    "hint_request", "limits_for",
-    "limits_of", "new_request", "options_from_json", "position_of", "problem_of", "puzzle_kind", "puzzle_of_id",
-    "puzzle_kinds", "render_text", "review_request", "run", "selfplay_default", "selfplay_policies",
-    "selfplay_request", "verb_aliases", "verb_notes", "verb_options", "notation_start",
+    "ShowRequest", "SolveRequest", "SolveResult", "TurnAnswer", "UnsearchedTurn", "Verdict", "ViewRequest", "answer",
+    "apply_moves", "check_player", "check_run_of", "check_seed", "context", "context_stop", "demo_examples",
+    "flag_aliases", "game_commands", "hint_request", "limits_for", "limits_of", "new_request", "notation_start",
+    "options_from_json", "position_of", "problem_of", "puzzle_kind", "puzzle_kinds", "puzzle_of_id", "render_text",
+    "review_request", "run", "selfplay_default", "selfplay_policies", "selfplay_request", "stop_check",
+    "verb_aliases", "verb_notes", "verb_options", "waiting_for",
 ]

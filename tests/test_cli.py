@@ -105,3 +105,38 @@ def test_a_bad_state_argument_is_named_as_the_user_typed_it(capsys, game, comman
     code, out, err = cli(capsys, game, command, '{"bogusKey": 1}')
     assert code == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("memory-solver: error: STATE"), err
+
+
+# -- start-up: what a short hint loads (issue 24) ----------------------------------------------------------------
+#: modules a short hint from the command line must not load: other verbs' code, the servers, heavy libraries, and
+#: what ``shutil`` and ``importlib.resources`` pull in (bz2, lzma, zipfile, tempfile)
+NOT_FOR_A_HINT = ("solver.puzzles", "solver.selfplay", "solver.review", "solver.ranking", "solver.drawing",
+                  "solver.scale", "solver.stats", "solver.engine", "solver.protocol", "solver.scheduler", "solver.web",
+                  "solver.fuzz", "solver.learning", "solver.openspiel", "solver.testing", "solver.api", "ortools",
+                  "starlette", "uvicorn", "tqdm", "ray", "shutil", "bz2", "lzma", "zipfile", "tempfile",
+                  "importlib.resources")
+#: a game's modules that its hint does not need
+GAME_PARTS_NOT_FOR_A_HINT = ("puzzles", "selfplay", "picture", "openspiel", "puzzle_play")
+
+
+@pytest.mark.parametrize("name", ["embers", "mnemonic"])
+def test_a_short_hint_from_the_command_line_loads_only_what_it_needs(name, tmp_path):
+    """The modules a fresh process has loaded after ``memory-solver NAME hint STATE`` (a dealt position, as
+    benchmarks/bench_startup.py asks): the hint's own game and verb, nothing of the other verbs, servers or
+    games (their CPU time is in docs/benchmarks.md)."""
+    from solver import api
+    position = api.new(name, seed=3).to_notation()
+    code = ("import contextlib, io, json, sys\nfrom solver.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n    status = main(sys.argv[1:])\n"
+            "print(json.dumps({'status': status, 'out': out.getvalue(), 'modules': sorted(sys.modules)}))")
+    proc = subprocess.run([sys.executable, "-c", code, name, "hint", position], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    found = json.loads(proc.stdout)
+    assert found["status"] == 0 and "1." in found["out"], proc.stderr
+    loaded = set(found["modules"])
+    assert f"solver.{name}.hints" in loaded
+    wrong = {m for m in loaded if m.split(".")[0] in ("solver", *NOT_FOR_A_HINT) and (
+        any(m == heavy or m.startswith(heavy + ".") for heavy in NOT_FOR_A_HINT)
+        or any(m.startswith(f"solver.{other}") for other in game_names() if other != name)
+        or any(m == f"solver.{name}.{part}" for part in GAME_PARTS_NOT_FOR_A_HINT))}
+    assert not wrong, sorted(wrong)

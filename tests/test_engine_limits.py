@@ -242,3 +242,14 @@ def test_2_the_issues_generation_stops_at_the_cap_and_on_terminate():
         pytest.skip(f"the game refuses the request before generating: {answer['error']}")
     seconds, answer = run([{**query, "id": 1}], cap_ms=60_000, terminate_after=0.4)[1]
     assert seconds < TERMINATE_S + SLACK_S and answer["terminated"] and answer["noResults"], answer
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_picture_with_a_hint_stops_at_the_cap_whatever_its_node_budget(name):
+    """``show`` with ``hint: true`` runs the game's hint: the same cap as a hint, through its own action."""
+    query = {**problem(name, "hint"), "action": "show", "hint": True, "svg": False}
+    answers = run([{**query, "id": "capped", "limits": {"nodes": HUGE}},
+                   {**query, "id": "timed", "limits": {"nodes": HUGE, "time_ms": CAP_MS}}], cap_ms=CAP_MS)
+    for seconds, answer in answers.values():
+        assert "error" not in answer and answer["hint"]["moveInfos"], answer
+        assert seconds < CAP_MS / 1000 + SLACK_S, seconds

@@ -278,3 +278,23 @@ def test_every_job_is_answered_exactly_once_under_random_terminates():
         assert events[-1] == ("done", name) and len([e for e in events if e[0] == "done"]) == 1
     assert scheduler.stats() == {"queued": 0, "queued_quick": 0, "running": 0, "clients": 0}
     assert refused > 0 and len(names) > 100
+
+
+def test_a_quick_job_that_overruns_the_lane_is_answered_once_and_logged(caplog):
+    """The scheduler cannot stop a running thread: a quick job ends at its caller's cap (the work's own clock), and
+    one that ran several times the lane's bound is logged as misjudged; the lane then serves the next quick job."""
+    log = Log()
+    scheduler = Scheduler(1, quick_ms=20)
+    cap_s = 0.2
+
+    def capped(made):  # the work's own cap, as solver.protocol.answer_query keeps it
+        end = time.monotonic() + cap_s
+        while time.monotonic() < end and not made.cancel.is_set():
+            time.sleep(0.005)
+        log.add("capped", "slow")
+    slow = scheduler.submit(job(log, "slow", cost_ms=0, work=capped))
+    after = scheduler.submit(job(log, "after", cost_ms=0))
+    assert after.done.wait(5) and slow.done.wait(5)
+    scheduler.close()
+    assert log.ran() == ["slow", "after"] and log.of("slow")[1:] == [("capped", "slow"), ("done", "slow")]
+    assert "a quick job of c (slow) ran" in caplog.text and "after" not in caplog.text

@@ -27,6 +27,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHOTS = ("start", "hint", "review")
+#: the phone's screenshots (``--phone``): a 390x844 viewport, the board zoomed to readable text
+PHONE_SHOTS = ("phone-hint", "phone-review")
 #: what each game's screenshots show by default: the deal's seed, the moves clicked before the hint, the budget
 DEFAULTS = {"seed": 3, "moves": 4, "nodes": 300}
 SETTINGS: dict[str, dict[str, int]] = {
@@ -123,8 +125,9 @@ def show_hint(page: object) -> None:
 
 
 def open_review(page: object) -> None:
-    """Open the review and wait for its table."""
+    """Open the review and wait until it has judged every decision (its progress bar full, its graph drawn)."""
     page.click("#review")
+    page.wait_for_selector("#review-progress[data-running=false]", timeout=300_000)
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=120_000)
     wait_idle(page)
 
@@ -140,8 +143,10 @@ def shoot(page: object, path: Path, full_page: bool = False) -> None:
 
 
 def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, nodes: int,
-         players: int | None, full_page: bool = False, play: list[str] | None = None) -> list[Path]:
-    """Drive the page for ``game`` and write its three screenshots into ``out``."""
+         players: int | None, full_page: bool = False, play: list[str] | None = None,
+         phone: bool = False) -> list[Path]:
+    """Drive the page for ``game`` and write its three screenshots into ``out`` (with ``phone``, its two phone
+    screenshots too)."""
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -161,6 +166,18 @@ def make(game: str, out: Path, width: int, height: int, seed: int, moves: int, n
                 shoot(page, paths[1], full_page)
                 open_review(page)
                 shoot(page, paths[2], full_page)
+                if phone:
+                    page = open_page(browser, url, 390, 844, nodes)
+                    deal(page, game, seed, players)
+                    play_moves(page, moves, PLAYS.get(game) if play is None else play)
+                    show_hint(page)
+                    page.evaluate("() => document.querySelector('#board-wrap').scrollIntoView()")
+                    paths.append(out / f"{game}-{PHONE_SHOTS[0]}.png")
+                    shoot(page, paths[-1])
+                    open_review(page)
+                    page.evaluate("() => document.querySelector('#review-panel').scrollIntoView()")
+                    paths.append(out / f"{game}-{PHONE_SHOTS[1]}.png")
+                    shoot(page, paths[-1])
             finally:
                 browser.close()
     finally:
@@ -179,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, help="the hint's and review's node budget (default: the game's, else 300)")
     parser.add_argument("--players", type=int, default=None, help="players, for games that have the parameter")
     parser.add_argument("--full-page", action="store_true", help="the whole page, not just the viewport")
+    parser.add_argument("--phone", action="store_true", help="also GAME-phone-hint.png and GAME-phone-review.png "
+                                                             "at a phone's 390x844")
     parser.add_argument("--play", default=None, help="moves clicked by name first, separated by ';' (default: the "
                                                      "game's in PLAYS, if any)")
     args = parser.parse_args(argv)
@@ -186,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
               **{k: v for k, v in (("seed", args.seed), ("moves", args.moves), ("nodes", args.nodes)) if v is not None}}
     play = None if args.play is None else [m.strip() for m in args.play.split(";") if m.strip()]
     make(args.game, args.out, args.width, args.height, chosen["seed"], chosen["moves"], chosen["nodes"], args.players,
-         args.full_page, play)
+         args.full_page, play, args.phone)
     return 0
 
 

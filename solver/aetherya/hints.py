@@ -37,10 +37,16 @@ from solver.aetherya.tiles import STONES, best_stone_value, stone_value, tile_ki
 from solver.aetherya.view import AetheryaView
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import CHANCE_PLAYER, Game
+from solver.ranking import (KEEP, Z, Arm, Schedule, Units, display_order, first_note, loss_to_first, paired,
+                            recommend, significantly_better, standing_note, successive_halving)
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 
 FIRST_ROUND = 6
+#: a score and its differences, in points
+POINTS = Units(unit="points", digits=1)
+#: a review's grades (inaccuracy, mistake, blunder): the least significant loss of expected final score, in points
+REVIEW_GRADES = (1.0, 2.5, 5.0)
 MAX_CANDIDATES = 40
 #: solo ranking: one more Legend written (on average) outweighs any campaign-score difference
 SOLO_LEGEND_WEIGHT = 100
@@ -69,43 +75,87 @@ PLANNER_MS = 40
 PLAYOUT_CHUNK = 8
 
 
-@dataclass
-class Candidate:
-    """A plan (actions from the root) and the final values measured for it."""
+@dataclass(eq=False)
+class Candidate(Arm):
+    """A plan (actions from the root) and the final values measured for it, one per sampled world (``rounds``:
+    the successive-halving round of each world; the same world and random numbers for every candidate played in
+    it). Its ranking samples (:attr:`Arm.samples`) are the :attr:`utilities`; the value shown is :attr:`score`."""
 
-    plan: list[int]
+    key: Any = None
+    plan: list[int] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     progress: list[float] = field(default_factory=list)  # solo: Legends written over the campaign
-    dropped_round: int = -1
+    rounds: list[int] = field(default_factory=list)
     dominated: bool = False  # 'end' while a Legend can be claimed: listed after the claims unless it measures better
     after_claims: bool = False  # set by each ranking: dominated and listed after the claims this time
-    default: bool = False  # solo, co-op: the policy's own move, kept unless another is significantly better
     goal: int = 15  # solo: the Legends written by the horizon's end that complete it (SOLO_GOALS)
     safe: bool = False  # solo, the policy's move: it completed the horizon's Age in every screened world
-    extra: bool = False  # outside the shortlist: sampled in the first round only
     notes: list[str] = field(default_factory=list)  # why it is ranked where it is, when values alone do not say
     label: str = ""  # the move string shown
 
+    def __post_init__(self) -> None:
+        if self.key is None:
+            self.key = tuple(self.plan)
+
+    @property
+    def default(self) -> bool:
+        """Solo, co-op: the policy's own move, kept unless another is significantly better."""
+        return self.protected
+
+    @property
+    def extra(self) -> bool:
+        """Outside the shortlist: sampled in the first round only."""
+        return self.first_round_only
+
+    def record(self, round_no: int, value: float, progress: float | None) -> None:
+        """The value (and solo progress) of one more sampled world of round ``round_no``."""
+        self.values.append(value)
+        if progress is not None:
+            self.progress.append(progress)
+        self.rounds.append(round_no)
+
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` worlds (a world cut short leaves no trace)."""
+        del self.values[n:], self.progress[n:], self.rounds[n:]
+
     @property
     def utilities(self) -> list[float]:
-        """Per sampled world, what the ranking maximises (solo: Legends written first, see :attr:`key`)."""
+        """Per sampled world, what the ranking maximises (solo: Legends written first, see :attr:`mean`)."""
         if self.progress:
             return [SOLO_AGE_WEIGHT * (p >= self.goal) + SOLO_LEGEND_WEIGHT * p + v
                     for p, v in zip(self.progress, self.values)]
         return list(self.values)
 
     @property
-    def mean(self) -> float:
-        return float(np.mean(self.values)) if self.values else float("-inf")
+    def samples(self) -> dict[int, np.ndarray]:
+        return _by_round(self.rounds, self.utilities)
+
+    def score_samples(self) -> dict[int, np.ndarray]:
+        """The values shown (final scores), by round: what a review's loss is measured in."""
+        return _by_round(self.rounds, self.values)
 
     @property
-    def key(self) -> float:
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def total(self) -> float:
+        return float(np.sum(self.utilities)) if self.values else 0.0
+
+    @property
+    def mean(self) -> float:
         """Ranking key: the expected value; in solo completing the horizon's Age comes first, then the Legends
         written (AE-34: a campaign that misses one Legend is lost, whatever its kingdoms score), so the key is
         the mean of ``SOLO_AGE_WEIGHT`` x Age completed + ``SOLO_LEGEND_WEIGHT`` x Legends written + score."""
-        if self.progress:
-            return round(float(np.mean(self.utilities)), 9)
-        return round(self.mean, 9)
+        return round(float(np.mean(self.utilities)), 9) if self.values else float("-inf")
+
+    def tiebreak(self) -> int:
+        return 0
+
+    @property
+    def score(self) -> float:
+        """The value shown: the expected final score."""
+        return float(np.mean(self.values)) if self.values else float("-inf")
 
     @property
     def completion(self) -> float:
@@ -116,6 +166,13 @@ class Candidate:
     @property
     def stdev(self) -> float:
         return float(np.std(self.values, ddof=1)) if len(self.values) > 1 else 0.0
+
+
+def _by_round(rounds: list[int], values: list[float]) -> dict[int, np.ndarray]:
+    out: dict[int, list[float]] = {}
+    for round_no, value in zip(rounds, values):
+        out.setdefault(round_no, []).append(value)
+    return {r: np.asarray(v, dtype=np.float64) for r, v in out.items()}
 
 
 def candidate_plans(state: AetheryaState) -> list[list[int]]:
@@ -190,7 +247,7 @@ def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: i
     """Solo and co-op: mark the policy's own move (the greedy player's; at a co-op turn start, its take with the
     placement it then makes, or its draw), sampled in every round even where the shortlist left it out (a tie
     the policy broke its own way). Playouts are noisy, so a hint keeps this move unless another measures
-    significantly better (:func:`_significantly_better`)."""
+    significantly better (:func:`solver.ranking.recommend`)."""
     trial = state.clone()
     rng = np.random.default_rng(seed)
     if action is None or action not in state.legal_actions():
@@ -201,20 +258,22 @@ def _mark_policy_move(state: AetheryaState, candidates: list[Candidate], seed: i
         plan.append(greedy_action(trial, rng))
     for cand in candidates:
         if cand.plan == plan:
-            cand.default = True
-            cand.extra = False  # outside the shortlist (a tie the policy broke its own way): sampled like it
+            cand.protected = True
+            cand.first_round_only = False  # outside the shortlist (a tie the policy broke its own way): sampled
             return
     if state.phase == "place" and action >= A_REVEAL:
         for cand in candidates:
             if cand.plan[0] >= A_REVEAL:
-                cand.default = True
+                cand.protected = True
                 return
 
 
 Sampler = Callable[[np.random.Generator], AetheryaState]
-#: successive halving never keeps fewer candidates than this (independent of ``top``, so that a hint listing
-#: every move, as a review asks, ranks them exactly as the hint asked at the table)
-KEEP_AT_LEAST = 3
+#: the search's rounds (solver.ranking): FIRST_ROUND worlds per candidate in the first two, then twice as many each
+#: round (at most LARGEST_ROUND), the worse half dropped after each round from the second; at least KEEP candidates
+SCHEDULE = Schedule(FIRST_ROUND, largest=64, keep=KEEP, halve_from=2, spend_all=True)
+#: rounds of a search given no limit at all
+MAX_ROUNDS = 8
 
 
 def solo_horizon(state: AetheryaState) -> int:
@@ -227,18 +286,19 @@ def solo_horizon(state: AetheryaState) -> int:
 def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sampler,
            plans: tuple[list[list[int]], list[list[int]]] | None = None,
            top_only: bool = False, policy_move: int | None = None) -> tuple[list[Candidate], dict[str, Any]]:
-    """Successive-halving sampling of the turn's plans within the context's limits.
+    """Successive-halving sampling of the turn's plans within the context's limits (:mod:`solver.ranking`).
 
     ``sample(rng)`` draws a full state from what the advised player knows (or returns the true state in a
     full-information analysis). With a node limit (and no time limit) the search evaluates exactly that many
     playouts (sampled world x plan), the last ones on one more world for the best candidates, whatever the
-    machine's speed; solo hints stop earlier when the policy's move passes the screen (:func:`_solo_screen`),
-    and ``top_only`` (the move alone is wanted) then skips valuing the other moves. ``policy_move`` (solo
-    self-play) is the policy's own move as the greedy player would make it, its ties broken from the game's
+    machine's speed; solo hints stop earlier when the policy's move passes the screen (:func:`_solo_screen`, the
+    first round), and ``top_only`` (the move alone is wanted) then skips valuing the other moves. ``policy_move``
+    (solo self-play) is the policy's own move as the greedy player would make it, its ties broken from the game's
     own stream; without it the policy's move breaks its ties from the context's seed.
     """
     short, extras = plans if plans is not None else _plans(state)
-    candidates = [Candidate(plan) for plan in short] + [Candidate(plan, extra=True) for plan in extras]
+    candidates = ([Candidate(plan=plan) for plan in short]
+                  + [Candidate(plan=plan, first_round_only=True) for plan in extras])
     if state.phase == "end-turn" and any(A_CLAIM < c.plan[0] <= A_CLAIM + 15 for c in candidates):
         for cand in candidates:
             cand.dominated = cand.plan == [A_END]
@@ -258,84 +318,48 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
     def hard_stop() -> bool:
         return ctx.cancelled or (search_end is not None and ctx.elapsed() > search_end)
 
-    live = list(candidates)
-    rounds = playouts = worlds_seen = 0
-    batch = FIRST_ROUND
-    screened = "none"  # solo: the screen's outcome (see _solo_screen): none (not run), safe, failed, cut
-    if state.mode == "solo" and len(candidates) > 1:
-        default = next((c for c in candidates if c.default), None)
-        if default is not None:
+    default = next((c for c in candidates if c.default), None)
+    screening = state.mode == "solo" and len(candidates) > 1 and default is not None
+    info: dict[str, Any] = {"rounds": 0, "playouts": 0, "worlds": 0, "screen": "none"}
+    pace: list[float] = []      # seconds per world and candidate of the last round
+
+    def play(live: list[Candidate], round_no: int, n: int) -> tuple[int, bool]:
+        if round_no == 0 and screening:
             def screen_report(done_playouts: int) -> None:
                 ctx.maybe_report(lambda: _result(state, [default], player, False, 3, 1, done_playouts,
                                                  len(default.values), ctx, interim=True))
 
             screen = _solo_screen(candidates, default, sample, rng, stop_age, player, nodes, hard_stop, top_only,
                                   screen_report)
-            playouts, worlds_seen, rounds = screen["playouts"], screen["worlds"], screen["rounds"]
-            if screen["done"]:
-                return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen,
-                                    "screen": "safe" if default.safe else "cut"}
-            screened = "failed"
-            live = [c for c in candidates if not c.extra]
-            for cand in candidates:
-                if cand.extra:
-                    cand.dropped_round = 1
-    while live:
-        size = batch
-        if nodes is not None:
-            left = nodes - playouts
-            if left <= 0:
-                break
-            size = min(batch, left // len(live))
-            if size == 0:  # the last playouts of the budget: one more world for the best candidates
-                best = sorted(live, key=_live_order, reverse=True)[:left]
-                world = sample(rng)
-                seed = int(rng.integers(0, 2**63))
-                playouts += _evaluate_paired(best, [world], [seed], player, stop_age=stop_age)
-                break
+            info["worlds"] += screen["worlds"]
+            info["screen"] = ("safe" if default.safe else "cut") if screen["done"] else "failed"
+            return screen["playouts"], screen["done"]
+        if pace and _no_time_for(ctx, search_end, pace[-1] * len(live)):  # not even one world of this round
+            return 0, True
         started = time.perf_counter()
-        worlds = [sample(rng) for _ in range(size)]
-        seeds = [int(x) for x in rng.integers(0, 2**63, size=size)]
-        done, cut = 0, False
+        worlds = [sample(rng) for _ in range(n)]
+        seeds = [int(x) for x in rng.integers(0, 2**63, size=n)]
+        done = spent = 0
         for world, seed in zip(worlds, seeds):  # world by world, so that a deadline or terminate cuts the round
             if done and _no_time_for(ctx, search_end, (time.perf_counter() - started) / done):
-                cut = True
                 break
-            count = _evaluate_paired(live, [world], [seed], player, stop=hard_stop,
-                                     keep_partial=worlds_seen + done == 0, stop_age=stop_age)
-            playouts += count
+            count = _evaluate_paired(live, [world], [seed], player, round_no, stop=hard_stop,
+                                     keep_partial=info["worlds"] + done == 0, stop_age=stop_age)
+            spent += count
             if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
-                cut = True
                 break
             done += 1
-            ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, rounds + 1, playouts,
-                                             worlds_seen + done, ctx, interim=True))
-        if done == 0:
-            break
-        worlds_seen += done
-        rounds += 1
-        seconds_per_unit = (time.perf_counter() - started) / (len(live) * done)
-        if cut:
-            break
-        if rounds == 1 and any(c.extra for c in live):
-            for cand in live:
-                if cand.extra:
-                    cand.dropped_round = 1
-            live = [c for c in live if not c.extra]
-        if len(live) > KEEP_AT_LEAST and rounds >= 2:
-            live.sort(key=_live_order, reverse=True)  # the policy's move is never dropped
-            keep = max(KEEP_AT_LEAST, math.ceil(len(live) / 2))
-            for cand in live[keep:]:
-                cand.dropped_round = rounds
-            live = live[:keep]
-            batch = min(batch * 2, 64)
-        if ctx.cancelled or ctx.deadline_passed():
-            break
-        if _no_time_for(ctx, search_end, seconds_per_unit * len(live)):  # not even one world of the next round
-            break
-        if budget is None and nodes is None and rounds >= 8:
-            break
-    return candidates, {"rounds": rounds, "playouts": playouts, "worlds": worlds_seen, "screen": screened}
+            ctx.maybe_report(lambda: _result(state, candidates, player, False, 3, round_no + 1,
+                                             info["playouts"] + spent, info["worlds"] + done, ctx, interim=True))
+        info["worlds"] += done
+        if done:
+            pace.append((time.perf_counter() - started) / (len(live) * done))
+        unlimited = budget is None and nodes is None and round_no + 1 >= MAX_ROUNDS
+        return spent, done < n or ctx.cancelled or ctx.deadline_passed() or unlimited
+
+    progress = successive_halving(candidates, play, SCHEDULE, nodes)
+    info["rounds"], info["playouts"] = progress.rounds, progress.spent
+    return candidates, info
 
 
 def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sampler, rng: np.random.Generator,
@@ -352,7 +376,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
     seeds = [int(x) for x in rng.integers(0, 2**63, size=count)]
     playouts = done = 0
     for world, seed in zip(worlds, seeds):
-        got = _evaluate_paired([default], [world], [seed], player, stop=hard_stop, keep_partial=done == 0,
+        got = _evaluate_paired([default], [world], [seed], player, 0, stop=hard_stop, keep_partial=done == 0,
                                stop_age=stop_age)
         playouts += got
         if not got or (done and hard_stop()):
@@ -365,7 +389,7 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
     others = [c for c in candidates if c is not default]
     valued = 0
     for world, seed in zip(worlds[:done], seeds[:done]):
-        got = _evaluate_paired(others, [world], [seed], player, stop=hard_stop, keep_partial=valued == 0,
+        got = _evaluate_paired(others, [world], [seed], player, 0, stop=hard_stop, keep_partial=valued == 0,
                                stop_age=stop_age)
         playouts += got
         if got < len(others):
@@ -374,9 +398,9 @@ def _solo_screen(candidates: list[Candidate], default: Candidate, sample: Sample
         report(playouts)
     if valued:
         for cand in others:  # a world cut short leaves no trace: the paired comparisons need equal lengths
-            del cand.values[valued:], cand.progress[valued:]
+            cand.truncate(valued)
         if valued < done:
-            del default.values[valued:], default.progress[valued:]
+            default.truncate(valued)
             default.safe = False
     # else the limits cut the first world while the other moves were valued: keep what it gave (better some
     # moves ranked than none; the paired comparisons use the worlds both moves were played in)
@@ -390,14 +414,12 @@ def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world
     return ctx.cancelled or (search_end is not None and ctx.elapsed() + seconds_per_world > search_end)
 
 
-def _live_order(cand: Candidate) -> tuple[bool, float]:
-    return cand.default, cand.key
-
-
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
-                     stop: Callable[[], bool] | None = None, keep_partial: bool = False, stop_age: int = -1) -> int:
+                     round_no: int, stop: Callable[[], bool] | None = None, keep_partial: bool = False,
+                     stop_age: int = -1) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
-    candidate's values are appended in world order, so that candidates can be compared world by world.
+    candidate's values are appended in world order (as worlds of round ``round_no``), so that candidates can be
+    compared world by world.
 
     ``stop()`` is asked after each candidate's set-up (the Python part: the rest of the turn and the game's
     chance nodes up to the next turn); once it is true the evaluation ends and nothing is appended, unless
@@ -441,37 +463,9 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
             if (i, j) not in results:
                 continue
             value, progress = results[i, j]
-            cand.values.append(value)
-            if solo:
-                cand.progress.append(progress)
+            cand.record(round_no, value, progress if solo else None)
             appended += 1
     return appended
-
-
-def paired_difference(a: Candidate, b: Candidate, utilities: bool = False) -> tuple[float, float] | None:
-    """Mean and 95% half-width of ``a - b`` over the worlds both were played in (None with fewer than 2)."""
-    n = min(len(a.values), len(b.values))
-    if n < 2:
-        return None
-    xs = np.asarray((a.utilities if utilities else a.values)[:n]) - np.asarray((b.utilities if utilities
-                                                                               else b.values)[:n])
-    return float(np.mean(xs)), 1.96 * float(np.std(xs, ddof=1)) / math.sqrt(n)
-
-
-def within_noise(a: Candidate, b: Candidate) -> bool:
-    """True when the two moves cannot be told apart: their 95% intervals overlap and the paired difference on
-    the worlds both were played in is within its own interval (solo: on the ranking utilities as well)."""
-    diff = paired_difference(a, b)
-    if diff is None or abs(diff[0]) > diff[1]:
-        return False
-    if a.progress and b.progress:
-        util = paired_difference(a, b, utilities=True)
-        if util is not None and abs(util[0]) > util[1]:
-            return False
-    na, nb = len(a.values), len(b.values)
-    half_a = 1.96 * a.stdev / math.sqrt(na)
-    half_b = 1.96 * b.stdev / math.sqrt(nb)
-    return a.mean - half_a <= b.mean + half_b and b.mean - half_b <= a.mean + half_a
 
 
 def solo_bar(compared: int) -> float:
@@ -482,109 +476,101 @@ def solo_bar(compared: int) -> float:
     return NormalDist().inv_cdf(1.0 - SOLO_ALPHA / max(1, compared))
 
 
-def _significantly_better(cand: Candidate, default: Candidate, z: float = 2.0) -> bool:
-    """True when ``cand`` beats ``default`` on the worlds both were played in, by more than ``z`` standard
-    errors of the paired differences of their ranking utilities."""
-    n = min(len(cand.values), len(default.values))
-    if n < FIRST_ROUND:
-        return False
-    diffs = np.asarray(cand.utilities[:n]) - np.asarray(default.utilities[:n])
-    spread = float(np.std(diffs, ddof=1)) / math.sqrt(n)
-    return float(np.mean(diffs)) > z * spread and float(np.mean(diffs)) > 0
-
-
 # ---------------------------------------------------------------------- presenting
-def _ranked(candidates: list[Candidate]) -> list[Candidate]:
-    """The sampled candidates in the order shown, each with a note where the values alone do not explain it.
+def _is_claim(cand: Candidate) -> bool:
+    return A_CLAIM < cand.plan[0] <= A_CLAIM + 15 or A_CLAIM_SWORD < cand.plan[0] <= A_CLAIM_SWORD + 15
 
-    Candidates still live come first (by mean; solo: Legends written first), then those dropped by the
-    successive halving (later-dropped first). ``end`` while a Legend can be claimed comes after the claims
-    unless it measures significantly better than the best of them. Solo and co-op: the policy's move comes
-    first unless the best measured move is significantly better than it (by 2 standard errors, solo by
-    :func:`solo_bar` of the moves compared; never when the screen found it completing the Age in every screened
-    world).
+
+def _ranked(candidates: list[Candidate]) -> list[Candidate]:
+    """The sampled candidates in the order shown (:func:`solver.ranking.recommend` and ``display_order``), each
+    with a note where the values alone do not explain it.
+
+    The first: solo and co-op, the policy's move unless another is significantly better on the same sampled
+    worlds (solo by :func:`solo_bar` standard errors of the moves compared; never when the screen found it
+    completing the Age in every screened world); otherwise the best, unless another is significantly better.
+    The rest follow their ranking values (solo: Age completed, then Legends written, then score). ``end`` while
+    a Legend can be claimed comes after the claims unless it measures significantly better than the best of them.
     """
     for cand in candidates:  # recomputed at each call: an interim report must not change the final answer
         cand.notes = []
         cand.after_claims = False
-    order = sorted((c for c in candidates if c.values),
-                   key=lambda c: (c.dropped_round == -1, c.dropped_round, c.key), reverse=True)
-    claims = [c for c in order if A_CLAIM < c.plan[0] <= A_CLAIM + 15 or A_CLAIM_SWORD < c.plan[0] <= A_CLAIM_SWORD + 15]
+    measured = [c for c in candidates if c.values]
+    default = next((c for c in measured if c.default), None)
+    if default is not None and default.safe:
+        first = default
+    else:
+        bar = Z
+        if default is not None and default.progress:
+            bar = solo_bar(sum(1 for c in measured if c is not default and len(c.values) >= FIRST_ROUND))
+        first = recommend(measured, bar, min_samples=FIRST_ROUND)
+    order = display_order(measured, first)
+    claims = [c for c in order if _is_claim(c)]
     for end in [c for c in order if c.dominated]:
-        if claims and not _significantly_better(end, claims[0]):
+        if claims and order.index(end) < order.index(claims[-1]) and not significantly_better(end, claims[0]):
             order.remove(end)
             order.insert(order.index(claims[-1]) + 1, end)
             end.after_claims = True
-    default = next((c for c in order if c.default), None)
-    bar = 2.0  # co-op; solo: Bonferroni over the moves compared with the policy's
-    if default is not None and default.progress:
-        bar = solo_bar(sum(1 for c in order if c is not default and len(c.values) >= FIRST_ROUND))
-    if default is not None and order[0] is not default and not order[0].after_claims \
-            and (default.safe or not _significantly_better(order[0], default, bar)):
-        order.remove(default)
-        order.insert(0, default)
-    if default is not None and default.safe:
-        default.notes.append(f"the policy's move: it completed the Age in all {len(default.values)} screened "
-                             "worlds, so the hint keeps it")
     _note_order(order)
     return order
 
 
 def _note_order(order: list[Candidate]) -> None:
-    """Say why a move is listed below one whose value is lower (the brief's "the order agrees with the values
-    shown, or the reason says why")."""
-    for i, cand in enumerate(order):
-        above = next((c for c in order[:i] if round(c.mean, 3) < round(cand.mean, 3)), None)
-        if above is None:
-            continue
-        name = _move_name(above)
-        diff = paired_difference(cand, above)
-        gap = "" if diff is None else f" (+{diff[0]:.1f} ± {diff[1]:.1f})"
-        if cand.dropped_round > 0 and (above.dropped_round == -1 or above.dropped_round > cand.dropped_round):
-            why = ("outside the shortlist, sampled in the first round only" if cand.extra else
-                   f"dropped after round {cand.dropped_round} with {len(cand.values)} samples (not among the best "
-                   "half then)")
-            cand.notes.append(f"listed below {name}, whose value is lower: {why}")
-        elif above.default and above.safe:
-            cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: the "
-                              "policy's move completed the Age in every screened world, and is kept there")
-        elif above.default:
-            cand.notes.append(f"listed below {name}, the policy's move, although it measures more{gap}: not "
-                              "significantly better on the same sampled worlds (whole playouts are noisy)")
-            if not above.notes:
-                above.notes.append("kept first as the policy's move: no other move measures significantly "
-                                   "better on the same sampled worlds")
-        elif cand.after_claims:
-            cand.notes.append(f"listed after the claims although its value is higher{gap}: within noise, and a "
-                              "Legend claimed now is held for good (AE-15)")
-        elif cand.progress and above.progress and cand.key < above.key:
-            cand.notes.append(f"listed below {name}: moves are ranked by Legends written first "
-                              f"({np.mean(above.progress):.2f} against {np.mean(cand.progress):.2f})")
+    """Say why a move is listed where its value alone does not put it (issue 22: the order is the order of the
+    values shown, or one plain sentence says why); the others say whether they are within noise of the first."""
+    if not order:
+        return
+    first = order[0]
+    if first.default and first.safe:
+        first.notes.append(f"the policy's move: it completed the Age in all {len(first.values)} screened worlds, so "
+                           "the hint keeps it")
+    for i, cand in enumerate(order[1:], 1):
+        # a lower value listed above this move: the first says why it is first itself; the others are ranked by
+        # the ranking's values (solo: the Age completed and Legends written before the score)
+        lower = next((c for c in order[1:i] if round(c.score, 3) < round(cand.score, 3)), None)
+        if cand.after_claims:
+            diff = paired(cand, first, _scores)
+            gap = ("" if diff is None else
+                   f" ({POINTS.signed(diff.mean)}, 95% interval {POINTS.interval(*diff.interval())})")
+            cand.notes.append(f"listed after the claims although its value is higher{gap}: not significantly better, "
+                              "and a Legend claimed now is held for good")
+        elif lower is not None and cand.progress:
+            cand.notes.append(f"listed below {_label(lower)}, whose value is lower: moves are ranked by the Age "
+                              f"completed ({lower.completion:.0%} against {cand.completion:.0%}), then Legends "
+                              f"written ({np.mean(lower.progress):.2f} against {np.mean(cand.progress):.2f})")
+        elif lower is not None:
+            cand.notes.append(f"listed below {_label(lower)}, whose value is lower: a Legend claimed now comes "
+                              "before ending the turn")
+        else:
+            note = standing_note(cand, first, _label, POINTS, "sampled worlds", _scores)
+            if note:
+                cand.notes.append(note)
     _note_first(order)
 
 
+def _scores(cand: Arm) -> dict[int, np.ndarray]:
+    return cand.score_samples()
+
+
+def _label(cand: Arm) -> str:
+    return f"'{cand.label}'" if getattr(cand, "label", "") else "the move above"
+
+
 def _note_first(order: list[Candidate]) -> None:
-    """The first move's reason says why it is first when a move listed below it measures more."""
-    if not order or order[0].notes:
-        return
+    """The first move's reason says why it is first when a move listed below it shows a higher value."""
     first = order[0]
-    better = max(order[1:], key=lambda c: c.mean, default=None)
-    if better is None or round(better.mean, 3) <= round(first.mean, 3):
+    higher = max(order[1:], key=lambda c: c.score, default=None)
+    if higher is None or round(higher.score, 3) <= round(first.score, 3) or first.safe:
         return
-    name = _move_name(better)
-    if better.dropped_round > 0 and (first.dropped_round == -1 or first.dropped_round > better.dropped_round):
-        why = ("it was outside the shortlist, sampled in the first round only" if better.extra else
-               f"it was dropped after round {better.dropped_round} with {len(better.values)} samples")
-    elif first.progress and better.progress and first.key > better.key:
-        why = (f"moves are ranked by Legends written first ({np.mean(first.progress):.2f} against "
-               f"{np.mean(better.progress):.2f})")
-    else:
-        why = "not significantly better on the same sampled worlds"
-    first.notes.append(f"listed first although {name} measures more: {why}")
-
-
-def _move_name(cand: Candidate) -> str:
-    return f"'{cand.label}'" if getattr(cand, "label", None) else "the move above"
+    if first.progress and higher.progress and first.mean > higher.mean:
+        first.notes.append(f"listed first although {_label(higher)} shows more: moves are ranked by the Age "
+                           f"completed ({first.completion:.0%} against {higher.completion:.0%}), then Legends "
+                           f"written ({np.mean(first.progress):.2f} against {np.mean(higher.progress):.2f})")
+        return
+    why = ("; the policy's move stays first unless another is significantly better on the same sampled worlds "
+           "(whole playouts are noisy)" if first.default else "")
+    note = first_note(order, _label, POINTS, "sampled worlds", why, lambda c: c.score, _scores)
+    if note:
+        first.notes.append(note)
 
 
 def _result(state: AetheryaState, candidates: list[Candidate], player: int, full: bool, top: int, rounds: int,
@@ -609,7 +595,7 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
         plan = best.plan[plan_offset:]
         n = len(best.values)
         half = 1.96 * best.stdev / math.sqrt(n) if n > 1 else None
-        interval = None if half is None else [round(best.mean - half, 3), round(best.mean + half, 3)]
+        interval = None if half is None else [round(best.score - half, 3), round(best.score + half, 3)]
         extra: dict[str, Any] = {"valueStdev": round(best.stdev, 3), "samples": n, "ci95": interval,
                                  "valueCI": interval}
         if best.progress:
@@ -617,26 +603,23 @@ def _result(state: AetheryaState, candidates: list[Candidate], player: int, full
             extra["campaignCompleted" if best.goal == SOLO_GOALS[-1] else "ageCompleted"] = round(best.completion, 3)
         if best.default:
             extra["policyMove"] = True
-        notes = list(best.notes)
-        if best_cand is not None and best is not best_cand and within_noise(best, best_cand):
+        loss = loss_to_first(best_cand, best, _scores)
+        extra["lossToFirst"] = loss
+        if best is not best_cand and loss["ci"] is not None and loss["ci"][0] <= 0:
             extra["withinNoiseOfBest"] = True
-        if rank == 0 and len(groups) > 1 and within_noise(best, groups[1][0]):
-            second = groups[1][0]
-            diff = paired_difference(best, second)
-            notes.append(f"about as good as '{second.label}': the difference {diff[0]:+.1f} ± {diff[1]:.1f} is "
-                         "within noise")
         if len(cands) > 1:
-            extra["plans"] = [{"pv": _pv(shown, c.plan[plan_offset:]), "value": round(c.mean, 3),
+            extra["plans"] = [{"pv": _pv(shown, c.plan[plan_offset:]), "value": round(c.score, 3),
                                "samples": len(c.values)} for c in cands[:3]]
-        why = explain(shown, plan, best.mean, best.stdev, float(np.mean(best.progress)) if best.progress else None,
+        why = explain(shown, plan, best.score, best.stdev, float(np.mean(best.progress)) if best.progress else None,
                       dominated_end=best.after_claims)
-        if notes:
-            why = f"{why}; " + "; ".join(notes)
-        infos.append(MoveInfo(move=best.label, value=round(best.mean, 3), pv=_pv(shown, plan), why=why, extra=extra))
+        if best.notes:
+            why = f"{why}; " + "; ".join(best.notes)
+        infos.append(MoveInfo(move=best.label, value=round(best.score, 3), pv=_pv(shown, plan), why=why,
+                              extra=extra))
     infos = infos[:top]
     root = {
         "player": player, "phase": shown.phase, "fullInformation": full,
-        "valueMeaning": _meaning(state, player, kept[0].goal if kept else SOLO_GOALS[-1]),
+        "valueMeaning": _meaning(state, player, kept[0].goal if kept else SOLO_GOALS[-1]), "valueUnit": "points",
         "currentScore": shown.score(player).total if state.mode != "solo" else shown.score(0).total,
         "rounds": rounds, "playouts": playouts, "worlds": worlds, "nodes": ctx.limits.nodes,
         "seconds": round(ctx.elapsed(), 3),

@@ -803,6 +803,10 @@ class AetheryaState(State):
                 return action
         if self.phase == "over":
             raise IllegalMoveError(field, text, "the game is over")
+        words = wanted.split()
+        if len(words) >= 2 and words[0] in ("place", "reveal") and words[1] not in CELL_NAMES \
+                and len(words[1]) == 2 and words[1][0].isalpha() and words[1][1].isdigit():
+            raise IllegalMoveError(field, text, f"{words[1]} is off the 4x4 kingdom (columns a-d, rows 1-4)")
         examples = ", ".join(self.action_to_string(a) for a in self.legal_actions()[:8])
         raise IllegalMoveError(field, text, f"not a legal move in phase {self.phase!r} (for example: {examples})")
 

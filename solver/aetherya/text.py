@@ -11,7 +11,7 @@ from __future__ import annotations
 from io import StringIO
 from typing import Any
 
-from solver.aetherya.cards import CARD_NAMES, CATEGORIES, LEGENDS, LETTERS
+from solver.aetherya.cards import CARD_NAMES, CATEGORIES, CELL_NAMES, LEGENDS, LETTERS
 from solver.aetherya.puzzle_play import PuzzlePosition
 from solver.aetherya.puzzle_play import describe as describe_puzzle_position
 from solver.aetherya.scoring import KingdomScore
@@ -27,6 +27,24 @@ def _grid(kingdom: str) -> list[str]:
     for r, row in enumerate(rows):
         out.append(f"  {r + 1} " + " ".join(row))
     return out
+
+
+def turn_label(game: Game, position: State | View) -> str:
+    """The Age and the turn as ``show`` counts them (a review's ``gameTurn``): ``Age 1, turn 6``."""
+    data = position.to_json()
+    return f"Age {data.get('age', 1)}, turn {data.get('turn', 0)}"
+
+
+def waiting(game: Game, position: State | View) -> str | None:
+    """What a view waits for after a move that turns something over (``place a2`` on a face-down card): the card
+    (or tile) found there, and how to enter it."""
+    awaiting = getattr(position, "awaiting", None)
+    if awaiting is None:
+        return None
+    what, seat, cell = position._next_need()
+    example = "card H" if what == "card" else "tile griffin"
+    return (f"the {what} found on seat {seat}'s {CELL_NAMES[cell]} (after '{awaiting[0]}'): enter it as "
+            f"'{example}'")
 
 
 def describe(game: Game, position: State | View) -> str:

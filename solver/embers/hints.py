@@ -33,18 +33,29 @@ from solver.search import SearchContext, Watch
 
 VALUE_MEANING = {
     "observe": "stop: the chance that a visible card completes Aelin's current row once the row's cards are added "
-               "(her need as Fenrys infers it, EM-24); draw: that chance expected after one more card, minus the "
-               "price of a card (EM-81); higher is better",
-    "blink": "value of the best Blink plan that starts with this move (objective EM-71); higher is better",
+               "(her need as Fenrys infers it from the table); draw: that chance expected after one more card, "
+               "minus the price of a card (0.1); higher is better",
+    "blink": "points of the best Blink plan that starts with this move: -1000 for each demon left in the demon "
+             "row, +150 for each tainted card a banish rescues, -150 for each card the Blink taints and leaves "
+             "under a demon, +150 for each expected relive of a suit whose Resolve cards are face down, and 5 to "
+             "80 for each visible card by how likely Aelin can use it; higher is better",
     "acknowledge": "minus the expected number of turns Aelin still needs to complete the day's strength rows "
-                   "after this take (EM-84); higher is better",
+                   "after this take; higher is better",
     "split": "minus the expected turns to finish Aelin's current row with the section kept, plus a little per card "
-             "lost (EM-85); higher is better",
-    "reveal": "preference order (EM-86): turning a Resolve card face up only informs Fenrys",
-    "arrange": "strongest Resolve cards in the first rows (EM-57, EM-34)",
+             "lost; higher is better",
+    "reveal": "preference: turning a Resolve card face up only informs Fenrys",
+    "arrange": "preference: the strongest Resolve cards in the first rows",
     "first": "prologue play score: relives first, then visible cards",
     "second": "prologue play score: relives first, then visible cards",
 }
+#: what a value is counted in, by phase (``rootInfo.valueUnit``; a review's losses are in it)
+VALUE_UNIT = {"observe": "chance", "blink": "plan points", "acknowledge": "turns", "split": "turns",
+              "reveal": "preference", "arrange": "preference", "first": "play score", "second": "play score"}
+#: a review's grades (inaccuracy, mistake, blunder) by the unit of the decision's values: the least loss. A chance:
+#: 5, 10, 15 points (as lichess's winning chances); a Blink plan: a visible card Aelin is less likely to use, about
+#: half a tainted card, a tainted card or a relive; Aelin's expected turns: a quarter, half and a whole turn. The
+#: preferences and play scores have no scale: any loss there is a mistake.
+REVIEW_GRADES = {"chance": (0.05, 0.10, 0.15), "plan points": (20.0, 75.0, 150.0), "turns": (0.25, 0.5, 1.0)}
 #: the compiled plan search's budget per second of a time limit: 1,000,000 nodes for the plan and 500,000 for
 #: ranking the other moves at the default 1 s (EM-76); a fixed pace, so hints depend on their limits only
 NODES_PER_SECOND = 1_500_000
@@ -134,6 +145,7 @@ def _result(state: EmbersState, mover: int, ranked: list[Scored], top: int, full
     root: dict[str, Any] = {
         "player": mover, "role": state.role(mover), "phase": state.phase,
         "valueMeaning": VALUE_MEANING.get(state.phase, "policy score; higher is better"),
+        "valueUnit": VALUE_UNIT.get(state.phase, "policy score"),
         "fullInformation": full_information, "seed": ctx.seed, "legalMoves": len(state.legal_actions()),
         "values": "exact (computed from the player's view, not sampled)",
         "timeMs": round(1000 * (time.perf_counter() - start), 1),

@@ -658,7 +658,7 @@ SPLIT_VALUE = -10_000.0
 
 def _splits(action: int) -> Scored:
     return Scored(action, SPLIT_VALUE, "every plan after this move splits the Mind, and no plan may count on the "
-                                       "section Aelin keeps (EM-73)", extra={"planStatus": "SPLITS"})
+                                       "section Aelin keeps", extra={"planStatus": "SPLITS"})
 
 
 def _split_fallback_scores(state: EmbersState, status: str) -> list[Scored]:
@@ -675,7 +675,7 @@ def _split_fallback_scores(state: EmbersState, status: str) -> list[Scored]:
                    f"every plan splits the Mind: this add leaves {len(parts)} sections, the largest of {keep} cards")
         else:
             score, why = SPLIT_VALUE - 100, "every plan splits the Mind: a discard keeps nothing"
-        out.append(Scored(action, float(score), why + " (EM-83)", extra={"planStatus": status}))
+        out.append(Scored(action, float(score), why, extra={"planStatus": status}))
     return sorted(out, key=lambda s: -s.score)
 
 

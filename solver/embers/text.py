@@ -19,6 +19,12 @@ PHASE_WORDS = {
 }
 
 
+def turn_label(game: Game, position: Any) -> str:
+    """The day and what happens in it (a review's ``gameTurn``): ``day 2, Fenrys draws or stops``."""
+    state = position.table if isinstance(position, EmbersView) else position
+    return f"day {state.day}, {PHASE_WORDS.get(state.phase, state.phase)}"
+
+
 def describe(game: Game, position: Any) -> str:
     """A readable account of a state, or of a player's view (its hidden cards as ``?``)."""
     if isinstance(position, EmbersView):

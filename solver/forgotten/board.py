@@ -29,6 +29,10 @@ def cell_index(x: int, y: int, width: int) -> int:
     return (y - 1) * width + (x - 1)
 
 
+class OffBoard(InvalidInputError):
+    """A cell written correctly but off the board (``9,9`` on a 4x3 board)."""
+
+
 def parse_cell(text: object, width: int, height: int, field_name: str) -> int:
     """A cell from ``"x,y"`` (also ``"(x,y)"``, ``"x y"`` or the two digits ``"xy"``)."""
     if not isinstance(text, str):
@@ -39,7 +43,8 @@ def parse_cell(text: object, width: int, height: int, field_name: str) -> int:
     x = int(match.group(1) or match.group(3))
     y = int(match.group(2) or match.group(4))
     if not (1 <= x <= width and 1 <= y <= height):
-        raise InvalidInputError(field_name, text, f"cell outside the {width}x{height} board (x 1-{width}, y 1-{height})")
+        raise OffBoard(field_name, text, f"off the {width}x{height} board (x from 1 to {width}, the blue die; y from 1 "
+                                         f"to {height}, the orange die)")
     return cell_index(x, y, width)
 
 

@@ -23,7 +23,6 @@ candidate, and the reasons speak of pairs, not routes.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +37,8 @@ from solver.forgotten.knowledge import (DEAD, LABEL, UNK, Info, Model, info_from
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.forgotten.tiles import letter
 from solver.kernels import forgotten_paths, forgotten_playout
+from solver.ranking import (KEEP, PERCENTAGE_POINTS, Arm, Schedule, display_order, first_note, loss_to_first, paired,
+                            recommend, standing_note, successive_halving)
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 from solver.stats import wilson
@@ -50,9 +51,10 @@ GREEDY_POLICY = 1
 ROUTE_POLICY = 2
 ORACLE_POLICY = 3
 DEFAULT_ROLLOUTS = 40_000
+#: a review's grades (inaccuracy, mistake, blunder): the least significant loss of win probability, in percentage
+#: points (lichess's 10, 20 and 30 points of winning chances on its -1..1 scale)
+REVIEW_GRADES = (5.0, 10.0, 15.0)
 FIRST_BATCH = 256
-Z_SELECT = 2.0
-KEEP = 3             # candidates successive halving always keeps (whatever ``top`` is: the search does not depend on it)
 SLICE_S = 0.01       # a kernel call's target duration: between calls the search checks its limits and reports
 FIRST_SLICE = 32     # rollouts of the first call, before the rate is known
 
@@ -197,29 +199,30 @@ def _seen_tiles(n: int) -> str:
 
 
 # -- rollouts --------------------------------------------------------------------------------------------------
-@dataclass
-class Tally:
-    """Rollout results of one candidate (standing for ``members``, flips of equal value)."""
+@dataclass(eq=False)
+class Tally(Arm):
+    """Rollout results (1 won, 0 lost) of one candidate flip (``key``), standing for ``members``, flips of equal
+    value; rollout ``i`` of batch ``r`` shares its draws and dice with every candidate's (``Arm.samples``)."""
 
-    action: int
-    members: list[int]
-    wins: int = 0
-    n: int = 0
+    members: list[int] = field(default_factory=list)
     turns: int = 0
-    batches: dict[int, np.ndarray] = field(default_factory=dict)
     advantage: tuple[float, float] | None = None     # paired mean difference to the plan's move, and its SE
 
-    def add(self, batch: int, wins: np.ndarray, turns: int) -> None:
+    @property
+    def action(self) -> int:
+        return int(self.key)
+
+    def add_rollouts(self, batch: int, wins: np.ndarray, turns: int) -> None:
         """The next rollouts of ``batch`` (a batch may come in pieces)."""
-        self.wins += int(wins.sum())
-        self.n += len(wins)
+        self.add(batch, wins)
         self.turns += turns
-        held = self.batches.get(batch)
-        self.batches[batch] = wins if held is None else np.concatenate([held, wins])
+
+    def tiebreak(self) -> int:
+        return self.action
 
     @property
-    def mean(self) -> float:
-        return self.wins / self.n if self.n else 0.0
+    def wins(self) -> int:
+        return int(self.total)
 
     @property
     def ci(self) -> tuple[float, float]:
@@ -376,108 +379,64 @@ def candidate_groups(state: ForgottenState, knowledge: Knowledge, full_informati
 
 def _search(roll: Rollouts, groups: dict[int, list[int]], plan: int, ctx: SearchContext, top: int,
             interim) -> list[Tally]:
-    """Successive halving with common random numbers: every live candidate gets the same batch of draws and
-    dice; candidates clearly worse than the best drop out; the plan's own move always stays in."""
+    """Successive halving with common random numbers (:mod:`solver.ranking`): every live candidate gets the same
+    batch of draws and dice; candidates clearly worse than the best drop out; the plan's own move always stays."""
     budget = ctx.limits.nodes or DEFAULT_ROLLOUTS
-    tallies = {a: Tally(a, members) for a, members in groups.items()}
-    live = [plan] + [a for a in groups if a != plan]      # the plan first: a batch cut short has it
-    spent, batch_no = 0, 0
-    size = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(live))))
+    tallies = {a: Tally(a, protected=a == plan, members=members) for a, members in groups.items()}
+    arms = [tallies[plan]] + [t for a, t in tallies.items() if a != plan]   # the plan first: a batch cut short has it
     pacer = Pacer(ctx)
-    stopped = False
-    while live and spent < budget and not stopped:
-        # never more than the budget, except that every candidate gets at least one rollout
-        n = min(size, (budget - spent) // len(live))
-        if n < 1:
-            if batch_no:
-                break
-            n = 1
-        spent, stopped = _batch(roll, pacer, tallies, live, batch_no, n, spent, ctx, interim)
-        batch_no += 1
-        if stopped:
-            break
-        best_low = max(tallies[a].ci[0] for a in live)
-        keep = KEEP
-        ranked = sorted(live, key=lambda a: (-tallies[a].mean, a))
-        live = [a for i, a in enumerate(ranked) if i < keep or tallies[a].ci[1] >= best_low]
-        if len(live) > keep:
-            live = live[:max(keep, (len(live) + 1) // 2)]
-        if plan not in live:
-            live.append(plan)
-        if len(live) <= 1 < len(groups):     # the ranking is settled; a lone candidate gets the whole budget
-            break
-        size *= 2
-    _paired(tallies, plan)
+    spent = 0
+
+    def play(live: list[Tally], batch_no: int, n: int) -> tuple[int, bool]:
+        nonlocal spent
+        before = spent
+        spent, stopped = _batch(roll, pacer, live, batch_no, n, spent, ctx, lambda: interim(list(tallies.values())))
+        return spent - before, stopped
+
+    first = max(32, min(FIRST_BATCH, budget // max(1, 2 * len(arms))))
+    successive_halving(arms, play, Schedule(first, keep=KEEP), budget)
+    base = tallies[plan]
+    for tally in tallies.values():
+        diff = paired(tally, base)
+        if diff is not None:
+            tally.advantage = (diff.mean, diff.se)
     return list(tallies.values())
 
 
-def _batch(roll: Rollouts, pacer: Pacer, tallies: dict[int, Tally], live: list[int], batch_no: int, n: int,
-           spent: int, ctx: SearchContext, interim) -> tuple[int, bool]:
+def _batch(roll: Rollouts, pacer: Pacer, live: list[Tally], batch_no: int, n: int, spent: int, ctx: SearchContext,
+           interim: Callable[[], HintResult]) -> tuple[int, bool]:
     """``n`` rollouts of batch ``batch_no`` for every live candidate, in paced pieces played in turn (so a search
     stopped by its clock or ``terminate`` leaves the candidates with about as many rollouts each); with only a
-    node budget the stopping points, hence the answer, do not depend on the pieces. Returns the rollouts spent
-    and whether the search must stop."""
+    node budget the stopping points, hence the answer, do not depend on the pieces. Returns the rollouts spent so
+    far and whether the search must stop."""
     done = 0
     while done < n:
         m = pacer.size(n - done)
-        for action in live:
-            wins, turns = pacer.run(roll, action, batch_no, m, done)
-            tallies[action].add(batch_no, wins, turns)
+        for tally in live:
+            wins, turns = pacer.run(roll, tally.action, batch_no, m, done)
+            tally.add_rollouts(batch_no, wins, turns)
             spent += m
             if ctx.should_stop(spent):      # a time limit or terminate: stop within the batch
                 return spent, True
-            ctx.maybe_report(lambda: interim(list(tallies.values())))
+            ctx.maybe_report(interim)
         done += m
     return spent, False
-
-
-def _shared(a: Tally, b: Tally) -> np.ndarray | None:
-    """``a``'s wins minus ``b``'s on the rollouts they share (the same batches and streams, same draws and dice)."""
-    parts = []
-    for k, wins in a.batches.items():
-        other = b.batches.get(k)
-        if other is not None:
-            m = min(len(wins), len(other))
-            parts.append(wins[:m].astype(np.int8) - other[:m].astype(np.int8))
-    return np.concatenate(parts) if parts else None
-
-
-def _paired(tallies: dict[int, Tally], plan: int) -> None:
-    """Each candidate's mean advantage over the plan's move on the rollouts they share, with its standard error."""
-    base = tallies[plan]
-    for tally in tallies.values():
-        diff = _shared(tally, base)
-        if diff is None or not len(diff):
-            continue
-        se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
-        tally.advantage = (float(diff.mean()), se)
-
-
-def recommended(tallies: list[Tally], plan: int) -> int:
-    """The plan's move, unless another is better on the shared rollouts by more than ``Z_SELECT`` standard errors."""
-    best, best_gain = plan, 0.0
-    for tally in tallies:
-        if tally.advantage is None or tally.action == plan:
-            continue
-        gain, se = tally.advantage
-        if gain - Z_SELECT * se > 0 and gain > best_gain:
-            best, best_gain = tally.action, gain
-    return best
 
 
 def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies: list[Tally], plan: int, top: int,
             stage: str, full_information: bool, during: bool, viewer: int) -> HintResult:
     unrolled = [t for t in tallies if t.n == 0]          # a search stopped before their first rollout
     tallies = [t for t in tallies if t.n > 0]
-    choice = recommended([t for t in tallies if t.action not in roll.dominated], plan)
-    ranked = sorted(tallies, key=lambda t: (t.action != choice, -t.mean, t.action))
+    choice = recommend([t for t in tallies if t.action not in roll.dominated])
+    ranked = display_order(tallies, choice)
     infos = []
     for tally in ranked:
         for member in tally.members:
             if len(infos) < top:
-                info = _move_info(state, knowledge, tally, member, stage, plan)
-                if ranked and tally is not ranked[0]:
-                    info.why += _noise_words(state, tally, ranked[0])
+                info = _move_info(state, knowledge, tally, member, stage, plan, ranked[0])
+                if tally is not ranked[0]:
+                    note = standing_note(tally, ranked[0], _name(state), PERCENTAGE_POINTS, "rollouts")
+                    info.why += f"; {note}" if note else ""
                 infos.append(info)
     route = knowledge.route_cells()
     if infos and route and infos[0].extra.get("kind") != "give-up":
@@ -485,9 +444,11 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
     if infos and len(ranked) > 1:
         infos[0].why += _first_words(state, ranked, plan)
     if len(infos) < top:
+        # a sure loss: it loses the first move's whole win probability, known as well as that is
+        loss = {"value": ranked[0].mean, "ci": list(ranked[0].ci), "samples": ranked[0].n} if ranked else None
         infos.append(MoveInfo("give up", 0.0, ["give up"], "giving up ends the game as a loss",
                               extra={"winProbability": 0.0, "ci": [0.0, 0.0], "valueCI": [0.0, 0.0], "rollouts": 0,
-                                     "kind": "give-up"}))
+                                     "kind": "give-up", "lossToFirst": loss}))
     best = ranked[0] if ranked else None
     total = sum(t.n for t in tallies)
     root: dict[str, Any] = {
@@ -500,6 +461,7 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
         "valueMeaning": ("win probability if the players knew every tile (full-information analysis, not advice)"
                          if full_information else
                          "probability that the players win, from what they have seen (both players share it)"),
+        "valueUnit": "probability",
         "method": ("oracle rollouts on the true tiles" if full_information else
                    f"rollouts of the {'greedy' if knowledge.clear else 'route'} policy over unseen tiles re-drawn "
                    "from what was seen"),
@@ -524,46 +486,21 @@ def _result(state: ForgottenState, knowledge: Knowledge, roll: Rollouts, tallies
     return HintResult(state.game.spec(), infos, root, is_during_search=during)
 
 
-def paired_difference(a: Tally, b: Tally) -> tuple[float, float, int] | None:
-    """Mean of ``a``'s wins minus ``b``'s on the rollouts they share (same draws and dice), its standard error, and
-    the number of rollouts shared."""
-    diff = _shared(a, b)
-    if diff is None or not len(diff):
-        return None
-    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 1.0
-    return float(diff.mean()), se, len(diff)
-
-
-def _noise_words(state: ForgottenState, tally: Tally, first: Tally) -> str:
-    """What a lower-listed move's value means next to the first one's (listed order versus values)."""
-    pair = paired_difference(tally, first)
-    if pair is None:
-        return ""
-    diff, se, shared = pair
-    name = state.action_to_string(first.action)
-    if diff > 0:
-        return (f"; better than {name} by {diff * 100:.1f} points on the {shared} rollouts they share, less than 2 "
-                f"standard errors ({2 * se * 100:.1f}): within noise")
-    if diff > -Z_SELECT * se:
-        return (f"; within noise of {name} ({diff * 100:+.1f} points on the {shared} rollouts they share, 2 standard "
-                f"errors {2 * se * 100:.1f})")
-    return ""
+def _name(state: ForgottenState) -> Callable[[Arm], str]:
+    return lambda tally: state.action_to_string(tally.key)
 
 
 def _first_words(state: ForgottenState, ranked: list[Tally], plan: int) -> str:
-    """Why the first move is first when another shows a higher estimate."""
-    first = ranked[0]
-    higher = [t for t in ranked[1:] if t.mean > first.mean]
-    if not higher:
-        return ""
+    """Why the first move is first when a move listed below it shows a higher estimate (within noise)."""
     policy = "greedy" if state.game.goal == "clear" else "route"
-    if first.action == plan:
-        return f"; first as the {policy} plan's move: no other flip beats it by 2 standard errors on shared rollouts"
-    return f"; first: it beats the {policy} plan's move by more than 2 standard errors on shared rollouts"
+    why = (f"; the {policy} plan's move stays first unless another flip is significantly better" if ranked[0].action
+           == plan else f"; it is significantly better than the {policy} plan's move on the rollouts they share")
+    note = first_note(ranked, _name(state), PERCENTAGE_POINTS, "rollouts", why)
+    return f"; {note}" if note else ""
 
 
 def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action: int, stage: str,
-               plan: int) -> MoveInfo:
+               plan: int, first: Tally) -> MoveInfo:
     move = state.action_to_string(action)
     kind, why = knowledge.kind_and_reason(action, stage)
     pv = [move]
@@ -575,6 +512,7 @@ def _move_info(state: ForgottenState, knowledge: Knowledge, tally: Tally, action
         extra["sameValueAs"] = [state.action_to_string(m) for m in tally.members if m != action]
     if tally.advantage is not None and tally.action != plan:
         extra["advantageOverPlan"] = {"mean": tally.advantage[0], "se": tally.advantage[1]}
+    extra["lossToFirst"] = loss_to_first(first, tally)
     if stage == "first":
         mate = knowledge.mate(action)
         if mate >= 0:

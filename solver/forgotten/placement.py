@@ -17,6 +17,7 @@ import numpy as np
 from solver.forgotten.board import Board, all_placements
 from solver.forgotten.hints import GREEDY_POLICY, continuation_policy
 from solver.kernels import forgotten_playout
+from solver.ranking import Arm, Schedule, rank_key, successive_halving
 from solver.search import SearchContext
 from solver.stats import wilson
 
@@ -26,18 +27,31 @@ DEFAULT_GAMES = 200_000
 CHUNK_GAMES = 2048
 
 
-@dataclass
-class PlacementResult:
-    """One placement (a class of symmetric placements) and its simulated win rate."""
+@dataclass(eq=False)
+class PlacementResult(Arm):
+    """One placement (a class of symmetric placements, ``key``: its Brains) and its simulated games (1 won, 0 lost):
+    game ``i`` of a round is dealt and rolled from the same seed for every placement."""
 
-    brains: tuple[int, int]
-    equivalent: int
-    wins: int = 0
-    games: int = 0
+    equivalent: int = 1
+
+    @property
+    def brains(self) -> tuple[int, int]:
+        return self.key
+
+    @property
+    def wins(self) -> int:
+        return int(self.total)
+
+    @property
+    def games(self) -> int:
+        return self.n
 
     @property
     def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return self.mean
+
+    def tiebreak(self) -> tuple[int, int]:
+        return self.key
 
     def to_json(self, board: Board) -> dict[str, Any]:
         lo, hi = wilson(self.wins, self.games)
@@ -72,42 +86,39 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
     budget = ctx.limits.nodes or DEFAULT_GAMES
     policy = continuation_policy(game, False)
     policy_name = "greedy" if policy == GREEDY_POLICY else "route"
-    results = [PlacementResult(rep, count) for rep, count in placement_classes(game.width, game.height)]
-    live = list(results)
-    spent, round_no = 0, 0
-    size = max(200, budget // (4 * len(results)))
-    while live and spent < budget:
-        n = min(size, max(1, (budget - spent) // len(live)))
+    results = [PlacementResult(rep, equivalent=count) for rep, count in placement_classes(game.width, game.height)]
+    spent = 0
+
+    def play(live: list[PlacementResult], round_no: int, n: int) -> tuple[int, bool]:
+        nonlocal spent
+        before = spent
         for result in live:
             if ctx.cancelled or ctx.deadline_passed():      # terminate or the time limit: stop within the round
-                break
-            wins = np.zeros(n, np.uint8)
-            turns = np.zeros(n, np.int32)
-            won = played = 0
+                return spent - before, True
+            wins = np.zeros(min(n, CHUNK_GAMES), np.uint8)  # one piece's (a budget of 1e12 asked for 78 GiB)
+            turns = np.zeros(min(n, CHUNK_GAMES), np.int32)
+            played = 0
             for start in range(0, n, CHUNK_GAMES):  # pieces of one run: the limits are looked at in between
                 if start and (ctx.cancelled or ctx.deadline_passed()):
                     break
                 end = min(n, start + CHUNK_GAMES)
-                won += forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs,
-                                                    game.erasure_code, game.goal_code, policy,
-                                                    (ctx.seed * 7919 + round_no) % (2**63), wins[start:end],
-                                                    turns[start:end], start)
+                forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs, game.erasure_code,
+                                             game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
+                                             wins[:end - start], turns[:end - start], start)
+                result.add(round_no, wins[:end - start].copy())
                 played = end
-            result.wins += int(won)
-            result.games += played
             spent += played
-        round_no += 1
-        if ctx.should_stop(spent):
-            break
-        best_low = max(wilson(r.wins, r.games)[0] for r in live)
-        live = sorted(live, key=lambda r: -r.rate)
-        live = [r for i, r in enumerate(live) if i < max(2, top) or wilson(r.wins, r.games)[1] >= best_low]
-        size *= 2
-    ranked = sorted(results, key=lambda r: (-r.rate, r.brains))
+            if played < n:
+                return spent - before, True
+        return spent - before, ctx.should_stop(spent)
+
+    successive_halving(results, play, Schedule(max(200, budget // (4 * len(results))), keep=max(2, top)), budget)
+    ranked = sorted((r for r in results if r.games), key=rank_key)
     board = game.board
     out = {"game": game.spec(), "placements": [r.to_json(board) for r in ranked[:top]],
            "best": ranked[0].to_json(board), "gamesPlayed": spent, "seed": ctx.seed, "policy": policy_name,
-           "method": f"self-play of the {policy_name} policy, successive halving over placements up to symmetry",
+           "method": f"self-play of the {policy_name} policy, successive halving over placements up to symmetry "
+                     "(the same deals and dice for every placement of a round)",
            "valueMeaning": "probability that the players win with this Brain placement"}
     if game.goal == "clear":
         out["note"] = ("under goal=clear where the Brains lie does not change the odds (no route is needed and the "

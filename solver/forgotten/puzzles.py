@@ -38,6 +38,7 @@ from solver.forgotten.tiles import REMOVED as REMOVED_STATUS
 from solver.forgotten.tiles import UP as UP_STATUS
 from solver.forgotten.view import ForgottenView
 from solver.kernels import forgotten_exact, forgotten_paths, forgotten_playout
+from solver.results import percent
 from solver.search import SearchContext, Stopped
 from solver.validate import as_object, as_str, get
 
@@ -528,22 +529,22 @@ def _check_best(state: ForgottenState, moves: list[int], ctx: SearchContext | No
     played = next(m for m in values if m.action == moves[0])
     tied = [m for m in values if m.value >= best.value - 1e-12]
     if played.action == best.action and len(tied) == 1:
-        return {"correct": True, "message": f"{played.move} wins with probability {played.value:.4f}, the only best "
-                                            f"flip (next {values[1].move} {values[1].value:.4f})" if len(values) > 1
+        return {"correct": True, "message": f"{played.move} wins with probability {percent(played.value)}, the only "
+                                            f"best flip (next {values[1].move} {percent(values[1].value)})"
+                if len(values) > 1
                 else f"{played.move} is the only flip", "proof": "exact expectimax"}
     if played.value >= best.value - 1e-12:
-        return {"correct": False, "message": f"{played.move} ties for best ({played.value:.4f}) with "
+        return {"correct": False, "message": f"{played.move} ties for best ({percent(played.value)}) with "
                                              f"{', '.join(m.move for m in tied if m.action != played.action)}: the "
                                              "puzzle has no unique answer", "proof": "exact expectimax"}
-    return {"correct": False, "message": f"{played.move} wins with probability {played.value:.4f}; {best.move} wins "
-                                         f"with {best.value:.4f}", "proof": "exact expectimax"}
+    return {"correct": False, "message": f"{played.move} wins with probability {percent(played.value)}; {best.move} "
+                                         f"wins with {percent(best.value)}", "proof": "exact expectimax"}
 
 
 def describe(game: ForgottenGame, puzzle: dict[str, Any]) -> str:
-    """A puzzle for a person: the board, the question, and its answer."""
+    """A puzzle for a person: the board, the question and the position (never its answer: :func:`answer`)."""
     state = game.parse_state(puzzle["state"], "puzzle.state")
-    return (render_board(state) + f"  {puzzle.get('question', '')}\n  answer: {answer_line(puzzle)}\n"
-            f"  position: {puzzle.get('position')}\n")
+    return render_board(state) + f"  {puzzle.get('question', '')}\n  position: {puzzle.get('position')}\n"
 
 
 def answer(game: ForgottenGame, puzzle: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
-from solver.forgotten.board import Board
+from solver.forgotten.board import Board, OffBoard
 from solver.forgotten.tiles import BRAIN, DOWN, EMPTY, NONE, REMOVED, UP, Cell, format_row
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
 
@@ -159,6 +159,8 @@ class ForgottenState(State):
                     raise IllegalMoveError(field, text, f"the position waits for {expected}")
             try:
                 action = self.board.parse(" ".join(words).replace(" ,", ",").replace(", ", ","), field)
+            except OffBoard as exc:
+                raise IllegalMoveError(field, text, exc.problem) from None
             except InvalidInputError:
                 raise InvalidMoveError(field, text, "expected 'flip x,y' (x from the blue die, y from the orange "
                                                     "die), 'give up', or 'erase x,y' at the Erasure roll") from None

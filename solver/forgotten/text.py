@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.forgotten.tiles import tokens
 from solver.forgotten.view import ForgottenView
-from solver.results import HintResult, SolveResult
+from solver.results import HintResult, SolveResult, percent
 
 if TYPE_CHECKING:
     from solver.forgotten.state import ForgottenState
@@ -25,6 +25,24 @@ def describe(game: Any, position: ForgottenState | ForgottenView) -> str:
     return (f"player {position.observer}'s view (both players see every flip)\n" + render_board(position.known)
             + (f"  flipped {position.board.name(position.flipped)}: enter the tile it shows ('shows L')\n"
                if position.flipped >= 0 else ""))
+
+
+def turn_label(game: Any, position: ForgottenState | ForgottenView) -> str:
+    """The turn as the board text counts it, and the flip of the turn (a review's ``gameTurn``)."""
+    state = position.known if isinstance(position, ForgottenView) else position
+    stage = {"first": ", first flip", "second": ", second flip"}.get(state.phase, "")
+    return f"turn {state.turn}{stage}"
+
+
+def waiting(game: Any, position: ForgottenState | ForgottenView) -> str | None:
+    """What a view waits for: the tile a flip turned up, entered by its pair letter."""
+    if isinstance(position, ForgottenView) and position.flipped >= 0:
+        return (f"the tile flipped on {position.board.name(position.flipped)}: enter it as 'shows L' with L its pair "
+                "letter, e.g. 'shows B'")
+    if isinstance(position, ForgottenView) and position.known.phase == "erase":
+        return ("the Erasure roll: enter the dice as 'erase x,y' (x from the blue die, y from the orange die), or "
+                "'erase x,y lost' when the roll ends the game")
+    return None
 
 
 def render(verb: str, result: Any) -> str | None:
@@ -59,17 +77,20 @@ def _write_hint(result: HintResult, out: TextIO) -> None:
         else "hint from what the players have seen"
     out.write(f"{result.game}: {label}, {info.get('stage', '')}\n")
     if "winProbability" in info and "ci" in info:
-        out.write(f"win probability {info['winProbability']:.4f} [{info['ci'][0]:.4f}, {info['ci'][1]:.4f}]"
+        out.write(f"win probability {percent(info['winProbability'])} (95% interval {percent(info['ci'][0])} to "
+                  f"{percent(info['ci'][1])})"
                   f"{' after ' + format(info['rollouts'], ',') + ' rollouts' if info.get('rollouts') else ''}\n")
     if info.get("rollsThatEndTheGame") is not None:
         fatal = info["rollsThatEndTheGame"]
         out.write(f"rolls that end the game: {', '.join(fatal) if fatal else 'none'}\n")
     plan = info.get("planMove")
-    if plan and all(m.move != plan for m in result.move_infos):
-        out.write(f"(the route plan's own move, {plan}, is beaten on the same rollouts by the moves below)\n")
+    if plan and result.move_infos and all(m.move != plan for m in result.move_infos):
+        out.write(f"(the plan's own move, {plan}, is not listed: {result.move_infos[0].move} is significantly better "
+                  "than it on the rollouts they share)\n")
     for move in result.move_infos:
         ci = move.extra.get("ci", [move.value, move.value])
-        out.write(f"{move.order + 1:>3}. {move.move:<11} {move.value:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {move.why}\n")
+        out.write(f"{move.order + 1:>3}. {move.move:<11} {percent(move.value):>6} [{percent(ci[0])}, "
+                  f"{percent(ci[1])}]  {move.why}\n")
         if move.extra.get("then"):
             plan = "; ".join(f"{k}: {v}" for k, v in move.extra["then"].items())
             out.write(f"       then {plan}\n")
@@ -132,8 +153,8 @@ def answer_line(puzzle: dict[str, Any]) -> str:
     if puzzle.get("kind") == "forced-connection":
         turns = answer.get("turns")
         return f"{' or '.join(answer.get('firstMoves', []))} (sure within {turns} turn{'s' if turns != 1 else ''})"
-    return (f"{answer.get('move')} (wins {answer.get('winProbability', 0):.4f}; next best {answer.get('secondBest')} "
-            f"{answer.get('secondBestWinProbability', 0):.4f})")
+    return (f"{answer.get('move')} (wins {percent(answer.get('winProbability', 0))}; next best "
+            f"{answer.get('secondBest')} {percent(answer.get('secondBestWinProbability', 0))})")
 
 
 def placement_text(result: dict[str, Any]) -> str:

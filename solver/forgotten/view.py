@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError, SolverError
+from solver.forgotten.board import OffBoard
 from solver.forgotten.knowledge import find_world, sample_hidden
 from solver.forgotten.tiles import DOWN, REMOVED, SECOND_SERIES, UP, letter, letter_range
 from solver.game import CHANCE_PLAYER, View, join_view_notation
@@ -149,10 +150,10 @@ class ForgottenView(View):
         board = self.board
         try:
             cell = board.parse(" ".join(lowered).replace(" ,", ",").replace(", ", ","), field)
-        except InvalidInputError as exc:
-            if "outside" in exc.problem:
-                raise IllegalMoveError(field, text, f"the dice show x 1-{board.width} (blue) and y 1-{board.height} "
-                                                    "(orange)") from None
+        except OffBoard:
+            raise IllegalMoveError(field, text, f"off the {board.width}x{board.height} board: the dice show x "
+                                                f"1-{board.width} (blue) and y 1-{board.height} (orange)") from None
+        except InvalidInputError:
             raise InvalidMoveError(field, text, "the Erasure dice are entered as 'erase x,y' (x from the blue die, y "
                                                 "from the orange die), or 'erase x,y lost' when the roll ended the "
                                                 "game") from None

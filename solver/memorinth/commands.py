@@ -51,8 +51,8 @@ YELLOW = ("view:0 2p base SN | 7S:?,12M:?,20S:?,11M:?,9S:?/21M:?,1S:?,18M:?,19S:
           "22M:?,8S:?,16M:?,24S:?,13M:?/5S:?,2M:?,14S:?,17M:?,3S:? | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip")
 #: the game yellow played from that view with a 400-playout hint at every decision, blue playing greedy (MR-27):
 #: every move and every side a flip showed yellow, as entered at the table
-MOVES = ("flip a5", "reveal 5M", "flip a1", "reveal 7M", "flip c5", "reveal 14M", "flip d1", "reveal 11S", "flip c5",
-         "flip d1", "flip c5")
+MOVES = ("flip a1", "reveal 7M", "flip c1", "reveal 20M", "flip a3", "reveal 4M", "flip c1", "flip a3", "flip e3",
+         "reveal 10M", "flip a3", "flip d3", "reveal 15S", "flip a3")
 GAME_RECORD = json.dumps({
     "format": "memory-solver-record", "version": 1, "game": "memorinth",
     "start": {"view": 0, "board": [row.replace(",", " ") for row in YELLOW.split(" | ")[1].split("/")],
@@ -71,7 +71,7 @@ DEMO = (
             ("solve", DEAL)),
     Example("Where the race stands", ("score", DEAL)),
     Example("The game yellow then played by the hint's best move, as entered at the table: yellow's moves, blue's "
-            "(the greedy policy, MR-27), the sides the flips showed", ("apply", YELLOW, *MOVES)),
+            "(the greedy policy), the sides the flips showed", ("apply", YELLOW, *MOVES)),
     Example("How it ended", ("show", "{previous}")),
     Example("The review of yellow's decisions in that game's record", ("review", GAME_RECORD, "--nodes", "400")),
     Example("An escape puzzle with a unique shortest solution", ("generate", "--difficulty", "easy", "--seed", "0")),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.errors import InvalidInputError, InvalidMoveError
+from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.memorinth import kernel
 from solver.memorinth.deck import DIRECTION_NAMES, DIRECTIONS, Deck
 
@@ -114,10 +114,16 @@ def cell_name(cell: int) -> str:
     return f"{COLUMNS[cell % 5]}{cell // 5 + 1}"
 
 
+class OffBoard(InvalidInputError):
+    """A cell written as a column letter and a row number but off the 5x5 board (``z9``, ``f1``)."""
+
+
 def parse_cell(text: object, field: str) -> int:
     """The cell index of a name such as ``c3``."""
     if isinstance(text, str) and len(text) == 2 and text[0] in COLUMNS and text[1] in "12345":
         return COLUMNS.index(text[0]) + 5 * (int(text[1]) - 1)
+    if isinstance(text, str) and len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
+        raise OffBoard(field, text, "off the 5x5 board (columns a-e west to east, rows 1-5 north to south)")
     raise InvalidInputError(field, text, "expected a cell a1..e5 (columns a-e west to east, rows 1-5 north to south)")
 
 
@@ -194,6 +200,8 @@ def parse_move_text(text: object, codes: str, field: str = "move") -> int:
             if a == b:
                 raise bad
             return A_SWAPCARDS + pair_index(a, b, 25)
+    except OffBoard as exc:
+        raise IllegalMoveError(field, text, exc.problem) from None
     except (InvalidInputError, ValueError):
         raise bad from None
     raise bad

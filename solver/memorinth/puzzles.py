@@ -229,8 +229,9 @@ def kind_range(variant: str, kind: str, difficulty: str) -> tuple[int, int]:
     if kind.startswith("escape-in-") and kind[len("escape-in-"):].isdigit():
         turns = int(kind[len("escape-in-"):])
         if difficulty != grade(variant, turns):
-            raise InvalidInputError("difficulty", difficulty, f"an escape in {turns} own turns is graded "
-                                                              f"{grade(variant, turns)} in the {variant} game")
+            raise InvalidInputError("difficulty", difficulty, f"an escape in {turns} own turns is always "
+                                                              f"{grade(variant, turns)} in the {variant} game: ask for "
+                                                              f"{grade(variant, turns)}, or for another K")
         return turn_range(variant, difficulty, turns)
     raise InvalidInputError("kind", kind, "expected 'escape' or 'escape-in-K' (K = 1..12)")
 
@@ -240,8 +241,11 @@ def _turns_text(lo: int, hi: int) -> str:
 
 
 def request(game: MemorinthGame, kind: str, difficulty: str, **options: Any) -> tuple[str, str]:
-    """``--turns K`` is the kind ``escape-in-K``, graded by K (``docs/formats/memorinth.md``)."""
+    """``--turns K`` is the kind ``escape-in-K``; an escape in K own turns has the difficulty K grades it (whatever
+    difficulty was asked: each K belongs to one; ``docs/formats/memorinth.md``)."""
     turns = options.get("turns")
+    if turns is None and kind.startswith("escape-in-") and kind[len("escape-in-"):].isdigit():
+        turns = int(kind[len("escape-in-"):])
     if turns is None:
         return kind, difficulty
     return f"escape-in-{turns}", grade(game.rules.variant, turns)
@@ -376,7 +380,7 @@ def describe(game: MemorinthGame, puzzle: dict[str, Any]) -> str:
     state = puzzle_state(game, puzzle)
     out = io.StringIO()
     out.write(f"Leave the forest in {puzzle.get('turns', '?')} own turns ({puzzle.get('difficulty', '')}; solitaire, "
-              "every card known: each turn flip a card, then follow a character; MR-26)\n")
+              "every card known: each turn flip a card, then follow a character)\n")
     draw(state, out, 0)
     out.write(f"  notation: {state.to_notation()}\n")
     return out.getvalue()

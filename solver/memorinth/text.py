@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.memorinth import layout as R
 from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, Deck
-from solver.memorinth.layout import CHAR, CLOVER, DOWN, LAST, PIECE, START, SUPPLY, UP
+from solver.memorinth.layout import CHAR, CLOVER, DOWN, LAST, PIECE, ROUND, START, SUPPLY, UP
 from solver.results import SolveResult
 
 if TYPE_CHECKING:
@@ -29,6 +29,11 @@ def describe(game: MemorinthGame, position: MemorinthState | MemorinthView) -> s
     draw(position, out)
     out.write(f"notation: {position.to_notation()}\n")
     return out.getvalue()
+
+
+def turn_label(game: MemorinthGame, position: MemorinthState | MemorinthView) -> str:
+    """The round the position is in (a review's ``gameTurn``)."""
+    return f"round {int(position.vec[ROUND])}"
 
 
 def render(verb: str, result: Any) -> str | None:
@@ -120,7 +125,7 @@ def draw(state: Any, out: TextIO, viewer: int | None = None) -> None:
     if state.is_terminal():
         w = state.winner()
         out.write("   game over: " + (f"{R.COLOURS[w]} (player {w}) left the forest\n" if w is not None
-                                      else "nobody can ever leave the forest (MR-19)\n"))
+                                      else "nobody can ever leave the forest\n"))
     if viewer is not None:
         out.write(f"   seen from {R.COLOURS[viewer]}: '?' = underside not known, else the side underneath\n")
 

@@ -15,14 +15,14 @@ from solver.mnemonic.planner import (ASSUMPTION_ESTIMATE, ASSUMPTION_HORIZON, AS
                                      TABLE_PHASES, Evaluation, Horizon, draw_odds, evaluate, group_now_odds,
                                      ranked, roll_odds)
 from solver.mnemonic.state import MnemonicState
-from solver.results import HintResult, MoveInfo, SolveResult
+from solver.results import PROBABILITY, HintResult, MoveInfo, SolveResult, percent
 from solver.search import SearchContext
 
-VALUE_MEANING = ("probability that a Group Scene ends in Victory within the horizon, playing on optimally "
-                 "(exact expectimax over the planning model, docs/rules/mnemonic.md MN-33..MN-38)")
-VALUE_MEANING_ESTIMATE = ("estimated probability of a Victory in the rest of the session (rule "
-                          "planner.sessionRounds), playing on optimally: exact expectimax within the horizon, "
-                          "the continuation estimate beyond it (docs/rules/mnemonic.md MN-33..MN-44)")
+VALUE_MEANING = ("probability that a Group Scene ends in Victory within the horizon (the rounds and Group Scenes "
+                 "the plan looks ahead), every player playing on as well as possible; exact over the planning model")
+VALUE_MEANING_ESTIMATE = ("estimated probability of a Victory in the rest of the session, every player playing on as "
+                          "well as possible: exact within the horizon (the rounds and Group Scenes the plan looks "
+                          "ahead), estimated beyond it")
 #: how long a position with one legal move may search (it answers at once with the smallest horizon)
 ONLY_MOVE_SECONDS = 0.2
 
@@ -49,19 +49,26 @@ def advised_player(state: MnemonicState, player: int | None) -> int:
     return player
 
 
-def _odds_text(n: int, success: Fraction) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}: succeeds {fraction_text(success)} ({float(success):.1%})"
+def chance(p: Fraction, fractions: bool = False) -> str:
+    """An exact chance for a person: a percentage (``>99.9%`` never rounds to a certainty), with the fraction in
+    lowest terms first when asked for (``fractions``: the hint option ``--fractions``)."""
+    return f"{fraction_text(p)} ({percent(float(p))})" if fractions else percent(float(p))
 
 
-def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: int | None) -> tuple[str, dict[str, Any]]:
-    """A one-line reason and the figures behind it."""
+def _odds_text(n: int, success: Fraction, fractions: bool = False) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}: succeeds {chance(success, fractions)}"
+
+
+def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: int | None,
+         fractions: bool = False) -> tuple[str, dict[str, Any]]:
+    """A one-line reason and the figures behind it (chances as percentages; with ``fractions`` exact too)."""
     phase = state.phase
     extra: dict[str, Any] = {}
     if phase == "scene-card":
         if action == S.DRAW:
             odds = draw_odds(state, observer)
             extra["drawOdds"] = {k: fraction_text(v) for k, v in odds.items()}
-            return ("draw from the deck: " + ", ".join(f"{k} {fraction_text(v)}" for k, v in odds.items()), extra)
+            return ("draw from the deck: " + ", ".join(f"{k} {chance(v, fractions)}" for k, v in odds.items()), extra)
         card = action
         extra.update({"card": card_code(card), "prompt": prompt(card), "category": CATEGORIES[category(card)]})
         follow = evaluation.best_next.get(action)
@@ -72,7 +79,7 @@ def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: in
             odds = roll_odds(child, follow[0]) if child.phase == "scene-skill" else None
             if odds is not None:
                 extra["success"] = fraction_text(odds[1])
-                text += f" ({_odds_text(*odds)})"
+                text += f" ({_odds_text(*odds, fractions)})"
         same = [c for c in state.players[state.focus].hand if c != card and category(c) == category(card)]
         if same:
             extra["sameSuit"] = [card_code(c) for c in same]
@@ -88,17 +95,17 @@ def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: in
             extra.update({"dice": n, "success": fraction_text(success), "complication": fraction_text(1 - success)})
             if action >= S.ASK:
                 helper = (action - S.ASK) // 10
-                return (f"with {state.players[helper].name}'s help ({_odds_text(n, success)}); "
+                return (f"with {state.players[helper].name}'s help ({_odds_text(n, success, fractions)}); "
                         "both skills are at risk", extra)
             if S.LEARN <= action < S.PASS:
-                return f"learn a new {SUITS[action - S.LEARN]} skill ({_odds_text(n, success)})", extra
-            return _odds_text(n, success), extra
+                return f"learn a new {SUITS[action - S.LEARN]} skill ({_odds_text(n, success, fractions)})", extra
+            return _odds_text(n, success, fractions), extra
         return "choose the helper's skill next", extra
     if phase == "scene-help":
         odds = roll_odds(state, action)
         if odds is not None:
             extra.update({"dice": odds[0], "success": fraction_text(odds[1])})
-            return f"this skill is at risk if the roll fails ({_odds_text(*odds)})", extra
+            return f"this skill is at risk if the roll fails ({_odds_text(*odds, fractions)})", extra
         return "help", extra
     if phase == "scene-weave":
         m = state.adversary_pool()
@@ -124,8 +131,8 @@ def _why(state: MnemonicState, action: int, evaluation: Evaluation, observer: in
         if action in (S.GROUP, S.TRY_AGAIN):
             v, d, w = group_now_odds(state, observer)
             extra["groupNow"] = {"victory": fraction_text(v), "defeat": fraction_text(d), "draw": fraction_text(w)}
-            return (f"face the Adversary's {state.adversary_pool()} dice now: Victory {fraction_text(v)} "
-                    f"({float(v):.1%}) in this scene", extra)
+            return (f"face the Adversary's {state.adversary_pool()} dice now: Victory {chance(v, fractions)} in this "
+                    "scene", extra)
         if action in (S.ROUND, S.REGROUP):
             return "another round of Individual Scenes first (more complications are likely)", extra
         return "end the session here (no further Victory)", extra
@@ -152,8 +159,8 @@ def scene_success(state: MnemonicState, cat: int) -> Fraction:
             best = max(best, individual_odds(state.dice(p, s, helped=True)).success)
     learnable = (rules["learning.allowed"] and len(player.skills) < rules["skills.maxPerCharacter"]
                  and not (rules["learning.onlyWithoutMatch"] and matching) and (not joker or rules["joker"] == "wild"))
-    if not matching and not can_help and not learnable:
-        return Fraction(1)  # a scene without a roll complicates nothing
+    if not matching and (rules["scene.passWithoutMatch"] or (not can_help and not learnable)):
+        return Fraction(1)  # a scene played without a roll (pass, MN-17) complicates nothing
     return best
 
 
@@ -179,39 +186,43 @@ def myopic_values(state: MnemonicState, observer: int | None) -> dict[int, Fract
 
 
 def myopic_hint(state: MnemonicState, who: int, observer: int | None, full: bool, top: int,
-                evaluation: Evaluation) -> HintResult:
+                evaluation: Evaluation, fractions: bool = False) -> HintResult:
     """Ranked by the scene's own exact odds, clearly labelled as a fallback."""
     values = myopic_values(state, observer)
     order = sorted(values, key=lambda a: (-values[a], state.legal_actions().index(a)))
     infos = []
     for action in order[:top]:
-        why, extra = _why(state, action, evaluation, observer)
+        why, extra = _why(state, action, evaluation, observer, fractions)
         extra["exact"] = fraction_text(values[action])
         infos.append(MoveInfo(state.action_to_string(action), float(values[action]), [state.action_to_string(action)],
                               why, extra=extra))
     return HintResult("mnemonic", infos, {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": full,
+        "valueUnit": PROBABILITY,
         "valueMeaning": "exact chance that this scene ends without a new complication (fallback: the plan to "
                         "the next Group Scene did not fit the search limits; raise limits.time_ms or limits.nodes)",
         "fallback": True, "optimal": False, "horizon": None, "requestedHorizon": evaluation.requested.to_json(),
         "complete": False, "states": evaluation.states, "adversaryPool": state.adversary_pool()})
 
 
-def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int) -> HintResult:
+def chance_hint(state: MnemonicState, observer: int | None, full: bool, top: int,
+                fractions: bool = False) -> HintResult:
     """At a chance node: the outcomes and their exact probabilities (by suit for a draw, unless full information)."""
     infos: list[MoveInfo] = []
     if state.phase in ("scene-draw", "group-draw") and not full:
         for name, p in draw_odds(state, observer).items():
             infos.append(MoveInfo(f"reveal a {name[:-1] if name != 'joker' else 'joker'} card", float(p), [],
-                                  f"{fraction_text(p)} of the unseen cards", extra={"probability": fraction_text(p)}))
+                                  f"{chance(p, fractions)} of the unseen cards",
+                                  extra={"probability": fraction_text(p)}))
     else:
         for action, p in state.chance_outcomes_exact():
             infos.append(MoveInfo(state.action_to_string(action), float(p), [state.action_to_string(action)],
-                                  f"probability {fraction_text(p)}", extra={"probability": fraction_text(p)}))
+                                  f"probability {chance(p, fractions)}", extra={"probability": fraction_text(p)}))
     infos.sort(key=lambda m: -m.value)
     return HintResult("mnemonic", infos[:top], {
         "chance": True, "phase": state.phase, "player": observer, "fullInformation": full,
-        "valueMeaning": "exact probability of the chance outcome", "adversaryPool": state.adversary_pool()})
+        "valueMeaning": "exact probability of the chance outcome", "valueUnit": PROBABILITY,
+        "adversaryPool": state.adversary_pool()})
 
 
 def search_limits(ctx: SearchContext) -> tuple[float | None, int, bool]:
@@ -276,34 +287,35 @@ def reporter(ctx: SearchContext, build: Callable[[Evaluation], Any]) -> Callable
 
 def hint(state: MnemonicState, ctx: SearchContext, top: int = 3, player: int | None = None,
          full_information: bool = False, horizon: Horizon | None = None,
-         shape: Callable[[HintResult], HintResult] | None = None) -> HintResult:
+         shape: Callable[[HintResult], HintResult] | None = None, fractions: bool = False) -> HintResult:
     """Ranked moves for the advised player (observation-level information unless ``full_information``).
 
     ``shape`` (the view layer's finishing) is applied to the interim reports sent while the search runs
-    (``isDuringSearch``: the deepest horizon completed so far); the caller applies it to the final answer."""
+    (``isDuringSearch``: the deepest horizon completed so far); the caller applies it to the final answer.
+    ``fractions``: the reasons give exact chances as fractions too (percentages only by default)."""
     if state.is_terminal():
         raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
     who = advised_player(state, player)
     observer = None if full_information else who
     if state.is_chance_node():
-        return chance_hint(state, observer, full_information, top)
+        return chance_hint(state, observer, full_information, top, fractions)
     target = horizon or horizon_of(state)
 
     def interim(evaluation: Evaluation) -> HintResult:
-        result = hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+        result = hint_result(state, ctx, evaluation, who, observer, bool(full_information), top, fractions)
         result = shape(result) if shape is not None else result
         result.is_during_search = True
         return result
 
     evaluation = run_evaluation(state, ctx, observer, target, reporter(ctx, interim))
-    return hint_result(state, ctx, evaluation, who, observer, bool(full_information), top)
+    return hint_result(state, ctx, evaluation, who, observer, bool(full_information), top, fractions)
 
 
 def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation, who: int, observer: int | None,
-                full_information: bool, top: int) -> HintResult:
+                full_information: bool, top: int, fractions: bool = False) -> HintResult:
     """The hint's answer from the planner's evaluation (the final one, or the best so far)."""
     if evaluation.horizon is None:
-        result = myopic_hint(state, who, observer, bool(full_information), top, evaluation)
+        result = myopic_hint(state, who, observer, bool(full_information), top, evaluation, fractions)
         result.root_info.update(_search_info(state, ctx, evaluation))
         return result
     valued = [a for a in evaluation.actions if a in evaluation.values]
@@ -321,11 +333,11 @@ def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation
     top_value = max(evaluation.values[a] for a in order)
     infos = []
     for action in order[:top]:
-        why, extra = _why(state, action, evaluation, observer)
+        why, extra = _why(state, action, evaluation, observer, fractions)
         if action == order[0] and evaluation.values[action] < top_value:
             extra["baseMove"] = True
-            why += (f"; kept: the base policy's move, within {MARGIN} of the best estimate (the estimate's error, "
-                    "MN-44)")
+            why += (f"; kept: the base policy's move (face the Adversary; try again while someone can bring a skill), "
+                    f"within {100 * MARGIN:.0f} percentage point of the best estimate, the estimate's own error")
         pv = [state.action_to_string(action)]
         follow = evaluation.best_next.get(action)
         if follow is not None:
@@ -349,7 +361,8 @@ def hint_result(state: MnemonicState, ctx: SearchContext, evaluation: Evaluation
     best = top_value
     root: dict[str, Any] = {
         "player": who, "phase": state.phase, "round": state.round, "fullInformation": bool(full_information),
-        "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING, "value": best,
+        "valueMeaning": VALUE_MEANING_ESTIMATE if evaluation.continuation else VALUE_MEANING,
+        "valueUnit": PROBABILITY, "value": best,
         "horizon": evaluation.horizon.to_json(), "requestedHorizon": evaluation.requested.to_json(),
         "complete": evaluation.complete, "optimal": optimal, "status": status, "states": evaluation.states,
         "seconds": round(evaluation.seconds, 4), "adversaryPool": state.adversary_pool(),

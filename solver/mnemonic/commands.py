@@ -7,6 +7,7 @@ a dealt view, its hint, and the review of the documented session (``docs/session
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -19,7 +20,9 @@ from solver.options import Argument, Command, Example, Option
 
 OPTIONS = {
     "hint": (Option("horizon", "--horizon", str, None, "rounds and Group Scenes the plan may use, R,G (default: rules "
-                    "planner.rounds, planner.groupScenes)", parse=parse_horizon),),
+                    "planner.rounds, planner.groupScenes)", parse=parse_horizon),
+             Option("fractions", "--fractions", bool, False, "give exact chances as fractions in lowest terms too "
+                    "(the reasons show percentages only by default)")),
     "selfplay": (Option("maxRounds", "--max-rounds", int, 3, "rounds of Individual Scenes a session may last (it "
                         "stops at its first Victory)", lo=1, hi=6),),
 }
@@ -80,12 +83,21 @@ def demo_record() -> str:
                        "moves": [{"move": move} for move in DEMO_SESSION]})
 
 
-DEMO = (
-    Example("Exact odds of an Individual Scene", ("odds", "--individual", "3")),
-    Example("Exact odds of a Group Scene", ("odds", "--players", "3,2,0", "--adversary", "4")),
-    Example("Deal a two-player Into the Grey session: player 0's view", DEMO_NEW),
-    Example("Player 0 leads the first scene: which card?", ("hint", "{previous}", "--nodes", "30000")),
-    Example("Review player 0's decisions in the documented session (docs/sessions/mnemonic.md)",
-            ("review", demo_record(), "--nodes", "30000"),
-            note="moves: " + "; ".join(DEMO_SESSION)),
-)
+def __getattr__(name: str) -> Any:
+    """``DEMO``, built when first read (its review example deals a game: no other command pays for it)."""
+    if name == "DEMO":
+        return _demo()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _demo() -> tuple[Example, ...]:
+    return (
+        Example("Exact odds of an Individual Scene", ("odds", "--individual", "3")),
+        Example("Exact odds of a Group Scene", ("odds", "--players", "3,2,0", "--adversary", "4")),
+        Example("Deal a two-player Into the Grey session: player 0's view", DEMO_NEW),
+        Example("Player 0 leads the first scene: which card?", ("hint", "{previous}", "--nodes", "30000")),
+        Example("Review player 0's decisions in the documented session (docs/sessions/mnemonic.md)",
+                ("review", demo_record(), "--nodes", "30000"),
+                note="moves: " + "; ".join(DEMO_SESSION)),
+    )

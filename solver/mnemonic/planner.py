@@ -51,11 +51,11 @@ MARGIN = 0.01
 TABLE_PHASES = ("table", "after-victory", "after-defeat")
 ASSUMPTIONS = (
     "card ranks only tell the story: a card counts by its suit (or as a Joker)",
-    "other players' hidden hands are open: they may play any suit the unseen cards still hold (MN-36)",
+    "other players' hidden hands are open: they may play any suit the unseen cards still hold",
 )
 ASSUMPTION_HORIZON = "the plan maximises the chance of a Victory within the horizon; ending is worth nothing"
 ASSUMPTION_ESTIMATE = ("beyond the horizon the rest of the session is estimated: face the Adversary after every "
-                       "round, try again while allowed, scenes with the best matching skill (MN-44)")
+                       "round, try again while allowed, scenes with the best matching skill")
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from solver.datafiles import PACKAGE_DATA
 from solver.errors import InvalidInputError
 from solver.mnemonic.cards import check_name
 from solver.validate import as_object
@@ -222,7 +222,7 @@ def rules_from_json(obj: Any, field: str = "rules") -> MnemonicRules:
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> MnemonicRules:
     if path == "":
-        text = resources.files("solver").joinpath("data/mnemonic_rules.json").read_text(encoding="utf-8")
+        text = (PACKAGE_DATA / "mnemonic_rules.json").read_text(encoding="utf-8")
         where = "rules(default)"
     else:
         try:

@@ -11,7 +11,7 @@ from solver.mnemonic.cards import SUIT_SYMBOLS, card_code, card_name, prompt
 from solver.mnemonic.odds import GroupOdds, IndividualOdds, fraction_text
 from solver.mnemonic.state import MnemonicState
 from solver.mnemonic.view import MnemonicView
-from solver.results import HintResult, render_hint
+from solver.results import HintResult, percent, render_hint
 
 PHASE_TEXT = {
     "scene-card": "chooses a card from hand or draws one",
@@ -69,6 +69,12 @@ def describe_session(state: MnemonicState, player: int | None = None, view: bool
     return "\n".join(line for line in lines if line is not None) + "\n"
 
 
+def turn_label(game: Any, position: State | View) -> str:
+    """The round of the session (a review's ``gameTurn``)."""
+    state = position.known if isinstance(position, MnemonicView) else position
+    return f"round {state.round}"
+
+
 def render(verb: str, result: Any) -> str | None:
     """The text of a verb's result: the hint's ranked moves with its horizon, search size, scene prompt and the
     Adversary's pool; ``None`` (the generic ``key: value`` lines) for the other verbs."""
@@ -114,7 +120,7 @@ def group_text(odds: GroupOdds) -> str:
         value = odds.get(name)
         text += f"  {name:<12}  {fraction_text(value):>22}  {float(value):9.4%}\n"
     if odds.nobody_rolls:
-        text += "  nobody rolls a die: the outcome is set by rules group.nobodyRolls (MN-6)\n"
+        text += "  nobody rolls a die: the outcome is set by the rule group.nobodyRolls\n"
     return text
 
 
@@ -122,5 +128,5 @@ def puzzle_answer(puzzle: dict[str, Any]) -> str:
     """A best-call puzzle's proven answer in one line (the answers page, the solution's picture)."""
     also = puzzle.get("alsoCorrect") or []
     same = f" (or {', '.join(also)}: same suit)" if also else ""
-    return (f"{puzzle['solution']}{same}: Victory chance {puzzle['value']:.4f}, better than any other choice by "
-            f"{puzzle['margin']:.4f}")
+    return (f"{puzzle['solution']}{same}: Victory chance {percent(puzzle['value'])}, better than any other choice by "
+            f"{100 * puzzle['margin']:.1f} percentage points")

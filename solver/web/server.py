@@ -56,7 +56,8 @@ from starlette.staticfiles import StaticFiles
 from solver.datafiles import restrict
 from solver.engine import QueryError, decode_query, unrun_answers
 from solver.errors import SolverError
-from solver.protocol import CONTROL_ACTIONS, Query, answer_query, query_action, read_query, unknown_fields, version_json
+from solver.protocol import (CONTROL_ACTIONS, Query, answer_query, cost_ms, query_action, read_query, unknown_fields,
+                             version_json)
 from solver.scheduler import EXPIRED, SHUTDOWN, TERMINATED, ClientBusy, Job, Refused, Scheduler
 from solver.search import Limits
 from solver.validate import decode_json
@@ -78,8 +79,6 @@ MAX_PER_CLIENT = 4
 MAX_WAIT_MS = 30_000
 #: a query whose time cap is at most this runs in the quick lane (moves and positions always do)
 QUICK_MS = 500
-#: actions that only read or change a position: quick whatever their limits say
-POSITION_ACTIONS = frozenset({"legal_moves", "new", "view", "apply", "score", "sample", "games"})
 PAGE_HEADER = "x-page-id"
 #: seconds a stream waits for an answer before it sends a keep-alive (and notices a client that left)
 KEEP_ALIVE_S = 1.0
@@ -158,14 +157,8 @@ class Pages:
         return submitted
 
     def cost_ms(self, query: Query) -> int:
-        """An upper bound on the query's time: 0 for position actions, else its time cap (its time limit, once per
-        analysed turn, or the server's cap)."""
-        if query.action in POSITION_ACTIONS or (query.action == "show" and query.body.get("hint") is not True):
-            return 0
-        asked = query.limits.time_ms
-        if query.action in ("review", "generate") or asked is None:
-            return self.capacity.max_time_ms
-        return min(asked * query.finals, self.capacity.max_time_ms)
+        """An upper bound on the query's time (:func:`solver.protocol.cost_ms`): its lane."""
+        return cost_ms(query, self.capacity.max_time_ms)
 
     def searches_of(self, client: str, page: str | None = None) -> int:
         """How many queries of ``client`` (of its ``page`` when given) are queued or running."""

@@ -240,18 +240,20 @@ def test_hint_ignores_other_players_palantir_peeks_AE29():
 
 def test_solo_hint_keeps_the_policy_move_unless_another_is_significantly_better():
     """Whole-campaign playouts are noisy: a solo hint lists the solo policy's move first unless the best measured
-    move beats it by more than two standard errors of the paired differences (docs/rules/aetherya.md, hints)."""
-    from solver.aetherya.hints import Candidate, _ranked, _significantly_better
+    move beats it significantly on the paired differences (docs/rules/aetherya.md, hints)."""
+    from solver.aetherya.hints import Candidate, _ranked
+    from solver.ranking import significantly_better
 
     def cand(plan, progress, values, default=False):
-        return Candidate(plan=[plan], values=list(values), progress=list(progress), default=default)
+        return Candidate(plan=[plan], values=list(values), progress=list(progress), rounds=[0] * len(values),
+                         protected=default)
 
     policy = cand(1, [12, 13, 12, 14, 13, 12, 13, 12], [10, 20, 15, 18, 12, 11, 14, 16], default=True)
     noisy = cand(2, [13, 12, 13, 14, 13, 13, 12, 13], [12, 18, 16, 17, 13, 12, 15, 15])
-    assert noisy.key > policy.key and not _significantly_better(noisy, policy)
+    assert noisy.mean > policy.mean and not significantly_better(noisy, policy, 2.0)
     assert [c.plan for c in _ranked([noisy, policy])] == [[1], [2]]
     clear = cand(3, [15] * 8, [20, 25, 22, 24, 21, 23, 22, 20])
-    assert _significantly_better(clear, policy)
+    assert significantly_better(clear, policy, 2.0)
     assert [c.plan for c in _ranked([noisy, clear, policy])][0] == [3]
 
 

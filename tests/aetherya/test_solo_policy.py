@@ -207,10 +207,10 @@ def test_solo_ranking_replaces_the_policy_move_only_when_significantly_better():
     fails = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1]
 
     def ranked(better: list[int], safe: bool = False, others: int = 1) -> list[int]:
-        policy = Candidate([1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails], default=True,
-                           goal=4, safe=safe)
-        rest = [Candidate([2 + k], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in (better if k == 0
-                                                                                               else fails)], goal=4)
+        policy = Candidate(plan=[1], values=[10.0] * 12, progress=[4.0 if f else 3.0 for f in fails],
+                           rounds=[0] * 12, protected=True, goal=4, safe=safe)
+        rest = [Candidate(plan=[2 + k], values=[10.0] * 12, rounds=[0] * 12, goal=4,
+                          progress=[4.0 if f else 3.0 for f in (better if k == 0 else fails)])
                 for k in range(others)]
         return [c.plan[0] for c in _ranked([policy, *rest])][:2]
 

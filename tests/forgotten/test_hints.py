@@ -131,15 +131,20 @@ def test_score_reports_route_pairs_and_fatal_rolls():
 
 
 def test_a_hint_says_why_the_plans_move_stays_first_with_a_lower_estimate(game6):
-    """The plan's move stays first unless beaten by 2 standard errors (docs/formats/forgotten.md, planMove); its
-    reason says so when a lower-listed move has the higher estimate, and that move's reason says it is noise, so a
-    player does not read the order as a bug (issue 10, section 4)."""
+    """The plan's move stays first unless another is significantly better on shared rollouts
+    (docs/formats/forgotten.md, planMove); its reason says, in one sentence with the interval, that a lower-listed
+    move with a higher estimate is within noise; the moves after the first follow their values, and none says it is
+    better than a move above it (issue 22, section 2)."""
     for seed in range(6):
         infos = hint(game6.new_initial_state(seed), ctx(1500), top=3).move_infos
+        rest = [m.value for m in infos[1:]]
+        assert rest == sorted(rest, reverse=True)
+        assert not any("better than" in m.why for m in infos[1:])
         higher = [m for m in infos[1:] if m.value > infos[0].value]
         if higher:
-            assert "first as the route plan's move" in infos[0].why
-            assert all("within noise" in m.why for m in higher)
+            assert "within noise: as good as" in infos[0].why and "95% interval" in infos[0].why
+            assert "the route plan's move stays first" in infos[0].why
+            assert all(f"within noise of {infos[0].move}" in m.why for m in higher)
             return
     pytest.fail("no position with a lower-listed higher estimate in six deals")
 

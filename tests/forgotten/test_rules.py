@@ -27,7 +27,7 @@ def test_fg1_cells_are_named_by_the_dice():
     assert board.parse("3,4", "cell") == (4 - 1) * 6 + (3 - 1)
     assert board.name(board.parse("(6, 1)", "cell")) == "6,1"
     assert board.parse("25", "cell") == board.parse("2,5", "cell")
-    with pytest.raises(Exception, match="outside the 6x6 board"):
+    with pytest.raises(Exception, match="off the 6x6 board"):
         board.parse("7,1", "cell")
 
 

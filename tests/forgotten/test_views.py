@@ -92,7 +92,7 @@ def test_fg13_views_round_trip_through_json_and_notation():
      "Erasure"),
     ({"view": 0, "board": ["A???", "@??@", "????"], "turn": 0, "phase": "second", "first": "1,1", "flipped": "1,1"},
      "state.flipped", "nobody has seen"),
-    ("view:0 ????/@??@/???? 0 first flipped 9,9", "state", "outside"),
+    ("view:0 ????/@??@/???? 0 first flipped 9,9", "state", "off the 4x3 board"),
     ("view:7 ????/@??@/???? 0 first", "state", "players 0 and 1"),
 ])
 def test_bad_views_name_the_field(payload, field, text):
@@ -228,6 +228,8 @@ def test_review_finds_a_planted_blunder():
     blunder = result["mistakes"][0]
     assert (blunder["turn"], blunder["played"], blunder["best"]) == (1, "flip 1,3", "flip 3,2")
     assert 0.1 < blunder["valueLost"] < 0.25 and blunder["valueLostCI"][0] > 0
+    assert blunder["grade"] == "blunder" and blunder["lossCI"][0] > 0 and blunder["loss"] == 100 * blunder["valueLost"]
+    assert blunder["gameTurn"] == "turn 8, second flip" and result["lossUnit"] == "percentage points"
 
 
 # -- the exact world search behind the views --------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_demo(capsys):
     code, out, _ = run(capsys, "demo", "--game", "memorinth")
     assert code == 0
     for needle in ("INVENTED", "hint from the player's own information", "shortest escape", "puzzle",
-                   "Master Memorinth", "Review of player 0", "reveal 5M", "left the forest"):
+                   "Master Memorinth", "Review of player 0", "reveal 7M", "left the forest"):
         assert needle in out
 
 

@@ -67,7 +67,8 @@ def test_medium_and_exact_length_puzzles():
     exact = puzzles(game, "medium", 1, seed=5, kind="escape-in-4")[0]
     assert exact["turns"] == 4 and exact["id"] == "memorinth-escape-in-4-medium-5-0"
     assert contract.puzzle_request(game, "escape", "easy", turns=4) == ("escape-in-4", "medium")
-    with pytest.raises(InvalidInputError, match="graded medium"):
+    assert contract.puzzle_request(game, "escape-in-4", "easy") == ("escape-in-4", "medium")  # its own grade
+    with pytest.raises(InvalidInputError, match="always medium"):      # asked for directly: said in words
         puzzles(game, "easy", 1, kind="escape-in-4")
 
 

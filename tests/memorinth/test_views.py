@@ -144,10 +144,16 @@ def test_a_hint_at_top_1000_ranks_every_move_within_its_budget():
 
 
 def test_reasons_say_when_moves_are_within_the_noise():
-    """Issue 10 section 4: two moves whose 95% intervals overlap are said to be within the noise."""
+    """Issue 22 section 2: a move listed below the first whose paired difference to it is within noise says so, with
+    the interval; the moves after the first follow their values, and the first says why when one below shows more."""
     result = contract.hint(GAMES[0], GAMES[0].deal(3), SearchContext(limits=Limits(nodes=600)), top=3)
-    assert "within the noise of" in result.move_infos[0].why
-    assert "within the noise of the best move" in result.move_infos[1].why
+    first, second = result.move_infos[0], result.move_infos[1]
+    assert f"within noise of {first.move}" in second.why and "95% interval" in second.why
+    assert second.extra["lossToFirst"]["ci"][0] <= 0 <= second.extra["lossToFirst"]["ci"][1]
+    values = [m.value for m in result.move_infos[1:]]
+    assert values == sorted(values, reverse=True)
+    if any(m.value > first.value for m in result.move_infos[1:]):
+        assert "within noise: as good as" in first.why
 
 
 @pytest.mark.parametrize("moves,field,error,needle", [
@@ -266,6 +272,7 @@ def test_review_finds_a_planted_blunder():
     worst = result["mistakes"][0]
     assert worst["turn"] == 8 and worst["played"] == "flip a1" and worst["best"] == "flip e1"
     assert worst["valueLost"] > 0.4 and worst["valueLostCI"][0] > 0
+    assert worst["grade"] == "blunder" and worst["gameTurn"].startswith("round ")
     assert len(result["decisions"]) == 5
 
 

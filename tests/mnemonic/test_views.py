@@ -212,6 +212,7 @@ def test_review_finds_a_planted_blunder(build, mn):
     result = review(state.game, record, player=None, limits=Limits(nodes=200_000))
     mistake = result["mistakes"][0]
     assert (mistake["played"], mistake["best"]) == ("end", "group") and mistake["valueLost"] > 0.3
+    assert mistake["grade"] == "blunder" and mistake["lossCI"] == [mistake["loss"]] * 2    # exact values
     assert result["player"] == 0
 
 
@@ -224,7 +225,7 @@ def test_cli_table_session_and_old_flags(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("view:1 mnemonic deck-burner r1 deal")
     assert main(["mnemonic", "legal-moves", path, "--rules", str(rules)]) == 0
-    assert capsys.readouterr().out.strip() == "draw ?"
+    assert capsys.readouterr().out.strip() == "draw ?"      # player 0's card: entered for player 1 if left out
     assert main(["mnemonic", "apply", path, "draw ?", "draw 7H", "draw ?", "draw KS", "--record", path,
                  "--rules", str(rules), "--notation"]) == 0
     line = capsys.readouterr().out.strip()

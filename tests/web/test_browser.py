@@ -88,7 +88,7 @@ def moves_for(token, legal):
 
 def board_target_for(page, board, legal, wanted=None):
     """A data-target on ``board`` that names exactly one legal move (``wanted``, when given)."""
-    for token in page.eval_on_selector_all(f"{board} [data-target]",
+    for token in page.eval_on_selector_all(f"{board} [data-target]:not(.tap-area)",
                                            "els => els.map(e => e.getAttribute('data-target'))"):
         named = moves_for(token, legal)
         if len(named) == 1 and (wanted is None or named[0] == wanted):
@@ -98,7 +98,7 @@ def board_target_for(page, board, legal, wanted=None):
 
 def board_target_offering(page, board, legal, wanted=None):
     """A data-target on ``board`` that names several legal moves, ``wanted`` among them (or any): its first."""
-    for token in page.eval_on_selector_all(f"{board} [data-target]",
+    for token in page.eval_on_selector_all(f"{board} [data-target]:not(.tap-area)",
                                            "els => els.map(e => e.getAttribute('data-target'))"):
         named = moves_for(token, legal)
         if len(named) > 1 and (wanted is None or wanted in named):
@@ -123,7 +123,7 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
     if token is None:
         return False
     played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
-    target = page.locator(f'{board} [data-target="{token}"]').first
+    target = page.locator(f'{board} [data-target="{token}"]:not(.tap-area)').first  # the picture's own, not a tap area
     target.scroll_into_view_if_needed()
     if target.evaluate(CENTRE_HITS):
         target.click()
@@ -178,14 +178,16 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     wait_idle(page)
     assert moves_played(page) == before
     page.click("#review")
+    page.wait_for_selector("#review-progress[data-running=false]", timeout=60_000)
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=60_000)
     wait_idle(page)
     assert page.locator("#hint-list li").count() == 0       # the hint was for the current position
     row = page.locator("#review-table tbody tr").last
     row.click()
     wait_idle(page)
-    assert page.text_content("#status") == f"Review: the position before move {int(row.get_attribute('data-turn')) + 1}"
-    assert page.locator("#moves button").count() == 0        # a past position: nothing to play on it
+    turn = int(row.get_attribute("data-turn"))              # the decision's position: before its move
+    assert page.get_attribute("body", "data-cursor") == str(turn)
+    assert page.text_content("#status").startswith(f"The position after {turn} of ")
     page.click("#review-close")
     wait_idle(page)
     assert page.locator("#moves button").count() > 0 or page.text_content("#status") == "The game is over."

@@ -18,7 +18,13 @@ function headers() {
 /** One query, its final answer (throws EngineError for an error answer). */
 export async function engine(query) {
   const body = { id: nextId++, ...query };
-  const response = await fetch("/api/engine", { method: "POST", headers: headers(), body: JSON.stringify(body) });
+  let response;
+  // 429: this page's two searches are still under way (a stream that is just ending): wait a moment, up to 6 s
+  for (let attempt = 0; ; attempt++) {
+    response = await fetch("/api/engine", { method: "POST", headers: headers(), body: JSON.stringify(body) });
+    if (response.status !== 429 || attempt >= 40) break;
+    await new Promise((resolve) => { setTimeout(resolve, 150); });
+  }
   let answer;
   try {
     answer = await response.json();
@@ -61,9 +67,13 @@ export function stream(query, onAnswer) {
   })();
   return {
     done,
+    /** Terminate the search; its final answer (the best so far, "terminated") still comes through ``done``; the
+     * stream is cut only when it has not ended within two seconds. */
     stop: async () => {
       try { await engine({ action: "terminate", terminateId: id }); } catch { /* already over */ }
-      controller.abort();
+      const ended = await Promise.race([done.then(() => true, () => true),
+                                        new Promise((resolve) => { setTimeout(() => resolve(false), 2000); })]);
+      if (!ended) controller.abort();
     },
   };
 }

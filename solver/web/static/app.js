@@ -3,13 +3,19 @@
 // the table's public information (/table/ID/KEY). It never holds a card its seat may not see. Analysis (hints,
 // reviews, puzzles) posts the seat's own view or record to the engine (/api/engine, /api/stream).
 import { engine, EngineError, stream, tables } from "./api.js";
-import { drawBoard, formatValue } from "./board.js";
+import { drawBoard, formatValue, movesFor } from "./board.js";
+import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
+import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
+import { fitForTouch, revealMove } from "./touch.js";
+import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
+import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const ROUTE = location.pathname.match(/^\/(play|table)\/([^/]+)\/([^/]+)\/?$/);
 const GAMES_KEY = "memory-solver.games";       // the games this browser opened: [{id, url, game, seat, last}]
 const INVITES_KEY = "memory-solver.invites.";  // + game id: the links of a game this browser dealt
+const BUDGET_KEY = "memory-solver.budget";     // the hint budget chosen last (the start form's or the game's)
 
 const S = {
   games: [],          // the games the server offers (action "games")
@@ -22,7 +28,10 @@ const S = {
   hint: null,         // the last hint's answer, while it is for the current position
   hintRun: null,
   review: null,
-  cursor: null,       // the review's selected record entry
+  reviewRun: null,    // the review under way ({done, stop})
+  cursor: null,       // the past position shown: how many of the record's moves (null: the game now)
+  line: null,         // a side line tried on this page (navigation.js newLine), or null
+  shown: null,        // the engine's apply answer for a shown past position or side line (its legalMoves)
 };
 
 // ---------------------------------------------------------------------- busy
@@ -53,7 +62,7 @@ function say(element, text, kind = "error") {
 }
 
 function budget() {
-  const value = params.get("nodes") ? `nodes:${params.get("nodes")}` : $("budget").value;
+  const value = params.get("nodes") ? `nodes:${params.get("nodes")}` : (S.id ? $("play-budget") : $("budget")).value;
   const [kind, amount] = value.split(":");
   return kind === "nodes" ? { nodes: Number(amount) } : { time_ms: Number(amount) };
 }
@@ -144,6 +153,7 @@ function fillStartFields() {
   $("mode").innerHTML = "";
   if (mode) for (const choice of mode.choices || [mode.default]) $("mode").append(new Option(choice, choice));
   if (mode) $("mode").value = mode.default;
+  renderParameters(g, $("more-params"));
   fillSeats();
 }
 
@@ -167,6 +177,7 @@ function startSpec() {
     const value = $(element).value;
     if (String(value) !== String(g.parameters[param].default)) changed.push(`${param}=${value}`);
   }
+  changed.push(...changedParameters(g, $("more-params")));
   return changed.length ? `${g.name}(${changed.join(",")})` : g.name;
 }
 
@@ -262,6 +273,20 @@ async function take(answer) {
   showBusy();
   rememberGame(answer);
   await render();
+  await enterForced();
+}
+
+/** A real table entered from this page alone: an entry whose only legal form is masked (a card nobody here has
+ * seen: `card ?`, `chance ?`) is entered for the player, with no click (docs/records.md, "No entry for a card the
+ * player has not seen"). Where other seats have pages, the seat that sees the card enters it there. */
+async function enterForced() {
+  const answer = S.answer;
+  const alone = answer.mode === "table" && answer.seats.filter((s) => s.by === "human").length <= 1;
+  const [only, ...others] = answer.legalMoves || [];
+  if (!alone || S.role !== "seat" || others.length || !only || !/(^|\s)\?($|\s)/.test(only)) return;
+  if (S.forcedAt === answer.revision) return;  // refused once at this revision: the player decides
+  S.forcedAt = answer.revision;
+  await change(() => S.server.moves([only], answer.record.moves.length));
 }
 
 async function render() {
@@ -277,6 +302,14 @@ async function render() {
   $("redo").disabled = !seat || !answer.canRedo;
   $("hint").disabled = !seat || answer.over || S.hintRun !== null;
   $("full-record").hidden = !answer.fullRecord;
+  const summarise = seat && answer.over;
+  if (!summarise) $("summary-panel").hidden = true;
+  else if ($("summary-panel").dataset.revision !== String(answer.revision)) {
+    $("summary-panel").dataset.revision = String(answer.revision);
+    renderSummary($("summary"), answer.game, answer.view)
+      .then(() => { $("summary-panel").hidden = false; })
+      .catch((error) => say($("message"), `no score: ${error.message}`));
+  }
   const training = seat && answer.mode === "dealt" && !answer.fullRecord &&
     answer.seats.filter((s) => s.by === "human").length === 1;
   $("reveal").hidden = !training;
@@ -287,12 +320,35 @@ function entries(count) {
 }
 
 function playable() {
-  return S.cursor === null ? S.answer.legalMoves : [];
+  if (live()) return S.answer.legalMoves;
+  return S.shown && !S.shown.terminal ? S.shown.legalMoves : [];
+}
+
+/** A move chosen on the board or in the list: played on the game now, else tried in a side line on this page. */
+function boardMove(move) {
+  if (live()) return play(move);
+  clearHint();
+  if (!S.line) {
+    S.line = newLine(S.answer.record.start, entries(S.cursor), `Side line after move ${S.cursor}`);
+    S.line.from = S.cursor;
+  }
+  playInLine(S.line, move);
+  return guarded(showNavigation)();
+}
+
+/** The position the board shows, as an engine query's {state, moves}: the game now, a past position, a side line. */
+function shownPosition() {
+  if (S.line) return { state: S.line.state, moves: S.line.moves.slice(0, S.line.at) };
+  if (S.cursor !== null) return { state: S.answer.record.start, moves: entries(S.cursor) };
+  return { state: S.answer.view, moves: [] };
+}
+
+function live() {
+  return S.line === null && S.cursor === null;
 }
 
 async function drawPosition() {
   const answer = S.answer;
-  const count = S.cursor === null ? answer.record.moves.length : S.cursor;
   let query;
   if (S.role === "table") {
     if (!answer.position) {  // the seats see different things: what all of them know, as text
@@ -306,16 +362,27 @@ async function drawPosition() {
       return;
     }
     query = { action: "show", game: answer.game, state: answer.position };
-  } else if (S.cursor === null) {
-    query = { action: "show", game: answer.game, state: answer.view };
   } else {
-    query = { action: "show", game: answer.game, state: answer.record.start, moves: entries(count) };
+    query = { action: "show", game: answer.game, ...shownPosition() };
   }
-  if (S.cursor !== null) query.hint = reviewHint(S.cursor);
-  else if (S.hint) query.hint = S.hint;
   const ticket = ++drawings;  // a newer drawing (the next event) wins over one still under way
-  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), play),
+  S.shown = null;
+  if (!live() && S.role !== "table") {
+    try {
+      S.shown = await engine({ action: "apply", game: answer.game, ...shownPosition() });
+    } catch (error) {
+      say($("message"), error.message);
+    }
+    if (ticket !== drawings) return;
+  }
+  if (S.hint) query.hint = S.hint;
+  else if (S.cursor !== null && !S.line) query.hint = reviewHint(S.cursor);
+  document.body.dataset.cursor = S.cursor === null ? "" : String(S.cursor);
+  document.body.dataset.line = S.line ? String(S.line.at - S.line.base) : "";
+  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), boardMove),
                  () => ticket === drawings);
+  revealMove($("board"), query.hint?.moveInfos?.[0]?.move, movesFor);
+  renderMoves();
 }
 let drawings = 0;
 
@@ -323,7 +390,10 @@ let drawings = 0;
 async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
     const answer = await engine(query);
-    if (current()) drawBoard(element, answer.svg, legal, onMoves);
+    if (current()) {
+      drawBoard(element, answer.svg, legal, onMoves);
+      fitForTouch(element);
+    }
   } catch (error) {
     if (!(error instanceof EngineError) || !/picture/.test(error.message)) throw error;
     const answer = await engine({ ...query, svg: false });
@@ -342,7 +412,8 @@ function renderStatus() {
   const seat = answer.player;
   const engineSeat = answer.seats.find((s) => s.player === who)?.by === "engine";
   let text;
-  if (S.cursor !== null) text = `Review: the position before move ${S.cursor + 1}`;
+  if (S.line) text = `${S.line.label}: ${S.line.at - S.line.base} moves tried (the game is not changed).`;
+  else if (S.cursor !== null) text = `The position after ${S.cursor} of ${answer.record.moves.length} moves (End: the game now).`;
   else if (answer.over) text = "The game is over.";
   else if (answer.thinking || engineSeat) text = `Seat ${who} (the engine) is thinking...`;
   else if (who === -1 && (S.role === "table" || !answer.legalMoves.length)) {
@@ -378,18 +449,20 @@ function choose(moves, token, element, act) {
 function renderMoves() {
   const box = $("moves");
   box.innerHTML = "";
-  if (S.cursor !== null) {  // the board shows a past position: moves are played on the game, after the review
-    box.textContent = "Reviewing a past position: Back to the game to play on.";
-    return;
-  }
   const best = S.hint?.moveInfos?.[0]?.move;
-  for (const move of S.answer.legalMoves) {
+  if (!live()) {  // a past position: a move tried here starts a side line (the game is not changed)
+    const note = document.createElement("p");
+    note.className = "help";
+    note.textContent = "A past position: a move played here is tried in a side line.";
+    box.append(note);
+  }
+  for (const move of playable()) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = move;
     button.dataset.move = move;
     if (move === best) button.classList.add("best");
-    button.addEventListener("click", () => play(move));
+    button.addEventListener("click", () => boardMove(move));
     box.append(button);
   }
 }
@@ -398,14 +471,23 @@ function renderMoveList() {
   const list = $("move-list");
   list.innerHTML = "";
   const mistakes = new Set((S.review?.mistakes || []).map((d) => d.turn));
-  S.answer.record.moves.forEach((m, i) => {
+  const moves = S.answer.record.moves;
+  const at = S.line ? S.line.base : S.cursor ?? moves.length;
+  moves.forEach((m, i) => {
     const item = document.createElement("li");
-    item.append(document.createTextNode(m.move));
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "list-move";
+    button.textContent = m.move;
+    button.title = "show the position after this move";
+    button.addEventListener("click", () => goTo(i + 1));
+    item.append(button);
     if (mistakes.has(i)) item.classList.add("mistake");
-    if (S.cursor === i) item.classList.add("cursor");
+    if (at === i + 1) item.classList.add("cursor");
     list.append(item);
   });
-  list.scrollTop = list.scrollHeight;
+  const current = list.querySelector("li.cursor");  // scrolled into the list's view (not the page's)
+  if (current) list.scrollTop = Math.max(0, current.offsetTop - list.clientHeight / 2);
 }
 
 /** This seat's own link and QR code (to open it on another device) and, on the page that dealt the game, the other
@@ -484,51 +566,68 @@ function clearHint() {
   $("hint-list").innerHTML = "";
   $("hint-meaning").textContent = "";
   $("stop").disabled = true;
+  delete $("hint-panel").dataset.state;
 }
 
 async function hint() {
   if (S.answer.over || S.hintRun) return;
   say($("message"), "");
-  const query = { action: "hint", game: S.answer.game, state: S.answer.view, top: 5, limits: budget(),
+  const position = shownPosition();
+  const query = { action: "hint", game: S.answer.game, ...position, top: 5, limits: budget(),
                   seed: Number(params.get("hintSeed") || 0), reportDuringSearchEvery: 0.5 };
   $("stop").disabled = false;
   $("hint").disabled = true;
-  const revision = S.answer.revision;
-  const run = stream(query, (answer) => { S.hint = answer; renderHint(answer); });
+  $("hint-panel").dataset.state = "started";
+  const same = () => S.hintRun === run;  // the position has not changed since (a change clears the hint)
+  let drawn = 0;
+  const run = stream(query, (answer) => {
+    if (!same()) return;
+    S.hint = answer;
+    renderHint(answer);
+    if (answer.moveInfos?.length && Date.now() - drawn > 1500) {  // the best so far drawn while the search runs
+      drawn = Date.now();
+      drawPosition();
+    }
+  });
   S.hintRun = run;
   try {
     const final = await run.done;
-    if (S.answer.revision === revision) {
-      S.hint = final;
-      renderHint(final);
-      await drawPosition();
-      renderMoves();
-    }
+    if (same() && final) S.hint = final;
   } catch (error) {
     if (error.name !== "AbortError") say($("message"), error.message);
   } finally {
-    S.hintRun = null;
-    $("stop").disabled = true;
-    $("hint").disabled = S.answer.over;
+    if (same()) {  // finished or stopped: the best result so far stays listed, drawn and outlined
+      S.hintRun = null;
+      if (S.hint) {
+        renderHint(S.hint, true);
+        await drawPosition();
+      }
+    }
+    $("stop").disabled = S.hintRun === null;
+    $("hint").disabled = S.answer.over || S.hintRun !== null;
   }
 }
 
-function renderHint(answer) {
+function renderHint(answer, over = false) {
   const meaning = answer.rootInfo?.valueMeaning || "";
-  const searching = answer.isDuringSearch ? " (searching...)" : answer.terminated ? " (stopped)" : "";
+  const stopped = answer.terminated || (over && answer.isDuringSearch);
+  const searching = stopped ? " (stopped: the best so far)" : answer.isDuringSearch ? " (searching...)" : "";
+  $("hint-panel").dataset.state = stopped ? "stopped" : answer.isDuringSearch ? "searching" : "done";
   $("hint-meaning").textContent = `value: ${meaning}${searching}`;
   const list = $("hint-list");
   list.innerHTML = "";
+  // the engine's unit decides how a value reads: "probability" as a percentage (docs/engine.md, valueUnit)
+  const unit = answer.rootInfo?.valueUnit === "probability" ? "probability" : meaning;
   const values = (answer.moveInfos || []).map((m) => m.value);
   const top = Math.max(...values.map(Math.abs), 1e-9);
   for (const m of answer.moveInfos || []) {
     const item = document.createElement("li");
     item.dataset.move = m.move;
-    const ci = m.valueCI ? ` [${formatValue(m.valueCI[0], meaning)}, ${formatValue(m.valueCI[1], meaning)}]` : "";
+    const ci = m.valueCI ? ` [${formatValue(m.valueCI[0], unit)}, ${formatValue(m.valueCI[1], unit)}]` : "";
     item.innerHTML = '<span class="move"></span><span class="value"></span><span class="why"></span>' +
       '<div class="bar"><span></span></div>';
     item.querySelector(".move").textContent = m.move;
-    item.querySelector(".value").textContent = formatValue(m.value, meaning) + ci;
+    item.querySelector(".value").textContent = formatValue(m.value, unit) + ci;
     item.querySelector(".why").textContent = m.why || "";
     item.querySelector(".bar span").style.width = `${Math.max(2, (100 * Math.abs(m.value)) / top)}%`;
     list.append(item);
@@ -570,46 +669,58 @@ async function reveal() {
   }
 }
 
+/** The review's limits: a sample budget is each decision's; a time budget is each decision's share of the whole
+ * review's time (at most the server's 30 s cap). */
+function reviewLimits() {
+  const limits = budget();
+  if (limits.nodes) return limits;
+  return { time_ms: Math.min(30000, limits.time_ms * Math.max(1, S.answer.record.moves.length)) };
+}
+
 async function review() {
+  if (S.reviewRun) return;
   clearHint();  // the review draws each decision's own best move; the last hint was for the current position
   await drawPosition();
-  renderMoves();
-  say($("message"), "Reviewing...", "ok");
-  try {
-    S.review = await engine({ action: "review", game: S.answer.game, record: S.answer.record,
-                              player: S.answer.player, limits: budget(), seed: 0 });
-  } catch (error) {
-    say($("message"), error.message);
-    return;
-  }
-  say($("message"), "");
+  S.review = null;
   $("review-panel").hidden = false;
-  const lost = Number((S.review.totalValueLost ?? 0).toPrecision(3));
-  $("review-summary").textContent = `${S.review.decisions.length} decisions of seat ${S.answer.player}; ` +
-    `best move played ${Math.round(100 * (S.review.bestMoveRate ?? 0))}% of the time; value lost ${lost}. ` +
-    (S.review.valueMeaning ? `(value: ${S.review.valueMeaning})` : "");
-  const body = $("review-table").querySelector("tbody");
-  body.innerHTML = "";
-  const mistakes = new Set(S.review.mistakes.map((d) => d.turn));
-  for (const d of S.review.decisions) {
-    const row = document.createElement("tr");
-    row.dataset.turn = d.turn;
-    for (const text of [d.turn + 1, d.played, d.best ?? "-", d.valueLost ?? "?"]) {
-      const cell = document.createElement("td");
-      cell.textContent = typeof text === "number" && !Number.isInteger(text) ? text.toPrecision(3) : text;
-      row.append(cell);
-    }
-    if (mistakes.has(d.turn)) row.classList.add("mistake");
-    row.addEventListener("click", guarded(async () => { await showReviewTurn(d.turn); boardIntoView(); }));
-    body.append(row);
+  $("review-summary").textContent = "";
+  $("review-graph").innerHTML = "";
+  $("review-table").querySelector("tbody").innerHTML = "";
+  renderProgress($("review-progress"), null, true);
+  $("review-stop").disabled = false;
+  $("review-panel").scrollIntoView({ block: "start" });
+  const run = startReview({ game: S.answer.game, record: S.answer.record, player: S.answer.player,
+                            limits: reviewLimits(), seed: 0 }, (answer) => showReview(answer, true));
+  S.reviewRun = run;
+  let final = null;
+  try {
+    final = await run.done;
+  } catch (error) {
+    if (error.name !== "AbortError") say($("message"), error.message);
+  } finally {
+    S.reviewRun = null;
+    $("review-stop").disabled = true;
   }
+  if (final) showReview(final, false);
+  else if (S.review) renderProgress($("review-progress"), S.review, false);
+  $("review-panel").scrollIntoView({ block: "start" });  // its top: the progress, the summary and the graph
+  const first = S.review?.mistakes?.[0];
+  if (first && S.cursor === null) await showReviewTurn(first.index ?? first.turn);
+}
+
+/** The review so far (interim, ``running``) or the final one: progress, summary, graph and table. */
+function showReview(answer, running) {
+  S.review = answer;
+  renderProgress($("review-progress"), answer, running);
+  $("review-summary").textContent = summary(answer, S.answer.player);
+  const pick = guarded(async (index) => { await showReviewTurn(index); boardIntoView(); });
+  drawGraph($("review-graph"), answer, S.cursor, pick);
+  renderTable($("review-table").querySelector("tbody"), answer, S.cursor, pick);
   renderMoveList();
-  $("review-panel").scrollIntoView({ block: "nearest" });
-  if (S.review.mistakes.length) await showReviewTurn(S.review.mistakes[0].turn);
 }
 
 function reviewHint(turn) {
-  const d = S.review?.decisions.find((x) => x.turn === turn);
+  const d = S.review?.decisions?.find((x) => (x.index ?? x.turn) === turn);
   if (!d) return null;
   const infos = [{ move: d.best, value: d.bestValue, pv: d.pv, why: d.why }];
   if (d.played !== d.best) infos.push({ move: d.played, value: d.playedValue, pv: [d.played], why: "played" });
@@ -617,12 +728,103 @@ function reviewHint(turn) {
 }
 
 async function showReviewTurn(turn) {
-  S.cursor = turn;
-  for (const row of $("review-table").querySelectorAll("tr")) row.classList.toggle("cursor", row.dataset.turn == turn);
+  await goTo(turn);
+}
+
+// ---------------------------------------------------------------------- moving through the game
+/** Show the position after ``count`` of the record's moves (the record's length or null: the game now). */
+async function goTo(count) {
+  const length = S.answer.record.moves.length;
+  S.line = null;
+  S.cursor = count === null || count >= length ? null : Math.max(0, count);
+  await showNavigation();
+}
+
+async function showNavigation() {
+  clearHint();
+  $("chooser").innerHTML = "";
+  renderLine($("side-line"), S.line, (at) => { S.line.at = at; guarded(showNavigation)(); }, guarded(returnToMain));
+  for (const row of $("review-table").querySelectorAll("tr")) {
+    row.classList.toggle("cursor", S.cursor !== null && row.dataset.turn == S.cursor);
+  }
+  for (const point of $("review-graph").querySelectorAll("[data-index]")) {
+    point.classList.toggle("cursor", S.cursor !== null && point.dataset.index == S.cursor);
+  }
   renderMoveList();
-  renderMoves();
   renderStatus();
   await drawPosition();
+}
+
+/** Leave the side line: back to the game's position it started from. */
+async function returnToMain() {
+  const from = S.line ? S.line.from : S.cursor;
+  S.line = null;
+  S.cursor = from ?? S.cursor;
+  await showNavigation();
+}
+
+function step(delta) {
+  if (S.line) {
+    const at = S.line.at + delta;
+    if (at < S.line.base) return returnToMain();
+    S.line.at = Math.min(S.line.moves.length, at);
+    return showNavigation();
+  }
+  const length = S.answer.record.moves.length;
+  return goTo((S.cursor ?? length) + delta);
+}
+
+const navigate = {
+  back: guarded(() => step(-1)),
+  forward: guarded(() => step(1)),
+  first: guarded(() => goTo(0)),
+  last: guarded(() => goTo(null)),
+};
+
+// ---------------------------------------------------------------------- positions in their notation
+async function shownNotation() {
+  const answer = await engine({ action: "apply", game: S.answer.game, ...shownPosition() });
+  return answer.notation ?? JSON.stringify(answer.state);
+}
+
+async function copyPosition() {
+  try {
+    const notation = await shownNotation();
+    const copied = await copyText($("position-text"), notation);
+    say($("message"), copied ? "Position copied." : "The position is in the box: copy it from there.", "ok");
+  } catch (error) {
+    say($("message"), error.message);
+  }
+}
+
+/** Open a position in the game's notation (pasted, or from a link's ?position=) in a side line of this page. */
+async function openPosition(text) {
+  const notation = text.trim();
+  if (!notation) {
+    say($("message"), "Paste a position (its notation) into the box first.");
+    return;
+  }
+  try {
+    await engine({ action: "apply", game: S.answer.game, state: notation, moves: [] });
+  } catch (error) {
+    say($("message"), `That position is refused: ${error.message}`);
+    return;
+  }
+  say($("message"), "");
+  S.line = newLine(notation, [], "Pasted position");
+  S.line.from = S.cursor;
+  await showNavigation();
+}
+
+async function positionLink() {
+  try {
+    const url = new URL(location.href);
+    url.searchParams.set("position", await shownNotation());
+    await copyText($("position-text"), url.href);
+    say($("message"), "A link to this position (for this seat's page) is in the box.", "ok");
+  } catch (error) {
+    say($("message"), error.message);
+  }
 }
 
 /** Bring the board back on screen when it is scrolled away (a narrow screen: the board is above the panels). */
@@ -632,9 +834,11 @@ function boardIntoView() {
 }
 
 async function closeReview() {
+  if (S.reviewRun) await S.reviewRun.stop();
   S.cursor = null;
+  S.line = null;
   $("review-panel").hidden = true;
-  await render();
+  await showNavigation();
 }
 
 // ---------------------------------------------------------------------- puzzles
@@ -663,6 +867,10 @@ async function newPuzzle() {
     say($("puzzle-message"), P.start ? "" : "This puzzle is answered in its own notation (see the text).", "ok");
     await drawPuzzle();
   } catch (error) {
+    // a refused kind or difficulty leaves no earlier puzzle on screen to be answered by mistake
+    Object.assign(P, { puzzle: null, position: null, start: null, moves: [] });
+    $("puzzle-text").textContent = "";
+    for (const id of ["puzzle-board", "puzzle-legal", "puzzle-moves", "puzzle-chooser"]) $(id).innerHTML = "";
     say($("puzzle-message"), error.message);
   }
 }
@@ -705,7 +913,10 @@ async function playPuzzleMove(move) {
 }
 
 async function checkPuzzle() {
-  if (!P.puzzle) return;
+  if (!P.puzzle) {
+    say($("puzzle-message"), "No puzzle yet: choose a kind and press New puzzle.");
+    return;
+  }
   try {
     const verdict = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
     say($("puzzle-message"), `${verdict.correct ? "correct" : "not correct"}: ${verdict.message}`,
@@ -716,10 +927,18 @@ async function checkPuzzle() {
 }
 
 async function showSolution() {
-  if (!P.puzzle) return;
-  const answer = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
-  $("puzzle-answer").hidden = false;
-  $("puzzle-answer").textContent = `Proven solution: ${answer.solution ?? answer.message}`;
+  if (!P.puzzle) {
+    say($("puzzle-message"), "No puzzle yet: choose a kind and press New puzzle.");
+    return;
+  }
+  try {  // the proven solution, whatever has been played (none at all included)
+    const answer = await engine({ action: "check", game: P.puzzle.game, puzzle: P.puzzle, answer: P.moves });
+    const solution = Array.isArray(answer.solution) ? answer.solution.join(", ") : answer.solution;
+    $("puzzle-answer").hidden = false;
+    $("puzzle-answer").textContent = `Proven solution: ${solution ?? answer.message}`;
+  } catch (error) {
+    say($("puzzle-message"), error.message);
+  }
 }
 
 // ---------------------------------------------------------------------- wiring
@@ -734,7 +953,13 @@ function showTab(name) {
 function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
-  $("players").addEventListener("change", fillSeats);
+  $("players").addEventListener("change", () => {
+    linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "players");
+    fillSeats();
+  });
+  $("mode").addEventListener("change", () => {
+    if (linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode")) fillSeats();
+  });
   $("deal").addEventListener("click", guarded(() => startGame(false)));
   $("table-start").addEventListener("click", guarded(() => startGame(true)));
   $("load").addEventListener("change", guarded((e) => e.target.files[0] && loadRecord(e.target.files[0])));
@@ -747,6 +972,21 @@ function wire() {
   $("reveal").addEventListener("click", guarded(reveal));
   $("review").addEventListener("click", guarded(review));
   $("review-close").addEventListener("click", guarded(closeReview));
+  $("review-stop").addEventListener("click", () => S.reviewRun && S.reviewRun.stop());
+  $("nav-first").addEventListener("click", navigate.first);
+  $("nav-back").addEventListener("click", navigate.back);
+  $("nav-forward").addEventListener("click", navigate.forward);
+  $("nav-last").addEventListener("click", navigate.last);
+  bindKeys({ back: () => S.answer && navigate.back(), forward: () => S.answer && navigate.forward(),
+             first: () => S.answer && navigate.first(), last: () => S.answer && navigate.last() });
+  $("copy-position").addEventListener("click", guarded(copyPosition));
+  $("paste-position").addEventListener("click", guarded(() => openPosition($("position-text").value)));
+  $("position-link").addEventListener("click", guarded(positionLink));
+  const remembered = localStorage.getItem(BUDGET_KEY);
+  for (const id of ["budget", "play-budget"]) {
+    if (remembered && [...$(id).options].some((o) => o.value === remembered)) $(id).value = remembered;
+    $(id).addEventListener("change", () => localStorage.setItem(BUDGET_KEY, $(id).value));
+  }
   $("again").addEventListener("click", () => { location.assign(`/${location.search}`); });
   $("puzzle-game").addEventListener("change", fillPuzzleKinds);
   $("puzzle-new").addEventListener("click", guarded(newPuzzle));
@@ -759,5 +999,6 @@ wire();
 showBusy();
 loadGames()
   .then(() => (ROUTE ? guarded(openGame)(ROUTE[1], ROUTE[2], ROUTE[3]) : undefined))
+  .then(() => (ROUTE && S.answer && params.get("position") ? guarded(openPosition)(params.get("position")) : undefined))
   .then(() => { document.body.dataset.ready = "true"; })
   .catch((error) => say($("start-message"), `cannot reach the engine: ${error.message}`));
