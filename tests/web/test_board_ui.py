@@ -531,6 +531,7 @@ def test_an_aetherya_arrangement_is_entered_card_by_card_with_one_click_per_card
             p.locator('#board [data-target="c3"]:not(.tap-area)').first.click()
             places = p.eval_on_selector_all("#moves .build-slot", "bs => bs.map(b => b.textContent)")
             assert places == ["b2: _", "c2: _", "b3: _", f"c3: {letter}"], places
+            assert p.eval_on_selector_all("#board text.build-mark", "ts => ts.map(t => t.textContent)") == [letter]
             p.locator('#moves .build-slot[data-slot="3"]').click()  # a filled place clicked is emptied
             places = p.eval_on_selector_all("#moves .build-slot", "bs => bs.map(b => b.textContent)")
             assert places == ["b2: _", "c2: _", "b3: _", "c3: _"], places

@@ -547,8 +547,40 @@ function renderBuilder(box, sequence) {
     button.addEventListener("click", () => pick(sequence, letter));
     pieces.append(button);
   }
+  markBuild(sequence.verb, names, build.picks);
   const label = (text) => Object.assign(document.createElement("p"), { className: "help", textContent: text });
   box.append(help, label("Places:"), slots, label(`Cards for ${names[build.slot]}:`), pieces);
+}
+
+/** The picks drawn on the board: each letter in its place (the picture's slot target), the start cards placed
+ * dimmed, the chosen place outlined. */
+function markBuild(verb, names, picks) {
+  const picture = $("board").querySelector("svg");
+  if (!picture) return;
+  picture.querySelectorAll(".build-mark").forEach((mark) => mark.remove());
+  picture.querySelectorAll(".build-used").forEach((used) => used.classList.remove("build-used"));
+  const svg = (tag, attrs) => {
+    const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value);
+    element.classList.add("build-mark");
+    return element;
+  };
+  picks.forEach((letter, i) => {
+    const place = picture.querySelector(`[data-target="${names[i]}"]:not(.tap-area)`);
+    if (!place) return;
+    const box = place.getBBox();
+    if (i === S.build.slot) {
+      picture.append(svg("rect", { x: box.x, y: box.y, width: box.width, height: box.height, fill: "none",
+                                   stroke: "#1a6fb5", "stroke-width": 3, rx: 4 }));
+    }
+    if (!letter) return;
+    const text = svg("text", { x: box.x + box.width / 2, y: box.y + box.height / 2, "text-anchor": "middle",
+                               "dominant-baseline": "central", "font-size": 22, "font-weight": "bold" });
+    text.textContent = letter;
+    picture.append(text);
+    const card = picture.querySelector(`[data-target="${verb} ${letter}"]:not(.build-used)`);
+    if (card) card.classList.add("build-used");
+  });
 }
 
 /** `letter` into the builder's chosen slot; the next empty slot is chosen next. */
