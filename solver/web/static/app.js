@@ -489,7 +489,7 @@ function slotNames(length) {
  * was placed takes that piece (a card, then the slot it goes to); else it is the slot the next piece fills. */
 function clickSlot(sequence, slot) {
   const build = building(sequence);
-  $("chooser").innerHTML = "";
+  say($("message"), "");
   if (build.picks[slot]) {
     build.picks[slot] = null;
   } else if (build.last !== null && build.last !== slot) {
@@ -587,10 +587,10 @@ function markBuild(verb, names, picks) {
 function pick(sequence, letter) {
   const build = building(sequence);
   if (!choicesAt(sequence, build.picks, build.slot).includes(letter)) {
-    say($("chooser"), `${letter} cannot go in slot ${build.slot + 1} now.`);
+    say($("message"), `${letter} cannot go in ${slotNames(sequence.length)[build.slot]} now.`);
     return;
   }
-  $("chooser").innerHTML = "";
+  say($("message"), "");
   build.picks[build.slot] = letter;
   build.last = build.slot;
   const next = build.picks.findIndex((p, i) => !p && i > build.slot);
@@ -606,7 +606,10 @@ function builderClick(token) {
   const slot = slotNames(sequence.length).indexOf(token);
   if (slot >= 0) clickSlot(sequence, slot);
   else if (letter) pick(sequence, letter);
-  else say($("chooser"), `Choose a card for slot ${building(sequence).slot + 1} (click it on the board or below).`);
+  else {
+    const place = slotNames(sequence.length)[building(sequence).slot];
+    say($("message"), `Choose a card for ${place} (on the board or under Moves).`);
+  }
   return true;
 }
 
