@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table  # noqa: E402
 
 from solver.registry import game_names, load_game  # noqa: E402
+from solver.testing import random_action  # noqa: E402
 
 SPECS = {name: name for name in game_names()}
 
@@ -35,13 +36,8 @@ def play_ours(game, seed: int, rng: np.random.Generator) -> int:
     state = game.new_initial_state(seed)
     decisions = 0
     while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(int(legal[rng.integers(len(legal))]))
-            decisions += 1
+        decisions += not state.is_chance_node()
+        state.apply_action(random_action(state, rng))
     return decisions
 
 
@@ -50,13 +46,8 @@ def play_openspiel(sos, game, seed: int, rng: np.random.Generator) -> tuple[int,
     state = sos.deal(game, seed)
     decisions = 0
     while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(int(legal[rng.integers(len(legal))]))
-            decisions += 1
+        decisions += not state.is_chance_node()
+        state.apply_action(random_action(state, rng))
     return decisions, not state.position.inner.is_terminal()
 
 
@@ -92,8 +83,7 @@ def first_choice(sos, game, seed: int):
         if state.is_terminal():
             raise RuntimeError(f"deal {seed} of {game} ended before any real choice")
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(random_action(state, rng))
         else:
             state.apply_action(state.legal_actions()[0])
     return state

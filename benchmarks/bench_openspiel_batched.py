@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table  # noqa: E402
 
 from solver.registry import game_names  # noqa: E402
+from solver.testing import random_action  # noqa: E402
 
 
 def adapter_games(sos, name: str, seconds: float) -> tuple[float, float]:
@@ -35,13 +36,8 @@ def adapter_games(sos, name: str, seconds: float) -> tuple[float, float]:
     while time.process_time() - start < seconds:
         state = sos.deal(game, games)
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(int(legal[rng.integers(len(legal))]))
-                decisions += 1
+            decisions += not state.is_chance_node()
+            state.apply_action(random_action(state, rng))
         games += 1
     spent = time.process_time() - start
     return games / spent, decisions / spent

@@ -34,6 +34,7 @@ from common import table  # noqa: E402
 from openspiel_charts import curves, write  # noqa: E402
 
 from solver.stats import wilson  # noqa: E402
+from solver.testing import random_action  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -135,8 +136,7 @@ def play(game, sos, deal: int, seats: tuple, rng: np.random.Generator) -> list[f
     state = sos.deal(game, deal)
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(random_action(state, rng))
         else:
             player = state.current_player()
             state.apply_action(seats[player](state, player))

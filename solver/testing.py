@@ -143,8 +143,9 @@ def first_decision(game: Game, seed: int) -> State:
 def random_action(state: State, rng: np.random.Generator, avoid: tuple[str, ...] = ()) -> int:
     """A chance outcome drawn with its probability, else a legal action drawn uniformly (moves named in ``avoid``,
     such as a game's "end", only when nothing else is legal)."""
-    if state.is_chance_node():
-        return state.sample_chance_outcome(rng)
+    if state.is_chance_node():  # written out, not State.sample_chance_outcome: OpenSpiel's states are welcome too
+        actions, probs = zip(*state.chance_outcomes())
+        return int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
     legal = state.legal_actions()
     keep = [a for a in legal if state.action_to_string(a) not in avoid] or legal
     return int(keep[rng.integers(len(keep))])

@@ -13,6 +13,7 @@ import pytest
 from solver import contract
 from solver.registry import game_names, load_game
 from solver.search import Limits, SearchContext
+from solver.testing import random_action
 
 RULE_ID = re.compile(r"\b(AE|EM|FG|MR|MN)-\d+")
 #: a small deterministic budget per hint (Aetherya's playouts are whole games: fewer)
@@ -31,15 +32,9 @@ def positions(name: str, count: int = 4):
         for step in range(int(rng.integers(0, 25))):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(int(legal[rng.integers(len(legal))]))
+            state.apply_action(random_action(state, rng))
         while state.is_chance_node() and not state.is_terminal():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(random_action(state, rng))
         if not state.is_terminal():
             out.append(state)
     return game, out

@@ -6,6 +6,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import make_observation
 
+from solver.testing import random_action
+
 #: parameter sets of the observation tests: every mode of every game at least once
 SETTINGS = {
     "aetherya": ["aetherya", "aetherya(mode=objects,players=3)", "aetherya(mode=coop,players=3)",
@@ -29,12 +31,7 @@ PUBLIC_HISTORY = pyspiel.IIGObservationType(perfect_recall=True, public_info=Tru
 
 def play(state: pyspiel.State, rng: np.random.Generator) -> None:
     """One seeded random step: a chance outcome by its probability, or a uniformly random legal action."""
-    if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-    else:
-        legal = state.legal_actions()
-        state.apply_action(int(legal[rng.integers(len(legal))]))
+    state.apply_action(random_action(state, rng))
 
 
 def decision_states(game: pyspiel.Game, seed: int, games: int, every: int = 1) -> list[pyspiel.State]:
