@@ -550,6 +550,16 @@ function renderBuilder(box, sequence) {
   markBuild(sequence.verb, names, build.picks);
   const label = (text) => Object.assign(document.createElement("p"), { className: "help", textContent: text });
   box.append(help, label("Places:"), slots, label(`Cards for ${names[build.slot]}:`), pieces);
+  const best = S.hint?.moveInfos?.[0]?.move;
+  if (best && sequence.moves.includes(best)) {  // the hint's first move, outlined, played in one click
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "best";
+    button.dataset.move = best;
+    button.textContent = `${best} (the hint's first)`;
+    button.addEventListener("click", () => boardMove(best));
+    box.append(button);
+  }
 }
 
 /** The picks drawn on the board: each letter in its place (the picture's slot target), the start cards placed
