@@ -55,11 +55,7 @@ def as_int(value: Any, field: str, lo: int | None = None, hi: int | None = None)
             value = int(value)
         else:
             raise InvalidInputError(field, value, "expected an integer")
-    if lo is not None and value < lo:
-        raise InvalidInputError(field, value, f"must be at least {lo}")
-    if hi is not None and value > hi:
-        raise InvalidInputError(field, value, f"must be at most {hi}")
-    return value
+    return _within(value, value, field, lo, hi)
 
 
 def as_number(value: Any, field: str, lo: float | None = None, hi: float | None = None) -> float:
@@ -69,10 +65,15 @@ def as_number(value: Any, field: str, lo: float | None = None, hi: float | None 
     number = float(value)
     if number != number or number in (float("inf"), float("-inf")):
         raise InvalidInputError(field, value, "expected a finite number")
+    return _within(number, value, field, lo, hi)
+
+
+def _within(number: Any, given: Any, field: str, lo: float | None, hi: float | None) -> Any:
+    """``number`` when it lies in ``[lo, hi]`` (either bound optional); else an error quoting ``given``."""
     if lo is not None and number < lo:
-        raise InvalidInputError(field, value, f"must be at least {lo}")
+        raise InvalidInputError(field, given, f"must be at least {lo}")
     if hi is not None and number > hi:
-        raise InvalidInputError(field, value, f"must be at most {hi}")
+        raise InvalidInputError(field, given, f"must be at most {hi}")
     return number
 
 

@@ -101,6 +101,16 @@ cdef inline int dragon_points(int n, int tamed) noexcept nogil:
     return value * counted - value * (n - counted)
 
 
+cdef inline uint32_t touches(uint32_t around, uint32_t cells, int bit) noexcept nogil:
+    """``1 << bit`` when ``around`` holds a card of ``cells`` (a Legend met by one neighbour), else 0."""
+    return (<uint32_t>((around & cells) != 0)) << bit
+
+
+cdef inline uint32_t touches_two(uint32_t around, uint32_t cells, int bit) noexcept nogil:
+    """``1 << bit`` when ``around`` holds two cards or more of ``cells`` (a Legend met by two), else 0."""
+    return (<uint32_t>(popcount(around & cells) >= 2)) << bit
+
+
 cdef inline uint32_t chain_legend(uint32_t cells, const uint32_t* conn, int bit) noexcept nogil:
     """``1 << bit`` when a card of ``cells`` is connected to two others of them (Legends 12 to 15), else 0."""
     cdef uint32_t rest = cells
@@ -138,14 +148,7 @@ cdef inline void tally(const uint32_t* kinds, const uint32_t* ortho, const uint3
         if not (accords >> c) & 1:
             pairs += popcount(m & D & ~accords)
         if with_legends:
-            if m & H:
-                legends |= 1 << 0
-            if m & E:
-                legends |= 1 << 4
-            if popcount(m & G) >= 2:
-                legends |= 1 << 8
-            if popcount(m & D) >= 2:
-                legends |= 1 << 10
+            legends |= touches(m, H, 0) | touches(m, E, 4) | touches_two(m, G, 8) | touches_two(m, D, 10)
     rest = D
     while rest:
         c = lowest_bit(rest)
@@ -153,14 +156,7 @@ cdef inline void tally(const uint32_t* kinds, const uint32_t* ortho, const uint3
         m = conn[c]
         t.dwarves += 2 * popcount(m & M)
         if with_legends:
-            if m & H:
-                legends |= 1 << 1
-            if m & D:
-                legends |= 1 << 5
-            if popcount(m & G) >= 2:
-                legends |= 1 << 9
-            if popcount(m & E) >= 2:
-                legends |= 1 << 10
+            legends |= touches(m, H, 1) | touches(m, D, 5) | touches_two(m, G, 9) | touches_two(m, E, 10)
     rest = H
     while rest:
         c = lowest_bit(rest)
@@ -168,14 +164,7 @@ cdef inline void tally(const uint32_t* kinds, const uint32_t* ortho, const uint3
         m = conn[c]
         t.humans += 2 * popcount(m & P) + popcount(m & F) + popcount(m & M) - popcount(m & S)
         if with_legends:
-            if m & E:
-                legends |= 1 << 0
-            if m & D:
-                legends |= 1 << 1
-            if m & H:
-                legends |= 1 << 3
-            if popcount(m & G) >= 2:
-                legends |= 1 << 7
+            legends |= touches(m, E, 0) | touches(m, D, 1) | touches(m, H, 3) | touches_two(m, G, 7)
     rest = G
     while rest:
         c = lowest_bit(rest)
@@ -186,14 +175,7 @@ cdef inline void tally(const uint32_t* kinds, const uint32_t* ortho, const uint3
         if not (accords >> c) & 1:
             pairs += popcount(m & (H | E | D) & ~accords)
         if with_legends:
-            if o & G:
-                legends |= 1 << 2
-            if popcount(o & H) >= 2:
-                legends |= 1 << 7
-            if popcount(o & E) >= 2:
-                legends |= 1 << 8
-            if popcount(o & D) >= 2:
-                legends |= 1 << 9
+            legends |= touches(o, G, 2) | touches_two(o, H, 7) | touches_two(o, E, 8) | touches_two(o, D, 9)
     rest = kinds[DRAGON]
     while rest:
         c = lowest_bit(rest)

@@ -43,7 +43,7 @@ static inline __attribute__((always_inline)) int al_any_words(const al_v* v) {
                 masks[(block)[16 * j_ + c_]][j_] |= (uint16_t)(1u << c_); \
     } while (0)
 
-/* The body, included once per target with AL_NAME, AL_TARGET, AL_POPCNT and AL_ANY defined. */
+/* The body, included once per target with AL_NAME, AL_TARGET, AL_POPCNT, AL_ANY and AL_KIND_MASKS defined. */
 #define AL_BODY_FILE "aetherya_lanes_body.h"
 
 /* popcount of every 16-bit lane without a popcount instruction (a statement expression: no vector is passed
@@ -58,73 +58,54 @@ static inline __attribute__((always_inline)) int al_any_words(const al_v* v) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define AL_HAVE_X86 1
-/* SSE2 (every x86-64): one kingdom's 16 codes compared with each code at once */
-#define AL_KIND_MASKS(block, masks) do {                                                      \
-        for (int j_ = 0; j_ < AL_LANES; j_++) {                                               \
-            __m128i v_ = _mm_loadu_si128((const __m128i*)((block) + 16 * j_));                \
-            for (int k_ = 0; k_ < AL_CODES; k_++)                                             \
-                masks[k_][j_] = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v_, _mm_set1_epi8((char)k_))); \
+/* masks[k][j..j + step) from one load of ``step`` kingdoms compared with each code at once: ``eq(v, k)`` is the
+ * bit mask (one bit a byte) of the bytes of ``v`` equal to k */
+#define AL_KIND_MASKS_WIDE(block, masks, step, vector_t, load, eq, mask_t) do {              \
+        for (int j_ = 0; j_ < AL_LANES; j_ += (step)) {                                       \
+            vector_t v_ = load((block) + 16 * j_);                                            \
+            for (int k_ = 0; k_ < AL_CODES; k_++) {                                           \
+                mask_t m_ = (mask_t)eq(v_, k_);                                               \
+                memcpy(&masks[k_][j_], &m_, sizeof m_);                                       \
+            }                                                                                 \
         }                                                                                     \
     } while (0)
+#define AL_LOAD_128(p) _mm_loadu_si128((const __m128i*)(p))
+#define AL_EQ_128(v, k) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)(k))))
+#define AL_LOAD_256(p) _mm256_loadu_si256((const __m256i*)(p))
+#define AL_EQ_256(v, k) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)(k))))
+#define AL_LOAD_512(p) _mm512_loadu_si512((const void*)(p))
+#define AL_EQ_512(v, k) _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)(k)))
+/* SSE2 (every x86-64): one kingdom's 16 codes compared with each code at once */
+#define AL_KIND_MASKS(block, masks) AL_KIND_MASKS_WIDE(block, masks, 1, __m128i, AL_LOAD_128, AL_EQ_128, uint16_t)
 #else
 #define AL_HAVE_X86 0
 #define AL_KIND_MASKS(block, masks) AL_KIND_MASKS_SCALAR(block, masks)
 #endif
 
+/* Each instantiation of the body defines its parameters; the body undefines them (AL_NAME, AL_TARGET, AL_POPCNT,
+ * AL_ANY, AL_KIND_MASKS). */
 #define AL_NAME al_score_generic
 #define AL_TARGET
 #define AL_POPCNT(x) AL_POPCNT_SWAR(x)
 #define AL_ANY(p) al_any_words(p)
 #include AL_BODY_FILE
-#undef AL_NAME
-#undef AL_TARGET
-#undef AL_POPCNT
-#undef AL_ANY
-#undef AL_KIND_MASKS
 
 #if AL_HAVE_X86
 /* AVX2: two kingdoms a compare */
-#define AL_KIND_MASKS(block, masks) do {                                                      \
-        for (int j_ = 0; j_ < AL_LANES; j_ += 2) {                                            \
-            __m256i v_ = _mm256_loadu_si256((const __m256i*)((block) + 16 * j_));             \
-            for (int k_ = 0; k_ < AL_CODES; k_++) {                                           \
-                uint32_t m_ = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v_, _mm256_set1_epi8((char)k_))); \
-                memcpy(&masks[k_][j_], &m_, sizeof m_);                                       \
-            }                                                                                 \
-        }                                                                                     \
-    } while (0)
-
+#define AL_KIND_MASKS(block, masks) AL_KIND_MASKS_WIDE(block, masks, 2, __m256i, AL_LOAD_256, AL_EQ_256, uint32_t)
 #define AL_NAME al_score_avx2
 #define AL_TARGET __attribute__((target("avx2")))
 #define AL_POPCNT(x) AL_POPCNT_SWAR(x)
 #define AL_ANY(p) al_any_words(p)
 #include AL_BODY_FILE
-#undef AL_NAME
-#undef AL_TARGET
-#undef AL_POPCNT
-#undef AL_ANY
 
-#undef AL_KIND_MASKS
 /* AVX-512 BW: four kingdoms a compare, straight into a mask register */
-#define AL_KIND_MASKS(block, masks) do {                                                      \
-        for (int j_ = 0; j_ < AL_LANES; j_ += 4) {                                            \
-            __m512i v_ = _mm512_loadu_si512((const void*)((block) + 16 * j_));               \
-            for (int k_ = 0; k_ < AL_CODES; k_++) {                                           \
-                uint64_t m_ = _mm512_cmpeq_epi8_mask(v_, _mm512_set1_epi8((char)k_));        \
-                memcpy(&masks[k_][j_], &m_, sizeof m_);                                       \
-            }                                                                                 \
-        }                                                                                     \
-    } while (0)
+#define AL_KIND_MASKS(block, masks) AL_KIND_MASKS_WIDE(block, masks, 4, __m512i, AL_LOAD_512, AL_EQ_512, uint64_t)
 #define AL_NAME al_score_avx512
 #define AL_TARGET __attribute__((target("avx512f,avx512bw,avx512bitalg")))
 #define AL_POPCNT(x) ((al_v)_mm512_popcnt_epi16((__m512i)(x)))
 #define AL_ANY(p) (_mm512_test_epi16_mask((__m512i)*(p), (__m512i)*(p)) != 0)
 #include AL_BODY_FILE
-#undef AL_NAME
-#undef AL_TARGET
-#undef AL_POPCNT
-#undef AL_ANY
-#undef AL_KIND_MASKS
 #endif
 
 /* 2: AVX-512 (BW and BITALG), 1: AVX2, 0: the baseline vector code. */

@@ -1,4 +1,5 @@
-/* One target's batch scorer: included by aetherya_lanes.h with AL_NAME, AL_TARGET and AL_POPCNT defined. */
+/* One target's batch scorer: included by aetherya_lanes.h with AL_NAME, AL_TARGET, AL_POPCNT, AL_ANY and
+ * AL_KIND_MASKS defined, which it undefines at its end. */
 
 /* cell c's orthogonal neighbours (AE-1) */
 #ifndef AL_ORTHO_DEFINED
@@ -111,3 +112,9 @@ AL_TARGET static void AL_NAME(const uint8_t* kingdoms, int32_t* out, intptr_t n)
                 row[j * AL_COLUMNS + col] = columns[col][j];
     }
 }
+
+#undef AL_NAME
+#undef AL_TARGET
+#undef AL_POPCNT
+#undef AL_ANY
+#undef AL_KIND_MASKS

@@ -30,6 +30,15 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
 
+
+cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
+    """Index of the ``k``-th (0-based) set bit of ``m`` (``k`` below ``popcount64(m)``)."""
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return ctz64(m)
+
+
 # -- random numbers -------------------------------------------------------------------------------
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     """SplitMix64's finaliser (also a good 64-bit hash of one word)."""

@@ -7,7 +7,7 @@ Twins: ``solver/twins/forgotten_paths.py`` and ``solver/twins/forgotten_playout.
 
 from libc.stdint cimport uint64_t, int64_t
 
-from common cimport popcount64, ctz64
+from common cimport popcount64, ctz64, nth_bit
 
 cdef enum:
     MAX_LEVELS = 200   # route costs are at most 3 per cell, 62 cells
@@ -231,11 +231,28 @@ ctypedef struct RouteFields:
     int best            # the cheapest route's cost (-1: none)
 
 
+cdef inline void settle_through(const Geometry* g, RouteFields* rf) noexcept nogil:
+    """``rf.through`` of every cell of the cost classes and ``rf.best``, from the fields ``rf.da`` and ``rf.db``."""
+    cdef int c, w, best = FAR
+    cdef uint64_t layer
+    for w in range(4):
+        layer = rf.cls[w]
+        while layer:
+            c = ctz64(layer)
+            layer &= layer - 1
+            if rf.da[c] < FAR and rf.db[c] < FAR:
+                rf.through[c] = rf.da[c] + rf.db[c] - w
+                if (g.goal >> c) & 1 and rf.da[c] < best:
+                    best = rf.da[c]
+            else:
+                rf.through[c] = FAR
+    rf.best = best if best < FAR else -1
+
+
 cdef inline int route_fields(const Geometry* g, uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3,
                              RouteFields* rf) noexcept nogil:
     """The distance fields and through-costs of :func:`through_costs`, kept in ``rf``; returns ``rf.best``."""
-    cdef int c, w, best = FAR
-    cdef uint64_t layer
+    cdef int c
     rf.cls[0] = c0 & ~g.brains
     rf.cls[1] = c1 & ~g.brains & ~rf.cls[0]
     rf.cls[2] = c2 & ~g.brains & ~rf.cls[0] & ~rf.cls[1]
@@ -246,16 +263,7 @@ cdef inline int route_fields(const Geometry* g, uint64_t c0, uint64_t c1, uint64
         rf.through[c] = FAR
     distances(g, rf.cls, g.start, rf.da)
     distances(g, rf.cls, g.goal, rf.db)
-    for w in range(4):
-        layer = rf.cls[w]
-        while layer:
-            c = ctz64(layer)
-            layer &= layer - 1
-            if rf.da[c] < FAR and rf.db[c] < FAR:
-                rf.through[c] = rf.da[c] + rf.db[c] - w
-                if (g.goal >> c) & 1 and rf.da[c] < best:
-                    best = rf.da[c]
-    rf.best = best if best < FAR else -1
+    settle_through(g, rf)
     return rf.best
 
 
@@ -276,8 +284,8 @@ cdef inline void lower_cell(const Geometry* g, RouteFields* rf, int f) noexcept 
     from a Brain to any cell either avoids ``f`` (its cost unchanged) or passes ``f``, now one less (to ``f``,
     then on from ``f``). Exactly the fields :func:`route_fields` computes for the new costs."""
     cdef int df[64]
-    cdef int c, w, best = FAR, via_a, via_b
-    cdef uint64_t bit_f = (<uint64_t>1) << f, layer
+    cdef int c, via_a, via_b
+    cdef uint64_t bit_f = (<uint64_t>1) << f
     for c in range(g.cells):
         df[c] = FAR
     distances(g, rf.cls, bit_f, df)
@@ -291,18 +299,7 @@ cdef inline void lower_cell(const Geometry* g, RouteFields* rf, int f) noexcept 
                 rf.db[c] = via_b + df[c]
     rf.cls[3] &= ~bit_f
     rf.cls[2] |= bit_f
-    for w in range(4):
-        layer = rf.cls[w]
-        while layer:
-            c = ctz64(layer)
-            layer &= layer - 1
-            if rf.da[c] < FAR and rf.db[c] < FAR:
-                rf.through[c] = rf.da[c] + rf.db[c] - w
-                if (g.goal >> c) & 1 and rf.da[c] < best:
-                    best = rf.da[c]
-            else:
-                rf.through[c] = FAR
-    rf.best = best if best < FAR else -1
+    settle_through(g, rf)
 
 
 cdef inline bint lowered_by_one(const Geometry* g, const RouteFields* rf, uint64_t c0, uint64_t c1, uint64_t c2,
@@ -324,13 +321,17 @@ cdef inline bint lowered_by_one(const Geometry* g, const RouteFields* rf, uint64
     return True
 
 
-cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
-    """Index of the ``k``-th (0-based) set bit of ``m``."""
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return ctz64(m)
-
-
 cdef inline int lowest(uint64_t m) noexcept nogil:
     return ctz64(m)
+
+
+cdef inline int cheapest(uint64_t m, const int* cost) noexcept nogil:
+    """The cell of ``m`` on the cheapest route (lowest index among ties); -1 when no route crosses ``m``."""
+    cdef int c, best = -1, best_cost = FAR
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if cost[c] < best_cost:
+            best_cost = cost[c]
+            best = c
+    return best

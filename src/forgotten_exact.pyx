@@ -26,7 +26,7 @@ from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
 from common cimport HashTable, table_init, table_free, table_clear, table_lookup, table_store, monotonic_seconds
 from forgotten_bits cimport (Geometry, make_geometry, connected, closure, spread, through_costs, bit, lowest,
-                             popcount64, FAR)
+                             cheapest, popcount64, FAR)
 
 cdef enum:
     MAXC = 24
@@ -362,17 +362,6 @@ cdef inline void tick(Search* s) noexcept nogil:
 
 
 # -- the route policy on knowledge (the same choices as forgotten_playout's policy 2) --------------------------
-cdef int cheapest(uint64_t m, const int* cost) noexcept nogil:
-    cdef int c, best = -1, best_cost = FAR
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if cost[c] < best_cost:
-            best_cost = cost[c]
-            best = c
-    return best
-
-
 cdef int route_move(const Search* s, const Info* info, int first) noexcept nogil:
     cdef Masks m
     cdef int costs[64]

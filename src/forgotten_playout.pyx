@@ -19,7 +19,7 @@ draws from the random stream (the deal and the Erasure dice always do).
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t
 from forgotten_bits cimport (Geometry, RouteFields, make_geometry, connected, best_route, route_fields,
-                             lower_cell, lowered_by_one, bit, nth_bit, lowest, popcount64, FAR)
+                             lower_cell, lowered_by_one, bit, nth_bit, lowest, cheapest, popcount64, FAR)
 from common cimport below_mod as below, stream_seed
 
 cdef enum:
@@ -150,18 +150,6 @@ cdef inline int knowledge_costs(const Geometry* g, const World* w, RouteFields* 
         lower_cell(g, rf, cell)
         return rf.best
     return route_fields(g, w.up, kp, ku, unk, rf)
-
-
-cdef inline int cheapest(uint64_t m, const int* cost) noexcept nogil:
-    """The cell of ``m`` on the cheapest route (lowest index among ties); -1 when no route crosses ``m``."""
-    cdef int c, best = -1, best_cost = FAR
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if cost[c] < best_cost:
-            best_cost = cost[c]
-            best = c
-    return best
 
 
 cdef inline int random_cell(uint64_t m, uint64_t* rng) noexcept nogil:

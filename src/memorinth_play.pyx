@@ -26,20 +26,37 @@ def layout():
             "DECK_LEN": DECK_LEN, "PLAYOUT_OUT": PLAYOUT_OUT}
 
 
+cdef int32_t* state_and_deck(object state, object deck, Py_buffer* vs, Py_buffer* vd, bint writable,
+                             int32_t** dk) except NULL:
+    """Pointers into the deck (``dk[0]``) and the checked state (returned); the caller releases ``vs`` and ``vd``
+    (:func:`release_both`), nothing is held when this raises."""
+    cdef int32_t* st
+    dk[0] = int32_buffer(deck, vd, False, DECK_LEN, False, "deck")
+    try:
+        st = int32_buffer(state, vs, writable, STATE_LEN, False, "state")
+    except BaseException:
+        PyBuffer_Release(vd)
+        raise
+    try:
+        check_pointer(st)
+    except BaseException:
+        release_both(vs, vd)
+        raise
+    return st
+
+
+cdef inline void release_both(Py_buffer* vs, Py_buffer* vd) noexcept:
+    PyBuffer_Release(vs)
+    PyBuffer_Release(vd)
+
+
 cdef int face_up_exits(object state, object deck, int32_t* ex) except -1:
     """The exits of every cell's face-up side (checked state and deck buffers, released before returning)."""
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
-    try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            exits_of(st, dk, ex)
-        finally:
-            PyBuffer_Release(&vs)
-    finally:
-        PyBuffer_Release(&vd)
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
+    exits_of(st, dk, ex)
+    release_both(&vs, &vd)
     return 0
 
 
@@ -71,41 +88,31 @@ def escape_distances(state, deck, out):
 def legal_actions(state, deck, out):
     """Write the legal actions (ascending) into ``out`` (at least 396 entries); return how many."""
     cdef Py_buffer vs, vd, vo
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
     cdef int32_t* ot
     try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
+        ot = int32_buffer(out, &vo, True, N_ACTIONS, True, "out")
         try:
-            check_pointer(st)
-            ot = int32_buffer(out, &vo, True, N_ACTIONS, True, "out")
-            try:
-                return legal(st, dk, ot)
-            finally:
-                PyBuffer_Release(&vo)
+            return legal(st, dk, ot)
         finally:
-            PyBuffer_Release(&vs)
+            PyBuffer_Release(&vo)
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 def apply_action(state, deck, int action):
     """Play ``action`` on ``state`` in place if it is legal; return 1, or 0 (state unchanged) if it is not."""
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, True, &dk)
     try:
-        st = int32_buffer(state, &vs, True, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            if not is_legal(st, dk, action):
-                return 0
-            apply(st, dk, action, NULL)
-            return 1
-        finally:
-            PyBuffer_Release(&vs)
+        if not is_legal(st, dk, action):
+            return 0
+        apply(st, dk, action, NULL)
+        return 1
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 def escape_distances_batch(const int32_t[:, ::1] states, const int32_t[::1] deck, int32_t[:, ::1] out):
@@ -149,6 +156,18 @@ def apply_actions_batch(int32_t[:, ::1] states, const int32_t[::1] deck, const i
                 applied[i] = 0
 
 # -- resampling and dealing ------------------------------------------------------------------------
+cdef inline void shuffle(int32_t* a, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates on ``a[0..n)``, from the last entry down (the twin's order of draws)."""
+    cdef int i = n - 1, j
+    cdef int32_t tmp
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+        i -= 1
+
+
 cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
     cdef int face, c, n, i, j, bit = 1 << player
     cdef int cells[CELLS]
@@ -168,13 +187,7 @@ cdef void resample_c(int32_t* s, int player, uint64_t* rng) noexcept nogil:
                 vals[j + 1] = vals[j]
                 j -= 1
             vals[j + 1] = tmp
-        i = n - 1
-        while i > 0:
-            j = rng_below(rng, i + 1)
-            tmp = vals[i]
-            vals[i] = vals[j]
-            vals[j] = tmp
-            i -= 1
+        shuffle(vals, n, rng)
         for i in range(n):
             s[DOWN + cells[i]] = vals[i]
 
@@ -190,19 +203,13 @@ def resample(int32_t[::1] state, int player, uint64_t seed):
 
 
 cdef void deal_c(int32_t* s, uint64_t* rng) noexcept nogil:
-    cdef int cards[24]
-    cdef int perm[8]
-    cdef int i, j, tmp, k = 0, c, card, face, n
+    cdef int32_t cards[24]
+    cdef int32_t perm[8]
+    cdef int i, k = 0, c, card, face, n
     cdef bint master, active
     for i in range(24):
         cards[i] = i + 1
-    i = 23
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-        i -= 1
+    shuffle(cards, 24, rng)
     for c in range(CELLS):
         if c == 12:
             card = 0
@@ -215,13 +222,7 @@ cdef void deal_c(int32_t* s, uint64_t* rng) noexcept nogil:
         s[SEEN + c] = 0
     for i in range(8):
         perm[i] = i
-    i = 7
-    while i > 0:
-        j = rng_below(rng, i + 1)
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
-        i -= 1
+    shuffle(perm, 8, rng)
     master = s[VARIANT] == VAR_MASTER
     for i in range(8):
         s[CHAR + perm[i]] = i if master else i // 2
@@ -253,21 +254,16 @@ def policy_action(state, deck, int policy, uint64_t seed):
     """The action policy ``policy`` (0 random, 1 greedy) plays for the player to act."""
     cdef uint64_t rng = seed
     cdef Py_buffer vs, vd
-    cdef int32_t* dk = int32_buffer(deck, &vd, False, DECK_LEN, False, "deck")
-    cdef int32_t* st
+    cdef int32_t* dk
+    cdef int32_t* st = state_and_deck(state, deck, &vs, &vd, False, &dk)
     try:
-        st = int32_buffer(state, &vs, False, STATE_LEN, False, "state")
-        try:
-            check_pointer(st)
-            if st[PHASE] == PH_OVER:
-                raise ValueError("state: the game is over")
-            if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
-                raise ValueError("policy: expected 0 (random) or 1 (greedy)")
-            return _policy_entry(st, dk, policy, &rng)
-        finally:
-            PyBuffer_Release(&vs)
+        if st[PHASE] == PH_OVER:
+            raise ValueError("state: the game is over")
+        if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
+            raise ValueError("policy: expected 0 (random) or 1 (greedy)")
+        return _policy_entry(st, dk, policy, &rng)
     finally:
-        PyBuffer_Release(&vd)
+        release_both(&vs, &vd)
 
 
 cdef int _policy_entry(const int32_t* s, const int32_t* deck, int pol, uint64_t* rng) noexcept nogil:

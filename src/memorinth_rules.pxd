@@ -9,7 +9,7 @@ whose docstring documents the state vector, the deck table and the action codes.
 
 from libc.stdint cimport int32_t, uint32_t
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE
-from common cimport lowest_bit, popcount
+from common cimport lowest_bit, nth_bit, popcount
 
 cdef enum:
     CELLS = 25
@@ -315,12 +315,14 @@ cdef inline uint32_t free_mask(const int32_t* s) noexcept nogil:
     return FULL & ~occupied
 
 
-cdef inline int nth_cell(uint32_t m, int k) noexcept nogil:
-    """The ``k``-th (0-based) cell of ``m``."""
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return lowest_bit(m)
+cdef inline uint32_t flippable(const int32_t* s) noexcept nogil:
+    """The cells the player to act may flip: showing the starting side, not the card flipped last, without a piece."""
+    cdef uint32_t free = free_mask(s), cells = 0
+    cdef int c
+    for c in range(CELLS):
+        if (s[UP + c] & 1) == s[START] and c != s[LAST] and (free >> c) & 1:
+            cells |= (<uint32_t>1) << c
+    return cells
 
 
 cdef inline int option_count(const int32_t* s, int code, int player) noexcept nogil:
@@ -360,9 +362,9 @@ cdef inline int nth_option(const int32_t* s, int code, int player, int k) noexce
         return A_SWAPCHARS + k
     free = free_mask(s)
     if code == ACT_PEEK:
-        return A_PEEK + nth_cell(free, k)
+        return A_PEEK + nth_bit(free, k)
     pair_from_index(k, popcount(free), &x, &y)
-    return A_SWAPCARDS + pair_index(nth_cell(free, x), nth_cell(free, y), CELLS)
+    return A_SWAPCARDS + pair_index(nth_bit(free, x), nth_bit(free, y), CELLS)
 
 
 cdef inline bint action_possible(const int32_t* s, int code, int player) noexcept nogil:
@@ -644,18 +646,15 @@ cdef inline void apply_act(int32_t* s, const int32_t* deck, int a, Stuck* memo) 
 
 
 cdef inline int legal(const int32_t* s, const int32_t* deck, int32_t* out) noexcept nogil:
-    cdef int phase = s[PHASE], side, c, n = 0, pend, i
+    cdef int phase = s[PHASE], n = 0, pend, i
     cdef int32_t opts[8]
-    cdef uint32_t occupied = 0
+    cdef uint32_t cells
     if phase == PH_FLIP:
-        side = s[START]
-        for i in range(s[NPLAYERS]):
-            if 0 <= s[PIECE + i] < CELLS:
-                occupied |= (<uint32_t>1) << s[PIECE + i]
-        for c in range(CELLS):
-            if (s[UP + c] & 1) == side and c != s[LAST] and not (occupied >> c) & 1:
-                out[n] = c
-                n += 1
+        cells = flippable(s)
+        while cells:
+            out[n] = lowest_bit(cells)
+            cells &= cells - 1
+            n += 1
         if n == 0:
             out[0] = A_PASS
             n = 1
@@ -694,14 +693,10 @@ cdef inline void apply(int32_t* s, const int32_t* deck, int a, Stuck* memo) noex
 
 cdef inline int legal_count(const int32_t* s, const int32_t* deck) noexcept nogil:
     """How many actions ``legal`` lists, without listing them."""
-    cdef int phase = s[PHASE], pend, c, n = 0
-    cdef uint32_t free
+    cdef int phase = s[PHASE], pend, n
     cdef int32_t opts[8]
     if phase == PH_FLIP:
-        free = free_mask(s)
-        for c in range(CELLS):
-            if (s[UP + c] & 1) == s[START] and c != s[LAST] and (free >> c) & 1:
-                n += 1
+        n = popcount(flippable(s))
         return n if n > 0 else 1
     if phase == PH_CHOOSE:
         return options(s, deck, opts)
@@ -713,17 +708,12 @@ cdef inline int legal_count(const int32_t* s, const int32_t* deck) noexcept nogi
 
 cdef inline int nth_legal(const int32_t* s, const int32_t* deck, int k) noexcept nogil:
     """``legal(s)[k]`` alone."""
-    cdef int phase = s[PHASE], pend, c
-    cdef uint32_t free
+    cdef int phase = s[PHASE], pend
+    cdef uint32_t cells
     cdef int32_t opts[8]
     if phase == PH_FLIP:
-        free = free_mask(s)
-        for c in range(CELLS):
-            if (s[UP + c] & 1) == s[START] and c != s[LAST] and (free >> c) & 1:
-                if k == 0:
-                    return c
-                k -= 1
-        return A_PASS
+        cells = flippable(s)
+        return nth_bit(cells, k) if k < popcount(cells) else A_PASS
     if phase == PH_CHOOSE:
         options(s, deck, opts)
         return A_CHOOSE + opts[k]

@@ -40,12 +40,18 @@ def test_local_search_agrees(kingdom, locked, seed, rounds):
 
 
 @st.composite
-def layout_cases(draw):
+def fixed_hands(draw, least: int, most: int):
+    """Hands with ``least`` to ``most`` of their cards fixed on random cells."""
     cards = draw(hands)
-    n_fixed = draw(st.integers(0, 5))
+    n_fixed = draw(st.integers(least, most))
     cells = draw(st.permutations(range(16)))[:n_fixed]
     order = draw(st.permutations(range(16)))[:n_fixed]
-    hand = make_hand(cards, {f"{'abcd'[c % 4]}{c // 4 + 1}": cards[i] for c, i in zip(cells, order)})
+    return make_hand(cards, {f"{'abcd'[c % 4]}{c // 4 + 1}": cards[i] for c, i in zip(cells, order)})
+
+
+@st.composite
+def layout_cases(draw):
+    hand = draw(fixed_hands(0, 5))
     options = layouts(hand)
     layout = options[draw(st.integers(0, len(options) - 1))]
     return np.array(layout.codes, dtype=np.uint8), layout_counts(hand), \
@@ -213,14 +219,9 @@ def sequential(codes, counts, symmetries, n_symmetries, incumbent):
     return best, kingdom
 
 
-@st.composite
-def small_hands(draw):
+def small_hands():
     """Hands with 7 to 9 cards fixed: a few Portal layouts, each closed in a few hundred nodes (the twin is slow)."""
-    cards = draw(hands)
-    n_fixed = draw(st.integers(7, 9))
-    cells = draw(st.permutations(range(16)))[:n_fixed]
-    order = draw(st.permutations(range(16)))[:n_fixed]
-    return make_hand(cards, {f"{'abcd'[c % 4]}{c // 4 + 1}": cards[i] for c, i in zip(cells, order)})
+    return fixed_hands(7, 9)
 
 
 @slow(15)

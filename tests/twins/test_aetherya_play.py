@@ -30,6 +30,14 @@ def position(spec: str, seed: int, random_turns: int):
     return advance_to_turn_start(state, rng)
 
 
+def assert_playouts_agree(state, play_seed: int) -> None:
+    """The kernel and the twin play the same playout from ``state`` (packed), to the same outcome."""
+    packed = pack(state)
+    out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    assert kernel.playout(packed, play_seed, out_k) == twin.playout(packed, play_seed, out_t)
+    assert out_k.tolist() == out_t.tolist()
+
+
 @pytest.mark.parametrize("spec", SPECS)  # every mode and player count, a few whole games each (the twin is slow)
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32), turns=st.integers(0, 12), play_seed=st.integers(0, 2**64 - 1))
@@ -37,10 +45,7 @@ def test_playout_kernel_matches_twin(spec, seed, turns, play_seed):
     state = position(spec, seed, turns)
     if state.is_terminal():
         return
-    packed = pack(state)
-    out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
-    assert kernel.playout(packed, play_seed, out_k) == twin.playout(packed, play_seed, out_t)
-    assert out_k.tolist() == out_t.tolist()
+    assert_playouts_agree(state, play_seed)
 
 
 @settings(max_examples=30, deadline=None)
@@ -60,10 +65,7 @@ def test_playouts_from_a_turn_under_way_match_twin(spec, seed, turns, steps, pla
         state.apply_action(legal[int(rng.integers(len(legal)))])
     if state.is_terminal() or not packable(state):
         return
-    packed = pack(state)
-    out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
-    assert kernel.playout(packed, play_seed, out_k) == twin.playout(packed, play_seed, out_t)
-    assert out_k.tolist() == out_t.tolist()
+    assert_playouts_agree(state, play_seed)
 
 
 @settings(max_examples=40, deadline=None)

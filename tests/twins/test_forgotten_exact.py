@@ -15,6 +15,8 @@ from solver.kernels import forgotten_playout
 from solver.registry import load_game
 from solver.twins import forgotten_exact as twin
 
+from .forgotten_positions import first_flip, random_position
+
 SPECS = ["forgotten(width=3,height=3,pairs=3)", "forgotten(width=3,height=3,pairs=3,erasure=turn)",
          "forgotten(width=4,height=3,pairs=3,erasure=turn)", "forgotten(width=3,height=4,pairs=3)",
          "forgotten(width=3,height=3,pairs=2,erasure=off)", "forgotten(width=4,height=3,pairs=4,brains=21-43)",
@@ -30,20 +32,6 @@ def test_the_twin_class_has_the_kernels_methods():
         assert list(k.parameters)[1:] == list(t.parameters)[1:] or list(k.parameters) == list(t.parameters)[1:], name
 
 
-def random_position(game, seed: int):
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed)
-    for _ in range(int(rng.integers(0, 16))):
-        if state.is_terminal():
-            return None
-        if state.is_chance_node():
-            state.apply_action(int(rng.integers(state.board.cells)))
-        else:
-            flips = [a for a in state.legal_actions() if a != GIVE_UP]
-            state.apply_action(int(flips[rng.integers(len(flips))]))
-    return None if state.is_terminal() or state.is_chance_node() else state
-
-
 def solvers(game, policy):
     args = (game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code, game.board.symmetries,
             policy, 10**7)
@@ -54,7 +42,7 @@ def solvers(game, policy):
 @given(st.sampled_from(SPECS), st.integers(0, 2**32), st.sampled_from([-1, 2]))
 def test_values_agree(spec, seed, policy):
     game = load_game(spec)
-    state = random_position(game, seed)
+    state = random_position(game, seed, steps=16, decided=True)
     if state is None:
         return
     info = info_from_state(state)
@@ -81,12 +69,12 @@ def test_values_agree(spec, seed, policy):
        st.integers(0, 2**32))
 def test_route_policy_on_knowledge_is_the_playout_policy(spec, seed):
     game = load_game(spec)
-    state = random_position(game, seed)
+    state = random_position(game, seed, steps=16, decided=True)
     if state is None:
         return
     model = Model.of(game)
     info = info_from_state(state)
-    first = state.first if state.phase == "second" else -1
+    first = first_flip(state)
     k, t = solvers(game, 2) if game.board.cells <= 24 else (None, None)
     expected = forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *state.arrays(), first, 2, 0)
     assert forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *world_arrays(model, info),

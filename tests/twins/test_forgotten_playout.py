@@ -11,6 +11,8 @@ from solver.registry import load_game
 from solver.kernels import forgotten_playout as kernel
 from solver.twins import forgotten_playout as twin
 
+from .forgotten_positions import first_flip, kernel_position, random_position
+
 SPECS = ["forgotten(width=3,height=3,pairs=3)", "forgotten(width=4,height=4,pairs=7,erasure=turn)",
          "forgotten(width=4,height=3,pairs=4,goal=clear)", "forgotten(width=5,height=4,brains=21-44)",
          "forgotten(width=4,height=4,erasure=off)", "forgotten(width=3,height=5,pairs=5)"]
@@ -44,30 +46,14 @@ def test_play_games_cut_in_pieces_is_the_run_in_one_call(spec, policy, seed, n, 
         assert (got, wins.tolist(), turns.tolist()) == (total, whole_w.tolist(), whole_t.tolist())
 
 
-def random_position(game, seed: int):
-    """A position reached by random flips (never giving up); None when the game ended."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed)
-    for _ in range(int(rng.integers(0, 30))):
-        if state.is_terminal():
-            return None
-        if state.is_chance_node():
-            state.apply_action(int(rng.integers(state.board.cells)))
-        else:
-            flips = [a for a in state.legal_actions() if a != GIVE_UP]
-            state.apply_action(int(flips[rng.integers(len(flips))]))
-    return None if state.is_terminal() else state
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**32), st.booleans(), st.integers(0, 2**63 - 1))
 def test_rollouts_agree(spec, policy, position_seed, resample, seed):
     game = load_game(spec)
-    state = random_position(game, position_seed)
-    if state is None:
+    position = kernel_position(game, position_seed)
+    if position is None:
         return
-    tiles, status, seen = state.arrays()
-    first = state.first if state.phase == "second" else -1
+    state, tiles, status, seen, first = position
     legal = [a for a in state.legal_actions() if a != GIVE_UP] if not state.is_chance_node() else []
     forced = legal[seed % len(legal)] if legal and seed % 3 else -1
     out = []
@@ -87,11 +73,10 @@ def test_rollouts_cut_in_pieces_are_the_rollouts_in_one_call(spec, position_seed
     """``first_stream``: rollout i uses stream first_stream + i, so a search may stop between pieces of a run
     (time limits, terminate) and still get exactly the rollouts of the uncut run; kernel and twin agree."""
     game = load_game(spec)
-    state = random_position(game, position_seed)
-    if state is None:
+    position = kernel_position(game, position_seed)
+    if position is None:
         return
-    tiles, status, seen = state.arrays()
-    first = state.first if state.phase == "second" else -1
+    state, tiles, status, seen, first = position
     args = (game.width, game.height, *game.board.brains, game.erasure_code, game.goal_code, tiles, status, seen,
             state.turn, state.phase_code, first, -1, 2, True, seed)
     out = []
@@ -113,11 +98,10 @@ def test_rollouts_cut_in_pieces_are_the_rollouts_in_one_call(spec, position_seed
 @given(st.sampled_from(SPECS), st.integers(0, 3), st.integers(0, 2**32), st.integers(0, 2**63 - 1))
 def test_policy_move_agrees(spec, policy, position_seed, seed):
     game = load_game(spec)
-    state = random_position(game, position_seed)
-    if state is None or state.is_chance_node():
+    position = kernel_position(game, position_seed)
+    if position is None or position[0].is_chance_node():
         return
-    tiles, status, seen = state.arrays()
-    first = state.first if state.phase == "second" else -1
+    state, tiles, status, seen, first = position
     a = kernel.policy_move(game.width, game.height, *game.board.brains, tiles, status, seen, first, policy, seed)
     b = twin.policy_move(game.width, game.height, *game.board.brains, tiles, status, seen, first, policy, seed)
     assert a == b
@@ -133,7 +117,7 @@ def test_policies_use_only_what_was_seen():
         state = random_position(game, seed)
         if state is None or state.is_chance_node():
             continue
-        first = state.first if state.phase == "second" else -1
+        first = first_flip(state)
         for policy in (0, 1, 2):
             picks = set()
             for _ in range(4):
