@@ -144,10 +144,12 @@ class Svg:
 
     @contextmanager
     def group(self, target: str | None = None, title: str | None = None, opacity: float | None = None,
-              transform: str | None = None, cls: str | None = None) -> Iterator[None]:
-        """Elements drawn inside the block form one group (one click target, one tooltip)."""
+              transform: str | None = None, cls: str | None = None, slots: str | None = None) -> Iterator[None]:
+        """Elements drawn inside the block form one group (one click target, one tooltip). ``slots`` names, in
+        order and space-separated, the targets where a move entered piece by piece puts its pieces (the web
+        board's move builder: Aetherya's arrangement ``b2 c2 b3 c3``)."""
         attrs = self._attrs(data_target=target, class_=((cls or "") + (" target" if target else "")).strip() or None,
-                            opacity=opacity, transform=transform)
+                            opacity=opacity, transform=transform, data_slots=slots)
         self._parts.append(f"<g {attrs}>" if attrs else "<g>")
         if title:
             self._parts.append(f"<title>{escape(title)}</title>")

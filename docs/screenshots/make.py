@@ -110,9 +110,43 @@ def play_moves(page: object, count: int, script: list[str] | None = None) -> Non
             return
         if i < len(script):
             page.click(f'#moves button[data-move="{script[i]}"]')
+        elif page.locator("#moves .build-piece").count():  # a move entered piece by piece: its first pieces
+            revision = page.get_attribute("body", "data-revision")
+            while page.locator("#moves .build-piece").count() and \
+                    page.get_attribute("body", "data-revision") == revision:
+                page.locator("#moves .build-piece").first.click()
+                wait_idle(page)
         else:
             buttons.first.click()
         wait_idle(page)
+
+
+def make_arrangement(out: Path, width: int, height: int, seed: int, nodes: int, picks: int = 2) -> Path:
+    """aetherya-arrange.png: a dealt Aetherya game's arrangement, entered card by card (``picks`` of the seat's
+    start cards clicked on the board, the rest still offered)."""
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("make.py: Chromium is not installed (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "aetherya-arrange.png"
+    url, server, thread = start_server()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = open_page(browser, url, width, height, nodes)
+                deal(page, "aetherya", seed, None)
+                for _ in range(picks):
+                    letter = page.locator("#moves .build-piece").first.get_attribute("data-piece")
+                    page.locator(f'#board [data-target="arrange {letter}"]').first.click()
+                    wait_idle(page)
+                shoot(page, path)
+            finally:
+                browser.close()
+    finally:
+        stop_server(server, thread)
+    return path
 
 
 def show_hint(page: object) -> None:
@@ -200,9 +234,14 @@ def main(argv: list[str] | None = None) -> int:
                                                              "at a phone's 390x844")
     parser.add_argument("--play", default=None, help="moves clicked by name first, separated by ';' (default: the "
                                                      "game's in PLAYS, if any)")
+    parser.add_argument("--arrange", action="store_true", help="only aetherya-arrange.png: an arrangement entered "
+                                                                 "card by card (--game aetherya)")
     args = parser.parse_args(argv)
     chosen = {**DEFAULTS, **SETTINGS.get(args.game, {}),
               **{k: v for k, v in (("seed", args.seed), ("moves", args.moves), ("nodes", args.nodes)) if v is not None}}
+    if args.arrange:
+        make_arrangement(args.out, args.width, args.height, chosen["seed"], chosen["nodes"])
+        return 0
     play = None if args.play is None else [m.strip() for m in args.play.split(";") if m.strip()]
     make(args.game, args.out, args.width, args.height, chosen["seed"], chosen["moves"], chosen["nodes"], args.players,
          args.full_page, play, args.phone)

@@ -268,12 +268,13 @@ def _panel(doc: Svg, layout: Layout, data: dict[str, Any], x: float, y: float) -
     mover = data.get("toMove", 0)
     if phase == "arrange" and mover < len(start) and start[mover]:
         doc.text(x, y, f"seat {mover}'s starting cards:", size=10, anchor="start")
-        with doc.group(target="arrange", title="arrange the 2x2 (b2 c2 b3 c3)"):
+        # the whole 2x2 to arrange is a target, each card too (the page enters it card by card into the slots)
+        with doc.group(target="arrange", title="arrange the 2x2 (b2 c2 b3 c3)", slots="b2 c2 b3 c3"):
             for i, letter in enumerate(start[mover]):
                 if letter == "?":
                     doc.card_back(x + i * 30, y + 8, 26, 34, label="?")
                 else:
-                    card(doc, x + i * 30, y + 8, letter, w=26, h=34)
+                    card(doc, x + i * 30, y + 8, letter, w=26, h=34, target=f"arrange {letter}")
         layout.places["start"] = (x, y + 8, 4 * 30, 34)
         y += 52
     tiles = data.get("tiles") or {}

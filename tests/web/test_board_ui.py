@@ -101,9 +101,29 @@ class Page:
                 break
             if i < len(script):
                 self.page.click(f'#moves button[data-move="{script[i]}"]')
+            elif self.page.locator("#moves .build-piece").count():
+                self.build()
             else:
                 buttons.first.click()
             self.idle()
+
+    def build(self, on_board=False):
+        """Enter a move built piece by piece (Aetherya's arrangement: board.js sequenceOf), each time the first
+        piece offered (its card on the board, with ``on_board``, where the board shows it): the clicks it took."""
+        clicks = 0
+        revision = self.page.get_attribute("body", "data-revision")
+        while self.page.locator("#moves .build-piece").count() and \
+                self.page.get_attribute("body", "data-revision") == revision:
+            letter = self.page.locator("#moves .build-piece").first.get_attribute("data-piece")
+            card = self.page.locator(f'#board [data-target="arrange {letter}"]:not(.tap-area)')
+            if on_board and card.count():
+                card.first.click()
+            else:
+                self.page.locator("#moves .build-piece").first.click()
+            clicks += 1
+            self.idle()
+            assert clicks <= 16, "the move builder never finished"
+        return clicks
 
     def state(self):
         """The page's game: its server answer (the seat's own, read back through the seat's link)."""
@@ -194,7 +214,10 @@ def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the
     shows = [q for q in page.posted if q.get("action") == "show"]
     assert shows[-1].get("hint", {}).get("moveInfos", [{}])[0].get("move") == first  # drawn on the board
     # the position changes: the hint's marks go
-    page.page.locator("#moves button").first.click()
+    if page.page.locator("#moves .build-piece").count():  # an arrangement, entered card by card
+        page.build()
+    else:
+        page.page.locator("#moves button").first.click()
     page.idle()
     assert page.page.locator("#hint-list li").count() == 0 and page.page.locator("#moves button.best").count() == 0
     shows = [q for q in page.posted if q.get("action") == "show"]
@@ -453,6 +476,11 @@ def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(bo
     page.idle()
     clicks = []
     for _ in range(12):
+        if p.locator("#moves .build-piece").count():  # an arrangement, entered card by card
+            before = len(page.state()["record"]["moves"])
+            page.build()
+            clicks.append(page.state()["record"]["moves"][before]["move"])
+            continue
         offered = p.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)")
         if not offered:
             break
@@ -465,4 +493,59 @@ def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(bo
     automatic = [move for move in entries if MASKED.search(move)]
     assert len(entries) == len(clicks) + len(automatic) - sum(1 for move in clicks if MASKED.search(move))
     assert len(automatic) >= HAS_UNSEEN_SETUP.get(game, 0)
+    page.close()
+
+
+def test_an_aetherya_arrangement_is_entered_card_by_card_with_one_click_per_card_seen(board, chromium):
+    """Issue 22: no chooser of 5,040 (or 24) arrangements: the seat's own 2x2 is entered by clicking its cards on
+    the board, the other seat's by clicking the cards it shows, at most one click per card (4), the last one
+    implied; only the cards still consistent with some legal arrangement are offered."""
+    page = Page(chromium, board, query="?nodes=40")
+    p = page.page
+    p.select_option("#game", "aetherya")
+    p.fill("#seed", "3")
+    p.select_option("#others", "me")
+    p.click("#table-start")
+    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
+    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.idle()
+    arranged = []
+    for _ in range(40):
+        if len(arranged) == 2:
+            break
+        assert p.locator('#moves button[data-move^="arrange"], #chooser button').count() == 0
+        if not p.locator("#moves .build-piece").count():
+            offered = p.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)")
+            assert offered, "the setup stopped before both arrangements"
+            p.locator("#moves button").first.click()  # a Legend, a card of one's own: one click each
+            page.idle()
+            continue
+        state = page.state()
+        before, seat = len(state["record"]["moves"]), state["toMove"]
+        slots = p.locator("#moves .build-slot").count()
+        assert slots == 4
+        # a card clicked on the board (the seat's own start cards are targets), else the card shown below it
+        if seat == 0:  # the seat's own start cards are the board's targets, and so are the places they go
+            assert p.locator('#board [data-target^="arrange "]:not(.tap-area)').count() == 4
+            assert p.get_attribute("#board [data-slots]", "data-slots") == "b2 c2 b3 c3"
+            # a card, then the place it goes to: the card lands there (not in the first free place)
+            letter = p.locator("#moves .build-piece").first.get_attribute("data-piece")
+            p.locator(f'#board [data-target="arrange {letter}"]:not(.tap-area)').first.click()
+            p.locator('#board [data-target="c3"]:not(.tap-area)').first.click()
+            places = p.eval_on_selector_all("#moves .build-slot", "bs => bs.map(b => b.textContent)")
+            assert places == ["b2: _", "c2: _", "b3: _", f"c3: {letter}"], places
+            assert p.eval_on_selector_all("#board text.build-mark", "ts => ts.map(t => t.textContent)") == [letter]
+            p.locator('#moves .build-slot[data-slot="3"]').click()  # a filled place clicked is emptied
+            places = p.eval_on_selector_all("#moves .build-slot", "bs => bs.map(b => b.textContent)")
+            assert places == ["b2: _", "c2: _", "b3: _", "c3: _"], places
+            p.locator('#moves .build-slot[data-slot="0"]').click()  # back to the first place
+        clicks = page.build(on_board=True)
+        move = page.state()["record"]["moves"][before]
+        assert move["move"].startswith("arrange "), move
+        assert clicks <= slots, (clicks, move)
+        arranged.append((seat, clicks))
+    assert len(arranged) == 2 and {seat for seat, _ in arranged} == {0, 1}, arranged
+    own = next(clicks for seat, clicks in arranged if seat == 0)
+    print("arrangements: (seat, clicks)", arranged)
+    assert own <= 3, arranged  # four cards the seat holds: the fourth goes where the three others left room
     page.close()

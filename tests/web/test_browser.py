@@ -64,12 +64,32 @@ def play_by_clicking(page, count, script=(), two_clicks=False):
             page.click(f'#moves button[data-move="{script[i]}"]')
             wait_idle(page)
             continue
+        if page.locator("#moves .build-piece").count():  # a move built card by card (Aetherya's arrangement)
+            on_board += enter_built_move(page, on_board=on_board == 0)[1] > 0
+            continue
         if on_board == 0 and click_board_target(page, "#board", "#moves", two_clicks=two_clicks):
             on_board += 1
             continue
         buttons.first.click()
         wait_idle(page)
     return on_board
+
+
+def enter_built_move(page, on_board=False):
+    """A move built piece by piece (board.js sequenceOf): the first piece offered, clicked (on the board, with
+    ``on_board``, where it is a target there) until the move is played. Returns the clicks it took and how many
+    of them were on the board."""
+    revision = page.get_attribute("body", "data-revision")
+    clicks = on_the_board = 0
+    while page.locator("#moves .build-piece").count() and page.get_attribute("body", "data-revision") == revision:
+        letter = page.locator("#moves .build-piece").first.get_attribute("data-piece")
+        card = page.locator(f'#board [data-target="arrange {letter}"]:not(.tap-area)')
+        (card.first if on_board and card.count() else page.locator("#moves .build-piece").first).click()
+        clicks += 1
+        on_the_board += bool(on_board and card.count())
+        wait_idle(page)
+        assert clicks <= 16, "the move builder never finished"
+    return clicks, on_the_board
 
 
 def move_tokens(move):
@@ -292,8 +312,12 @@ def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(live_server, bro
     url, _ = live_server
     page, errors = open_page(browser, url, f"?nodes={NODES.get(game, 40)}", width=390)
     deal(page, game, SEEDS.get(game, 3))
-    # a target naming one move is tapped; else (an Aetherya opening: 24 arrangements behind one target) the chooser
-    assert click_board_target(page, "#board", "#moves", two_clicks=True)
+    # a target naming one move is tapped; else (an Aetherya opening: its 2x2 entered card by card) the cards
+    if page.locator("#moves .build-piece").count():
+        clicks, on_the_board = enter_built_move(page, on_board=True)
+        assert 1 <= on_the_board == clicks <= 4
+    else:
+        assert click_board_target(page, "#board", "#moves", two_clicks=True)
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=60_000)
     wait_idle(page)

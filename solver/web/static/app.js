@@ -3,7 +3,7 @@
 // the table's public information (/table/ID/KEY). It never holds a card its seat may not see. Analysis (hints,
 // reviews, puzzles) posts the seat's own view or record to the engine (/api/engine, /api/stream).
 import { engine, EngineError, stream, tables } from "./api.js";
-import { drawBoard, formatValue, movesFor } from "./board.js";
+import { choicesAt, consistentMoves, drawBoard, formatValue, movesFor, pieceOf, sequenceOf } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
 import { fitForTouch, revealMove } from "./touch.js";
@@ -32,6 +32,7 @@ const S = {
   cursor: null,       // the past position shown: how many of the record's moves (null: the game now)
   line: null,         // a side line tried on this page (navigation.js newLine), or null
   shown: null,        // the engine's apply answer for a shown past position or side line (its legalMoves)
+  build: null,        // a move entered piece by piece (board.js sequenceOf): {key, picks, slot}
 };
 
 // ---------------------------------------------------------------------- busy
@@ -366,7 +367,8 @@ async function drawPosition() {
   else if (S.cursor !== null && !S.line) query.hint = reviewHint(S.cursor);
   document.body.dataset.cursor = S.cursor === null ? "" : String(S.cursor);
   document.body.dataset.line = S.line ? String(S.line.at - S.line.base) : "";
-  await drawInto($("board"), query, playable(), (moves, token) => choose(moves, token, $("chooser"), boardMove),
+  await drawInto($("board"), query, playable(),
+                 (moves, token) => builderClick(token) || choose(moves, token, $("chooser"), boardMove),
                  () => ticket === drawings);
   revealMove($("board"), query.hint?.moveInfos?.[0]?.move, movesFor);
   renderMoves();
@@ -448,6 +450,9 @@ function renderMoves() {
     note.textContent = "A past position: a move played here is tried in a side line.";
     box.append(note);
   }
+  const sequence = sequenceOf(playable());
+  if (sequence) return renderBuilder(box, sequence);
+  S.build = null;
   for (const move of playable()) {
     const button = document.createElement("button");
     button.type = "button";
@@ -457,6 +462,157 @@ function renderMoves() {
     button.addEventListener("click", () => boardMove(move));
     box.append(button);
   }
+}
+
+/** The move builder's state for these legal moves (a new list of moves starts it afresh). */
+function building(sequence) {
+  const key = sequence.moves.join("|");
+  if (!S.build || S.build.key !== key) S.build = { key, picks: Array(sequence.length).fill(null), slot: 0, last: null };
+  return S.build;
+}
+
+/** The slots' names: the picture's (data-slots, its targets where the pieces go), else 1, 2, 3, ... */
+function slotNames(length) {
+  const named = ($("board").querySelector("[data-slots]")?.getAttribute("data-slots") || "").split(/\s+/);
+  return named.length === length ? named : Array.from({ length }, (_, i) => String(i + 1));
+}
+
+/** A slot clicked (here or its target on the board): a filled one is emptied; an empty one right after a piece
+ * was placed takes that piece (a card, then the slot it goes to); else it is the slot the next piece fills. */
+function clickSlot(sequence, slot) {
+  const build = building(sequence);
+  say($("message"), "");
+  if (build.picks[slot]) {
+    build.picks[slot] = null;
+  } else if (build.last !== null && build.last !== slot) {
+    const moved = build.picks.slice();
+    [moved[slot], moved[build.last]] = [moved[build.last], null];
+    if (consistentMoves(sequence, moved).length) {
+      build.picks = moved;
+      build.last = null;
+      build.slot = Math.max(0, moved.findIndex((p) => !p));
+      renderMoves();
+      return;
+    }
+  }
+  build.last = null;
+  build.slot = slot;
+  renderMoves();
+}
+
+/** A move entered piece by piece (board.js sequenceOf): the slots, then the pieces that may go in the chosen slot.
+ * A piece (here or its card on the board) fills the chosen slot, the first empty one unless a slot was clicked;
+ * a filled slot clicked is emptied. Once one legal move agrees with the picks, it is played. */
+function renderBuilder(box, sequence) {
+  const build = building(sequence);
+  const left = consistentMoves(sequence, build.picks);
+  if (left.length === 1) {
+    S.build = null;
+    boardMove(left[0]);
+    return;
+  }
+  const help = document.createElement("p");
+  help.className = "help";
+  help.textContent = `${sequence.verb}: ${left.length} ways left. Click a card (here or on the board): it goes ` +
+    "to the highlighted place, or to the place you click next; a filled place clicked is emptied.";
+  const names = slotNames(sequence.length);
+  const slots = document.createElement("div");
+  slots.className = "build-slots";
+  build.picks.forEach((letter, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "build-slot" + (i === build.slot ? " current" : "");
+    button.dataset.slot = String(i);
+    button.textContent = `${names[i]}: ${letter || "_"}`;
+    button.setAttribute("aria-pressed", String(i === build.slot));
+    button.addEventListener("click", () => clickSlot(sequence, i));
+    slots.append(button);
+  });
+  const pieces = document.createElement("div");
+  pieces.className = "build-pieces";
+  for (const letter of choicesAt(sequence, build.picks, build.slot)) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "build-piece";
+    button.dataset.piece = letter;
+    button.textContent = letter;
+    button.addEventListener("click", () => pick(sequence, letter));
+    pieces.append(button);
+  }
+  markBuild(sequence.verb, names, build.picks);
+  const label = (text) => Object.assign(document.createElement("p"), { className: "help", textContent: text });
+  box.append(help, label("Places:"), slots, label(`Cards for ${names[build.slot]}:`), pieces);
+  const best = S.hint?.moveInfos?.[0]?.move;
+  if (best && sequence.moves.includes(best)) {  // the hint's first move, outlined, played in one click
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "best";
+    button.dataset.move = best;
+    button.textContent = `${best} (the hint's first)`;
+    button.addEventListener("click", () => boardMove(best));
+    box.append(button);
+  }
+}
+
+/** The picks drawn on the board: each letter in its place (the picture's slot target), the start cards placed
+ * dimmed, the chosen place outlined. */
+function markBuild(verb, names, picks) {
+  const picture = $("board").querySelector("svg");
+  if (!picture) return;
+  picture.querySelectorAll(".build-mark").forEach((mark) => mark.remove());
+  picture.querySelectorAll(".build-used").forEach((used) => used.classList.remove("build-used"));
+  const svg = (tag, attrs) => {
+    const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value);
+    element.classList.add("build-mark");
+    return element;
+  };
+  picks.forEach((letter, i) => {
+    const place = picture.querySelector(`[data-target="${names[i]}"]:not(.tap-area)`);
+    if (!place) return;
+    const box = place.getBBox();
+    if (i === S.build.slot) {
+      picture.append(svg("rect", { x: box.x, y: box.y, width: box.width, height: box.height, fill: "none",
+                                   stroke: "#1a6fb5", "stroke-width": 3, rx: 4 }));
+    }
+    if (!letter) return;
+    const text = svg("text", { x: box.x + box.width / 2, y: box.y + box.height / 2, "text-anchor": "middle",
+                               "dominant-baseline": "central", "font-size": 22, "font-weight": "bold" });
+    text.textContent = letter;
+    picture.append(text);
+    const card = picture.querySelector(`[data-target="${verb} ${letter}"]:not(.build-used)`);
+    if (card) card.classList.add("build-used");
+  });
+}
+
+/** `letter` into the builder's chosen slot; the next empty slot is chosen next. */
+function pick(sequence, letter) {
+  const build = building(sequence);
+  if (!choicesAt(sequence, build.picks, build.slot).includes(letter)) {
+    say($("message"), `${letter} cannot go in ${slotNames(sequence.length)[build.slot]} now.`);
+    return;
+  }
+  say($("message"), "");
+  build.picks[build.slot] = letter;
+  build.last = build.slot;
+  const next = build.picks.findIndex((p, i) => !p && i > build.slot);
+  build.slot = next >= 0 ? next : Math.max(0, build.picks.findIndex((p) => !p));
+  renderMoves();
+}
+
+/** A board click while a move is built piece by piece: a card fills the chosen slot (true: handled here). */
+function builderClick(token) {
+  const sequence = sequenceOf(playable());
+  if (!sequence) return false;
+  const letter = pieceOf(token);
+  const slot = slotNames(sequence.length).indexOf(token);
+  if (slot >= 0) clickSlot(sequence, slot);
+  else if (letter) pick(sequence, letter);
+  else {
+    const place = slotNames(sequence.length)[building(sequence).slot];
+    say($("message"), `Choose a card for ${place} (on the board or under Moves).`);
+  }
+  return true;
 }
 
 function renderMoveList() {
