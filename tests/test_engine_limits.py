@@ -123,7 +123,7 @@ def hostile_checks(name):
             {"puzzle": {"kind": "best-kingdom", "cards": "PPFFMMSSHEDGRROO",
                         "fixed": {"a1": "R", "b1": "R", "c1": "O", "d1": "O", "a2": "G"}},
              "answer": "RROO/GPPF/FMMS/SHED"},
-            # no fixed card: the optimiser's proof, the slowest hand of issue 24: 1.8 s
+            # no fixed card: the optimiser's proof, the slowest hand of issue 24: 1.8 s then, 0.4 s since its kernels
             {"puzzle": {"kind": "best-kingdom", "cards": "PFMMHHHEEEDDDGOO"}, "answer": "PFMM/HHHE/EEDD/DGOO"},
             # every card face down, a long draw pile: the search to 4 turns, 2.9 M positions: 0.8 s
             {"puzzle": {"kind": "legend-race", "legend": "four-tribes", "kingdom": "pfms/hedg/rofm/sheg",
@@ -220,8 +220,6 @@ def test_terminate_stops_every_long_action_promptly(name, action):
     for query in queries(name, action):
         answers = run([{**query, "id": "long", "limits": {"nodes": HUGE}}], cap_ms=60_000, terminate_after=0.4)
         seconds, answer = answers["long"]
-        if action == "check":
-            assert answer.get("terminated"), (query["puzzle"].get("kind"), answer)  # its proof outlasts 0.4 s
         if not answer.get("terminated"):
             assert seconds < 0, f"{query} answered {-seconds:.2f} s before the terminate: nothing to stop"
             continue
@@ -229,6 +227,7 @@ def test_terminate_stops_every_long_action_promptly(name, action):
         assert "error" not in answer, answer
         stopped += 1
     if not stopped:
+        assert action != "check", f"{name}: no costly check outlasted 0.4 s"  # the checks are built to outlast it
         pytest.skip(f"{name} {action} finished within 0.4 s")
 
 

@@ -258,7 +258,7 @@ def test_interim_reports_between_layouts():
     """With reporting on, each closed layout may emit an interim result marked as during search."""
     reports = []
     ctx = SearchContext(limits=Limits(time_ms=60_000), report=reports.append, report_every=1e-9)
-    final = optimize_kingdom("MMMSSHHHEDGGROOO", ctx=ctx, use_cache=False)
+    final = optimize_kingdom("FMHHHEEEDDDGRROO", {"b2": "R"}, ctx=ctx, use_cache=False)  # 57 layouts, ~0.7 s
     assert final.optimal and reports
     for partial in reports:
         body = partial.to_json()
