@@ -8,12 +8,12 @@ import pytest
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture
-def browser():
-    """Headless Chromium through Playwright (Debian's chromium; Playwright cannot download its own here)."""
+def _launched_chromium():
+    """Headless Chromium through Playwright (Debian's chromium; Playwright cannot download its own here); with
+    MEMORY_SOLVER_REQUIRE_BROWSER=1 a missing browser fails the test instead of skipping it."""
     required = os.environ.get("MEMORY_SOLVER_REQUIRE_BROWSER") == "1"
     if required:
-        from playwright import sync_api
+        from playwright import sync_api  # lazy: only the browser tests need Playwright
     else:
         sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
     if CHROMIUM is None:
@@ -27,6 +27,47 @@ def browser():
             yield instance
         finally:
             instance.close()
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium of the test's own."""
+    yield from _launched_chromium()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the whole module (each test opens its own contexts)."""
+    yield from _launched_chromium()
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory, engine_seat_limits):
+    """``(url, app)``: the table server in this process (tests may read its state), on a database of its own."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from solver.datafiles import unrestrict
+    from solver.web.server import build_app
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
+                    engine_limits=engine_seat_limits)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        unrestrict()
 
 
 @pytest.fixture

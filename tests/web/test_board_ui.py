@@ -7,18 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 
 import httpx
 import pytest
-import uvicorn
 
 from solver.registry import game_names
-from solver.web.server import build_app
-
-from .conftest import CHROMIUM
-from .test_store import free_port
 
 GAMES = list(game_names())
 #: moves clicked (the first move button each time) before the review, the hint or the navigation
@@ -31,36 +24,9 @@ DEFAULT_REVIEW_NODES = 120
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    """One headless Chromium for the module."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed: apt-get install chromium")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture(scope="module")
-def board(tmp_path_factory, engine_seat_limits):
-    """The web board on a free port and a database of its own."""
-    port = free_port()
-    app = build_app(threads=2, db=tmp_path_factory.mktemp("board") / "games.sqlite3", engine_limits=engine_seat_limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        from solver.datafiles import unrestrict
-        unrestrict()
+def board(table_server):
+    """The table server's address (tests/web/conftest.py)."""
+    return table_server[0]
 
 
 class Page:

@@ -15,17 +15,13 @@ import contextlib
 import io
 import json
 import re
-import threading
 import time
 
 import pytest
-import uvicorn
 
 from solver.cli import main
 from solver.registry import game_names
-from solver.web.server import build_app
 
-from .conftest import CHROMIUM
 from .hidden_cards import secrets_of
 from .test_store import Server, free_port
 
@@ -48,37 +44,9 @@ RECORD_EVENTS = """
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    """One headless Chromium for the whole module (each test opens its own contexts)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'memory-solver[browser]'")
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed: apt-get install chromium")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture(scope="module")
-def board(tmp_path_factory, engine_seat_limits):
-    """The web board in this process (the test reads the server's state to compare), on a database of its own."""
-    port = free_port()
-    app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
-                    engine_limits=engine_seat_limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        from solver.datafiles import unrestrict
-        unrestrict()
+def board(table_server):
+    """``(url, app)`` of the table server (tests/web/conftest.py)."""
+    return table_server
 
 
 class Phone:
