@@ -336,6 +336,7 @@ def test_8_uploads_abandoned_mid_body_are_one_line_each_never_a_traceback(live_s
 
 
 # -- clean shutdown --------------------------------------------------------------------------------------
+@pytest.mark.serial  # a wall-clock cap
 def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
