@@ -45,6 +45,18 @@ def _serial_when_marked(request, tmp_path_factory):
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
 
 
+def _load_toygame():
+    """The toy game's package (tests/toygame/), importable by name so that the registry finds its modules."""
+    if TOYGAME not in sys.modules:
+        folder = Path(__file__).with_name("toygame")
+        spec = importlib.util.spec_from_file_location(TOYGAME, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[TOYGAME] = module
+        spec.loader.exec_module(module)
+    return importlib.import_module(f"{TOYGAME}.game")
+
+
 @pytest.fixture
 def pile_game(monkeypatch):
     """Registers the toy game ``pile`` (tests/toygame/) with one registry line, as a real game is."""
