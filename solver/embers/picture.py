@@ -227,6 +227,7 @@ class Picture:
                              stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
                              cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
                     self.value_badge(doc, px + 2 * QUARTER, py - 4, mark)
+        self.draw_spots(doc, at)  # above the hint's ghost card: the places stay visible and clickable
         caption_y = oy + h + 18
         legend = [("clear", TINTS["C"]), ("blocked", BLOCKED)]
         x = ox
@@ -248,6 +249,28 @@ class Picture:
                 px, py = at(x, y)
                 doc.badge(px + 2 * QUARTER - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
         return bottom
+
+    def spots(self) -> dict[tuple[int, int], list[str]]:
+        """The places a legal add puts a card (its top-left quarter), each with the cards that may go there."""
+        found: dict[tuple[int, int], list[str]] = {}
+        for move in self.legal:
+            if move.startswith("add ") and "@" in move:
+                name, x, y = _entry(move.split()[1])
+                found.setdefault((x, y), []).append(name)
+        return found
+
+    def draw_spots(self, doc: Svg, at: Any) -> None:
+        """Each place a card may be added, a click target (``X,Y``: the adds there) drawn where the card's centre
+        would lie: one quarter square around the corner its four quarters share, so no two places overlap."""
+        for (x, y), names in sorted(self.spots().items(), key=lambda item: (item[0][1], item[0][0])):
+            px, py = at(x, y)
+            colours = {SUIT_COLOURS.get(n[0].upper(), INK) for n in names}
+            colour = colours.pop() if len(colours) == 1 else PALETTE["purple"]
+            with doc.group(target=f"{x},{y}", cls="spot", title=f"add here ({x},{y}): {', '.join(names)}"):
+                doc.rect(px + QUARTER / 2 + 2, py + QUARTER / 2 + 2, QUARTER - 4, QUARTER - 4, fill=PAPER,
+                         stroke=colour, stroke_width=2, rx=QUARTER / 2 - 2, opacity=0.85, dash="4 2")
+                doc.text(px + QUARTER, py + QUARTER, "+" if len(names) == 1 else str(len(names)), size=14,
+                         fill=colour, weight="bold")
 
     def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any], anchor: str = "middle") -> None:
         """The best move's value on the board; the next two get their rank (their values are listed)."""
