@@ -324,9 +324,9 @@ class Picture:
 
     def offered_sides(self) -> list[tuple[int, Side, str]]:
         """The cards the next entry may name, each as (face, side it shows, the target its click names): while
-        the table is dealt, the next cell's side (in a view one per look still possible: cards alike are one
-        choice; in a full state every card still to deal); while a view awaits a revealed side, one per look that
-        may lie there."""
+        the table is dealt, the next cell's side (in a view one per look still possible, its target the look,
+        ``sun-NES-B``: cards alike are one choice; in a full state every card still to deal, by number); while a
+        view awaits a revealed side, one per look that may lie there."""
         data = self.data
         deck = self.deck
         if data.get("phase") == "setup":
@@ -337,17 +337,17 @@ class Picture:
             if self.viewer is None:
                 return [(face, deck.cards[k].sides[face], deck.cards[k].ident)
                         for k in range(1, len(deck.cards)) if k not in dealt]
-            return [(face, side, deck.cards[card].ident) for side, card in looks.deal_choices(deck, dealt)]
+            return [(face, side, looks.spell(deck, side, face)) for side, _ in looks.deal_choices(deck, dealt)]
         if self.viewer is None or not data.get("reveal"):
             return []
-        offers: dict[Side, str] = {}
-        for name in self.reveal_options():
-            offers.setdefault(self.side(name), name)
-        face = "SM".index(self.reveal_options()[0][-1]) if offers else 0
-        return [(face, side, name) for side, name in offers.items()]
+        options = self.reveal_options()
+        face = "SM".index(options[0][-1]) if options else 0
+        shown = dict.fromkeys(self.side(name) for name in options)
+        return [(face, side, looks.spell(deck, side, face)) for side in shown]
 
     def draw_offers(self, y: float, label: str) -> None:
-        """The cards offered for entry as small cards, each a click target (``deal card 7``, ``reveal 12M``)."""
+        """The cards offered for entry as small cards, each a click target (``deal card sun-NES-B``,
+        ``reveal moon-NE-R``; ``deal card 7`` in a full state)."""
         doc = self.doc
         doc.text(LEFT - 8, y, label, size=11, anchor="start")
         per_row = self.chips_per_row()

@@ -117,15 +117,21 @@ class MemorinthView(View):
         return possible_undersides(self.vec, cell, self.observer)
 
     def legal_moves(self) -> list[str]:
+        deck = self.rules.deck
         if self.setup is not None and len(self.setup) < len(FOREST_CELLS):
-            deck = self.rules.deck
-            return [f"deal card {deck.cards[k].ident}" for k in range(1, len(deck.cards))
-                    if self._deal_with([k]) is not None]
+            # the cards by number, then once per look (what the cell shows: issue 22, MR-30)
+            face = looks.cell_face(FOREST_CELLS[len(self.setup)])
+            numbers = [f"deal card {deck.cards[k].ident}" for k in range(1, len(deck.cards))
+                       if self._deal_with([k]) is not None]
+            shown = looks.deal_choices(deck, [a - DEAL_CARD for a in self.setup])
+            return numbers + [f"deal card {looks.spell(deck, side, face)}" for side, _ in shown]
         if self.setup is not None:
             state = self._state()
             return [state.action_to_string(a) for a in state.legal_actions()]
         if self.reveal >= 0:
-            return [f"{REVEAL} {self.rules.deck.side_name(s)}" for s in self.possible_undersides(self.reveal)]
+            sides = self.possible_undersides(self.reveal)
+            shown = dict.fromkeys(looks.spell_side(deck, s) for s in sides)
+            return [f"{REVEAL} {deck.side_name(s)}" for s in sides] + [f"{REVEAL} {look}" for look in shown]
         if self.is_terminal():
             return []
         state = self._state()

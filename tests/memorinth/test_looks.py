@@ -134,7 +134,12 @@ def test_mr30_a_revealed_side_is_entered_by_what_it_shows():
     view.apply_move("flip a1")
     assert view.phase == "reveal"
     idents = [card.ident for card in DECK.cards]
-    shown = sorted({looks.spell_side(DECK, 2 * idents.index(m.split()[1][:-1]) + 1) for m in view.legal_moves()})
+    numbers = [m for m in view.legal_moves() if not looks.is_look(m.split()[1])]
+    shown = sorted({looks.spell_side(DECK, 2 * idents.index(m.split()[1][:-1]) + 1) for m in numbers})
+    # the view lists each look once after the numbers (the web board's pictures click the looks)
+    assert view.legal_moves() == numbers + [f"reveal {look}" for look in
+                                            dict.fromkeys(looks.spell_side(DECK, 2 * idents.index(m.split()[1][:-1])
+                                                                           + 1) for m in numbers)]
     with pytest.raises(IllegalMoveError, match="a1 shows a Sun side, so its underside is a Moon side"):
         view.clone().apply_move("reveal sun-NES-B", "MOVE[1]")
     with pytest.raises(InvalidMoveError, match=r"MOVE\[1\]: 'Z' is not a path end .*'reveal moon-NZ'"):

@@ -102,6 +102,8 @@ def look_of(game, position, token):
     idents = [card.ident for card in deck.cards]
     if not hasattr(position, "observer") or position.phase not in ("setup", "reveal"):
         return None
+    if looks.is_look(token):
+        return looks.spell(deck, *reversed(looks.parse(deck, token, "token")))
     if position.phase == "setup" and token in idents and len(position.setup) < 24:
         face = looks.cell_face(FOREST_CELLS[len(position.setup)])
         return looks.spell(deck, deck.cards[idents.index(token)].sides[face], face)
