@@ -8,7 +8,7 @@ const PLACED = /^(\S+) (\S+)@(-?\d+),(-?\d+)$/;
 const SPOT = /^-?\d+,-?\d+$/;
 let held = null;  // {card, verb}: the card clicked before its place, while the legal moves still place it
 
-/** The legal moves that put a card on a place (`add C2a@-5,-3`), parsed. */
+/** The legal moves that put a card on a place (`add CARD@X,Y`), parsed. */
 function placements(moves) {
   return moves.map((move) => move.match(PLACED)).filter(Boolean)
     .map(([move, verb, card, x, y]) => ({ move, verb, card, spot: `${x},${y}` }));
