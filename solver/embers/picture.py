@@ -13,7 +13,8 @@ segments) and the position's legal moves (for the entry panel), so equal views g
   marked "demon"; face-down Resolve cards the viewer cannot see are hatched backs (``Svg.card_back``), those
   the viewer can see are drawn with a dashed "face down" frame.
 * Click targets (``data-target``): every visible Mind card and memory-row card carries its id (``take C4``,
-  ``keep C4,S1a``, ``add C3@0,1``, ``discard C3``); the strength rows carry their number in phase ``reveal``
+  ``keep C4,S1a``, ``add C3@0,1``, ``discard C3``); each place a legal add puts a card is a target ``X,Y`` on
+  the Mind (a ring around the corner the card's quarters would share: the adds there); the strength rows carry their number in phase ``reveal``
   (``reveal 2``, ``reveal 2 S3``); every other entry (``draw``, ``stop``, ``pass``, ``here``, ``silent``,
   ``arrange ...``, ``chance ?``) is a button carrying the whole entry, and the cards a chance outcome, a reveal,
   a Day's End or a flip may name are laid out as chips carrying their ids.

@@ -11,8 +11,10 @@ on each side, in Master Memorinth the action card, and below it the turn, the cl
 Drawing only formats the JSON (``state.to_json()`` or a view's, so equal views draw byte-identical pictures); the
 deck named in the JSON gives each side's paths, characters and goblins. Clickable elements carry ``data-target``:
 cells (``b2``), characters (``R``), column letters (``b``) and row numbers (``3``) for shifts, the players' clover
-counts (``1``) for ``clover from 1``, ``pass``, and in a view the sides that may be revealed (``12M``) or, while
-the table is dealt, the cards and characters still to be laid out (``7``, ``R``).
+counts (``1``) for ``clover from 1``, ``pass``, and in a view the sides that may be revealed or, while the table
+is dealt, the cards still possible on the next cell, each drawn small as it shows and named by its look
+(``moon-NE-R``, ``sun-NES-B``: one per look, ``solver/memorinth/looks.py``; a full state's deal names the card's
+number, ``7``), and the characters still to be laid out (``R``).
 """
 
 from __future__ import annotations
