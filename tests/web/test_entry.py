@@ -169,3 +169,77 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     assert "reveal" not in state["view"] and "a1" in state["view"]["seen"][0]
     assert state["record"]["moves"][-1]["move"] == f"reveal {sides[0]}"
     page.close()
+
+
+def start_real_table(page: Page, game: str):
+    """A real table of ``game`` from seat 0's page, the other seats entered by me (seed 3)."""
+    p = page.page
+    p.select_option("#game", game)
+    p.fill("#seed", "3")
+    p.select_option("#others", "me")
+    p.click("#table-start")
+    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
+    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.idle()
+
+
+def click_target(page: Page, token: str):
+    page.page.locator(f'#board [data-target="{token}"]:not(.tap-area)').first.click()
+    page.idle()
+
+
+def test_embers_a_real_table_takes_one_click_per_card_seen_and_the_card_placed_on_its_place(board, chromium):
+    """Fenrys's page at a real table: one click per card he sees (the Mind's first card, each card drawn) and per
+    decision (draw, stop); Aelin's four Resolve cards and her arrangement, which he does not see, take none (the
+    server enters them as `?`); the Blink's add takes one click on the Mind (its place), two where several cards
+    may go there (the place, then the card)."""
+    page = Page(chromium, board, query="?nodes=40")
+    p = page.page
+    start_real_table(page, "embers")
+    clicks = 0
+
+    def seen(card):  # the card is on the table as Fenrys sees it: in the Mind or the memory row
+        view = page.state()["view"]
+        return any(entry.split("@")[0] == card for entry in view.get("mind", [])) or card in view.get("row", [])
+
+    def enter_cards():
+        """The cards the table shows Fenrys now (the Mind's first, each card drawn): one click each."""
+        nonlocal clicks
+        while not {"draw", "stop"} & set(page.state()["legalMoves"]):
+            legal = page.state()["legalMoves"]
+            assert legal and all(m.startswith("chance ") and m != "chance ?" for m in legal), legal
+            card = legal[0].split()[1]
+            click_target(page, card)  # the card as the picture shows it
+            clicks += 1
+            assert seen(card), card
+            assert clicks <= 12
+
+    enter_cards()
+    entries = [m["move"] for m in page.state()["record"]["moves"]]
+    assert entries.count("chance ?") == 4 and "arrange ?" in entries, entries  # Aelin's, entered by the server
+    for _ in range(2):  # draw, then the card drawn (seen): one click each
+        if "draw" not in page.state()["legalMoves"]:
+            break
+        click_target(page, "draw")
+        clicks += 1
+        enter_cards()
+    click_target(page, "stop")
+    clicks += 1
+    legal = page.state()["legalMoves"]
+    places: dict[str, list[str]] = {}
+    for move in legal:
+        if move.startswith("add "):
+            places.setdefault(move.split("@")[1], []).append(move)
+    drawn = sorted(p.eval_on_selector_all("#board .spot:not(.tap-area)", "gs => gs.map(g => g.dataset.target)"))
+    assert drawn == sorted(places)
+    spot, moves = min(places.items(), key=lambda item: len(item[1]))
+    click_target(page, spot)
+    if len(moves) > 1:
+        p.locator(f'#chooser button[data-move="{moves[0]}"]').click()
+        page.idle()
+    clicks += 1 + (len(moves) > 1)
+    state = page.state()
+    assert state["record"]["moves"][-1]["move"] == moves[0]
+    typed = [m for m in state["record"]["moves"] if "?" not in m["move"]]
+    assert clicks == len(typed) + (len(moves) > 1), typed  # one click per entry, the place's card choice aside
+    page.close()
