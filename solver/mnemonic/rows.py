@@ -31,7 +31,6 @@ import numpy as np
 from solver.game import Game
 from solver.mnemonic.cards import DECK_SIZE, SUITS
 from solver.mnemonic.model import config_of
-from solver.mnemonic.rules_file import MnemonicRules
 from solver.mnemonic.parts import PHASES, Group, Player, Scene, Skill, Tally
 from solver.mnemonic.state import RESULTS, MnemonicState
 from solver.twins import mnemonic_model as model
@@ -124,9 +123,9 @@ def row_of(state: MnemonicState) -> np.ndarray:
     return s
 
 
-def state_of(game: Game, row: np.ndarray, rules: MnemonicRules | None = None) -> MnemonicState:
-    """Our state of a row of ``game`` (its players and mode; its rules unless ``rules`` are given)."""
-    rules, n = rules or game.rules, game.params["players"]
+def state_of(game: Game, row: np.ndarray) -> MnemonicState:
+    """Our state of a row of ``game`` (its players, mode and rules)."""
+    rules, n = game.rules, game.params["players"]
     originals = 4 * rules["newCharacter.skillsPerSuit"]
     s = [int(x) for x in row]
     players = []

@@ -54,9 +54,9 @@ def _check_config(cfg: Any) -> list[int]:
     return c
 
 
-def rules_of(c: list[int]) -> MnemonicRules:
+def rules_of(config: Any) -> MnemonicRules:
     """The rule set of a config (the shipped skill names)."""
-    yes = bool
+    c, yes = [int(x) for x in config], bool
     return default_rules().with_overrides({
         "joker": "wild" if c[M.CFG_JOKER_WILD] else "no-suit", "help.onlyWithoutMatch": yes(c[M.CFG_HELP_ONLY]),
         "help.extraDice": c[M.CFG_HELP_DICE], "help.helperSharesComplication": yes(c[M.CFG_HELPER_SHARES]),
@@ -75,17 +75,29 @@ def rules_of(c: list[int]) -> MnemonicRules:
         "newCharacter.ratingMin": c[R.X_RATING_MIN], "newCharacter.ratingMax": c[R.X_RATING_MAX]})
 
 
+class _ConfigGame(MnemonicGame):
+    """Mnemonic with the rule set of a config (rather than of a rules file)."""
+
+    def __init__(self, players: int, mode: str, rules: MnemonicRules) -> None:
+        super().__init__(players=players, mode=mode)
+        self._rules = rules
+
+    @property
+    def rules(self) -> MnemonicRules:
+        return self._rules
+
+
 class _Config:
     """A checked config with its game and rules."""
 
     def __init__(self, cfg: Any) -> None:
         self.c = _check_config(cfg)
         self.k = self.c[M.CFG_PLAYERS]
-        self.game = MnemonicGame(players=self.k, mode="into-the-grey" if self.c[M.CFG_GREY] else "deck-burner")
         self.rules = rules_of(self.c)
+        self.game = _ConfigGame(self.k, "into-the-grey" if self.c[M.CFG_GREY] else "deck-burner", self.rules)
 
     def state(self, row: Any) -> MnemonicState:
-        return R.state_of(self.game, np.asarray(row), self.rules)
+        return R.state_of(self.game, np.asarray(row))
 
 
 # -- checks ----------------------------------------------------------------------------------------------------
