@@ -24,84 +24,24 @@ from mnemonic_model cimport (CFG_PLAYERS, CFG_GREY, CFG_JOKER_WILD, CFG_HELP_ONL
                              GROUP_SKILL, GROUP_ROLL, AFTER_VICTORY, AFTER_DEFEAT, OVER)
 
 cdef enum:
-    MAX_SKILLS = 8
-    DECK = 54
+    MAX_SKILLS = 8, DECK = 54
     # the row (solver/mnemonic/rows.py)
-    PHASE = 0
-    ROUND = 1
-    FOCUS = 2
-    ATTEMPTS = 3
-    VICTORIES = 4
-    DEFEATS = 5
-    DRAWS = 6
-    LAST = 7
-    NDISCARD = 8
-    NDECK = 9
-    SC_ACTIVE = 10
-    SC_CARD = 11
-    SC_SKILL = 12
-    SC_LEARNED = 13
-    SC_HELPER = 14
-    SC_HSKILL = 15
-    SC_ROLL = 16
-    SC_PASSED = 17
-    GR_ACTIVE = 18
-    GR_TURN = 19
-    GR_CARD = 20
-    GR_SKILL = 26
-    PLAYER_AT = 32
-    P_WEAVINGS = 0
-    P_BONUS = 1
-    P_SKILLS = 2
-    P_HAND = 3
-    P_SKILL = 4
-    S_SUIT = 0
-    S_RATING = 1
-    S_FLAGS = 2
-    SKILL_STRIDE = 3
-    PLAYER_STRIDE = 28
-    WHERE = 200
-    DISCARD = 254
-    DISCARD_BY = 308
-    ROW_LEN = 362
-    IN_DECK = 6
-    DISCARDED = 7
-    COMPLICATED = 1
-    INJURED = 2
-    X_MAX_SKILLS = 25
-    X_LEARN_RATING = 26
-    X_HAND_SIZE = 27
-    X_RATING_MIN = 28
-    X_RATING_MAX = 29
-    X_PER_SUIT = 30
+    PHASE = 0, ROUND = 1, FOCUS = 2, ATTEMPTS = 3, VICTORIES = 4, DEFEATS = 5, DRAWS = 6, LAST = 7, NDISCARD = 8
+    NDECK = 9, SC_ACTIVE = 10, SC_CARD = 11, SC_SKILL = 12, SC_LEARNED = 13, SC_HELPER = 14, SC_HSKILL = 15
+    SC_ROLL = 16, SC_PASSED = 17, GR_ACTIVE = 18, GR_TURN = 19, GR_CARD = 20, GR_SKILL = 26, PLAYER_AT = 32
+    P_WEAVINGS = 0, P_BONUS = 1, P_SKILLS = 2, P_HAND = 3, P_SKILL = 4, PLAYER_STRIDE = 28
+    S_SUIT = 0, S_RATING = 1, S_FLAGS = 2, SKILL_STRIDE = 3, COMPLICATED = 1, INJURED = 2
+    WHERE = 200, DISCARD = 254, DISCARD_BY = 308, ROW_LEN = 362, IN_DECK = 6, DISCARDED = 7
+    X_MAX_SKILLS = 25, X_LEARN_RATING = 26, X_HAND_SIZE = 27, X_RATING_MIN = 28, X_RATING_MAX = 29, X_PER_SUIT = 30
     CONFIG_LEN = 31
     # actions (solver/mnemonic/state.py)
-    DRAW = 60
-    USE = 100
-    LEARN = 150
-    PASS = 160
-    ASK = 200
-    NO_WEAVE = 300
-    WEAVE_AVOID = 301
-    WEAVE_GIVE = 310
-    WEAVE_REPAIR = 320
-    GROUP = 400
-    NEW_ROUND = 401
-    END = 402
-    TRY_AGAIN = 403
-    REGROUP = 404
-    RETREAT = 405
-    REVEAL = 500
-    ROLL = 600
-    RESULT = 700
-    GROUP_CARD = 1000
-    N_ACTIONS = 1540
-    MAX_LEGAL = 440
+    DRAW = 60, USE = 100, LEARN = 150, PASS = 160, ASK = 200, NO_WEAVE = 300, WEAVE_AVOID = 301, WEAVE_GIVE = 310
+    WEAVE_REPAIR = 320, GROUP = 400, NEW_ROUND = 401, END = 402, TRY_AGAIN = 403, REGROUP = 404, RETREAT = 405
+    REVEAL = 500, ROLL = 600, RESULT = 700, GROUP_CARD = 1000, N_ACTIONS = 1540
+    MAX_LEGAL = 440         # Into the Grey alone: a Group Scene skill with any of 54 cards (8 skills)
     MAX_CHANCE = 8          # chance events after one decision: a draw per player and the result, at most
     DEAL_UNIFORMS = 104     # ratings (at most 6 x 4 x 2), then a shuffle of the 54 cards
-    CHANCE_PLAYER = -1
-    TERMINAL = -4
-    OBS_PIECES = 28
+    CHANCE_PLAYER = -1, TERMINAL = -4, OBS_PIECES = 28
 
 if CONFIG_LEN != CONFIG_LENGTH + 6 or PLAYER_AT + PLAYER_STRIDE * MAX_PLAYERS != WHERE:
     raise ImportError("mnemonic_step: the row layout does not fit the planning model's config or players")
@@ -737,7 +677,8 @@ cdef inline void deal_row(int32_t* s, const int32_t* cfg, const double* u) noexc
 # -- validation (raises ValueError; the twin checks the same) ----------------------------------------------------
 cdef inline int row_error(const int32_t* s, const int32_t* cfg) noexcept nogil:
     """0 when the row is safe to run the rules on, else the number of the first problem found."""
-    cdef int k = cfg[CFG_PLAYERS], q, i, c, hands = 0, deck = 0
+    cdef int k = cfg[CFG_PLAYERS], q, i, c
+    cdef int held[DISCARDED + 1]
     if not (0 <= s[PHASE] <= OVER and 0 <= s[FOCUS] < k and 1 <= s[ROUND] and 0 <= s[NDISCARD] <= DECK):
         return 1
     for q in range(k):
@@ -747,18 +688,17 @@ cdef inline int row_error(const int32_t* s, const int32_t* cfg) noexcept nogil:
         for i in range(s[P(q) + P_SKILLS]):
             if not (0 <= s[SK(q, i) + S_SUIT] < 4 and s[SK(q, i) + S_RATING] >= 0):
                 return 2
+    for q in range(DISCARDED + 1):
+        held[q] = 0
     for c in range(DECK):
         q = s[WHERE + c]
         if not (0 <= q < k or q == IN_DECK or q == DISCARDED):
             return 3
-        deck += q == IN_DECK
+        held[q] += 1
     for q in range(k):
-        hands = 0
-        for c in range(DECK):
-            hands += s[WHERE + c] == q
-        if hands != s[P(q) + P_HAND]:
+        if held[q] != s[P(q) + P_HAND]:
             return 3
-    if deck != s[NDECK]:
+    if held[IN_DECK] != s[NDECK] or held[DISCARDED] != s[NDISCARD]:
         return 3
     for i in range(s[NDISCARD]):
         if not (0 <= s[DISCARD + i] < DECK and 0 <= s[DISCARD_BY + i] < k):
@@ -942,13 +882,15 @@ def step(int32_t[:, ::1] states, const int32_t[::1] config, const int32_t[::1] a
 
 # -- observations (solver/mnemonic/openspiel.py: fill_public, fill_private) --------------------------------------
 cdef inline void piece_sizes(int k, int S, int* out) noexcept nogil:
-    """The sizes of the observation's pieces, in the order of ``public_pieces`` then ``private_pieces``."""
-    cdef int i
-    cdef int sizes[OBS_PIECES]
-    sizes[:] = [14, k + 1, k, k, 1, 1, 3, 4, k * S * 8, k, k, k, k * 3, 1, 1, DECK * (k + 1), DECK + 1, S + 1, 1,
-                k + 1, S + 1, 8, 1, 1, 1, k + 1, k * (DECK + 1), k * (S + 1)]
-    for i in range(OBS_PIECES):
-        out[i] = sizes[i]
+    """The sizes of the observation's pieces, in the order of ``public_pieces`` then ``private_pieces``: phase,
+    to_move, first, focus, round, attempts, tally, last, skills, weavings, bonus, hand_size, classes, deck_size,
+    adversary, discard, scene_card, scene_skill, scene_learned, scene_helper, scene_helper_skill, scene_roll,
+    scene_passed, scene_active, group_active, group_turn, group_cards, group_skills (the hand follows: 54)."""
+    out[0] = 14; out[1] = k + 1; out[2] = k; out[3] = k; out[4] = 1; out[5] = 1; out[6] = 3; out[7] = 4
+    out[8] = k * S * 8; out[9] = k; out[10] = k; out[11] = k; out[12] = k * 3; out[13] = 1; out[14] = 1
+    out[15] = DECK * (k + 1); out[16] = DECK + 1; out[17] = S + 1; out[18] = 1; out[19] = k + 1; out[20] = S + 1
+    out[21] = 8; out[22] = 1; out[23] = 1; out[24] = 1; out[25] = k + 1; out[26] = k * (DECK + 1)
+    out[27] = k * (S + 1)
 
 
 def observation_size(const int32_t[::1] config):

@@ -118,7 +118,7 @@ def row_error(s: list[int], c: list[int]) -> int:
     if any(not (0 <= w < k or w in (R.IN_DECK, R.DISCARDED)) for w in where):
         return 3
     if any(where.count(q) != s[R.PLAYER_AT + R.PLAYER_STRIDE * q + R.P_HAND] for q in range(k)) \
-            or where.count(R.IN_DECK) != s[R.NDECK]:
+            or where.count(R.IN_DECK) != s[R.NDECK] or where.count(R.DISCARDED) != s[R.NDISCARD]:
         return 3
     if any(not (0 <= s[R.DISCARD + i] < DECK_SIZE and 0 <= s[R.DISCARD_BY + i] < k) for i in range(s[R.NDISCARD])):
         return 3
