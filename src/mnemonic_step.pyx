@@ -230,6 +230,13 @@ cdef inline int bits_to(int mask, int base, int32_t* out, int n) noexcept nogil:
     return n
 
 
+cdef inline int listed_if(bint wanted, int action, int32_t* out, int n) noexcept nogil:
+    if wanted:
+        out[n] = action
+        return n + 1
+    return n
+
+
 cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexcept nogil:
     cdef int phase = s[PHASE], n = 0, p, q, c, cat, match, avail, k = cfg[CFG_PLAYERS]
     cdef bint asks
@@ -288,29 +295,16 @@ cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexce
                     out[n] = WEAVE_REPAIR + c
                     n += 1
     elif phase == TABLE:
-        if group_feasible(s, cfg):
-            out[n] = GROUP
-            n += 1
-        if round_feasible(s, cfg):
-            out[n] = NEW_ROUND
-            n += 1
-        out[n] = END
-        n += 1
+        n = listed_if(group_feasible(s, cfg), GROUP, out, 0)
+        n = listed_if(round_feasible(s, cfg), NEW_ROUND, out, n)
+        n = listed_if(True, END, out, n)
     elif phase == AFTER_VICTORY:
-        if round_feasible(s, cfg):
-            out[n] = NEW_ROUND
-            n += 1
-        out[n] = END
-        n += 1
+        n = listed_if(round_feasible(s, cfg), NEW_ROUND, out, 0)
+        n = listed_if(True, END, out, n)
     elif phase == AFTER_DEFEAT:
-        if try_again_allowed(s, cfg) and group_feasible(s, cfg):
-            out[n] = TRY_AGAIN
-            n += 1
-        if round_feasible(s, cfg):
-            out[n] = REGROUP
-            n += 1
-        out[n] = RETREAT
-        n += 1
+        n = listed_if(try_again_allowed(s, cfg) and group_feasible(s, cfg), TRY_AGAIN, out, 0)
+        n = listed_if(round_feasible(s, cfg), REGROUP, out, n)
+        n = listed_if(True, RETREAT, out, n)
     elif phase == GROUP_SKILL:
         q = seat(s, cfg, s[GR_TURN])
         if grey_cards(cfg):
@@ -330,9 +324,9 @@ cdef inline void discard(int32_t* s, int card, int by) noexcept nogil:
     s[NDISCARD] += 1
 
 
-cdef inline void card_played(int32_t* s, int card) noexcept nogil:
-    discard(s, card, s[FOCUS])
-    s[SC_ACTIVE] = 1
+cdef inline void set_scene(int32_t* s, int card) noexcept nogil:
+    """A new scene with ``card`` (none: -1, and no scene at all)."""
+    s[SC_ACTIVE] = card >= 0
     s[SC_CARD] = card
     s[SC_SKILL] = -1
     s[SC_LEARNED] = 0
@@ -340,6 +334,11 @@ cdef inline void card_played(int32_t* s, int card) noexcept nogil:
     s[SC_HSKILL] = -1
     s[SC_ROLL] = -1
     s[SC_PASSED] = 0
+
+
+cdef inline void card_played(int32_t* s, int card) noexcept nogil:
+    discard(s, card, s[FOCUS])
+    set_scene(s, card)
     s[PHASE] = SCENE_SKILL
 
 
@@ -348,14 +347,7 @@ cdef inline void begin_scene(int32_t* s, const int32_t* cfg, int index) noexcept
     cdef int k = cfg[CFG_PLAYERS]
     while index < k and not can_play_scene(s, seat(s, cfg, index)):
         index += 1
-    s[SC_ACTIVE] = 0
-    s[SC_CARD] = -1
-    s[SC_SKILL] = -1
-    s[SC_LEARNED] = 0
-    s[SC_HELPER] = -1
-    s[SC_HSKILL] = -1
-    s[SC_ROLL] = -1
-    s[SC_PASSED] = 0
+    set_scene(s, -1)
     if index >= k:
         s[PHASE] = TABLE
         s[FOCUS] = first_player(s, cfg)

@@ -41,7 +41,7 @@ import numpy as np
 
 from solver.game import Game, State
 from solver.kernels import mnemonic_step as kernel
-from solver.learning import ActionCodec, Piece
+from solver.learning import ActionCodec, Piece, mark_listed
 from solver.mnemonic import rows
 from solver.mnemonic.cards import DECK_SIZE, card_class
 from solver.mnemonic.parts import PHASES
@@ -198,8 +198,7 @@ class MnemonicBatch:
         n = len(self.states)
         actions, counts = np.zeros((n, MAX_LEGAL), dtype=np.int32), np.zeros(n, dtype=np.int32)
         kernel.legal_actions(self.states, self.config, actions, counts)
-        valid = np.arange(MAX_LEGAL)[None, :] < counts[:, None]
-        out[np.repeat(np.arange(n), counts), actions[valid]] = True
+        mark_listed(out, actions, counts)
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
