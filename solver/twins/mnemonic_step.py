@@ -87,7 +87,7 @@ class _ConfigGame(MnemonicGame):
         return self._rules
 
 
-class _Config:
+class Config:
     """A checked config with its game and rules."""
 
     def __init__(self, cfg: Any) -> None:
@@ -151,8 +151,8 @@ def row_error(s: list[int], c: list[int]) -> int:
     return 0
 
 
-def _checked(states: Any, config: Any) -> tuple[_Config, list[list[int]]]:
-    cfg = _Config(config)
+def _checked(states: Any, config: Any) -> tuple[Config, list[list[int]]]:
+    cfg = Config(config)
     rows = [[int(x) for x in row] for row in states]
     for i, s in enumerate(rows):
         if len(s) != R.ROW_LEN:
@@ -192,7 +192,7 @@ def _shuffle(pile: list[int], u: Any, t: int) -> int:
 
 def deal(states: Any, config: Any, slots: Any, uniforms: Any) -> None:
     """A new session in row ``slots[j]`` of ``states`` for each ``j``, dealt with ``uniforms[j]``."""
-    cfg = _Config(config)
+    cfg = Config(config)
     if len(states[0]) != R.ROW_LEN if len(states) else False:
         raise ValueError(f"states: expected rows of {R.ROW_LEN} entries")
     _check_uniforms(uniforms, len(slots), DEAL_UNIFORMS)
@@ -300,21 +300,18 @@ def _group_result(state: MnemonicState, u: float) -> int:
     return 2
 
 
-def _chance(state: MnemonicState, u: float) -> int:
-    """Resolve the chance event of ``state`` with uniform ``u`` (the kernel's rule); the outcome's action id."""
+def chance_action(state: MnemonicState, u: float) -> int:
+    """The outcome (action id) of the chance event of ``state`` for uniform ``u``, by the kernel's rule."""
     if state.phase in ("scene-draw", "group-draw"):
-        action = REVEAL + state.deck[int(u * len(state.deck))]
-    elif state.phase == "scene-roll":
+        return REVEAL + state.deck[int(u * len(state.deck))]
+    if state.phase == "scene-roll":
         assert state.scene is not None and state.scene.skill is not None
         n = state.dice(state.focus, state.scene.skill, state.scene.helper is not None)
         t, v = u * _power(6, n), 1
         while v < 6 and not t < _power(v, n):
             v += 1
-        action = ROLL + v
-    else:
-        action = RESULT + _group_result(state, u)
-    state.apply_action(action)
-    return action
+        return ROLL + v
+    return RESULT + _group_result(state, u)
 
 
 def step(states: Any, config: Any, actions: Any, settle: Any, uniforms: Any, players: Any, drawn: Any) -> int:
@@ -337,7 +334,8 @@ def step(states: Any, config: Any, actions: Any, settle: Any, uniforms: Any, pla
         outcomes = []
         if settle[i]:
             while state.current_player() == CHANCE_PLAYER and len(outcomes) < MAX_CHANCE:
-                outcomes.append(_chance(state, float(uniforms[i][len(outcomes)])))
+                outcomes.append(chance_action(state, float(uniforms[i][len(outcomes)])))
+                state.apply_action(outcomes[-1])
         drawn[i][:] = outcomes + [-1] * (MAX_CHANCE - len(outcomes))
         players[i] = state.current_player()
         _store(states, i, state)
@@ -347,7 +345,7 @@ def step(states: Any, config: Any, actions: Any, settle: Any, uniforms: Any, pla
 # -- observations ----------------------------------------------------------------------------------------------
 def observation_size(config: Any) -> int:
     """The floats of one observation (every piece, the private ``hand`` last)."""
-    game = _Config(config).game
+    game = Config(config).game
     return sum(int(np.prod(p.shape)) for p in facts.public_pieces(game) + facts.private_pieces(game))
 
 

@@ -154,3 +154,32 @@ def test_bad_input_is_rejected(module):
     bad[0, R.PHASE] = 13
     with pytest.raises(ValueError, match=r"states\[0\]"):
         module.players(bad, config, out)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(CONFIGS) - 1), st.integers(0, 2**31))
+def test_chance_outcomes_have_the_adapters_probabilities(index, seed):
+    """Each chance outcome takes an interval of uniforms as long as its exact probability (``chance_outcomes_exact``,
+    what the adapter draws from): on a grid of G uniforms its share is within 1/G of it."""
+    config, grid = CONFIGS[index], 500
+    rng = np.random.default_rng(seed)
+    x = np.zeros((1, R.ROW_LEN), np.int32)
+    K.deal(x, config, np.zeros(1, np.int64), rng.random((1, DEAL_UNIFORMS)))
+    who, picked, drawn = np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros((1, MAX_CHANCE), np.int32)
+    for _ in range(60):
+        K.random_legal(x, config, rng.random(1), picked)
+        if picked[0] < 0:
+            break
+        K.step(x, config, picked, np.zeros(1, np.uint8), rng.random((1, MAX_CHANCE)), who, drawn)
+        while who[0] == T.CHANCE_PLAYER:       # left at the chance event: compare, then settle it
+            state = T.Config(config).state(x[0])
+            exact = dict(state.chance_outcomes_exact())
+            picks = [T.chance_action(state, (j + 0.5) / grid) for j in range(grid)]
+            assert set(picks) <= set(exact)
+            for action, probability in exact.items():
+                assert abs(picks.count(action) / grid - float(probability)) <= 1 / grid + 1e-9
+            state.apply_action(picks[int(rng.integers(grid))])
+            x[0] = R.row_of(state)
+            K.players(x, config, who)
+        if who[0] == T.TERMINAL:
+            break
