@@ -16,7 +16,7 @@ import numpy as np
 
 from solver.mnemonic import openspiel as facts
 from solver.mnemonic import rows as R
-from solver.mnemonic.cards import DECK_SIZE, card_class
+from solver.mnemonic.cards import DECK_SIZE, SUITS, card_class
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.parts import Player, Skill
 from solver.mnemonic.rules_file import MnemonicRules, default_rules
@@ -193,7 +193,7 @@ def _shuffle(pile: list[int], u: Any, t: int) -> int:
 def deal(states: Any, config: Any, slots: Any, uniforms: Any) -> None:
     """A new session in row ``slots[j]`` of ``states`` for each ``j``, dealt with ``uniforms[j]``."""
     cfg = Config(config)
-    if len(states[0]) != R.ROW_LEN if len(states) else False:
+    if len(states) and len(states[0]) != R.ROW_LEN:
         raise ValueError(f"states: expected rows of {R.ROW_LEN} entries")
     _check_uniforms(uniforms, len(slots), DEAL_UNIFORMS)
     for j, slot in enumerate(slots):
@@ -206,7 +206,7 @@ def deal(states: Any, config: Any, slots: Any, uniforms: Any) -> None:
         roster = []
         for q in range(k):
             skills = []
-            for suit, suit_name in enumerate(("hearts", "diamonds", "clubs", "spades")):
+            for suit, suit_name in enumerate(SUITS):
                 for m in range(c[R.X_PER_SUIT]):
                     span = c[R.X_RATING_MAX] - c[R.X_RATING_MIN] + 1
                     skills.append(Skill(names[suit_name][m], suit, c[R.X_RATING_MIN] + int(float(u[t]) * span)))
