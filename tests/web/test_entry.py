@@ -116,13 +116,7 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     deck = load_deck("default")
     page = Page(chromium, board, width=width, query="?nodes=40")
     p = page.page
-    p.select_option("#game", "memorinth")
-    p.fill("#seed", "3")
-    p.select_option("#others", "me")
-    p.click("#table-start")
-    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    page.idle()
+    page.real_table("memorinth")
     card_clicks = character_clicks = 0
     first = offers(p)
     assert len(first) == len({deck.cards[k].sides[0] for k in range(1, 25)}) == 23
@@ -171,18 +165,6 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     page.close()
 
 
-def start_real_table(page: Page, game: str):
-    """A real table of ``game`` from seat 0's page, the other seats entered by me (seed 3)."""
-    p = page.page
-    p.select_option("#game", game)
-    p.fill("#seed", "3")
-    p.select_option("#others", "me")
-    p.click("#table-start")
-    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    page.idle()
-
-
 def click_target(page: Page, token: str):
     page.page.locator(f'#board [data-target="{token}"]:not(.tap-area)').first.click()
     page.idle()
@@ -195,7 +177,7 @@ def test_embers_a_real_table_takes_one_click_per_card_seen_and_the_card_placed_o
     may go there (the place, then the card)."""
     page = Page(chromium, board, query="?nodes=40")
     p = page.page
-    start_real_table(page, "embers")
+    page.real_table("embers")
     clicks = 0
 
     def seen(card):  # the card is on the table as Fenrys sees it: in the Mind or the memory row
