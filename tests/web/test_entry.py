@@ -120,6 +120,8 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     card_clicks = character_clicks = 0
     first = offers(p)
     assert len(first) == len({deck.cards[k].sides[0] for k in range(1, 25)}) == 23
+    if width == 390:  # a phone: each card offered is a tap target of at least 40 px
+        assert min(p.evaluate(TAP_SIZE, chip) for chip in first) >= 40
     screenshot(p, "memorinth-phone-deal.png" if width == 390 else "memorinth-deal.png", "#board g.offer")
     for _ in range(40):
         state = page.state()
