@@ -10,6 +10,7 @@ from solver.errors import IllegalMoveError, InvalidMoveError, UnknownCardError
 from solver.memorinth import looks
 from solver.memorinth.deck import load_deck
 from solver.memorinth.game import MemorinthGame
+from solver.memorinth.layout import DEAL_CARD
 
 DECK = load_deck("default")
 #: two forest cards of the default deck whose Sun sides are alike (sun-NS-P) and whose Moon sides differ
@@ -65,7 +66,7 @@ def test_mr30_a_real_table_deals_by_what_each_card_shows_and_cards_alike_are_one
         outcome = truth.legal_actions()[len(dealt) * 7 % len(truth.legal_actions())]
         truth.apply_action(outcome)
         cell = looks.FOREST_CELLS[len(dealt)]
-        card = outcome - 400
+        card = outcome - DEAL_CARD
         face = looks.cell_face(cell)
         spelled = looks.spell(DECK, DECK.cards[card].sides[face], face)
         view.apply_move(f"deal card {spelled}")
@@ -158,3 +159,50 @@ def test_the_cli_applies_cards_spelled_by_what_they_show_and_refuses_a_bad_one_i
     assert main(["memorinth", "apply", "view:0 2p base SN | setup - | -", "deal card sun-NEQ"]) != 0
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and "MOVE[0]" in error and "'deal card sun-NEQ'" in error
+
+
+def shown(view_json):
+    """A view's JSON with each card named by what it shows (cards alike may have swapped numbers)."""
+    idents = [card.ident for card in DECK.cards]
+
+    def look(token):
+        up, _, under = token.partition(":")
+        face = "SM".index(up[-1])
+        top = looks.spell_side(DECK, 2 * idents.index(up[:-1]) + face)
+        if under in ("", "?"):
+            return top + (":?" if under else "")
+        return top + ":" + looks.spell_side(DECK, 2 * idents.index(under) + 1 - face)
+
+    rows = [" ".join(look(t) for t in row.split()) for row in view_json["board"]]
+    return {**view_json, "board": rows}
+
+
+def test_mr30_a_real_table_entered_by_what_the_cards_show_replays_as_a_record(tmp_path):
+    """The observer's record of a whole game, each card dealt and each side revealed entered by what it shows:
+    saved, loaded and replayed it reaches the observer's view of the game, cards named by what they show."""
+    from solver.memorinth.knowledge import table_entries
+    from solver.record import Record, load_record_file
+
+    from .test_views import random_game
+    game = MemorinthGame(chance_setup=True)
+    start, history, final = random_game(game, 5, steps=300)
+    cell = iter(looks.FOREST_CELLS)
+    idents = [card.ident for card in DECK.cards]
+    entries = []
+    for state, action in history:
+        for entry in table_entries(state, action, 1):
+            words = entry.split()
+            if words[:2] == ["deal", "card"]:
+                face = looks.cell_face(next(cell))
+                entry = f"deal card {looks.spell(DECK, DECK.cards[idents.index(words[2])].sides[face], face)}"
+            elif words[0] == "reveal":
+                entry = f"reveal {looks.spell_side(DECK, 2 * idents.index(words[1][:-1]) + 'SM'.index(words[1][-1]))}"
+            entries.append(entry)
+    assert sum(e.startswith("deal card sun-") or e.startswith("deal card moon-") for e in entries) == 24
+    assert any(e.startswith("reveal moon-") or e.startswith("reveal sun-") for e in entries)
+    record = Record.start_of(game.new_table(1)).extended(entries, stamp=False)
+    path = tmp_path / "table.jsonl"
+    path.write_text(record.to_lines())
+    again = load_record_file(str(path))
+    assert [m.move for m in again.moves] == entries  # stored as typed: what the cards showed
+    assert shown(again.final_position(game).to_json()) == shown(final.view(1).to_json())
