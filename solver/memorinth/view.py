@@ -224,7 +224,7 @@ class MemorinthView(View):
             raise IllegalMoveError(field, text, f"the card on {R.cell_name(cell)} was just turned over: enter what "
                                                 f"it showed first, such as '{self.legal_moves()[0]}'")
         if len(words) != 2:
-            raise InvalidMoveError(field, text, "expected 'reveal' and a side such as '12M'")
+            raise InvalidMoveError(field, text, "expected 'reveal' and a side such as 'moon-NE-R' or '12M'")
         token = words[1]
         if looks.is_look(token):
             self._reveal_look(cell, token, text, field)
