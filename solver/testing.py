@@ -6,7 +6,8 @@ one, JSON and notation round trips, independent clones, and observations that
 survive re-sampling of the hidden information. Games add their own invariants
 (no card lost or duplicated) through ``check``. ``TimedLines`` records an engine's
 answer lines with the time each was written (limit and terminate checks). ``svg_root``, ``click_targets`` and
-``click_reaches`` check a picture the way the web board uses it.
+``click_reaches`` check a picture the way the web board uses it. ``wait_until`` polls a condition;
+``serving`` runs a web app on a free loopback port in a thread of the test's process.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from __future__ import annotations
 import json
 import math
 import re
+import socket
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -174,3 +178,33 @@ def click_reaches(move: str, targets: set[str]) -> bool:
     tokens = set(re.split(r"[\s;@=:()]+", lower)) | set(re.split(r"[\s,;@=:()]+", lower))
     wanted = {t.lower() for t in targets}
     return lower in wanted or bool((tokens - {""}) & wanted)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0, poll: float = 0.02) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (asked every ``poll`` seconds)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(poll)
+    return False
+
+
+@contextmanager
+def serving(app: Any, **config: Any) -> Iterator[str]:
+    """``app`` (an ASGI app) served by uvicorn with ``config`` on a free port of 127.0.0.1, in a thread of this
+    process: yields its URL ``http://127.0.0.1:PORT`` once the server has started, and stops it on leaving."""
+    import uvicorn  # lazy: start-up speed (only the web tests serve)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        if not wait_until(lambda: server.started, timeout=30.0, poll=0.05):
+            raise RuntimeError(f"the test server on port {port} did not start within 30 s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
