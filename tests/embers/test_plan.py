@@ -1,6 +1,5 @@
 """Optimal Blink plans: CP-SAT against exhaustive search on rows of up to 4 cards (EM-70..EM-76)."""
 
-import numpy as np
 import pytest
 
 from solver.embers import plan as P
