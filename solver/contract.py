@@ -223,6 +223,11 @@ def turn_label(game: Game, position: State | View) -> str | None:
     return None if found is None else found(game, position)
 
 
+def has_player_names(game: Game | type[Game]) -> bool:
+    """Whether the game names its players itself (``text.player_name``) rather than numbering its seats."""
+    return _find(game, "text", "player_name") is not None
+
+
 def player_name(game: Game, player: int) -> str:
     """What the game calls ``player`` (Embers: ``Fenrys``, ``Aelin``): the game's ``text.player_name``, else
     ``Seat N``."""

@@ -7,7 +7,7 @@ import { choicesAt, consistentMoves, drawBoard, formatValue, movesFor, pieceOf, 
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
 import { fitForTouch, revealMove } from "./touch.js";
-import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
+import { changedParameters, formValue, linkPlayersAndMode, renderParameters, seatLabels } from "./startform.js";
 import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
@@ -165,8 +165,12 @@ function playerCount() {
 }
 
 function fillSeats() {
+  const g = info($("game").value);
+  const chosen = $("seat").value;
+  const labels = seatLabels(g, playerCount(), (name) => formValue(g, name, $("players"), $("mode"), $("more-params")));
   $("seat").innerHTML = "";
-  for (let p = 0; p < playerCount(); p++) $("seat").append(new Option(`seat ${p}`, String(p)));
+  labels.forEach((label, p) => $("seat").append(new Option(label, String(p))));
+  if (chosen && Number(chosen) < labels.length) $("seat").value = chosen;
 }
 
 /** The game spec of the start form: the game's name, with its players and mode where they are not the defaults. */
@@ -1101,6 +1105,7 @@ function showTab(name) {
 function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
+  $("more-params").addEventListener("change", fillSeats);  // a parameter may rename the seats (Embers' chapter)
   $("players").addEventListener("change", () => {
     linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "players");
     fillSeats();

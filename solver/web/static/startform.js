@@ -19,6 +19,7 @@ export function renderParameters(game, box) {
       field.type = spec.type === "int" ? "number" : "text";
       if (spec.min !== undefined) field.min = spec.min;
       if (spec.max !== undefined) field.max = spec.max;
+      if (spec.example) field.placeholder = `e.g. ${spec.example}`;
     }
     field.value = String(spec.default);
     field.dataset.parameter = name;
@@ -58,4 +59,24 @@ export function linkPlayersAndMode(game, players, mode, changedField) {
     return true;
   }
   return false;
+}
+
+/** The current value of parameter ``name`` in the form: players and mode from their own fields, the others from
+ * ``box``; the default when the form has no field for it. */
+export function formValue(game, name, players, mode, box) {
+  if (name === game.playersParameter) return players.value;
+  if (name === game.modeParameter) return mode.value;
+  const field = box.querySelector(`[data-parameter="${CSS.escape(name)}"]`);
+  return field ? field.value : String(game.parameters[name]?.default);
+}
+
+/** The label of each of ``count`` seats: the game's own name for the player where it has one (the `games` answer's
+ * ``playerNames``, or ``playerNamesWith`` under a parameter's current choice: Embers' Prologue has Rowan, not
+ * Fenrys), with the seat's number; ``seat N`` for a game whose seats are just numbered. */
+export function seatLabels(game, count, valueOf) {
+  let names = game.playerNames || null;
+  for (const [param, byChoice] of Object.entries(game.playerNamesWith || {})) {
+    names = byChoice[valueOf(param)] || names;
+  }
+  return Array.from({ length: count }, (_, p) => (names && names[p] ? `${names[p]} (seat ${p})` : `seat ${p}`));
 }
