@@ -68,6 +68,9 @@ class Parameter:
     data_file: bool = False
     #: a value to show where one is typed (the start form's placeholder; ``games`` lists it as ``example``)
     example: str | None = None
+    #: one value per player, ``/`` between them in seat order (``-`` for a player who enters none): the start form
+    #: asks each seat for its own (``games`` lists it as ``perPlayer: true``)
+    per_player: bool = False
 
     def check(self, name: str, value: Any) -> Any:
         """Validate and coerce ``value``; the error names ``game.<name>``."""

@@ -86,7 +86,8 @@ def game_listing() -> list[dict[str, Any]]:
         params = {k: {"default": p.default, "doc": p.doc, "type": p.kind.__name__,
                       **({"choices": list(p.choices)} if p.choices else {}),
                       **({"min": p.lo, "max": p.hi} if p.lo is not None else {}),
-                      **({"example": p.example} if p.example else {})}
+                      **({"example": p.example} if p.example else {}),
+                      **({"perPlayer": True} if p.per_player else {})}
                   for k, p in cls.PARAMETERS.items()}
         listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
                         "utility": cls.utility.value, "information": cls.information.value, "parameters": params,

@@ -37,7 +37,7 @@ class MnemonicGame(Game):
                            data_file=True),
         "skills": Parameter("", str, "each player's character as entered at the table, / between players: a suit "
                             "letter and a rating per skill, e.g. H3D2C2S1/H1D2C3S2; - or empty: made from the rules",
-                            example="H3D2C2S1/H1D2C3S2"),
+                            example="H3D2C2S1/H1D2C3S2", per_player=True),
     }
     default_time_ms = 1000
     PLAYERS_PARAMETER = "players"

@@ -7,7 +7,9 @@ import { choicesAt, consistentMoves, drawBoard, formatValue, movesFor, pieceOf, 
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
 import { fitForTouch, revealMove } from "./touch.js";
-import { changedParameters, formValue, linkPlayersAndMode, renderParameters, seatLabels } from "./startform.js";
+import {
+  changedParameters, fillPerPlayer, formValue, linkPlayersAndMode, renderParameters, seatLabels,
+} from "./startform.js";
 import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
@@ -171,6 +173,7 @@ function fillSeats() {
   $("seat").innerHTML = "";
   labels.forEach((label, p) => $("seat").append(new Option(label, String(p))));
   if (chosen && Number(chosen) < labels.length) $("seat").value = chosen;
+  fillPerPlayer(g, $("more-params"), labels);
 }
 
 /** The game spec of the start form: the game's name, with its players and mode where they are not the defaults. */
@@ -1105,13 +1108,15 @@ function showTab(name) {
 function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
-  $("more-params").addEventListener("change", fillSeats);  // a parameter may rename the seats (Embers' chapter)
+  // a parameter may rename the seats (Embers' chapter); a seat's own field (per-player parameters) does not
+  $("more-params").addEventListener("change", (event) => { if (!event.target.dataset.seat) fillSeats(); });
   $("players").addEventListener("change", () => {
     linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "players");
     fillSeats();
   });
   $("mode").addEventListener("change", () => {
-    if (linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode")) fillSeats();
+    linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode");
+    fillSeats();  // solo may have changed the players, and a mode may rename the seats (Embers' Prologue)
   });
   $("deal").addEventListener("click", guarded(() => startGame(false)));
   $("table-start").addEventListener("click", guarded(() => startGame(true)));
