@@ -6,7 +6,7 @@ import { engine, EngineError, stream, tables } from "./api.js";
 import { choicesAt, consistentMoves, drawBoard, formatValue, movesFor, pieceOf, sequenceOf } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
-import { fitForTouch, revealMove } from "./touch.js";
+import { fitForTouch, pictureOptions, revealMove } from "./touch.js";
 import {
   changedParameters, fillPerPlayer, formValue, linkPlayersAndMode, renderParameters, seatLabels,
 } from "./startform.js";
@@ -385,7 +385,7 @@ let drawings = 0;
 /** The picture of a position (the text description where a game draws no picture), drawn while ``current()``. */
 async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
-    const answer = await engine(query);
+    const answer = await engine({ ...query, options: { ...query.options, ...pictureOptions() } });
     if (current()) {
       drawBoard(element, answer.svg, legal, onMoves);
       fitForTouch(element);
