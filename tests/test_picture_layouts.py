@@ -57,15 +57,16 @@ def test_every_game_takes_the_layout_and_draws_wide_by_default(name):
             assert narrow == wide
 
 
-def test_mnemonic_narrow_text_is_at_least_12_in_a_phones_width():
-    """At 359 px (the board's frame on a 390 px phone) a narrow Mnemonic picture shows every text at 12 px or more,
-    with no zoom: its width is at most 359 and no font is under 12."""
-    for spec in ("mnemonic", "mnemonic(mode=into-the-grey,players=2)", "mnemonic(players=6)"):
-        game = load_game(spec)
-        for position in positions(game, count=40):
-            picture = svg(game, position, layout="narrow")
-            assert view_box(picture)[2] <= 359
-            assert min(font_sizes(picture)) >= 12
+@pytest.mark.parametrize("spec", ["mnemonic", "mnemonic(mode=into-the-grey,players=2)", "mnemonic(players=6)",
+                                  "aetherya", "aetherya(players=4)", "aetherya(mode=objects,players=3)"])
+def test_the_narrow_text_is_at_least_12_px_on_a_phone(spec):
+    """At 359 px (the board's frame on a 390 px phone) a narrow picture shows every text at 12 px or more with no
+    zoom: drawn 359 px wide, its smallest font is 12 px."""
+    game = load_game(spec)
+    for position in positions(game, count=40):
+        picture = svg(game, position, layout="narrow")
+        width = view_box(picture)[2]
+        assert width <= 359 and min(font_sizes(picture)) * 359 / width >= 12 - 1e-9
 
 
 def test_the_narrow_picture_keeps_every_click_target_of_the_wide_one():

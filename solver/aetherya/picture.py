@@ -23,8 +23,10 @@ MARGIN = 18.0
 PANEL_W = 250.0
 LEGEND_PITCH = 36.0  # a Legend row and the room below it for a hint's badge
 #: the layouts drawn (``show --layout``): ``narrow`` (a phone's) stacks the title, the piles and every kingdom's
-#: 4x4 grid in one column about 270 wide; solo keeps the wide picture (its Age rows are six Legends wide)
+#: 4x4 grid in one column 272 wide, no text under 9.2 (12 px on a phone); solo keeps the wide picture (its Age rows are six Legends wide)
 LAYOUTS = ("wide", "narrow")
+#: the narrow picture's smallest text: 12 px once its 272 units fill a 390 px phone's board (359 px)
+NARROW_TEXT = 9.2
 #: fill of Terrains, Dragons and Portals; band of Tribes (colour is never the only cue: letters and names too)
 COLOURS = {
     "P": PALETTE["yellow"], "F": PALETTE["green"], "M": PALETTE["grey"], "S": PALETTE["sky"],
@@ -253,6 +255,7 @@ def _narrow_svg(data: dict[str, Any], hint: dict[str, Any] | None) -> str:
              "waiting for what is seen next" if data["phase"] in DEALING or data.get("awaiting") else
              f"seat {data.get('toMove', 0)} to play")
     doc = Svg(width, 2000.0, title=title)
+    doc.min_text = NARROW_TEXT
     layout = Layout()
     y = 20.0
     for line in _wrap(f"{title}: {whose} (phase {data['phase']})", 32):

@@ -196,8 +196,7 @@ def _draw_once(game: Any, position: Any, hint: dict[str, Any] | None, caption: s
 def _header(pic: Picture, data: dict[str, Any], actor: int, observer: int | None) -> float:
     doc = pic.doc
     tally = data["tally"]
-    who = (f"{data['players'][actor]['name']} (player {actor}) decides" if actor >= 0 else
-           "the session is over" if data["phase"] == "over" else "chance: the next outcome is entered")
+    who = _whose_decision(data, actor)
     doc.text(20, 22, f"Mnemonic \u00b7 {data['mode'].replace('-', ' ').title()} \u00b7 round {data['round']}",
              size=18, anchor="start", weight="bold")
     doc.text(20, 46, f"phase {data['phase']}: {who}", size=13, anchor="start")
@@ -205,9 +204,7 @@ def _header(pic: Picture, data: dict[str, Any], actor: int, observer: int | None
     doc.text(WIDTH - 20, 22, seen, size=13, anchor="end", italic=True)
     doc.text(WIDTH - 20, 46, f"Group Scenes: {tally['victories']} won, {tally['defeats']} lost, {tally['draws']} "
                              "drawn", size=12, anchor="end")
-    pool = data.get("adversaryPool")
-    if pool is None:
-        pool = sum("complicated" in s["status"] for p in data["players"] for s in p["skills"])
+    pool = _pool_size(data)
     doc.text(20, 78, f"Adversary's pool: {pool} {'die' if pool == 1 else 'dice'}", size=13, anchor="start",
              weight="bold")
     for k in range(min(pool, 24)):
@@ -245,15 +242,7 @@ def _scene(pic: Picture, data: dict[str, Any], y: float) -> float:
         leader = data["players"][data["focus"]]["name"]
         doc.text(82, y + 20, f"{leader}'s Individual Scene: \u201c{prompt(parse_card(code))}\u201d", size=13,
                  anchor="start", weight="bold")
-        parts = []
-        if scene.get("skill"):
-            parts.append(f"skill {scene['skill']}" + (" (learned)" if scene.get("learned") else ""))
-        if scene.get("helper") is not None:
-            parts.append(f"helped by player {scene['helper']}"
-                         + (f" with {scene['helperSkill']}" if scene.get("helperSkill") else ""))
-        if scene.get("passed"):
-            parts.append("played without a roll")
-        doc.text(82, y + 44, "; ".join(parts) or "choosing a skill", size=12, anchor="start")
+        doc.text(82, y + 44, _scene_words(scene), size=12, anchor="start")
         if scene.get("roll") is not None:
             doc.text(82, y + 64, "highest die:", size=12, anchor="start")
             roll = scene["roll"]
@@ -271,16 +260,44 @@ def _scene(pic: Picture, data: dict[str, Any], y: float) -> float:
             doc.text(x + 106, y + 44, skill or "-", size=12, anchor="start")
             x += 230
     else:
-        text = {"table": "the table chooses: a Group Scene, another round, or the end",
-                "after-victory": "Victory! Another round, or the end",
-                "after-defeat": f"{data.get('lastOutcome', '')}: try again, regroup or retreat",
-                "deal": _deal_text(data), "over": "the session is over",
-                "scene-card": f"{data['players'][data['focus']]['name']} leads the next Individual Scene: a card "
-                              "from hand, or one drawn from the deck",
-                "scene-draw": f"{data['players'][data['focus']]['name']} draws the scene's card from the deck"
-                }.get(data["phase"], "")
-        doc.text(26, y + 38, text, size=14, anchor="start", weight="bold")
+        doc.text(26, y + 38, _between_scenes(data), size=14, anchor="start", weight="bold")
     return y + 86
+
+
+def _whose_decision(data: dict[str, Any], actor: int) -> str:
+    return (f"{data['players'][actor]['name']} (player {actor}) decides" if actor >= 0 else
+            "the session is over" if data["phase"] == "over" else "chance: the next outcome is entered")
+
+
+def _pool_size(data: dict[str, Any]) -> int:
+    """The Adversary's pool: as the position gives it, else one die per complicated skill (MN-22)."""
+    pool = data.get("adversaryPool")
+    return sum("complicated" in s["status"] for p in data["players"] for s in p["skills"]) if pool is None else pool
+
+
+def _scene_words(scene: dict[str, Any]) -> str:
+    """The Individual Scene so far: its skill, its helper, or that it was played without a roll."""
+    parts = []
+    if scene.get("skill"):
+        parts.append(f"skill {scene['skill']}" + (" (learned)" if scene.get("learned") else ""))
+    if scene.get("helper") is not None:
+        parts.append(f"helped by player {scene['helper']}"
+                     + (f" with {scene['helperSkill']}" if scene.get("helperSkill") else ""))
+    if scene.get("passed"):
+        parts.append("played without a roll")
+    return "; ".join(parts) or "choosing a skill"
+
+
+def _between_scenes(data: dict[str, Any]) -> str:
+    """What happens when no scene is under way (the table's choice, the deal, the next scene's card)."""
+    return {"table": "the table chooses: a Group Scene, another round, or the end",
+            "after-victory": "Victory! Another round, or the end",
+            "after-defeat": f"{data.get('lastOutcome', '')}: try again, regroup or retreat",
+            "deal": _deal_text(data), "over": "the session is over",
+            "scene-card": f"{data['players'][data['focus']]['name']} leads the next Individual Scene: a card "
+                          "from hand, or one drawn from the deck",
+            "scene-draw": f"{data['players'][data['focus']]['name']} draws the scene's card from the deck"
+            }.get(data["phase"], "")
 
 
 def chip_width(name: str) -> float:
@@ -299,14 +316,8 @@ def _player(pic: Picture, data: dict[str, Any], q: int, player: dict[str, Any], 
     cards = player.get("hand")
     rows = 1 if cards is None else 1 + max(0, (len(cards) - 1) // 24)
     height = 132 + 48 * (rows - 1)
-    doc.rect(14, y, WIDTH - 28, height, fill=FOCUS if q == actor else PANEL, rx=8,
-             stroke=INK if q == actor else None, stroke_width=1.5 if q == actor else None)
-    me = " (you)" if q == observer else ""
-    doc.text(26, y + 16, f"{q} \u00b7 {player['name']}{me}", size=13, anchor="start", weight="bold")
-    doc.text(250, y + 16, f"weavings {player['weavings']} \u00b7 extra dice {player['bonusDice']}", size=12,
-             anchor="start")
-    for k in range(player["weavings"]):
-        doc.circle(410 + 14 * k, y + 16, 5, fill=PALETTE["purple"], title="a weaving left")
+    _player_heading(pic, q, player, q == actor, q == observer, (14, y, WIDTH - 28, height), (26, y + 16),
+                    (250, y + 16), 410)
     x = 26.0
     skills = player["skills"]
     natural = sum(chip_width(s["name"]) for s in skills) + 8 * max(0, len(skills) - 1)
@@ -336,8 +347,7 @@ def _narrow_header(pic: Picture, data: dict[str, Any], actor: int, observer: int
     dice in rows), then the deck and the last discards."""
     doc = pic.doc
     tally = data["tally"]
-    who = (f"{data['players'][actor]['name']} (player {actor}) decides" if actor >= 0 else
-           "the session is over" if data["phase"] == "over" else "chance: the next outcome is entered")
+    who = _whose_decision(data, actor)
     doc.text(16, 20, f"Mnemonic \u00b7 {data['mode'].replace('-', ' ').title()} \u00b7 round {data['round']}",
              size=16, anchor="start", weight="bold")
     y = 44.0
@@ -349,9 +359,7 @@ def _narrow_header(pic: Picture, data: dict[str, Any], actor: int, observer: int
     doc.text(pic.width - 16, y, f"won {tally['victories']} \u00b7 lost {tally['defeats']} \u00b7 drawn "
                                 f"{tally['draws']}", size=12, anchor="end")
     y += 26
-    pool = data.get("adversaryPool")
-    if pool is None:
-        pool = sum("complicated" in s["status"] for p in data["players"] for s in p["skills"])
+    pool = _pool_size(data)
     doc.text(16, y, f"Adversary's pool: {pool} {'die' if pool == 1 else 'dice'}", size=13, anchor="start",
              weight="bold")
     y += 12
@@ -396,15 +404,7 @@ def _narrow_scene(pic: Picture, data: dict[str, Any], y: float) -> float:
         leader = data["players"][data["focus"]]["name"]
         lines += [(t, 13, True) for t in _wrap(f"{leader}'s Individual Scene: \u201c{prompt(parse_card(code))}\u201d",
                                                 34)]
-        parts = []
-        if scene.get("skill"):
-            parts.append(f"skill {scene['skill']}" + (" (learned)" if scene.get("learned") else ""))
-        if scene.get("helper") is not None:
-            parts.append(f"helped by player {scene['helper']}"
-                         + (f" with {scene['helperSkill']}" if scene.get("helperSkill") else ""))
-        if scene.get("passed"):
-            parts.append("played without a roll")
-        lines += [(t, 12, False) for t in _wrap("; ".join(parts) or "choosing a skill", 38)]
+        lines += [(t, 12, False) for t in _wrap(_scene_words(scene), 38)]
         roll = scene.get("roll")
         height = max(74.0, 16 + 18 * len(lines) + (52 if roll is not None else 0))
         doc.rect(8, y, pic.width - 16, height, fill=PANEL, rx=8)
@@ -432,14 +432,7 @@ def _narrow_scene(pic: Picture, data: dict[str, Any], y: float) -> float:
                 pic.card(110, top, card, w, h)
             doc.text(150, top + h / 2, skill or "-", size=12, anchor="start")
         return y + height + 10
-    text = {"table": "the table chooses: a Group Scene, another round, or the end",
-            "after-victory": "Victory! Another round, or the end",
-            "after-defeat": f"{data.get('lastOutcome', '')}: try again, regroup or retreat",
-            "deal": _deal_text(data), "over": "the session is over",
-            "scene-card": f"{data['players'][data['focus']]['name']} leads the next Individual Scene: a card "
-                          "from hand, or one drawn from the deck",
-            "scene-draw": f"{data['players'][data['focus']]['name']} draws the scene's card from the deck"
-            }.get(data["phase"], "")
+    text = _between_scenes(data)
     wrapped = _wrap(text, 36) if text else []
     height = max(40.0, 16 + 20 * len(wrapped))
     doc.rect(8, y, pic.width - 16, height, fill=PANEL, rx=8)
@@ -468,14 +461,8 @@ def _narrow_player(pic: Picture, data: dict[str, Any], q: int, player: dict[str,
     shown = player.get("handSize", 0) if cards is None else len(cards)
     rows = min(1, shown) if cards is None else (len(cards) + per_row - 1) // per_row  # backs overlap in one row
     height = hand_y + 16 + (ch + 10) * rows
-    doc.rect(8, y, pic.width - 16, height, fill=FOCUS if q == actor else PANEL, rx=8,
-             stroke=INK if q == actor else None, stroke_width=1.5 if q == actor else None)
-    me = " (you)" if q == observer else ""
-    doc.text(16, y + 16, f"{q} \u00b7 {player['name']}{me}", size=13, anchor="start", weight="bold")
-    doc.text(16, y + 34, f"weavings {player['weavings']} \u00b7 extra dice {player['bonusDice']}", size=12,
-             anchor="start")
-    for k in range(player["weavings"]):
-        doc.circle(190 + 14 * k, y + 34, 5, fill=PALETTE["purple"], title="a weaving left")
+    _player_heading(pic, q, player, q == actor, q == observer, (8, y, pic.width - 16, height), (16, y + 16),
+                    (16, y + 34), 190)
     for cx, cy, skill, w in chips:
         pic.skill(cx, y + cy, skill, q, w)
     if cards is None:
@@ -490,6 +477,20 @@ def _narrow_player(pic: Picture, data: dict[str, Any], q: int, player: dict[str,
             pic.card(16 + col * (cw + 6), y + hand_y + 20 + row * (ch + 10), code, cw + 4, ch + 4, target=code)
     pic.anchor(f"player {q}", (8, y, pic.width - 16, height))
     return y + height + 8
+
+
+def _player_heading(pic: Picture, q: int, player: dict[str, Any], deciding: bool, me: bool,
+                    box: tuple[float, float, float, float], name_at: tuple[float, float],
+                    weavings_at: tuple[float, float], dots_x: float) -> None:
+    """A player's panel (outlined when they decide), their name, and their weavings (as dots) and extra dice."""
+    doc = pic.doc
+    doc.rect(*box, fill=FOCUS if deciding else PANEL, rx=8, stroke=INK if deciding else None,
+             stroke_width=1.5 if deciding else None)
+    doc.text(*name_at, f"{q} \u00b7 {player['name']}{' (you)' if me else ''}", size=13, anchor="start", weight="bold")
+    doc.text(*weavings_at, f"weavings {player['weavings']} \u00b7 extra dice {player['bonusDice']}", size=12,
+             anchor="start")
+    for k in range(player["weavings"]):
+        doc.circle(dots_x + 14 * k, weavings_at[1], 5, fill=PALETTE["purple"], title="a weaving left")
 
 
 def _unseen_entries(data: dict[str, Any], legal: list[str]) -> list[str]:
