@@ -16,6 +16,7 @@ from solver.mnemonic.game import MnemonicGame
 from solver.errors import InvalidInputError
 from solver.registry import load_game
 from solver.search import Limits, SearchContext
+from solver.datafiles import unrestrict
 from solver.web.server import build_app
 
 from .helpers import random_action
@@ -135,12 +136,27 @@ def test_mn48_the_engine_and_the_table_server_start_a_real_table_with_the_entere
     answer = json.loads(out.getvalue().splitlines()[0])
     assert answer["state"]["players"][1]["skills"][1] == {"name": "Endure", "suit": "clubs", "rating": 1,
                                                            "status": "ok"}
-    with TestClient(build_app(threads=1, db=tmp_path / "games.sqlite3"), base_url="http://127.0.0.1:8765") as client:
-        body = {"game": "mnemonic(players=2,skills=H4/D3C1)", "seed": 1, "mode": "table",
-                "seats": [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]}
-        created = client.post("/api/games", json=body).json()
-        for seat in created["seats"]:
-            page = client.get(f"/api/games/{created['id']}/{seat['key']}").json()
-            players = page["view"]["players"]
-            assert [s["rating"] for s in players[0]["skills"]] == [4]
-            assert [(s["suit"], s["rating"]) for s in players[1]["skills"]] == [("diamonds", 3), ("clubs", 1)]
+    try:
+        app = build_app(threads=1, db=tmp_path / "games.sqlite3")   # a server reads data files from its own places
+        with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+            body = {"game": "mnemonic(players=2,skills=H4/D3C1)", "seed": 1, "mode": "table",
+                    "seats": [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]}
+            created = client.post("/api/games", json=body).json()
+            for seat in created["seats"]:
+                page = client.get(f"/api/games/{created['id']}/{seat['key']}").json()
+                players = page["view"]["players"]
+                assert [s["rating"] for s in players[0]["skills"]] == [4]
+                assert [(s["suit"], s["rating"]) for s in players[1]["skills"]] == [("diamonds", 3), ("clubs", 1)]
+    finally:
+        unrestrict()                                                  # ... until this process serves no more
+
+
+def test_mn48_the_batched_environment_refuses_entered_characters():
+    """The step kernel deals characters made from the rules: a game with entered skills is refused, naming the field,
+    rather than silently dealt other characters."""
+    from solver.errors import UnsupportedActionError
+    from solver.mnemonic import rows
+    assert rows.config(load_game("mnemonic(players=2)")).shape == (rows.CONFIG_LEN,)
+    with pytest.raises(UnsupportedActionError) as caught:
+        rows.config(load_game("mnemonic(players=2,skills=H3/S2)"))
+    assert caught.value.field == "game.skills"
