@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import table  # noqa: E402
+from common import openspiel_adapter, table  # noqa: E402
 
 from solver.registry import game_names  # noqa: E402
 from solver.testing import random_action  # noqa: E402
@@ -67,10 +67,8 @@ def batched_games(name: str, n: int, seconds: float) -> tuple[float, float, floa
 
 
 def main(argv: list[str]) -> int:
-    try:
-        import solver.openspiel as sos
-    except ImportError as exc:
-        print(f"skipped: {exc}")
+    sos = openspiel_adapter()
+    if sos is None:
         return 0
     quick = "--quick" in argv
     seconds = 2.0 if quick else 10.0
