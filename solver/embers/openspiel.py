@@ -36,9 +36,11 @@ from __future__ import annotations
 import numpy as np
 
 from solver.embers import state as E
-from solver.embers.state import AELIN, PHASES, RESULTS, ROWS, TARGET, arrangements
+from solver.embers.state import AELIN, CHAPTERS, PHASES, RESULTS, ROWS, TARGET, arrangements
 from solver.game import Game, State
+from solver.kernels import embers_step as kernel
 from solver.learning import ActionCodec, Piece, in_bound, valid_id
+from solver.openspiel.facts import SEED_BYTES
 
 MAX_MOVES = 2000
 FIXED_ZONES = 7
@@ -202,3 +204,121 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     sees = state.sees_resolve(player)
     for i, row in enumerate(state.rows):
         resolve[i, row.resolve if sees and not row.face_up else cards] = 1
+
+
+# -- the batched environment: N rows of the step kernel ----------------------------------------------------------
+#: the step kernel's phases (``P_*`` of ``src/embers_row.pxd``), by number
+KERNEL_PHASES = ("arrange", "draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over", "first",
+                 "second")
+_H = {name: k for k, name in enumerate(("chapter", "part", "day", "turn", "phase", "completed", "added", "kind",
+                                        "value", "result", "mind", "row", "demons", "discard", "box", "rows",
+                                        "pile"))}
+_PILE, _MAXC = 20, 64
+_MIND, _ROW, _DISCARD, _BOX = _PILE + _MAXC, _PILE + 4 * _MAXC, _PILE + 5 * _MAXC, _PILE + 6 * _MAXC
+_DEMONS, _DEMON_WORDS = _PILE + 7 * _MAXC, 2 + _MAXC
+_STRENGTH, _ROW_WORDS = _DEMONS + 5 * _DEMON_WORDS, 12
+
+
+def deck_table(game: Game) -> np.ndarray:
+    """The step kernel's deck: ``(suit, strength, blocked)`` per card (strength 0: a demon)."""
+    return np.array([(c.suit, c.strength, c.blocked) for c in game.deck.cards], dtype=np.int32).reshape(-1, 3)
+
+
+def state_of_row(game: Game, row: np.ndarray) -> State:
+    """Our state of a step-kernel row (``src/embers_row.pxd``'s layout)."""
+    h = {name: int(row[k]) for name, k in _H.items()}
+    state = game.new_initial_state(0)
+    state.part, state.day, state.turn, state.phase = h["part"], h["day"], h["turn"], KERNEL_PHASES[h["phase"]]
+    state.mind = [(int(row[_MIND + 3 * k]), int(row[_MIND + 3 * k + 1]), int(row[_MIND + 3 * k + 2]))
+                  for k in range(h["mind"])]
+    state.row = row[_ROW:_ROW + h["row"]].tolist()
+    state.discard = row[_DISCARD:_DISCARD + h["discard"]].tolist()
+    state.box = row[_BOX:_BOX + h["box"]].tolist()
+    slots = [row[_DEMONS + i * _DEMON_WORDS:_DEMONS + (i + 1) * _DEMON_WORDS] for i in range(h["demons"])]
+    state.demons = [(int(s[0]), s[2:2 + s[1]].tolist()) for s in slots]
+    strength = [row[_STRENGTH + i * _ROW_WORDS:_STRENGTH + (i + 1) * _ROW_WORDS] for i in range(h["rows"])]
+    state.rows = [E.StrengthRow(int(r[0]), bool(r[1]), r[4:4 + r[3]].tolist(), int(r[2])) for r in strength]
+    state.completed, state.added = h["completed"], bool(h["added"])
+    state.pending = None if h["kind"] < 0 else (("suit", "row")[h["kind"]], h["value"])
+    state.result = None if h["result"] < 0 else RESULTS[h["result"]]
+    state.pile = set(np.flatnonzero(row[_PILE:_PILE + _MAXC]).tolist())
+    state._legal = None
+    return state
+
+
+class EmbersBatch:
+    """N Embers games as rows of the step kernel (``src/embers_step.pyx``, ``solver/openspiel/batched.py``): deals
+    from each seed's shuffle (numpy's, as ``new_initial_state(seed)``) set out by the kernel, random legal actions,
+    checks, steps and chance draws (uniform over the ascending outcomes) by the kernel, one call a step; legal masks
+    and observations too."""
+
+    def __init__(self, game: Game, n: int, redeal: bool) -> None:
+        self.game = game
+        self.redeal = redeal
+        self.deck = deck_table(game)
+        self.memory = np.array([c.index for c in game.deck.memory], dtype=np.int32)
+        self.chapter = CHAPTERS.index(game.params["chapter"])
+        self.states = np.zeros((n, kernel.state_len()), dtype=np.int32)
+        self.to_act = np.zeros(n, dtype=np.int32)
+        self.picked = np.zeros(n, dtype=np.int32)
+        self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
+
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        from solver.openspiel.adapter import REDEAL_TRIES   # the adapter needs pyspiel, the batched env too
+        slots = np.asarray(slots, dtype=np.int32)
+        orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
+                           for seed in seeds]) if len(slots) else np.zeros((0, len(self.memory)), np.int32)
+        kernel.deal(self.states, self.deck, slots, self.chapter, orders)
+        kernel.players(self.states, self.to_act)
+        for slot, seed in zip(slots, seeds):        # as Context.dealt: a deal lost before the first decision
+            k = 0
+            while self.redeal and self.to_act[slot] == -4 and k < REDEAL_TRIES:
+                k += 1
+                order = self.memory[np.random.default_rng(int(seed) + k * 2 ** (8 * SEED_BYTES)).permutation(
+                    len(self.memory))]
+                kernel.deal(self.states, self.deck, np.array([slot], np.int32), self.chapter, order[None, :])
+                kernel.players(self.states, self.to_act)
+
+    def players(self) -> np.ndarray:
+        return self.to_act.copy()
+
+    def legal_mask(self, out: np.ndarray) -> None:
+        kernel.legal_mask(self.states, self.deck, out.view(np.uint8))
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
+        kernel.random_legal(self.states, self.deck, rng.random(len(self.states)), self.picked)
+        return self.picked.astype(np.int64)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """Check and apply every slot's action, then draw its chance events, in one kernel call: -1, or the first
+        illegal slot (nothing applied)."""
+        bad = kernel.step(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32),
+                          np.ascontiguousarray(settle, dtype=np.uint8), rng.random(self.drawn.shape), self.drawn,
+                          self.to_act)
+        if bad < 0 and drawn is not None:
+            for i, outcomes in enumerate(self.drawn.tolist()):
+                drawn[i].extend(o for o in outcomes if o >= 0)
+        return bad
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        if self.apply_checked(actions, settle, rng, drawn) >= 0:
+            raise AssertionError("apply: an action checked legal was refused by the kernel")
+
+    def returns(self) -> np.ndarray:
+        won = (self.states[:, _H["result"]] == 0).astype(np.float64)
+        return np.stack([won, won], axis=1)
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        kernel.observe(self.states, self.deck, np.ascontiguousarray(players, dtype=np.int32),
+                       *(planes[p.name] for p in public_pieces(self.game)), planes["resolve"])
+
+    def state(self, slot: int) -> State:
+        return state_of_row(self.game, self.states[slot])
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> EmbersBatch:
+    """The batched environment's rules: the step kernel's rows."""
+    return EmbersBatch(game, n, redeal)

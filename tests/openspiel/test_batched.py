@@ -22,7 +22,8 @@ from solver.openspiel.batched import BatchedEnv  # noqa: E402
 CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
-         ("mnemonic(players=2)", 6, 60), ("embers(chapter=prologue)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+         ("mnemonic(players=2)", 6, 60), ("embers(chapter=prologue)", 6, 80),
+         ("embers(chapter=one)", 6, 120), ("aetherya(max_moves=30)", 3, 40)]
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
@@ -49,7 +50,7 @@ def test_the_batched_games_are_the_single_games(spec, slots, steps):
             assert replayed.is_terminal() and replayed.returns() == returns == rewards[slot].tolist()
         assert not rewards[~done].any()
     assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
-    assert env.vectorised == (spec.split("(")[0] in ("forgotten", "memorinth"))
+    assert env.vectorised == (spec.split("(")[0] in ("forgotten", "memorinth", "embers"))
 
 
 def _shadow(game, env: BatchedEnv, slot: int) -> pyspiel.State:
