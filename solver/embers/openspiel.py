@@ -40,7 +40,6 @@ from solver.embers.state import AELIN, CHAPTERS, PHASES, RESULTS, ROWS, TARGET, 
 from solver.game import Game, State
 from solver.kernels import embers_step as kernel
 from solver.learning import ActionCodec, Piece, in_bound, valid_id
-from solver.openspiel.facts import SEED_BYTES
 
 MAX_MOVES = 2000
 FIXED_ZONES = 7
@@ -264,7 +263,7 @@ class EmbersBatch:
         self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
-        from solver.openspiel.adapter import REDEAL_TRIES   # the adapter needs pyspiel, the batched env too
+        from solver.openspiel.adapter import REDEAL_TRIES, SEED_BYTES   # the batched environment's pyspiel
         slots = np.asarray(slots, dtype=np.int32)
         orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
                            for seed in seeds]) if len(slots) else np.zeros((0, len(self.memory)), np.int32)
