@@ -594,8 +594,10 @@ cdef void apply(int32_t* s, const Deck* d, int action) noexcept nogil:
         s[H_PVALUE] = 0
         check_split(s, d)
     elif action >= d.add_base:
-        card, rest = divmod(action - d.add_base, d.side * d.side)
-        x, y = divmod(rest, d.side)
+        card = (action - d.add_base) // (d.side * d.side)
+        rest = (action - d.add_base) % (d.side * d.side)
+        x = rest // d.side
+        y = rest % d.side
         remove_at(s + ROW, s + H_NROW, find(s + ROW, s[H_NROW], card, 1), 1)
         s[MIND + 3 * s[H_NMIND]] = card
         s[MIND + 3 * s[H_NMIND] + 1] = x - d.reach

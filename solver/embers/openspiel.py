@@ -247,7 +247,7 @@ def state_of_row(game: Game, row: np.ndarray) -> State:
 
 class EmbersBatch:
     """N Embers games as rows of the step kernel (``src/embers_step.pyx``, ``solver/openspiel/batched.py``): deals
-    from each seed's shuffle (numpy's, as ``new_initial_state(seed)``) set out by the kernel, random legal actions,
+    of ``new_initial_state(seed)`` (numpy's shuffle of the seed, set out by the kernel), random legal actions,
     checks, steps and chance draws (uniform over the ascending outcomes) by the kernel, one call a step; legal masks
     and observations too."""
 
@@ -263,20 +263,19 @@ class EmbersBatch:
         self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
-        from solver.openspiel.adapter import REDEAL_TRIES, SEED_BYTES   # the batched environment's pyspiel
-        slots = np.asarray(slots, dtype=np.int32)
-        orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
-                           for seed in seeds]) if len(slots) else np.zeros((0, len(self.memory)), np.int32)
-        kernel.deal(self.states, self.deck, slots, self.chapter, orders)
-        kernel.players(self.states, self.to_act)
-        for slot, seed in zip(slots, seeds):        # as Context.dealt: a deal lost before the first decision
-            k = 0
-            while self.redeal and self.to_act[slot] == -4 and k < REDEAL_TRIES:
-                k += 1
-                order = self.memory[np.random.default_rng(int(seed) + k * 2 ** (8 * SEED_BYTES)).permutation(
-                    len(self.memory))]
-                kernel.deal(self.states, self.deck, np.array([slot], np.int32), self.chapter, order[None, :])
-                kernel.players(self.states, self.to_act)
+        """Deal ``new_initial_state(seed)`` into each slot; a Prologue deal lost before the first decision (EM-50:
+        no card of the row can be played) is dealt again from a seed drawn from ``rng`` when the game redeals
+        (OpenSpiel's ``redeal``, the default), else it ends at once."""
+        slots, seeds = np.asarray(slots, dtype=np.int32), np.asarray(seeds, dtype=np.int64)
+        while len(slots):
+            orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
+                               for seed in seeds])
+            kernel.deal(self.states, self.deck, slots, self.chapter, orders)
+            kernel.players(self.states, self.to_act)
+            lost = self.to_act[slots] == -4
+            if not self.redeal or not lost.any():
+                return
+            slots, seeds = slots[lost], rng.integers(2**32, 2**62, size=int(lost.sum()))
 
     def players(self) -> np.ndarray:
         return self.to_act.copy()
