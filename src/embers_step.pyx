@@ -32,6 +32,16 @@ def state_len():
     return STATE_LEN
 
 
+def layout():
+    """The row's blocks: name -> first word (``embers_row.pxd``), and the header's words by name."""
+    return {"PILE": PILE, "MIND": MIND, "ROW": ROW, "DISCARD": DISCARD, "BOX": BOX, "DEMONS": DEMONS,
+            "DEMON_WORDS": DEMON_WORDS, "STRENGTH": STRENGTH, "ROW_WORDS": ROW_WORDS, "chapter": H_CHAPTER,
+            "part": H_PART, "day": H_DAY, "turn": H_TURN, "phase": H_PHASE, "completed": H_COMPLETED,
+            "added": H_ADDED, "kind": H_PKIND, "value": H_PVALUE, "result": H_RESULT, "n_mind": H_NMIND,
+            "n_row": H_NROW, "n_demons": H_NDEMONS, "n_discard": H_NDISCARD, "n_box": H_NBOX, "n_rows": H_NROWS,
+            "n_pile": H_NPILE}
+
+
 def max_draws():
     """At most how many chance outcomes follow one decision (the width of ``uniforms`` and ``drawn``)."""
     return MAX_DRAWS

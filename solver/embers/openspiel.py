@@ -209,14 +209,8 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
 #: the step kernel's phases (``P_*`` of ``src/embers_row.pxd``), by number
 KERNEL_PHASES = ("arrange", "draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over", "first",
                  "second")
-_H = {name: k for k, name in enumerate(("chapter", "part", "day", "turn", "phase", "completed", "added", "kind",
-                                        "value", "result", "mind", "row", "demons", "discard", "box", "rows",
-                                        "pile"))}
-_PILE, _MAXC = 20, 64
-_MIND, _ROW, _DISCARD, _BOX = _PILE + _MAXC, _PILE + 4 * _MAXC, _PILE + 5 * _MAXC, _PILE + 6 * _MAXC
-_DEMONS, _DEMON_WORDS = _PILE + 7 * _MAXC, 2 + _MAXC
-_STRENGTH, _ROW_WORDS = _DEMONS + 5 * _DEMON_WORDS, 12
-
+#: the row's blocks and header words (``src/embers_row.pxd``)
+_L = kernel.layout()
 
 def deck_table(game: Game) -> np.ndarray:
     """The step kernel's deck: ``(suit, strength, blocked)`` per card (strength 0: a demon)."""
@@ -225,22 +219,21 @@ def deck_table(game: Game) -> np.ndarray:
 
 def state_of_row(game: Game, row: np.ndarray) -> State:
     """Our state of a step-kernel row (``src/embers_row.pxd``'s layout)."""
-    h = {name: int(row[k]) for name, k in _H.items()}
+    h = {name: int(row[k]) for name, k in _L.items() if name.islower()}
+    mind, strength, demons, words = _L["MIND"], _L["STRENGTH"], _L["DEMONS"], _L["DEMON_WORDS"]
     state = game.new_initial_state(0)
     state.part, state.day, state.turn, state.phase = h["part"], h["day"], h["turn"], KERNEL_PHASES[h["phase"]]
-    state.mind = [(int(row[_MIND + 3 * k]), int(row[_MIND + 3 * k + 1]), int(row[_MIND + 3 * k + 2]))
-                  for k in range(h["mind"])]
-    state.row = row[_ROW:_ROW + h["row"]].tolist()
-    state.discard = row[_DISCARD:_DISCARD + h["discard"]].tolist()
-    state.box = row[_BOX:_BOX + h["box"]].tolist()
-    slots = [row[_DEMONS + i * _DEMON_WORDS:_DEMONS + (i + 1) * _DEMON_WORDS] for i in range(h["demons"])]
+    state.mind = [tuple(row[mind + 3 * k:mind + 3 * k + 3].tolist()) for k in range(h["n_mind"])]
+    state.row, state.discard, state.box = (row[_L[key]:_L[key] + h["n_" + key.lower()]].tolist()
+                                           for key in ("ROW", "DISCARD", "BOX"))
+    slots = [row[demons + i * words:demons + (i + 1) * words] for i in range(h["n_demons"])]
     state.demons = [(int(s[0]), s[2:2 + s[1]].tolist()) for s in slots]
-    strength = [row[_STRENGTH + i * _ROW_WORDS:_STRENGTH + (i + 1) * _ROW_WORDS] for i in range(h["rows"])]
-    state.rows = [E.StrengthRow(int(r[0]), bool(r[1]), r[4:4 + r[3]].tolist(), int(r[2])) for r in strength]
+    rows = [row[strength + i * _L["ROW_WORDS"]:strength + (i + 1) * _L["ROW_WORDS"]] for i in range(h["n_rows"])]
+    state.rows = [E.StrengthRow(int(r[0]), bool(r[1]), r[4:4 + r[3]].tolist(), int(r[2])) for r in rows]
     state.completed, state.added = h["completed"], bool(h["added"])
     state.pending = None if h["kind"] < 0 else (("suit", "row")[h["kind"]], h["value"])
     state.result = None if h["result"] < 0 else RESULTS[h["result"]]
-    state.pile = set(np.flatnonzero(row[_PILE:_PILE + _MAXC]).tolist())
+    state.pile = set(np.flatnonzero(row[_L["PILE"]:_L["MIND"]]).tolist())
     state._legal = None
     return state
 
@@ -306,7 +299,7 @@ class EmbersBatch:
             raise AssertionError("apply: an action checked legal was refused by the kernel")
 
     def returns(self) -> np.ndarray:
-        won = (self.states[:, _H["result"]] == 0).astype(np.float64)
+        won = (self.states[:, _L["result"]] == 0).astype(np.float64)
         return np.stack([won, won], axis=1)
 
     def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:

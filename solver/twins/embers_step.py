@@ -43,6 +43,13 @@ def state_len() -> int:
     return STATE_LEN
 
 
+def layout() -> dict[str, int]:
+    """The row's blocks: name -> first word (``embers_row.pxd``), and the header's words by name."""
+    return {"PILE": PILE, "MIND": MIND, "ROW": ROW, "DISCARD": DISCARD, "BOX": BOX, "DEMONS": DEMONS,
+            "DEMON_WORDS": DEMON_WORDS, "STRENGTH": STRENGTH, "ROW_WORDS": ROW_WORDS,
+            **{name: k for k, name in enumerate(HEADER)}}
+
+
 def max_draws() -> int:
     """At most how many chance outcomes follow one decision (the width of ``uniforms`` and ``drawn``)."""
     return MAX_DRAWS

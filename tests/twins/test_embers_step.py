@@ -38,7 +38,7 @@ def _observations(module, states: np.ndarray, chapter: int, players: np.ndarray)
 
 
 def test_sizes_agree():
-    assert K.state_len() == T.state_len() and K.max_draws() == T.max_draws()
+    assert K.state_len() == T.state_len() and K.max_draws() == T.max_draws() and K.layout() == T.layout()
 
 
 @SETTINGS
