@@ -23,7 +23,7 @@ CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
          ("mnemonic(players=2)", 6, 60), ("embers(chapter=prologue)", 6, 80),
-         ("embers(chapter=one)", 6, 120), ("aetherya(max_moves=30)", 3, 40)]
+         ("embers(chapter=one)", 6, 120), ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
