@@ -648,6 +648,10 @@ cdef inline bint bad_list(const int32_t* items, int count, int most, int width, 
     return False
 
 
+cdef enum:
+    SPAN = 30                       # Mind positions within 30 of (0, 0): a span of 60 quarters at most
+
+
 cdef inline const char* row_problem(const int32_t* s, int cards) noexcept nogil:
     """Why row ``s`` is not a state of this deck (NULL when it is one): the words the kernel relies on."""
     cdef int i, count = 0
@@ -667,9 +671,8 @@ cdef inline const char* row_problem(const int32_t* s, int cards) noexcept nogil:
             or bad_list(s + DISCARD, s[H_NDISCARD], MAXC, 1, cards) or bad_list(s + BOX, s[H_NBOX], MAXC, 1, cards) \
             or bad_list(s + DEMONS, s[H_NDEMONS], MAX_DEMONS, DEMON_WORDS, cards):
         return "a card list"
-    for i in range(s[H_NMIND]):
-        if s[MIND + 3 * i + 1] < -28 or s[MIND + 3 * i + 1] > 28 or s[MIND + 3 * i + 2] < -28 \
-                or s[MIND + 3 * i + 2] > 28:
+    for i in range(s[H_NMIND]):     # what the Mind's bitboards hold (embers_core.pxd)
+        if not (-SPAN <= s[MIND + 3 * i + 1] <= SPAN and -SPAN <= s[MIND + 3 * i + 2] <= SPAN):
             return "a Mind position"
     for i in range(s[H_NDEMONS]):
         if bad_list(s + DEMONS + i * DEMON_WORDS + 2, s[DEMONS + i * DEMON_WORDS + 1], MAXC, 1, cards):

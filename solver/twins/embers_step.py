@@ -430,6 +430,9 @@ class _Game:
 
 
 # -- checks -----------------------------------------------------------------------------------------------------
+SPAN = 30   # Mind positions within 30 of (0, 0): a span of 60 quarters at most, what the kernel's bitboards hold
+
+
 def _problem(s: list[int], cards: int) -> str | None:
     """Why row ``s`` is not a state of this deck (None when it is one), as the kernel checks it."""
     h = dict(zip(HEADER, s))
@@ -451,7 +454,7 @@ def _problem(s: list[int], cards: int) -> str | None:
             bad_list(DISCARD, h["n_discard"], MAXC) or bad_list(BOX, h["n_box"], MAXC) or \
             bad_list(DEMONS, h["n_demons"], MAX_DEMONS, DEMON_WORDS):
         return "a card list"
-    if any(not (-28 <= s[MIND + 3 * k + 1] <= 28 and -28 <= s[MIND + 3 * k + 2] <= 28) for k in range(h["n_mind"])):
+    if any(not (abs(s[MIND + 3 * k + 1]) <= SPAN and abs(s[MIND + 3 * k + 2]) <= SPAN) for k in range(h["n_mind"])):
         return "a Mind position"
     if any(bad_list(DEMONS + i * DEMON_WORDS + 2, s[DEMONS + i * DEMON_WORDS + 1], MAXC) for i in range(h["n_demons"])):
         return "tainted cards"
