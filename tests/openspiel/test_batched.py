@@ -8,6 +8,8 @@ observation tensor must equal the adapter's, and the returns at the end too.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -104,3 +106,22 @@ def test_an_illegal_action_changes_no_slot_of_the_kernel_rules():
     actions[3] = env.random_actions(np.random.default_rng(0))[3]
     env.step(actions)
     assert ((env.moves == moves + 1) | (env.moves == 0)).all()     # played, or finished and dealt again
+
+
+def test_an_embers_deal_lost_before_the_first_decision_is_dealt_again(tmp_path):
+    """With a deck of mostly all-clear cards most Prologue deals cannot play a card (EM-50); the step kernel's rules
+    deal those slots again (``redeal``), and the games still agree with the adapter."""
+    from solver.embers.cards import DEFAULT_DECK_PATH
+    data = json.loads(DEFAULT_DECK_PATH.read_text())
+    for i, card in enumerate(data["memory"]):
+        if i % 5:
+            card["blocked"] = "...."
+    path = tmp_path / "clear.json"
+    path.write_text(json.dumps(data))
+    spec = f"embers(chapter=prologue,deck={path})"
+    game = sos.load_game(spec)
+    lost = [s for s in range(40) if game.context.game.new_initial_state(s).is_terminal()]
+    assert len(lost) > 10
+    env = BatchedEnv(spec, n=40, seed=0)
+    assert env.vectorised and (env.current_player >= 0).all()
+    test_the_batched_games_are_the_single_games(spec, 4, 20)
