@@ -100,8 +100,8 @@ def test_masks_and_refusals_agree(chapter, seeds, seed, probe):
     y, before = x.copy(), x.copy()
     K.players(x, players)
     illegal = [i for i in range(n) if players[i] < 0 or not masks[0][i, picked[i]]]
-    refused = K.step(x, DECK, picked, np.ones(n, np.uint8), np.zeros((n, 16)), drawn, players)
-    assert refused == T.step(y, DECK, picked, np.ones(n, np.uint8), np.zeros((n, 16)), drawn, players.copy()) \
+    refused = K.step(x, DECK, picked, np.ones(n, np.uint8), np.zeros((n, K.max_draws())), drawn, players)
+    assert refused == T.step(y, DECK, picked, np.ones(n, np.uint8), np.zeros((n, K.max_draws())), drawn, players.copy()) \
         == (illegal[0] if illegal else -1)
     assert (x == y).all()
     if illegal:
