@@ -17,7 +17,7 @@ from solver.twins import embers_step as T
 GAMES = {chapter: EmbersGame(chapter=name) for chapter, name in enumerate(("one", "prologue"))}
 DECK = deck_table(GAMES[0])
 MEMORY = np.array([c.index for c in GAMES[0].deck.memory], dtype=np.int32)
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _dealt(chapter: int, seeds: list[int]) -> np.ndarray:
