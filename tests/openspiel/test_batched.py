@@ -149,3 +149,16 @@ def test_an_embers_deal_lost_before_the_first_decision_is_dealt_again(tmp_path):
     env = BatchedEnv(spec, n=40, seed=0)
     assert env.vectorised and (env.current_player >= 0).all()
     test_the_batched_games_are_the_single_games(spec, 4, 20)
+
+
+@pytest.mark.parametrize("chapter", ["one", "prologue"])
+def test_an_embers_row_reads_back_as_the_adapters_state(chapter):
+    """``EmbersBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
+    demons, tainted cards, strength rows, the discard pile and the box."""
+    spec = f"embers(chapter={chapter})"
+    env, game = BatchedEnv(spec, n=4, seed=6, record=True), sos.load_game(spec)
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        for i in range(env.n):
+            assert env.rules.state(i).to_json() == sos.inner_state(_shadow(game, env, i)).to_json()
+        env.step(env.random_actions(rng))
