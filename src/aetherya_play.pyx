@@ -11,49 +11,9 @@ from libc.string cimport memcpy
 from common cimport splitmix64, below_high as below
 from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
                              UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
-                             score_cards)
+                             score_cards, tally)
 from aetherya_needs cimport needs_of
-
-cdef enum:
-    MODE = 0
-    PLAYERS = 1
-    TO_MOVE = 2
-    TURN = 3
-    AGE = 4
-    AGE_SUM = 5
-    WROTE = 6
-    LD_POINTS = 7
-    ROW_TARGET = 8
-    FAILED = 9
-    PILE = 10
-    HID = 20
-    HELD = 24
-    ACC = 28
-    STF = 32
-    CARDS = 40
-    PHASE = 104               # 0: a turn starts; else the turn of TO_MOVE is under way (base and co-op):
-    HOLD = 105                # PHASE_DRAW a card is to be drawn and played, PHASE_PLACE the card HOLD is to be
-    HOLD_FROM = 106           # played (HOLD_FROM 0: taken from a discard pile, 1: drawn), PHASE_END the end of
-    PHASE_START = 0           # the turn is left
-    PHASE_DRAW = 1
-    PHASE_PLACE = 2
-    PHASE_END = 3
-    ROW = 110
-    DECK = 130
-    SROW = 150
-    WRIT = 170
-    DLEN = 190
-    DISC = 200
-    DISC_CAP = 80
-    LENGTH = 360
-    BASE = 0
-    OBJECTS = 1
-    COOP = 2
-    SOLO = 3
-    MAX_TURNS = 3000
-    RING_MASK = 0xF99F
-    NEG = -1073741824
-    BIG = 99
+from aetherya_packed cimport *
 
 cdef int LEGEND_POINTS[16]
 LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
@@ -101,9 +61,9 @@ cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
         k[c] = UNEXPLORED if (hidden >> c) & 1 else s[CARDS + seat * 16 + c]
 
 
-cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
-    cdef unsigned int legends
-    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+cdef inline int with_legends(const int* s, int total, unsigned int legends) noexcept nogil:
+    """The greedy value of a board total with the Legends it meets: base and Objects, the best Legend of the row
+    met; solo, 10 for each Legend of the Age still to write that is met."""
     cdef int mode = s[MODE], best = 0, n
     if mode == BASE or mode == OBJECTS:
         for n in range(1, 16):
@@ -115,6 +75,12 @@ cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
             if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
                 total += 10
     return total
+
+
+cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
+    cdef unsigned int legends
+    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+    return with_legends(s, total, legends)
 
 
 cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* ties, uint64_t* rng) noexcept nogil:
@@ -130,17 +96,35 @@ cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* t
 
 
 cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
+    """The best cell for ``card`` by :func:`value_of` (ties at random) and its value. The kingdom's kind masks and
+    connections are built once and each trial changes one cell's bit (a Portal placed changes the connections:
+    those trials are scored whole)."""
     cdef int k[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    cdef Tally tl
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
-    cdef unsigned int hidden = <unsigned int>s[HID + seat]
+    cdef unsigned int hidden = <unsigned int>s[HID + seat], bit
     board(s, seat, k)
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
     for c in range(16):
         old = k[c]
         if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
             continue
-        k[c] = card
-        v = value_of(s, seat, k)
-        k[c] = old
+        if card == PORTAL:
+            k[c] = card
+            v = value_of(s, seat, k)
+            k[c] = old
+        else:
+            bit = (<uint32_t>1) << c
+            kinds[old] &= ~bit
+            kinds[card] |= bit
+            tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &tl)
+            kinds[card] &= ~bit
+            kinds[old] |= bit
+            v = with_legends(s, tl.total, tl.legends)
         keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
