@@ -66,8 +66,11 @@ cdef inline int with_legends(const int* s, int total, unsigned int legends) noex
     met; solo, 10 for each Legend of the Age still to write that is met."""
     cdef int mode = s[MODE], best = 0, n
     if mode == BASE or mode == OBJECTS:
-        for n in range(1, 16):
-            if s[ROW + n] and (legends >> (n - 1)) & 1 and LEGEND_POINTS[n] > best:
+        legends &= 0x7FFF  # bit n - 1: Legend n (1..15)
+        while legends:  # the Legends met, lowest first: most boards meet none
+            n = lowest_bit(legends) + 1
+            legends &= legends - 1
+            if s[ROW + n] and LEGEND_POINTS[n] > best:
                 best = LEGEND_POINTS[n]
         total += best
     elif mode == SOLO:
