@@ -98,20 +98,14 @@ cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* t
             best_cell[0] = c
 
 
-cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
-    """The best cell for ``card`` by :func:`value_of` (ties at random) and its value. The kingdom's kind masks and
-    connections are built once and each trial changes one cell's bit (a Portal placed changes the connections:
-    those trials are scored whole)."""
-    cdef int k[16]
-    cdef uint32_t kinds[CODES]
-    cdef uint32_t ortho[CELLS]
-    cdef uint32_t conn[CELLS]
+cdef int best_place_on(const int* s, int seat, int card, int* k, uint32_t* kinds, const uint32_t* ortho,
+                       const uint32_t* conn, uint64_t* rng, int* value_out) noexcept nogil:
+    """The best cell for ``card`` by :func:`value_of` (ties at random) and its value, on the board ``k`` of
+    ``seat`` with its kind masks and connections (restored on return): each trial changes one cell's bit (a
+    Portal placed changes the connections: those trials are scored whole)."""
     cdef Tally tl
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
     cdef unsigned int hidden = <unsigned int>s[HID + seat], bit
-    board(s, seat, k)
-    kind_masks(k, kinds)
-    connect_cells(kinds[PORTAL], ortho, conn)
     for c in range(16):
         old = k[c]
         if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
@@ -131,6 +125,17 @@ cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_
         keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
+
+
+cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
+    cdef int k[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    board(s, seat, k)
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
+    return best_place_on(s, seat, card, k, kinds, ortho, conn, rng, value_out)
 
 
 # ---------------------------------------------------------------------- piles
@@ -214,14 +219,21 @@ cdef unsigned int claimable_mask(const int* s, int seat) noexcept nogil:
 cdef int turn(int* s, uint64_t* rng) noexcept nogil:
     cdef int seat = s[TO_MOVE]
     cdef int k[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    cdef Tally now
     cdef int cur, piles, pile, top, cell, v, best_pile = -1, best_cell = -1, best_v = NEG, card
-    board(s, seat, k)
-    cur = value_of(s, seat, k)
+    board(s, seat, k)  # the board, its kind masks and connections: one for every placement weighed this turn
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
+    tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &now)
+    cur = with_legends(s, now.total, now.legends)
     piles = 2 if s[MODE] == COOP else 1
     for pile in range(piles):
         if s[DLEN + pile] > 0:
             top = s[DISC + pile * DISC_CAP + s[DLEN + pile] - 1]
-            cell = best_place(s, seat, top, rng, &v)
+            cell = best_place_on(s, seat, top, k, kinds, ortho, conn, rng, &v)
             if v > best_v:
                 best_pile = pile
                 best_cell = cell
@@ -231,7 +243,7 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
         place(s, seat, best_cell, card)
     else:
         card = draw(s, rng)
-        cell = best_place(s, seat, card, rng, &v)
+        cell = best_place_on(s, seat, card, k, kinds, ortho, conn, rng, &v)
         if v > cur:
             place(s, seat, cell, card)
         else:

@@ -310,8 +310,7 @@ def test_plans_applied_in_the_kernel_give_the_values_of_plans_played_on_full_sta
         if state.is_terminal():
             break
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            state.apply_action(state.sample_chance_outcome(rng))
             continue
         if len(state.legal_actions()) > 1 and rng.random() < 0.4:
             measured = []

@@ -288,8 +288,7 @@ def positions_under_way(spec: str, seed: int, turns: int, steps: int):
         if state.is_terminal():
             break
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            state.apply_action(state.sample_chance_outcome(rng))
             continue
         if packable(state):
             out.append(state.clone())
