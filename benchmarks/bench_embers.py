@@ -13,6 +13,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,14 +64,19 @@ def grown_mind(size: int, seed: int) -> list[mindlib.Entry]:
     raise RuntimeError(f"no Mind of {size} cards")
 
 
-def bench_kernels(quick: bool) -> None:
-    print("### Kernels against their twins\n")
+def placement_problem() -> tuple[list, list[int], Any, np.ndarray, np.ndarray]:
+    """The placement kernel's benchmark problem: ``(mind, row, arrays, row_blocked, masks)``: a grown 30-card Mind,
+    a row of 6 cards not in it, the Mind's arrays, the row's blocked flags and room for the kernel's masks."""
     mind = grown_mind(30, 1)
     used = {e[0] for e in mind}
     row = [c.index for c in DECK.memory if c.index not in used][:6]
-    a = mindlib.arrays(DECK, mind)
     row_blocked = np.array([DECK.cards[c].blocked for c in row], dtype=np.uint8)
-    masks = np.zeros((len(row), 64), dtype=np.uint64)
+    return mind, row, mindlib.arrays(DECK, mind), row_blocked, np.zeros((len(row), 64), dtype=np.uint64)
+
+
+def bench_kernels(quick: bool) -> None:
+    print("### Kernels against their twins\n")
+    mind, row, a, row_blocked, masks = placement_problem()
     labels = np.zeros(len(mind), dtype=np.int32)
     adj = np.zeros(len(mind), dtype=np.uint64)
     visible = mind_kernel.visible_mask(a.xs, a.ys)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from solver.kernels import forgotten_paths, forgotten_playout  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.testing import cancelled_after  # noqa: E402
 from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import forgotten_paths as paths_twin  # noqa: E402
 from solver.twins import forgotten_playout as playout_twin  # noqa: E402
@@ -257,20 +257,9 @@ def _under_limits(action, quick: bool) -> tuple[list[list], list[float]]:
     rows, latencies = [], []
     for delay in ([0.3, 1.0] if quick else [0.1, 0.3, 1.0, 2.0, 4.0]):
         ctx = SearchContext(limits=Limits(time_ms=60_000, nodes=10**12))
-        done: dict = {}
-
-        def run() -> None:
-            done["result"] = action(ctx)
-            done["at"] = time.perf_counter()
-        worker = threading.Thread(target=run)
-        worker.start()
-        time.sleep(delay)
-        asked = time.perf_counter()
-        ctx.cancel.set()
-        worker.join()
-        latencies.append(done["at"] - asked)
-        rows.append([f"terminate after {delay:.1f} s", f"{(done['at'] - asked) * 1000:.1f} ms", done["result"],
-                     "<= 200 ms"])
+        result, latency = cancelled_after(lambda ctx=ctx: action(ctx), ctx, delay)
+        latencies.append(latency)
+        rows.append([f"terminate after {delay:.1f} s", f"{latency * 1000:.1f} ms", result, "<= 200 ms"])
     for ms in ([300, 1000] if quick else [100, 300, 1000, 3000, 8000]):
         ctx = SearchContext(limits=Limits(time_ms=ms, nodes=10**12))
         start = time.perf_counter()

@@ -25,7 +25,7 @@ import solver  # noqa: E402
 from solver import contract  # noqa: E402
 from solver.kernels import memorinth_escape as KE  # noqa: E402
 from solver.kernels import memorinth_play as K  # noqa: E402
-from solver.memorinth.solve import shortest_escape  # noqa: E402
+from solver.memorinth.solve import exhaustive_escape, shortest_escape  # noqa: E402
 from solver.memorinth.game import MemorinthGame  # noqa: E402
 from solver.memorinth.puzzles import DIFFICULTIES  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
@@ -172,32 +172,6 @@ def games_per_second(quick: bool) -> None:
     print()
 
 
-def exhaustive(state, player: int, depth: int) -> int | None:
-    """Plain breadth-first search over whole own turns with the twin (the baseline)."""
-    deck = [int(x) for x in state.deck_table]
-    frontier = {tuple(int(x) for x in state.vec)}
-    for turn in range(1, depth + 1):
-        ends = set()
-        stack = [list(s) for s in frontier]
-        while stack:
-            s = stack.pop()
-            for action in TE.legal(s, deck):
-                c = s[:]
-                TE.apply(c, deck, action)
-                if c[T.PHASE] == T.PH_OVER:
-                    if c[T.WINNER] == player:
-                        return turn
-                    continue
-                if c[T.PHASE] == T.PH_FLIP:
-                    TE.advance_to(c, deck, player)
-                    if c[T.PHASE] != T.PH_OVER:
-                        ends.add(tuple(c))
-                else:
-                    stack.append(c)
-        frontier = ends
-    return None
-
-
 def solver_vs_baseline(quick: bool) -> None:
     rows = []
     for spec, depth in (({"players": 1}, 3), ({"variant": "master", "players": 1}, 3)):
@@ -211,7 +185,7 @@ def solver_vs_baseline(quick: bool) -> None:
             esc = shortest_escape(state, 0, max_depth=depth)
             t_ida += time.perf_counter() - start
             start = time.perf_counter()
-            truth = exhaustive(state, 0, depth)
+            truth = exhaustive_escape(state.vec, state.deck_table, 0, depth)
             t_bfs += time.perf_counter() - start
             agree += (esc.turns if esc.optimal else None) == truth
             buf = np.zeros(90, dtype=np.int32)

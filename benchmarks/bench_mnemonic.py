@@ -26,7 +26,6 @@ import math
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -47,6 +46,7 @@ from solver.mnemonic.policies import (paired_wins, plain_scene_move, planner_pol
                                       rule_of_thumb)
 from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
+from solver.testing import cancelled_after  # noqa: E402
 from solver.selfplay import selfplay, summarize  # noqa: E402
 from solver.twins import mnemonic_odds as odds_twin  # noqa: E402
 from solver.twins import mnemonic_plan as plan_twin  # noqa: E402
@@ -186,19 +186,8 @@ def bench_cancel(quick: bool) -> list[list[object]]:
     delays = []
     for game, state in positions:
         ctx = SearchContext(limits=Limits(time_ms=60_000))
-        done: dict[str, float] = {}
-
-        def search(ctx=ctx, game=game, state=state) -> None:
-            contract.hint(game, state, ctx)
-            done["at"] = time.perf_counter()
-
-        worker = threading.Thread(target=search)
-        worker.start()
-        time.sleep(0.3)
-        cancelled = time.perf_counter()
-        ctx.cancel.set()
-        worker.join()
-        delays.append(done["at"] - cancelled)
+        _, delay = cancelled_after(lambda ctx=ctx, game=game, state=state: contract.hint(game, state, ctx), ctx, 0.3)
+        delays.append(delay)
     game = MnemonicGame(players=6)
     only = game.new_initial_state(1)
     start = time.perf_counter()

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import table  # noqa: E402
+from common import openspiel_adapter, table  # noqa: E402
 
 from solver.registry import game_names, load_game  # noqa: E402
 from solver.testing import random_action  # noqa: E402
@@ -116,10 +116,8 @@ def bench_ismcts(sos, quick: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        import solver.openspiel as sos
-    except ImportError as exc:
-        print(f"Skipped: {exc}")
+    sos = openspiel_adapter()
+    if sos is None:
         return 0
     quick = "--quick" in argv
     bench_random_games(sos, quick)

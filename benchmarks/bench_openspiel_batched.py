@@ -1,7 +1,7 @@
 """The batched environment against the OpenSpiel adapter: random games per CPU second, in the same run.
 
-``python benchmarks/run.py openspiel_batched [--quick]`` (needs ``memory-solver[openspiel]``). Per game at
-its default parameters:
+``python benchmarks/run.py openspiel_batched [--quick] [--games=a,b]`` (needs ``memory-solver[openspiel]``). Per
+game (every game, or those ``--games`` names) at its default parameters:
 
 - the adapter: seeded random games through ``pyspiel`` (``sos.deal``, then uniformly random legal actions and
   chance outcomes by their probabilities), as in ``benchmarks/bench_openspiel.py``;
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import table  # noqa: E402
+from common import openspiel_adapter, table  # noqa: E402
 
 from solver.registry import game_names  # noqa: E402
 from solver.testing import random_action  # noqa: E402
@@ -67,15 +67,14 @@ def batched_games(name: str, n: int, seconds: float) -> tuple[float, float, floa
 
 
 def main(argv: list[str]) -> int:
-    try:
-        import solver.openspiel as sos
-    except ImportError as exc:
-        print(f"skipped: {exc}")
+    sos = openspiel_adapter()
+    if sos is None:
         return 0
     quick = "--quick" in argv
     seconds = 2.0 if quick else 10.0
+    chosen = [a.split("=", 1)[1].split(",") for a in argv if a.startswith("--games=")]
     rows = []
-    for name in game_names():
+    for name in chosen[-1] if chosen else game_names():
         fast = sos.load_game(name).context.facts.batch_rules(sos.load_game(name).context.game, 1, True) is not None
         n = 1024 if fast else 32
         a_games, a_decisions = adapter_games(sos, name, seconds)

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import table  # noqa: E402
+from common import openspiel_adapter, table  # noqa: E402
 from openspiel_charts import curves, write  # noqa: E402
 
 FORGOTTEN = "forgotten(width=3,height=3,pairs=2,brains=11-33,erasure=off,max_moves=4,deal=all)"
@@ -105,12 +105,10 @@ def run_cfr(sos, spec: str, iterations: list[int], exact: float, plus: bool = Fa
 
 
 def main(argv: list[str]) -> int:
-    try:
-        import solver.openspiel as sos
-        from solver.openspiel.exact import team_value
-    except ImportError as exc:
-        print(f"skipped: {exc}")
+    sos = openspiel_adapter()
+    if sos is None:
         return 0
+    from solver.openspiel.exact import team_value
     from open_spiel.python.algorithms import get_all_states
     quick = "--quick" in argv
     iterations = [1, 2, 4, 8, 16] if quick else [1, 2, 4, 8, 16, 32, 64, 128]

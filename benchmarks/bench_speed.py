@@ -29,25 +29,15 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from common import machine, percentile, table  # noqa: E402
+from common import machine, percentile, table, timed_rounds  # noqa: E402
 
 Row = list[Any]
 
 
 def cpu_rate(call: Callable[[], Any], units: int, min_seconds: float = 0.3, repeat: int = 3) -> tuple[float, float]:
     """(best units per CPU second over ``repeat`` rounds of at least ``min_seconds``, CPU seconds spent)."""
-    best, spent = 0.0, 0.0
-    for _ in range(repeat):
-        calls, start = 0, time.process_time()
-        while True:
-            call()
-            calls += 1
-            elapsed = time.process_time() - start
-            if elapsed >= min_seconds:
-                break
-        spent += elapsed
-        best = max(best, units * calls / elapsed)
-    return best, spent
+    rounds = timed_rounds(call, repeat, min_seconds, clock=time.process_time)
+    return max(units * calls / elapsed for calls, elapsed in rounds), sum(elapsed for _, elapsed in rounds)
 
 
 def verdict(met: bool) -> str:
@@ -148,16 +138,10 @@ def memorinth_games(quick: bool) -> Row:
 
 
 def embers_placements(quick: bool) -> Row:
-    from bench_embers import DECK, grown_mind
-    from solver.embers import mind as mindlib
+    from bench_embers import placement_problem
     from solver.kernels import embers_placement as kernel
     from solver.twins import embers_placement as twin
-    mind = grown_mind(30, 1)
-    used = {e[0] for e in mind}
-    row = [c.index for c in DECK.memory if c.index not in used][:6]
-    a = mindlib.arrays(DECK, mind)
-    row_blocked = np.array([DECK.cards[c].blocked for c in row], dtype=np.uint8)
-    masks = np.zeros((len(row), 64), dtype=np.uint64)
+    _, _, a, row_blocked, masks = placement_problem()
     rate, cpu = cpu_rate(lambda: [kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)
                                   for _ in range(1000)], 1000)
     base, cpu_twin = cpu_rate(lambda: twin.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks), 1,

@@ -11,11 +11,13 @@ opened. A relative name is looked up in those directories in order.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
-from solver.errors import UnknownGameError
+from solver.errors import InvalidInputError, UnknownGameError
 
 PACKAGE_DATA = Path(__file__).resolve().parent / "data"
 #: the largest data file a game spec may name
@@ -71,3 +73,17 @@ def check_data_file(field: str, value: str) -> str:
             return str(real)
     raise UnknownGameError(field, value, "this server reads data files only from the package's data and from its "
                                          "--data-dir directories (a regular file there)")
+
+
+def read_json_file(path: str | Path, field: str, value: Any, what: str) -> Any:
+    """The JSON object in the data file ``path`` (``what`` names it in errors, e.g. ``"the deck file"``); a file
+    that cannot be read or is not JSON is refused naming ``field`` and ``value`` (the parameter as given)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(field, value, f"cannot read {what} ({exc})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(field, value, f"malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+                                ) from None

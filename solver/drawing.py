@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -305,18 +305,20 @@ def difficulty_badge(doc: Svg, x: float, y: float, difficulty: str, anchor: str 
     doc.badge(x, y, difficulty, fill=DIFFICULTY_COLOURS.get(difficulty, INK), anchor=anchor, size=12)
 
 
+def wrap_words(words: Sequence[str], width: int) -> list[str]:
+    """``words`` (each kept whole, spaces and all) in lines of at most ``width`` characters where they fit."""
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line]
+
+
 def _wrap(text: str, width: int) -> list[str]:
-    out: list[str] = []
-    for paragraph in str(text).splitlines() or [""]:
-        words, line = paragraph.split(" "), ""
-        for word in words:
-            if line and len(line) + 1 + len(word) > width:
-                out.append(line)
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
-        out.append(line)
-    return out
+    return [line for paragraph in str(text).splitlines() or [""] for line in wrap_words(paragraph.split(" "), width)]
 
 
 def _file_name(puzzle_id: str) -> str:

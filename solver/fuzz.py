@@ -17,6 +17,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,32 +173,29 @@ def mutate(query: dict[str, Any], rng: random.Random, qid: str) -> tuple[str, bo
 
 def _damage_deep(obj: Any, rng: random.Random) -> None:
     for _ in range(8):
-        if isinstance(obj, dict) and obj:
-            key = rng.choice(list(obj))
-            if rng.random() < 0.4 or not isinstance(obj[key], (dict, list)) or not obj[key]:
-                obj[key] = rng.choice(_WRONG_VALUES)
-                return
-            obj = obj[key]
-        elif isinstance(obj, list) and obj:
-            i = rng.randrange(len(obj))
-            if rng.random() < 0.4 or not isinstance(obj[i], (dict, list)) or not obj[i]:
-                obj[i] = rng.choice(_WRONG_VALUES)
-                return
-            obj = obj[i]
-        else:
+        if not isinstance(obj, (dict, list)) or not obj:
             return
+        key = rng.choice(list(obj)) if isinstance(obj, dict) else rng.randrange(len(obj))
+        if rng.random() < 0.4 or not isinstance(obj[key], (dict, list)) or not obj[key]:
+            obj[key] = rng.choice(_WRONG_VALUES)
+            return
+        obj = obj[key]
+
+
+def _mutations(count: int, rng: random.Random, queries: list[dict[str, Any]] | None,
+               prefix: str) -> Iterator[tuple[str, str, bool]]:
+    """``count`` mutations (:func:`mutate`) of queries drawn from ``queries`` (default :func:`base_queries`):
+    ``(id, line, id_readable)``, the ids ``prefix0``, ``prefix1``, ..."""
+    pool = queries if queries is not None else base_queries()
+    for n in range(count):
+        qid = f"{prefix}{n}"
+        line, readable = mutate(rng.choice(pool), rng, qid)
+        yield qid, line, readable
 
 
 def campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = None) -> list[tuple[str, str, bool]]:
     """``count`` seeded mutations: ``(id, line, id_readable)``."""
-    rng = random.Random(seed)
-    pool = queries if queries is not None else base_queries()
-    out = []
-    for n in range(count):
-        qid = f"f{n}"
-        line, readable = mutate(rng.choice(pool), rng, qid)
-        out.append((qid, line, readable))
-    return out
+    return list(_mutations(count, random.Random(seed), queries, "f"))
 
 
 def run_campaign(lines: list[tuple[str, str, bool]], threads: int = 2, max_time_ms: int = 50) -> list[dict[str, Any]]:
@@ -254,11 +252,8 @@ def http_campaign(count: int, seed: int, queries: list[dict[str, Any]] | None = 
     not UTF-8, an empty body). Each is ``{"id", "method", "path", "headers", "body", "readable"}``; ``readable``
     says the answer must carry ``id``."""
     rng = random.Random(seed)
-    pool = queries if queries is not None else base_queries()
     out = []
-    for n in range(count):
-        qid = f"h{n}"
-        line, readable = mutate(rng.choice(pool), rng, qid)
+    for qid, line, readable in _mutations(count, rng, queries, "h"):
         case = {"id": qid, "method": "POST", "path": "/api/engine", "body": line.encode("utf-8"),
                 "headers": {"Content-Type": "application/json"}, "readable": readable}
         kind = rng.randrange(16)

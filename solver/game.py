@@ -314,9 +314,24 @@ Position = State | View
 """Anything the services accept as a position: a full state or a player's view."""
 
 
-class Game(ABC):
-    """A rule set with its parameters, and the services the engine offers for it."""
+@dataclass(frozen=True)
+class Facts:
+    """What a game is whatever its parameters: its registry name, its title, how the players' returns relate,
+    whether they see the whole state, and how many may play (``players``: the least and the most)."""
 
+    name: str
+    long_name: str
+    utility: Utility
+    information: Information
+    players: tuple[int, int]
+
+
+class Game(ABC):
+    """A rule set with its parameters, and the services the engine offers for it. A game declares its
+    :class:`Facts` as ``FACTS``; the class then reads them as ``name``, ``long_name``, ``utility``,
+    ``information``, ``min_players`` and ``max_players``."""
+
+    FACTS: ClassVar[Facts]
     name: ClassVar[str]
     long_name: ClassVar[str]
     utility: ClassVar[Utility]
@@ -326,6 +341,14 @@ class Game(ABC):
     PARAMETERS: ClassVar[dict[str, Parameter]] = {}
     #: default hint/solve limits for interactive use
     default_time_ms: ClassVar[int] = 1000
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        facts = cls.__dict__.get("FACTS")
+        if facts is not None:
+            cls.name, cls.long_name = facts.name, facts.long_name
+            cls.utility, cls.information = facts.utility, facts.information
+            cls.min_players, cls.max_players = facts.players
 
     def __init__(self, **params: Any) -> None:
         values = {key: spec.default for key, spec in self.PARAMETERS.items()}

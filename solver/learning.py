@@ -122,3 +122,10 @@ def bits(value: int, width: int) -> np.ndarray:
 def bit_width(count: int) -> int:
     """How many binary digits tell ``count`` values apart."""
     return max(1, (max(count, 1) - 1).bit_length())
+
+
+def mark_listed(out: np.ndarray, actions: np.ndarray, counts: np.ndarray) -> None:
+    """Set ``out[i, actions[i, j]]`` for ``j < counts[i]``: a legal mask from per-row action lists (the step kernels'
+    ``legal_actions``)."""
+    valid = np.arange(actions.shape[1])[None, :] < counts[:, None]
+    out[np.repeat(np.arange(len(counts)), counts), actions[valid]] = True

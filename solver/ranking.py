@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from solver.results import percent
-from solver.stats import Z95
+from solver.stats import Z95, wilson
 
 #: standard errors by which a paired difference must exceed zero to count as significant (when choosing the
 #: move to recommend and when dropping a candidate): the 95% interval of the difference excludes zero
@@ -94,6 +94,26 @@ class Arm:
     def tiebreak(self) -> Any:
         """The second ranking key between equal means, lower first (a subclass's; the order given by default)."""
         return 0
+
+
+@dataclass(eq=False)
+class WinArm(Arm):
+    """A candidate whose samples are games played on from it: 1 won, 0 lost."""
+
+    @property
+    def wins(self) -> int:
+        """Games won so far."""
+        return int(self.total)
+
+    @property
+    def games(self) -> int:
+        """Games played so far."""
+        return self.n
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win probability."""
+        return wilson(self.wins, self.games)
 
 
 def rank_key(arm: Arm) -> tuple[float, Any]:

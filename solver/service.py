@@ -87,9 +87,10 @@ def limits_for(game: Game, asked: Limits, cap_ms: int | None = None, default_tim
 class Request:
     """What every action carries: its game, the limits asked for, the seed and the game's options for the verb."""
 
-    #: the engine protocol's action
+    #: the engine protocol's action (a subclass names it: ``class HintRequest(Request, action="hint")``)
     ACTION: ClassVar[str] = ""
-    #: the command-line verb: the game's options for it (``Option``) and the module loaded before the clock
+    #: the command-line verb (the action with ``-`` for ``_``): the game's options for it (``Option``) and the
+    #: module loaded before the clock
     VERB: ClassVar[str] = ""
     #: whether the game's default time applies when no limit is given (a search's does; a generation's not)
     DEFAULT_TIME: ClassVar[bool] = True
@@ -100,6 +101,12 @@ class Request:
     limits: Limits = field(default_factory=Limits)
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __init_subclass__(cls, *, action: str, search: bool = True, default_time: bool = True,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.ACTION, cls.VERB = action, action.replace("_", "-")
+        cls.SEARCH, cls.DEFAULT_TIME = search, default_time
 
     @property
     def finals(self) -> int:
@@ -118,12 +125,10 @@ class Request:
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class HintRequest(Request):
+class HintRequest(Request, action="hint"):
     """Rank the moves of ``player`` (default: the player to act) from what that player knows; with ``turns``, one
     hint for each ``(turn number, position)`` (the engine's ``analyzeTurns``)."""
 
-    ACTION: ClassVar[str] = "hint"
-    VERB: ClassVar[str] = "hint"
     position: Position
     top: int = 3
     player: int | None = None
@@ -140,64 +145,47 @@ class HintRequest(Request):
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class SolveRequest(Request):
+class SolveRequest(Request, action="solve"):
     """The game's optimal search on ``problem`` (a position or the game's problem form), with its proof."""
 
-    ACTION: ClassVar[str] = "solve"
-    VERB: ClassVar[str] = "solve"
     problem: Any
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class ScoreRequest(Request):
+class ScoreRequest(Request, action="score", search=False):
     """Where ``problem`` (a position, or the game's scoring form) stands."""
 
-    ACTION: ClassVar[str] = "score"
-    VERB: ClassVar[str] = "score"
-    SEARCH: ClassVar[bool] = False
     problem: Any
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class LegalMovesRequest(Request):
+class LegalMovesRequest(Request, action="legal_moves", search=False):
     """What may be entered next in ``position``."""
 
-    ACTION: ClassVar[str] = "legal_moves"
-    VERB: ClassVar[str] = "legal-moves"
-    SEARCH: ClassVar[bool] = False
     position: Position
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class NewRequest(Request):
+class NewRequest(Request, action="new", search=False):
     """A game dealt with ``seed`` (``player``'s view of it when given), or with ``table`` a real table's start as
     ``player`` sees it."""
 
-    ACTION: ClassVar[str] = "new"
-    VERB: ClassVar[str] = "new"
-    SEARCH: ClassVar[bool] = False
     player: int | None = None
     table: bool = False
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class ViewRequest(Request):
+class ViewRequest(Request, action="view", search=False):
     """What ``player`` knows in ``position``."""
 
-    ACTION: ClassVar[str] = "view"
-    VERB: ClassVar[str] = "view"
-    SEARCH: ClassVar[bool] = False
     position: Position
     player: int
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class ApplyRequest(Request):
+class ApplyRequest(Request, action="apply", search=False):
     """``position`` advanced by ``moves`` (errors name ``moves_field[i]``); with ``record``, the record extended."""
 
-    ACTION: ClassVar[str] = "apply"
-    VERB: ClassVar[str] = "apply"
-    SEARCH: ClassVar[bool] = False
     position: Position
     moves: tuple[str, ...] = ()
     moves_field: str = "moves"
@@ -205,12 +193,10 @@ class ApplyRequest(Request):
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class ShowRequest(Request):
+class ShowRequest(Request, action="show"):
     """``position`` as a picture (``form="svg"``) or as text (``form="text"``), with a hint drawn or listed:
     ``hint`` is ``True`` (compute one under the request's limits), a hint already computed, or ``None``."""
 
-    ACTION: ClassVar[str] = "show"
-    VERB: ClassVar[str] = "show"
     position: Position
     hint: bool | HintResult | dict[str, Any] | None = None
     form: str = "svg"
@@ -230,13 +216,10 @@ class Run:
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class GenerateRequest(Request):
+class GenerateRequest(Request, action="generate", default_time=False):
     """Puzzles of ``kind`` and ``difficulty`` from the run seeded ``seed``: puzzle ``index`` made here under the
     request's context, or with ``run`` a whole run (``generate --count N``)."""
 
-    ACTION: ClassVar[str] = "generate"
-    VERB: ClassVar[str] = "generate"
-    DEFAULT_TIME: ClassVar[bool] = False
     kind: str
     difficulty: str = "medium"
     index: int = 0
@@ -248,23 +231,19 @@ class GenerateRequest(Request):
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class CheckRequest(Request):
-    """The verdict on ``answer`` to ``puzzle``, re-proved from the puzzle's position."""
+class CheckRequest(Request, action="check", default_time=False):
+    """The verdict on ``answer`` to ``puzzle``, re-proved from the puzzle's position (a proof takes what it takes,
+    under the caller's cap)."""
 
-    ACTION: ClassVar[str] = "check"
-    VERB: ClassVar[str] = "check"
-    DEFAULT_TIME: ClassVar[bool] = False  # a proof takes what it takes, under the caller's cap
     puzzle: dict[str, Any]
     answer: Any
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class ReviewRequest(Request):
+class ReviewRequest(Request, action="review"):
     """Every decision of ``player`` in ``record`` judged from what that player knew (``limits.time_ms`` caps the
     whole review, ``limits.nodes`` is each decision's budget: :func:`solver.review.review`)."""
 
-    ACTION: ClassVar[str] = "review"
-    VERB: ClassVar[str] = "review"
     record: Record
     player: int | None = None
     mistakes: int = 3
@@ -275,32 +254,24 @@ class ReviewRequest(Request):
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class SampleRequest(Request):
+class SampleRequest(Request, action="sample", search=False):
     """A chance outcome of ``state`` drawn from the seed and ``draw`` (the number of moves that led there)."""
 
-    ACTION: ClassVar[str] = "sample"
-    VERB: ClassVar[str] = "sample"
-    SEARCH: ClassVar[bool] = False
     state: State
     draw: int = 0
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class GamesRequest(Request):
+class GamesRequest(Request, action="games", search=False):
     """Every registered game with its parameters (no game needed: ``game`` is ``None``)."""
 
-    ACTION: ClassVar[str] = "games"
-    VERB: ClassVar[str] = "games"
-    SEARCH: ClassVar[bool] = False
     game: Game | None = None
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
-class SelfplayRequest(Request):
+class SelfplayRequest(Request, action="selfplay"):
     """Games of a seeded run between ``policies`` (one result per game)."""
 
-    ACTION: ClassVar[str] = "selfplay"
-    VERB: ClassVar[str] = "selfplay"
     policies: tuple[str, ...]
     run: Run = field(default_factory=Run)
 

@@ -6,7 +6,10 @@ one, JSON and notation round trips, independent clones, and observations that
 survive re-sampling of the hidden information. Games add their own invariants
 (no card lost or duplicated) through ``check``. ``TimedLines`` records an engine's
 answer lines with the time each was written (limit and terminate checks). ``svg_root``, ``click_targets`` and
-``click_reaches`` check a picture the way the web board uses it.
+``click_reaches`` check a picture the way the web board uses it. ``wait_until`` polls a condition;
+``serving`` runs a web app on a free loopback port in a thread of the test's process.
+``printed_sheets`` writes and checks a run's puzzle sheets. ``cancelled_after`` measures how soon a search stops
+once terminated.
 """
 
 from __future__ import annotations
@@ -14,15 +17,21 @@ from __future__ import annotations
 import json
 import math
 import re
+import socket
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from solver.drawing import write_puzzle_sheets
 from solver.game import Game, State
+from solver.search import SearchContext
 
 
 @dataclass
@@ -161,6 +170,20 @@ def svg_root(picture: str) -> ET.Element:
     return root
 
 
+def printed_sheets(game: Game, puzzles: list[dict[str, Any]],
+                   directory: str | Path) -> tuple[list[tuple[str, str]], str]:
+    """The puzzle sheets ``write_puzzle_sheets`` writes into ``directory``, checked as a printer gets them: a sheet
+    and a solution sheet for each puzzle and one answers page, each an SVG picture, the answers page naming every
+    puzzle. Returns each puzzle's ``(sheet, solution sheet)``, in order, and the answers page."""
+    written = [Path(path).read_text(encoding="utf-8") for path in write_puzzle_sheets(game, puzzles, str(directory))]
+    assert len(written) == 2 * len(puzzles) + 1
+    for picture in written:
+        svg_root(picture)
+    answers = written[-1]
+    assert all(puzzle["id"] in answers for puzzle in puzzles)
+    return list(zip(written[0:-1:2], written[1:-1:2])), answers
+
+
 def click_targets(picture: str | ET.Element) -> set[str]:
     """The ``data-target`` tokens a player can click in a picture (its text or its parsed root)."""
     root = svg_root(picture) if isinstance(picture, str) else picture
@@ -174,3 +197,54 @@ def click_reaches(move: str, targets: set[str]) -> bool:
     tokens = set(re.split(r"[\s;@=:()]+", lower)) | set(re.split(r"[\s,;@=:()]+", lower))
     wanted = {t.lower() for t in targets}
     return lower in wanted or bool((tokens - {""}) & wanted)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0, poll: float = 0.02) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (asked every ``poll`` seconds)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(poll)
+    return False
+
+
+@contextmanager
+def serving(app: Any, **config: Any) -> Iterator[str]:
+    """``app`` (an ASGI app) served by uvicorn with ``config`` on a free port of 127.0.0.1, in a thread of this
+    process: yields its URL ``http://127.0.0.1:PORT`` once the server has started, and stops it on leaving."""
+    import uvicorn  # lazy: start-up speed (only the web tests serve)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        if not wait_until(lambda: server.started, timeout=30.0, poll=0.05):
+            raise RuntimeError(f"the test server on port {port} did not start within 30 s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def cancelled_after(search: Callable[[], Any], ctx: SearchContext, seconds: float,
+                    timeout: float | None = None) -> tuple[Any, float]:
+    """``search()`` (a search under ``ctx``) run on a thread of its own and terminated (``ctx.cancel``, as the
+    engine's ``terminate``) ``seconds`` after it started: its answer, and the seconds from the cancel to it. Fails
+    when the search has not answered ``timeout`` seconds after the cancel (None: waits)."""
+    answer: dict[str, Any] = {}
+
+    def run() -> None:
+        answer["result"] = search()
+        answer["at"] = time.perf_counter()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(seconds)
+    cancelled = time.perf_counter()
+    ctx.cancel.set()
+    worker.join(timeout)
+    assert not worker.is_alive(), f"the search still runs {timeout} s after it was terminated"
+    return answer["result"], answer["at"] - cancelled

@@ -2,16 +2,13 @@
 
 import importlib.util
 import json
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from solver import registry
-from solver.testing import TimedLines
+from solver.testing import TimedLines, serving
 
 
 TOYGAME = "memory_solver_tests_toygame"
@@ -53,12 +50,6 @@ def engine_answers():
     return answers
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _engine_seat_limits(game):
     """An engine seat's move in the tests: a small node budget (the same move on every machine, and quick)."""
     from solver.search import Limits
@@ -75,21 +66,11 @@ def engine_seat_limits():
 def live_server(pile_game, tmp_path):
     """The web board at http://127.0.0.1:PORT with the toy game 'pile' registered beside the five games, its games
     kept in a database of the test's own."""
-    import uvicorn
+    from solver.datafiles import unrestrict
     from solver.web.server import build_app
-    port = _free_port()
     app = build_app(threads=2, db=tmp_path / "games.sqlite3", engine_limits=_engine_seat_limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", app
+        with serving(app, log_level="warning", lifespan="on") as url:
+            yield url, app
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        from solver.datafiles import unrestrict
         unrestrict()

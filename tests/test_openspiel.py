@@ -18,6 +18,8 @@ from solver.embers.openspiel import EmbersCodec
 from solver.openspiel.facts import facts
 from solver.registry import game_names, load_game
 
+from .openspiel.helpers import decision_states  # noqa: E402
+
 NAMES = game_names()
 
 #: parameter sets the simulation checks run on (every mode of every game at least once)
@@ -29,27 +31,6 @@ VARIANTS = [
     "memorinth", "memorinth(players=4,variant=master)", "memorinth(players=1)", "memorinth(chance_setup=true)",
     "mnemonic", "mnemonic(players=1)", "mnemonic(players=6,mode=into-the-grey)",
 ]
-
-
-def random_states(game, seed, games=2, every=5):
-    """States met along seeded random games (every ``every``-th), terminal states included."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(games):
-        state = game.new_initial_state()
-        step = 0
-        while not state.is_terminal():
-            if step % every == 0:
-                out.append(state.clone())
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probs)))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(int(legal[rng.integers(len(legal))]))
-            step += 1
-        out.append(state)
-    return out
 
 
 def test_every_game_is_registered_under_its_openspiel_name():
@@ -121,7 +102,7 @@ def test_openspiel_random_simulation_checks(spec):
 def test_serialisation_round_trips(name):
     game = sos.load_game(name)
     assert pickle.loads(pickle.dumps(game)).to_string() == game.to_string()
-    for state in random_states(game, seed=4, games=1, every=9):
+    for state in decision_states(game, seed=4, games=1, every=9, chance=True):
         text = str(state)
         again = game.deserialize_state(state.serialize())
         assert str(again) == text and again.history() == state.history()
@@ -144,7 +125,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows(name):
     game = sos.load_game(name)
     rng = np.random.default_rng(8)
     checked = 0
-    for state in random_states(game, seed=6, games=4, every=2):
+    for state in decision_states(game, seed=6, games=4, every=2, chance=True):
         if state.is_chance_node() or state.is_terminal():
             continue
         for p in range(game.num_players()):
@@ -199,7 +180,7 @@ def test_deal_of_an_explicit_chance_setup_draws_the_setup():
 @pytest.mark.parametrize("name", NAMES)
 def test_moves_and_actions_convert_both_ways(name):
     game = sos.load_game(name)
-    for state in random_states(game, seed=2, games=1, every=7):
+    for state in decision_states(game, seed=2, games=1, every=7, chance=True):
         if state.is_terminal() or state.position.dealing:
             continue
         for action in state.legal_actions():

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from solver.scheduler import (EXPIRED, SHUTDOWN, TERMINATED, ClientBusy, Closed, Job, QueueFull, Scheduler)
+from solver.testing import wait_until
 
 
 class Log:
@@ -51,21 +52,19 @@ def blocker(log, name="block", client="blocker", cost_ms=None):
     return job(log, name, client=client, cost_ms=cost_ms, work=hold), started, release
 
 
-def wait_for(condition, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return False
+def held_scheduler(log, client="blocker", cost_ms=None, **options):
+    """``(scheduler, release)``: a one-worker scheduler (``options``) whose worker runs a blocker of ``client``
+    until ``release`` is set."""
+    scheduler = Scheduler(1, **options)
+    held, started, release = blocker(log, client=client, cost_ms=cost_ms)
+    scheduler.submit(held)
+    assert started.wait(5)
+    return scheduler, release
 
 
 def test_the_queue_is_bounded_and_a_full_queue_says_when_to_retry():
     log = Log()
-    scheduler = Scheduler(1, max_queue=2)
-    held, started, release = blocker(log, cost_ms=3000)
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, cost_ms=3000, max_queue=2)
     scheduler.submit(job(log, "a"))
     scheduler.submit(job(log, "b"))
     with pytest.raises(QueueFull) as refused:
@@ -79,10 +78,7 @@ def test_the_queue_is_bounded_and_a_full_queue_says_when_to_retry():
 
 def test_one_client_has_at_most_its_share_of_queries_whatever_it_calls_them():
     log = Log()
-    scheduler = Scheduler(1, max_per_client=2)
-    held, started, release = blocker(log, client="10.0.0.1")
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, client="10.0.0.1", max_per_client=2)
     scheduler.submit(job(log, "page-a", client="10.0.0.1", owner="page-a"))
     with pytest.raises(ClientBusy):
         scheduler.submit(job(log, "page-b", client="10.0.0.1", owner="page-b"))  # a new page id is the same client
@@ -94,10 +90,7 @@ def test_one_client_has_at_most_its_share_of_queries_whatever_it_calls_them():
 
 def test_a_free_worker_serves_the_client_it_served_least_recently():
     log = Log()
-    scheduler = Scheduler(1)
-    held, started, release = blocker(log, client="a")
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, client="a")
     for i in range(4):
         scheduler.submit(job(log, f"a{i}", client="a"))
     scheduler.submit(job(log, "b0", client="b"))
@@ -111,10 +104,7 @@ def test_a_free_worker_serves_the_client_it_served_least_recently():
 
 def test_priority_orders_only_a_clients_own_queries():
     log = Log()
-    scheduler = Scheduler(1)
-    held, started, release = blocker(log, client="x")
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, client="x")
     scheduler.submit(job(log, "a-low", client="a", priority=0))
     scheduler.submit(job(log, "a-high", client="a", priority=5))
     scheduler.submit(job(log, "b-max", client="b", priority=2**31 - 1))
@@ -127,10 +117,7 @@ def test_priority_orders_only_a_clients_own_queries():
 
 def test_quick_queries_do_not_wait_behind_long_ones():
     log = Log()
-    scheduler = Scheduler(1, quick_ms=100)
-    held, started, release = blocker(log)
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, quick_ms=100)
     long_one = scheduler.submit(job(log, "long", cost_ms=5000))
     quick = scheduler.submit(job(log, "quick", cost_ms=10))
     assert quick.done.wait(5)
@@ -142,10 +129,7 @@ def test_quick_queries_do_not_wait_behind_long_ones():
 
 def test_long_queries_filling_the_queue_do_not_shut_out_quick_ones():
     log = Log()
-    scheduler = Scheduler(1, quick_ms=100, max_queue=1)
-    held, started, release = blocker(log, cost_ms=5000)
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, cost_ms=5000, quick_ms=100, max_queue=1)
     scheduler.submit(job(log, "long", cost_ms=5000))
     with pytest.raises(QueueFull):
         scheduler.submit(job(log, "long-too", cost_ms=5000))
@@ -157,26 +141,20 @@ def test_long_queries_filling_the_queue_do_not_shut_out_quick_ones():
 
 def test_a_terminated_queued_job_is_answered_once_and_never_runs():
     log = Log()
-    scheduler = Scheduler(1)
-    held, started, release = blocker(log)
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log)
     scheduler.submit(job(log, "q"))
     assert scheduler.terminate(lambda j: j.key == "q") == 1
     assert scheduler.terminate(lambda j: j.key == "q") == 0
     assert log.of("q") == [("cancel", "q", TERMINATED), ("done", "q")]
     assert scheduler.terminate(lambda j: j.key == "block") == 1  # running: its cancel event is set
-    assert wait_for(lambda: log.of("block")[-1:] == [("done", "block")])
+    assert wait_until(lambda: log.of("block")[-1:] == [("done", "block")], timeout=5.0)
     scheduler.close()
     assert log.ran() == ["block"]
 
 
 def test_a_client_that_disconnects_loses_its_queued_and_running_jobs_only():
     log = Log()
-    scheduler = Scheduler(1)
-    held, started, _ = blocker(log, client="gone")
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, _ = held_scheduler(log, client="gone")
     scheduler.submit(job(log, "gone-q", client="gone"))
     scheduler.submit(job(log, "stays", client="here"))
     assert scheduler.disconnect("gone") == 2
@@ -187,10 +165,7 @@ def test_a_client_that_disconnects_loses_its_queued_and_running_jobs_only():
 
 def test_a_job_that_waits_too_long_is_answered_as_expired():
     log = Log()
-    scheduler = Scheduler(1, max_wait_ms=150)
-    held, started, release = blocker(log)
-    scheduler.submit(held)
-    assert started.wait(5)
+    scheduler, release = held_scheduler(log, max_wait_ms=150)
     queued_at = time.monotonic()
     late = scheduler.submit(job(log, "late"))
     assert late.done.wait(5)

@@ -90,13 +90,12 @@ def test_the_benchmark_renders_saved_items(tmp_path):
 def test_the_hint_seats_play_our_hints_top_move(label):
     """Replaying a fixed-work game: every decision of a hint seat is solver.hint's top move with the seed the
     match drew for it, so the match plays our public hint and nothing else."""
-    import numpy as np
-
     import solver.api
     import solver.openspiel as sos
     from solver.openspiel.versus import BY_LABEL, play_game
     from solver.registry import load_game
     from solver.scale import item_rng
+    from solver.testing import random_action
     matchup = BY_LABEL[label]
     game = openspiel_game(matchup, CAP)
     played = play_game(matchup, (HINT,) * game.num_players(), WORK, deal=3, run_seed=5, game=game)
@@ -107,8 +106,7 @@ def test_the_hint_seats_play_our_hints_top_move(label):
     checked = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(chance.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(random_action(state, chance))
             continue
         action = sos.action_from_move(state, next(record))
         if len(state.legal_actions()) > 1:

@@ -15,7 +15,7 @@ from solver.aetherya.state import AetheryaState
 from solver.aetherya.tiles import load_families
 from solver.aetherya.view import AetheryaView, view_from_json
 from solver.errors import InvalidInputError, UnknownGameError
-from solver.game import (CHANCE_PLAYER, VIEW_PREFIX, Game, Information, Parameter, State, Utility, View,
+from solver.game import (CHANCE_PLAYER, VIEW_PREFIX, Facts, Game, Information, Parameter, State, Utility, View,
                          split_view_notation)
 from solver.validate import as_object
 
@@ -23,12 +23,7 @@ from solver.validate import as_object
 class AetheryaGame(Game):
     """Aetherya (Nostromo Editions): kingdom building on a 4x4 grid."""
 
-    name = "aetherya"
-    long_name = "Aetherya"
-    utility = Utility.GENERAL_SUM
-    information = Information.IMPERFECT
-    min_players = 1
-    max_players = 4
+    FACTS = Facts("aetherya", "Aetherya", Utility.GENERAL_SUM, Information.IMPERFECT, players=(1, 4))
     #: a hint's default time: with the command line's start-up (0.2-0.4 s) the answer comes within about 1 s
     default_time_ms = 700
     PARAMETERS = {

@@ -65,7 +65,8 @@ def _cards_text(cards: list[int]) -> str:
     return "".join(LETTERS[c] for c in cards)
 
 
-def _parse_cards(text: Any, field: str) -> list[int]:
+def parse_cards(text: Any, field: str) -> list[int]:
+    """Card letters (``PFMSHEDGRO``, either case) as card codes; errors name ``field[i]``."""
     text = as_str(text, field)
     out = []
     for i, ch in enumerate(text.strip()):
@@ -168,16 +169,16 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
         s.turn = as_int(data["turn"], f"{field}.turn", 0, 10**6)
     else:  # the fewest turns that could have produced the kingdoms
         s.turn = 0 if mode == "solo" and as_int(data.get("age", 1), f"{field}.age", 1, 3) > 1 else _fewest_turns(s)
-    pile = _parse_cards(get(data, "drawPile", field), f"{field}.drawPile")
+    pile = parse_cards(get(data, "drawPile", field), f"{field}.drawPile")
     s.pile = [pile.count(k) for k in range(CARD_TYPES)]
     s.pile_known = as_bool(data.get("drawPileKnown", False), f"{field}.drawPileKnown")
     discards = as_list(get(data, "discard", field), f"{field}.discard", s.piles(), s.piles())
-    s.discards = [_parse_cards(d, f"{field}.discard[{i}]") for i, d in enumerate(discards)]
+    s.discards = [parse_cards(d, f"{field}.discard[{i}]") for i, d in enumerate(discards)]
     hold = data.get("hold")
     if hold is not None:
         h = as_object(hold, f"{field}.hold")
         check_keys(h, ("card", "from", "pile"), f"{field}.hold")
-        cards = _parse_cards(get(h, "card", f"{field}.hold"), f"{field}.hold.card")
+        cards = parse_cards(get(h, "card", f"{field}.hold"), f"{field}.hold.card")
         if len(cards) != 1:
             raise InvalidInputError(f"{field}.hold.card", h["card"], "expected one card letter")
         s.hold = cards[0]
@@ -194,7 +195,7 @@ def state_from_json(game: Any, obj: Any, field: str = "state") -> Any:
     if s.after_refill not in ("", "end-turn", "finish", "coop-next"):
         raise InvalidInputError(f"{field}.afterRefill", s.after_refill, "expected '', end-turn, finish or coop-next")
     starts = as_list(data.get("start", [""] * P), f"{field}.start", P, P)
-    s.start = [sorted(_parse_cards(x, f"{field}.start[{p}]")) for p, x in enumerate(starts)]
+    s.start = [sorted(parse_cards(x, f"{field}.start[{p}]")) for p, x in enumerate(starts)]
     s.row = _legends(data.get("legendRow", []), f"{field}.legendRow")
     s.legend_deck = _legends(data.get("legendDeck", []), f"{field}.legendDeck")
     held = as_list(data.get("legends", [[]] * P), f"{field}.legends", P, P)
@@ -227,7 +228,7 @@ def _solo_from_json(s: Any, data: dict[str, Any], field: str) -> None:
     for i, item in enumerate(pair):
         h = as_object(item, f"{field}.pair[{i}]")
         check_keys(h, ("card", "from"), f"{field}.pair[{i}]")
-        cards = _parse_cards(get(h, "card", f"{field}.pair[{i}]"), f"{field}.pair[{i}].card")
+        cards = parse_cards(get(h, "card", f"{field}.pair[{i}]"), f"{field}.pair[{i}].card")
         src = as_str(get(h, "from", f"{field}.pair[{i}]"), f"{field}.pair[{i}].from")
         if len(cards) != 1 or src not in ("take", "draw"):
             raise InvalidInputError(f"{field}.pair[{i}]", item, "expected {\"card\": one letter, \"from\": take|draw}")

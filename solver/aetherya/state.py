@@ -745,15 +745,11 @@ class AetheryaState(State):
             q, rest = divmod(action - A_TRAFFIC, 64)
             stone, kind = divmod(rest, 16)
             return f"trafficker {TILE_SLUGS[STONES[stone]]} p{q} {TILE_SLUGS[kind]}"
-        if action >= A_THIEF:
-            q, kind = divmod(action - A_THIEF, 16)
-            return f"thief p{q} {TILE_SLUGS[kind]}"
-        if action >= A_PEEK:
-            q, cell = divmod(action - A_PEEK, 16)
-            return f"peek p{q} {CELL_NAMES[cell]}"
-        if action >= A_GRIFFIN:
-            q, cell = divmod(action - A_GRIFFIN, 16)
-            return f"griffin p{q} {CELL_NAMES[cell]}"
+        for first, word, names in ((A_THIEF, "thief", TILE_SLUGS), (A_PEEK, "peek", CELL_NAMES),
+                                   (A_GRIFFIN, "griffin", CELL_NAMES)):
+            if action >= first:  # one of 16 tiles or cells of player q
+                q, index = divmod(action - first, 16)
+                return f"{word} p{q} {names[index]}"
         if action >= A_HAMMER:
             a, b = divmod(action - A_HAMMER, 16)
             return f"hammer {CELL_NAMES[a]} {CELL_NAMES[b]}"

@@ -10,11 +10,11 @@ family file can be loaded (format: ``docs/formats/aetherya.md``).
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.datafiles import read_json_file
 from solver.errors import InvalidInputError, UnknownCardError
 from solver.validate import as_list, as_object, as_str, check_keys
 
@@ -126,15 +126,7 @@ def load_families(source: str = "default") -> tuple[tuple[int, ...], ...]:
         path = Path(__file__).resolve().parent.parent / "data" / DEFAULT_FILE
     else:
         path = Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(field, source, f"cannot read the tile file ({exc})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(field, source, f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
-    return parse_tile_file(obj, field)
+    return parse_tile_file(read_json_file(path, field, source, "the tile file"), field)
 
 
 def family_tiles(families: tuple[tuple[int, ...], ...], seat: int) -> list[int]:

@@ -36,7 +36,7 @@ import numpy as np
 from solver.aetherya.cards import CARD_NAMES, CARD_TYPES, CELL_NAMES, LEGENDS, LETTERS, deck_counts, legend
 from solver.aetherya.knowledge import (UNSEEN_DEALS, canonicalize, card_pool, no_such_card, refill, refill_tiles,
                                        resample, start_seats, tile_known, tile_pool, turn_over_cells)
-from solver.aetherya.notation import (BASE_KEYS, MODE_KEYS, TILE_KEYS, state_from_json, state_to_json,
+from solver.aetherya.notation import (BASE_KEYS, MODE_KEYS, TILE_KEYS, parse_cards, state_from_json, state_to_json,
                                       view_json_to_notation)
 from solver.aetherya.scoring import KingdomScore, board_array, legend_points, score_board
 from solver.aetherya.state import (A_GRIFFIN, A_PEEK, A_PLACE, A_REVEAL, C_CARD, C_LEGEND, C_TILE, SOLO_DECK_PLAYERS,
@@ -417,26 +417,26 @@ def view_from_json(game: Any, obj: Any, field: str = "state") -> AetheryaView:
             known[LETTERS.index(ch)] += 1
         kingdoms.append(chars)
     for i, pile in enumerate(as_list(get(data, "discard", field), f"{field}.discard")):
-        known.update(_letters(pile, f"{field}.discard[{i}]"))
+        known.update(parse_cards(pile, f"{field}.discard[{i}]"))
     hold = data.get("hold")
     if isinstance(hold, dict) and isinstance(hold.get("card"), str):
-        known.update(_letters(hold["card"], f"{field}.hold.card"))
+        known.update(parse_cards(hold["card"], f"{field}.hold.card"))
     for i, item in enumerate(data.get("pair", []) if isinstance(data.get("pair", []), list) else []):
         if isinstance(item, dict) and isinstance(item.get("card"), str):
-            known.update(_letters(item["card"], f"{field}.pair[{i}].card"))
+            known.update(parse_cards(item["card"], f"{field}.pair[{i}].card"))
     starts = as_list(data.get("start", [""] * players), f"{field}.start", players, players)
     start_unknown = [q != observer for q in range(players)]
     for q, text in enumerate(starts):
         text = as_str(text, f"{field}.start[{q}]")
         if q == observer:
-            known.update(_letters(text, f"{field}.start[{q}]"))
+            known.update(parse_cards(text, f"{field}.start[{q}]"))
         elif set(text) - {UNSEEN}:
             raise InvalidInputError(f"{field}.start[{q}]", text, "another seat's starting cards are not seen before "
                                                                  "they are arranged: one '?' per card")
     pile_value = get(data, "drawPile", field)
     pile_known = data.get("drawPileKnown", False) is True
     if pile_known:
-        known.update(_letters(as_str(pile_value, f"{field}.drawPile"), f"{field}.drawPile"))
+        known.update(parse_cards(as_str(pile_value, f"{field}.drawPile"), f"{field}.drawPile"))
         pile_size = 0
     else:
         pile_size = as_int(pile_value, f"{field}.drawPile", 0, 80)
@@ -512,14 +512,6 @@ def view_from_json(game: Any, obj: Any, field: str = "state") -> AetheryaView:
     return view
 
 
-def _letters(text: Any, field: str) -> list[int]:
-    text = as_str(text, field)
-    out = []
-    for i, ch in enumerate(text.strip()):
-        if ch.upper() not in LETTERS[:CARD_TYPES]:
-            raise InvalidInputError(f"{field}[{i}]", ch, "unknown card letter (expected one of PFMSHEDGRO)")
-        out.append(LETTERS.index(ch.upper()))
-    return out
 
 
 def _legend_deck(data: dict[str, Any], mode: str, field: str) -> list[str]:

@@ -14,13 +14,13 @@ own printed deck in the same format (``docs/formats/embers.md``).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.datafiles import read_json_file
 from solver.errors import InvalidInputError, UnknownCardError
 from solver.validate import as_bool, as_int, as_list, as_object, as_str, check_keys, get, join
 
@@ -207,13 +207,4 @@ def _card_id(value: Any, field: str, seen: dict[str, str]) -> str:
 def load_deck(path: str = "default") -> Deck:
     """The deck in the file ``path`` (``"default"``: the shipped, invented deck)."""
     file = DEFAULT_DECK_PATH if path in ("", "default") else Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError("game.deck", path, f"cannot read the deck file ({exc})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError("game.deck", path, f"malformed JSON ({exc.msg} at line {exc.lineno} "
-                                                   f"column {exc.colno})") from None
-    return parse_deck(obj, source=str(file), field="deck")
+    return parse_deck(read_json_file(file, "game.deck", path, "the deck file"), source=str(file), field="deck")

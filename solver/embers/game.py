@@ -16,19 +16,14 @@ from solver.embers.cards import Deck, load_deck
 from solver.embers.state import CHAPTERS, EmbersState
 from solver.embers.view import EmbersView
 from solver.errors import UnsupportedActionError
-from solver.game import Game, Information, Parameter, State, Utility, View
+from solver.game import Facts, Game, Information, Parameter, State, Utility, View
 from solver.validate import as_choice, join
 
 
 class EmbersGame(Game):
     """Embers of Memory: A Throne of Glass Game (Osprey), a re-theme of The Ravens of Thri Sahashri."""
 
-    name = "embers"
-    long_name = "Embers of Memory"
-    utility = Utility.IDENTICAL
-    information = Information.IMPERFECT
-    min_players = 2
-    max_players = 2
+    FACTS = Facts("embers", "Embers of Memory", Utility.IDENTICAL, Information.IMPERFECT, players=(2, 2))
     PARAMETERS = {
         "chapter": Parameter("one", str, "'one' (Chapter One, the full game) or 'prologue' (parts one and two)",
                              choices=CHAPTERS),

@@ -44,6 +44,16 @@ def _cells(mask: int) -> list[int]:
     return out
 
 
+def over_first_flip(model: Model, info: Info, first: int, then: Callable[[Info], float]) -> float:
+    """The mean of ``then`` over what flipping ``first`` may show, weighted by its chance (``then(info)`` when
+    ``first`` is known already)."""
+    if info.codes[first] != UNK:
+        return then(info)
+    outcomes = model.reveal(info, first)
+    total = sum(w for w, _, _ in outcomes)
+    return sum(w * then(after) for w, after, _ in outcomes) / total
+
+
 @dataclass
 class ExactSolver:
     """Optimal win probabilities (``value``) and, for a given policy, its exact win probability (``evaluate``)."""
@@ -103,11 +113,7 @@ class ExactSolver:
 
     def q_first(self, info: Info, first: int, erase_next: bool) -> float:
         """Win probability of flipping ``first`` now, playing the second flip optimally."""
-        if info.codes[first] != UNK:
-            return self.after_first(info, first, erase_next)
-        outcomes = self.model.reveal(info, first)
-        total = sum(w for w, _, _ in outcomes)
-        return sum(w * self.after_first(after, first, erase_next) for w, after, _ in outcomes) / total
+        return over_first_flip(self.model, info, first, lambda seen: self.after_first(seen, first, erase_next))
 
     def after_first(self, info: Info, first: int, erase_next: bool) -> float:
         """Optimal win probability once the first flip is seen."""
@@ -201,11 +207,7 @@ class PolicyEvaluator:
 
     def after_first_flip(self, info: Info, first: int, erase_next: bool) -> float:
         """Win probability after the policy's first flip ``first``."""
-        if info.codes[first] != UNK:
-            return self.second(info, first, erase_next)
-        outcomes = self.model.reveal(info, first)
-        total = sum(w for w, _, _ in outcomes)
-        return sum(w * self.second(after, first, erase_next) for w, after, _ in outcomes) / total
+        return over_first_flip(self.model, info, first, lambda seen: self.second(seen, first, erase_next))
 
     def second(self, info: Info, first: int, erase_next: bool) -> float:
         """Win probability from the second flip on."""

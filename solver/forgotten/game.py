@@ -12,7 +12,7 @@ from solver.forgotten.board import MAX_SIDE, MIN_SIDE, Board, parse_brains
 from solver.forgotten.state import ForgottenState
 from solver.forgotten.tiles import DOWN, MAX_PAIRS, NONE, letter_range
 from solver.forgotten.view import ForgottenView, check_player
-from solver.game import Game, Information, Parameter, Utility
+from solver.game import Facts, Game, Information, Parameter, Utility
 
 ERASURE_CODES = {"off": 0, "round": 1, "turn": 2}
 GOAL_CODES = {"path": 0, "clear": 1}
@@ -21,12 +21,7 @@ GOAL_CODES = {"path": 0, "clear": 1}
 class ForgottenGame(Game):
     """Forgotten (jonp et al.): two players link their Brain Tiles with matched Memory Tiles before erasure."""
 
-    name = "forgotten"
-    long_name = "Forgotten"
-    utility = Utility.IDENTICAL
-    information = Information.IMPERFECT
-    min_players = 2
-    max_players = 2
+    FACTS = Facts("forgotten", "Forgotten", Utility.IDENTICAL, Information.IMPERFECT, players=(2, 2))
     default_time_ms = 10_000   # hints spend a fixed rollout budget; the time limit is a safety net
     PARAMETERS = {
         "width": Parameter(6, int, "board width (columns, the blue die)", lo=MIN_SIDE, hi=MAX_SIDE),

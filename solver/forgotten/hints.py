@@ -37,8 +37,8 @@ from solver.forgotten.knowledge import (DEAD, LABEL, UNK, Info, Model, info_from
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.forgotten.tiles import letter
 from solver.kernels import forgotten_paths, forgotten_playout
-from solver.ranking import (KEEP, PERCENTAGE_POINTS, Arm, Schedule, display_order, first_note, loss_to_first, paired,
-                            recommend, standing_note, successive_halving)
+from solver.ranking import (KEEP, PERCENTAGE_POINTS, Arm, Schedule, WinArm, display_order, first_note, loss_to_first,
+                            paired, recommend, standing_note, successive_halving)
 from solver.results import HintResult, MoveInfo
 from solver.search import SearchContext
 from solver.stats import wilson
@@ -200,7 +200,7 @@ def _seen_tiles(n: int) -> str:
 
 # -- rollouts --------------------------------------------------------------------------------------------------
 @dataclass(eq=False)
-class Tally(Arm):
+class Tally(WinArm):
     """Rollout results (1 won, 0 lost) of one candidate flip (``key``), standing for ``members``, flips of equal
     value; rollout ``i`` of batch ``r`` shares its draws and dice with every candidate's (``Arm.samples``)."""
 
@@ -219,14 +219,6 @@ class Tally(Arm):
 
     def tiebreak(self) -> int:
         return self.action
-
-    @property
-    def wins(self) -> int:
-        return int(self.total)
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.wins, self.n)
 
 
 @dataclass

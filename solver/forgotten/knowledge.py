@@ -295,12 +295,6 @@ class Model:
             return 0
         return self.relevant(self.usable(info))
 
-    def erase_after(self, turn: int) -> bool:
-        """Whether an Erasure roll follows turn number ``turn`` (1-based)."""
-        if self.erasure == "off":
-            return False
-        return self.erasure == "turn" or turn % 2 == 0
-
     def next_flag(self, erase_next: bool) -> bool:
         """``erase_next`` of the following turn."""
         if self.erasure == "round":

@@ -17,9 +17,8 @@ import numpy as np
 from solver.forgotten.board import Board, all_placements
 from solver.forgotten.hints import GREEDY_POLICY, continuation_policy
 from solver.kernels import forgotten_playout
-from solver.ranking import Arm, Schedule, rank_key, successive_halving
+from solver.ranking import Schedule, WinArm, rank_key, successive_halving
 from solver.search import SearchContext
-from solver.stats import wilson
 
 DEFAULT_GAMES = 200_000
 #: games per compiled call of a placement's batch: terminate and the time limit are looked at in between (some
@@ -28,7 +27,7 @@ CHUNK_GAMES = 2048
 
 
 @dataclass(eq=False)
-class PlacementResult(Arm):
+class PlacementResult(WinArm):
     """One placement (a class of symmetric placements, ``key``: its Brains) and its simulated games (1 won, 0 lost):
     game ``i`` of a round is dealt and rolled from the same seed for every placement."""
 
@@ -38,26 +37,13 @@ class PlacementResult(Arm):
     def brains(self) -> tuple[int, int]:
         return self.key
 
-    @property
-    def wins(self) -> int:
-        return int(self.total)
-
-    @property
-    def games(self) -> int:
-        return self.n
-
-    @property
-    def rate(self) -> float:
-        return self.mean
-
     def tiebreak(self) -> tuple[int, int]:
         return self.key
 
     def to_json(self, board: Board) -> dict[str, Any]:
-        lo, hi = wilson(self.wins, self.games)
         return {"brains": [board.name(c) for c in self.brains], "spec": Board(board.width, board.height,
                                                                                self.brains).spec(),
-                "winProbability": self.rate, "ci": [lo, hi], "games": self.games,
+                "winProbability": self.mean, "ci": list(self.ci), "games": self.games,
                 "symmetricPlacements": self.equivalent}
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.datafiles import read_json_file
 from solver.errors import InvalidInputError, UnknownCardError
 from solver.validate import as_bool, as_list, as_object, as_str, check_keys, get, join
 
@@ -295,15 +296,7 @@ def load_deck(source: Any, field: str = "deck") -> Deck:
 
 @lru_cache(maxsize=16)
 def _load_deck_file(path: str, stamp: int, field: str) -> Deck:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(field, path, f"cannot read deck file ({exc.__class__.__name__})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(field, path, f"malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    return parse_deck(data, field)
+    return parse_deck(read_json_file(path, field, path, "deck file"), field)
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from solver.errors import InvalidInputError
-from solver.game import Game, Information, Parameter, Utility, _decode_json_text
+from solver.game import Facts, Game, Information, Parameter, Utility, _decode_json_text
 from solver.memorinth import kernel
 from solver.memorinth import layout as R
 from solver.memorinth.deck import Deck, load_deck
@@ -26,12 +26,8 @@ from solver.memorinth.view import MemorinthView, view_from_json, view_from_notat
 class MemorinthGame(Game):
     """Memorinth: flip forest cards, follow the fairy-tale characters, be first out of the labyrinth."""
 
-    name = "memorinth"
-    long_name = "Memorinth"
-    utility = Utility.GENERAL_SUM      # one winner, or nobody when no piece can ever leave (MR-19)
-    information = Information.IMPERFECT
-    min_players = 1
-    max_players = 4
+    #: general sum: one winner, or nobody when no piece can ever leave (MR-19)
+    FACTS = Facts("memorinth", "Memorinth", Utility.GENERAL_SUM, Information.IMPERFECT, players=(1, 4))
     default_time_ms = 1000
     PLAYERS_PARAMETER = "players"
     MODE_PARAMETER = "variant"

@@ -33,8 +33,8 @@ from solver.memorinth import layout as R
 from solver.memorinth.reasons import action_reason, flip_reason
 from solver.memorinth.state import MemorinthState
 from solver.memorinth.view import MemorinthView
-from solver.ranking import (PERCENTAGE_POINTS, Arm, Schedule, display_order, first_note, loss_to_first, recommend,
-                            standing_note, successive_halving)
+from solver.ranking import (PERCENTAGE_POINTS, Arm, Schedule, WinArm, display_order, first_note, loss_to_first,
+                            recommend, standing_note, successive_halving)
 from solver.results import PROBABILITY, HintResult, MoveInfo, percent
 from solver.search import SearchContext
 from solver.stats import wilson
@@ -57,7 +57,7 @@ Z = 1.96                                             # 95% intervals: the normal
 
 
 @dataclass(eq=False)
-class Tally(Arm):
+class Tally(WinArm):
     """Playout results of one candidate move (``key``): ``samples`` holds 1 for a playout the advised player won,
     0 otherwise; playout ``i`` of round ``r`` is the same re-dealt world for every candidate (common random
     numbers)."""
@@ -69,18 +69,6 @@ class Tally(Arm):
     @property
     def action(self) -> int:
         return int(self.key)
-
-    @property
-    def games(self) -> int:
-        return self.n
-
-    @property
-    def wins(self) -> int:
-        return int(self.total)
-
-    @property
-    def p(self) -> float:
-        return self.mean
 
     def wilson(self) -> tuple[float, float]:
         """The 95% Wilson interval of the win probability."""
@@ -227,7 +215,7 @@ def _result(world: MemorinthState, tallies: dict[int, Tally], advised: int, top:
         mean, half = t.turns()
         lo, hi = t.wilson()
         why = _reason(world, t.action, advised, full_information)
-        why += f"; wins {percent(t.p, 0)} (95% interval {percent(lo, 0)} to {percent(hi, 0)})"
+        why += f"; wins {percent(t.mean, 0)} (95% interval {percent(lo, 0)} to {percent(hi, 0)})"
         if mean is not None:
             why += f", out in {mean:.1f} own turns when winning"
         if t is ranked[0]:
@@ -237,8 +225,8 @@ def _result(world: MemorinthState, tallies: dict[int, Tally], advised: int, top:
         why += f"; {note}" if note else ""
         interval = [round(lo, 4), round(hi, 4)]
         infos.append(MoveInfo(
-            move=move, value=round(t.p, 4), pv=[move], why=why,
-            extra={"winProbability": round(t.p, 4), "winCI": interval, "valueCI": interval,
+            move=move, value=round(t.mean, 4), pv=[move], why=why,
+            extra={"winProbability": round(t.mean, 4), "winCI": interval, "valueCI": interval,
                    "expectedTurns": None if mean is None else round(mean, 2),
                    "expectedTurnsCI": None if half is None else [round(mean - half, 2), round(mean + half, 2)],
                    "playouts": t.games, "unfinished": t.unfinished, "lossToFirst": loss_to_first(ranked[0], t)}))

@@ -14,6 +14,7 @@ import numpy as np
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.memorinth import kernel
 from solver.memorinth.deck import DIRECTION_NAMES, DIRECTIONS, Deck
+from solver.twins.memorinth_rules import pair_from_index, pair_index
 
 #: the state-vector layout and action codes, as the kernel defines them
 K = kernel.layout()
@@ -205,17 +206,3 @@ def parse_move_text(text: object, codes: str, field: str = "move") -> int:
     except (InvalidInputError, ValueError):
         raise bad from None
     raise bad
-
-
-def pair_index(a: int, b: int, n: int) -> int:
-    """Index of the pair ``a < b`` among the pairs of ``n`` items, in lexicographic order."""
-    return a * n - a * (a + 1) // 2 + (b - a - 1)
-
-
-def pair_from_index(i: int, n: int) -> tuple[int, int]:
-    """The pair ``(a, b)`` with index ``i``."""
-    a = 0
-    while i >= n - 1 - a:
-        i -= n - 1 - a
-        a += 1
-    return a, a + 1 + i

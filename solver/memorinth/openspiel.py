@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game import Game, State, Utility
-from solver.learning import ActionCodec, Piece
+from solver.learning import ActionCodec, Piece, mark_listed
 from solver.memorinth import kernel
 from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS, PH_OVER, K, rule_vector
 from solver.memorinth.state import MemorinthState
@@ -193,8 +193,7 @@ class MemorinthBatch:
         n = len(self.states)
         actions, counts = np.zeros((n, N_ACTIONS), dtype=np.int32), np.zeros(n, dtype=np.int32)
         kernel.legal_actions_batch(self.states, self.deck, actions, counts)
-        valid = np.arange(N_ACTIONS)[None, :] < counts[:, None]
-        out[np.repeat(np.arange(n), counts), actions[valid]] = True
+        mark_listed(out, actions, counts)
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks, wrap_words
 from solver.errors import InvalidInputError
 from solver.memorinth.deck import DIRECTIONS, Deck, load_deck
 from solver.memorinth.puzzles import puzzle_state
@@ -387,15 +387,7 @@ class Picture:
                  "green arrow: a way out of the forest."]
         words += [f"{c} {n}," for c, n in zip(self.deck.codes, self.deck.names)]
         words[-1] = words[-1].rstrip(",")
-        limit = int((self.width - LEFT) / 5.4)
-        lines, line = [], ""
-        for word in words:
-            if line and len(line) + 1 + len(word) > limit:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
-        return lines + [line]
+        return wrap_words(words, int((self.width - LEFT) / 5.4))
 
     def draw_legend(self) -> None:
         doc = self.doc

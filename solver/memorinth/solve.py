@@ -31,6 +31,7 @@ from solver.memorinth.state import MemorinthState
 from solver.memorinth.view import MemorinthView
 from solver.results import SolveResult
 from solver.search import SearchContext, Watch
+from solver.twins import memorinth_escape as TE
 from solver.validate import as_int, as_object, check_keys, get, join
 
 if TYPE_CHECKING:
@@ -164,6 +165,37 @@ def shortest_escape(state: MemorinthState, player: int | None = None, *, max_dep
         result.turn_moves = greedy_moves()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns: int) -> int | None:
+    """The fewest own turns for ``player`` to leave within ``max_turns`` (None: not within them) by plain
+    breadth-first search over whole own turns in the solitaire model (the twin's rules, no bound, no pruning):
+    what :func:`shortest_escape` is cross-checked and measured against on small instances."""
+    deck_list = [int(x) for x in deck]
+    root = [int(x) for x in vec]
+    if root[TE.TOMOVE] != player:
+        TE.advance_to(root, deck_list, player)
+    frontier = {tuple(root)}
+    for turn in range(1, max_turns + 1):
+        ends: set[tuple[int, ...]] = set()
+        stack = [list(s) for s in frontier]
+        while stack:
+            s = stack.pop()
+            for action in TE.legal(s, deck_list):
+                c = s[:]
+                TE.apply(c, deck_list, action)
+                if c[TE.PHASE] == TE.PH_OVER:
+                    if c[TE.WINNER] == player:
+                        return turn
+                    continue
+                if c[TE.PHASE] == TE.PH_FLIP:
+                    TE.advance_to(c, deck_list, player)
+                    if c[TE.PHASE] != TE.PH_OVER:
+                        ends.add(tuple(c))
+                else:
+                    stack.append(c)
+        frontier = ends
+    return None
 
 
 def _decisions(state: MemorinthState, player: int, buf: np.ndarray, turns: int) -> int:

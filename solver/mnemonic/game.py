@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.errors import InvalidInputError
-from solver.game import Game, Information, Parameter, Utility
+from solver.game import Facts, Game, Information, Parameter, Utility
 from solver.mnemonic import notation
 from solver.mnemonic.parts import Player
 from solver.mnemonic.rules_file import MnemonicRules, load_rules
@@ -24,12 +24,7 @@ from solver.mnemonic.view import MnemonicView
 class MnemonicGame(Game):
     """Mnemonic (Into the Grey and Deck Burner): exact odds, session tracking and advice."""
 
-    name = "mnemonic"
-    long_name = "Mnemonic"
-    utility = Utility.IDENTICAL
-    information = Information.IMPERFECT
-    min_players = 1
-    max_players = 6
+    FACTS = Facts("mnemonic", "Mnemonic", Utility.IDENTICAL, Information.IMPERFECT, players=(1, 6))
     PARAMETERS = {
         "players": Parameter(3, int, "number of players in a new session", lo=1, hi=6),
         "mode": Parameter("deck-burner", str, "mode of play", choices=("deck-burner", "into-the-grey")),

@@ -40,10 +40,12 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game import Game, State
-from solver.learning import ActionCodec, Piece
+from solver.kernels import mnemonic_step as kernel
+from solver.learning import ActionCodec, Piece, mark_listed
+from solver.mnemonic import rows
 from solver.mnemonic.cards import DECK_SIZE, card_class
 from solver.mnemonic.parts import PHASES
-from solver.mnemonic.state import DEAL, GROUP_CARD, RESULT, RESULTS
+from solver.mnemonic.state import DEAL, GROUP_CARD, RESULTS
 
 MAX_MOVES = 1000
 SCALE = 10.0
@@ -154,3 +156,89 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     hand = planes["hand"]
     for card in state.players[player].hand:
         hand[card] = 1
+
+
+# -- the batched environment: N rows stepped by the step kernel ------------------------------------------------
+MAX_LEGAL, MAX_CHANCE, DEAL_UNIFORMS = kernel.sizes()
+
+
+class MnemonicBatch:
+    """N Mnemonic sessions as rows of the step kernel (``src/mnemonic_step.pyx``, layout in
+    ``solver/mnemonic/rows.py``) for the batched environment (``solver/openspiel/batched.py``): deals, random legal
+    actions, checked steps with their chance events (draws, rolls, Group Scene results, each from one uniform of
+    the environment's generator), legal masks and observation tensors are one kernel call each for all rows."""
+
+    def __init__(self, game: Game, n: int) -> None:
+        self.game = game
+        self.config = rows.config(game)
+        self.states = np.zeros((n, rows.ROW_LEN), dtype=np.int32)
+        self.to_act = np.zeros(n, dtype=np.int32)
+        self.picked = np.zeros(n, dtype=np.int32)
+        self.drawn = np.zeros((n, MAX_CHANCE), dtype=np.int32)
+        self.size = kernel.observation_size(self.config)
+        spans, at = [], 0
+        for piece in public_pieces(game) + private_pieces(game):
+            spans.append((piece.name, at, at + piece.size, piece.shape))
+            at += piece.size
+        assert at == self.size, "the step kernel's observation pieces are not those of public_pieces/private_pieces"
+        self.spans = spans
+
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        """New sessions (``new_initial_state``'s characters and deal, drawn from ``rng``: the same distribution)."""
+        slots = np.asarray(slots, dtype=np.int64)
+        kernel.deal(self.states, self.config, slots, rng.random((len(slots), DEAL_UNIFORMS)))
+        dealt = np.zeros(len(slots), dtype=np.int32)
+        kernel.players(self.states[slots], self.config, dealt)
+        self.to_act[slots] = dealt
+
+    def players(self) -> np.ndarray:
+        return self.to_act.copy()
+
+    def legal_mask(self, out: np.ndarray) -> None:
+        n = len(self.states)
+        actions, counts = np.zeros((n, MAX_LEGAL), dtype=np.int32), np.zeros(n, dtype=np.int32)
+        kernel.legal_actions(self.states, self.config, actions, counts)
+        mark_listed(out, actions, counts)
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
+        kernel.random_legal(self.states, self.config, rng.random(len(self.states)), self.picked)
+        return self.picked.astype(np.int64)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """Check and apply every slot's action and settle its chance events in one kernel call: -1, or the first
+        illegal slot (nothing applied)."""
+        n = len(self.states)
+        bad = kernel.step(self.states, self.config, np.ascontiguousarray(actions, dtype=np.int32),
+                          np.ascontiguousarray(settle, dtype=np.uint8), rng.random((n, MAX_CHANCE)), self.to_act,
+                          self.drawn)
+        if bad < 0 and drawn is not None:
+            for i in range(n):
+                drawn[i].extend(int(x) for x in self.drawn[i] if x >= 0)
+        return bad
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        if self.apply_checked(actions, settle, rng, drawn) >= 0:
+            raise AssertionError("apply: an action checked legal was refused by the kernel")
+
+    def returns(self) -> np.ndarray:
+        """1 for everybody where the session had a Victory (MN-31)."""
+        won = (self.states[:, rows.VICTORIES] > 0).astype(np.float64)
+        return np.repeat(won[:, None], num_players(self.game), axis=1)
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        n = len(self.states)
+        out = np.zeros((n, self.size), dtype=np.float32)
+        kernel.observe(self.states, self.config, np.ascontiguousarray(players, dtype=np.int32), out)
+        for name, a, b, shape in self.spans:
+            planes[name][:] = out[:, a:b].reshape(n, *shape)
+
+    def state(self, slot: int) -> State:
+        return rows.state_of(self.game, self.states[slot])
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> MnemonicBatch:
+    """The batched environment's rules (a new session always waits for a decision: ``redeal`` has nothing to do)."""
+    return MnemonicBatch(game, n)

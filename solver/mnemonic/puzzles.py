@@ -65,8 +65,7 @@ def _random_decision(game: MnemonicGame, rng: np.random.Generator) -> MnemonicSt
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            state.apply_action(state.sample_chance_outcome(rng))
             continue
         legal = state.legal_actions()
         if steps >= target and len(legal) > 1 and state.phase != "after-victory":

@@ -11,13 +11,12 @@ against :data:`SPEC`; an unknown key or a bad value raises
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from solver.datafiles import PACKAGE_DATA
+from solver.datafiles import PACKAGE_DATA, read_json_file
 from solver.errors import InvalidInputError
 from solver.mnemonic.cards import check_name
 from solver.validate import as_object
@@ -221,20 +220,9 @@ def rules_from_json(obj: Any, field: str = "rules") -> MnemonicRules:
 
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> MnemonicRules:
-    if path == "":
-        text = (PACKAGE_DATA / "mnemonic_rules.json").read_text(encoding="utf-8")
-        where = "rules(default)"
-    else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInputError("rules", path, f"cannot read rules file ({exc})") from None
-        where = "rules"
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError("rules", path or "default", f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
-    return rules_from_json(obj, where)
+    file = PACKAGE_DATA / "mnemonic_rules.json" if path == "" else Path(path)
+    obj = read_json_file(file, "rules", path or "default", "rules file")
+    return rules_from_json(obj, "rules(default)" if path == "" else "rules")
 
 
 def load_rules(path: str | None = None) -> MnemonicRules:

@@ -119,11 +119,11 @@ def missing_tiles_batch(width: int, height: int, brain_a: int, brain_b: int, up:
         out[i] = missing_tiles(width, height, brain_a, brain_b, int(up[i]), int(usable[i]))
 
 
-def route(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int, c2: int,
-          c3: int) -> tuple[int, int]:
-    """``(cost, mask)``: the cheapest Brain-to-Brain route when a cell of ``c<w>`` costs ``w`` (a cell in
-    several masks takes the lowest cost) and the cells lying on some cheapest route; ``(-1, 0)`` if none."""
-    _check(width, height, brain_a, brain_b)
+def _both_ways(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int, c2: int,
+               c3: int) -> tuple[dict[int, int], dict[int, int], dict[int, int], int]:
+    """``(cost, forward, backward, best)``: each usable cell's cost (a cell in several masks takes the lowest),
+    the cheapest cost of reaching each cell from either end (its own cost included), and the cheapest
+    Brain-to-Brain route's cost (-1 if none)."""
     cost: dict[int, int] = {}
     for weight, mask in ((3, c3), (2, c2), (1, c1), (0, c0)):
         for c in _cells(int(mask), width, height, brain_a, brain_b):
@@ -132,9 +132,17 @@ def route(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int,
     backward = _cheapest(width, height, brain_a, brain_b, cost, reverse=True)
     _, goals = _ends(width, height, brain_a, brain_b)
     reached = [forward[c] for c in goals if c in forward]
-    if not reached:
+    return cost, forward, backward, min(reached) if reached else -1
+
+
+def route(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1: int, c2: int,
+          c3: int) -> tuple[int, int]:
+    """``(cost, mask)``: the cheapest Brain-to-Brain route when a cell of ``c<w>`` costs ``w`` (a cell in
+    several masks takes the lowest cost) and the cells lying on some cheapest route; ``(-1, 0)`` if none."""
+    _check(width, height, brain_a, brain_b)
+    cost, forward, backward, best = _both_ways(width, height, brain_a, brain_b, c0, c1, c2, c3)
+    if best < 0:
         return -1, 0
-    best = min(reached)
     on_route = [c for c in cost if c in forward and c in backward and forward[c] + backward[c] - cost[c] == best]
     return best, sum(1 << c for c in on_route)
 
@@ -146,17 +154,10 @@ def route_costs(width: int, height: int, brain_a: int, brain_b: int, c0: int, c1
     _check(width, height, brain_a, brain_b)
     if out.shape[0] != width * height:
         raise ValueError("route_costs: out needs one entry per cell")
-    cost: dict[int, int] = {}
-    for weight, mask in ((3, c3), (2, c2), (1, c1), (0, c0)):
-        for c in _cells(int(mask), width, height, brain_a, brain_b):
-            cost[c] = weight
-    forward = _cheapest(width, height, brain_a, brain_b, cost)
-    backward = _cheapest(width, height, brain_a, brain_b, cost, reverse=True)
+    cost, forward, backward, best = _both_ways(width, height, brain_a, brain_b, c0, c1, c2, c3)
     for c in range(width * height):
         out[c] = forward[c] + backward[c] - cost[c] if c in forward and c in backward else -1
-    _, goals = _ends(width, height, brain_a, brain_b)
-    reached = [forward[c] for c in goals if c in forward]
-    return min(reached) if reached else -1
+    return best
 
 
 def erasure_odds(width: int, height: int, brain_a: int, brain_b: int, status: Sequence[int],

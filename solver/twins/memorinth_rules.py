@@ -63,10 +63,12 @@ def neighbor(cell: int, d: int) -> int:
 
 
 def pair_index(a: int, b: int, n: int) -> int:
+    """Index of the pair ``a < b`` among the pairs of ``n`` items, in lexicographic order."""
     return a * n - a * (a + 1) // 2 + (b - a - 1)
 
 
 def pair_from_index(i: int, n: int) -> tuple[int, int]:
+    """The pair ``(a, b)`` with index ``i``."""
     a = 0
     while i >= n - 1 - a:
         i -= n - 1 - a

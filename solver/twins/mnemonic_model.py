@@ -100,6 +100,12 @@ def POSITION_LENGTH(players: int, slots: int) -> int:  # noqa: N802 - a layout c
     return HEADER + PLAYER_STRIDE * players + SLOT_STRIDE * slots
 
 
+def _beats(a: int, b: int) -> Fraction:
+    """The chance that the highest of ``a`` dice beats the highest of ``b``: no dice never beat, and lose to any."""
+    return sum(((Fraction(v, 6) ** a - Fraction(v - 1, 6) ** a) * Fraction(v - 1, 6) ** b
+                for v in range(1, 7)), Fraction(0))
+
+
 class Model:
     """The rules of the planning model on position rows (no search: :class:`solver.twins.mnemonic_plan` searches)."""
 
@@ -371,12 +377,7 @@ class Model:
         """Victory chance of one Group Scene with ``n`` player dice against ``m``."""
         if n == 0 and m == 0:
             return Fraction(1 if self.c[CFG_NOBODY] == VICTORY else 0)
-        if m == 0:
-            return Fraction(1)
-        if n == 0:
-            return Fraction(0)
-        return sum(((Fraction(v, 6) ** n - Fraction(v - 1, 6) ** n) * Fraction(v - 1, 6) ** m
-                    for v in range(1, 7)), Fraction(0))
+        return _beats(n, m)
 
     def best_dice(self, pos: list[int], q: int, cat: int) -> int:
         """Most dice player ``q`` can bring (``cat`` < 0: any available skill, Into the Grey)."""
@@ -387,12 +388,7 @@ class Model:
         """Defeat chance of one Group Scene with ``n`` player dice against ``m``."""
         if n == 0 and m == 0:
             return Fraction(1 if self.c[CFG_NOBODY] == DEFEAT else 0)
-        if m == 0:
-            return Fraction(0)
-        if n == 0:
-            return Fraction(1)
-        return sum(((Fraction(v, 6) ** m - Fraction(v - 1, 6) ** m) * Fraction(v - 1, 6) ** n
-                    for v in range(1, 7)), Fraction(0))
+        return _beats(m, n)
 
     def injure(self, pos: list[int]) -> None:
         for q in range(self.k):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -91,3 +92,32 @@ def biased_action(state, rng: np.random.Generator) -> int:
             pool = exact or fitting
             return pool[int(rng.integers(len(pool)))]
     return legal[int(rng.integers(len(legal)))]
+
+
+def with_row(state, row):
+    """The Blink problem of ``state`` with the memory row replaced by ``row`` (ids, taken from the deck)."""
+    from solver.embers import plan
+    changed = state.clone()
+    changed.row = [cid(c) if isinstance(c, str) else c for c in row]
+    changed.pile = changed.pile - set(changed.row)
+    return plan.problem_from_state(changed)
+
+
+def blink_problems(count: int, seed: int, draw_row: Callable[[Any, np.random.Generator, int], list[int] | None],
+                   chance: float, accept: Callable[[Any], bool] = lambda state: True) -> list:
+    """``count`` seeded Blink problems taken from games played with :func:`biased_action`: at a Blink with nothing
+    added yet that ``accept`` takes, with probability ``chance``, the row becomes ``draw_row(state, rng, found)``
+    (``found``: problems so far; None: no problem here)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    game_seed = seed
+    while len(out) < count:
+        game_seed += 1
+        s = GAME.new_initial_state(game_seed)
+        while not s.is_terminal() and len(out) < count:
+            if s.phase == "blink" and not s.added and accept(s) and rng.random() < chance:
+                row = draw_row(s, rng, len(out))
+                if row is not None:
+                    out.append(with_row(s, row))
+            s.apply_action(biased_action(s, rng))
+    return out

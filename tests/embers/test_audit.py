@@ -14,7 +14,7 @@ from solver.embers.state import ADD, KEEP, TAKE, decode, decode_add
 from . import reference as R
 from solver.embers.cards import SUITS as SUIT_NAMES
 
-from .helpers import DECK, GAME, PROLOGUE, biased_action, cid, state
+from .helpers import DECK, GAME, PROLOGUE, biased_action, blink_problems, cid, state
 
 CARDS = {c.id: R.RefCard(c.id, c.suit_name, c.strength, pattern_text(c.blocked)) for c in DECK.memory}
 
@@ -169,32 +169,21 @@ def ref_problem(problem) -> R.RefProblem:
 def suited_problems(count: int, seed: int):
     """Seeded Blink problems from games, rows of 2 to 4 cards drawn mostly from the suits already in the Mind
     (so that relives are common), Minds of at most 6 cards (so that the naive brute force stays quick)."""
-    from solver.embers import plan as P
-    rng = np.random.default_rng(seed)
-    out = []
-    game_seed = seed
-    while len(out) < count:
-        game_seed += 1
-        s = GAME.new_initial_state(game_seed)
-        while not s.is_terminal() and len(out) < count:
-            if s.phase == "blink" and not s.added and len(s.mind) <= 6 and rng.random() < 0.5:
-                suits = {DECK.cards[c].suit for c, _, _ in s.mind}
-                pool = [c for c in sorted(s.pile) if not DECK.cards[c].is_demon]
-                near = [c for c in pool if DECK.cards[c].suit in suits]
-                k = 2 + len(out) % 3
-                if len(pool) >= k:
-                    row = []
-                    while len(row) < k:
-                        source = near if near and rng.random() < 0.75 else pool
-                        card = int(source[int(rng.integers(len(source)))])
-                        if card not in row:
-                            row.append(card)
-                    changed = s.clone()
-                    changed.row = row
-                    changed.pile = changed.pile - set(row)
-                    out.append(P.problem_from_state(changed))
-            s.apply_action(biased_action(s, rng))
-    return out
+    def row(s, rng, found):
+        suits = {DECK.cards[c].suit for c, _, _ in s.mind}
+        pool = [c for c in sorted(s.pile) if not DECK.cards[c].is_demon]
+        near = [c for c in pool if DECK.cards[c].suit in suits]
+        k = 2 + found % 3
+        if len(pool) < k:
+            return None
+        drawn = []
+        while len(drawn) < k:
+            source = near if near and rng.random() < 0.75 else pool
+            card = int(source[int(rng.integers(len(source)))])
+            if card not in drawn:
+                drawn.append(card)
+        return drawn
+    return blink_problems(count, seed, row, chance=0.5, accept=lambda s: len(s.mind) <= 6)
 
 
 def test_EM70_cpsat_optimum_matches_an_independent_brute_force():

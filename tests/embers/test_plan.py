@@ -1,12 +1,11 @@
 """Optimal Blink plans: CP-SAT against exhaustive search on rows of up to 4 cards (EM-70..EM-76)."""
 
-import numpy as np
 import pytest
 
 from solver.embers import plan as P
 from solver.embers import solve_cpsat as C
 
-from .helpers import DECK, GAME, biased_action, cid, state
+from .helpers import DECK, GAME, blink_problems, cid, state, with_row
 
 # Positions (found by a seeded search) where the best plans would split the Mind, so the solver must cut them.
 SPLITTING = [
@@ -22,30 +21,13 @@ ONLY_SPLITS = ("embers/one day=3 turn=fenrys phase=blink mind=F2a@0,-1;S4@1,-1;D
                "resolve=^S1b.F1a.S1a.F4,S2a,D2a,D1b completed=1 added=0 pending=- result=-", ("S5", "F2b", "S2b"))
 
 
-def with_row(state, row):
-    """The Blink problem of ``state`` with the memory row replaced by ``row`` (ids, taken from the deck)."""
-    changed = state.clone()
-    changed.row = [cid(c) if isinstance(c, str) else c for c in row]
-    changed.pile = changed.pile - set(changed.row)
-    return P.problem_from_state(changed)
-
-
 def problems(count, sizes, seed):
     """Seeded Blink problems taken from games, with rows of the given sizes drawn from the deck."""
-    rng = np.random.default_rng(seed)
-    out = []
-    game_seed = seed
-    while len(out) < count:
-        game_seed += 1
-        s = GAME.new_initial_state(game_seed)
-        while not s.is_terminal() and len(out) < count:
-            if s.phase == "blink" and not s.added and rng.random() < 0.3:
-                pool = [c for c in sorted(s.pile) if not DECK.cards[c].is_demon]
-                k = int(sizes[len(out) % len(sizes)])
-                if len(pool) >= k:
-                    out.append(with_row(s, [int(c) for c in rng.choice(pool, size=k, replace=False)]))
-            s.apply_action(biased_action(s, rng))
-    return out
+    def row(s, rng, found):
+        pool = [c for c in sorted(s.pile) if not DECK.cards[c].is_demon]
+        k = int(sizes[found % len(sizes)])
+        return [int(c) for c in rng.choice(pool, size=k, replace=False)] if len(pool) >= k else None
+    return blink_problems(count, seed, row, chance=0.3)
 
 
 def _check(problem, time_limit=30):

@@ -11,40 +11,10 @@ import solver
 from solver import contract
 from solver.engine import Engine
 from solver.errors import InvalidInputError
-from solver.memorinth.solve import INF_BOUND, shortest_escape
+from solver.memorinth.solve import INF_BOUND, exhaustive_escape, shortest_escape
 from solver.memorinth.game import MemorinthGame
 from solver.search import Limits, SearchContext
-from solver.twins import memorinth_escape as T
 from solver.testing import TimedLines
-
-
-def exhaustive_escape(vec: np.ndarray, deck: np.ndarray, player: int, max_turns: int) -> int | None:
-    """Plain breadth-first search over whole own turns (no bound, no pruning) in the solitaire model."""
-    root = [int(x) for x in vec]
-    if root[T.TOMOVE] != player:
-        T.advance_to(root, list(deck), player)
-    frontier = {tuple(root)}
-    deck_list = list(deck)
-    for turn in range(1, max_turns + 1):
-        ends: set[tuple[int, ...]] = set()
-        stack = [list(s) for s in frontier]
-        while stack:
-            s = stack.pop()
-            for action in T.legal(s, deck_list):
-                c = s[:]
-                T.apply(c, deck_list, action)
-                if c[T.PHASE] == T.PH_OVER:
-                    if c[T.WINNER] == player:
-                        return turn
-                    continue
-                if c[T.PHASE] == T.PH_FLIP:
-                    T.advance_to(c, deck_list, player)
-                    if c[T.PHASE] != T.PH_OVER:
-                        ends.add(tuple(c))
-                else:
-                    stack.append(c)
-        frontier = ends
-    return None
 
 
 def random_position(game: MemorinthGame, seed: int, edge: bool = False) -> object:

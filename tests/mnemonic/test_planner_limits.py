@@ -4,7 +4,6 @@ Timing assertions are generous (a loaded 2-core machine); the measured figures a
 """
 
 import json
-import threading
 import time
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from solver import api, contract
 from solver.mnemonic.game import MnemonicGame
 from solver.search import Limits, SearchContext
-from solver.testing import TimedLines
+from solver.testing import TimedLines, cancelled_after
 
 SLACK = 1.5  # seconds: a 300 ms limit must answer well within this on a loaded machine
 
@@ -45,21 +44,8 @@ def test_mn46_terminate_stops_the_search_promptly():
     """MN-46: setting ctx.cancel (the engine's terminate) stops a long search; it answers with its best so far."""
     game, state = big_scene()
     ctx = SearchContext(limits=Limits(time_ms=60_000))
-    answer: dict[str, object] = {}
-
-    def search() -> None:
-        answer["result"] = contract.hint(game, state, ctx)
-        answer["at"] = time.perf_counter()
-
-    worker = threading.Thread(target=search)
-    worker.start()
-    time.sleep(0.4)
-    cancelled = time.perf_counter()
-    ctx.cancel.set()
-    worker.join(timeout=30)
-    assert not worker.is_alive()
-    assert answer["at"] - cancelled < SLACK
-    result = answer["result"]
+    result, delay = cancelled_after(lambda: contract.hint(game, state, ctx), ctx, 0.4, timeout=30)
+    assert delay < SLACK
     assert result.root_info["stoppedBy"] == "terminate" and result.move_infos
 
 

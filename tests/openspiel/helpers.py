@@ -34,18 +34,20 @@ def play(state: pyspiel.State, rng: np.random.Generator) -> None:
     state.apply_action(random_action(state, rng))
 
 
-def decision_states(game: pyspiel.Game, seed: int, games: int, every: int = 1) -> list[pyspiel.State]:
-    """Every ``every``-th decision of ``games`` seeded random games, then each game's end."""
+def decision_states(game: pyspiel.Game, seed: int, games: int, every: int = 1,
+                    chance: bool = False) -> list[pyspiel.State]:
+    """Every ``every``-th decision (with ``chance``, every ``every``-th state, chance nodes counted) of ``games``
+    seeded random games, then each game's end."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(games):
         state = game.new_initial_state()
-        decisions = 0
+        met = 0
         while not state.is_terminal():
-            if not state.is_chance_node():
-                if decisions % every == 0:
+            if chance or not state.is_chance_node():
+                if met % every == 0:
                     out.append(state.clone())
-                decisions += 1
+                met += 1
             play(state, rng)
         out.append(state)
     return out

@@ -8,6 +8,8 @@ observation tensor must equal the adapter's, and the returns at the end too.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -16,13 +18,18 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pi
 import solver.openspiel as sos  # noqa: E402
 from solver.errors import IllegalMoveError  # noqa: E402
 from solver.game import CHANCE_PLAYER  # noqa: E402
+from solver.datafiles import PACKAGE_DATA  # noqa: E402
 from solver.openspiel.batched import BatchedEnv  # noqa: E402
 
 #: (spec, slots, steps): small settings, so that games finish within the steps
 CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
-         ("mnemonic(players=2)", 6, 60), ("embers(chapter=prologue)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+         ("embers(chapter=prologue)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+#: Mnemonic on its step kernel: every player count and both modes (one with the max_moves cap)
+CASES += [(f"mnemonic(players={players},mode={mode}{',max_moves=12' if players == 4 else ''})", 3, 40)
+          for players in range(1, 7) for mode in ("deck-burner", "into-the-grey")]
+VECTORISED = ("forgotten", "memorinth", "mnemonic")
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
@@ -49,7 +56,26 @@ def test_the_batched_games_are_the_single_games(spec, slots, steps):
             assert replayed.is_terminal() and replayed.returns() == returns == rewards[slot].tolist()
         assert not rewards[~done].any()
     assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
-    assert env.vectorised == (spec.split("(")[0] in ("forgotten", "memorinth"))
+    assert env.vectorised == (spec.split("(")[0] in VECTORISED)
+
+
+@pytest.mark.parametrize("mode", ["deck-burner", "into-the-grey"])
+def test_a_mnemonic_rules_file_runs_on_the_step_kernel(tmp_path, mode):
+    """The step kernel reads every setting of a rules file (its config vector): a rule set far from the defaults
+    plays the same games as the adapter."""
+    rules = json.loads((PACKAGE_DATA / "mnemonic_rules.json").read_text(encoding="utf-8"))
+    rules.update(joker="wild", help={"onlyWithoutMatch": False, "extraDice": 1, "helperSharesComplication": False},
+                 learning={"allowed": True, "onlyWithoutMatch": False, "rating": 2},
+                 weaving={"perPlayer": 2, "refresh": "round", "avoidCoversHelper": False},
+                 complications={"repairOutsideVictory": "weaving"},
+                 injury={"scope": "skill", "effect": "minus-one-die"}, round={"rotateFirstPlayer": True},
+                 group={"needsComplication": False, "nobodyRolls": "victory", "afterDraw": "as-victory",
+                        "maxAttempts": 2},
+                 deckBurner={"handSize": 3, "groupDraws": "in-turn"}, intoTheGrey={"groupCard": "none"})
+    rules["scene"]["passWithoutMatch"] = False
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps(rules), encoding="utf-8")
+    test_the_batched_games_are_the_single_games(f"mnemonic(players=3,mode={mode},rules={path})", 3, 40)
 
 
 def _shadow(game, env: BatchedEnv, slot: int) -> pyspiel.State:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidMoveError, NotationError
-from solver.game import (TERMINAL_PLAYER, Game, Information, State, Utility, View, join_view_notation,
+from solver.game import (TERMINAL_PLAYER, Facts, Game, Information, State, Utility, View, join_view_notation,
                          split_view_notation)
 from solver.validate import as_int, as_object, check_keys, get
 
@@ -98,11 +98,7 @@ class PileView(View):
 
 
 class PileGame(Game):
-    name = "pile"
-    long_name = "Pile (test game)"
-    utility = Utility.ZERO_SUM
-    information = Information.PERFECT
-    min_players = max_players = 2
+    FACTS = Facts("pile", "Pile (test game)", Utility.ZERO_SUM, Information.PERFECT, players=(2, 2))
     default_time_ms = 200
 
     def new_initial_state(self, seed: int) -> State:

@@ -2,8 +2,11 @@
 
 import os
 import shutil
+from contextlib import ExitStack
 
 import pytest
+
+from solver.testing import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -44,29 +47,14 @@ def chromium():
 @pytest.fixture(scope="module")
 def table_server(tmp_path_factory, engine_seat_limits):
     """``(url, app)``: the table server in this process (tests may read its state), on a database of its own."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
     from solver.datafiles import unrestrict
     from solver.web.server import build_app
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
                     engine_limits=engine_seat_limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", app
+        with serving(app, log_level="warning", lifespan="on") as url:
+            yield url, app
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         unrestrict()
 
 
@@ -74,34 +62,15 @@ def table_server(tmp_path_factory, engine_seat_limits):
 def board(pile_game):
     """``board(**capacity)``: a live web board at http://127.0.0.1:PORT with that ``solver.web.server.Capacity``
     (the toy game 'pile' registered); every board started is stopped at the end of the test."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
     from solver.datafiles import unrestrict
-    from solver.web.server import Capacity, build_app
     from solver.web.hygiene import json_http_protocol
-    started = []
+    from solver.web.server import Capacity, build_app
 
-    def start(**capacity):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        app = build_app(capacity=Capacity(**capacity))
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
-                                               http=json_http_protocol(), timeout_graceful_shutdown=1))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        started.append((server, thread))
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        return f"http://127.0.0.1:{port}", app
-    yield start
-    for server, thread in started:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with ExitStack() as servers:
+        def start(**capacity):
+            app = build_app(capacity=Capacity(**capacity))
+            url = servers.enter_context(serving(app, log_level="critical", http=json_http_protocol(),
+                                                timeout_graceful_shutdown=1))
+            return url, app
+        yield start
     unrestrict()

@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from solver.web.hygiene import (MAX_BODY_BYTES, SECURITY_HEADERS, Hygiene, HostCheck, binds_only_loopback, host_name,
                                 same_origin)
+from solver.testing import serving
 
 BASE = "http://127.0.0.1:8765"
 
@@ -183,21 +184,10 @@ def test_a_client_that_leaves_mid_body_is_one_log_line_not_a_traceback(app, capl
 
 def test_malformed_http_that_never_reaches_the_app_is_answered_as_json(app):
     import socket
-    import threading
-    import time
-
-    import uvicorn
 
     from solver.web.hygiene import json_http_protocol
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical",
-                                           http=json_http_protocol()))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        assert wait_until(lambda: server.started)
+    with serving(app, log_level="critical", http=json_http_protocol()) as url:
+        port = int(url.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
             connection.sendall(b"GARBAGE\r\n\r\n")
             reply = b""
@@ -208,16 +198,3 @@ def test_malformed_http_that_never_reaches_the_app_is_answered_as_json(app):
         assert "frame-ancestors 'none'" in head
         assert json.loads(body) == {"id": None, "error": "malformed HTTP request (Invalid HTTP request received)",
                                     "field": None}
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-def wait_until(condition, timeout=10.0):
-    import time
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False

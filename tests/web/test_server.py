@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from solver.registry import game_names
+from solver.testing import wait_until
 from solver.web import server as web
 
 JSON = {"Content-Type": "application/json"}
@@ -36,15 +37,6 @@ def in_background(fn, *args, **kw):
     thread = threading.Thread(target=lambda: box.append(fn(*args, **kw)), daemon=True)
     thread.start()
     return thread, box
-
-
-def wait_until(condition, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def secured(response):
