@@ -13,7 +13,8 @@ segments) and the position's legal moves (for the entry panel), so equal views g
   marked "demon"; face-down Resolve cards the viewer cannot see are hatched backs (``Svg.card_back``), those
   the viewer can see are drawn with a dashed "face down" frame.
 * Click targets (``data-target``): every visible Mind card and memory-row card carries its id (``take C4``,
-  ``keep C4,S1a``, ``add C3@0,1``, ``discard C3``); the strength rows carry their number in phase ``reveal``
+  ``keep C4,S1a``, ``add C3@0,1``, ``discard C3``); each place a legal add puts a card is a target ``X,Y`` on
+  the Mind (a ring around the corner the card's quarters would share: the adds there); the strength rows carry their number in phase ``reveal``
   (``reveal 2``, ``reveal 2 S3``); every other entry (``draw``, ``stop``, ``pass``, ``here``, ``silent``,
   ``arrange ...``, ``chance ?``) is a button carrying the whole entry, and the cards a chance outcome, a reveal,
   a Day's End or a flip may name are laid out as chips carrying their ids.
@@ -227,6 +228,7 @@ class Picture:
                              stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
                              cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
                     self.value_badge(doc, px + 2 * QUARTER, py - 4, mark)
+        self.draw_spots(doc, at)  # above the hint's ghost card: the places stay visible and clickable
         caption_y = oy + h + 18
         legend = [("clear", TINTS["C"]), ("blocked", BLOCKED)]
         x = ox
@@ -248,6 +250,28 @@ class Picture:
                 px, py = at(x, y)
                 doc.badge(px + 2 * QUARTER - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
         return bottom
+
+    def spots(self) -> dict[tuple[int, int], list[str]]:
+        """The places a legal add puts a card (its top-left quarter), each with the cards that may go there."""
+        found: dict[tuple[int, int], list[str]] = {}
+        for move in self.legal:
+            if move.startswith("add ") and "@" in move:
+                name, x, y = _entry(move.split()[1])
+                found.setdefault((x, y), []).append(name)
+        return found
+
+    def draw_spots(self, doc: Svg, at: Any) -> None:
+        """Each place a card may be added, a click target (``X,Y``: the adds there) drawn where the card's centre
+        would lie: one quarter square around the corner its four quarters share, so no two places overlap."""
+        for (x, y), names in sorted(self.spots().items(), key=lambda item: (item[0][1], item[0][0])):
+            px, py = at(x, y)
+            colours = {SUIT_COLOURS.get(n[0].upper(), INK) for n in names}
+            colour = colours.pop() if len(colours) == 1 else PALETTE["purple"]
+            with doc.group(target=f"{x},{y}", cls="spot", title=f"add here ({x},{y}): {', '.join(names)}"):
+                doc.rect(px + QUARTER / 2 + 2, py + QUARTER / 2 + 2, QUARTER - 4, QUARTER - 4, fill=PAPER,
+                         stroke=colour, stroke_width=2, rx=QUARTER / 2 - 2, opacity=0.85, dash="4 2")
+                doc.text(px + QUARTER, py + QUARTER, "+" if len(names) == 1 else str(len(names)), size=14,
+                         fill=colour, weight="bold")
 
     def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any], anchor: str = "middle") -> None:
         """The best move's value on the board; the next two get their rank (their values are listed)."""

@@ -11,8 +11,10 @@ on each side, in Master Memorinth the action card, and below it the turn, the cl
 Drawing only formats the JSON (``state.to_json()`` or a view's, so equal views draw byte-identical pictures); the
 deck named in the JSON gives each side's paths, characters and goblins. Clickable elements carry ``data-target``:
 cells (``b2``), characters (``R``), column letters (``b``) and row numbers (``3``) for shifts, the players' clover
-counts (``1``) for ``clover from 1``, ``pass``, and in a view the sides that may be revealed (``12M``) or, while
-the table is dealt, the cards and characters still to be laid out (``7``, ``R``).
+counts (``1``) for ``clover from 1``, ``pass``, and in a view the sides that may be revealed or, while the table
+is dealt, the cards still possible on the next cell, each drawn small as it shows and named by its look
+(``moon-NE-R``, ``sun-NES-B``: one per look, ``solver/memorinth/looks.py``; a full state's deal names the card's
+number, ``7``), and the characters still to be laid out (``R``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks, wrap_words
 from solver.errors import InvalidInputError
-from solver.memorinth.deck import DIRECTIONS, Deck, load_deck
+from solver.memorinth import looks
+from solver.memorinth.deck import DIRECTIONS, Deck, Side, load_deck
+from solver.memorinth.layout import FOREST_CELLS
 from solver.memorinth.puzzles import puzzle_state
 
 if TYPE_CHECKING:
@@ -44,6 +48,8 @@ PLAYER_TEXT = (INK, PAPER, PAPER, PAPER)
 CHARACTER_COLOURS = (PALETTE["vermillion"], PALETTE["green"], PALETTE["orange"], PALETTE["purple"],
                      PALETTE["sky"], PALETTE["blue"], PALETTE["black"], PALETTE["grey"])
 OFFSETS = ((0, -1), (1, 0), (0, 1), (-1, 0))          # N, E, S, W as (dx, dy)
+CHIP = 44.0                # a card offered for entry (dealt, or turned over), drawn small as it shows
+CHIP_STEP = CHIP + 8
 SUN_POINTS = tuple((r * math.cos(k * math.pi / 8), r * math.sin(k * math.pi / 8))
                    for k, r in zip(range(16), (8.0, 4.6) * 8))
 
@@ -83,7 +89,9 @@ class Picture:
         self.hint = hint
         self.width = LEFT + GRID + 100 + (200 if self.master else 0)
         self.legend = self.legend_lines()
-        self.height = self.status_top() + 18 * self.status_count() + 30 + 14 * len(self.legend)
+        self.offers = self.offered_sides()
+        self.height = (self.status_top() + 18 * self.status_count() + 30 + 14 * len(self.legend)
+                       + CHIP_STEP * self.chip_rows())
         self.doc = Svg(self.width, self.height, title=title or self._title())
         self.character_spots: dict[str, tuple[float, float]] = {}
         self.clover_spots: dict[int, tuple[float, float]] = {}
@@ -305,9 +313,76 @@ class Picture:
         """Lines under the board: the turn (two or three), clovers and the sides a reveal may show."""
         data = self.data
         if data.get("phase") == "setup":
-            return 2 + (len(self.deck.cards) - 1 - len(data.get("dealt", []))) // 16
+            return 2
         return 2 + bool(data.get("reveal")) + ("clovers" in data) + bool(self.viewer is not None
                                                                           and data.get("reveal"))
+
+    # -- the cards offered for entry, by what they show ---------------------------------------------------------
+    def chips_per_row(self) -> int:
+        return int((self.width - LEFT) // CHIP_STEP)
+
+    def chip_rows(self) -> int:
+        return -(-len(self.offers) // self.chips_per_row()) if self.offers else 0
+
+    def offered_sides(self) -> list[tuple[int, Side, str]]:
+        """The cards the next entry may name, each as (face, side it shows, the target its click names): while
+        the table is dealt, the next cell's side (in a view one per look still possible, its target the look,
+        ``sun-NES-B``: cards alike are one choice; in a full state every card still to deal, by number); while a
+        view awaits a revealed side, one per look that may lie there."""
+        data = self.data
+        deck = self.deck
+        if data.get("phase") == "setup":
+            dealt = [deck.card_index(str(ident), "state.dealt") for ident in data.get("dealt", [])]
+            if len(dealt) >= len(FOREST_CELLS):
+                return []
+            face = looks.cell_face(FOREST_CELLS[len(dealt)])
+            if self.viewer is None:
+                return [(face, deck.cards[k].sides[face], deck.cards[k].ident)
+                        for k in range(1, len(deck.cards)) if k not in dealt]
+            return [(face, side, looks.spell(deck, side, face)) for side, _ in looks.deal_choices(deck, dealt)]
+        if self.viewer is None or not data.get("reveal"):
+            return []
+        options = self.reveal_options()
+        face = "SM".index(options[0][-1]) if options else 0
+        shown = dict.fromkeys(self.side(name) for name in options)
+        return [(face, side, looks.spell(deck, side, face)) for side in shown]
+
+    def draw_offers(self, y: float, label: str) -> None:
+        """The cards offered for entry as small cards, each a click target (``deal card sun-NES-B``,
+        ``reveal moon-NE-R``; ``deal card 7`` in a full state)."""
+        doc = self.doc
+        doc.text(LEFT - 8, y, label, size=11, anchor="start")
+        per_row = self.chips_per_row()
+        for i, (face, side, target) in enumerate(self.offers):
+            x = LEFT - 8 + CHIP_STEP * (i % per_row)
+            top = y + 12 + CHIP_STEP * (i // per_row)
+            look = looks.spell(self.deck, side, face)
+            with doc.group(target=target, title=f"it shows {look}", cls="offer"):
+                self.small_card(x, top, side, face == 1)
+
+    def small_card(self, x: float, y: float, side: Side, moon: bool) -> None:
+        """A side as it shows, drawn small: paths, goblins, characters, Sun or Moon."""
+        doc = self.doc
+        doc.rect(x, y, CHIP, CHIP, fill=MOON_FILL if moon else SUN_FILL, stroke=INK, stroke_width=1.0, rx=4)
+        cx, cy = x + CHIP / 2, y + CHIP / 2
+        for d, (dx, dy) in enumerate(OFFSETS):
+            if side.paths >> d & 1:
+                doc.line(cx, cy, cx + dx * CHIP / 2, cy + dy * CHIP / 2, stroke=PATH, width=6, cap="butt")
+            if side.goblins >> d & 1:
+                gx, gy = cx + dx * CHIP * 0.3, cy + dy * CHIP * 0.3
+                doc.polygon([(gx, gy - 5), (gx + 4.5, gy + 3.5), (gx - 4.5, gy + 3.5)], fill=PALETTE["green"],
+                            stroke=INK, stroke_width=0.6)
+        if side.paths:
+            doc.circle(cx, cy, 4, fill=PATH)
+        chars = [c for i, c in enumerate(self.deck.codes) if side.characters >> i & 1]
+        for i, code in enumerate(chars):
+            self.character_disc(x + CHIP - 9 - 15 * i, y + 9, code, 7.5, 10)
+        if moon:
+            doc.circle(x + 8, y + CHIP - 8, 4.5, fill=PALETTE["blue"])
+            doc.circle(x + 10, y + CHIP - 9.5, 3.8, fill=MOON_FILL)
+        else:
+            doc.polygon([(x + 8 + dx * 0.6, y + CHIP - 8 + dy * 0.6) for dx, dy in SUN_POINTS],
+                        fill=PALETTE["orange"])
 
     def draw_status(self) -> None:
         doc = self.doc
@@ -356,12 +431,11 @@ class Picture:
                      anchor="start")
             y += 18
         if self.viewer is not None and data.get("reveal"):
-            self.draw_reveal_choices(y)
+            self.draw_offers(y, "it showed (click the side you saw):")
         self.draw_legend()
 
-    def draw_reveal_choices(self, y: float) -> None:
-        """The sides that may have been under the card being revealed (targets of 'reveal 12M')."""
-        doc = self.doc
+    def reveal_options(self) -> list[str]:
+        """The sides that may have been under the card being revealed (``12M``), in deck order."""
         tokens = [t for row in self.tokens(self.data) for t in row]
         cells = [f"{COLUMNS[c % 5]}{c // 5 + 1}" for c in range(25)]
         target = tokens[cells.index(self.data["reveal"])].partition(":")[0]
@@ -372,13 +446,7 @@ class Picture:
             if under != "?":
                 placed.add((under or up[:-1]) + ("S" if up.endswith("M") else "M"))
         face = "S" if target.endswith("M") else "M"
-        options = [card.ident + face for card in self.deck.cards if card.ident + face not in placed]
-        doc.text(LEFT - 8, y, "it showed:", size=11, anchor="start")
-        for i, name in enumerate(options):
-            x = LEFT + 64 + 40 * i
-            with doc.group(target=name, title=f"reveal {name}"):
-                doc.rect(x, y - 9, 36, 18, fill=SUN_FILL if face == "S" else MOON_FILL, stroke=INK, rx=3)
-                doc.text(x + 18, y, name, size=10)
+        return [card.ident + face for card in self.deck.cards if card.ident + face not in placed]
 
     def legend_lines(self) -> list[str]:
         """The key, wrapped to the picture's width."""
@@ -419,15 +487,9 @@ class Picture:
             self.draw_card(col, row, f"{ident}{face}:?" if self.viewer is not None and ident != "C" else
                            f"{ident}{face}", [], False)
         y = self.status_top()
-        remaining = [card.ident for card in self.deck.cards[1:] if card.ident not in dealt]
-        if remaining:
-            doc.text(LEFT - 8, y, "deal card:", size=11, anchor="start")
-            for i, ident in enumerate(remaining):
-                x = LEFT + 60 + 30 * (i % 16)
-                yy = y + 24 * (i // 16)
-                with doc.group(target=ident, title=f"deal card {ident}"):
-                    doc.rect(x, yy - 9, 26, 18, fill=PAPER, stroke=INK, rx=3)
-                    doc.text(x + 13, yy, ident, size=10)
+        if self.offers:
+            cell = FOREST_CELLS[len(dealt)]
+            self.draw_offers(y, f"the card on {COLUMNS[cell % 5]}{cell // 5 + 1} shows (click it):")
         else:
             placed = data.get("dealtCharacters", "")
             doc.text(LEFT - 8, y, f"deal character (placed so far: {placed or 'none'}):", size=11, anchor="start")

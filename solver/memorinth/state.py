@@ -15,7 +15,7 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, UnsupportedActionError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
-from solver.memorinth import kernel
+from solver.memorinth import kernel, looks
 from solver.memorinth import layout as R
 from solver.memorinth.knowledge import knows_underside
 from solver.memorinth.layout import (CHAR, DEAL_CARD, DEAL_CHAR, DOWN, FOREST_CELLS, PENDING, PH_OVER, PHASE,
@@ -105,6 +105,9 @@ class MemorinthState(State):
 
     def parse_move(self, text: str, field: str = "move") -> int:
         if self.setup is not None:
+            words = text.split() if isinstance(text, str) else []
+            if len(words) == 3 and words[:2] == ["deal", "card"] and looks.is_look(words[2]) and len(self.setup) < 24:
+                return DEAL_CARD + self._card_showing(words[2], text, field)
             return super().parse_move(text, field)
         action = R.parse_move_text(text, self.rules.deck.codes, field)
         legal = self.legal_actions()
@@ -113,6 +116,17 @@ class MemorinthState(State):
                                  and " ".join(text.lower().split()) != canonical):
             raise IllegalMoveError(field, text, f"not a legal move here (legal: {self._legal_summary(legal)})")
         return action
+
+    def _card_showing(self, token: str, text: str, field: str) -> int:
+        """The undealt card the next cell gets when it shows ``token`` (``sun-NES``: solver/memorinth/looks.py)."""
+        assert self.setup is not None
+        deck = self.rules.deck
+        cell = FOREST_CELLS[len(self.setup)]
+        face, side = looks.parse(deck, token, field, text)
+        if face != looks.cell_face(cell):
+            looks.refuse_face(R.cell_name(cell), looks.cell_face(cell), text, field)
+        undealt = [a - DEAL_CARD for a, _ in self.chance_outcomes()]
+        return looks.resolve_unique(deck, face, side, undealt, field, text)
 
     def _legal_summary(self, legal: list[int]) -> str:
         names = [self.action_to_string(a) for a in legal]

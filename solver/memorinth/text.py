@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.memorinth import layout as R
 from solver.memorinth.deck import ACTION_NAMES, DIRECTIONS, Deck
-from solver.memorinth.layout import CHAR, CLOVER, DOWN, LAST, PIECE, ROUND, START, SUPPLY, UP
+from solver.memorinth.layout import CHAR, CLOVER, DOWN, FOREST_CELLS, LAST, PIECE, ROUND, START, SUPPLY, UP
 from solver.results import SolveResult
 
 if TYPE_CHECKING:
@@ -84,6 +84,11 @@ def draw(state: Any, out: TextIO, viewer: int | None = None) -> None:
         out.write(f"{rules.header()}: setting up ({len(state.setup)} of 32 chance outcomes dealt)\n")
         if observer is not None:
             out.write(f"   {R.COLOURS[observer]}'s view of a real table: enter the cards as they are laid out\n")
+            if len(state.setup) < len(FOREST_CELLS):
+                cell = FOREST_CELLS[len(state.setup)]
+                face = ("sun", "moon")[(cell // 5 + cell % 5) & 1]
+                out.write(f"   next: the card on {R.cell_name(cell)}, by what its {face} side shows "
+                          f"(deal card {face}-NES-B: path ends, characters, g and goblins' arms; or its number)\n")
         return
     codes = rules.deck.codes
     sides = {d: "".join(codes[i] for i in range(8) if state.vec[CHAR + i] == k) for k, d in enumerate(DIRECTIONS)}

@@ -32,11 +32,12 @@ import numpy as np
 
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError, UnknownCardError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, View, join_view_notation, split_view_notation
-from solver.memorinth import kernel
+from solver.memorinth import kernel, looks
 from solver.memorinth import layout as R
 from solver.memorinth.knowledge import (REVEAL, fill_unknown_undersides, knows_underside, possible_undersides,
                                         put_underside, resample_undersides, revealed_cell)
-from solver.memorinth.layout import DOWN, PENDING, PH_ACT, PH_FLIP, PH_OVER, PHASE, PIECE, TOMOVE, UP, WINNER
+from solver.memorinth.layout import (DEAL_CARD, DOWN, FOREST_CELLS, PENDING, PH_ACT, PH_FLIP, PH_OVER, PHASE, PIECE,
+                                     TOMOVE, UP, WINNER)
 from solver.memorinth.notation import check_state, read_json, read_notation, state_to_json, state_to_notation
 from solver.memorinth.state import MemorinthState
 from solver.validate import as_int, as_object, get
@@ -116,11 +117,21 @@ class MemorinthView(View):
         return possible_undersides(self.vec, cell, self.observer)
 
     def legal_moves(self) -> list[str]:
+        deck = self.rules.deck
+        if self.setup is not None and len(self.setup) < len(FOREST_CELLS):
+            # the cards by number, then once per look (what the cell shows: issue 22, MR-30)
+            face = looks.cell_face(FOREST_CELLS[len(self.setup)])
+            numbers = [f"deal card {deck.cards[k].ident}" for k in range(1, len(deck.cards))
+                       if self._deal_with([k]) is not None]
+            shown = looks.deal_choices(deck, [a - DEAL_CARD for a in self.setup])
+            return numbers + [f"deal card {looks.spell(deck, side, face)}" for side, _ in shown]
         if self.setup is not None:
             state = self._state()
             return [state.action_to_string(a) for a in state.legal_actions()]
         if self.reveal >= 0:
-            return [f"{REVEAL} {self.rules.deck.side_name(s)}" for s in self.possible_undersides(self.reveal)]
+            sides = self.possible_undersides(self.reveal)
+            shown = dict.fromkeys(looks.spell_side(deck, s) for s in sides)
+            return [f"{REVEAL} {deck.side_name(s)}" for s in sides] + [f"{REVEAL} {look}" for look in shown]
         if self.is_terminal():
             return []
         state = self._state()
@@ -137,6 +148,10 @@ class MemorinthView(View):
         return self._state().action_to_string(action)
 
     def apply_move(self, text: str, field: str = "move") -> None:
+        if self.setup is not None and len(self.setup) < len(FOREST_CELLS) and isinstance(text, str) and \
+                text.split()[:2] == ["deal", "card"]:
+            self._deal_card(text, field)
+            return
         if self.setup is not None:
             state = self._state()
             state.apply_action(state.parse_move(text, field))
@@ -165,6 +180,42 @@ class MemorinthView(View):
             raise IllegalMoveError("move", action, "not legal here")
         fill_unknown_undersides(self.vec, self.observer)
 
+    def _deal_with(self, wanted: list[int]) -> list[int] | None:
+        """The cards of the cells dealt so far and of the next one, which may be any of ``wanted``
+        (:func:`solver.memorinth.looks.assign`: an earlier cell may take another card showing the same)."""
+        deck = self.rules.deck
+        current = [a - DEAL_CARD for a in self.setup or []]
+        shown = [(looks.cell_face(cell), deck.cards[k].sides[looks.cell_face(cell)])
+                 for cell, k in zip(FOREST_CELLS, current)]
+        return looks.assign(deck, shown, current, wanted)
+
+    def _deal_card(self, text: str, field: str) -> None:
+        """MR-30: the next cell's card, by its number (``deal card 7``) or by what it shows (``deal card sun-NES``)."""
+        deck = self.rules.deck
+        words = text.split()
+        if len(words) != 3:
+            raise InvalidMoveError(field, text, "expected 'deal card' and a card: its number or what it shows, "
+                                                "such as 'deal card sun-NES'")
+        cell = FOREST_CELLS[len(self.setup or [])]
+        face = looks.cell_face(cell)
+        if looks.is_look(words[2]):
+            shown, side = looks.parse(deck, words[2], field, text)
+            if shown != face:
+                looks.refuse_face(R.cell_name(cell), face, text, field)
+            wanted = looks.cards_showing(deck, face, side)
+            if not wanted:
+                raise IllegalMoveError(field, text, f"no card of deck {deck.name!r} shows that side")
+        else:
+            k = deck.card_index(words[2], field)
+            if k == 0:
+                raise IllegalMoveError(field, text, "the clearing lies on c3 from the start (MR-2)")
+            wanted = [k]
+        cards = self._deal_with(wanted)
+        if cards is None:
+            raise IllegalMoveError(field, text, "no card still to be dealt shows that side (every card that shows "
+                                                "it lies elsewhere)")
+        self.setup = [DEAL_CARD + k for k in cards]
+
     def _apply_reveal(self, text: str, field: str) -> None:
         deck = self.rules.deck
         cell = self.reveal
@@ -173,8 +224,11 @@ class MemorinthView(View):
             raise IllegalMoveError(field, text, f"the card on {R.cell_name(cell)} was just turned over: enter what "
                                                 f"it showed first, such as '{self.legal_moves()[0]}'")
         if len(words) != 2:
-            raise InvalidMoveError(field, text, "expected 'reveal' and a side such as '12M'")
+            raise InvalidMoveError(field, text, "expected 'reveal' and a side such as 'moon-NE-R' or '12M'")
         token = words[1]
+        if looks.is_look(token):
+            self._reveal_look(cell, token, text, field)
+            return
         ident, face_letter = token[:-1], token[-1:].upper()
         if face_letter not in ("S", "M") or not ident:
             raise InvalidMoveError(field, text, "expected a side such as '12M' (card id and S for Sun, M for Moon)")
@@ -189,6 +243,27 @@ class MemorinthView(View):
                                                 f"so its underside is a {colour[1 - (up & 1)]} side")
         if side not in self.possible_undersides(cell):
             raise IllegalMoveError(field, text, self._where_is(side))
+        self._reveal_side(cell, side)
+
+    def _reveal_look(self, cell: int, token: str, text: str, field: str) -> None:
+        """The underside entered by what it shows (``reveal moon-NE-R``): the first side that may lie there and
+        shows that (sides alike are interchangeable for the observer, MR-21)."""
+        deck = self.rules.deck
+        face, look = looks.parse(deck, token, field, text)
+        up = int(self.vec[UP + cell])
+        if face == up & 1:
+            colour = ("Sun", "Moon")
+            raise IllegalMoveError(field, text, f"{R.cell_name(cell)} shows a {colour[up & 1]} side, so its "
+                                                f"underside is a {colour[1 - (up & 1)]} side")
+        found = [s for s in self.possible_undersides(cell) if s & 1 == face and deck.side(s) == look]
+        if not found:
+            alike = [s for s in range(2, 2 * len(deck.cards)) if s & 1 == face and deck.side(s) == look]
+            raise IllegalMoveError(field, text, "; ".join(self._where_is(s) for s in alike) if alike else
+                                   f"no card of deck {deck.name!r} shows that side")
+        self._reveal_side(cell, found[0])
+
+    def _reveal_side(self, cell: int, side: int) -> None:
+        """``side`` lay under ``cell``: the flip (or the observer's own peek) awaited is carried out."""
         put_underside(self.vec, cell, side)
         pending_peek = int(self.vec[PHASE]) == PH_ACT and int(self.vec[PENDING]) == R.PENDING_NAMES.index("peek")
         action = R.A_PEEK + cell if pending_peek else R.A_FLIP + cell

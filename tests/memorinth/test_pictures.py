@@ -15,7 +15,8 @@ import pytest
 import solver
 from solver import contract
 from solver.memorinth.game import MemorinthGame
-from solver.memorinth.layout import DOWN, UP
+from solver.memorinth import looks
+from solver.memorinth.layout import DOWN, FOREST_CELLS, UP
 from solver.memorinth.knowledge import table_entries
 from solver.search import Limits, SearchContext
 from solver.testing import click_targets as targets, svg_root as parse
@@ -70,7 +71,8 @@ def positions_by_phase(game: MemorinthGame, seed: int, per_phase: int = 2, steps
                                   MemorinthGame(variant="master", chance_setup=True)], ids=lambda g: g.spec())
 def test_every_legal_move_of_every_phase_is_reachable_by_a_click(game):
     """Each legal move (and in a view each outcome to enter: 'reveal 12M', 'deal card 7') names a token that an
-    element of the picture carries as its data-target."""
+    element of the picture carries as its data-target; in a view a card dealt or turned over is offered once per
+    look (issue 22: cards that show the same are one choice), so every look a legal entry shows is clickable."""
     found = positions_by_phase(game, 5)
     assert {"flip", "choose"} <= set(found)
     if game.rules.goblins:
@@ -88,8 +90,26 @@ def test_every_legal_move_of_every_phase_is_reachable_by_a_click(game):
                     positions.append(view)
             for position in positions:
                 clickable = targets(solver.svg(game, position))
+                offered = {look_of(game, position, t) for t in clickable} - {None}
                 for move in game.legal_moves(position):
-                    assert any(token in clickable for token in move.split()[1:] or [move]), (key, move)
+                    assert any(token in clickable for token in move.split()[1:] or [move]) or \
+                        look_of(game, position, move.split()[-1]) in offered, (key, move)
+
+
+def look_of(game, position, token):
+    """What the card a deal or reveal entry names shows in ``position`` (a view), or None."""
+    deck = game.rules.deck
+    idents = [card.ident for card in deck.cards]
+    if not hasattr(position, "observer") or position.phase not in ("setup", "reveal"):
+        return None
+    if looks.is_look(token):
+        return looks.spell(deck, *reversed(looks.parse(deck, token, "token")))
+    if position.phase == "setup" and token in idents and len(position.setup) < 24:
+        face = looks.cell_face(FOREST_CELLS[len(position.setup)])
+        return looks.spell(deck, deck.cards[idents.index(token)].sides[face], face)
+    if position.phase == "reveal" and token[:-1] in idents and token[-1:] in ("S", "M"):
+        return looks.spell_side(deck, 2 * idents.index(token[:-1]) + "SM".index(token[-1]))
+    return None
 
 
 def test_view_pictures_do_not_depend_on_what_the_viewer_has_not_seen():

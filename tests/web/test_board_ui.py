@@ -59,6 +59,16 @@ class Page:
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         self.idle()
 
+    def real_table(self, game, seed=3):
+        """A real table of ``game`` from seat 0's page, the other seats entered by me."""
+        self.page.select_option("#game", game)
+        self.page.fill("#seed", str(seed))
+        self.page.select_option("#others", "me")
+        self.page.click("#table-start")
+        self.page.wait_for_selector("#table:not([hidden])", timeout=30_000)
+        self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+        self.idle()
+
     def play(self, game, count=MOVES):
         script = SCRIPTS.get(game, [])
         for i in range(count):
@@ -468,13 +478,7 @@ def test_an_aetherya_arrangement_is_entered_card_by_card_with_one_click_per_card
     implied; only the cards still consistent with some legal arrangement are offered."""
     page = Page(chromium, board, query="?nodes=40")
     p = page.page
-    p.select_option("#game", "aetherya")
-    p.fill("#seed", "3")
-    p.select_option("#others", "me")
-    p.click("#table-start")
-    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    page.idle()
+    page.real_table("aetherya")
     arranged = []
     for _ in range(40):
         if len(arranged) == 2:

@@ -9,6 +9,7 @@ import { drawGraph, renderProgress, renderTable, startReview, summary } from "./
 import { fitForTouch, revealMove } from "./touch.js";
 import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
 import { renderSummary } from "./summary.js";
+import { markPlaces, placeClick } from "./entry.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -368,8 +369,11 @@ async function drawPosition() {
   document.body.dataset.cursor = S.cursor === null ? "" : String(S.cursor);
   document.body.dataset.line = S.line ? String(S.line.at - S.line.base) : "";
   await drawInto($("board"), query, playable(),
-                 (moves, token) => builderClick(token) || choose(moves, token, $("chooser"), boardMove),
+                 (moves, token) => builderClick(token) ||
+                   placeClick($("board"), playable(), moves, token, $("chooser"), boardMove) ||
+                   choose(moves, token, $("chooser"), boardMove),
                  () => ticket === drawings);
+  markPlaces($("board"), playable());
   revealMove($("board"), query.hint?.moveInfos?.[0]?.move, movesFor);
   renderMoves();
 }
@@ -1032,7 +1036,10 @@ async function drawPuzzle() {
   const game = P.puzzle.game;
   P.position = await engine({ action: "apply", game, state: P.start, moves: P.moves });
   await drawInto($("puzzle-board"), { action: "show", game, state: P.start, moves: P.moves }, P.position.legalMoves,
-                 (moves, token) => choose(moves, token, $("puzzle-chooser"), puzzleMove));
+                 (moves, token) => placeClick($("puzzle-board"), P.position.legalMoves, moves, token,
+                                              $("puzzle-chooser"), puzzleMove) ||
+                   choose(moves, token, $("puzzle-chooser"), puzzleMove));
+  markPlaces($("puzzle-board"), P.position.terminal ? [] : P.position.legalMoves);
   const legal = $("puzzle-legal");
   legal.innerHTML = "";
   for (const move of P.position.terminal ? [] : P.position.legalMoves) {
