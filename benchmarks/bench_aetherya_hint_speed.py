@@ -75,7 +75,7 @@ def positions(count: int, seed: int = 7) -> list[AetheryaState]:
 
 
 def _baseline_evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
-                              stop=None, keep_partial: bool = False, stop_age: int = -1) -> int:
+                              round_no: int, stop=None, keep_partial: bool = False, stop_age: int = -1) -> int:
     """The hint's evaluation before issue 24 (same contract as ``hints._evaluate_paired``)."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
@@ -108,9 +108,7 @@ def _baseline_evaluate_paired(live: list[Candidate], worlds: list[AetheryaState]
         for j, cand in enumerate(live):
             if (i, j) in results:
                 value, progress = results[i, j]
-                cand.values.append(value)
-                if solo:
-                    cand.progress.append(progress)
+                cand.record(round_no, value, progress if solo else None)
                 appended += 1
     return appended
 

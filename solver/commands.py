@@ -412,6 +412,7 @@ def _build_show(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--json", action="store_true", help="print the position's JSON (the view's with --player)")
     add_limit_args(p)
     add_game_args(p, game)
+    add_verb_options(p, game, "show")
 
     def run(args: argparse.Namespace) -> int:
         g = game_from_args(game, args)
@@ -423,7 +424,8 @@ def _build_show(p: argparse.ArgumentParser, game: Game) -> None:
             print_position(position, True)
             return 0
         request = service.ShowRequest(game=g, position=position, hint=args.hint, form="svg" if args.svg else "text",
-                                      limits=limits_from_args(args), seed=service.check_seed(args.seed, COMMAND_LINE))
+                                      limits=limits_from_args(args), seed=service.check_seed(args.seed, COMMAND_LINE),
+                                      options=verb_options(g, "show", args))
         shown = service.answer(request)
         if args.svg:
             sys.stdout.write(shown.svg)

@@ -189,9 +189,26 @@ def selfplay_game(game: Game, policies: tuple[str, ...], rng: np.random.Generato
 
 
 # ---------------------------------------------------------------------------------------------- pictures and text
+#: the layouts of every game's picture (``show --layout``, the engine's ``"options": {"layout": "narrow"}``):
+#: ``narrow`` is a phone's, drawn by a game whose ``picture.LAYOUTS`` names it; any other game draws its wide one
+LAYOUTS = ("wide", "narrow")
+#: the options every game's ``show`` takes
+SHOW_OPTIONS = (Option("layout", "--layout", str, "wide", "the picture's layout: wide, or narrow for a phone's "
+                       "screen (text stays legible in a picture about 360 wide; a game without a narrow picture "
+                       "draws its wide one)", choices=LAYOUTS),)
+
+
 def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
-    """A standalone SVG picture of ``position`` with ``hint`` drawn on it."""
+    """A standalone SVG picture of ``position`` with ``hint`` drawn on it (``layout``: see :data:`LAYOUTS`)."""
+    layout = options.pop("layout", "wide")
+    if layout != "wide" and layout in picture_layouts(game):
+        options["layout"] = layout
     return _function(game, "picture", "svg", "svg")(game, position, hint=hint, **options)
+
+
+def picture_layouts(game: Game | type[Game]) -> tuple[str, ...]:
+    """The layouts the game's picture draws (``picture.LAYOUTS``; the wide one only by default)."""
+    return tuple(_find(game, "picture", "LAYOUTS", ("wide",)))
 
 
 def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> str:
@@ -221,6 +238,11 @@ def turn_label(game: Game, position: State | View) -> str | None:
     ``None`` for a game without one."""
     found = _find(game, "text", "turn_label")
     return None if found is None else found(game, position)
+
+
+def has_player_names(game: Game | type[Game]) -> bool:
+    """Whether the game names its players itself (``text.player_name``) rather than numbering its seats."""
+    return _find(game, "text", "player_name") is not None
 
 
 def player_name(game: Game, player: int) -> str:
@@ -257,8 +279,8 @@ def review_grades(game: Game | type[Game]) -> Any:
 
 # ---------------------------------------------------------------------------------------------- declared extras
 def verb_options(game: Game | type[Game], verb: str) -> tuple[Option, ...]:
-    """The extra options a game declares for a shared verb."""
-    return tuple(_find(game, "commands", "OPTIONS", {}).get(verb, ()))
+    """The extra options of a shared verb: the game's own, and for ``show`` the picture's layout (every game)."""
+    return tuple(_find(game, "commands", "OPTIONS", {}).get(verb, ())) + (SHOW_OPTIONS if verb == "show" else ())
 
 
 def verb_notes(game: Game | type[Game], verb: str) -> str:

@@ -58,6 +58,8 @@ class Svg:
 
     def __init__(self, width: float, height: float, title: str | None = None, background: str = PAPER) -> None:
         self.width, self.height = width, height
+        #: no text is drawn smaller than this (a phone's narrow picture sets it so its text stays legible)
+        self.min_text = 0.0
         self._parts: list[str] = []
         self._defs: dict[str, str] = {}
         self._title = title
@@ -135,7 +137,7 @@ class Svg:
              title: str | None = None) -> None:
         """Text centred vertically on ``y`` (``anchor``: start, middle or end)."""
         self._element("text", None, body=(f"<title>{escape(title)}</title>" if title else "") + escape(str(content)),
-                      x=float(x), y=float(y), font_size=float(size), text_anchor=anchor, dominant_baseline="central",
+                      x=float(x), y=float(y), font_size=float(max(size, self.min_text)), text_anchor=anchor, dominant_baseline="central",
                       fill=fill, font_weight=weight, font_style="italic" if italic else None, opacity=opacity)
 
     def raw(self, markup: str) -> None:

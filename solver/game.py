@@ -66,6 +66,11 @@ class Parameter:
     hi: int | None = None
     #: the value names a data file (read only from allowed places on a server: ``solver/datafiles.py``)
     data_file: bool = False
+    #: a value to show where one is typed (the start form's placeholder; ``games`` lists it as ``example``)
+    example: str | None = None
+    #: one value per player, ``/`` between them in seat order (``-`` for a player who enters none): the start form
+    #: asks each seat for its own (``games`` lists it as ``perPlayer: true``)
+    per_player: bool = False
 
     def check(self, name: str, value: Any) -> Any:
         """Validate and coerce ``value``; the error names ``game.<name>``."""

@@ -85,12 +85,34 @@ def game_listing() -> list[dict[str, Any]]:
         cls = game_class(name)
         params = {k: {"default": p.default, "doc": p.doc, "type": p.kind.__name__,
                       **({"choices": list(p.choices)} if p.choices else {}),
-                      **({"min": p.lo, "max": p.hi} if p.lo is not None else {})}
+                      **({"min": p.lo, "max": p.hi} if p.lo is not None else {}),
+                      **({"example": p.example} if p.example else {}),
+                      **({"perPlayer": True} if p.per_player else {})}
                   for k, p in cls.PARAMETERS.items()}
         listing.append({"name": name, "longName": cls.long_name, "players": [cls.min_players, cls.max_players],
                         "utility": cls.utility.value, "information": cls.information.value, "parameters": params,
                         "playersParameter": cls.PLAYERS_PARAMETER, "modeParameter": cls.MODE_PARAMETER,
                         "puzzleKinds": list(contract.puzzle_kinds(cls)), "puzzleGames": contract.puzzle_games(cls),
                         "selfplayPolicies": list(contract.selfplay_policies(cls)),
-                        "defaultTimeMs": cls.default_time_ms})
+                        "defaultTimeMs": cls.default_time_ms, **_player_names(cls)})
     return listing
+
+
+def _player_names(cls: type[Game]) -> dict[str, Any]:
+    """``playerNames``: what a game with its own names calls each seat (Embers' Fenrys and Aelin) with the default
+    parameters, and ``playerNamesWith``: the names under each choice of a parameter that changes them (Embers'
+    chapter); nothing for a game whose seats are just numbered."""
+    from solver import contract  # lazy: start-up (as in game_listing)
+    if not contract.has_player_names(cls):
+        return {}
+
+    def names(game: Game) -> list[str]:
+        return [contract.player_name(game, p) for p in range(cls.max_players)]
+    default = names(cls())
+    changes: dict[str, dict[str, list[str]]] = {}
+    for key, parameter in cls.PARAMETERS.items():
+        for choice in parameter.choices or ():
+            found = names(cls(**{key: choice}))
+            if found != default:
+                changes.setdefault(key, {})[str(choice)] = found
+    return {"playerNames": default, **({"playerNamesWith": changes} if changes else {})}

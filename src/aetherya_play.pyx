@@ -11,48 +11,9 @@ from libc.string cimport memcpy
 from common cimport splitmix64, below_high as below
 from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
                              UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
-                             score_cards)
-
-cdef enum:
-    MODE = 0
-    PLAYERS = 1
-    TO_MOVE = 2
-    TURN = 3
-    AGE = 4
-    AGE_SUM = 5
-    WROTE = 6
-    LD_POINTS = 7
-    ROW_TARGET = 8
-    FAILED = 9
-    PILE = 10
-    HID = 20
-    HELD = 24
-    ACC = 28
-    STF = 32
-    CARDS = 40
-    PHASE = 104               # 0: a turn starts; else the turn of TO_MOVE is under way (base and co-op):
-    HOLD = 105                # PHASE_DRAW a card is to be drawn and played, PHASE_PLACE the card HOLD is to be
-    HOLD_FROM = 106           # played (HOLD_FROM 0: taken from a discard pile, 1: drawn), PHASE_END the end of
-    PHASE_START = 0           # the turn is left
-    PHASE_DRAW = 1
-    PHASE_PLACE = 2
-    PHASE_END = 3
-    ROW = 110
-    DECK = 130
-    SROW = 150
-    WRIT = 170
-    DLEN = 190
-    DISC = 200
-    DISC_CAP = 80
-    LENGTH = 360
-    BASE = 0
-    OBJECTS = 1
-    COOP = 2
-    SOLO = 3
-    MAX_TURNS = 3000
-    RING_MASK = 0xF99F
-    NEG = -1073741824
-    BIG = 99
+                             score_cards, tally)
+from aetherya_needs cimport needs_of
+from aetherya_packed cimport *
 
 cdef int LEGEND_POINTS[16]
 LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
@@ -100,13 +61,16 @@ cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
         k[c] = UNEXPLORED if (hidden >> c) & 1 else s[CARDS + seat * 16 + c]
 
 
-cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
-    cdef unsigned int legends
-    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+cdef inline int with_legends(const int* s, int total, unsigned int legends) noexcept nogil:
+    """The greedy value of a board total with the Legends it meets: base and Objects, the best Legend of the row
+    met; solo, 10 for each Legend of the Age still to write that is met."""
     cdef int mode = s[MODE], best = 0, n
     if mode == BASE or mode == OBJECTS:
-        for n in range(1, 16):
-            if s[ROW + n] and (legends >> (n - 1)) & 1 and LEGEND_POINTS[n] > best:
+        legends &= 0x7FFF  # bit n - 1: Legend n (1..15)
+        while legends:  # the Legends met, lowest first: most boards meet none
+            n = lowest_bit(legends) + 1
+            legends &= legends - 1
+            if s[ROW + n] and LEGEND_POINTS[n] > best:
                 best = LEGEND_POINTS[n]
         total += best
     elif mode == SOLO:
@@ -114,6 +78,12 @@ cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
             if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
                 total += 10
     return total
+
+
+cdef int value_of(const int* s, int seat, const int* k) noexcept nogil:
+    cdef unsigned int legends
+    cdef int total = score(k, <unsigned int>s[ACC + seat], <unsigned int>s[STF + seat], &legends)
+    return with_legends(s, total, legends)
 
 
 cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* ties, uint64_t* rng) noexcept nogil:
@@ -128,21 +98,44 @@ cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* t
             best_cell[0] = c
 
 
-cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
-    cdef int k[16]
+cdef int best_place_on(const int* s, int seat, int card, int* k, uint32_t* kinds, const uint32_t* ortho,
+                       const uint32_t* conn, uint64_t* rng, int* value_out) noexcept nogil:
+    """The best cell for ``card`` by :func:`value_of` (ties at random) and its value, on the board ``k`` of
+    ``seat`` with its kind masks and connections (restored on return): each trial changes one cell's bit (a
+    Portal placed changes the connections: those trials are scored whole)."""
+    cdef Tally tl
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
-    cdef unsigned int hidden = <unsigned int>s[HID + seat]
-    board(s, seat, k)
+    cdef unsigned int hidden = <unsigned int>s[HID + seat], bit
     for c in range(16):
         old = k[c]
         if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
             continue
-        k[c] = card
-        v = value_of(s, seat, k)
-        k[c] = old
+        if card == PORTAL:
+            k[c] = card
+            v = value_of(s, seat, k)
+            k[c] = old
+        else:
+            bit = (<uint32_t>1) << c
+            kinds[old] &= ~bit
+            kinds[card] |= bit
+            tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &tl)
+            kinds[card] &= ~bit
+            kinds[old] |= bit
+            v = with_legends(s, tl.total, tl.legends)
         keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
+
+
+cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_out) noexcept nogil:
+    cdef int k[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    board(s, seat, k)
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
+    return best_place_on(s, seat, card, k, kinds, ortho, conn, rng, value_out)
 
 
 # ---------------------------------------------------------------------- piles
@@ -226,14 +219,21 @@ cdef unsigned int claimable_mask(const int* s, int seat) noexcept nogil:
 cdef int turn(int* s, uint64_t* rng) noexcept nogil:
     cdef int seat = s[TO_MOVE]
     cdef int k[16]
+    cdef uint32_t kinds[CODES]
+    cdef uint32_t ortho[CELLS]
+    cdef uint32_t conn[CELLS]
+    cdef Tally now
     cdef int cur, piles, pile, top, cell, v, best_pile = -1, best_cell = -1, best_v = NEG, card
-    board(s, seat, k)
-    cur = value_of(s, seat, k)
+    board(s, seat, k)  # the board, its kind masks and connections: one for every placement weighed this turn
+    kind_masks(k, kinds)
+    connect_cells(kinds[PORTAL], ortho, conn)
+    tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &now)
+    cur = with_legends(s, now.total, now.legends)
     piles = 2 if s[MODE] == COOP else 1
     for pile in range(piles):
         if s[DLEN + pile] > 0:
             top = s[DISC + pile * DISC_CAP + s[DLEN + pile] - 1]
-            cell = best_place(s, seat, top, rng, &v)
+            cell = best_place_on(s, seat, top, k, kinds, ortho, conn, rng, &v)
             if v > best_v:
                 best_pile = pile
                 best_cell = cell
@@ -243,7 +243,7 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
         place(s, seat, best_cell, card)
     else:
         card = draw(s, rng)
-        cell = best_place(s, seat, card, rng, &v)
+        cell = best_place_on(s, seat, card, k, kinds, ortho, conn, rng, &v)
         if v > cur:
             place(s, seat, cell, card)
         else:
@@ -265,126 +265,6 @@ cdef int NEED_WEIGHT[6]
 # by need 0 (writable now), 1, 2, 3, 4, 5 or more: each step closer is worth more the further the Legend still is,
 # so that the policy works on every Legend of the Age, the far ones (3 linked lands) included
 NEED_WEIGHT[:] = [500, 490, 470, 440, 400, 350]
-cdef int PAIR_A[7]
-cdef int PAIR_B[7]
-cdef int PAIR_ORTH[7]
-PAIR_A[:] = [0, HUMANS, HUMANS, GOBLINS, HUMANS, ELVES, DWARVES]
-PAIR_B[:] = [0, ELVES, DWARVES, GOBLINS, HUMANS, ELVES, DWARVES]
-PAIR_ORTH[:] = [0, 0, 0, 1, 0, 0, 0]
-cdef int BATTLE_X[12]
-cdef int BATTLE_Y[12]
-BATTLE_X[:] = [0, 0, 0, 0, 0, 0, 0, 0, GOBLINS, GOBLINS, GOBLINS, ELVES]
-BATTLE_Y[:] = [0, 0, 0, 0, 0, 0, 0, 0, HUMANS, ELVES, DWARVES, DWARVES]
-cdef int CHAIN_KIND[16]
-CHAIN_KIND[:] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PLAINS, SWAMP, MOUNTAIN, FOREST]
-
-
-cdef inline int cell_cost(const int* k, int c, int kind) noexcept nogil:
-    """Cards to place to have ``kind`` on cell ``c``: 0 if it is there, 1 if the cell can take it, else BIG."""
-    if k[c] == kind:
-        return 0
-    if k[c] == DRAGON or k[c] == PORTAL:
-        return BIG
-    return 1
-
-
-cdef inline void two_cheapest(const int* k, unsigned int cells, int kind, int* first, int* second) noexcept nogil:
-    cdef int c, v
-    first[0] = BIG
-    second[0] = BIG
-    while cells:
-        c = lowest_bit(cells)
-        cells &= cells - 1
-        v = cell_cost(k, c, kind)
-        if v < first[0]:
-            second[0] = first[0]
-            first[0] = v
-        elif v < second[0]:
-            second[0] = v
-
-
-cdef void needs_of(const int* k, const int* avail, unsigned int wanted, int* out) noexcept nogil:
-    """out[n] (n = 1..15, bit n of ``wanted`` set; BIG for the others): the fewest cards to place in ``k`` to
-    meet Legend n with the copies in ``avail``."""
-    cdef uint32_t kinds[CODES]
-    cdef uint32_t ortho[CELLS]
-    cdef uint32_t conn[CELLS]
-    cdef unsigned int cells, near
-    cdef int n, c, m, a, b, ca, cb, best, mid, side, orientation, kind, missing, present
-    kind_masks(k, kinds)
-    connect_cells(kinds[PORTAL], ortho, conn)
-    for n in range(16):
-        out[n] = BIG
-    for n in range(1, 7):
-        if not (wanted >> n) & 1:
-            continue
-        a = PAIR_A[n]
-        b = PAIR_B[n]
-        best = BIG
-        for c in range(16):
-            ca = cell_cost(k, c, a)
-            if ca >= BIG:
-                continue
-            near = ortho[c] if PAIR_ORTH[n] else conn[c]
-            while near:
-                m = lowest_bit(near)
-                near &= near - 1
-                cb = cell_cost(k, m, b)
-                if cb >= BIG:
-                    continue
-                if a == b:
-                    if ca + cb > avail[a]:
-                        continue
-                elif ca > avail[a] or cb > avail[b]:
-                    continue
-                if ca + cb < best:
-                    best = ca + cb
-        out[n] = best
-    missing = 0
-    for kind in range(HUMANS, GOBLINS + 1 if (wanted >> 7) & 1 else HUMANS):
-        present = 0
-        for c in range(16):
-            if k[c] == kind:
-                present = 1
-        if not present:
-            if avail[kind] < 1:
-                missing = BIG
-                break
-            missing += 1
-    if (wanted >> 7) & 1:
-        out[7] = missing
-    for n in range(8, 12):
-        if not (wanted >> n) & 1:
-            continue
-        best = BIG
-        for orientation in range(2):
-            mid = BATTLE_X[n] if orientation == 0 else BATTLE_Y[n]
-            side = BATTLE_Y[n] if orientation == 0 else BATTLE_X[n]
-            for c in range(16):
-                ca = cell_cost(k, c, mid)
-                if ca >= BIG:
-                    continue
-                two_cheapest(k, ortho[c] if mid == GOBLINS else conn[c], side, &a, &b)
-                if b >= BIG or ca > avail[mid] or a + b > avail[side]:
-                    continue
-                if ca + a + b < best:
-                    best = ca + a + b
-        out[n] = best
-    for n in range(12, 16):
-        if not (wanted >> n) & 1:
-            continue
-        kind = CHAIN_KIND[n]
-        best = BIG
-        for c in range(16):
-            ca = cell_cost(k, c, kind)
-            if ca >= BIG:
-                continue
-            two_cheapest(k, conn[c], kind, &a, &b)
-            if b >= BIG or ca + a + b > avail[kind]:
-                continue
-            if ca + a + b < best:
-                best = ca + a + b
-        out[n] = best
 
 
 cdef void solo_avail(const int* s, int* avail) noexcept nogil:
@@ -818,16 +698,153 @@ cdef int checked(const int32_t* state) noexcept nogil:
     return 1
 
 
-cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out, int stop_age) noexcept nogil:
-    cdef int s[LENGTH]
-    cdef int i, turns
+cdef int play_in_place(int* s, uint64_t seed, int32_t* out, int stop_age) noexcept nogil:
+    cdef int turns
     cdef uint64_t rng[STREAMS]
     seed_streams(rng, seed, 0)
-    for i in range(LENGTH):
-        s[i] = state[i]
     turns = run(s, rng, stop_age)
     returns(s, out)
     return turns
+
+
+cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out, int stop_age) noexcept nogil:
+    cdef int s[LENGTH]
+    cdef int i
+    for i in range(LENGTH):
+        s[i] = state[i]
+    return play_in_place(s, seed, out, stop_age)
+
+
+# ---------------------------------------------------------------------- the player's own actions, packed
+# A hint packs each sampled world once and applies every candidate plan to it: ``step`` leaves the vector ``pack``
+# gives of the state after the action, or answers UNPACKED (see ``advance``): the caller uses the full state.
+cdef enum:
+    A_TAKE = 0
+    A_DRAW = 2
+    A_PLACE = 10
+    A_REVEAL = 42
+    A_CLAIM = 99
+    A_END = 131
+    STEPPED = 0
+    UNPACKED = 1
+    ILLEGAL = 2
+    TURN_CAP = 1 << 20
+
+
+cdef inline int refill_due(const int* s) noexcept nogil:
+    cdef int n, deck = 0
+    for n in range(1, 16):
+        deck += s[DECK + n]
+    return deck > 0 and row_count(s) < s[ROW_TARGET]
+
+
+cdef int finish_turn(int* s) noexcept nogil:
+    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start."""
+    cdef int seat = s[TO_MOVE]
+    if s[MODE] == COOP:
+        if pile_total(s) == 0 or legends_gone(s):
+            return UNPACKED  # the game ends
+        if seat == s[PLAYERS] - 1:
+            if not s[WROTE] and row_count(s):
+                return UNPACKED  # AE-38: the group discards a Legend
+            s[WROTE] = 0
+    elif pile_total(s) == 0:
+        return UNPACKED  # AE-19: the discard pile becomes the draw pile, a card dealt on it
+    s[TO_MOVE] = (seat + 1) % s[PLAYERS]
+    s[TURN] = s[TURN] + 1 if s[TURN] < TURN_CAP else TURN_CAP
+    s[PHASE] = PHASE_START
+    return STEPPED
+
+
+cdef int after_placement(int* s) noexcept nogil:
+    """The end of the turn after a card is placed or discarded: co-op writes every Legend met (AE-37), base
+    stops at the end of the turn when a Legend can be claimed."""
+    cdef int seat = s[TO_MOVE], n
+    cdef unsigned int met
+    s[HOLD] = 0
+    s[HOLD_FROM] = 0
+    s[PHASE] = PHASE_START
+    if s[HID + seat] == 0:
+        return UNPACKED  # the game ends
+    met = claimable_mask(s, seat)
+    for n in range(1, 16):
+        if s[ROW + n] and (met >> (n - 1)) & 1:
+            if s[MODE] != COOP:
+                s[PHASE] = PHASE_END
+                return STEPPED
+            s[ROW + n] = 0
+            s[WROTE] = 1
+    if refill_due(s):
+        return UNPACKED
+    return finish_turn(s)
+
+
+cdef int step(int* s, int action) noexcept nogil:
+    """Apply the action of the player to move (``solver.aetherya.state`` action codes) to the packed state."""
+    cdef int mode = s[MODE], seat = s[TO_MOVE], piles = 2 if s[MODE] == COOP else 1, pile, cell, card, n
+    cdef int reveal = action >= A_REVEAL
+    cdef unsigned int hidden = <unsigned int>s[HID + s[TO_MOVE]]
+    if mode != BASE and mode != COOP:
+        return UNPACKED
+    if s[PHASE] == PHASE_START:
+        if A_TAKE <= action < A_TAKE + piles and s[DLEN + action] > 0:
+            if s[DLEN + action] == DISC_CAP:
+                return UNPACKED  # the vector holds the pile's last DISC_CAP cards only
+            s[HOLD] = pop_discard(s, action)
+            s[DISC + action * DISC_CAP + s[DLEN + action]] = 0
+            s[HOLD_FROM] = 0
+            s[PHASE] = PHASE_PLACE
+            return STEPPED
+        if action == A_DRAW and pile_total(s) > 0:
+            s[PHASE] = PHASE_DRAW
+            return STEPPED
+        return ILLEGAL
+    if s[PHASE] == PHASE_PLACE:
+        n = action - (A_REVEAL if reveal else A_PLACE)
+        if n < 0 or n >= 16 * piles:
+            return ILLEGAL
+        pile = n // 16
+        cell = n % 16
+        card = s[CARDS + seat * 16 + cell]
+        if reveal and not ((hidden >> cell) & 1 and s[HOLD_FROM] == 1):
+            return ILLEGAL
+        if not reveal and not (hidden >> cell) & 1 and (card == DRAGON or card == PORTAL or card == s[HOLD]):
+            return ILLEGAL
+        if s[DLEN + pile] == DISC_CAP:
+            return UNPACKED
+        if reveal:
+            push(s, pile, s[HOLD])
+        else:
+            push(s, pile, card)
+            s[CARDS + seat * 16 + cell] = s[HOLD]
+            s[ACC + seat] &= ~(1 << cell)
+        s[HID + seat] &= ~(1 << cell)
+        return after_placement(s)
+    if s[PHASE] == PHASE_END and mode == BASE:
+        n = action - A_CLAIM
+        if action == A_END:
+            s[PHASE] = PHASE_START
+            return finish_turn(s)
+        if 1 <= n <= 15 and s[ROW + n] and (claimable_mask(s, seat) >> (n - 1)) & 1:
+            s[ROW + n] = 0
+            s[HELD + seat] += LEGEND_POINTS[n]
+            s[PHASE] = PHASE_START
+            if refill_due(s):
+                return UNPACKED
+            return finish_turn(s)  # one claim a turn: nothing is left to do
+    return ILLEGAL
+
+
+cdef int step_plan(int* s, const int32_t* plan, Py_ssize_t length) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int code
+    for i in range(length):
+        if plan[i] < 0:
+            break
+        code = step(s, plan[i])
+        if code != STEPPED:
+            return code
+    return STEPPED
 
 
 def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out, int stop_age=-1):
@@ -858,6 +875,53 @@ def playout_batch(const int32_t[:, ::1] states, const uint64_t[::1] seeds, int32
     with nogil:
         for i in range(n):
             total += play_one(&states[i, 0], seeds[i], &out[i, 0], stop_age)
+    return total
+
+
+def advance(int32_t[::1] state, int action):
+    """Apply ``action`` (an action code of ``solver.aetherya.state``) of the player to move to the packed
+    ``state`` in place (base and co-op: a turn start, a card to place, the end of a turn), as ``pack`` packs the
+    state after it. Returns 0 when done; 1 when the state after the action is one the packed vector does not
+    follow (a chance node: a Legend dealt into the row, the discard pile reformed; the co-op group discard; the
+    game's end; a discard pile longer than the vector holds; another mode); 2 when the action is not legal in the
+    packed position. ``state`` is left unchanged unless 0 is returned."""
+    cdef int s[LENGTH]
+    cdef int i, code
+    if state.shape[0] != LENGTH:
+        raise ValueError("advance: expected a packed state of length 360")
+    if not checked(&state[0]):
+        raise ValueError("advance: the packed state holds an out-of-range value")
+    for i in range(LENGTH):
+        s[i] = state[i]
+    code = step(s, action)
+    if code == STEPPED:
+        for i in range(LENGTH):
+            state[i] = s[i]
+    return code
+
+
+def evaluate_plans(const int32_t[::1] world, const int32_t[:, ::1] plans, uint64_t seed, int32_t[:, ::1] out,
+                   int32_t[::1] status, int stop_age=-1):
+    """Each row of ``plans`` (actions from the packed ``world``, padded with -1) applied by :func:`advance`,
+    then played out by :func:`playout` with ``seed`` (the same random numbers for every plan): ``out[j]`` as
+    ``playout`` writes it and ``status[j]`` 0; or ``status[j]`` the code of the action :func:`advance` stopped at
+    (1 or 2), ``out[j]`` zero. Returns the number of turns played."""
+    cdef int s[LENGTH]
+    cdef Py_ssize_t i, j, m = plans.shape[0]
+    cdef long total = 0
+    if world.shape[0] != LENGTH or out.shape[0] != m or out.shape[1] != 4 or status.shape[0] != m:
+        raise ValueError("evaluate_plans: expected world (360,), plans (m, k), out (m, 4) and status (m,) int32")
+    if not checked(&world[0]):
+        raise ValueError("evaluate_plans: the packed world holds an out-of-range value")
+    with nogil:
+        for j in range(m):
+            for i in range(LENGTH):
+                s[i] = world[i]
+            for i in range(4):
+                out[j, i] = 0
+            status[j] = step_plan(s, &plans[j, 0], plans.shape[1]) if plans.shape[1] else STEPPED
+            if status[j] == STEPPED:
+                total += play_in_place(s, seed, &out[j, 0], stop_age)
     return total
 
 

@@ -27,9 +27,9 @@ import numpy as np
 from solver.aetherya.cards import CARD_NAMES, CATEGORIES, CELL_NAMES, deck_counts
 from solver.aetherya.knowledge import canonicalize
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
-from solver.aetherya.playout import (PlayoutRandom, advance_to_turn_start, current_value, greedy_action,
-                                     legend_needs, pack, packable, placements, playout_values, solo_avail, solo_left,
-                                     solo_moves, solo_options, unseen_stones)
+from solver.aetherya.playout import (PLAN_MODES, PlayoutRandom, advance_to_turn_start, current_value,
+                                     greedy_action, legend_needs, pack, packable, placements, plan_array, plan_values,
+                                     playout_values, solo_avail, solo_left, solo_moves, solo_options, unseen_stones)
 from solver.aetherya.scoring import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
                                    A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
@@ -421,16 +421,31 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     candidate's values are appended in world order (as worlds of round ``round_no``), so that candidates can be
     compared world by world.
 
-    ``stop()`` is asked after each candidate's set-up (the Python part: the rest of the turn and the game's
-    chance nodes up to the next turn); once it is true the evaluation ends and nothing is appended, unless
+    In base and co-op each world is packed once and the kernel applies every plan to it and plays it out, in one
+    call; a plan it leaves (one that ends at a chance node, the co-op group discard or the game's end) is played
+    on a copy of the full state: its rest of the turn and chance nodes up to the next turn, then packed.
+
+    ``stop()`` is asked after each such candidate's set-up and after each world; once it is true the evaluation
+    ends and nothing is appended, unless
     ``keep_partial`` (the search's very first world: better some values than none), when the candidates
     set up so far get theirs. Returns the number of values appended."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
     stopped = False
+    plans = plan_array([cand.plan for cand in live]) if worlds[0].mode in PLAN_MODES else None
     for i, (world, seed) in enumerate(zip(worlds, seeds)):
-        for j, cand in enumerate(live):
+        rest = list(range(len(live)))
+        if plans is not None and packable(world):  # the world packed once, every plan applied in the kernel
+            played, status = plan_values(world, plans, seed, stop_age)
+            for j in np.flatnonzero(status == 0).tolist():
+                results[i, j] = (float(played[j][player]), 0.0)
+            rest = np.flatnonzero(status).tolist()
+            if not rest and stop is not None and i < len(worlds) - 1 and stop():
+                stopped = True
+                break
+        for j in rest:  # on the full state: plans that end at a chance node, the group discard, the game's end
+            cand = live[j]
             w = world.clone()
             for action in cand.plan:
                 w.apply_action(action)

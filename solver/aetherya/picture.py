@@ -14,7 +14,7 @@ from typing import Any
 
 from solver.aetherya.cards import CARD_NAMES, CELL_NAMES, LEGENDS, LETTERS
 from solver.aetherya.puzzle_play import PuzzlePosition
-from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
 from solver.game import Game, State, View
 
 CARD_W, CARD_H, GAP = 46.0, 60.0, 4.0
@@ -22,6 +22,11 @@ GRID = 4 * CARD_W + 3 * GAP
 MARGIN = 18.0
 PANEL_W = 250.0
 LEGEND_PITCH = 36.0  # a Legend row and the room below it for a hint's badge
+#: the layouts drawn (``show --layout``): ``narrow`` (a phone's) stacks the title, the piles and every kingdom's
+#: 4x4 grid in one column 272 wide, no text under 9.2 (12 px on a phone); solo keeps the wide picture (its Age rows are six Legends wide)
+LAYOUTS = ("wide", "narrow")
+#: the narrow picture's smallest text: 12 px once its 272 units fill a 390 px phone's board (359 px)
+NARROW_TEXT = 9.2
 #: fill of Terrains, Dragons and Portals; band of Tribes (colour is never the only cue: letters and names too)
 COLOURS = {
     "P": PALETTE["yellow"], "F": PALETTE["green"], "M": PALETTE["grey"], "S": PALETTE["sky"],
@@ -207,6 +212,8 @@ def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> st
 
 def position_svg(data: dict[str, Any], hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The picture of a position (state or view JSON) with ``hint`` (a hint's JSON) drawn on it."""
+    if options.get("layout") == "narrow" and data["mode"] != "solo":
+        return _narrow_svg(data, hint)
     players = data["players"]
     per_row = 2 if players > 1 else 1
     rows = (players + per_row - 1) // per_row
@@ -235,7 +242,39 @@ def position_svg(data: dict[str, Any], hint: dict[str, Any] | None = None, **opt
     return doc.render()
 
 
-def _panel(doc: Svg, layout: Layout, data: dict[str, Any], x: float, y: float) -> None:
+def _narrow_svg(data: dict[str, Any], hint: dict[str, Any] | None) -> str:
+    """The narrow layout: the title wrapped, the piles and what to enter, then each kingdom under the one before,
+    then the Legends one to a line."""
+    players = data["players"]
+    block_h = 4 * (CARD_H + GAP) + 70
+    width = MARGIN * 2 + GRID + 40
+    view = data.get("view")
+    title = (f"Aetherya, {data['mode']}, {players} player{'s' if players > 1 else ''}, turn {data.get('turn', 0)}"
+             + (f", seat {view}'s view" if view is not None else ", every card shown"))
+    whose = ("game over" if data["phase"] == "over" else
+             "waiting for what is seen next" if data["phase"] in DEALING or data.get("awaiting") else
+             f"seat {data.get('toMove', 0)} to play")
+    doc = Svg(width, 2000.0, title=title)
+    doc.min_text = NARROW_TEXT
+    layout = Layout()
+    y = 20.0
+    for line in _wrap(f"{title}: {whose} (phase {data['phase']})", 32):
+        doc.text(MARGIN, y, line, size=13, anchor="start", weight="bold")
+        y += 18
+    y = _panel(doc, layout, data, MARGIN, y + 4)
+    for seat in range(players):
+        kingdom(doc, layout, data, seat, MARGIN + 14, y + 24 + seat * block_h)
+    y += 18 + players * block_h
+    _legend_rows(doc, layout, data, MARGIN, y, width)
+    y += _legend_lines(data, width) * LEGEND_PITCH + 24
+    _hint(doc, layout, data, hint)
+    doc.height = y
+    return doc.render()
+
+
+def _panel(doc: Svg, layout: Layout, data: dict[str, Any], x: float, y: float) -> float:
+    """The piles, the card to place or keep, the starting cards, the tile offered, the buttons and what to enter;
+    returns where it ends."""
     mode, phase = data["mode"], data["phase"]
     pile = data["drawPile"]
     count = f"{pile} cards" if isinstance(pile, int) else f"{len(pile)} cards (known)"
@@ -294,7 +333,7 @@ def _panel(doc: Svg, layout: Layout, data: dict[str, Any], x: float, y: float) -
     if awaiting:
         doc.text(x, y, f"after '{awaiting['move']}':", size=10, anchor="start")
         y += 14
-    _palettes(doc, data, x, y + 4)
+    return _palettes(doc, data, x, y + 4)
 
 
 def _legend_rows(doc: Svg, layout: Layout, data: dict[str, Any], x: float, y: float, width: float) -> None:

@@ -100,6 +100,31 @@ def playout_values(packed: list[np.ndarray], seeds: list[int], stop_age: int = -
     return out
 
 
+#: the modes whose plans the kernel applies to a packed world (:func:`plan_values`)
+PLAN_MODES = ("base", "coop")
+
+
+def plan_array(plans: list[list[int]]) -> np.ndarray:
+    """The plans (action lists) as one int32 array, a row each, padded with -1: :func:`plan_values`' input."""
+    width = max((len(plan) for plan in plans), default=0)
+    out = np.full((len(plans), width), -1, dtype=np.int32)
+    for j, plan in enumerate(plans):
+        out[j, :len(plan)] = plan
+    return out
+
+
+def plan_values(world: AetheryaState, plans: np.ndarray, seed: int, stop_age: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    """``(values (m, 4), status (m,))``: each plan of :func:`plan_array` applied to ``world`` packed once (the
+    kernel's ``advance``) and played out greedily with ``seed``, in one compiled call; the values are those of
+    the playout of ``pack`` of the state after the plan. ``status[j]`` is 0 where plan j was played; else the
+    state after it is one the packed vector does not follow (a chance node, the co-op group discard, the game's
+    end): the caller plays that plan on the full state."""
+    values = np.zeros((len(plans), 4), dtype=np.int32)
+    status = np.zeros(len(plans), dtype=np.int32)
+    kernel.evaluate_plans(pack(world), plans, seed, values, status, stop_age)
+    return values, status
+
+
 # ---------------------------------------------------------------------- values
 def solo_avail(state: AetheryaState) -> list[int]:
     """Copies of each kind still to come in the solo deck (4 each), from public information only: not face up

@@ -36,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 
 from solver.embers import state as E
-from solver.embers.state import AELIN, PHASES, RESULTS, ROWS, TARGET, arrangements
+from solver.embers.state import AELIN, CHAPTERS, PHASES, RESULTS, ROWS, TARGET, arrangements
 from solver.game import Game, State
+from solver.kernels import embers_step as kernel
 from solver.learning import ActionCodec, Piece, in_bound, valid_id
 
 MAX_MOVES = 2000
@@ -202,3 +203,113 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
     sees = state.sees_resolve(player)
     for i, row in enumerate(state.rows):
         resolve[i, row.resolve if sees and not row.face_up else cards] = 1
+
+
+# -- the batched environment: N rows of the step kernel ----------------------------------------------------------
+#: the step kernel's phases (``P_*`` of ``src/embers_row.pxd``), by number
+KERNEL_PHASES = ("arrange", "draw", "observe", "blink", "reveal", "split", "acknowledge", "deal", "over", "first",
+                 "second")
+#: the row's blocks and header words (``src/embers_row.pxd``)
+_L = kernel.layout()
+
+def deck_table(game: Game) -> np.ndarray:
+    """The step kernel's deck: ``(suit, strength, blocked)`` per card (strength 0: a demon)."""
+    return np.array([(c.suit, c.strength, c.blocked) for c in game.deck.cards], dtype=np.int32).reshape(-1, 3)
+
+
+def state_of_row(game: Game, row: np.ndarray) -> State:
+    """Our state of a step-kernel row (``src/embers_row.pxd``'s layout)."""
+    h = {name: int(row[k]) for name, k in _L.items() if name.islower()}
+    mind, strength, demons, words = _L["MIND"], _L["STRENGTH"], _L["DEMONS"], _L["DEMON_WORDS"]
+    state = game.new_initial_state(0)
+    state.part, state.day, state.turn, state.phase = h["part"], h["day"], h["turn"], KERNEL_PHASES[h["phase"]]
+    state.mind = [tuple(row[mind + 3 * k:mind + 3 * k + 3].tolist()) for k in range(h["n_mind"])]
+    state.row, state.discard, state.box = (row[_L[key]:_L[key] + h["n_" + key.lower()]].tolist()
+                                           for key in ("ROW", "DISCARD", "BOX"))
+    slots = [row[demons + i * words:demons + (i + 1) * words] for i in range(h["n_demons"])]
+    state.demons = [(int(s[0]), s[2:2 + s[1]].tolist()) for s in slots]
+    rows = [row[strength + i * _L["ROW_WORDS"]:strength + (i + 1) * _L["ROW_WORDS"]] for i in range(h["n_rows"])]
+    state.rows = [E.StrengthRow(int(r[0]), bool(r[1]), r[4:4 + r[3]].tolist(), int(r[2])) for r in rows]
+    state.completed, state.added = h["completed"], bool(h["added"])
+    state.pending = None if h["kind"] < 0 else (("suit", "row")[h["kind"]], h["value"])
+    state.result = None if h["result"] < 0 else RESULTS[h["result"]]
+    state.pile = set(np.flatnonzero(row[_L["PILE"]:_L["MIND"]]).tolist())
+    state._legal = None
+    return state
+
+
+class EmbersBatch:
+    """N Embers games as rows of the step kernel (``src/embers_step.pyx``, ``solver/openspiel/batched.py``): deals
+    of ``new_initial_state(seed)`` (numpy's shuffle of the seed, set out by the kernel), random legal actions,
+    checks, steps and chance draws (uniform over the ascending outcomes) by the kernel, one call a step; legal masks
+    and observations too."""
+
+    def __init__(self, game: Game, n: int, redeal: bool) -> None:
+        self.game = game
+        self.redeal = redeal
+        self.deck = deck_table(game)
+        self.memory = np.array([c.index for c in game.deck.memory], dtype=np.int32)
+        self.chapter = CHAPTERS.index(game.params["chapter"])
+        self.states = np.zeros((n, kernel.state_len()), dtype=np.int32)
+        self.to_act = np.zeros(n, dtype=np.int32)
+        self.picked = np.zeros(n, dtype=np.int32)
+        self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
+
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        """Deal ``new_initial_state(seed)`` into each slot; a Prologue deal lost before the first decision (EM-50:
+        no card of the row can be played) is dealt again from a seed drawn from ``rng`` when the game redeals
+        (OpenSpiel's ``redeal``, the default), else it ends at once."""
+        slots, seeds = np.asarray(slots, dtype=np.int32), np.asarray(seeds, dtype=np.int64)
+        while len(slots):
+            orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
+                               for seed in seeds])
+            kernel.deal(self.states, self.deck, slots, self.chapter, orders)
+            kernel.players(self.states, self.to_act)
+            lost = self.to_act[slots] == -4
+            if not self.redeal or not lost.any():
+                return
+            slots, seeds = slots[lost], rng.integers(2**32, 2**62, size=int(lost.sum()))
+
+    def players(self) -> np.ndarray:
+        return self.to_act.copy()
+
+    def legal_mask(self, out: np.ndarray) -> None:
+        kernel.legal_mask(self.states, self.deck, out.view(np.uint8))
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
+        kernel.random_legal(self.states, self.deck, rng.random(len(self.states)), self.picked)
+        return self.picked.astype(np.int64)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """Check and apply every slot's action, then draw its chance events, in one kernel call: -1, or the first
+        illegal slot (nothing applied)."""
+        bad = kernel.step(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32),
+                          np.ascontiguousarray(settle, dtype=np.uint8), rng.random(self.drawn.shape), self.drawn,
+                          self.to_act)
+        if bad < 0 and drawn is not None:
+            for i, outcomes in enumerate(self.drawn.tolist()):
+                drawn[i].extend(o for o in outcomes if o >= 0)
+        return bad
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        if self.apply_checked(actions, settle, rng, drawn) >= 0:
+            raise AssertionError("apply: an action checked legal was refused by the kernel")
+
+    def returns(self) -> np.ndarray:
+        won = (self.states[:, _L["result"]] == 0).astype(np.float64)
+        return np.stack([won, won], axis=1)
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        kernel.observe(self.states, self.deck, np.ascontiguousarray(players, dtype=np.int32),
+                       *(planes[p.name] for p in public_pieces(self.game)), planes["resolve"])
+
+    def state(self, slot: int) -> State:
+        return state_of_row(self.game, self.states[slot])
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> EmbersBatch:
+    """The batched environment's rules: the step kernel's rows."""
+    return EmbersBatch(game, n, redeal)

@@ -16,7 +16,7 @@ from solver.game import Facts, Game, Information, Parameter, Utility
 from solver.mnemonic import notation
 from solver.mnemonic.parts import Player
 from solver.mnemonic.rules_file import MnemonicRules, load_rules
-from solver.mnemonic.setup import new_session, new_table_state
+from solver.mnemonic.setup import entered_characters, new_session, new_table_state
 from solver.mnemonic.state import MnemonicState
 from solver.mnemonic.view import MnemonicView
 
@@ -30,10 +30,17 @@ class MnemonicGame(Game):
         "mode": Parameter("deck-burner", str, "mode of play", choices=("deck-burner", "into-the-grey")),
         "rules": Parameter("", str, "path of a rules file (empty: the shipped solver/data/mnemonic_rules.json)",
                            data_file=True),
+        "skills": Parameter("", str, "each player's character as entered at the table, / between players: a suit "
+                            "letter and a rating per skill, e.g. H3D2C2S1/H1D2C3S2; - or empty: made from the rules",
+                            example="H3D2C2S1/H1D2C3S2", per_player=True),
     }
     default_time_ms = 1000
     PLAYERS_PARAMETER = "players"
     MODE_PARAMETER = "mode"
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        entered_characters(self.params["skills"], self.rules)  # a mistyped character fails here, naming game.skills
 
     @property
     def rules(self) -> MnemonicRules:

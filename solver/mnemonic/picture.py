@@ -26,6 +26,12 @@ from solver.mnemonic.cards import parse_card, prompt
 from solver.mnemonic.text import puzzle_answer
 
 WIDTH = 960
+#: the narrow layout (``layout="narrow"``, a phone's): about a phone's width, every text at least 12 units, bigger
+#: cards, skills and cards wrapped into rows
+NARROW_WIDTH = 356
+NARROW_CARD = (30, 44)
+LAYOUTS = ("wide", "narrow")
+MIN_TEXT = 12.0
 CARD_W, CARD_H = 30, 42
 SMALL_W, SMALL_H = 24, 34
 SUIT_SYMBOLS = {"H": "\u2665", "D": "\u2666", "C": "\u2663", "S": "\u2660"}
@@ -56,9 +62,20 @@ def suit_of(code: str) -> str:
 class Picture:
     """One drawing: the document, where each target was drawn (for the hint marks), and the cursor."""
 
-    def __init__(self, height: float, title: str) -> None:
-        self.doc = Svg(WIDTH, height, title=title)
+    def __init__(self, height: float, title: str, narrow: bool = False) -> None:
+        self.narrow = narrow
+        self.width = NARROW_WIDTH if narrow else WIDTH
+        self.doc = Svg(self.width, height, title=title)
         self.anchors: dict[str, tuple[float, float, float, float]] = {}
+
+    def size(self, size: float) -> float:
+        """A font size: as given, or at least 12 in the narrow layout."""
+        return max(size, MIN_TEXT) if self.narrow else size
+
+    @property
+    def small(self) -> tuple[float, float]:
+        """The size of a small card (the discard, a hand, a Group Scene's plan)."""
+        return NARROW_CARD if self.narrow else (SMALL_W, SMALL_H)
 
     def anchor(self, target: str, box: tuple[float, float, float, float]) -> None:
         self.anchors.setdefault(target, box)
@@ -74,7 +91,7 @@ class Picture:
             self.doc.rect(x, y, w, h, fill=PAPER, stroke=colour, stroke_width=2.0, rx=4)
             self.doc.rect(x + 2, y + 2, w - 4, h * 0.42, fill=colour, rx=2, opacity=0.22)
             self.doc.text(x + w / 2, y + h * 0.27, code if suit == "J" else ("10" if rank == "T" else rank),
-                          size=h * (0.26 if suit == "J" else 0.3), fill=INK, weight="bold")
+                          size=self.size(h * (0.26 if suit == "J" else 0.3)), fill=INK, weight="bold")
             self.doc.text(x + w / 2, y + h * 0.7, symbol, size=h * 0.38, fill=colour)
         if target:
             self.anchor(target, (x, y, w, h))
@@ -115,7 +132,7 @@ class Picture:
             self.doc.rect(x, y, w, 40, fill=PAPER, stroke=colour, stroke_width=2.0, rx=6)
             self.doc.rect(x, y, 26, 40, fill=colour, rx=6)
             self.doc.text(x + 13, y + 13, SUIT_SYMBOLS[suit], size=15, fill=PAPER)
-            self.doc.text(x + 13, y + 30, suit, size=11, fill=PAPER, weight="bold")
+            self.doc.text(x + 13, y + 30, suit, size=self.size(11), fill=PAPER, weight="bold")
             self.doc.text(x + 32, y + 13, shown, size=12, anchor="start")
             for k in range(skill["rating"]):
                 self.doc.rect(x + 32 + 11 * k, y + 24, 9, 9, fill=INK, rx=2)
@@ -127,28 +144,30 @@ class Picture:
             if "injured" in status:
                 self.doc.line(x + 28, y + 4, x + w - 4, y + 36, stroke=INJURED, width=2.5)
             if flags:
-                self.doc.badge(x + w - 14, y + 12, flags, fill=INJURED if "I" in flags else COMPLICATED, size=10)
+                self.doc.badge(x + w - 14, y + 12, flags, fill=INJURED if "I" in flags else COMPLICATED,
+                               size=self.size(10))
         self.anchor(f"{player}:{target}", (x, y, w, 40))
         return w
 
 
 def svg(game: Any, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The picture of a state or a view (``hint``: a hint's JSON, drawn on it)."""
-    return draw(game, game.parse_position(position), hint, options.get("caption")).doc.render()
+    narrow = options.get("layout", "wide") == "narrow"
+    return draw(game, game.parse_position(position), hint, options.get("caption"), narrow=narrow).doc.render()
 
 
 def draw(game: Any, position: Any, hint: dict[str, Any] | None = None, caption: str | None = None,
-         badge: tuple[str, str] | None = None) -> Picture:
-    """Lay the picture out twice: once to measure its height, once to draw it."""
+         badge: tuple[str, str] | None = None, narrow: bool = False) -> Picture:
+    """Lay the picture out twice: once to measure its height, once to draw it (``narrow``: a phone's layout)."""
     height = 2000.0
     for _ in range(2):
-        pic, bottom = _draw_once(game, position, hint, caption, badge, height)
+        pic, bottom = _draw_once(game, position, hint, caption, badge, height, narrow)
         height = bottom
     return pic
 
 
 def _draw_once(game: Any, position: Any, hint: dict[str, Any] | None, caption: str | None,
-               badge: tuple[str, str] | None, height: float) -> tuple[Picture, float]:
+               badge: tuple[str, str] | None, height: float, narrow: bool) -> tuple[Picture, float]:
     data = position.to_json()
     legal = position.legal_moves() if isinstance(position, View) else [position.action_to_string(a)
                                                                         for a in position.legal_actions()]
@@ -156,29 +175,28 @@ def _draw_once(game: Any, position: Any, hint: dict[str, Any] | None, caption: s
     observer = data.get("view")
     title = f"Mnemonic ({data['mode']}), round {data['round']}" + (f", player {observer}'s view"
                                                                      if observer is not None else "")
-    pic = Picture(height, title)
-    y = _header(pic, data, actor, observer)
-    y = _scene(pic, data, y)
+    pic = Picture(height, title, narrow)
+    y = (_narrow_header if narrow else _header)(pic, data, actor, observer)
+    y = (_narrow_scene if narrow else _scene)(pic, data, y)
     for q, player in enumerate(data["players"]):
-        y = _player(pic, data, q, player, actor, observer, y)
+        y = (_narrow_player if narrow else _player)(pic, data, q, player, actor, observer, y)
     y = _entries(pic, legal, _unseen_entries(data, legal), y)
     y = _hint(pic, hint, y)
     if caption:
-        for line in _wrap(caption, 130):
+        for line in _wrap(caption, 44 if narrow else 130):
             pic.doc.text(20, y + 12, line, size=12, anchor="start", fill=INK)
             y += 18
         y += 6
     if badge:
-        difficulty_badge(pic.doc, WIDTH - 20, 64, badge[0])
-        pic.doc.text(WIDTH - 110, 64, badge[1], size=11, anchor="end", fill="#555555")
+        difficulty_badge(pic.doc, pic.width - 20, 64, badge[0])
+        pic.doc.text(pic.width - 110, 64, badge[1], size=pic.size(11), anchor="end", fill="#555555")
     return pic, y + 10
 
 
 def _header(pic: Picture, data: dict[str, Any], actor: int, observer: int | None) -> float:
     doc = pic.doc
     tally = data["tally"]
-    who = (f"{data['players'][actor]['name']} (player {actor}) decides" if actor >= 0 else
-           "the session is over" if data["phase"] == "over" else "chance: the next outcome is entered")
+    who = _whose_decision(data, actor)
     doc.text(20, 22, f"Mnemonic \u00b7 {data['mode'].replace('-', ' ').title()} \u00b7 round {data['round']}",
              size=18, anchor="start", weight="bold")
     doc.text(20, 46, f"phase {data['phase']}: {who}", size=13, anchor="start")
@@ -186,9 +204,7 @@ def _header(pic: Picture, data: dict[str, Any], actor: int, observer: int | None
     doc.text(WIDTH - 20, 22, seen, size=13, anchor="end", italic=True)
     doc.text(WIDTH - 20, 46, f"Group Scenes: {tally['victories']} won, {tally['defeats']} lost, {tally['draws']} "
                              "drawn", size=12, anchor="end")
-    pool = data.get("adversaryPool")
-    if pool is None:
-        pool = sum("complicated" in s["status"] for p in data["players"] for s in p["skills"])
+    pool = _pool_size(data)
     doc.text(20, 78, f"Adversary's pool: {pool} {'die' if pool == 1 else 'dice'}", size=13, anchor="start",
              weight="bold")
     for k in range(min(pool, 24)):
@@ -226,15 +242,7 @@ def _scene(pic: Picture, data: dict[str, Any], y: float) -> float:
         leader = data["players"][data["focus"]]["name"]
         doc.text(82, y + 20, f"{leader}'s Individual Scene: \u201c{prompt(parse_card(code))}\u201d", size=13,
                  anchor="start", weight="bold")
-        parts = []
-        if scene.get("skill"):
-            parts.append(f"skill {scene['skill']}" + (" (learned)" if scene.get("learned") else ""))
-        if scene.get("helper") is not None:
-            parts.append(f"helped by player {scene['helper']}"
-                         + (f" with {scene['helperSkill']}" if scene.get("helperSkill") else ""))
-        if scene.get("passed"):
-            parts.append("played without a roll")
-        doc.text(82, y + 44, "; ".join(parts) or "choosing a skill", size=12, anchor="start")
+        doc.text(82, y + 44, _scene_words(scene), size=12, anchor="start")
         if scene.get("roll") is not None:
             doc.text(82, y + 64, "highest die:", size=12, anchor="start")
             roll = scene["roll"]
@@ -252,16 +260,44 @@ def _scene(pic: Picture, data: dict[str, Any], y: float) -> float:
             doc.text(x + 106, y + 44, skill or "-", size=12, anchor="start")
             x += 230
     else:
-        text = {"table": "the table chooses: a Group Scene, another round, or the end",
-                "after-victory": "Victory! Another round, or the end",
-                "after-defeat": f"{data.get('lastOutcome', '')}: try again, regroup or retreat",
-                "deal": _deal_text(data), "over": "the session is over",
-                "scene-card": f"{data['players'][data['focus']]['name']} leads the next Individual Scene: a card "
-                              "from hand, or one drawn from the deck",
-                "scene-draw": f"{data['players'][data['focus']]['name']} draws the scene's card from the deck"
-                }.get(data["phase"], "")
-        doc.text(26, y + 38, text, size=14, anchor="start", weight="bold")
+        doc.text(26, y + 38, _between_scenes(data), size=14, anchor="start", weight="bold")
     return y + 86
+
+
+def _whose_decision(data: dict[str, Any], actor: int) -> str:
+    return (f"{data['players'][actor]['name']} (player {actor}) decides" if actor >= 0 else
+            "the session is over" if data["phase"] == "over" else "chance: the next outcome is entered")
+
+
+def _pool_size(data: dict[str, Any]) -> int:
+    """The Adversary's pool: as the position gives it, else one die per complicated skill (MN-22)."""
+    pool = data.get("adversaryPool")
+    return sum("complicated" in s["status"] for p in data["players"] for s in p["skills"]) if pool is None else pool
+
+
+def _scene_words(scene: dict[str, Any]) -> str:
+    """The Individual Scene so far: its skill, its helper, or that it was played without a roll."""
+    parts = []
+    if scene.get("skill"):
+        parts.append(f"skill {scene['skill']}" + (" (learned)" if scene.get("learned") else ""))
+    if scene.get("helper") is not None:
+        parts.append(f"helped by player {scene['helper']}"
+                     + (f" with {scene['helperSkill']}" if scene.get("helperSkill") else ""))
+    if scene.get("passed"):
+        parts.append("played without a roll")
+    return "; ".join(parts) or "choosing a skill"
+
+
+def _between_scenes(data: dict[str, Any]) -> str:
+    """What happens when no scene is under way (the table's choice, the deal, the next scene's card)."""
+    return {"table": "the table chooses: a Group Scene, another round, or the end",
+            "after-victory": "Victory! Another round, or the end",
+            "after-defeat": f"{data.get('lastOutcome', '')}: try again, regroup or retreat",
+            "deal": _deal_text(data), "over": "the session is over",
+            "scene-card": f"{data['players'][data['focus']]['name']} leads the next Individual Scene: a card "
+                          "from hand, or one drawn from the deck",
+            "scene-draw": f"{data['players'][data['focus']]['name']} draws the scene's card from the deck"
+            }.get(data["phase"], "")
 
 
 def chip_width(name: str) -> float:
@@ -280,14 +316,8 @@ def _player(pic: Picture, data: dict[str, Any], q: int, player: dict[str, Any], 
     cards = player.get("hand")
     rows = 1 if cards is None else 1 + max(0, (len(cards) - 1) // 24)
     height = 132 + 48 * (rows - 1)
-    doc.rect(14, y, WIDTH - 28, height, fill=FOCUS if q == actor else PANEL, rx=8,
-             stroke=INK if q == actor else None, stroke_width=1.5 if q == actor else None)
-    me = " (you)" if q == observer else ""
-    doc.text(26, y + 16, f"{q} \u00b7 {player['name']}{me}", size=13, anchor="start", weight="bold")
-    doc.text(250, y + 16, f"weavings {player['weavings']} \u00b7 extra dice {player['bonusDice']}", size=12,
-             anchor="start")
-    for k in range(player["weavings"]):
-        doc.circle(410 + 14 * k, y + 16, 5, fill=PALETTE["purple"], title="a weaving left")
+    _player_heading(pic, q, player, q == actor, q == observer, (14, y, WIDTH - 28, height), (26, y + 16),
+                    (250, y + 16), 410)
     x = 26.0
     skills = player["skills"]
     natural = sum(chip_width(s["name"]) for s in skills) + 8 * max(0, len(skills) - 1)
@@ -311,6 +341,158 @@ def _player(pic: Picture, data: dict[str, Any], q: int, player: dict[str, Any], 
     return y + height + 8
 
 
+# -- the narrow layout (a phone's) -------------------------------------------------------------------------
+def _narrow_header(pic: Picture, data: dict[str, Any], actor: int, observer: int | None) -> float:
+    """The header stacked line under line: round, whose decision, whose view, the tally, the Adversary's pool (its
+    dice in rows), then the deck and the last discards."""
+    doc = pic.doc
+    tally = data["tally"]
+    who = _whose_decision(data, actor)
+    doc.text(16, 20, f"Mnemonic \u00b7 {data['mode'].replace('-', ' ').title()} \u00b7 round {data['round']}",
+             size=16, anchor="start", weight="bold")
+    y = 44.0
+    for line in _wrap(f"phase {data['phase']}: {who}", 42):
+        doc.text(16, y, line, size=13, anchor="start")
+        y += 18
+    seen = "full state (every hand)" if observer is None else f"player {observer}'s view"
+    doc.text(16, y, seen, size=13, anchor="start", italic=True)
+    doc.text(pic.width - 16, y, f"won {tally['victories']} \u00b7 lost {tally['defeats']} \u00b7 drawn "
+                                f"{tally['draws']}", size=12, anchor="end")
+    y += 26
+    pool = _pool_size(data)
+    doc.text(16, y, f"Adversary's pool: {pool} {'die' if pool == 1 else 'dice'}", size=13, anchor="start",
+             weight="bold")
+    y += 12
+    per_row = int((pic.width - 32) // 22)
+    for k in range(min(pool, 2 * per_row)):
+        row, col = divmod(k, per_row)
+        pic.die(16 + 22 * col, y + 22 * row, 18, INK, PAPER)
+    if pool > 2 * per_row:
+        doc.text(pic.width - 16, y + 30, f"+{pool - 2 * per_row}", size=12, anchor="end")
+    y += 22 * min(2, (pool + per_row - 1) // per_row) + 8
+    deck = data.get("deckSize", len(data.get("deck", [])))
+    w, h = pic.small
+    doc.text(16, y + 8, "deck", size=12, anchor="start")
+    if deck:
+        with doc.group(target="draw", title=f"the deck: {deck} cards"):
+            pic.back(16, y + 18, 38, h + 8, label=str(deck))
+        pic.anchor("draw", (16, y + 18, 38, h + 8))
+    else:
+        doc.rect(16, y + 18, 38, h + 8, fill="none", stroke="#999999", dash="4 3", rx=3)
+        doc.text(16 + 19, y + 18 + (h + 8) / 2, "0", size=12, fill="#777777")
+    discard = data["discard"]
+    doc.text(66, y + 8, f"discard ({len(discard)})", size=12, anchor="start")
+    shown = int((pic.width - 66 - 8) // (w + 4))
+    x = 66.0
+    for entry in discard[-shown:]:
+        pic.card(x, y + 18, entry["card"], w, h, title=f"{entry['card']}, played by player {entry['by']}")
+        doc.text(x + w / 2, y + 18 + h + 10, str(entry["by"]), size=12, fill="#555555")
+        x += w + 4
+    if len(discard) > shown:
+        doc.text(pic.width - 16, y + 8, f"(+{len(discard) - shown} earlier)", size=12, anchor="end", fill="#555555")
+    return y + 18 + h + 24
+
+
+def _narrow_scene(pic: Picture, data: dict[str, Any], y: float) -> float:
+    """The scene panel with its words wrapped beside the card (or the Group Scene's plan, a player a line)."""
+    doc = pic.doc
+    scene, group = data.get("scene"), data.get("group")
+    lines: list[tuple[str, float, bool]] = []   # (text, size, bold), drawn from x = 66 beside the card
+    roll = None
+    if scene and scene.get("card"):
+        code = scene["card"]
+        leader = data["players"][data["focus"]]["name"]
+        lines += [(t, 13, True) for t in _wrap(f"{leader}'s Individual Scene: \u201c{prompt(parse_card(code))}\u201d",
+                                                34)]
+        lines += [(t, 12, False) for t in _wrap(_scene_words(scene), 38)]
+        roll = scene.get("roll")
+        height = max(74.0, 16 + 18 * len(lines) + (52 if roll is not None else 0))
+        doc.rect(8, y, pic.width - 16, height, fill=PANEL, rx=8)
+        pic.card(16, y + 8, code, 42, 58, title=f"the scene card {code}")
+        for i, (text, size, bold) in enumerate(lines):
+            doc.text(66, y + 18 + 18 * i, text, size=size, anchor="start", weight="bold" if bold else None)
+        if roll is not None:
+            top = y + 18 + 18 * len(lines)
+            doc.text(66, top + 4, "highest die:", size=12, anchor="start")
+            if roll:
+                pic.die(146, top - 7, 20, PAPER, INK, face=roll, title=f"rolled {roll}")
+            words = "6: success" if roll == 6 else "no 6: the skill is complicated unless woven"
+            for i, text in enumerate(_wrap(words, 38)):
+                doc.text(66, top + 24 + 18 * i, text, size=12, anchor="start", fill=INK)
+        return y + height + 10
+    if group:
+        w, h = pic.small
+        height = 30 + (h + 8) * len(group["cards"])
+        doc.rect(8, y, pic.width - 16, height, fill=PANEL, rx=8)
+        doc.text(16, y + 18, f"Group Scene: the plan (turn {group['turn']})", size=13, anchor="start", weight="bold")
+        for q, (card, skill) in enumerate(zip(group["cards"], group["skills"])):
+            top = y + 30 + (h + 8) * q
+            doc.text(16, top + h / 2, f"{data['players'][q]['name']}:", size=12, anchor="start")
+            if card:
+                pic.card(110, top, card, w, h)
+            doc.text(150, top + h / 2, skill or "-", size=12, anchor="start")
+        return y + height + 10
+    text = _between_scenes(data)
+    wrapped = _wrap(text, 36) if text else []
+    height = max(40.0, 16 + 20 * len(wrapped))
+    doc.rect(8, y, pic.width - 16, height, fill=PANEL, rx=8)
+    for i, line in enumerate(wrapped):
+        doc.text(16, y + 18 + 20 * i, line, size=14, anchor="start", weight="bold")
+    return y + height + 10
+
+
+def _narrow_player(pic: Picture, data: dict[str, Any], q: int, player: dict[str, Any], actor: int,
+                   observer: int | None, y: float) -> float:
+    """A player's panel: name, weavings and extra dice, skills two to a row, the hand in rows."""
+    doc = pic.doc
+    inner = pic.width - 32
+    chips: list[tuple[float, float, dict[str, Any], float]] = []  # x, y offset, skill, width
+    x, row_y = 16.0, 44.0
+    for skill in player["skills"]:
+        w = min(chip_width(skill["name"]), inner)
+        if x > 16 and x + w > 16 + inner:
+            x, row_y = 16.0, row_y + 48
+        chips.append((x, row_y, skill, w))
+        x += w + 8
+    cards = player.get("hand")
+    cw, ch = pic.small
+    per_row = int(inner // (cw + 6))
+    hand_y = row_y + 50
+    shown = player.get("handSize", 0) if cards is None else len(cards)
+    rows = min(1, shown) if cards is None else (len(cards) + per_row - 1) // per_row  # backs overlap in one row
+    height = hand_y + 16 + (ch + 10) * rows
+    _player_heading(pic, q, player, q == actor, q == observer, (8, y, pic.width - 16, height), (16, y + 16),
+                    (16, y + 34), 190)
+    for cx, cy, skill, w in chips:
+        pic.skill(cx, y + cy, skill, q, w)
+    if cards is None:
+        size = player.get("handSize", 0)
+        doc.text(16, y + hand_y + 8, f"hand: {size} hidden" if size else "hand: none", size=12, anchor="start")
+        for k in range(min(size, per_row * 2)):
+            pic.back(16 + 14 * k, y + hand_y + 20, cw, ch, title=f"{size} cards you cannot see")
+    else:
+        doc.text(16, y + hand_y + 8, f"hand ({len(cards)})" if cards else "hand: none", size=12, anchor="start")
+        for k, code in enumerate(cards):
+            row, col = divmod(k, per_row)
+            pic.card(16 + col * (cw + 6), y + hand_y + 20 + row * (ch + 10), code, cw + 4, ch + 4, target=code)
+    pic.anchor(f"player {q}", (8, y, pic.width - 16, height))
+    return y + height + 8
+
+
+def _player_heading(pic: Picture, q: int, player: dict[str, Any], deciding: bool, me: bool,
+                    box: tuple[float, float, float, float], name_at: tuple[float, float],
+                    weavings_at: tuple[float, float], dots_x: float) -> None:
+    """A player's panel (outlined when they decide), their name, and their weavings (as dots) and extra dice."""
+    doc = pic.doc
+    doc.rect(*box, fill=FOCUS if deciding else PANEL, rx=8, stroke=INK if deciding else None,
+             stroke_width=1.5 if deciding else None)
+    doc.text(*name_at, f"{q} \u00b7 {player['name']}{' (you)' if me else ''}", size=13, anchor="start", weight="bold")
+    doc.text(*weavings_at, f"weavings {player['weavings']} \u00b7 extra dice {player['bonusDice']}", size=12,
+             anchor="start")
+    for k in range(player["weavings"]):
+        doc.circle(dots_x + 14 * k, weavings_at[1], 5, fill=PALETTE["purple"], title="a weaving left")
+
+
 def _unseen_entries(data: dict[str, Any], legal: list[str]) -> list[str]:
     """Cards named by the legal entries that the picture shows nowhere else (cards the observer has not seen)."""
     shown = {c for p in data["players"] for c in p.get("hand", [])}
@@ -325,12 +507,16 @@ def _unseen_entries(data: dict[str, Any], legal: list[str]) -> list[str]:
 def _entries(pic: Picture, legal: list[str], unseen: list[str], y: float) -> float:
     doc = pic.doc
     if unseen:
-        doc.text(26, y + 12, "cards in no hand shown here: click the one played, drawn or dealt", size=12,
-                 anchor="start")
+        w, h = pic.small
+        per_row = int((pic.width - 40) // (w + 9)) if pic.narrow else 27
+        words = "cards in no hand shown here: click the one played, drawn or dealt"
+        for line in _wrap(words, 44) if pic.narrow else [words]:
+            doc.text(26, y + 12, line, size=12, anchor="start")
+            y += 18 if pic.narrow else 0
         for k, code in enumerate(unseen):
-            row, col = divmod(k, 27)
-            pic.card(26 + col * (SMALL_W + 9), y + 24 + row * 50, code, SMALL_W + 4, SMALL_H + 4, target=code)
-        y += 24 + 50 * ((len(unseen) + 26) // 27)
+            row, col = divmod(k, per_row)
+            pic.card(26 + col * (w + 9), y + 24 + row * (h + 16), code, w + 4, h + 4, target=code)
+        y += 24 + (h + 16) * ((len(unseen) + per_row - 1) // per_row)
     targets = set(pic.anchors)
     rest = [m for m in legal if not reachable(m, targets)]
     if rest:
@@ -338,7 +524,7 @@ def _entries(pic: Picture, legal: list[str], unseen: list[str], y: float) -> flo
         x = 80.0
         for move in rest:
             w = max(54.0, 7.2 * len(move) + 18)
-            if x + w > WIDTH - 20:
+            if x + w > pic.width - 20:
                 x, y = 80.0, y + 30
             x += pic.button(x, y + 4, move, move) + 16
         y += 34
@@ -362,10 +548,16 @@ def _hint(pic: Picture, hint: dict[str, Any] | None, y: float) -> float:
         doc.rect(x - 4, by - 4, w + 8, h + 8, fill="none", stroke=mark["colour"], stroke_width=4.0 - mark["rank"],
                  rx=6, opacity=mark["opacity"], dash=None if mark["rank"] == 0 else "5 3")
         if mark["rank"] == 0:  # the best move's value; the next two are numbered (their values are listed below)
-            doc.badge(x + w / 2, by - 12, value, fill=mark["colour"], size=10)
+            doc.badge(x + w / 2, by - 12, value, fill=mark["colour"], size=pic.size(10))
         else:
-            doc.circle(x - 4, by - 4, 7, fill=mark["colour"], opacity=mark["opacity"])
-            doc.text(x - 4, by - 4, str(mark["rank"] + 1), size=9, fill=PAPER, weight="bold")
+            doc.circle(x - 4, by - 4, 10 if pic.narrow else 7, fill=mark["colour"], opacity=mark["opacity"])
+            doc.text(x - 4, by - 4, str(mark["rank"] + 1), size=pic.size(9), fill=PAPER, weight="bold")
+    if pic.narrow:  # each line wrapped to the narrow picture
+        rows = [(k, part) for k, line in enumerate(lines) for part in _wrap(("hint: " if k == 0 else "") + line, 44)]
+        for i, (k, part) in enumerate(rows):
+            doc.text(16, y + 14 + 18 * i, part, size=12, anchor="start", fill=PALETTE["blue"],
+                     weight="bold" if k == 0 else None, opacity=marks[k]["opacity"] if k else None)
+        return y + 18 * len(rows) + 6
     for k, line in enumerate(lines):
         doc.text(26, y + 14 + 18 * k, ("hint: " if k == 0 else "      ") + line, size=12, anchor="start",
                  fill=PALETTE["blue"], weight="bold" if k == 0 else None, opacity=marks[k]["opacity"] if k else None)

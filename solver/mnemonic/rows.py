@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.errors import UnsupportedActionError
 from solver.game import Game
 from solver.mnemonic.cards import DECK_SIZE, SUITS
 from solver.mnemonic.model import config_of
@@ -62,7 +63,11 @@ LAYOUT = {name: value for name, value in globals().items()
 
 
 def config(game: Game) -> np.ndarray:
-    """The ``CONFIG_LEN`` int32 settings of ``game``'s rules, players and mode."""
+    """The ``CONFIG_LEN`` int32 settings of ``game``'s rules, players and mode. The kernel deals characters made from
+    the rules (``newCharacter.*``): a game with characters entered at a table (``skills``, MN-48) is refused."""
+    if game.params.get("skills"):
+        raise UnsupportedActionError("game.skills", game.params["skills"], "the batched environment deals characters "
+                                     "made from the rules; entered characters are for a session at a real table")
     state = game.new_initial_state(0)
     rules = state.rules
     out = np.zeros(CONFIG_LEN, dtype=np.int32)

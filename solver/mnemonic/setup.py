@@ -1,13 +1,15 @@
-"""New Mnemonic sessions: characters made from the rule data and the deck dealt or shuffled."""
+"""New Mnemonic sessions: characters made from the rule data (or entered by the players) and the deck dealt or
+shuffled."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import InvalidInputError
-from solver.mnemonic.cards import DECK_SIZE, SUITS, card_class
+from solver.mnemonic.cards import DECK_SIZE, SUIT_LETTERS, SUITS, card_class
 from solver.mnemonic.parts import MODES, Player, Skill
 from solver.mnemonic.rules_file import MnemonicRules
 from solver.mnemonic.state import MnemonicState
@@ -25,6 +27,50 @@ def new_character(rules: MnemonicRules, rng: np.random.Generator, name: str) -> 
             rating = int(rng.integers(rules["newCharacter.ratingMin"], rules["newCharacter.ratingMax"] + 1))
             skills.append(Skill(rules.skill_names[SUITS[suit]][k], suit, rating))
     return Player(name, skills, [], rules["weaving.perPlayer"], 0)
+
+
+_SKILL_ITEM = re.compile(r"([HDCS])(\d{1,2})")
+#: a character with no entered skills: the rule data's character (as with nothing entered)
+UNENTERED = "-"
+
+
+def entered_characters(text: str, rules: MnemonicRules, field: str = "game.skills") -> list[list[Skill] | None]:
+    """The characters the players entered (MN-48): ``/`` between players in seat order, each a list of skills as
+    a suit letter and a rating (``H3D2C2S1``; spaces allowed), or ``-`` for the rule data's character. A
+    character's k-th skill of a suit takes the k-th name of ``skillNames.<suit>``; ratings lie within
+    ``skills.minRating..maxRating`` and a character holds at most ``skills.maxPerCharacter`` skills."""
+    if not text.strip():
+        return []
+    characters: list[list[Skill] | None] = []
+    for i, part in enumerate(text.split("/")):
+        words = part.replace(" ", "")
+        if words == UNENTERED:
+            characters.append(None)
+            continue
+        where = f"{field}[{i}]"
+        if not words or re.fullmatch(f"(?:{_SKILL_ITEM.pattern})+", words, flags=re.IGNORECASE) is None:
+            raise InvalidInputError(where, part, "expected skills as a suit letter and a rating, e.g. H3D2C2S1 "
+                                                 "(H hearts, D diamonds, C clubs, S spades), or - for the rule "
+                                                 "data's character")
+        skills: list[Skill] = []
+        for letter, digits in _SKILL_ITEM.findall(words.upper()):
+            suit = SUIT_LETTERS.index(letter)
+            rating = int(digits)
+            lo, hi = rules["skills.minRating"], rules["skills.maxRating"]
+            if not lo <= rating <= hi:
+                raise InvalidInputError(where, f"{letter}{digits}", f"a rating lies between {lo} and {hi} "
+                                                                    "(rules skills.minRating, skills.maxRating)")
+            names = rules.skill_names[SUITS[suit]]
+            held = sum(1 for s in skills if s.suit == suit)
+            if held >= len(names):
+                raise InvalidInputError(where, part, f"at most {len(names)} {SUITS[suit]} skills (the names of "
+                                                     f"rules skillNames.{SUITS[suit]})")
+            skills.append(Skill(names[held], suit, rating))
+        if len(skills) > rules["skills.maxPerCharacter"]:
+            raise InvalidInputError(where, part, f"a character holds at most {rules['skills.maxPerCharacter']} "
+                                                 "skills (rules skills.maxPerCharacter)")
+        characters.append(skills)
+    return characters
 
 
 def deal(state: MnemonicState, rng: np.random.Generator) -> None:
@@ -53,13 +99,21 @@ def deal(state: MnemonicState, rng: np.random.Generator) -> None:
 
 def seated(game: MnemonicGame, players: int, mode: str, seed: int,
            rules: MnemonicRules | None = None) -> tuple[MnemonicState, np.random.Generator]:
-    """A session of ``players`` new characters made with ``seed``, nothing dealt, and the generator that made
-    them (the deal draws from it next)."""
+    """A session of ``players`` characters, nothing dealt, and the generator that made them (the deal draws from
+    it next): the characters the players entered (the game's ``skills``, MN-48), the others made with ``seed``
+    (drawn for every seat, so that entering skills changes nothing else of the session)."""
     if mode not in MODES:
         raise InvalidInputError("mode", mode, f"expected one of {', '.join(MODES)}")
     rules = rules or game.rules
     rng = np.random.default_rng(seed)
     roster = [new_character(rules, rng, f"Player {i + 1}") for i in range(players)]
+    entered = entered_characters(game.params.get("skills", ""), rules)
+    if len(entered) > players:
+        raise InvalidInputError("game.skills", game.params["skills"], f"{len(entered)} characters for {players} "
+                                                                      "players")
+    for seat, skills in enumerate(entered):
+        if skills is not None:
+            roster[seat].skills = skills
     return MnemonicState(game, rules, mode, roster), rng
 
 

@@ -761,6 +761,159 @@ def _checked(state: np.ndarray) -> bool:
                                            and 0 <= state[HOLD] <= 9 and state[HOLD_FROM] in (0, 1))
 
 
+# ---------------------------------------------------------------------- the player's own actions, packed
+A_TAKE, A_DRAW, A_PLACE, A_REVEAL, A_CLAIM, A_END = 0, 2, 10, 42, 99, 131
+#: what :func:`advance` answers: done; the state after the action is not one the packed vector follows; illegal
+STEPPED, UNPACKED, ILLEGAL = 0, 1, 2
+TURN_CAP = 1 << 20
+
+
+def _refill_due(s: list[int]) -> bool:
+    return sum(s[DECK + 1:DECK + 16]) > 0 and sum(s[ROW + 1:ROW + 16]) < s[ROW_TARGET]
+
+
+def _finish_turn(s: list[int]) -> int:
+    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start."""
+    seat = s[TO_MOVE]
+    if s[MODE] == COOP:
+        if _pile_total(s) == 0 or _legends_gone(s):
+            return UNPACKED  # the game ends
+        if seat == s[PLAYERS] - 1:
+            if not s[WROTE] and sum(s[ROW + 1:ROW + 16]):
+                return UNPACKED  # AE-38: the group discards a Legend
+            s[WROTE] = 0
+    elif _pile_total(s) == 0:
+        return UNPACKED  # AE-19: the discard pile becomes the draw pile, a card dealt on it
+    s[TO_MOVE] = (seat + 1) % s[PLAYERS]
+    s[TURN] = min(s[TURN] + 1, TURN_CAP)
+    s[PHASE] = PHASE_START
+    return STEPPED
+
+
+def _after_placement(s: list[int]) -> int:
+    """The end of the turn after a card is placed or discarded: co-op writes every Legend met (AE-37), base
+    stops at the end of the turn when a Legend can be claimed."""
+    seat = s[TO_MOVE]
+    s[HOLD] = s[HOLD_FROM] = 0
+    s[PHASE] = PHASE_START
+    if s[HID + seat] == 0:
+        return UNPACKED  # the game ends
+    met = _claimable_mask(s, seat)
+    for n in range(1, 16):
+        if s[ROW + n] and met >> (n - 1) & 1:
+            if s[MODE] != COOP:
+                s[PHASE] = PHASE_END
+                return STEPPED
+            s[ROW + n] = 0
+            s[WROTE] = 1
+    if _refill_due(s):
+        return UNPACKED
+    return _finish_turn(s)
+
+
+def _step(s: list[int], action: int) -> int:
+    """Apply the action of the player to move (``solver.aetherya.state`` action codes) to the packed state."""
+    mode, seat = s[MODE], s[TO_MOVE]
+    piles = 2 if mode == COOP else 1
+    hidden = s[HID + seat]
+    if mode not in (BASE, COOP):
+        return UNPACKED
+    if s[PHASE] == PHASE_START:
+        if A_TAKE <= action < A_TAKE + piles and s[DLEN + action] > 0:
+            if s[DLEN + action] == DISC_CAP:
+                return UNPACKED  # the vector holds the pile's last DISC_CAP cards only
+            s[HOLD] = _pop_discard(s, action)
+            s[DISC + action * DISC_CAP + s[DLEN + action]] = 0
+            s[HOLD_FROM] = 0
+            s[PHASE] = PHASE_PLACE
+            return STEPPED
+        if action == A_DRAW and _pile_total(s) > 0:
+            s[PHASE] = PHASE_DRAW
+            return STEPPED
+        return ILLEGAL
+    if s[PHASE] == PHASE_PLACE:
+        reveal = action >= A_REVEAL
+        n = action - (A_REVEAL if reveal else A_PLACE)
+        if not 0 <= n < 16 * piles:
+            return ILLEGAL
+        pile, cell = divmod(n, 16)
+        card = s[CARDS + seat * 16 + cell]
+        if reveal and not (hidden >> cell & 1 and s[HOLD_FROM] == 1):
+            return ILLEGAL
+        if not reveal and not hidden >> cell & 1 and card in (DRAGON, PORTAL, s[HOLD]):
+            return ILLEGAL
+        if s[DLEN + pile] == DISC_CAP:
+            return UNPACKED
+        if reveal:
+            _push(s, pile, s[HOLD])
+        else:
+            _push(s, pile, card)
+            s[CARDS + seat * 16 + cell] = s[HOLD]
+            s[ACC + seat] &= ~(1 << cell)
+        s[HID + seat] &= ~(1 << cell)
+        return _after_placement(s)
+    if s[PHASE] == PHASE_END and mode == BASE:
+        n = action - A_CLAIM
+        if action == A_END:
+            s[PHASE] = PHASE_START
+            return _finish_turn(s)
+        if 1 <= n <= 15 and s[ROW + n] and _claimable_mask(s, seat) >> (n - 1) & 1:
+            s[ROW + n] = 0
+            s[HELD + seat] += LEGEND_POINTS[n]
+            s[PHASE] = PHASE_START
+            if _refill_due(s):
+                return UNPACKED
+            return _finish_turn(s)  # one claim a turn: nothing is left to do
+    return ILLEGAL
+
+
+def _step_plan(s: list[int], plan) -> int:
+    for action in plan:
+        if action < 0:
+            break
+        code = _step(s, int(action))
+        if code != STEPPED:
+            return code
+    return STEPPED
+
+
+def advance(state: np.ndarray, action: int) -> int:
+    """Apply ``action`` of the player to move to the packed ``state`` in place, as ``pack`` packs the state after
+    it: 0 done, 1 the state after it is not one the vector follows, 2 not legal here (``state`` then unchanged).
+    See the kernel's docstring."""
+    if state.shape[0] != LENGTH:
+        raise ValueError("advance: expected a packed state of length 360")
+    if not _checked(state):
+        raise ValueError("advance: the packed state holds an out-of-range value")
+    s = [int(x) for x in state]
+    code = _step(s, int(action))
+    if code == STEPPED:
+        state[:] = s
+    return code
+
+
+def evaluate_plans(world: np.ndarray, plans: np.ndarray, seed: int, out: np.ndarray, status: np.ndarray,
+                   stop_age: int = -1) -> int:
+    """Each row of ``plans`` (padded with -1) applied to the packed ``world`` by :func:`advance`, then played out
+    with ``seed``: ``out[j]``, ``status[j]`` as the kernel writes them. Returns the number of turns played."""
+    m = plans.shape[0]
+    if world.shape[0] != LENGTH or out.shape[0] != m or out.shape[1] != 4 or status.shape[0] != m:
+        raise ValueError("evaluate_plans: expected world (360,), plans (m, k), out (m, 4) and status (m,) int32")
+    if not _checked(world):
+        raise ValueError("evaluate_plans: the packed world holds an out-of-range value")
+    total = 0
+    for j in range(m):
+        s = [int(x) for x in world]
+        out[j] = 0
+        status[j] = _step_plan(s, plans[j])
+        if status[j] == STEPPED:
+            rng = [0] * 4
+            _seed_streams(rng, int(seed) & MASK64, 0)
+            total += _run(s, rng, stop_age)
+            _returns(s, out[j])
+    return total
+
+
 def playout(state: np.ndarray, seed: int, out: np.ndarray, stop_age: int = -1) -> int:
     """Play the packed ``state`` (int32, length 360) to the end greedily; write each seat's return into ``out``
     (solo: ``out[0]`` the campaign score, ``out[1]`` the Legends written over the campaign).

@@ -11,9 +11,10 @@ import pytest
 
 from solver import contract
 from solver.aetherya.game import AetheryaGame
+from solver.aetherya import hints
 from solver.aetherya.hints import candidate_plans, power_stones
 from solver.aetherya.planner import local_search
-from solver.aetherya.playout import advance_to_turn_start
+from solver.aetherya.playout import advance_to_turn_start, greedy_action
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.search import Limits, SearchContext
 
@@ -296,3 +297,29 @@ def test_a_coop_hint_keeps_the_greedy_turn_unless_another_is_significantly_bette
     expected = greedy_action(state.clone(), np.random.default_rng(3))
     assert result.best.move == state.action_to_string(expected)
     assert result.best.extra.get("policyMove") is True
+
+
+@pytest.mark.parametrize("spec", [{}, {"players": 3}, {"mode": "coop"}, {"mode": "coop", "players": 4}])
+def test_plans_applied_in_the_kernel_give_the_values_of_plans_played_on_full_states(spec, monkeypatch):
+    """Issue 24: in base and co-op the hint packs each sampled world once and the kernel applies every plan to
+    the vector; a search measures exactly the values it measured with every plan played on a copy of the full
+    state and packed after it (same worlds, same random numbers), at turn starts and inside turns."""
+    rng = np.random.default_rng(11)
+    state, checked = dealt(spec, seed=5), 0
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(rng))
+            continue
+        if len(state.legal_actions()) > 1 and rng.random() < 0.4:
+            measured = []
+            for modes in (hints.PLAN_MODES, ()):
+                monkeypatch.setattr(hints, "PLAN_MODES", modes)
+                found, _ = hints.search(state, ctx(nodes=150, seed=checked), state.to_move,
+                                        lambda r, s=state: s.clone())
+                measured.append([(c.plan, c.values) for c in found])
+            assert measured[0] == measured[1]
+            checked += 1
+        state.apply_action(greedy_action(state, rng))
+    assert checked >= 3

@@ -25,11 +25,12 @@ from solver.openspiel.batched import BatchedEnv  # noqa: E402
 CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
-         ("embers(chapter=prologue)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+         ("embers(chapter=prologue)", 6, 80), ("embers(chapter=one)", 6, 120),
+         ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
 #: Mnemonic on its step kernel: every player count and both modes (one with the max_moves cap)
 CASES += [(f"mnemonic(players={players},mode={mode}{',max_moves=12' if players == 4 else ''})", 3, 40)
           for players in range(1, 7) for mode in ("deck-burner", "into-the-grey")]
-VECTORISED = ("forgotten", "memorinth", "mnemonic")
+VECTORISED = ("forgotten", "memorinth", "mnemonic", "embers")
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
@@ -129,3 +130,35 @@ def test_an_illegal_action_changes_no_slot_of_the_kernel_rules():
     actions[3] = env.random_actions(np.random.default_rng(0))[3]
     env.step(actions)
     assert ((env.moves == moves + 1) | (env.moves == 0)).all()     # played, or finished and dealt again
+
+
+def test_an_embers_deal_lost_before_the_first_decision_is_dealt_again(tmp_path):
+    """With a deck of mostly all-clear cards most Prologue deals cannot play a card (EM-50); the step kernel's rules
+    deal those slots again (``redeal``), and the games still agree with the adapter."""
+    from solver.embers.cards import DEFAULT_DECK_PATH
+    data = json.loads(DEFAULT_DECK_PATH.read_text())
+    for i, card in enumerate(data["memory"]):
+        if i % 5:
+            card["blocked"] = "...."
+    path = tmp_path / "clear.json"
+    path.write_text(json.dumps(data))
+    spec = f"embers(chapter=prologue,deck={path})"
+    game = sos.load_game(spec)
+    lost = [s for s in range(40) if game.context.game.new_initial_state(s).is_terminal()]
+    assert len(lost) > 10
+    env = BatchedEnv(spec, n=40, seed=0)
+    assert env.vectorised and (env.current_player >= 0).all()
+    test_the_batched_games_are_the_single_games(spec, 4, 20)
+
+
+@pytest.mark.parametrize("chapter", ["one", "prologue"])
+def test_an_embers_row_reads_back_as_the_adapters_state(chapter):
+    """``EmbersBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
+    demons, tainted cards, strength rows, the discard pile and the box."""
+    spec = f"embers(chapter={chapter})"
+    env, game = BatchedEnv(spec, n=4, seed=6, record=True), sos.load_game(spec)
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        for i in range(env.n):
+            assert env.rules.state(i).to_json() == sos.inner_state(_shadow(game, env, i)).to_json()
+        env.step(env.random_actions(rng))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements,
+from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements, plan_array,
                                      placements_one_by_one)
 from solver.aetherya.scoring import score_board
 from solver.kernels import aetherya_play as kernel
@@ -277,3 +277,95 @@ def test_solo_playouts_share_their_draws_whatever_the_policy_chose():
     s_a, s_b = [int(x) for x in packed], [int(x) for x in packed]
     twin._below(rng_b, 5, twin.POLICY_STREAM)  # one playout's policy makes one more random choice
     assert [twin._draw(s_a, rng_a) for _ in range(6)] == [twin._draw(s_b, rng_b) for _ in range(6)]
+
+
+def positions_under_way(spec: str, seed: int, turns: int, steps: int):
+    """The decisions of a seeded game from ``position``: its turn start and the next ``steps`` decisions of the
+    turns that follow (a card to place, the end of a turn), greedy play in between."""
+    state, rng = position(spec, seed, turns), np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(rng))
+            continue
+        if packable(state):
+            out.append(state.clone())
+        state.apply_action(greedy_action(state, rng))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(spec=st.sampled_from(["aetherya", "aetherya(players=3)", "aetherya(players=4)", "aetherya(mode=coop)",
+                             "aetherya(mode=coop,players=4)"]),
+       seed=st.integers(0, 2**32), turns=st.integers(0, 40), steps=st.integers(1, 6))
+def test_advance_gives_the_packed_state_after_the_action(spec, seed, turns, steps):
+    """Every legal action of the player to move, applied to the packed position by the kernel and by the twin,
+    gives the vector ``pack`` gives of the state after it (0); or (1) that state is a chance node, the co-op group
+    discard or the game's end, which the vector does not follow; the vector is then left as it was."""
+    for state in positions_under_way(spec, seed, turns, steps):
+        packed = pack(state)
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            got_k, got_t = packed.copy(), packed.copy()
+            code = kernel.advance(got_k, action)
+            assert code == twin.advance(got_t, action)
+            assert got_k.tolist() == got_t.tolist()
+            if code == 0:
+                assert packable(after) and got_k.tolist() == pack(after).tolist()
+            else:
+                assert code == 1 and got_k.tolist() == packed.tolist()
+                assert after.is_chance_node() or after.is_terminal() or after.phase == "legend-discard"
+
+
+def test_advance_refuses_what_the_packed_position_does_not_allow():
+    """An illegal action answers 2 and leaves the vector as it was; Objects and solo answer 1 (not followed)."""
+    state = positions_under_way("aetherya", 5, 4, 1)[0]
+    packed = pack(state)
+    for action in (-1, 5, 9, 99, 131, 5000):
+        for module in (kernel, twin):
+            got = packed.copy()
+            assert module.advance(got, action) == 2 and got.tolist() == packed.tolist()
+    for spec in ("aetherya(mode=objects)", "aetherya(mode=solo)"):
+        other = position(spec, 3, 2)
+        action = other.legal_actions()[0]
+        for module in (kernel, twin):
+            assert module.advance(pack(other), action) == 1
+    with pytest.raises(ValueError):
+        kernel.advance(np.zeros(12, np.int32), 0)
+
+
+@settings(max_examples=10, deadline=None)
+@given(spec=st.sampled_from(["aetherya", "aetherya(players=3)", "aetherya(mode=coop)"]), seed=st.integers(0, 2**32),
+       turns=st.integers(0, 30), steps=st.integers(1, 4), play_seed=st.integers(0, 2**64 - 1))
+def test_evaluate_plans_plays_out_the_packed_state_after_each_plan(spec, seed, turns, steps, play_seed):
+    """``evaluate_plans`` (kernel and twin alike): each plan's values are those of the playout of the packed state
+    after it, with the same seed; the plans the vector does not follow answer their status and zeros."""
+    under_way = positions_under_way(spec, seed, turns, steps)
+    if not under_way:  # the game ended
+        return
+    state = under_way[-1]
+    plans = [[a] for a in state.legal_actions()]
+    if state.phase == "choose":
+        for take in (a for a in state.legal_actions() if a < 2):
+            after = state.clone()
+            after.apply_action(take)
+            plans += [[take, a] for a in after.legal_actions()]
+    rows = plan_array(plans)
+    out_k, out_t = np.zeros((len(plans), 4), np.int32), np.zeros((len(plans), 4), np.int32)
+    status_k, status_t = np.zeros(len(plans), np.int32), np.zeros(len(plans), np.int32)
+    assert kernel.evaluate_plans(pack(state), rows, play_seed, out_k, status_k) == \
+        twin.evaluate_plans(pack(state), rows, play_seed, out_t, status_t)
+    assert out_k.tolist() == out_t.tolist() and status_k.tolist() == status_t.tolist()
+    for j, plan in enumerate(plans):
+        after = state.clone()
+        for action in plan:
+            after.apply_action(action)
+        if status_k[j]:
+            assert status_k[j] == 1 and not out_k[j].any()
+            continue
+        single = np.zeros(4, np.int32)
+        kernel.playout(pack(after), play_seed, single)
+        assert single.tolist() == out_k[j].tolist()

@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from solver.cli import main
+from solver.datafiles import unrestrict
 from solver.record import record_from_json
 from solver.registry import game_names, load_game
 from solver.web.seats import common_knowledge
@@ -23,7 +24,8 @@ TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
 
 @pytest.fixture
 def app(tmp_path, pile_game, engine_seat_limits):
-    return build_app(threads=2, db=tmp_path / "games.sqlite3", engine_limits=engine_seat_limits)
+    yield build_app(threads=2, db=tmp_path / "games.sqlite3", engine_limits=engine_seat_limits)
+    unrestrict()  # the board allowed only the package's data files; the tests that follow may name others
 
 
 @pytest.fixture

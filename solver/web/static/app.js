@@ -6,8 +6,10 @@ import { engine, EngineError, stream, tables } from "./api.js";
 import { choicesAt, consistentMoves, drawBoard, formatValue, movesFor, pieceOf, sequenceOf } from "./board.js";
 import { bindKeys, copyText, newLine, playInLine, renderLine } from "./navigation.js";
 import { drawGraph, renderProgress, renderTable, startReview, summary } from "./review.js";
-import { fitForTouch, revealMove } from "./touch.js";
-import { changedParameters, linkPlayersAndMode, renderParameters } from "./startform.js";
+import { fitForTouch, pictureOptions, revealMove } from "./touch.js";
+import {
+  changedParameters, fillPerPlayer, formValue, linkPlayersAndMode, renderParameters, seatLabels,
+} from "./startform.js";
 import { renderSummary } from "./summary.js";
 import { markPlaces, placeClick } from "./entry.js";
 
@@ -166,8 +168,13 @@ function playerCount() {
 }
 
 function fillSeats() {
+  const g = info($("game").value);
+  const chosen = $("seat").value;
+  const labels = seatLabels(g, playerCount(), (name) => formValue(g, name, $("players"), $("mode"), $("more-params")));
   $("seat").innerHTML = "";
-  for (let p = 0; p < playerCount(); p++) $("seat").append(new Option(`seat ${p}`, String(p)));
+  labels.forEach((label, p) => $("seat").append(new Option(label, String(p))));
+  if (chosen && Number(chosen) < labels.length) $("seat").value = chosen;
+  fillPerPlayer(g, $("more-params"), labels);
 }
 
 /** The game spec of the start form: the game's name, with its players and mode where they are not the defaults. */
@@ -382,7 +389,7 @@ let drawings = 0;
 /** The picture of a position (the text description where a game draws no picture), drawn while ``current()``. */
 async function drawInto(element, query, legal, onMoves, current = () => true) {
   try {
-    const answer = await engine(query);
+    const answer = await engine({ ...query, options: { ...query.options, ...pictureOptions() } });
     if (current()) {
       drawBoard(element, answer.svg, legal, onMoves);
       fitForTouch(element);
@@ -1108,12 +1115,15 @@ function showTab(name) {
 function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("game").addEventListener("change", fillStartFields);
+  // a parameter may rename the seats (Embers' chapter); a seat's own field (per-player parameters) does not
+  $("more-params").addEventListener("change", (event) => { if (!event.target.dataset.seat) fillSeats(); });
   $("players").addEventListener("change", () => {
     linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "players");
     fillSeats();
   });
   $("mode").addEventListener("change", () => {
-    if (linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode")) fillSeats();
+    linkPlayersAndMode(info($("game").value), $("players"), $("mode"), "mode");
+    fillSeats();  // solo may have changed the players, and a mode may rename the seats (Embers' Prologue)
   });
   $("deal").addEventListener("click", guarded(() => startGame(false)));
   $("table-start").addEventListener("click", guarded(() => startGame(true)));

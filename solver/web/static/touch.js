@@ -39,6 +39,12 @@ export function tapAreas(svg) {
   return areas;
 }
 
+/** The picture options of a ``show`` query for this screen: a phone's narrow layout (every game takes it; one
+ * without a narrow picture draws its wide one, which ``fitForTouch`` then zooms). */
+export function pictureOptions() {
+  return window.matchMedia(NARROW).matches ? { layout: "narrow" } : {};
+}
+
 /** Zoom ``element``'s picture for touch on a narrow screen and widen its small targets' tap areas. */
 export function fitForTouch(element) {
   const svg = element.querySelector("svg");

@@ -1,0 +1,44 @@
+# cython: language_level=3
+"""The layout of the packed Aetherya state (int32, ``LENGTH`` entries) the playout kernel plays on; documented in
+``solver/twins/aetherya_play.py`` and written by ``solver.aetherya.playout.pack``."""
+
+cdef enum:
+    MODE = 0
+    PLAYERS = 1
+    TO_MOVE = 2
+    TURN = 3
+    AGE = 4
+    AGE_SUM = 5
+    WROTE = 6
+    LD_POINTS = 7
+    ROW_TARGET = 8
+    FAILED = 9
+    PILE = 10
+    HID = 20
+    HELD = 24
+    ACC = 28
+    STF = 32
+    CARDS = 40
+    PHASE = 104               # 0: a turn starts; else the turn of TO_MOVE is under way (base and co-op):
+    HOLD = 105                # PHASE_DRAW a card is to be drawn and played, PHASE_PLACE the card HOLD is to be
+    HOLD_FROM = 106           # played (HOLD_FROM 0: taken from a discard pile, 1: drawn), PHASE_END the end of
+    PHASE_START = 0           # the turn is left
+    PHASE_DRAW = 1
+    PHASE_PLACE = 2
+    PHASE_END = 3
+    ROW = 110
+    DECK = 130
+    SROW = 150
+    WRIT = 170
+    DLEN = 190
+    DISC = 200
+    DISC_CAP = 80
+    LENGTH = 360
+    BASE = 0
+    OBJECTS = 1
+    COOP = 2
+    SOLO = 3
+    MAX_TURNS = 3000
+    RING_MASK = 0xF99F
+    NEG = -1073741824
+    BIG = 99
