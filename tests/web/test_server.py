@@ -327,6 +327,15 @@ def test_8_uploads_abandoned_mid_body_are_one_line_each_never_a_traceback(live_s
     assert all(r.exc_info is None for r in caplog.records)
 
 
+def accepts(port: int) -> bool:
+    """Whether something listens on ``port`` of 127.0.0.1."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
 # -- clean shutdown --------------------------------------------------------------------------------------
 @pytest.mark.serial  # a wall-clock cap
 def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(tmp_path):
@@ -340,6 +349,7 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
     try:
         assert "games are kept in" in server.stdout.readline()
         assert "web board is at" in server.stdout.readline()
+        assert wait_until(lambda: accepts(port), timeout=30)  # the line is printed just before uvicorn binds
         url = f"http://127.0.0.1:{port}"
         state = "2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S," \
                 "17M,3S | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip"
