@@ -339,12 +339,13 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
         started = time.perf_counter()
         worlds = [sample(rng) for _ in range(n)]
         seeds = [int(x) for x in rng.integers(0, 2**63, size=n)]
+        plans = plan_array([cand.plan for cand in live]) if state.mode in PLAN_MODES else None  # once a round
         done = spent = 0
         for world, seed in zip(worlds, seeds):  # world by world, so that a deadline or terminate cuts the round
             if done and _no_time_for(ctx, search_end, (time.perf_counter() - started) / done):
                 break
             count = _evaluate_paired(live, [world], [seed], player, round_no, stop=hard_stop,
-                                     keep_partial=info["worlds"] + done == 0, stop_age=stop_age)
+                                     keep_partial=info["worlds"] + done == 0, stop_age=stop_age, plans=plans)
             spent += count
             if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
                 break
@@ -416,7 +417,7 @@ def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world
 
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
                      round_no: int, stop: Callable[[], bool] | None = None, keep_partial: bool = False,
-                     stop_age: int = -1) -> int:
+                     stop_age: int = -1, plans: np.ndarray | None = None) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
     candidate's values are appended in world order (as worlds of round ``round_no``), so that candidates can be
     compared world by world.
@@ -428,19 +429,25 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     ``stop()`` is asked after each such candidate's set-up and after each world; once it is true the evaluation
     ends and nothing is appended, unless
     ``keep_partial`` (the search's very first world: better some values than none), when the candidates
-    set up so far get theirs. Returns the number of values appended."""
+    set up so far get theirs. Returns the number of values appended. ``plans``: the candidates' :func:`plan_array`
+    when the caller has it."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
     stopped = False
-    plans = plan_array([cand.plan for cand in live]) if worlds[0].mode in PLAN_MODES else None
+    if plans is None and worlds[0].mode in PLAN_MODES:
+        plans = plan_array([cand.plan for cand in live])
     for i, (world, seed) in enumerate(zip(worlds, seeds)):
         rest = list(range(len(live)))
         if plans is not None and packable(world):  # the world packed once, every plan applied in the kernel
             played, status = plan_values(world, plans, seed, stop_age)
-            for j in np.flatnonzero(status == 0).tolist():
-                results[i, j] = (float(played[j][player]), 0.0)
-            rest = np.flatnonzero(status).tolist()
+            mine = played[:, player].tolist()
+            rest = []
+            for j, left in enumerate(status.tolist()):
+                if left:
+                    rest.append(j)
+                else:
+                    results[i, j] = (float(mine[j]), 0.0)
             if not rest and stop is not None and i < len(worlds) - 1 and stop():
                 stopped = True
                 break
