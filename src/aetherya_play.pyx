@@ -13,6 +13,7 @@ from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWA
                              UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
                              score_cards, tally)
 from aetherya_needs cimport needs_of
+from aetherya_greedy cimport row_legends, best_legend
 from aetherya_packed cimport *
 
 cdef int LEGEND_POINTS[16]
@@ -64,15 +65,9 @@ cdef inline void board(const int* s, int seat, int* k) noexcept nogil:
 cdef inline int with_legends(const int* s, int total, unsigned int legends) noexcept nogil:
     """The greedy value of a board total with the Legends it meets: base and Objects, the best Legend of the row
     met; solo, 10 for each Legend of the Age still to write that is met."""
-    cdef int mode = s[MODE], best = 0, n
+    cdef int mode = s[MODE], n
     if mode == BASE or mode == OBJECTS:
-        legends &= 0x7FFF  # bit n - 1: Legend n (1..15)
-        while legends:  # the Legends met, lowest first: most boards meet none
-            n = lowest_bit(legends) + 1
-            legends &= legends - 1
-            if s[ROW + n] and LEGEND_POINTS[n] > best:
-                best = LEGEND_POINTS[n]
-        total += best
+        total += best_legend(legends & row_legends(s))
     elif mode == SOLO:
         for n in range(1, 16):
             if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
@@ -106,6 +101,7 @@ cdef int best_place_on(const int* s, int seat, int card, int* k, uint32_t* kinds
     cdef Tally tl
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
     cdef unsigned int hidden = <unsigned int>s[HID + seat], bit
+    cdef uint32_t row = row_legends(s)
     for c in range(16):
         old = k[c]
         if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
@@ -121,7 +117,7 @@ cdef int best_place_on(const int* s, int seat, int card, int* k, uint32_t* kinds
             tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &tl)
             kinds[card] &= ~bit
             kinds[old] |= bit
-            v = with_legends(s, tl.total, tl.legends)
+            v = tl.total + best_legend(tl.legends & row) if row else with_legends(s, tl.total, tl.legends)
         keep_best(v, c, &best_value, &best_cell, &ties, rng)
     value_out[0] = best_value
     return best_cell
