@@ -76,7 +76,7 @@ def positions(count: int, seed: int = 7) -> list[AetheryaState]:
 
 def _baseline_evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
                               round_no: int, stop=None, keep_partial: bool = False, stop_age: int = -1,
-                              plans=None) -> int:
+                              plans=None, consume: bool = False) -> int:
     """The hint's evaluation before issue 24 (same contract as ``hints._evaluate_paired``)."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}

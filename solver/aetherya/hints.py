@@ -345,7 +345,8 @@ def search(state: AetheryaState, ctx: SearchContext, player: int, sample: Sample
             if done and _no_time_for(ctx, search_end, (time.perf_counter() - started) / done):
                 break
             count = _evaluate_paired(live, [world], [seed], player, round_no, stop=hard_stop,
-                                     keep_partial=info["worlds"] + done == 0, stop_age=stop_age, plans=plans)
+                                     keep_partial=info["worlds"] + done == 0, stop_age=stop_age, plans=plans,
+                                     consume=True)
             spent += count
             if count < len(live):  # stopped inside the world (its values were dropped, unless it was the first)
                 break
@@ -417,7 +418,7 @@ def _no_time_for(ctx: SearchContext, search_end: float | None, seconds_per_world
 
 def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: list[int], player: int,
                      round_no: int, stop: Callable[[], bool] | None = None, keep_partial: bool = False,
-                     stop_age: int = -1, plans: np.ndarray | None = None) -> int:
+                     stop_age: int = -1, plans: np.ndarray | None = None, consume: bool = False) -> int:
     """One value per (world, candidate): the same world and random numbers for every candidate; each
     candidate's values are appended in world order (as worlds of round ``round_no``), so that candidates can be
     compared world by world.
@@ -430,7 +431,8 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     ends and nothing is appended, unless
     ``keep_partial`` (the search's very first world: better some values than none), when the candidates
     set up so far get theirs. Returns the number of values appended. ``plans``: the candidates' :func:`plan_array`
-    when the caller has it."""
+    when the caller has it; ``consume``: the worlds are not used again (the last plan a world leaves is played on
+    the world itself, not on a copy)."""
     solo = worlds[0].mode == "solo"
     results: dict[tuple[int, int], tuple[float, float]] = {}
     packed, owners, seed_list = [], [], []
@@ -453,7 +455,7 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
                 break
         for j in rest:  # on the full state: plans that end at a chance node, the group discard, the game's end
             cand = live[j]
-            w = world.clone()
+            w = world if consume and j == rest[-1] else world.clone()
             for action in cand.plan:
                 w.apply_action(action)
             if not packable(w):         # else the kernel plays the rest of the turn (base, co-op)
