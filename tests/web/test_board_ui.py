@@ -296,7 +296,7 @@ MEASURE = """() => {
 
 
 #: the games whose picture has a phone's layout (``layout="narrow"``): its text is 12 px on a phone unzoomed
-NARROW_PICTURES = {"mnemonic", "aetherya", "memorinth", "embers"}
+NARROW_PICTURES = {"mnemonic", "aetherya", "memorinth", "embers", "forgotten"}
 
 
 @pytest.mark.parametrize("game", GAMES)
