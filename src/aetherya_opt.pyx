@@ -25,7 +25,7 @@ from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWA
                              score_cards)
 
 from libc.string cimport memcpy
-from common cimport monotonic_seconds, atomic_load, atomic_store, atomic_add
+from common cimport monotonic_seconds, stream_seed, below_mod, atomic_load, atomic_store, atomic_add
 from aetherya_assignment cimport BIG, COLUMN_KINDS, hungarian_max, transport_max, dual_bound
 
 cdef extern from "<pthread.h>" nogil:
@@ -113,16 +113,6 @@ cdef int board_total(const uint8_t* k) noexcept nogil:
 
 # -- local search ------------------------------------------------------------------------------
 
-cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:
-    """xorshift64* (the same sequence as the twin)."""
-    cdef uint64_t x = state[0]
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    state[0] = x
-    return x * <uint64_t>0x2545F4914F6CDD1D
-
-
 cdef int climb(uint8_t* k, const int* movable, int n_movable, int value) noexcept nogil:
     """Best-improvement swaps of two movable cells until no swap raises the total; the final total."""
     cdef int i, j, a, b, best_a, best_b, best_value, v
@@ -156,10 +146,8 @@ cdef int iterated_local_search(const uint8_t* start, const uint8_t* locked, uint
     cdef int movable[16]
     cdef int n_movable = 0, c, value, best, kicks, kick, a, b, tries
     cdef int64_t r
-    cdef uint64_t state = seed * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>0x632BE59BD9B4E019
+    cdef uint64_t state = stream_seed(seed, 0)
     cdef uint8_t tmp
-    if state == 0:
-        state = 1
     for c in range(CELLS):
         cur[c] = start[c]
         out[c] = start[c]
@@ -179,11 +167,11 @@ cdef int iterated_local_search(const uint8_t* start, const uint8_t* locked, uint
             cur[c] = out[c]
         if n_movable < 2:
             break
-        kicks = 2 + <int>(next_random(&state) % 3)
+        kicks = 2 + below_mod(&state, 3)
         for kick in range(kicks):
             for tries in range(8):
-                a = movable[<int>(next_random(&state) % <uint64_t>n_movable)]
-                b = movable[<int>(next_random(&state) % <uint64_t>n_movable)]
+                a = movable[below_mod(&state, n_movable)]
+                b = movable[below_mod(&state, n_movable)]
                 if cur[a] != cur[b]:
                     tmp = cur[a]; cur[a] = cur[b]; cur[b] = tmp
                     break

@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,33 @@ from solver.testing import TimedLines, serving
 
 
 TOYGAME = "memory_solver_tests_toygame"
+
+
+@pytest.fixture(autouse=True)
+def _serial_when_marked(request, tmp_path_factory):
+    """Tests marked ``serial`` (wall-clock caps: a search stops at its time limit, terminate answers within
+    200 ms) run alone when pytest-xdist runs the suite on several workers: a serial test holds an exclusive
+    lock that every other test of the run holds shared, so the other workers wait between two tests; the
+    turnstile lets a waiting serial test in before the next shared holder. Without xdist there is no lock."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    import fcntl  # lazy: xdist runs on the POSIX CI only
+    run = tmp_path_factory.getbasetemp().parent  # this run's folder, shared by its workers
+    serial = request.node.get_closest_marker("serial") is not None
+    with open(run / "serial.turnstile", "a") as turnstile, open(run / "serial.lock", "a") as lock:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
+        finally:
+            if not serial:
+                fcntl.flock(turnstile, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if serial:
+                fcntl.flock(turnstile, fcntl.LOCK_UN)
 
 
 def _load_toygame():

@@ -5,6 +5,7 @@ speed), and every game folder has the same files for the same jobs."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,13 @@ NOT_IN_A_GAME = ("cli.py", "demo.py", "render.py", "describe.py", "hinting.py", 
                  "worlds.py", "rules.py", "session.py", "examples.py")
 GAME_PY_MAX_LINES = 160
 
-IMPORTS = all_imports()
 PACKAGES = {name: where for name, where in GAMES.items() if ":" not in where}
+
+
+@functools.cache
+def imports():
+    """Every import in the package, parsed once and only by the worker that runs these tests (not at collection)."""
+    return all_imports()
 
 
 def _game_of(module: str) -> str | None:
@@ -36,25 +42,25 @@ def _game_of(module: str) -> str | None:
 
 @pytest.mark.parametrize("game", sorted(PACKAGES))
 def test_a_game_never_imports_a_layer_above_it_or_another_game(game):
-    wrong = [f"{i.importer}:{i.line} imports {i.imported}" for i in IMPORTS
+    wrong = [f"{i.importer}:{i.line} imports {i.imported}" for i in imports()
              if _game_of(i.importer) == game and (i.imported.startswith(ABOVE_THE_GAMES)
                                                   or _game_of(i.imported) not in (None, game))]
     assert not wrong, "\n".join(wrong)
 
 
 def test_no_import_cycle():
-    found = cycles(IMPORTS)
+    found = cycles(imports())
     assert not found, "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_an_import_inside_a_function_says_it_is_lazy_for_start_up():
-    unexplained = [f"{i.importer}:{i.line} imports {i.imported}" for i in IMPORTS
+    unexplained = [f"{i.importer}:{i.line} imports {i.imported}" for i in imports()
                    if i.in_function and "lazy" not in i.comment.lower()]
     assert not unexplained, "\n".join(unexplained)
 
 
 def test_the_front_doors_reach_the_games_only_through_the_service():
-    wrong = [f"{i.importer}:{i.line} imports {i.imported}" for i in IMPORTS
+    wrong = [f"{i.importer}:{i.line} imports {i.imported}" for i in imports()
              if i.importer.startswith(FRONT_DOORS) and i.imported == "solver.contract"]
     assert not wrong, "\n".join(wrong)
 

@@ -16,6 +16,8 @@ from solver.fuzz import probe
 from solver.registry import game_names, load_game
 from solver.testing import TimedLines, first_decision
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 #: slack for a loaded 2-core machine on top of the documented guarantee
 SLACK_S = 1.5
 

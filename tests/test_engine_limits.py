@@ -30,6 +30,8 @@ from solver.testing import TimedLines
 
 from .test_engine_guarantees import HINT_PROBLEMS, SOLVE_PROBLEMS, decision, load_every_kernel
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 SLACK_S = 1.5
 CAP_MS = 300
 TERMINATE_S = 0.2

@@ -18,6 +18,8 @@ from solver.testing import TimedLines
 
 from .test_engine_guarantees import SLACK_S, kernels_loaded  # noqa: F401 - a fixture: kernels loaded before timing
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 #: the Memorinth state of the docs/engine.md h1 example (the issue's S)
 S = ("2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S,17M,3S | "
      "c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip")

@@ -133,6 +133,7 @@ def test_a_review_never_marks_the_hints_own_move_or_a_move_inside_the_noise(name
 
 
 # ---------------------------------------------------------------------------------------------- the whole review
+@pytest.mark.serial  # a wall-clock cap
 def test_a_review_reports_its_progress_and_shares_its_time_limit(pile_game):
     """The toy game's hint on a pile of 100 or more runs to its limits: three decisions under one 300 ms limit on
     the whole review (issue 22: a 10 s review took 100 s), each its share of the time left."""
@@ -145,6 +146,7 @@ def test_a_review_reports_its_progress_and_shares_its_time_limit(pile_game):
     assert len(result["decisions"]) == 3 and "timedOut" not in result
 
 
+@pytest.mark.serial  # a wall-clock cap
 def test_a_review_stops_at_a_servers_cap_whatever_its_node_budget(pile_game):
     """A node budget alone runs each decision to its end, but a server's cap on the whole review (``deadline``)
     stops it: the decision it cut short is left out, the review says so."""

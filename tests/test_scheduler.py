@@ -11,6 +11,8 @@ import pytest
 from solver.scheduler import (EXPIRED, SHUTDOWN, TERMINATED, ClientBusy, Closed, Job, QueueFull, Scheduler)
 from solver.testing import wait_until
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 
 class Log:
     """What happened to jobs, in order: ("ran", name), ("cancel", name, reason), ("done", name)."""

@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from solver.twins.common import MASK64, SplitMix64, stream_seed
+
 PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL, FREE = range(11)
 KINDS = 10
 CELLS = 16
 BIG = 1 << 28
 #: entries of search_layout's ``control``: the stop flag read, and the progress written (nodes, best, sequence)
 CONTROL_STOP, CONTROL_NODES, CONTROL_BEST, CONTROL_SEQUENCE = 0, 1, 2, 3
-MASK64 = (1 << 64) - 1
 DRAGON_VALUE = (0, 3, 5, 6)
 GOBLIN_SWAMP = 3
 TRIBE_ORDER = (HUMANS, ELVES, DWARVES, GOBLINS)
@@ -129,22 +130,6 @@ def board_value(kingdom: Sequence[int]) -> int:
 
 # -- local search -------------------------------------------------------------------------------
 
-class _Random:
-    """xorshift64* (the kernel's generator)."""
-
-    def __init__(self, seed: int) -> None:
-        state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
-        self.state = state or 1
-
-    def next(self) -> int:
-        x = self.state
-        x ^= x >> 12
-        x ^= (x << 25) & MASK64
-        x ^= x >> 27
-        self.state = x
-        return (x * 0x2545F4914F6CDD1D) & MASK64
-
-
 def _climb(k: list[int], movable: list[int], value: int) -> int:
     """Best-improvement swaps of two movable cells until no swap raises the total."""
     while True:
@@ -175,7 +160,7 @@ def local_search(kingdom: Sequence[int], locked: Sequence[int], seed: int, round
         raise ValueError("local_search: locked and out must have 16 entries")
     if rounds < 0:
         raise ValueError("local_search: rounds must be at least 0")
-    rng = _Random(int(seed) & MASK64)
+    rng = SplitMix64(stream_seed(int(seed) & MASK64, 0))
     movable = [c for c in range(CELLS) if not locked[c]]
     best_kingdom = list(cur)
     best = value = _board_total(cur)
@@ -186,10 +171,10 @@ def local_search(kingdom: Sequence[int], locked: Sequence[int], seed: int, round
         cur = list(best_kingdom)
         if len(movable) < 2:
             break
-        for _kick in range(2 + rng.next() % 3):
+        for _kick in range(2 + rng.below_mod(3)):
             for _try in range(8):
-                a = movable[rng.next() % len(movable)]
-                b = movable[rng.next() % len(movable)]
+                a = movable[rng.below_mod(len(movable))]
+                b = movable[rng.below_mod(len(movable))]
                 if cur[a] != cur[b]:
                     cur[a], cur[b] = cur[b], cur[a]
                     break

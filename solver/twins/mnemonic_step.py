@@ -79,8 +79,8 @@ class _ConfigGame(MnemonicGame):
     """Mnemonic with the rule set of a config (rather than of a rules file)."""
 
     def __init__(self, players: int, mode: str, rules: MnemonicRules) -> None:
+        self._rules = rules  # before the base class's checks, which read the rules
         super().__init__(players=players, mode=mode)
-        self._rules = rules
 
     @property
     def rules(self) -> MnemonicRules:

@@ -26,6 +26,8 @@ from solver.registry import load_game
 from solver.review import review
 from solver.search import Limits, SearchContext, Stopped
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 SLACK_S = 1.0
 #: the hardest hand we know for the compiled search (57 Portal layouts): about 0.7 s wall, 1.3 s CPU to prove
 #: since issue 24's kernels (3 s before), so the terminate tests send theirs soon after the first report

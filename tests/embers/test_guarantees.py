@@ -22,6 +22,8 @@ from solver.search import Limits, SearchContext, Stopped, Watch
 
 from .helpers import GAME
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 SLACK_S = 1.0
 #: a Blink of a 10-card row: CP-SAT's model takes seconds to build, the compiled search tens of seconds
 LONG = ("embers/one day=1 turn=fenrys phase=blink mind=C4@0,0;S1a@1,1 row=C3,C1b,F1a,G3,D3,S4,F2a,G2a,D2b,S2b "

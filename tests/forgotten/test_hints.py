@@ -166,6 +166,7 @@ def test_a_node_budget_gives_the_same_hint_however_the_kernel_calls_are_cut(game
     assert answers[0] == answers[1]
 
 
+@pytest.mark.serial  # a wall-clock cap
 def test_a_time_limit_is_kept_within_the_guarantee(game6):
     state = game6.new_initial_state(8)
     for time_ms in (60, 250):
@@ -175,6 +176,7 @@ def test_a_time_limit_is_kept_within_the_guarantee(game6):
         assert result.root_info["rollouts"] > 0 and result.move_infos
 
 
+@pytest.mark.serial  # a wall-clock cap
 @pytest.mark.parametrize("position", ["view", "roll"])
 def test_terminate_stops_a_tile_to_enter_or_an_erasure_roll_hint_with_interim_reports(game6, play, position):
     """The hints with nothing to decide (a flipped tile waiting to be entered, an Erasure roll) roll out in paced

@@ -23,6 +23,8 @@ from solver.review import review
 from solver.forgotten.placement import advise_placement
 from solver.search import Limits, SearchContext, Stopped
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 HUGE = 10**12
 #: the position of issue 23's generate query: best-move puzzles on a 6x4 board with 11 pairs ran 83.5 s
 ISSUE_23 = "forgotten(width=6,height=4,pairs=11)"

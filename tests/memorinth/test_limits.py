@@ -24,6 +24,8 @@ from solver.review import review
 from solver.search import Limits, SearchContext, Stopped
 from solver.validate import decode_json
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 #: slack for a loaded 2-core machine on top of the guarantee (as in tests/test_engine_guarantees.py)
 SLACK_S = 1.5
 TERMINATE_S = 0.2

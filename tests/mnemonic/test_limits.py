@@ -22,6 +22,8 @@ from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.policies import rule_of_thumb
 from solver.search import Limits, SearchContext, Stopped
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 HUGE = 2**31
 TIME_MS = 100
 SLACK = 1.5  # seconds on top of the limit

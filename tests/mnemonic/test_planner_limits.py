@@ -13,6 +13,8 @@ from solver.mnemonic.game import MnemonicGame
 from solver.search import Limits, SearchContext
 from solver.testing import TimedLines, cancelled_after
 
+pytestmark = pytest.mark.serial  # wall-clock caps: alone under pytest-xdist (tests/conftest.py)
+
 SLACK = 1.5  # seconds: a 300 ms limit must answer well within this on a loaded machine
 
 

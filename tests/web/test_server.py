@@ -337,6 +337,7 @@ def accepts(port: int) -> bool:
 
 
 # -- clean shutdown --------------------------------------------------------------------------------------
+@pytest.mark.serial  # a wall-clock cap
 def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

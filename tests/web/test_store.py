@@ -146,6 +146,7 @@ def test_moves_are_kept_in_order_and_a_stale_revision_changes_nothing(tmp_path):
     store.close()
 
 
+@pytest.mark.serial  # a wall-clock cap
 def test_ctrl_c_ends_the_open_event_streams_and_the_server_stops_at_once(tmp_path):
     server = Server(tmp_path / "games.sqlite3", free_port())
     try:

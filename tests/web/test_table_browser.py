@@ -193,6 +193,7 @@ def click_first_move(page):
             return started
 
 
+@pytest.mark.serial  # a wall-clock cap
 @pytest.mark.parametrize("game", game_names())
 def test_two_phones_see_only_their_own_seat_and_each_others_moves_within_a_second(board, chromium, game):
     url, app = board
@@ -284,6 +285,7 @@ def test_the_table_link_shows_no_seats_card(board, chromium):
         table.close()
 
 
+@pytest.mark.serial  # a wall-clock cap
 def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconnect(chromium, tmp_path):
     port = free_port()
     db = tmp_path / "games.sqlite3"

@@ -438,6 +438,7 @@ def test_the_embers_prologue_names_rowan_and_aelin(client):
 
 
 # ---------------------------------------------------------------------------------------------- events
+@pytest.mark.serial  # a wall-clock cap
 def test_a_move_reaches_the_other_seats_event_stream_within_a_second(live_server):
     url, _ = live_server
     created = httpx.post(f"{url}/api/games", json={"game": "forgotten", "seed": 1, "seats": TWO_HUMANS}).json()
