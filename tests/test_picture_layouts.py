@@ -1,7 +1,8 @@
 """Every game's picture takes the layout option (issue 22, a phone): ``show --svg --layout narrow`` on the command
 line, ``"options": {"layout": "narrow"}`` in the engine. A game whose picture has a narrow layout draws it (Mnemonic:
-about a phone's width with every text at least 12; Aetherya: one column); the others draw their wide picture; the
-wide picture is the one drawn without the option."""
+about a phone's width with every text at least 12; Aetherya: one column; Memorinth, Embers and Forgotten: one column
+356 wide, text at least 12); the others draw their wide picture; the wide picture is the one drawn without the
+option."""
 
 import io
 import json
@@ -17,7 +18,8 @@ from solver.engine import Engine
 from solver.registry import game_names, load_game
 
 GAMES = list(game_names())
-NARROW = {"mnemonic": 356, "aetherya": 272}   # the narrow picture's width, where the game draws one
+#: the narrow picture's width, where the game draws one
+NARROW = {"mnemonic": 356, "aetherya": 272, "memorinth": 356, "embers": 356, "forgotten": 356}
 
 
 def positions(game, count=12, seed=3):
@@ -58,7 +60,10 @@ def test_every_game_takes_the_layout_and_draws_wide_by_default(name):
 
 
 @pytest.mark.parametrize("spec", ["mnemonic", "mnemonic(mode=into-the-grey,players=2)", "mnemonic(players=6)",
-                                  "aetherya", "aetherya(players=4)", "aetherya(mode=objects,players=3)"])
+                                  "aetherya", "aetherya(players=4)", "aetherya(mode=objects,players=3)",
+                                  "memorinth", "memorinth(variant=master,players=4)",
+                                  "memorinth(chance_setup=true,players=3)", "embers", "embers(chapter=prologue)",
+                                  "forgotten", "forgotten(width=8,height=8)"])
 def test_the_narrow_text_is_at_least_12_px_on_a_phone(spec):
     """At 359 px (the board's frame on a 390 px phone) a narrow picture shows every text at 12 px or more with no
     zoom: drawn 359 px wide, its smallest font is 12 px."""

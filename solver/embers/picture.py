@@ -18,6 +18,8 @@ segments) and the position's legal moves (for the entry panel), so equal views g
   (``reveal 2``, ``reveal 2 S3``); every other entry (``draw``, ``stop``, ``pass``, ``here``, ``silent``,
   ``arrange ...``, ``chance ?``) is a button carrying the whole entry, and the cards a chance outcome, a reveal,
   a Day's End or a flip may name are laid out as chips carrying their ids.
+* A phone's picture (``layout="narrow"``): the same parts in one column 356 wide, no text under 12
+  (:data:`NARROW_WIDTH`).
 """
 
 from __future__ import annotations
@@ -44,13 +46,24 @@ QUARTER = 34  # a quarter of a Mind card, in pixels
 SMALL = 20  # a quarter of a card in the rows
 MARGIN = 24
 RIGHT_WIDTH = 470
+#: a phone's picture (``layout="narrow"``): one column NARROW_WIDTH wide, no text under NARROW_TEXT (``Svg.min_text``)
+#: — the header wrapped, the Mind (its quarters up to NARROW_QUARTER, smaller for a wide Mind but never under
+#: MIN_QUARTER), then the rows, the Resolve, the piles, the entries and the hint, each wrapped to the width
+NARROW_WIDTH = 356.0
+NARROW_TEXT = 12.0
+NARROW_MARGIN = 12.0
+NARROW_QUARTER = 36.0
+MIN_QUARTER = 26.0  # a card's label (0.46 of a quarter) stays 12
+LAYOUTS = ("wide", "narrow")
 
 
 class Picture:
     """One picture of a position (its JSON) with an optional hint."""
 
     def __init__(self, game: Any, data: dict[str, Any], legal: list[str], hint: dict[str, Any] | None,
-                 extra_adds: list[tuple[str, int, int]] | None = None, title: str | None = None) -> None:
+                 extra_adds: list[tuple[str, int, int]] | None = None, title: str | None = None,
+                 narrow: bool = False) -> None:
+        self.narrow = narrow
         self.game = game
         self.deck = game.deck
         self.data = data
@@ -61,6 +74,13 @@ class Picture:
         self.mind = [_entry(e) for e in data.get("mind", [])]
         self.extra = extra_adds or []
         self.title = title
+        #: a Mind quarter's side, and the panel's width
+        self.q, self.panel_w = QUARTER, RIGHT_WIDTH
+        if narrow:
+            bounds = self.mind_bounds()
+            columns = max(8, bounds[2] - bounds[0] + 1)
+            self.q = int(max(MIN_QUARTER, min(NARROW_QUARTER, (NARROW_WIDTH - 2 * NARROW_MARGIN) // columns)))
+            self.panel_w = int(NARROW_WIDTH - 2 * NARROW_MARGIN)
 
     # -- cards --------------------------------------------------------------------------------------------
     def card(self, name: str) -> Any:
@@ -81,7 +101,8 @@ class Picture:
             if card.is_demon:
                 doc.rect(x, y, 2 * q, 2 * q, fill=DEMON, stroke=colour, stroke_width=3, rx=4)
                 doc.text(x + q, y + q * 0.72, card.id, size=q * 0.62, fill=PAPER, weight="bold")
-                doc.text(x + q, y + q * 1.38, "demon", size=q * 0.42, fill=PAPER)
+                if q * 0.42 >= doc.min_text:  # too long for a phone's small card: its title and row say it
+                    doc.text(x + q, y + q * 1.38, "demon", size=q * 0.42, fill=PAPER)
                 return
             for s, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
                 qx, qy = x + dx * q, y + dy * q
@@ -110,11 +131,13 @@ class Picture:
 
     # -- the whole picture -----------------------------------------------------------------------------------
     def draw(self) -> Svg:
+        if self.narrow:
+            return self.draw_narrow()
         bounds = self.mind_bounds()
-        mind_w = max(8, bounds[2] - bounds[0] + 1) * QUARTER
+        mind_w = max(8, bounds[2] - bounds[0] + 1) * self.q
         left_w = mind_w + MARGIN
         panel_x = left_w + 2 * MARGIN
-        width = panel_x + RIGHT_WIDTH + MARGIN
+        width = panel_x + self.panel_w + MARGIN
         scratch = Svg(width, 10)  # a first pass measures the height
         bottom = max(self.draw_mind(scratch, MARGIN, 104, bounds), self.draw_panel(scratch, panel_x, 76))
         doc = Svg(width, bottom + MARGIN, title=self.title or self.caption())
@@ -122,6 +145,59 @@ class Picture:
         self.draw_mind(doc, MARGIN, 104, bounds)
         self.draw_panel(doc, panel_x, 76)
         return doc
+
+    def draw_narrow(self) -> Svg:
+        """The phone's picture: the header, the Mind, then the panel's parts, in one column."""
+        bounds = self.mind_bounds()
+        mind_w = max(8, bounds[2] - bounds[0] + 1) * self.q
+        width = max(NARROW_WIDTH, mind_w + 2 * NARROW_MARGIN)
+        height = 10.0
+        for _ in range(2):  # a first pass measures the height
+            doc = Svg(width, height, title=self.title or self.caption())
+            doc.min_text = NARROW_TEXT
+            y = self.header_narrow(doc) + 34
+            y = self.draw_mind(doc, NARROW_MARGIN, y, bounds) + 12
+            height = self.draw_panel(doc, NARROW_MARGIN, y) + NARROW_MARGIN
+        return doc
+
+    def header_narrow(self, doc: Svg) -> float:
+        """The header's lines wrapped to the phone's width; returns where they end."""
+        y = 18.0
+        for line in _wrap(f"Embers of Memory · {self.chapter()}", 30):
+            doc.text(NARROW_MARGIN, y, line, size=16, anchor="start", weight="bold")
+            y += 20
+        for line in _wrap(self.status(), 44):
+            doc.text(NARROW_MARGIN, y, line, size=13, anchor="start")
+            y += 17
+        doc.badge(NARROW_MARGIN, y + 4, self.viewer(), fill=PALETTE["purple"] if "view" in self.data else INK,
+                  anchor="start", size=12)
+        y += 24
+        if self.marks:
+            best = self.marks[0]
+            for line in _wrap(f"hint: {best['move']} ({format_value(best['value'], self.meaning)})", 40):
+                doc.text(NARROW_MARGIN, y, line, size=13, anchor="start", fill=best["colour"], weight="bold")
+                y += 17
+        return y
+
+    def status(self) -> str:
+        """Whose turn and the phase, or the result."""
+        data = self.data
+        if data.get("result"):
+            return f"Game over: {data['result']}"
+        phase = data.get("phase", "")
+        status = f"{str(data.get('turn', '')).capitalize()}'s turn · phase {phase}: {PHASE_WORDS.get(phase, phase)}"
+        pending = data.get("pending") or {}
+        if "suit" in pending:
+            status += f" (after a {pending['suit']} relive)"
+        elif "row" in pending:
+            status += f" (a card joined row {pending['row']})"
+        return status
+
+    def viewer(self) -> str:
+        """Whose view the picture is, or that it shows every card."""
+        data = self.data
+        return (f"{str(data.get('role', '')).capitalize()}'s view (player {data['view']})" if "view" in data
+                else "full state: every card shown")
 
     def caption(self) -> str:
         data = self.data
@@ -137,21 +213,9 @@ class Picture:
     def header(self, doc: Svg, width: float) -> None:
         data = self.data
         doc.text(MARGIN, 24, f"Embers of Memory · {self.chapter()}", size=18, anchor="start", weight="bold")
-        turn = str(data.get("turn", "")).capitalize()
-        phase = data.get("phase", "")
-        if data.get("result"):
-            status = f"Game over: {data['result']}"
-        else:
-            status = f"{turn}'s turn · phase {phase}: {PHASE_WORDS.get(phase, phase)}"
-            pending = data.get("pending") or {}
-            if "suit" in pending:
-                status += f" (after a {pending['suit']} relive)"
-            elif "row" in pending:
-                status += f" (a card joined row {pending['row']})"
-        doc.text(MARGIN, 50, status, size=14, anchor="start")
-        who = (f"{str(data.get('role', '')).capitalize()}'s view (player {data['view']})" if "view" in data
-               else "full state: every card shown")
-        doc.badge(width - MARGIN, 24, who, fill=PALETTE["purple"] if "view" in data else INK, anchor="end", size=12)
+        doc.text(MARGIN, 50, self.status(), size=14, anchor="start")
+        doc.badge(width - MARGIN, 24, self.viewer(), fill=PALETTE["purple"] if "view" in data else INK, anchor="end",
+                  size=12)
         if self.marks:
             best = self.marks[0]
             doc.text(width - MARGIN, 50, f"hint: {best['move']} ({format_value(best['value'], self.meaning)})",
@@ -177,20 +241,20 @@ class Picture:
     def draw_mind(self, doc: Svg, ox: float, oy: float, bounds: tuple[int, int, int, int]) -> float:
         """The Mind at ``(ox, oy)``; returns the bottom of what was drawn."""
         x0, y0, x1, y1 = bounds
-        w, h = (max(8, x1 - x0 + 1)) * QUARTER, (max(8, y1 - y0 + 1)) * QUARTER
+        w, h = (max(8, x1 - x0 + 1)) * self.q, (max(8, y1 - y0 + 1)) * self.q
         doc.text(ox, oy - 24, "Aelin's Mind", size=14, anchor="start", weight="bold")
         doc.text(ox + 100, oy - 24, "later cards lie on top", size=12, anchor="start")
         doc.rect(ox, oy, w, h, fill="#F4F1EA", stroke="#CCC6B8", stroke_width=1, rx=6)
 
         def at(qx: int, qy: int) -> tuple[float, float]:
-            return ox + (qx - x0) * QUARTER, oy + (qy - y0) * QUARTER
+            return ox + (qx - x0) * self.q, oy + (qy - y0) * self.q
 
         # the coordinates of the moves (``add C4@X,Y``: the card's top-left quarter), as on a chess board's edges:
         # x along the top row and y down the left column, both in the empty ring of quarters around the cards
-        for qx in range(x0 + 1, x0 + w // QUARTER):
-            doc.text(at(qx, y0)[0] + QUARTER / 2, oy + 10, qx, size=9, fill=COORDINATES)
-        for qy in range(y0 + 1, y0 + h // QUARTER):
-            doc.text(ox + 9, at(x0, qy)[1] + QUARTER / 2, qy, size=9, fill=COORDINATES)
+        for qx in range(x0 + 1, x0 + w // self.q):
+            doc.text(at(qx, y0)[0] + self.q / 2, oy + 10, qx, size=9, fill=COORDINATES)
+        for qy in range(y0 + 1, y0 + h // self.q):
+            doc.text(ox + 9, at(x0, qy)[1] + self.q / 2, qy, size=9, fill=COORDINATES)
 
         cards = self.mind + [(c, x, y) for c, x, y in self.extra]
         covered = []
@@ -202,9 +266,9 @@ class Picture:
             shows = any(visible)
             if not shows:
                 covered.append((name, px, py))
-            self.draw_card(doc, px, py, QUARTER, name, visible, target=name if shows else None, shadow=k > 0)
+            self.draw_card(doc, px, py, self.q, name, visible, target=name if shows else None, shadow=k > 0)
         for name, px, py in covered:  # a card covered completely: its outline, dashed, on top
-            doc.rect(px + 2, py + 2, 2 * QUARTER - 4, 2 * QUARTER - 4, fill="none",
+            doc.rect(px + 2, py + 2, 2 * self.q - 4, 2 * self.q - 4, fill="none",
                      stroke=SUIT_COLOURS.get(name[0].upper(), INK), stroke_width=1.5, dash="4 3", opacity=0.9)
         for mark in reversed(self.marks):
             move = mark["move"]
@@ -212,22 +276,22 @@ class Picture:
                 name, x, y = _entry(move.split()[1])
                 px, py = at(x, y)
                 if mark["rank"] == 0:  # the best add as a ghost card where it would lie
-                    self.draw_card(doc, px, py, QUARTER, name, opacity=0.6, dashed=True)
-                doc.rect(px - 3, py - 3, 2 * QUARTER + 6, 2 * QUARTER + 6, fill="none", stroke=mark["colour"],
+                    self.draw_card(doc, px, py, self.q, name, opacity=0.6, dashed=True)
+                doc.rect(px - 3, py - 3, 2 * self.q + 6, 2 * self.q + 6, fill="none", stroke=mark["colour"],
                          stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
                          dash=None if mark["rank"] == 0 else "6 4",
                          cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
-                self.value_badge(doc, px + 2 * QUARTER + 2, py - 6, mark)
+                self.value_badge(doc, px + 2 * self.q + 2, py - 6, mark)
             elif move.startswith(("take ", "keep ")):
                 for name in move.split()[1].split(","):
                     place = next(((x, y) for c, x, y in self.mind if c == name), None)
                     if place is None:
                         continue
                     px, py = at(*place)
-                    doc.rect(px - 3, py - 3, 2 * QUARTER + 6, 2 * QUARTER + 6, fill="none", stroke=mark["colour"],
+                    doc.rect(px - 3, py - 3, 2 * self.q + 6, 2 * self.q + 6, fill="none", stroke=mark["colour"],
                              stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
                              cls=f"hint hint-{mark['rank'] + 1}", title=f"hint {mark['rank'] + 1}: {move}")
-                    self.value_badge(doc, px + 2 * QUARTER, py - 4, mark)
+                    self.value_badge(doc, px + 2 * self.q, py - 4, mark)
         self.draw_spots(doc, at)  # above the hint's ghost card: the places stay visible and clickable
         caption_y = oy + h + 18
         legend = [("clear", TINTS["C"]), ("blocked", BLOCKED)]
@@ -238,17 +302,18 @@ class Picture:
             x += 80
         doc.text(x, caption_y, f"{len(self.mind)} card{'' if len(self.mind) == 1 else 's'}", size=12,
                  anchor="start")
-        if covered:
-            doc.text(ox, caption_y + 20, "covered completely (dashed): " + ", ".join(c for c, _, _ in covered),
-                     size=12, anchor="start")
-        bottom = caption_y + (28 if covered else 8)
+        lines = _wrap("covered completely (dashed): " + ", ".join(c for c, _, _ in covered),
+                      44 if self.narrow else 1000) if covered else []
+        for i, line in enumerate(lines):
+            doc.text(ox, caption_y + 20 + 17 * i, line, size=12, anchor="start")
+        bottom = caption_y + (28 + 17 * (len(lines) - 1) if covered else 8)
         if self.extra:
             doc.text(ox, bottom + 12, "answer: the cards added are the last "
                      f"{len(self.extra)}, numbered in order", size=12, anchor="start")
             bottom += 20
             for n, (name, x, y) in enumerate(self.extra, 1):
                 px, py = at(x, y)
-                doc.badge(px + 2 * QUARTER - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
+                doc.badge(px + 2 * self.q - 2, py + 4, str(n), fill=PALETTE["purple"], size=11)
         return bottom
 
     def spots(self) -> dict[tuple[int, int], list[str]]:
@@ -268,15 +333,16 @@ class Picture:
             colours = {SUIT_COLOURS.get(n[0].upper(), INK) for n in names}
             colour = colours.pop() if len(colours) == 1 else PALETTE["purple"]
             with doc.group(target=f"{x},{y}", cls="spot", title=f"add here ({x},{y}): {', '.join(names)}"):
-                doc.rect(px + QUARTER / 2 + 2, py + QUARTER / 2 + 2, QUARTER - 4, QUARTER - 4, fill=PAPER,
-                         stroke=colour, stroke_width=2, rx=QUARTER / 2 - 2, opacity=0.85, dash="4 2")
-                doc.text(px + QUARTER, py + QUARTER, "+" if len(names) == 1 else str(len(names)), size=14,
+                doc.rect(px + self.q / 2 + 2, py + self.q / 2 + 2, self.q - 4, self.q - 4, fill=PAPER,
+                         stroke=colour, stroke_width=2, rx=self.q / 2 - 2, opacity=0.85, dash="4 2")
+                doc.text(px + self.q, py + self.q, "+" if len(names) == 1 else str(len(names)), size=14,
                          fill=colour, weight="bold")
 
     def value_badge(self, doc: Svg, x: float, y: float, mark: dict[str, Any], anchor: str = "middle") -> None:
         """The best move's value on the board; the next two get their rank (their values are listed)."""
         text = format_value(mark["value"], self.meaning) if mark["rank"] == 0 else f"#{mark['rank'] + 1}"
-        doc.badge(x, y, text, fill=mark["colour"], opacity=max(mark["opacity"], 0.6), size=10, anchor=anchor)
+        doc.badge(x, y, text, fill=mark["colour"], opacity=max(mark["opacity"], 0.6), size=max(10, doc.min_text),
+                  anchor=anchor)
 
     # -- the right-hand panel -------------------------------------------------------------------------------
     def draw_panel(self, doc: Svg, x: float, y: float) -> float:
@@ -295,7 +361,8 @@ class Picture:
         y = self.section(doc, x, y, "Hint")
         for mark in self.marks:
             value = format_value(mark["value"], self.meaning)
-            lines = _wrap(f"{mark['rank'] + 1}. {mark['move']} ({value}): {mark['info'].get('why', '')}", 62)
+            lines = _wrap(f"{mark['rank'] + 1}. {mark['move']} ({value}): {mark['info'].get('why', '')}",
+                          42 if self.narrow else 62)
             for i, line in enumerate(lines[:3]):
                 doc.text(x + (0 if i == 0 else 14), y + 8, line, size=12, anchor="start", fill=mark["colour"],
                          opacity=max(mark["opacity"], 0.6), weight="bold" if mark["rank"] == 0 else None)
@@ -309,53 +376,63 @@ class Picture:
     def draw_memory_row(self, doc: Svg, x: float, y: float) -> float:
         row = self.data.get("row", [])
         y = self.section(doc, x, y, "Memory row" + ("" if row else ": empty"))
+        per_line = int(self.panel_w + 12) // (2 * SMALL + 12) if self.narrow else len(row)
+        line_h = 2 * SMALL + 24
         for i, name in enumerate(row):
-            px = x + i * (2 * SMALL + 12)
-            if px + 2 * SMALL > x + RIGHT_WIDTH:
+            px = x + i % per_line * (2 * SMALL + 12)
+            top = y + i // per_line * line_h
+            if px + 2 * SMALL > x + self.panel_w:
                 break
-            self.draw_card(doc, px, y, SMALL, name, target=name)
+            self.draw_card(doc, px, top, SMALL, name, target=name)
             for mark in self.marks:
                 move = mark["move"]
                 if move in (f"discard {name}",) or (move.startswith(f"add {name}@") and mark["rank"] == 0):
-                    doc.rect(px - 3, y - 3, 2 * SMALL + 6, 2 * SMALL + 6, fill="none", stroke=mark["colour"],
+                    doc.rect(px - 3, top - 3, 2 * SMALL + 6, 2 * SMALL + 6, fill="none", stroke=mark["colour"],
                              stroke_width=3.5 if mark["rank"] == 0 else 2.5, rx=4, opacity=mark["opacity"],
                              cls=f"hint hint-{mark['rank'] + 1}" if move.startswith("discard") else "hint-card",
                              title=f"hint {mark['rank'] + 1}: {move}")
                     if move.startswith("discard"):
                         label = "discard" + (f" {format_value(mark['value'], self.meaning)}" if mark["rank"] == 0
                                              else f" (#{mark['rank'] + 1})")
-                        doc.badge(px + SMALL, y + 2 * SMALL + 10, label, fill=mark["colour"],
-                                  opacity=max(mark["opacity"], 0.6), size=9)
+                        doc.badge(px + SMALL, top + 2 * SMALL + 10, label, fill=mark["colour"],
+                                  opacity=max(mark["opacity"], 0.6), size=max(9, doc.min_text))
+        y += line_h * ((len(row) - 1) // per_line) if row else 0
         return y + 2 * SMALL + (24 if any(m["move"].startswith("discard") for m in self.marks) else 10)
 
     def draw_demons(self, doc: Svg, x: float, y: float) -> float:
         demons = self.data.get("demons", [])
         y = self.section(doc, x, y, "Demon row" + ("" if demons else ": no demon"))
+        pitch = 110 if self.narrow else 118
+        per_line = int(self.panel_w) // pitch if self.narrow else len(demons)
         for i, entry in enumerate(demons):
-            px = x + i * 118
-            self.draw_card(doc, px, y, SMALL, entry["demon"])
+            px, top = x + i % per_line * pitch, y + i // per_line * (2 * SMALL + 10)
+            self.draw_card(doc, px, top, SMALL, entry["demon"])
             tainted = entry.get("tainted", [])
-            doc.text(px + 2 * SMALL + 6, y + 10, f"{len(tainted)} tainted", size=11, anchor="start")
+            doc.text(px + 2 * SMALL + 6, top + 10, f"{len(tainted)} tainted", size=11, anchor="start")
             if tainted:
-                doc.text(px + 2 * SMALL + 6, y + 26, ",".join(tainted)[:9], size=10, anchor="start",
+                doc.text(px + 2 * SMALL + 6, top + 26, ",".join(tainted)[:9], size=10, anchor="start",
                          title="tainted: " + ", ".join(tainted))
-        return y + (2 * SMALL + 10 if demons else 0)
+        return y + (2 * SMALL + 10) * -(-len(demons) // per_line) if demons else y
 
     def draw_resolve(self, doc: Svg, x: float, y: float) -> float:
         data = self.data
         rows = data.get("resolve", [])
         y = self.section(doc, x, y, "Aelin's Resolve and strength rows" if rows else "Aelin's Resolve: not dealt yet")
-        if rows:
+        if rows and self.narrow:  # the note on a line of its own
+            doc.text(x, y, "(the Resolve card at the right)", size=11, anchor="start")
+            y += 18
+        elif rows:
             doc.text(x + 264, y - 12, "(the Resolve card at the right)", size=11, anchor="start")
         completed = data.get("completed", 0)
         phase = data.get("phase")
         arrange = next((m for m in self.marks if m["move"].startswith("arrange ") and m["rank"] == 0), None)
+        pitch = 80 if self.narrow else 62  # narrow: the row's state on a line under its cards
         for i, row in enumerate(rows):
-            top = y + i * 62
+            top = y + i * pitch
             target = str(i + 1) if phase == "reveal" else None
             mark = "complete" if i < completed else ("current" if i == completed else "")
             with doc.group(target=target, title=f"strength row {i + 1}" + (f" ({mark})" if mark else "")):
-                doc.rect(x - 4, top - 4, RIGHT_WIDTH, 2 * SMALL + 16, fill="#EEF3F7" if mark == "current"
+                doc.rect(x - 4, top - 4, self.panel_w, pitch - 6, fill="#EEF3F7" if mark == "current"
                          else PAPER, stroke="#B8C4CE", stroke_width=1, rx=5)
                 doc.text(x + 4, top + SMALL, f"{i + 1}", size=16, anchor="start", weight="bold")
                 cards = list(reversed(row.get("cards", [])))
@@ -378,19 +455,22 @@ class Picture:
                     state += f", at least {row['atLeast']}"
                 doc.text(px + 2 * SMALL + 8, top + 9, text + (" ✓" if i < completed else ""), size=13,
                          anchor="start", weight="bold")
-                doc.text(px + 2 * SMALL + 8, top + 27, state + (" · current" if mark == "current" else ""),
-                         size=11, anchor="start")
+                state += " · current" if mark == "current" else ""
+                if self.narrow:
+                    doc.text(x + 24, top + 2 * SMALL + 12, state, size=11, anchor="start")
+                else:
+                    doc.text(px + 2 * SMALL + 8, top + 27, state, size=11, anchor="start")
             for m in self.marks:
                 if m["move"].split()[:2] == ["reveal", str(i + 1)]:
-                    doc.rect(x - 6, top - 6, RIGHT_WIDTH + 4, 2 * SMALL + 20, fill="none", stroke=m["colour"],
+                    doc.rect(x - 6, top - 6, self.panel_w + 4, pitch - 2, fill="none", stroke=m["colour"],
                              stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=6, opacity=m["opacity"],
                              cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {m['move']}")
-                    self.value_badge(doc, x + RIGHT_WIDTH - 20, top - 4, m)
+                    self.value_badge(doc, x + self.panel_w - 20, top - 4, m)
         if arrange is not None:
-            doc.text(x, y + len(rows) * 62 + 4, "hint: top to bottom " + arrange["move"].split()[1],
+            doc.text(x, y + len(rows) * pitch + 4, "hint: top to bottom " + arrange["move"].split()[1],
                      size=12, anchor="start", fill=arrange["colour"], weight="bold")
-            return y + len(rows) * 62 + 16
-        return y + len(rows) * 62
+            return y + len(rows) * pitch + 16
+        return y + len(rows) * pitch
 
     def draw_piles(self, doc: Svg, x: float, y: float) -> float:
         data = self.data
@@ -400,12 +480,12 @@ class Picture:
         y = self.section(doc, x, y, "Piles")
         for i, (label, count, names) in enumerate((("deck", deck, None), ("discard", len(discard), discard),
                                                    ("box (out of the game)", len(box), box))):
-            px = x + i * 150
-            doc.rect(px, y, 34, 44, fill=PAPER if i else "#5B5B7A", stroke=INK, stroke_width=1, rx=4,
+            px, top = (x + i % 2 * 150, y + i // 2 * 52) if self.narrow else (x + i * 150, y)
+            doc.rect(px, top, 34, 44, fill=PAPER if i else "#5B5B7A", stroke=INK, stroke_width=1, rx=4,
                      title=(f"{label}: " + ", ".join(names)) if names else label)
-            doc.text(px + 17, y + 22, str(count), size=15, fill=INK if i else PAPER, weight="bold")
-            doc.text(px + 40, y + 22, label, size=12, anchor="start")
-        return y + 54
+            doc.text(px + 17, top + 22, str(count), size=15, fill=INK if i else PAPER, weight="bold")
+            doc.text(px + 40, top + 22, label, size=12, anchor="start")
+        return y + (106 if self.narrow else 54)
 
     # -- entries that have no place on the board ----------------------------------------------------------------
     def entry_buttons(self) -> tuple[list[str], list[str]]:
@@ -439,27 +519,29 @@ class Picture:
         text = {"draw": "the card drawn", "deal": "the card dealt", "dayend": "Aelin's Resolve cards, shown",
                 "flip": "the Resolve card turned", "reveal": "the Resolve card turned (click its row)"}
         y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move")) + 4  # room for the hint's badges
+        per_line, button_w, chars = (2, 158, 22) if self.narrow else (4, 108, 16)  # narrow: wider buttons
         for i, move in enumerate(buttons):
-            px, py = x + (i % 4) * 116, y + (i // 4) * 36
+            px, py = x + (i % per_line) * (button_w + 8), y + (i // per_line) * 36
             with doc.group(target=move, title=move):  # the label is part of the button: a click on it counts
-                doc.rect(px, py, 108, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
-                doc.text(px + 54, py + 13, move if len(move) <= 16 else move[:15] + "…", size=12)
+                doc.rect(px, py, button_w, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
+                doc.text(px + button_w / 2, py + 13, move if len(move) <= chars else move[:chars - 1] + "…", size=12)
             for m in self.marks:
                 if m["move"] == move:
-                    doc.rect(px - 3, py - 3, 114, 32, fill="none", stroke=m["colour"],
+                    doc.rect(px - 3, py - 3, button_w + 6, 32, fill="none", stroke=m["colour"],
                              stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=8, opacity=m["opacity"],
                              cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {move}")
-                    self.value_badge(doc, px + 104, py - 1, m, anchor="end")  # inside the button's width
-        y += 36 * ((len(buttons) + 3) // 4)
+                    self.value_badge(doc, px + button_w - 4, py - 1, m, anchor="end")  # inside the button's width
+        y += 36 * -(-len(buttons) // per_line)
+        per_line = int(self.panel_w + 6) // 46 if self.narrow else 10
         for i, name in enumerate(chips):
-            px, py = x + (i % 10) * 46, y + (i // 10) * 34
+            px, py = x + (i % per_line) * 46, y + (i // per_line) * 34
             card = self.card(name)
             colour = DEMON if card.is_demon else SUIT_COLOURS.get(name[0].upper(), INK)
             with doc.group(target=name, title=f"{name}: " + (f"demon of {card.suit_name}" if card.is_demon else
                                                              f"{card.suit_name} {card.strength}")):
                 doc.rect(px, py, 40, 26, fill=colour, stroke=INK, stroke_width=1, rx=5)
                 doc.text(px + 20, py + 13, name, size=12, fill=PAPER, weight="bold")
-        return y + 34 * ((len(chips) + 9) // 10)
+        return y + 34 * -(-len(chips) // per_line)
 
 
 def _entry(text: str) -> tuple[str, int, int]:
@@ -478,17 +560,18 @@ def _pattern(mask: int) -> str:
 
 def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The Mind in its layers, the rows, the Resolve, demons and piles, drawn from ``position.to_json()``."""
-    if options:
-        key = sorted(options)[0]
-        raise InvalidInputError(f"options.{key}", options[key], "Embers pictures take no options")
-    return position_svg(game, position, hint)
+    layout = options.pop("layout", "wide")
+    if options or layout not in LAYOUTS:
+        key = sorted(options)[0] if options else "layout"
+        raise InvalidInputError(f"options.{key}", options.get(key, layout), "Embers pictures take only a layout")
+    return position_svg(game, position, hint, narrow=layout == "narrow")
 
 
-def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None) -> str:
-    """The picture of a state or a view, from its JSON (and the legal moves of that JSON)."""
+def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None, narrow: bool = False) -> str:
+    """The picture of a state or a view, from its JSON (and the legal moves of that JSON); ``narrow``: a phone's."""
     data = position.to_json()
     legal = _legal_moves(game.parse_position(data)) if not _guessed(data) else []
-    return Picture(position.game, data, legal, hint).draw().render()
+    return Picture(position.game, data, legal, hint, narrow=narrow).draw().render()
 
 
 def _legal_moves(position: Any) -> list[str]:

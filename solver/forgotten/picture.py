@@ -8,7 +8,8 @@ back; a face-down tile the players have seen is a hatched back with its pair let
 (matched) tile is a coloured face with its large letter; an erased cell is an empty dashed square with a cross
 (and the letter it held, when it had been seen). Each cell carries ``data-target="x,y"`` (the cell of
 ``flip x,y`` and ``erase x,y``); while a view waits for a flipped tile, letter buttons carry the letter
-(``shows L``); a "give up" button carries ``give up``.
+(``shows L``); a "give up" button carries ``give up``. A phone's picture (``layout="narrow"``, :func:`draw_narrow`)
+is 356 wide with no text under 12.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, fo
 from solver.errors import InvalidInputError
 from solver.forgotten.summary import score
 from solver.forgotten.text import answer_line
-from solver.forgotten.tiles import tokens
+from solver.forgotten.tiles import letter as pair_letter, tokens
 
 CELL = 64
 GAP = 6
@@ -30,6 +31,14 @@ PAIR_COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermillion", "purpl
 BRAIN_FILL = "#7A4A8C"
 ROUTE_COLOUR = PALETTE["blue"]
 ERASED = "#B8B8B8"
+#: a phone's picture (``layout="narrow"``): NARROW_WIDTH wide with no text under NARROW_TEXT (``Svg.min_text``):
+#: the caption, status and hint wrapped, the board's cells as big as the width allows (never under MIN_CELL), the
+#: letter buttons bigger and wrapped, the legend wrapped
+NARROW_WIDTH = 356
+NARROW_TEXT = 12.0
+NARROW_LEFT = 30
+MIN_CELL = 36
+LAYOUTS = ("wide", "narrow")
 
 
 def cell_name(x: int, y: int) -> str:
@@ -51,24 +60,33 @@ def text_colour(letter: str) -> str:
 
 
 class Board:
-    """The geometry of one picture."""
+    """The geometry of one picture (``narrow``: a phone's, its cells as big as NARROW_WIDTH allows)."""
 
-    def __init__(self, rows: list[str]) -> None:
+    def __init__(self, rows: list[str], narrow: bool = False) -> None:
         self.cells = [tokens(row) for row in rows]
         self.height = len(self.cells)
         self.width = len(self.cells[0]) if self.cells else 0
+        self.narrow = narrow
+        self.cell, self.left, self.top = CELL, LEFT, TOP
+        if narrow:
+            self.left = NARROW_LEFT
+            self.cell = int(max(MIN_CELL, min(CELL, (NARROW_WIDTH - NARROW_LEFT - 24) // max(1, self.width))))
 
     def origin(self, x: int, y: int) -> tuple[float, float]:
-        return LEFT + x * CELL, TOP + y * CELL
+        return self.left + x * self.cell, self.top + y * self.cell
 
     def centre(self, name: str) -> tuple[float, float]:
         x, y = (int(v) - 1 for v in name.split(","))
         ox, oy = self.origin(x, y)
-        return ox + CELL / 2, oy + CELL / 2
+        return ox + self.cell / 2, oy + self.cell / 2
+
+    def scaled(self, length: float) -> float:
+        """A length drawn in a wide picture's cell, in this picture's."""
+        return length * self.cell / CELL
 
     @property
     def size(self) -> tuple[float, float]:
-        return LEFT + self.width * CELL + 24, TOP + self.height * CELL
+        return self.left + self.width * self.cell + 24, self.top + self.height * self.cell
 
 
 def draw_position(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = None,
@@ -86,6 +104,26 @@ def draw_position(game: Any, data: dict[str, Any], hint: dict[str, Any] | None =
     summary = _hint_summary(hint)
     if summary:
         doc.text(16, 55, summary, size=12, anchor="start", fill=PALETTE["blue"])
+    _draw_board(doc, board, game, data)
+    flipped = data.get("flipped")
+    for cell in answer_cells or []:
+        ox, oy = board.origin(*(int(v) - 1 for v in cell.split(",")))
+        doc.rect(ox + 1, oy + 1, board.cell - 2, board.cell - 2, stroke=PALETTE["green"], stroke_width=5.0, rx=6)
+        doc.badge(ox + board.cell / 2, oy + board.cell - 6, "answer", fill=PALETTE["green"], size=9)
+    _draw_hint(doc, board, hint)
+    y = height + 18
+    if flipped:
+        y = _letter_buttons(doc, data, y)
+    _legend(doc, y, data)
+    y += LEGEND - 8
+    for line in footer:
+        doc.text(16, y, line, size=12, anchor="start", weight="bold" if line.startswith("Answer:") else None)
+        y += 18
+    return doc
+
+
+def _draw_board(doc: Svg, board: Board, game: Any, data: dict[str, Any]) -> None:
+    """The axes, the cells and the best route so far, the tiles' letters over the route."""
     _axes(doc, board)
     route = _route(game, data)
     first, flipped = data.get("first"), data.get("flipped")
@@ -97,19 +135,30 @@ def draw_position(game: Any, data: dict[str, Any], hint: dict[str, Any] | None =
     _draw_route(doc, board, route)
     for draw in faces:                    # letters over the route line, so it never hides one
         draw()
-    for cell in answer_cells or []:
-        ox, oy = board.origin(*(int(v) - 1 for v in cell.split(",")))
-        doc.rect(ox + 1, oy + 1, CELL - 2, CELL - 2, stroke=PALETTE["green"], stroke_width=5.0, rx=6)
-        doc.badge(ox + CELL / 2, oy + CELL - 6, "answer", fill=PALETTE["green"], size=9)
-    _draw_hint(doc, board, hint)
-    y = height + 18
-    if flipped:
-        y = _letter_buttons(doc, data, y)
-    _legend(doc, y, data)
-    y += LEGEND - 8
-    for line in footer:
-        doc.text(16, y, line, size=12, anchor="start", weight="bold" if line.startswith("Answer:") else None)
-        y += 18
+
+
+def draw_narrow(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = None) -> Svg:
+    """A phone's picture of ``data``: the caption, the status and the hint wrapped, the board, the letter buttons
+    and the legend, in one column NARROW_WIDTH wide (a first pass measures its height)."""
+    height = 10.0
+    for _ in range(2):
+        board = Board(data["board"], narrow=True)
+        doc = Svg(max(NARROW_WIDTH, board.size[0]), height, title=_caption(data))
+        doc.min_text = NARROW_TEXT
+        y = 18.0
+        lines = [(line, 14, INK, "bold") for line in _wrap(_caption(data), 40)]
+        lines += [(line, 12, INK, None) for line in _wrap(_status(data, game.goal), 46)]
+        lines += [(line, 12, PALETTE["blue"], None) for line in _wrap(_hint_summary(hint), 46) if line]
+        for line, size, colour, weight in lines:
+            doc.text(16, y, line, size=size, anchor="start", fill=colour, weight=weight)
+            y += size + 6
+        board.top = y + 24  # the x axis above the board
+        _draw_board(doc, board, game, data)
+        _draw_hint(doc, board, hint)
+        y = board.size[1] + 26  # below the y axis' name
+        if data.get("flipped"):
+            y = _letter_buttons(doc, data, y, per_line=8, size=36.0)
+        height = _legend(doc, y, data, right=doc.width - 12) + 10
     return doc
 
 
@@ -151,12 +200,14 @@ def _status(data: dict[str, Any], goal: str = "path") -> str:
 def _axes(doc: Svg, board: Board) -> None:
     for x in range(board.width):
         ox, _ = board.origin(x, 0)
-        doc.text(ox + CELL / 2, TOP - 12, x + 1, size=12, fill=PALETTE["blue"], weight="bold")
+        doc.text(ox + board.cell / 2, board.top - 12, x + 1, size=12, fill=PALETTE["blue"], weight="bold")
     for y in range(board.height):
         _, oy = board.origin(0, y)
-        doc.text(LEFT - 16, oy + CELL / 2, y + 1, size=12, fill=PALETTE["vermillion"], weight="bold")
-    doc.text(LEFT + board.width * CELL, TOP - 12, "x", size=11, anchor="start", fill=PALETTE["blue"], italic=True)
-    doc.text(LEFT - 16, TOP + board.height * CELL + 10, "y", size=11, fill=PALETTE["vermillion"], italic=True)
+        doc.text(board.left - 16, oy + board.cell / 2, y + 1, size=12, fill=PALETTE["vermillion"], weight="bold")
+    doc.text(board.left + board.width * board.cell, board.top - 12, "x", size=11, anchor="start",
+             fill=PALETTE["blue"], italic=True)
+    doc.text(board.left - 16, board.top + board.height * board.cell + 10, "y", size=11, fill=PALETTE["vermillion"],
+             italic=True)
 
 
 def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipped: bool,
@@ -164,18 +215,22 @@ def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipp
     """Draw one cell; returns the drawings of its letters, made after the route so it never covers them."""
     ox, oy = board.origin(x, y)
     name = cell_name(x, y)
-    inner = (ox + GAP / 2, oy + GAP / 2, CELL - GAP, CELL - GAP)
-    doc.rect(ox, oy, CELL, CELL, fill="#F4F1EA", stroke="#D9D4C7", stroke_width=1.0)
+    inner = (ox + GAP / 2, oy + GAP / 2, board.cell - GAP, board.cell - GAP)
+    doc.rect(ox, oy, board.cell, board.cell, fill="#F4F1EA", stroke="#D9D4C7", stroke_width=1.0)
     if token == "@":
         with doc.group(target=name, title=f"{name}: Brain Tile"):
             doc.rect(*inner, fill=BRAIN_FILL, stroke=INK, stroke_width=1.0, rx=8)
-            for dx in (-9, 0, 9):
-                doc.circle(ox + CELL / 2 + dx, oy + CELL / 2 - 8, 8, fill="#B48AC4", stroke=PAPER, stroke_width=1.2)
-            doc.text(ox + CELL / 2, oy + CELL / 2 + 13, "BRAIN", size=10, fill=PAPER, weight="bold")
+            lobe = board.scaled(8)
+            for dx in (-lobe - 1, 0, lobe + 1):
+                doc.circle(ox + board.cell / 2 + dx, oy + board.cell / 2 - lobe, lobe, fill="#B48AC4", stroke=PAPER,
+                           stroke_width=1.2)
+            # a phone's smaller cell has room for the legend's "B" only
+            doc.text(ox + board.cell / 2, oy + board.cell / 2 + board.scaled(13), "B" if board.narrow else "BRAIN",
+                     size=10, fill=PAPER, weight="bold")
         return []
     if token == ".":
         with doc.group(target=name, title=f"{name}: no tile"):
-            doc.circle(ox + CELL / 2, oy + CELL / 2, 2.5, fill="#C9C2B2")
+            doc.circle(ox + board.cell / 2, oy + board.cell / 2, 2.5, fill="#C9C2B2")
         return []
     if token.startswith("-"):
         letter = token[1:]
@@ -183,25 +238,28 @@ def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipp
         what = f"erased tile {letter}" if seen else "erased tile nobody saw"
         with doc.group(target=name, title=f"{name}: {what}"):
             doc.rect(*inner, fill="none", stroke=ERASED, stroke_width=1.5, rx=8, dash="5 4")
-            pad = 16
-            doc.line(ox + pad, oy + pad, ox + CELL - pad, oy + CELL - pad, stroke=ERASED, width=2.5)
-            doc.line(ox + CELL - pad, oy + pad, ox + pad, oy + CELL - pad, stroke=ERASED, width=2.5)
+            pad = board.scaled(16)
+            doc.line(ox + pad, oy + pad, ox + board.cell - pad, oy + board.cell - pad, stroke=ERASED, width=2.5)
+            doc.line(ox + board.cell - pad, oy + pad, ox + pad, oy + board.cell - pad, stroke=ERASED, width=2.5)
             if seen:
-                doc.text(ox + CELL - 12, oy + 13, letter, size=12, fill="#8A8A8A", weight="bold")
+                doc.text(ox + board.cell - board.scaled(12), oy + board.scaled(13), letter, size=12, fill="#8A8A8A",
+                         weight="bold")
         return []
     if token.startswith("+"):
         letter = token[1:]
         with doc.group(target=name, title=f"{name}: face-up tile {letter} (matched)"):
             doc.rect(*inner, fill=pair_colour(letter), stroke=INK, stroke_width=1.5, rx=8)
-        return [lambda: doc.text(ox + CELL / 2, oy + CELL / 2 + 1, letter, size=28, fill=text_colour(letter),
-                                 weight="bold")]
+        return [lambda: doc.text(ox + board.cell / 2, oy + board.cell / 2 + 1, letter, size=board.scaled(28),
+                                 fill=text_colour(letter), weight="bold")]
     if first:                                   # the first tile of this turn lies face up until the turn ends
         with doc.group(target=name, title=f"{name}: tile {token} flipped this turn"):
             doc.rect(*inner, fill=pair_colour(token), stroke=INK, stroke_width=1.5, rx=8, opacity=0.85)
-            doc.rect(ox + 2, oy + 2, CELL - 4, CELL - 4, stroke=INK, stroke_width=2.5, rx=9, dash="6 3")
-        return [lambda: (doc.text(ox + CELL / 2, oy + CELL / 2 - 2, token, size=26, fill=text_colour(token),
-                                  weight="bold"),
-                         doc.text(ox + CELL / 2, oy + CELL - 11, "this turn", size=8, fill=text_colour(token)))]
+            doc.rect(ox + 2, oy + 2, board.cell - 4, board.cell - 4, stroke=INK, stroke_width=2.5, rx=9, dash="6 3")
+        return [lambda: (doc.text(ox + board.cell / 2, oy + board.cell / 2 - 2, token, size=board.scaled(26),
+                                  fill=text_colour(token), weight="bold"),
+                         # a phone's smaller cell: the dashed frame and the title say it
+                         None if board.narrow else doc.text(ox + board.cell / 2, oy + board.cell - 11, "this turn",
+                                                            size=8, fill=text_colour(token)))]
     seen = token.isupper()
     if seen:
         title = f"{name}: face-down tile {token} (seen)"
@@ -211,16 +269,19 @@ def _cell(doc: Svg, board: Board, x: int, y: int, token: str, first: bool, flipp
         title = f"{name}: face-down tile nobody has seen"
     doc.card_back(*inner, target=name, title=title)
     if full and not seen and token != "?":
-        doc.text(ox + CELL - 12, oy + CELL - 12, token, size=11, fill=PAPER, italic=True)
+        doc.text(ox + board.cell - board.scaled(12), oy + board.cell - board.scaled(12), token, size=11, fill=PAPER,
+                 italic=True)
     if flipped:
-        doc.rect(ox + 2, oy + 2, CELL - 4, CELL - 4, stroke=PALETTE["orange"], stroke_width=4.0, rx=9, dash="6 3")
-        doc.badge(ox + CELL / 2, oy + CELL / 2, "?", fill=PALETTE["orange"], colour=INK, size=14)
+        doc.rect(ox + 2, oy + 2, board.cell - 4, board.cell - 4, stroke=PALETTE["orange"], stroke_width=4.0, rx=9,
+                 dash="6 3")
+        doc.badge(ox + board.cell / 2, oy + board.cell / 2, "?", fill=PALETTE["orange"], colour=INK, size=14)
     if not seen:
         return []
 
     def disc() -> None:
-        doc.circle(ox + CELL / 2, oy + CELL / 2, 15, fill=PAPER, stroke=pair_colour(token), stroke_width=4.0)
-        doc.text(ox + CELL / 2, oy + CELL / 2 + 1, token, size=17, weight="bold")
+        doc.circle(ox + board.cell / 2, oy + board.cell / 2, board.scaled(15), fill=PAPER, stroke=pair_colour(token),
+                   stroke_width=4.0)
+        doc.text(ox + board.cell / 2, oy + board.cell / 2 + 1, token, size=board.scaled(17), weight="bold")
     return [disc]
 
 
@@ -260,50 +321,60 @@ def _draw_hint(doc: Svg, board: Board, hint: dict[str, Any] | None) -> None:
         ox, oy = board.origin(x, y)
         width = 5.0 if mark["rank"] == 0 else 3.5
         label = f"{mark['rank'] + 1}: {format_value(mark['value'], meaning)}"
-        doc.rect(ox + 1, oy + 1, CELL - 2, CELL - 2, stroke=mark["colour"], stroke_width=width, rx=8,
+        doc.rect(ox + 1, oy + 1, board.cell - 2, board.cell - 2, stroke=mark["colour"], stroke_width=width, rx=8,
                  opacity=mark["opacity"], cls=f"hint hint-{mark['rank'] + 1}",
                  title=f"hint {mark['rank'] + 1}: {mark['move']} ({format_value(mark['value'], meaning)})")
-        doc.badge(ox + CELL / 2, oy + 9, label, fill=mark["colour"], size=10 if mark["rank"] == 0 else 9,
-                  opacity=mark["opacity"])
+        doc.badge(ox + board.cell / 2, oy + 9, label, fill=mark["colour"],
+                  size=max(10 if mark["rank"] == 0 else 9, doc.min_text), opacity=mark["opacity"])
 
 
-def _letter_buttons(doc: Svg, data: dict[str, Any], y: float) -> float:
-    """While a flipped tile waits to be entered: one button per pair letter (a click enters ``shows L``)."""
+def _letter_buttons(doc: Svg, data: dict[str, Any], y: float, per_line: int | None = None,
+                    size: float | None = None) -> float:
+    """While a flipped tile waits to be entered: one button per pair letter (a click enters ``shows L``); with
+    ``per_line``, square buttons of ``size`` in lines under the label (a phone's)."""
     cells = tokens("".join(data["board"]))
     pairs = sum(1 for t in cells if t not in ("@", ".")) // 2
-    seen = [t[-1] for t in cells if t[-1].isupper()]
+    seen = [t.lstrip("+-") for t in cells if t.lstrip("+-")[:1].isupper()]
     doc.text(16, y + 11, f"{data['flipped']} shows:", size=12, anchor="start", weight="bold")
-    x = 96.0
+    w, h, pitch, first, top = 18.0, 22.0, 21.0, 96.0, y
+    if per_line and size:
+        w, h, pitch, first, top = size, size, size + 4, 16.0, y + 26
     for i in range(pairs):
-        letter = chr(ord("A") + i)
+        letter = pair_letter(i)  # A to Z, then A2, B2, ... (31 pairs on 8x8)
+        x = first + pitch * (i % per_line if per_line else i)
+        by = top + (h + 4) * (i // per_line if per_line else 0)
         if seen.count(letter) >= 2:          # both tiles of that pair seen: it cannot be this one
-            doc.rect(x, y, 18, 22, fill="#EEEEEE", stroke=ERASED, stroke_width=1.0, rx=4,
+            doc.rect(x, by, w, h, fill="#EEEEEE", stroke=ERASED, stroke_width=1.0, rx=4,
                      title=f"{letter}: both tiles already seen")
-            doc.text(x + 9, y + 11, letter, size=12, fill=ERASED)
+            doc.text(x + w / 2, by + h / 2, letter, size=12, fill=ERASED)
         else:
             with doc.group(target=letter, title=f"shows {letter}"):
-                doc.rect(x, y, 18, 22, fill=pair_colour(letter), stroke=INK, stroke_width=1.0, rx=4)
-                doc.text(x + 9, y + 11, letter, size=12, fill=text_colour(letter), weight="bold")
-        x += 21
+                doc.rect(x, by, w, h, fill=pair_colour(letter), stroke=INK, stroke_width=1.0, rx=4)
+                doc.text(x + w / 2, by + h / 2, letter, size=12, fill=text_colour(letter), weight="bold")
+    if per_line:
+        return top + (h + 4) * -(-pairs // per_line) + 12
     return y + 40
 
 
-def _legend(doc: Svg, y: float, data: dict[str, Any]) -> None:
+def _legend(doc: Svg, y: float, data: dict[str, Any], right: float | None = None) -> float:
+    """The key and the give-up button; with ``right``, no item reaches past it (a phone's). Returns the bottom."""
     size = 22
     items = (("brain", "Brain"), ("back", "unseen"), ("seen", "seen, face down"), ("up", "face up"),
              ("erased", "erased"), ("route", "best route so far"))
     x = 16.0
     row_y = y + 10
     for kind, label in items:
-        if x > 330:
+        if x > 330 if right is None else x + size + 5 + 7.2 * len(label) > right:
             x, row_y = 16.0, row_y + 32
         _swatch(doc, kind, x, row_y, size)
         doc.text(x + size + 5, row_y + size / 2, label, size=11, anchor="start")
-        x += size + 12 + 6.2 * len(label)
+        x += size + 12 + (6.2 if right is None else 7.2) * len(label)
     if data["phase"] in ("first", "second") and not data.get("flipped"):
         with doc.group(target="give up", title="give up (the game ends as a loss)"):
             doc.rect(16, row_y + 34, 70, 20, fill=PAPER, stroke=INK, stroke_width=1.0, rx=10)
             doc.text(51, row_y + 44, "give up", size=11)
+        return row_y + 54
+    return row_y + size
 
 
 def _swatch(doc: Svg, kind: str, x: float, y: float, size: float) -> None:
@@ -331,9 +402,12 @@ def _swatch(doc: Svg, kind: str, x: float, y: float, size: float) -> None:
 # -- entry points -------------------------------------------------------------------------------------------------
 def svg(game: Any, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The board, its best route so far and ``hint``'s moves, drawn from ``position.to_json()`` only."""
-    if options:
-        raise InvalidInputError(f"options.{sorted(options)[0]}", options[sorted(options)[0]],
-                                "Forgotten pictures take no options")
+    layout = options.pop("layout", "wide")
+    if options or layout not in LAYOUTS:
+        key = sorted(options)[0] if options else "layout"
+        raise InvalidInputError(f"options.{key}", options.get(key, layout), "Forgotten pictures take only a layout")
+    if layout == "narrow":
+        return draw_narrow(game, position.to_json(), hint).render()
     return draw_position(game, position.to_json(), hint).render()
 
 

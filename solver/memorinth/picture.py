@@ -6,7 +6,9 @@ it (lettered discs), the clearing (ringed, ``C``), the pieces (discs in the play
 number), the exits (arrows where a path leaves the forest), the card flipped last (dashed) and, in a corner of each
 card, its underside: the side's name where it is known (every underside in a full state; in a player's view those
 that player has seen, and the clearing's), a hatched card back where it is not. Around the forest the characters
-on each side, in Master Memorinth the action card, and below it the turn, the clovers and a legend.
+on each side, in Master Memorinth the action card, and below it the turn, the clovers and a legend. A phone's
+picture (``layout="narrow"``, :data:`NARROW`) puts it all in one column 356 wide with no text under 12: smaller cards
+without the sun or crescent (the name's S or M tells the side), the characters of each side in rows.
 
 Drawing only formats the JSON (``state.to_json()`` or a view's, so equal views draw byte-identical pictures); the
 deck named in the JSON gives each side's paths, characters and goblins. Clickable elements carry ``data-target``:
@@ -20,6 +22,7 @@ number, ``7``), and the characters still to be laid out (``R``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, difficulty_badge, format_value, hint_marks, wrap_words
@@ -78,26 +81,77 @@ def _centre(name: str) -> tuple[float, float]:
     return x + CARD / 2, y + CARD / 2
 
 
-class Picture:
-    """One drawing of one position's JSON."""
+@dataclass(frozen=True)
+class Geometry:
+    """Where a layout puts the forest: its cards' size and gap, its top-left corner, and how far left of it the
+    row numbers stand."""
 
-    def __init__(self, data: dict[str, Any], hint: dict[str, Any] | None, title: str | None = None) -> None:
+    card: float
+    gap: float
+    left: float
+    top: float
+    label_gap: float
+
+    @property
+    def step(self) -> float:
+        return self.card + self.gap
+
+    @property
+    def grid(self) -> float:
+        return 5 * self.card + 4 * self.gap
+
+
+WIDE = Geometry(CARD, GAP, LEFT, TOP, 40.0)
+#: a phone's picture (``layout="narrow"``): NARROW_WIDTH wide, no text under 12 (``Svg.min_text``), one column: the
+#: title, the north characters, the forest, the south, west and east characters, the action card, the status
+NARROW_WIDTH = 356.0
+NARROW_TEXT = 12.0
+NARROW_TOP = 128.0  # below the wrapped title, the north characters and the column letters
+NARROW = Geometry(56.0, 2.5, 44.0, NARROW_TOP, 30.0)
+LAYOUTS = ("wide", "narrow")
+
+
+class Picture:
+    """One drawing of one position's JSON (``narrow``: a phone's layout)."""
+
+    def __init__(self, data: dict[str, Any], hint: dict[str, Any] | None, title: str | None = None,
+                 narrow: bool = False, height: float | None = None) -> None:
+        self.narrow = narrow
+        geometry = NARROW if narrow else WIDE
+        self.card, self.left, self.top, self.label_gap = geometry.card, geometry.left, geometry.top, geometry.label_gap
+        self.step, self.grid = geometry.step, geometry.grid
         self.data = data
         self.deck: Deck = load_deck(data.get("deck", "default"), "state.deck")
         self.viewer = data.get("view")
         self.master = data.get("variant") == "master"
         self.hint = hint
-        self.width = LEFT + GRID + 100 + (200 if self.master else 0)
+        self.width = NARROW_WIDTH if narrow else self.left + self.grid + 100 + (200 if self.master else 0)
+        #: where the status and the key start on the left
+        self.text_x = 10.0 if narrow else self.left - 8
         self.legend = self.legend_lines()
         self.offers = self.offered_sides()
-        self.height = (self.status_top() + 18 * self.status_count() + 30 + 14 * len(self.legend)
-                       + CHIP_STEP * self.chip_rows())
+        self.height = height if height is not None else (
+            self.status_top() + 18 * self.status_count() + 30 + 14 * len(self.legend) + CHIP_STEP * self.chip_rows())
         self.doc = Svg(self.width, self.height, title=title or self._title())
+        self.doc.min_text = NARROW_TEXT if narrow else 0.0
+        #: where the narrow picture's last line ends (its height)
+        self.bottom = 0.0
         self.character_spots: dict[str, tuple[float, float]] = {}
         self.clover_spots: dict[int, tuple[float, float]] = {}
         self.pass_spot: tuple[float, float] | None = None
+        #: where the narrow picture's key starts (below the status)
+        self.cursor = 0.0
 
     # -- helpers ------------------------------------------------------------------------------------------
+    def origin(self, col: int, row: int) -> tuple[float, float]:
+        """The top-left corner of the card in column ``col`` and row ``row``."""
+        return self.left + col * self.step, self.top + row * self.step
+
+    def centre(self, name: str) -> tuple[float, float]:
+        """The centre of the card on cell ``name``."""
+        x, y = self.origin(*_cell(name))
+        return x + self.card / 2, y + self.card / 2
+
     def _title(self) -> str:
         who = "full information" if self.viewer is None else f"{PLAYER_NAMES[self.viewer]}'s view"
         return f"Memorinth, {self.data.get('players', 2)} players, {self.data.get('variant', 'base')} ({who})"
@@ -119,7 +173,11 @@ class Picture:
     # -- the whole picture ------------------------------------------------------------------------------------
     def draw(self) -> str:
         doc = self.doc
-        doc.text(LEFT, 20, self._title(), size=15, anchor="start", weight="bold")
+        if self.narrow:
+            for i, line in enumerate(wrap_words(self._title().split(" "), 36)):
+                doc.text(self.text_x, 16 + 17 * i, line, size=13, anchor="start", weight="bold")
+        else:
+            doc.text(self.left, 20, self._title(), size=15, anchor="start", weight="bold")
         if self.data.get("phase") == "setup":
             self.draw_setup()
         else:
@@ -133,7 +191,7 @@ class Picture:
 
     def draw_board(self) -> None:
         doc = self.doc
-        doc.rect(LEFT - 8, TOP - 8, GRID + 16, GRID + 16, fill="#EFEDE4", stroke=INK, stroke_width=1.5, rx=6)
+        self.draw_ground()
         tokens = self.tokens(self.data)
         seen = self.data.get("seen") or []
         last = self.data.get("lastFlipped")
@@ -144,15 +202,21 @@ class Picture:
                 self.draw_card(col, row, tokens[row][col], seen_by, name == last)
         self.draw_exits(tokens)
         if self.data.get("reveal"):
-            x, y = _origin(*_cell(self.data["reveal"]))
-            self.doc.rect(x - 4, y - 4, CARD + 8, CARD + 8, fill="none", stroke=PALETTE["orange"], stroke_width=4,
+            x, y = self.origin(*_cell(self.data["reveal"]))
+            self.doc.rect(x - 4, y - 4, self.card + 8, self.card + 8, fill="none", stroke=PALETTE["orange"],
+                          stroke_width=4,
                           dash="9 5", rx=9, title=f"{self.data['reveal']}: its underside is being revealed")
         self.draw_pieces()
         self.draw_line_labels()
 
+    def draw_ground(self) -> None:
+        """The forest's ground under the cards."""
+        self.doc.rect(self.left - 8, self.top - 8, self.grid + 16, self.grid + 16, fill="#EFEDE4", stroke=INK,
+                      stroke_width=1.5, rx=6)
+
     def draw_card(self, col: int, row: int, token: str, seen_by: list[int], last: bool) -> None:
         doc = self.doc
-        x, y = _origin(col, row)
+        x, y = self.origin(col, row)
         name = f"{COLUMNS[col]}{row + 1}"
         up, _, under = token.partition(":")
         side = self.side(up)
@@ -160,28 +224,39 @@ class Picture:
         clearing = up[:-1] == "C"
         described = f"{name}: {up} face up ({'Moon' if moon else 'Sun'} side), paths " \
                     f"{''.join(d for i, d in enumerate(DIRECTIONS) if side.paths >> i & 1) or 'none'}"
+        narrow = self.narrow
         with doc.group(target=name, title=described):
-            doc.rect(x, y, CARD, CARD, fill=MOON_FILL if moon else SUN_FILL, stroke=INK, stroke_width=1.0, rx=6)
-            cx, cy = x + CARD / 2, y + CARD / 2
+            doc.rect(x, y, self.card, self.card, fill=MOON_FILL if moon else SUN_FILL, stroke=INK, stroke_width=1.0,
+                     rx=6)
+            cx, cy = x + self.card / 2, y + self.card / 2
             for d, (dx, dy) in enumerate(OFFSETS):
                 if side.paths >> d & 1:
-                    doc.line(cx, cy, cx + dx * CARD / 2, cy + dy * CARD / 2, stroke=PATH, width=11, cap="butt")
+                    doc.line(cx, cy, cx + dx * self.card / 2, cy + dy * self.card / 2, stroke=PATH,
+                             width=6 if narrow else 11, cap="butt")
             if side.paths:
-                doc.circle(cx, cy, 7.5, fill=PATH)
+                doc.circle(cx, cy, 5 if narrow else 7.5, fill=PATH)
             for d, (dx, dy) in enumerate(OFFSETS):
                 if side.goblins >> d & 1:
-                    self.goblin(cx + dx * CARD * 0.17, cy + dy * CARD * 0.17)
+                    self.goblin(cx + dx * self.card * 0.17, cy + dy * self.card * 0.17)
             if clearing:
-                doc.circle(cx, cy, 17, fill="none", stroke=PALETTE["green"], stroke_width=3)
+                doc.circle(cx, cy, 12 if narrow else 17, fill="none", stroke=PALETTE["green"], stroke_width=3)
                 doc.text(cx, cy, "C", size=12, weight="bold", fill=PAPER)
-            self.face_symbol(x + 11, y + 11, moon)
-            doc.text(x + 21, y + 11, up, size=11, anchor="start", weight="bold")
             chars = [c for i, c in enumerate(self.deck.codes) if side.characters >> i & 1]
-            for i, code in enumerate(chars):
-                self.character_disc(x + CARD - 11 - 19 * i, y + 12, code, 8.5, 10)
-            self.underside(x + CARD - 32, y + CARD - 22, up, under, seen_by)
+            if narrow:  # a corner each: the name (its S or M tells the side), the characters, the underside
+                doc.text(x + 2, y + 9, up, size=NARROW_TEXT, anchor="start")
+                for i, code in enumerate(chars):
+                    self.character_disc(*((x + self.card - 10, y + 10) if i == 0 else (x + 10, y + self.card - 10)),
+                                        code, 8.5, NARROW_TEXT)
+                self.underside(x + self.card - 27, y + self.card - 16, up, under, seen_by)
+            else:
+                self.face_symbol(x + 11, y + 11, moon)
+                doc.text(x + 21, y + 11, up, size=11, anchor="start", weight="bold")
+                for i, code in enumerate(chars):
+                    self.character_disc(x + self.card - 11 - 19 * i, y + 12, code, 8.5, 10)
+                self.underside(x + self.card - 32, y + self.card - 22, up, under, seen_by)
         if last:
-            doc.rect(x - 3, y - 3, CARD + 6, CARD + 6, fill="none", stroke=PALETTE["purple"], stroke_width=2.5,
+            doc.rect(x - 3, y - 3, self.card + 6, self.card + 6, fill="none", stroke=PALETTE["purple"],
+                     stroke_width=2.5,
                      dash="6 4", rx=8, title=f"{name}: flipped last (it may not be flipped next)")
 
     def face_symbol(self, x: float, y: float, moon: bool) -> None:
@@ -194,10 +269,14 @@ class Picture:
         doc.polygon(sun_points(x, y), fill=PALETTE["orange"])
 
     def goblin(self, x: float, y: float) -> None:
+        """A goblin: a green triangle, lettered ``g`` where the card is big enough (its shape is the cue)."""
         doc = self.doc
-        doc.polygon([(x, y - 9), (x + 8.5, y + 6), (x - 8.5, y + 6)], fill=PALETTE["green"], stroke=INK,
-                    stroke_width=0.8, title="goblin: passing it costs a lucky clover (MR-14, MR-28)")
-        doc.text(x, y + 1.5, "g", size=9, weight="bold", fill=PAPER)
+        size = 0.65 if self.narrow else 1.0
+        doc.polygon([(x, y - 9 * size), (x + 8.5 * size, y + 6 * size), (x - 8.5 * size, y + 6 * size)],
+                    fill=PALETTE["green"], stroke=INK, stroke_width=0.8,
+                    title="goblin: passing it costs a lucky clover (MR-14, MR-28)")
+        if not self.narrow:
+            doc.text(x, y + 1.5, "g", size=9, weight="bold", fill=PAPER)
 
     def character_disc(self, x: float, y: float, code: str, r: float, size: float, target: bool = False) -> None:
         doc = self.doc
@@ -211,7 +290,7 @@ class Picture:
     def underside(self, x: float, y: float, up: str, under: str, seen_by: list[int]) -> None:
         """The underside in the card's corner: its name when known, a card back when not."""
         doc = self.doc
-        w, h = 28.0, 17.0
+        w, h = (26.0, 15.0) if self.narrow else (28.0, 17.0)
         who = "" if not seen_by else " (seen by " + ", ".join(PLAYER_NAMES[p] for p in seen_by) + ")"
         if under == "?":
             doc.card_back(x, y, w, h, label="?", title=f"underside not known to {PLAYER_NAMES[self.viewer]}{who}")
@@ -229,12 +308,12 @@ class Picture:
         for row in range(5):
             for col in range(5):
                 side = self.side(tokens[row][col].partition(":")[0])
-                x, y = _origin(col, row)
+                x, y = self.origin(col, row)
                 for d, (dx, dy) in enumerate(OFFSETS):
                     edge = (row == 0, col == 4, row == 4, col == 0)[d]
                     if edge and side.paths >> d & 1:
-                        cx = x + CARD / 2 + dx * (CARD / 2 + 6)
-                        cy = y + CARD / 2 + dy * (CARD / 2 + 6)
+                        cx = x + self.card / 2 + dx * (self.card / 2 + 6)
+                        cy = y + self.card / 2 + dy * (self.card / 2 + 6)
                         doc.arrow(cx, cy, cx + dx * 14, cy + dy * 14, colour=PALETTE["green"], width=4)
 
     def draw_pieces(self) -> None:
@@ -245,7 +324,7 @@ class Picture:
         for cell, players in by_cell.items():
             if cell == "out":
                 continue
-            cx, cy = _centre(cell)
+            cx, cy = self.centre(cell)
             for i, p in enumerate(players):
                 dx, dy = (0, 0) if len(players) == 1 else ((-14, 14), (14, 14), (-14, -14), (14, -14))[i]
                 px, py = cx + dx, cy + dy
@@ -257,27 +336,36 @@ class Picture:
         """Column letters and row numbers: the targets of 'shift col b ...' and 'shift row 3 ...'."""
         doc = self.doc
         for i in range(5):
-            x, _ = _origin(i, 0)
+            x, _ = self.origin(i, 0)
             with doc.group(target=COLUMNS[i], title=f"column {COLUMNS[i]}"):
-                doc.rect(x + CARD / 2 - 10, TOP - 44, 20, 16, fill=PAPER, stroke=PALETTE["grey"], rx=3)
-                doc.text(x + CARD / 2, TOP - 36, COLUMNS[i], size=11)
-            _, y = _origin(0, i)
+                doc.rect(x + self.card / 2 - 10, self.top - 44, 20, 16, fill=PAPER, stroke=PALETTE["grey"], rx=3)
+                doc.text(x + self.card / 2, self.top - 36, COLUMNS[i], size=11)
+            _, y = self.origin(0, i)
             with doc.group(target=str(i + 1), title=f"row {i + 1}"):
-                doc.rect(LEFT - 50, y + CARD / 2 - 8, 20, 16, fill=PAPER, stroke=PALETTE["grey"], rx=3)
-                doc.text(LEFT - 40, y + CARD / 2, str(i + 1), size=11)
+                doc.rect(self.left - self.label_gap - 10, y + self.card / 2 - 8, 20, 16, fill=PAPER,
+                         stroke=PALETTE["grey"], rx=3)
+                doc.text(self.left - self.label_gap, y + self.card / 2, str(i + 1), size=11)
 
     def draw_characters(self) -> None:
         """The characters on each side of the forest (targets of 'choose R' and 'swap R H')."""
         chars = self.data.get("characters") or {}
-        mid = GRID / 2
-        spots = {"N": (LEFT + mid, TOP - 82), "S": (LEFT + mid, TOP + GRID + 42), "W": (LEFT - 86, TOP + mid),
-                 "E": (LEFT + GRID + 52, TOP + mid)}
+        mid = self.grid / 2
+        if self.narrow:  # north above, then south, west and east in rows below the forest
+            below = self.top + self.grid + 30
+            spots = {"N": (self.left + mid, self.top - 65), "S": (self.left + mid, below),
+                     "W": (self.left + mid, below + 36), "E": (self.left + mid, below + 72)}
+            for d, word in (("W", "west:"), ("E", "east:")):
+                if chars.get(d):
+                    self.doc.text(self.text_x, spots[d][1], word, size=NARROW_TEXT, anchor="start")
+        else:
+            spots = {"N": (self.left + mid, self.top - 82), "S": (self.left + mid, self.top + self.grid + 42),
+                     "W": (self.left - 86, self.top + mid), "E": (self.left + self.grid + 52, self.top + mid)}
         for d in DIRECTIONS:
             codes = chars.get(d, "")
             x, y = spots[d]
             for i, code in enumerate(codes):
                 offset = (i - (len(codes) - 1) / 2) * 34
-                cx, cy = (x + offset, y) if d in "NS" else (x, y + offset)
+                cx, cy = (x + offset, y) if d in "NS" or self.narrow else (x, y + offset)
                 self.character_disc(cx, cy, code, 14, 14, target=True)
                 self.character_spots[code] = (cx, cy)
 
@@ -288,8 +376,10 @@ class Picture:
         side = {"shift": "shift", "special": "special"}.get(side_mode) or (
             "shift" if self.data.get("startCard") == "sun" else "special")
         names = self.deck.to_json()["actionCard"][side]
-        x0 = LEFT + GRID + 120
-        y0 = TOP + GRID / 2 - 70
+        if self.narrow:
+            x0, y0 = self.width / 2 - 70, self.top + self.grid + 30 + 72 + 66
+        else:
+            x0, y0 = self.left + self.grid + 120, self.top + self.grid / 2 - 70
         doc.rect(x0 - 34, y0 - 44, 208, 214, fill="none", stroke=PALETTE["grey"], stroke_width=1, rx=8,
                  dash="5 4")
         doc.text(x0 + 70, y0 - 28, f"action card ({side} side)", size=11, weight="bold")
@@ -307,7 +397,10 @@ class Picture:
             doc.text(cx, ty, label, size=9)
 
     def status_top(self) -> float:
-        return TOP + GRID + 84
+        if self.narrow:  # below the rows of characters, and the action card
+            return self.top + self.grid + 30 + 72 + 36 + (230 if self.master and self.data.get("phase") != "setup"
+                                                          else 0)
+        return self.top + self.grid + 84
 
     def status_count(self) -> int:
         """Lines under the board: the turn (two or three), clovers and the sides a reveal may show."""
@@ -319,7 +412,7 @@ class Picture:
 
     # -- the cards offered for entry, by what they show ---------------------------------------------------------
     def chips_per_row(self) -> int:
-        return int((self.width - LEFT) // CHIP_STEP)
+        return int((self.width - self.left) // CHIP_STEP)
 
     def chip_rows(self) -> int:
         return -(-len(self.offers) // self.chips_per_row()) if self.offers else 0
@@ -351,10 +444,10 @@ class Picture:
         """The cards offered for entry as small cards, each a click target (``deal card sun-NES-B``,
         ``reveal moon-NE-R``; ``deal card 7`` in a full state)."""
         doc = self.doc
-        doc.text(LEFT - 8, y, label, size=11, anchor="start")
+        doc.text(self.text_x, y, label, size=11, anchor="start")
         per_row = self.chips_per_row()
         for i, (face, side, target) in enumerate(self.offers):
-            x = LEFT - 8 + CHIP_STEP * (i % per_row)
+            x = self.text_x + CHIP_STEP * (i % per_row)
             top = y + 12 + CHIP_STEP * (i // per_row)
             look = looks.spell(self.deck, side, face)
             with doc.group(target=target, title=f"it shows {look}", cls="offer"):
@@ -409,30 +502,45 @@ class Picture:
                 lines.append("waiting for the side it showed")
             else:
                 lines.append(f"{PLAYER_NAMES[who]} (player {who}, seat {seat}) to {what}")
-        for i, line in enumerate(lines):
-            doc.text(LEFT - 8, y + 18 * i, line, size=12, anchor="start", weight="bold" if i == 1 else None)
+        if self.narrow:
+            lines = [(row, i == 1) for i, line in enumerate(lines) for row in wrap_words(line.split(" "), 44)]
+        else:
+            lines = [(line, i == 1) for i, line in enumerate(lines)]
+        for i, (line, bold) in enumerate(lines):
+            doc.text(self.text_x, y + 18 * i, line, size=12, anchor="start", weight="bold" if bold else None)
         y += 18 * len(lines)
         if phase == "flip" and not data.get("reveal"):
-            x = LEFT + GRID - 40
+            x = self.text_x + 2 if self.narrow else self.left + self.grid - 40
+            if self.narrow:  # a row of its own, below the lines
+                y += 20
             with doc.group(target="pass", title="pass: only when no card may be flipped (MR-20)"):
                 doc.rect(x - 2, y - 28, 50, 20, fill=PAPER, stroke=PALETTE["grey"], rx=4)
                 doc.text(x + 23, y - 18, "pass", size=11)
             self.pass_spot = (x + 23, y - 18)
         if "clovers" in data:
-            doc.text(LEFT - 8, y, "lucky clovers:", size=11, anchor="start")
-            for p, count in enumerate(data["clovers"]):
-                cx = LEFT + 90 + 96 * p
-                with doc.group(target=str(p), title=f"{PLAYER_NAMES[p]} holds {count} lucky clover(s)"):
-                    doc.circle(cx, y, 8, fill=PLAYER_COLOURS[p], stroke=INK, stroke_width=1)
-                    doc.text(cx, y, str(p), size=9, weight="bold", fill=PLAYER_TEXT[p])
-                    doc.text(cx + 13, y, f"x {count}", size=11, anchor="start")
-                self.clover_spots[p] = (cx, y)
-            doc.text(LEFT + 90 + 96 * len(data["clovers"]), y, f"supply {data.get('supply')}", size=11,
-                     anchor="start")
-            y += 18
+            y = self.draw_clovers(y)
         if self.viewer is not None and data.get("reveal"):
             self.draw_offers(y, "it showed (click the side you saw):")
+            y += 12 + CHIP_STEP * self.chip_rows()
+        self.cursor = y
         self.draw_legend()
+
+    def draw_clovers(self, y: float) -> float:
+        """Each player's lucky clovers (targets of ``clover from 1``) and the supply; returns where they end."""
+        doc, data = self.doc, self.data
+        doc.text(self.text_x, y, "lucky clovers:", size=11, anchor="start")
+        first, pitch = (self.left + 90, 96) if not self.narrow else (self.text_x + 12, 64)
+        if self.narrow:  # the players on the line below
+            y += 22
+        for p, count in enumerate(data["clovers"]):
+            cx = first + pitch * p
+            with doc.group(target=str(p), title=f"{PLAYER_NAMES[p]} holds {count} lucky clover(s)"):
+                doc.circle(cx, y, 10 if self.narrow else 8, fill=PLAYER_COLOURS[p], stroke=INK, stroke_width=1)
+                doc.text(cx, y, str(p), size=9, weight="bold", fill=PLAYER_TEXT[p])
+                doc.text(cx + 13, y, f"x {count}", size=11, anchor="start")
+            self.clover_spots[p] = (cx, y)
+        doc.text(first + pitch * len(data["clovers"]), y, f"supply {data.get('supply')}", size=11, anchor="start")
+        return y + 18
 
     def reveal_options(self) -> list[str]:
         """The sides that may have been under the card being revealed (``12M``), in deck order."""
@@ -450,36 +558,44 @@ class Picture:
 
     def legend_lines(self) -> list[str]:
         """The key, wrapped to the picture's width."""
-        words = ["Sun side up: light card with a sun;", "Moon side up: blue card with a crescent;",
-                 "corner: the underside (hatched: not known);", "g: a goblin on the path;",
-                 "green arrow: a way out of the forest."]
+        if self.narrow:  # no sun or crescent: the name's last letter tells the side
+            words = ["Sun side up: light card, name ending S;", "Moon side up: blue card, name ending M;",
+                     "lower right: the underside (hatched: not known);", "green triangle: a goblin on the path;",
+                     "green arrow: a way out of the forest."]
+        else:
+            words = ["Sun side up: light card with a sun;", "Moon side up: blue card with a crescent;",
+                     "corner: the underside (hatched: not known);", "g: a goblin on the path;",
+                     "green arrow: a way out of the forest."]
         words += [f"{c} {n}," for c, n in zip(self.deck.codes, self.deck.names)]
         words[-1] = words[-1].rstrip(",")
-        return wrap_words(words, int((self.width - LEFT) / 5.4))
+        return wrap_words(words, 48 if self.narrow else int((self.width - self.left) / 5.4))
 
     def draw_legend(self) -> None:
         doc = self.doc
-        y = self.height - 14 * len(self.legend) - 2
+        pitch = 16 if self.narrow else 14
+        y = self.cursor + 14 if self.narrow else self.height - 14 * len(self.legend) - 2
         for i, line in enumerate(self.legend):
-            doc.text(LEFT - 8, y + 14 * i, line, size=9.5, anchor="start", fill="#444444")
+            doc.text(self.text_x, y + pitch * i, line, size=9.5, anchor="start", fill="#444444")
+        self.bottom = y + pitch * len(self.legend)
 
     def draw_setup(self) -> None:
         """An undealt table: the cards dealt so far in their cells, and what is still to be laid out."""
         doc = self.doc
         data = self.data
-        doc.rect(LEFT - 8, TOP - 8, GRID + 16, GRID + 16, fill="#EFEDE4", stroke=INK, stroke_width=1.5, rx=6)
+        self.draw_ground()
         dealt = list(data.get("dealt", []))
         cells = [c for c in range(25) if c != 12]
         for index, cell in enumerate([12] + cells):
             col, row = cell % 5, cell // 5
-            x, y = _origin(col, row)
+            x, y = self.origin(col, row)
             if cell == 12:
                 ident = "C"
             elif index - 1 < len(dealt):
                 ident = dealt[index - 1]
             else:
                 following = index - 1 == len(dealt)
-                doc.rect(x, y, CARD, CARD, fill="none", stroke=PALETTE["orange"] if following else PALETTE["grey"],
+                doc.rect(x, y, self.card, self.card, fill="none",
+                         stroke=PALETTE["orange"] if following else PALETTE["grey"],
                          stroke_width=3 if following else 1, dash="4 4", rx=6,
                          title="the next card dealt goes here" if following else None)
                 continue
@@ -490,11 +606,15 @@ class Picture:
         if self.offers:
             cell = FOREST_CELLS[len(dealt)]
             self.draw_offers(y, f"the card on {COLUMNS[cell % 5]}{cell // 5 + 1} shows (click it):")
+            self.cursor = y + 12 + CHIP_STEP * self.chip_rows()
         else:
             placed = data.get("dealtCharacters", "")
-            doc.text(LEFT - 8, y, f"deal character (placed so far: {placed or 'none'}):", size=11, anchor="start")
+            doc.text(self.text_x, y, f"deal character (placed so far: {placed or 'none'}):", size=11,
+                     anchor="start")
+            first, line = (self.text_x + 14, y + 26) if self.narrow else (self.left + 240, y)
             for i, code in enumerate(c for c in self.deck.codes if c not in placed):
-                self.character_disc(LEFT + 240 + 30 * i, y, code, 11, 11, target=True)
+                self.character_disc(first + 30 * i, line, code, 11, 11, target=True)
+            self.cursor = line + 18
 
     # -- hints ---------------------------------------------------------------------------------------------
     def draw_hint(self) -> None:
@@ -506,6 +626,10 @@ class Picture:
             with self.doc.group(cls=f"hint hint-{mark['rank']}", title=f"hint {mark['rank'] + 1}: {mark['move']} "
                                                                          f"({value})"):
                 self.mark(mark["move"], value, mark["colour"], mark["opacity"], mark["rank"])
+
+    def badge(self, x: float, y: float, label: str, fill: str, opacity: float, size: float = 11) -> None:
+        """A hint's badge, its text no smaller than the picture's."""
+        self.doc.badge(x, y, label, fill=fill, opacity=opacity, size=max(size, self.doc.min_text))
 
     def mark(self, move: str, value: str, colour: str, opacity: float, rank: int) -> None:
         doc = self.doc
@@ -519,16 +643,16 @@ class Picture:
         if verb in ("flip", "peek", "swap") and cells:
             for cell in cells:
                 col, row = _cell(cell)
-                x, y = _origin(col, row)
-                doc.rect(x - 5, y - 5, CARD + 10, CARD + 10, fill="none", stroke=colour, stroke_width=width,
+                x, y = self.origin(col, row)
+                doc.rect(x - 5, y - 5, self.card + 10, self.card + 10, fill="none", stroke=colour, stroke_width=width,
                          opacity=opacity, rx=9)
             if len(cells) == 2:
-                (x1, y1), (x2, y2) = _centre(cells[0]), _centre(cells[1])
+                (x1, y1), (x2, y2) = self.centre(cells[0]), self.centre(cells[1])
                 doc.line(x1, y1, x2, y2, stroke=colour, width=3, opacity=opacity, dash="8 5")
             for cell in cells[:1]:
                 col, row = _cell(cell)
-                x, y = _origin(col, row)
-                doc.badge(x + 22, y + CARD - 13, value, fill=colour, opacity=max(opacity, 0.6), size=10)
+                x, y = self.origin(col, row)
+                self.badge(x + 22, y + self.card - 13, value, fill=colour, opacity=max(opacity, 0.6), size=10)
             return
         if verb == "shift" and len(words) == 4:
             self.mark_shift(words[1], words[2], words[3], label, colour, opacity)
@@ -538,37 +662,46 @@ class Picture:
             for x, y in spots:
                 doc.circle(x, y, 20, fill="none", stroke=colour, stroke_width=width, opacity=opacity)
             x, y = spots[0]
-            doc.badge(x, y - 30, label, fill=colour, opacity=max(opacity, 0.6))
+            self.badge(x, y - 30, label, fill=colour, opacity=max(opacity, 0.6))
             return
         if verb == "clover" and words[-1].isdigit() and int(words[-1]) in self.clover_spots:
             x, y = self.clover_spots[int(words[-1])]
             doc.circle(x, y, 14, fill="none", stroke=colour, stroke_width=width, opacity=opacity)
-            doc.badge(x, y - 22, label, fill=colour, opacity=max(opacity, 0.6))
+            self.badge(x, y - 22, label, fill=colour, opacity=max(opacity, 0.6))
             return
         if verb == "pass" and self.pass_spot is not None:
             x, y = self.pass_spot
-            doc.badge(x, y - 22, label, fill=colour, opacity=max(opacity, 0.6))
+            self.badge(x, y - 22, label, fill=colour, opacity=max(opacity, 0.6))
 
     def mark_shift(self, kind: str, line: str, direction: str, label: str, colour: str, opacity: float) -> None:
         doc = self.doc
         forward = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}.get(direction, (0, 0))
         if kind == "col" and line in COLUMNS:
-            x = LEFT + COLUMNS.index(line) * STEP + CARD / 2
-            y1, y2 = (TOP + GRID - 10, TOP + 10) if forward[1] < 0 else (TOP + 10, TOP + GRID - 10)
+            x = self.left + COLUMNS.index(line) * self.step + self.card / 2
+            near, far = self.top + 10, self.top + self.grid - 10
+            y1, y2 = (far, near) if forward[1] < 0 else (near, far)
             doc.arrow(x + 22, y1, x + 22, y2, colour=colour, width=6, opacity=opacity)
-            doc.badge(x + 40, TOP - 36, label, fill=colour, opacity=max(opacity, 0.6), size=10)
+            self.badge(x + 40, self.top - 36, label, fill=colour, opacity=max(opacity, 0.6), size=10)
         elif kind == "row" and line in "12345":
-            y = TOP + (int(line) - 1) * STEP + CARD / 2
-            x1, x2 = (LEFT + GRID - 10, LEFT + 10) if forward[0] < 0 else (LEFT + 10, LEFT + GRID - 10)
+            y = self.top + (int(line) - 1) * self.step + self.card / 2
+            near, far = self.left + 10, self.left + self.grid - 10
+            x1, x2 = (far, near) if forward[0] < 0 else (near, far)
             doc.arrow(x1, y - 30, x2, y - 30, colour=colour, width=6, opacity=opacity)
-            doc.badge(LEFT - 40, y - 24, label, fill=colour, opacity=max(opacity, 0.6), size=10)
+            x = self.left + 30 if self.narrow else self.left - 40  # narrow: no room left of the forest
+            self.badge(x, y - 24, label, fill=colour, opacity=max(opacity, 0.6), size=10)
 
 
 def svg(game: MemorinthGame, position: Any, hint: dict[str, Any] | None = None, **options: Any) -> str:
     """The picture of a state or a view (``show --svg``), with ``hint`` (a hint's JSON) drawn on it."""
-    if options:
-        raise InvalidInputError("options", sorted(options), "Memorinth pictures take no options")
-    return Picture(position.to_json(), hint).draw()
+    layout = options.pop("layout", "wide")
+    if options or layout not in LAYOUTS:
+        raise InvalidInputError("options", sorted(options) or layout, "Memorinth pictures take only a layout")
+    if layout == "wide":
+        return Picture(position.to_json(), hint).draw()
+    data = position.to_json()
+    measured = Picture(data, hint, narrow=True)  # the narrow picture is as tall as what it draws
+    measured.draw()
+    return Picture(data, hint, narrow=True, height=measured.bottom + 10).draw()
 
 
 def puzzle_svg(game: MemorinthGame, puzzle: dict[str, Any], solution: bool = False) -> str:

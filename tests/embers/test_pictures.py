@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from solver import contract
 from solver import cli
@@ -22,14 +23,20 @@ ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_every_picture_is_svg_and_every_entry_has_a_click_target():
+@pytest.mark.parametrize("layout", ["wide", "narrow"])
+def test_every_picture_is_svg_and_every_entry_has_a_click_target(layout):
     """States and both players' views along seeded games (Chapter One from a real table, the Prologue), the
-    views' own phases included: each picture parses, and every legal move or entry can be clicked."""
+    views' own phases included: each picture parses, and every legal move or entry can be clicked. The phone's
+    picture (``layout="narrow"``) too, 356 wide with no text under 12."""
     phases = set()
 
     def check(game, position):
         phases.add(position.to_json()["phase"])
-        names = targets(parse(contract.svg(game, position)))
+        picture = contract.svg(game, position, layout=layout)
+        if layout == "narrow":
+            assert 'viewBox="0 0 356 ' in picture
+            assert min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', picture)) >= 12
+        names = targets(parse(picture))
         for move in contract.legal_moves(game, position):
             assert reachable(move, names), (move, position.to_notation())
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shlex
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from solver import cli
 from solver.puzzles import generate
@@ -42,11 +44,24 @@ def played(spec: str, seed: int):
     return game, out
 
 
-def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
-    game, states = played("forgotten(width=4,height=3,erasure=turn)", 3)
+def picture(game, position, layout):
+    """The picture in ``layout``; a phone's is 356 wide with no text under 12."""
+    drawn = contract.svg(game, position, layout=layout)
+    if layout == "narrow":
+        assert 'viewBox="0 0 356 ' in drawn
+        assert min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', drawn)) >= 12
+    return drawn
+
+
+@pytest.mark.parametrize("spec, layout", [("forgotten(width=4,height=3,erasure=turn)", "wide"),
+                                          ("forgotten(width=4,height=3,erasure=turn)", "narrow"),
+                                          ("forgotten(width=8,height=8)", "narrow")])
+def test_every_picture_is_svg_and_every_legal_move_has_a_click_target(spec, layout):
+    """Every legal move is a click on the picture, the phone's (``layout="narrow"``) too."""
+    game, states = played(spec, 3)
     for state in states:
         for position in (state, state.view(0)):
-            root = parse(contract.svg(game, position))
+            root = parse(picture(game, position, layout))
             names = targets(root)
             for move in game.legal_moves(position):
                 assert reachable(move, names), (move, position.to_notation())
@@ -54,7 +69,7 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target():
         unseen = [m for m in view.legal_moves() if m.startswith("flip") and view.child(m).is_chance_node()]
         if unseen:                                        # the tile a flip shows is entered by clicking its letter
             waiting = view.child(unseen[0])
-            names = targets(parse(contract.svg(game, waiting)))
+            names = targets(parse(picture(game, waiting, layout)))
             assert all(reachable(m, names) for m in waiting.legal_moves())
 
 

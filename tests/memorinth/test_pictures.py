@@ -6,6 +6,7 @@ clickable, puzzle sheets; the pictures in docs/formats/memorinth.md are regenera
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -69,10 +70,12 @@ def positions_by_phase(game: MemorinthGame, seed: int, per_phase: int = 2, steps
 
 @pytest.mark.parametrize("game", [MemorinthGame(), MemorinthGame(players=3, variant="master", action_side="special"),
                                   MemorinthGame(variant="master", chance_setup=True)], ids=lambda g: g.spec())
-def test_every_legal_move_of_every_phase_is_reachable_by_a_click(game):
+@pytest.mark.parametrize("layout", ["wide", "narrow"])
+def test_every_legal_move_of_every_phase_is_reachable_by_a_click(game, layout):
     """Each legal move (and in a view each outcome to enter: 'reveal 12M', 'deal card 7') names a token that an
     element of the picture carries as its data-target; in a view a card dealt or turned over is offered once per
-    look (issue 22: cards that show the same are one choice), so every look a legal entry shows is clickable."""
+    look (issue 22: cards that show the same are one choice), so every look a legal entry shows is clickable. The
+    phone's picture (``layout="narrow"``) too, with no text under 12 in its 356 width."""
     found = positions_by_phase(game, 5)
     assert {"flip", "choose"} <= set(found)
     if game.rules.goblins:
@@ -89,7 +92,10 @@ def test_every_legal_move_of_every_phase_is_reachable_by_a_click(game):
                 if view.phase == "reveal":
                     positions.append(view)
             for position in positions:
-                clickable = targets(solver.svg(game, position))
+                picture = solver.svg(game, position, layout=layout)
+                if layout == "narrow":
+                    assert min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', picture)) >= 12
+                clickable = targets(picture)
                 offered = {look_of(game, position, t) for t in clickable} - {None}
                 for move in game.legal_moves(position):
                     assert any(token in clickable for token in move.split()[1:] or [move]) or \

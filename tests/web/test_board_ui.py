@@ -295,11 +295,18 @@ MEASURE = """() => {
 }"""
 
 
+#: the games whose picture has a phone's layout (``layout="narrow"``): its text is 12 px on a phone unzoomed
+NARROW_PICTURES = {"mnemonic", "aetherya", "memorinth", "embers", "forgotten"}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, chromium, game):
     page = Page(chromium, board, width=390, query="?nodes=40")
     page.deal(game)
     page.play(game, 2)
+    if game in NARROW_PICTURES:  # the narrow picture fits the frame as it is: no zoom, no sideways panning
+        assert page.page.locator("#board.zoomed").count() == 0
+        assert page.page.evaluate("() => document.querySelector('#board svg').getBoundingClientRect().width") <= 390
     measured = page.page.evaluate(MEASURE)
     assert measured["targets"], "the board has tap targets"
     small_text = [t for t in measured["texts"] if t[0] < 12 - 1e-6]
