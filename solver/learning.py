@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -129,3 +130,38 @@ def mark_listed(out: np.ndarray, actions: np.ndarray, counts: np.ndarray) -> Non
     ``legal_actions``)."""
     valid = np.arange(actions.shape[1])[None, :] < counts[:, None]
     out[np.repeat(np.arange(len(counts)), counts), actions[valid]] = True
+
+
+class KernelRules:
+    """What the batched rules of the step kernels share (``solver/openspiel/batched.py``'s ``Rules``).
+
+    A step kernel keeps N games as int32 rows and draws a random legal action per row with
+    ``random_legal(rows, rule_data, uniforms, out)``. A subclass passes its kernel module, the rule data the kernel
+    reads (a deck table or a rule config) and the rows, and defines ``apply_checked``: one kernel call that checks
+    every slot's action and applies all of them or none.
+    """
+
+    def __init__(self, kernel: ModuleType, rule_data: np.ndarray, states: np.ndarray) -> None:
+        self.kernel = kernel
+        self.rule_data = rule_data
+        self.states = states
+        self.to_act = np.zeros(len(states), dtype=np.int32)
+        self.picked = np.zeros(len(states), dtype=np.int32)
+
+    def players(self) -> np.ndarray:
+        return self.to_act.copy()
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
+        self.kernel.random_legal(self.states, self.rule_data, rng.random(len(self.states)), self.picked)
+        return self.picked.astype(np.int64)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """-1 once every slot's action is applied, else the first illegal slot (nothing applied)."""
+        raise NotImplementedError
+
+    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+              drawn: list[list[int]] | None) -> None:
+        if self.apply_checked(actions, settle, rng, drawn) >= 0:
+            raise AssertionError("apply: an action checked legal was refused by the kernel")

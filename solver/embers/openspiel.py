@@ -39,7 +39,7 @@ from solver.embers import state as E
 from solver.embers.state import AELIN, CHAPTERS, PHASES, RESULTS, ROWS, TARGET, arrangements
 from solver.game import Game, State
 from solver.kernels import embers_step as kernel
-from solver.learning import ActionCodec, Piece, in_bound, valid_id
+from solver.learning import ActionCodec, KernelRules, Piece, in_bound, valid_id
 
 MAX_MOVES = 2000
 FIXED_ZONES = 7
@@ -238,7 +238,7 @@ def state_of_row(game: Game, row: np.ndarray) -> State:
     return state
 
 
-class EmbersBatch:
+class EmbersBatch(KernelRules):
     """N Embers games as rows of the step kernel (``src/embers_step.pyx``, ``solver/openspiel/batched.py``): deals
     of ``new_initial_state(seed)`` (numpy's shuffle of the seed, set out by the kernel), random legal actions,
     checks, steps and chance draws (uniform over the ascending outcomes) by the kernel, one call a step; legal masks
@@ -247,12 +247,9 @@ class EmbersBatch:
     def __init__(self, game: Game, n: int, redeal: bool) -> None:
         self.game = game
         self.redeal = redeal
-        self.deck = deck_table(game)
+        super().__init__(kernel, deck_table(game), np.zeros((n, kernel.state_len()), dtype=np.int32))
         self.memory = np.array([c.index for c in game.deck.memory], dtype=np.int32)
         self.chapter = CHAPTERS.index(game.params["chapter"])
-        self.states = np.zeros((n, kernel.state_len()), dtype=np.int32)
-        self.to_act = np.zeros(n, dtype=np.int32)
-        self.picked = np.zeros(n, dtype=np.int32)
         self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
@@ -263,29 +260,21 @@ class EmbersBatch:
         while len(slots):
             orders = np.stack([self.memory[np.random.default_rng(int(seed)).permutation(len(self.memory))]
                                for seed in seeds])
-            kernel.deal(self.states, self.deck, slots, self.chapter, orders)
+            kernel.deal(self.states, self.rule_data, slots, self.chapter, orders)
             kernel.players(self.states, self.to_act)
             lost = self.to_act[slots] == -4
             if not self.redeal or not lost.any():
                 return
             slots, seeds = slots[lost], rng.integers(2**32, 2**62, size=int(lost.sum()))
 
-    def players(self) -> np.ndarray:
-        return self.to_act.copy()
-
     def legal_mask(self, out: np.ndarray) -> None:
-        kernel.legal_mask(self.states, self.deck, out.view(np.uint8))
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
-        kernel.random_legal(self.states, self.deck, rng.random(len(self.states)), self.picked)
-        return self.picked.astype(np.int64)
+        kernel.legal_mask(self.states, self.rule_data, out.view(np.uint8))
 
     def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
                       drawn: list[list[int]] | None) -> int:
         """Check and apply every slot's action, then draw its chance events, in one kernel call: -1, or the first
         illegal slot (nothing applied)."""
-        bad = kernel.step(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32),
+        bad = kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32),
                           np.ascontiguousarray(settle, dtype=np.uint8), rng.random(self.drawn.shape), self.drawn,
                           self.to_act)
         if bad < 0 and drawn is not None:
@@ -293,17 +282,12 @@ class EmbersBatch:
                 drawn[i].extend(o for o in outcomes if o >= 0)
         return bad
 
-    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
-              drawn: list[list[int]] | None) -> None:
-        if self.apply_checked(actions, settle, rng, drawn) >= 0:
-            raise AssertionError("apply: an action checked legal was refused by the kernel")
-
     def returns(self) -> np.ndarray:
         won = (self.states[:, _L["result"]] == 0).astype(np.float64)
         return np.stack([won, won], axis=1)
 
     def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
-        kernel.observe(self.states, self.deck, np.ascontiguousarray(players, dtype=np.int32),
+        kernel.observe(self.states, self.rule_data, np.ascontiguousarray(players, dtype=np.int32),
                        *(planes[p.name] for p in public_pieces(self.game)), planes["resolve"])
 
     def state(self, slot: int) -> State:

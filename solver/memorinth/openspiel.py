@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game import Game, State, Utility
-from solver.learning import ActionCodec, Piece, mark_listed
+from solver.learning import ActionCodec, KernelRules, Piece, mark_listed
 from solver.memorinth import kernel
 from solver.memorinth.layout import DEAL_CHAR, N_ACTIONS, PH_OVER, K, rule_vector
 from solver.memorinth.state import MemorinthState
@@ -163,7 +163,7 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
 
 
 # -- the batched environment: N state vectors stepped by the step kernel ---------------------------------------
-class MemorinthBatch:
+class MemorinthBatch(KernelRules):
     """N Memorinth games as rows of the kernel's state vector (``solver/openspiel/batched.py``): deals by the
     kernel's ``deal`` (the deal of ``new_initial_state(seed)``), random legal actions, checks and steps by the step
     kernel (``src/memorinth_step.pyx``: one call a step, each row keeping its memo of the public paths), legal
@@ -171,45 +171,29 @@ class MemorinthBatch:
 
     def __init__(self, game: Game, n: int) -> None:
         self.game = game
-        self.deck = game.deck_table
         self.blank = rule_vector(game.rules)
-        self.states = np.tile(self.blank, (n, 1))
+        super().__init__(kernel, game.deck_table, np.tile(self.blank, (n, 1)))
         self.memos = np.zeros((n, kernel.memo_words()), dtype=np.int32)
-        self.to_act = np.zeros(n, dtype=np.int32)
-        self.picked = np.zeros(n, dtype=np.int32)
 
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
         for slot, seed in zip(slots, seeds):
             self.states[slot] = self.blank
-            kernel.deal(self.states[slot], self.deck, int(seed))
+            kernel.deal(self.states[slot], self.rule_data, int(seed))
         self.memos[slots] = 0
         rows = self.states[slots]
         self.to_act[slots] = np.where(rows[:, PHASE] == PH_OVER, -4, rows[:, TOMOVE])
 
-    def players(self) -> np.ndarray:
-        return self.to_act.copy()
-
     def legal_mask(self, out: np.ndarray) -> None:
         n = len(self.states)
         actions, counts = np.zeros((n, N_ACTIONS), dtype=np.int32), np.zeros(n, dtype=np.int32)
-        kernel.legal_actions_batch(self.states, self.deck, actions, counts)
+        kernel.legal_actions_batch(self.states, self.rule_data, actions, counts)
         mark_listed(out, actions, counts)
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
-        kernel.random_legal(self.states, self.deck, rng.random(len(self.states)), self.picked)
-        return self.picked.astype(np.int64)
 
     def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
                       drawn: list[list[int]] | None) -> int:
         """Check and apply every slot's action in one kernel call: -1, or the first illegal slot (nothing applied)."""
-        return kernel.step(self.states, self.deck, np.ascontiguousarray(actions, dtype=np.int32), self.memos,
+        return kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32), self.memos,
                            self.to_act)
-
-    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
-              drawn: list[list[int]] | None) -> None:
-        if self.apply_checked(actions, settle, rng, drawn) >= 0:
-            raise AssertionError("apply: an action checked legal was refused by the kernel")
 
     def returns(self) -> np.ndarray:
         players = self.game.rules.players

@@ -41,7 +41,7 @@ import numpy as np
 
 from solver.game import Game, State
 from solver.kernels import mnemonic_step as kernel
-from solver.learning import ActionCodec, Piece, mark_listed
+from solver.learning import ActionCodec, KernelRules, Piece, mark_listed
 from solver.mnemonic import rows
 from solver.mnemonic.cards import DECK_SIZE, card_class
 from solver.mnemonic.parts import PHASES
@@ -162,7 +162,7 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
 MAX_LEGAL, MAX_CHANCE, DEAL_UNIFORMS = kernel.sizes()
 
 
-class MnemonicBatch:
+class MnemonicBatch(KernelRules):
     """N Mnemonic sessions as rows of the step kernel (``src/mnemonic_step.pyx``, layout in
     ``solver/mnemonic/rows.py``) for the batched environment (``solver/openspiel/batched.py``): deals, random legal
     actions, checked steps with their chance events (draws, rolls, Group Scene results, each from one uniform of
@@ -170,12 +170,9 @@ class MnemonicBatch:
 
     def __init__(self, game: Game, n: int) -> None:
         self.game = game
-        self.config = rows.config(game)
-        self.states = np.zeros((n, rows.ROW_LEN), dtype=np.int32)
-        self.to_act = np.zeros(n, dtype=np.int32)
-        self.picked = np.zeros(n, dtype=np.int32)
+        super().__init__(kernel, rows.config(game), np.zeros((n, rows.ROW_LEN), dtype=np.int32))
         self.drawn = np.zeros((n, MAX_CHANCE), dtype=np.int32)
-        self.size = kernel.observation_size(self.config)
+        self.size = kernel.observation_size(self.rule_data)
         spans, at = [], 0
         for piece in public_pieces(game) + private_pieces(game):
             spans.append((piece.name, at, at + piece.size, piece.shape))
@@ -186,42 +183,29 @@ class MnemonicBatch:
     def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
         """New sessions (``new_initial_state``'s characters and deal, drawn from ``rng``: the same distribution)."""
         slots = np.asarray(slots, dtype=np.int64)
-        kernel.deal(self.states, self.config, slots, rng.random((len(slots), DEAL_UNIFORMS)))
+        kernel.deal(self.states, self.rule_data, slots, rng.random((len(slots), DEAL_UNIFORMS)))
         dealt = np.zeros(len(slots), dtype=np.int32)
-        kernel.players(self.states[slots], self.config, dealt)
+        kernel.players(self.states[slots], self.rule_data, dealt)
         self.to_act[slots] = dealt
-
-    def players(self) -> np.ndarray:
-        return self.to_act.copy()
 
     def legal_mask(self, out: np.ndarray) -> None:
         n = len(self.states)
         actions, counts = np.zeros((n, MAX_LEGAL), dtype=np.int32), np.zeros(n, dtype=np.int32)
-        kernel.legal_actions(self.states, self.config, actions, counts)
+        kernel.legal_actions(self.states, self.rule_data, actions, counts)
         mark_listed(out, actions, counts)
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
-        kernel.random_legal(self.states, self.config, rng.random(len(self.states)), self.picked)
-        return self.picked.astype(np.int64)
 
     def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
                       drawn: list[list[int]] | None) -> int:
         """Check and apply every slot's action and settle its chance events in one kernel call: -1, or the first
         illegal slot (nothing applied)."""
         n = len(self.states)
-        bad = kernel.step(self.states, self.config, np.ascontiguousarray(actions, dtype=np.int32),
+        bad = kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32),
                           np.ascontiguousarray(settle, dtype=np.uint8), rng.random((n, MAX_CHANCE)), self.to_act,
                           self.drawn)
         if bad < 0 and drawn is not None:
             for i in range(n):
                 drawn[i].extend(int(x) for x in self.drawn[i] if x >= 0)
         return bad
-
-    def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
-              drawn: list[list[int]] | None) -> None:
-        if self.apply_checked(actions, settle, rng, drawn) >= 0:
-            raise AssertionError("apply: an action checked legal was refused by the kernel")
 
     def returns(self) -> np.ndarray:
         """1 for everybody where the session had a Victory (MN-31)."""
@@ -231,7 +215,7 @@ class MnemonicBatch:
     def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
         n = len(self.states)
         out = np.zeros((n, self.size), dtype=np.float32)
-        kernel.observe(self.states, self.config, np.ascontiguousarray(players, dtype=np.int32), out)
+        kernel.observe(self.states, self.rule_data, np.ascontiguousarray(players, dtype=np.int32), out)
         for name, a, b, shape in self.spans:
             planes[name][:] = out[:, a:b].reshape(n, *shape)
 
