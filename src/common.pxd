@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""What every kernel shares: the random step (splitmix64), the monotonic clock, the hash table and the atomics.
+"""What every kernel shares: the random step (splitmix64), the monotonic clock, the hash table, the atomics and a binary search.
 
 Twin: ``solver/twins/common.py`` (the random step and the hash, bit for bit).
 
@@ -18,7 +18,7 @@ refuses to grow (``table_store`` returns -1) once it holds ``limit`` keys (``NO_
 memory runs out. :func:`hash_words` is also the hash of the lossy transposition cache of ``memorinth_escape``.
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -37,6 +37,20 @@ cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
         m &= m - 1
         k -= 1
     return ctz64(m)
+
+
+cdef inline int index_in_sorted(const int32_t* values, int count, int value) noexcept nogil:
+    """Where ``value`` stands in the ascending ``values[0:count]`` (binary search), or -1 where it is not there."""
+    cdef int lo = 0, hi = count - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if values[mid] == value:
+            return mid
+        if values[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
 
 
 # -- random numbers -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ Twin: ``solver/twins/embers_step.py`` (same functions, same parameters, same res
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
+from common cimport index_in_sorted
 from embers_row cimport *
 from embers_core cimport (MAX_SIDE, bit, lowest, lowest_bit, bounding_box, lay_card, row_legal, overlap_graph,
                           visible_cards, closure, suit_group, total_strength)
@@ -850,19 +851,6 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[:, ::1] deck, const
     free(listed)
 
 
-cdef inline bint is_listed(const int32_t* listed, int count, int action) noexcept nogil:
-    cdef int lo = 0, hi = count - 1, mid
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if listed[mid] == action:
-            return True
-        if listed[mid] < action:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return False
-
-
 def step(int32_t[:, ::1] states, const int32_t[:, ::1] deck, const int32_t[::1] actions, const uint8_t[::1] settle,
          const double[:, ::1] uniforms, int32_t[:, ::1] drawn, int32_t[::1] players):
     """Apply the decision ``actions[i]`` to row ``i`` in place; where ``settle[i]``, then draw chance outcomes to
@@ -889,7 +877,7 @@ def step(int32_t[:, ::1] states, const int32_t[:, ::1] deck, const int32_t[::1] 
     with nogil:
         for i in range(n):
             s = &states[i, 0]
-            if current_player(s) < 0 or not is_listed(listed, legal(s, &d, listed), actions[i]):
+            if current_player(s) < 0 or index_in_sorted(listed, legal(s, &d, listed), actions[i]) < 0:
                 bad = i
                 break
         if bad < 0:

@@ -12,6 +12,7 @@ Twin: ``solver/twins/memorinth_step.py`` (same functions, same parameters, same 
 """
 
 from libc.stdint cimport int32_t
+from common cimport index_in_sorted
 from memorinth_rules cimport N_ACTIONS, PHASE, PH_OVER, TOMOVE, Stuck, apply, check_rows, legal
 
 cdef enum:
@@ -31,19 +32,9 @@ cdef inline int rank_of(const int32_t* s, const int32_t* deck, int action) noexc
     """The rank of ``action`` in the ascending legal list of ``s``, or -1 when it is not legal (or the game is
     over)."""
     cdef int32_t listed[N_ACTIONS]
-    cdef int lo = 0, hi, mid
     if s[PHASE] == PH_OVER or action < 0 or action >= N_ACTIONS:
         return -1
-    hi = legal(s, deck, listed) - 1
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if listed[mid] == action:
-            return mid
-        if listed[mid] < action:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
+    return index_in_sorted(listed, legal(s, deck, listed), action)
 
 
 cdef inline int count_of(const int32_t* s, const int32_t* deck) noexcept nogil:
