@@ -42,6 +42,29 @@ def _serial_when_marked(request, tmp_path_factory):
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
 
 
+#: The test files that take longest, longest first (CPU seconds in the whole suite's run of 2026-12-06 on two
+#: workers at load 10-19, docs/benchmarks.md "Test suite"). Under pytest-xdist's ``--dist loadfile`` a worker takes
+#: the next file as it
+#: frees up, in collection order; started last, a long file would leave the other worker idle at the end, so these
+#: go first (longest processing time first) and the many short files fill in behind them.
+LONGEST_FILES = (
+    "forgotten/test_pictures.py", "web/test_board_ui.py", "twins/test_forgotten_exact.py",  # 98, 73, 72 s
+    "twins/test_mnemonic_plan.py", "web/test_browser.py", "web/test_tables.py",  # 64, 61, 54 s
+    "web/test_table_browser.py", "twins/test_aetherya_play.py", "test_scale.py",  # 30, 28, 25 s
+    "mnemonic/test_planner.py", "test_picture_layouts.py", "embers/test_session.py",  # 22, 19, 18 s
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist, the tests of ``LONGEST_FILES`` first, longest file first (every worker collects the same
+    order, as xdist requires); the other files keep pytest's order. Without xdist nothing moves."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    rank = {name: place for place, name in enumerate(LONGEST_FILES)}
+    root = Path(__file__).parent
+    items.sort(key=lambda item: rank.get(item.path.relative_to(root).as_posix(), len(rank)))
+
+
 def _load_toygame():
     """The toy game's package (tests/toygame/), importable by name so that the registry finds its modules."""
     if TOYGAME not in sys.modules:
