@@ -15,31 +15,58 @@ from solver.testing import TimedLines, serving
 TOYGAME = "memory_solver_tests_toygame"
 
 
+#: whether the test after this one on this worker is marked ``serial`` too (set by ``pytest_runtest_protocol``)
+NEXT_IS_SERIAL = pytest.StashKey[bool]()
+#: the turnstile and lock files while this worker holds the exclusive lock from one serial test to the next
+_held_exclusive: list = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Tell ``_serial_when_marked`` whether the worker's next test is serial too (xdist knows it before a test
+    starts)."""
+    item.stash[NEXT_IS_SERIAL] = nextitem is not None and nextitem.get_closest_marker("serial") is not None
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _serial_when_marked(request, tmp_path_factory):
     """Tests marked ``serial`` (wall-clock caps: a search stops at its time limit, terminate answers within
     200 ms) run alone when pytest-xdist runs the suite on several workers: a serial test holds an exclusive
     lock that every other test of the run holds shared, so the other workers wait between two tests; the
-    turnstile lets a waiting serial test in before the next shared holder. Without xdist there is no lock."""
+    turnstile lets a waiting serial test in before the next shared holder. A run of serial tests on one worker
+    (a whole serial file) keeps the lock from one to the next, so the other worker waits once for the run, not
+    once a test, and the serial worker does not wait for one of the other worker's tests before each serial
+    test. Without xdist there is no lock."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         yield
         return
     import fcntl  # lazy: xdist runs on the POSIX CI only
-    run = tmp_path_factory.getbasetemp().parent  # this run's folder, shared by its workers
     serial = request.node.get_closest_marker("serial") is not None
-    with open(run / "serial.turnstile", "a") as turnstile, open(run / "serial.lock", "a") as lock:
+    if serial and _held_exclusive:
+        files = _held_exclusive.pop()             # held since the previous serial test
+    else:
+        run = tmp_path_factory.getbasetemp().parent  # this run's folder, shared by its workers
+        files = (open(run / "serial.turnstile", "a"), open(run / "serial.lock", "a"))
+        turnstile, lock = files
         fcntl.flock(turnstile, fcntl.LOCK_EX)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
         finally:
             if not serial:
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
+    try:
+        yield
+    finally:
+        if serial and request.node.stash.get(NEXT_IS_SERIAL, False):
+            _held_exclusive.append(files)
+        else:
+            turnstile, lock = files
             fcntl.flock(lock, fcntl.LOCK_UN)
             if serial:
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
+            turnstile.close()
+            lock.close()
 
 
 #: The test files that take longest, longest first (CPU seconds in the whole suite's run of 2026-12-06 on two
