@@ -909,7 +909,9 @@ cdef int step_plan(int* s, const int32_t* plan, Py_ssize_t length) noexcept nogi
 # normalised by their sum, subtracted one by one from a 53-bit uniform number), so the values are those of the
 # full state's path.
 cdef int chance_pick(uint64_t* stream, const int* weights, int count) noexcept nogil:
-    """The index drawn among ``count`` outcomes of weights ``weights`` (each > 0), as ``PlayoutRandom.choice``."""
+    """The index drawn among ``count`` outcomes of weights ``weights`` (each > 0), as ``PlayoutRandom.choice``.
+    The sum is added left to right, as CPython 3.11's ``sum`` adds floats (3.12's compensated ``sum`` can differ
+    in the last bit, which moves a draw only when the uniform number falls within that bit of a boundary)."""
     cdef double probs[16]
     cdef double norm = 0.0, u
     cdef int i, total = 0
