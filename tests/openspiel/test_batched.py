@@ -26,11 +26,17 @@ CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
          ("embers(chapter=prologue)", 6, 80), ("embers(chapter=one)", 6, 120),
-         ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+         ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40),
+         ("aetherya(mode=objects,max_moves=30)", 2, 32), ("aetherya(players=1,max_moves=30)", 2, 32)]
+#: Aetherya on its step kernel: the base game and co-op at every player count, whole games and capped ones
+CASES += [(f"aetherya(players={players},mode={mode})", 2, 400) for players in (2, 3, 4) for mode in ("base", "coop")]
+CASES += [("aetherya(players=3,mode=coop,max_moves=45)", 3, 50)]
 #: Mnemonic on its step kernel: every player count and both modes (one with the max_moves cap)
 CASES += [(f"mnemonic(players={players},mode={mode}{',max_moves=12' if players == 4 else ''})", 3, 40)
           for players in range(1, 7) for mode in ("deck-burner", "into-the-grey")]
 VECTORISED = ("forgotten", "memorinth", "mnemonic", "embers")
+#: the Aetherya modes the step kernel plays (Objects and solo run on the state rules)
+AETHERYA_VECTORISED = ("mode=base", "mode=coop")
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
@@ -57,7 +63,10 @@ def test_the_batched_games_are_the_single_games(spec, slots, steps):
             assert replayed.is_terminal() and replayed.returns() == returns == rewards[slot].tolist()
         assert not rewards[~done].any()
     assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
-    assert env.vectorised == (spec.split("(")[0] in VECTORISED)
+    name = spec.split("(")[0]
+    expected = any(mode in spec for mode in AETHERYA_VECTORISED) or spec == "aetherya(max_moves=30)" \
+        if name == "aetherya" else name in VECTORISED
+    assert env.vectorised == expected
 
 
 @pytest.mark.parametrize("mode", ["deck-burner", "into-the-grey"])
