@@ -34,6 +34,8 @@ cdef enum:
     H_RNG_LO = 10         # the row's random stream, low and high 32 bits
     H_RNG_HI = 11
     H_NDISC = 12          # the discard piles' lengths (2 words)
+    H_AGE = 14            # solo: the Age (0-2)
+    H_FAILED = 15         # solo: an Age ended with a Legend of its row unwritten
     PILE = 16             # copies of each kind in the draw pile (10)
     HIDDEN = 26           # each seat's face-down cells (bitmask, 4)
     KINGDOMS = 30         # seat * 16 + cell: the card, -1 empty (64)
@@ -45,23 +47,34 @@ cdef enum:
     LDISCARD = 246        # co-op: discarded by the group (16)
     DISC = 262            # pile * DISC_CAP + depth from the bottom (2 x 80)
     DISC_CAP = 80
-    STATE_LEN = 424
+    H_DRAWS = 424         # solo: cards still to draw for the pair (draw2, take+draw)
+    H_NPAIR = 425         # solo: the pair's cards, then (card, source: 0 taken, 1 drawn) each (2 x 2)
+    PAIR = 426
+    H_NSCORES = 430       # solo: the Ages scored, then each Age's score (3)
+    AGE_SCORES = 431
+    SROW = 434            # solo: SROW + n = 1 + the Age whose row holds Legend n (16)
+    WRITTEN = 450         # solo: Legend n written this Age (16)
+    STATE_LEN = 466
     # modes (config[0])
     BASE = 0
     COOP = 1
+    SOLO = 2
     # phases: the index in PHASES of solver/aetherya/state.py
     P_LEGENDS = 0
     P_START = 1
     P_ARRANGE = 2
     P_TERRITORIES = 3
     P_FIRST_DISCARD = 5
+    P_SWAP = 6
     P_CHOOSE = 7
     P_DRAW = 8
+    P_KEEP = 9
     P_PLACE = 10
     P_END_TURN = 12
     P_REFILL = 13
     P_REFORM = 14
     P_LEGEND_DISCARD = 15
+    P_BLOCK = 16
     P_OVER = 17
     N_PHASES = 18
     # after a refill
@@ -73,11 +86,17 @@ cdef enum:
     A_TAKE = 0
     A_TAKE2 = 1
     A_DRAW = 2
+    A_DRAW2 = 3
+    A_TAKE_DRAW = 4
     A_PLACE = 10
     A_REVEAL = 42
+    A_KEEP = 80
     A_CLAIM = 99
     A_END = 131
     A_ARRANGE = 140
+    A_BLOCK = 170
+    A_NOSWAP = 180
+    A_SWAP = 200
     A_LDISCARD = 440
     C_CARD = 2000
     C_LEGEND = 2100
@@ -105,9 +124,14 @@ for _a in range(4):
                 if _a != _b and _a != _c and _a != _d and _b != _c and _b != _d and _c != _d:
                     PERMS[_p][:] = [_a, _b, _c, _d]
                     _p += 1
-cdef int ROW_TARGET[2][5]
+cdef int ROW_TARGET[3][5]
 ROW_TARGET[0][:] = [8, 8, 8, 8, 8]
 ROW_TARGET[1][:] = [0, 0, 4, 3, 2]     # co-op, errata: 4 at 2 players
+ROW_TARGET[2][:] = [0, 4, 0, 0, 0]     # solo: the first Age's row (the Legends fill the three rows in turn)
+cdef int SOLO_ROWS[3]
+SOLO_ROWS[:] = [4, 5, 6]               # errata: the solo Age rows hold 4, 5 and 6 Legends
+cdef int BLOCKS[9]
+BLOCKS[:] = [0, 1, 2, 4, 5, 6, 8, 9, 10]   # the top-left cell of each 2x2 block
 
 
 def state_len():
@@ -126,7 +150,9 @@ def layout():
             "hold_pile": H_HOLD_PILE, "claimed": H_CLAIMED, "after": H_AFTER, "pile_known": H_PILE_KNOWN,
             "wrote": H_WROTE, "rng_lo": H_RNG_LO, "rng_hi": H_RNG_HI, "n_discard": H_NDISC, "PILE": PILE,
             "HIDDEN": HIDDEN, "KINGDOMS": KINGDOMS, "START": START, "ROW": ROW, "DECK": DECK, "HELD": HELD,
-            "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP}
+            "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP, "age": H_AGE, "failed": H_FAILED,
+            "draws": H_DRAWS, "n_pair": H_NPAIR, "PAIR": PAIR, "n_scores": H_NSCORES, "AGE_SCORES": AGE_SCORES,
+            "SROW": SROW, "WRITTEN": WRITTEN}
 
 
 # -- small queries ----------------------------------------------------------------------------------------------
@@ -135,6 +161,7 @@ cdef struct Rules:
     int players
     int piles
     int target           # the Legend row's size
+    int deck_players     # the deck is 2 copies of each kind a player (solo: the 2-player deck)
 
 
 cdef inline int total(const int32_t* counts, int n) noexcept nogil:
@@ -176,12 +203,19 @@ cdef uint32_t legends_met(const int32_t* s, int seat, int* board_total) noexcept
     return t.legends
 
 
-cdef inline uint32_t claimable(const int32_t* s, int seat) noexcept nogil:
-    """Bit n - 1: Legend n of the row that the seat's revealed cards meet."""
+cdef inline bint claims(const int32_t* s, const Rules* r, int legend) noexcept nogil:
+    """Legend ``legend`` may be claimed: in the row (solo: in the Age's row and not written yet)."""
+    if r.mode == SOLO:
+        return s[SROW + legend] == s[H_AGE] + 1 and not s[WRITTEN + legend]
+    return s[ROW + legend] != 0
+
+
+cdef inline uint32_t claimable(const int32_t* s, const Rules* r, int seat) noexcept nogil:
+    """Bit n - 1: Legend n of the row (solo: of the Age's row, unwritten) that the seat's revealed cards meet."""
     cdef int unused, n
     cdef uint32_t met = legends_met(s, seat, &unused), out = 0
     for n in range(1, LEGENDS + 1):
-        if s[ROW + n] and (met >> (n - 1)) & 1:
+        if claims(s, r, n) and (met >> (n - 1)) & 1:
             out |= (<uint32_t>1) << (n - 1)
     return out
 
@@ -209,7 +243,7 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
     cdef int n = 0, seat = s[H_TO_MOVE], phase = s[H_PHASE], c, pile, i, j, key, legend, card, current
     cdef int cards[4]
     cdef int keys[24]
-    cdef uint32_t hidden, claims
+    cdef uint32_t hidden, met
     if phase == P_ARRANGE:
         j = 0
         for card in range(KINDS):
@@ -227,6 +261,16 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
             if key:
                 out[n] = A_ARRANGE + i
                 n += 1
+    elif phase == P_CHOOSE and r.mode == SOLO:
+        if total(s + PILE, KINDS) >= 2:
+            out[n] = A_DRAW2
+            n += 1
+        if s[H_NDISC] > 0 and total(s + PILE, KINDS) >= 1:
+            out[n] = A_TAKE_DRAW
+            n += 1
+        if n == 0 and total(s + PILE, KINDS) >= 1:
+            out[n] = A_DRAW
+            n += 1
     elif phase == P_CHOOSE:
         for pile in range(r.piles):
             if s[H_NDISC + pile] > 0:
@@ -252,9 +296,9 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
                         n += 1
     elif phase == P_END_TURN:
         if not s[H_CLAIMED]:
-            claims = claimable(s, seat)
+            met = claimable(s, r, seat)
             for legend in range(1, LEGENDS + 1):
-                if (claims >> (legend - 1)) & 1:
+                if (met >> (legend - 1)) & 1:
                     out[n] = A_CLAIM + legend
                     n += 1
         out[n] = A_END
@@ -264,6 +308,26 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
             if s[ROW + legend]:
                 out[n] = A_LDISCARD + legend
                 n += 1
+    elif phase == P_KEEP:
+        for card in range(KINDS):
+            for i in range(s[H_NPAIR]):
+                if s[PAIR + 2 * i] == card:
+                    out[n] = A_KEEP + card
+                    n += 1
+                    break
+    elif phase == P_SWAP:
+        out[n] = A_NOSWAP
+        n += 1
+        for i in range(1, LEGENDS + 1):
+            if s[SROW + i] == s[H_AGE] + 1:
+                for j in range(1, LEGENDS + 1):
+                    if s[SROW + j] == s[H_AGE] + 2:
+                        out[n] = A_SWAP + (i - 1) * LEGENDS + j - 1
+                        n += 1
+    elif phase == P_BLOCK:
+        for i in range(9):
+            out[n] = A_BLOCK + i
+            n += 1
     return n
 
 
@@ -308,9 +372,42 @@ cdef void coop_next(int32_t* s, const Rules* r) noexcept nogil:
     next_player(s, r)
 
 
+cdef void end_age(int32_t* s, const Rules* r) noexcept nogil:
+    """AE-34: the Age ends; failure unless every Legend of the Age is written."""
+    cdef int legend, board, age = s[H_AGE]
+    s[HIDDEN] = 0
+    for legend in range(1, LEGENDS + 1):
+        if s[SROW + legend] == age + 1 and not s[WRITTEN + legend]:
+            s[H_FAILED] = 1
+            s[H_PHASE] = P_OVER
+            return
+    legends_met(s, 0, &board)
+    for legend in range(1, LEGENDS + 1):
+        if s[SROW + legend] == age + 1:
+            board -= LEGEND_POINTS[legend]
+    s[AGE_SCORES + s[H_NSCORES]] = board
+    s[H_NSCORES] += 1
+    if age == 2:
+        s[H_PHASE] = P_OVER
+        return
+    s[H_AGE] = age + 1
+    for legend in range(1, LEGENDS + 1):
+        s[WRITTEN + legend] = 0
+    s[H_TO_MOVE] = 0
+    s[H_TURN] += 1
+    s[H_CLAIMED] = 0
+    s[H_PHASE] = P_SWAP if age + 1 == 1 else P_BLOCK
+
+
 cdef void finish_turn(int32_t* s, const Rules* r) noexcept nogil:
     cdef int k, i
     s[H_PHASE] = P_CHOOSE
+    if r.mode == SOLO:
+        if total(s + PILE, KINDS) == 0:
+            end_age(s, r)
+        else:
+            next_player(s, r)
+        return
     if r.mode == COOP:
         if total(s + PILE, KINDS) == 0 or legends_gone(s):
             game_over(s, r)
@@ -333,7 +430,7 @@ cdef void finish_turn(int32_t* s, const Rules* r) noexcept nogil:
 
 
 cdef void continue_end_turn(int32_t* s, const Rules* r) noexcept nogil:
-    if not s[H_CLAIMED] and claimable(s, s[H_TO_MOVE]):
+    if not s[H_CLAIMED] and claimable(s, r, s[H_TO_MOVE]):
         s[H_PHASE] = P_END_TURN
     else:
         finish_turn(s, r)
@@ -362,7 +459,7 @@ cdef void enter_end_turn(int32_t* s, const Rules* r) noexcept nogil:
     cdef int seat = s[H_TO_MOVE], legend
     cdef uint32_t written
     if r.mode == COOP:
-        written = claimable(s, seat)
+        written = claimable(s, r, seat)
         if written:                              # AE-37: every Legend the kingdom meets is written, into the box
             for legend in range(1, LEGENDS + 1):
                 if (written >> (legend - 1)) & 1:
@@ -376,7 +473,7 @@ cdef void enter_end_turn(int32_t* s, const Rules* r) noexcept nogil:
 
 cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
     """Play the legal ``action`` of the row's player (``_do_*`` of state.py)."""
-    cdef int seat = s[H_TO_MOVE], phase = s[H_PHASE], i, j, card, pile, cell, reveal
+    cdef int seat = s[H_TO_MOVE], phase = s[H_PHASE], i, j, card, pile, cell, reveal, other, source, corner
     cdef int cards[4]
     if phase == P_ARRANGE:
         j = 0
@@ -394,6 +491,15 @@ cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
             s[H_PHASE] = P_TERRITORIES
     elif phase == P_CHOOSE:
         if action == A_DRAW:
+            s[H_PHASE] = P_DRAW
+        elif action == A_DRAW2:
+            s[H_DRAWS] = 2
+            s[H_PHASE] = P_DRAW
+        elif action == A_TAKE_DRAW:
+            s[PAIR] = pop(s, 0)
+            s[PAIR + 1] = 0
+            s[H_NPAIR] = 1
+            s[H_DRAWS] = 1
             s[H_PHASE] = P_DRAW
         else:
             pile = action - A_TAKE
@@ -415,12 +521,19 @@ cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
         s[H_HOLD_FROM] = -1
         s[H_HOLD_PILE] = 0
         if s[HIDDEN + seat] == 0:
-            game_over(s, r)
+            if r.mode == SOLO:
+                end_age(s, r)
+            else:
+                game_over(s, r)
         else:
             enter_end_turn(s, r)
     elif phase == P_END_TURN:
         if action == A_END:
             finish_turn(s, r)
+        elif r.mode == SOLO:
+            s[H_CLAIMED] = 1
+            s[WRITTEN + action - A_CLAIM] = 1
+            continue_end_turn(s, r)
         else:
             s[H_CLAIMED] = 1
             s[ROW + action - A_CLAIM] = 0
@@ -430,6 +543,45 @@ cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
         s[ROW + action - A_LDISCARD] = 0
         s[LDISCARD + action - A_LDISCARD] = 1
         refill_then(s, r, AFTER_COOP_NEXT)
+    elif phase == P_KEEP:
+        card = action - A_KEEP
+        source = 0
+        for i in range(2):                       # AE-33: a drawn copy keeps its options
+            if s[PAIR + 2 * i] == card and s[PAIR + 2 * i + 1] == 1:
+                source = 1
+        i = 0 if s[PAIR] == card and s[PAIR + 1] == source else 1
+        other = s[PAIR + 2 * (1 - i)]
+        s[H_NPAIR] = 0
+        for j in range(4):
+            s[PAIR + j] = 0
+        push(s, 0, other)
+        s[H_HOLD] = card
+        s[H_HOLD_FROM] = source
+        s[H_PHASE] = P_PLACE
+    elif phase == P_SWAP:
+        if action != A_NOSWAP:
+            i = (action - A_SWAP) // LEGENDS + 1
+            j = (action - A_SWAP) % LEGENDS + 1
+            s[SROW + i] = s[H_AGE] + 2
+            s[SROW + j] = s[H_AGE] + 1
+        s[H_PHASE] = P_CHOOSE if s[H_TURN] == 0 and s[H_AGE] == 0 else P_BLOCK
+    elif phase == P_BLOCK:
+        corner = BLOCKS[action - A_BLOCK]
+        cards[0] = s[KINGDOMS + corner]
+        cards[1] = s[KINGDOMS + corner + 1]
+        cards[2] = s[KINGDOMS + corner + 4]
+        cards[3] = s[KINGDOMS + corner + 5]
+        for i in range(KINDS):
+            s[PILE + i] = 2 * r.deck_players
+        for i in range(CELLS):
+            s[KINGDOMS + i] = -1
+        for i in range(4):
+            s[PILE + cards[i]] -= 1
+            s[KINGDOMS + CENTRE[i]] = cards[i]
+        s[HIDDEN] = 0
+        s[H_PILE_KNOWN] = 0
+        s[H_NDISC] = 0
+        s[H_PHASE] = P_TERRITORIES
 
 
 cdef int draw_card(int32_t* s, const int32_t* excluded) noexcept nogil:
@@ -459,9 +611,27 @@ cdef int draw_legend(int32_t* s) noexcept nogil:
     return -1
 
 
+cdef inline int count_row(const int32_t* s, int age) noexcept nogil:
+    """Solo: the Legends in the row of Age ``age``."""
+    cdef int n, count = 0
+    for n in range(1, LEGENDS + 1):
+        if s[SROW + n] == age + 1:
+            count += 1
+    return count
+
+
 cdef int chance(int32_t* s, const Rules* r) noexcept nogil:
     """Draw the row's chance event and apply it (``_apply_chance`` of state.py); the outcome's chance id."""
-    cdef int phase = s[H_PHASE], legend, card, seat, c, i, done
+    cdef int phase = s[H_PHASE], legend, card, seat, c, i, done, pile
+    if phase == P_LEGENDS and r.mode == SOLO:
+        legend = draw_legend(s)
+        for i in range(3):
+            if count_row(s, i) < SOLO_ROWS[i]:
+                s[SROW + legend] = i + 1
+                break
+        if count_row(s, 2) == SOLO_ROWS[2]:
+            s[H_PHASE] = P_START
+        return C_LEGEND + legend
     if phase == P_LEGENDS or phase == P_REFILL:
         legend = draw_legend(s)
         s[ROW + legend] = 1
@@ -499,10 +669,17 @@ cdef int chance(int32_t* s, const Rules* r) noexcept nogil:
         push(s, pile, card)
         if pile == r.piles - 1:
             s[H_TO_MOVE] = 0
-            s[H_PHASE] = P_CHOOSE
+            s[H_PHASE] = P_SWAP if r.mode == SOLO and s[H_AGE] == 0 and s[H_TURN] == 0 else P_CHOOSE
     elif phase == P_REFORM:
         push(s, 0, card)
         next_player(s, r)
+    elif s[H_DRAWS] > 0:  # P_DRAW, solo's pair
+        s[PAIR + 2 * s[H_NPAIR]] = card
+        s[PAIR + 2 * s[H_NPAIR] + 1] = 1
+        s[H_NPAIR] += 1
+        s[H_DRAWS] -= 1
+        if s[H_DRAWS] == 0:
+            s[H_PHASE] = P_KEEP
     else:  # P_DRAW
         s[H_HOLD] = card
         s[H_HOLD_FROM] = 1
@@ -531,7 +708,7 @@ cdef void deal_row(int32_t* s, const Rules* r, uint64_t seed) noexcept nogil:
     for i in range(STATE_LEN):
         s[i] = 0
     for i in range(KINDS):
-        s[PILE + i] = 2 * r.players
+        s[PILE + i] = 2 * r.deck_players
     for i in range(64):
         s[KINGDOMS + i] = -1
     for i in range(1, LEGENDS + 1):
@@ -546,11 +723,13 @@ cdef void deal_row(int32_t* s, const Rules* r, uint64_t seed) noexcept nogil:
 # -- checks of the Python-facing functions ------------------------------------------------------------------------
 cdef Rules rules_of(const int32_t[::1] config) except *:
     cdef Rules r
-    if config.shape[0] != 2 or config[0] not in (BASE, COOP) or not 2 <= config[1] <= 4:
-        raise ValueError("config: expected (mode, players) with mode 0 (base) or 1 (co-op) and 2-4 players, got "
-                         f"{list(config)}")
+    if config.shape[0] != 2 or not ((config[0] in (BASE, COOP) and 2 <= config[1] <= 4)
+                                    or (config[0] == SOLO and config[1] == 1)):
+        raise ValueError("config: expected (mode, players): mode 0 (base) or 1 (co-op) with 2-4 players, or 2 (solo) "
+                         f"with 1, got {list(config)}")
     r.mode = config[0]
     r.players = config[1]
+    r.deck_players = 2 if r.mode == SOLO else r.players
     r.piles = 2 if r.mode == COOP else 1
     r.target = ROW_TARGET[r.mode][r.players]
     return r
@@ -689,7 +868,7 @@ def step(int32_t[:, ::1] states, const int32_t[::1] config, const int32_t[::1] a
 
 def returns(const int32_t[:, ::1] states, const int32_t[::1] config, double[:, ::1] out):
     """``out[i]``: the returns of row ``i`` now (``AetheryaState.returns``: each kingdom with its Legends; co-op:
-    the lowest kingdom less the Legends the group discarded, for everyone)."""
+    the lowest kingdom less the Legends the group discarded, for everyone; solo: the Ages' scores, 0 on failure)."""
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int seat, legend, board, lowest, lost
@@ -700,6 +879,9 @@ def returns(const int32_t[:, ::1] states, const int32_t[::1] config, double[:, :
     with nogil:
         for i in range(n):
             s = &states[i, 0]
+            if r.mode == SOLO:
+                out[i, 0] = 0 if s[H_FAILED] else total(s + AGE_SCORES, s[H_NSCORES])
+                continue
             lowest = 1 << 30
             for seat in range(r.players):
                 legends_met(s, seat, &board)
@@ -729,18 +911,26 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
             float[:, :] kingdoms, float[:, :] discard, float[:, :] pile, float[:, :] unseen, float[:, :] start,
             float[:, :] hold, float[:, :] phase, float[:, :] to_move, float[:, :] seat, float[:, :] turn,
             float[:, :] flags, float[:, :] legends, float[:, :] legend_deck, float[:, :] held, float[:, :] box,
-            float[:, :] legend_discard, float[:, :] wrote, float[:, :] mine):
+            float[:, :] legend_discard, float[:, :] wrote, float[:, :] age, float[:, :] age_rows, float[:, :] written,
+            float[:, :] age_scores, float[:, :] failed, float[:, :] pair, float[:, :] draws, float[:, :] mine):
     """Fill each row's zeroed pieces (flattened per row: ``[n, size]``) of the observation by ``observers[i]``: the
-    public pieces and that player's ``mine`` (``box``, ``legend_discard`` and ``wrote`` are read in co-op only)."""
+    public pieces and that player's ``mine`` (``box``, ``legend_discard`` and ``wrote`` are written in co-op only,
+    ``age`` to ``draws`` in solo only: other modes may pass ``[n, 0]`` arrays)."""
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
-    cdef int q, c, card, k, d, depth, actor, deck = 20 * r.players, length
+    cdef int q, c, card, k, d, depth, actor, deck = 20 * r.deck_players, length
     cdef double seen[10]
     cdef const int32_t* s
     check_rows(states, -1)
     check_length(observers.shape[0], n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
-            or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n:
+            or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \
+            or (r.mode == COOP and (box.shape[1] != LEGENDS or legend_discard.shape[1] != LEGENDS
+                                    or wrote.shape[1] != 1)) \
+            or (r.mode == SOLO and (age.shape[1] != 3 or age_rows.shape[1] != 3 * LEGENDS
+                                    or written.shape[1] != LEGENDS or age_scores.shape[1] != 3
+                                    or failed.shape[1] != 1 or pair.shape[1] != 2 * (KINDS + 3)
+                                    or draws.shape[1] != 1)):
         raise ValueError("observe: expected n rows of this mode's and player count's pieces")
     for i in range(n):
         if not 0 <= observers[i] < r.players:
@@ -782,8 +972,10 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
                 hold[i, KINDS] = 1
                 hold[i, KINDS + 3] = 1
             hold[i, KINDS + 4 + s[H_HOLD_PILE]] = 1
+            for k in range(s[H_NPAIR]):
+                seen[s[PAIR + 2 * k]] += 1
             for k in range(KINDS):
-                unseen[i, k] = <float>((2 * r.players - seen[k]) / <double>deck)
+                unseen[i, k] = <float>((2 * r.deck_players - seen[k]) / <double>deck)
             phase[i, s[H_PHASE]] = 1
             actor = current_player(s)
             to_move[i, actor if actor >= 0 else r.players] = 1
@@ -797,5 +989,19 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
                 legend_plane(s + BOX, box, i, 0)
                 legend_plane(s + LDISCARD, legend_discard, i, 0)
                 wrote[i, 0] = s[H_WROTE]
+            if r.mode == SOLO:
+                age[i, s[H_AGE]] = 1
+                for k in range(1, LEGENDS + 1):
+                    if s[SROW + k] > 0:
+                        age_rows[i, (s[SROW + k] - 1) * LEGENDS + k - 1] = 1
+                legend_plane(s + WRITTEN, written, i, 0)
+                for k in range(s[H_NSCORES]):
+                    age_scores[i, k] = <float>(s[AGE_SCORES + k] / 100.0)
+                failed[i, 0] = s[H_FAILED]
+                for k in range(s[H_NPAIR]):
+                    pair[i, k * (KINDS + 3) + s[PAIR + 2 * k]] = 1
+                    pair[i, k * (KINDS + 3) + KINDS + s[PAIR + 2 * k + 1]] = 1
+                    pair[i, k * (KINDS + 3) + KINDS + 2] = 1
+                draws[i, 0] = s[H_DRAWS]
             for k in range(KINDS):
                 mine[i, k] = <float>(s[START + observers[i] * KINDS + k] * 0.25)

@@ -278,14 +278,17 @@ def fill_private(game: Game, state: AetheryaState, player: int, planes: dict[str
 
 
 # -- the batched environment: N rows of the step kernel ----------------------------------------------------------
-#: the modes the step kernel plays (``src/aetherya_step.pyx``: base and co-op at 2-4 players); Objects and solo
-#: stay on the batched environment's state rules (our states stepped one by one)
-KERNEL_MODES = ("base", "coop")
+#: the modes the step kernel plays (``src/aetherya_step.pyx``: base and co-op at 2-4 players, the solo campaign), by
+#: its mode number; Objects stays on the batched environment's state rules (our states stepped one by one)
+KERNEL_MODES = ("base", "coop", "solo")
+#: the kernel's optional pieces (``observe``): co-op's, then solo's; a mode without them passes ``[n, 0]`` arrays
+OPTIONAL_PIECES = ("box", "legend_discard", "wrote", "age", "age_rows", "written", "age_scores", "failed", "pair",
+                   "draws")
 _L = kernel.layout()
 
 
 def kernel_config(game: Game) -> np.ndarray:
-    """The step kernel's ``config``: ``(mode, players)``, mode 0 base, 1 co-op."""
+    """The step kernel's ``config``: ``(mode, players)``, mode 0 base, 1 co-op, 2 solo."""
     return np.array([KERNEL_MODES.index(game.mode), game.num_players], dtype=np.int32)
 
 
@@ -317,11 +320,23 @@ def state_of_row(game: Game, row: np.ndarray) -> AetheryaState:
     state.hold_from = HOLD_FROM[int(row[_L["hold_from"]])] if row[_L["hold_from"]] >= 0 else ""
     state.hold_pile, state.claimed = int(row[_L["hold_pile"]]), bool(row[_L["claimed"]])
     state.after_refill = AFTER_REFILL[int(row[_L["after"]])]
+    if game.mode == "solo":
+        _solo_of_row(state, row)
     return state
 
 
+def _solo_of_row(state: AetheryaState, row: np.ndarray) -> None:
+    state.age, state.failed = int(row[_L["age"]]), bool(row[_L["failed"]])
+    state.rows = [[n for n in range(1, LEGEND_COUNT + 1) if row[_L["SROW"] + n] == age + 1] for age in range(3)]
+    state.written = _flags(row, _L["WRITTEN"])
+    state.age_scores = row[_L["AGE_SCORES"]:_L["AGE_SCORES"] + int(row[_L["n_scores"]])].tolist()
+    pair = row[_L["PAIR"]:_L["PAIR"] + 2 * int(row[_L["n_pair"]])].tolist()
+    state.pair = [(pair[k], HOLD_FROM[pair[k + 1]]) for k in range(0, len(pair), 2)]
+    state.draws_needed = int(row[_L["draws"]])
+
+
 class AetheryaBatch(KernelRules):
-    """N Aetherya games (base or co-op) as rows of the step kernel (``src/aetherya_step.pyx``,
+    """N Aetherya games (base, co-op or solo) as rows of the step kernel (``src/aetherya_step.pyx``,
     ``solver/openspiel/batched.py``): the deal of each seed, random legal actions, checks, steps and every chance
     event (the row's own splitmix64 stream), legal masks, returns and observations by the kernel, one call each."""
 
@@ -361,7 +376,7 @@ class AetheryaBatch(KernelRules):
         rows = len(self.states)
         flat = {name: plane.reshape(rows, -1) for name, plane in planes.items()}
         names = [p.name for p in public_pieces(self.game)[:14]]
-        extra = [flat.get(name, self.optional) for name in ("box", "legend_discard", "wrote")]
+        extra = [flat.get(name, self.optional) for name in OPTIONAL_PIECES]
         kernel.observe(self.states, self.rule_data, np.ascontiguousarray(players, dtype=np.int32),
                        *(flat[name] for name in names), *extra, flat["mine"])
 
@@ -370,6 +385,6 @@ class AetheryaBatch(KernelRules):
 
 
 def batch_rules(game: Game, n: int, redeal: bool = True) -> AetheryaBatch | None:
-    """The batched environment's rules: the step kernel's rows in base and co-op; None (our states, one by one)
-    with Objects and solo, which the kernel does not play."""
+    """The batched environment's rules: the step kernel's rows in base, co-op and solo; None (our states, one by
+    one) with Objects, which the kernel does not play."""
     return AetheryaBatch(game, n) if game.mode in KERNEL_MODES else None

@@ -17,15 +17,18 @@ from solver.twins.common import MASK64, SplitMix64, stream_seed
 
 # header words and blocks (the kernel's enum)
 H_PHASE, H_TO_MOVE, H_TURN, H_HOLD, H_HOLD_FROM, H_HOLD_PILE, H_CLAIMED, H_AFTER = range(8)
-H_PILE_KNOWN, H_WROTE, H_RNG_LO, H_RNG_HI, H_NDISC = 8, 9, 10, 11, 12
+H_PILE_KNOWN, H_WROTE, H_RNG_LO, H_RNG_HI, H_NDISC, H_AGE, H_FAILED = 8, 9, 10, 11, 12, 14, 15
 PILE, HIDDEN, KINGDOMS, START, ROW, DECK, HELD, BOX, LDISCARD, DISC = 16, 26, 30, 94, 134, 150, 166, 230, 246, 262
-DISC_CAP, STATE_LEN = 80, 424
-BASE, COOP = 0, 1
-P_LEGENDS, P_START, P_ARRANGE, P_TERRITORIES, P_FIRST_DISCARD, P_CHOOSE, P_DRAW = 0, 1, 2, 3, 5, 7, 8
-P_PLACE, P_END_TURN, P_REFILL, P_REFORM, P_LEGEND_DISCARD, P_OVER, N_PHASES = 10, 12, 13, 14, 15, 17, 18
+DISC_CAP = 80
+H_DRAWS, H_NPAIR, PAIR, H_NSCORES, AGE_SCORES, SROW, WRITTEN, STATE_LEN = 424, 425, 426, 430, 431, 434, 450, 466
+BASE, COOP, SOLO = 0, 1, 2
+P_LEGENDS, P_START, P_ARRANGE, P_TERRITORIES, P_FIRST_DISCARD, P_SWAP, P_CHOOSE, P_DRAW = 0, 1, 2, 3, 5, 6, 7, 8
+P_KEEP, P_PLACE, P_END_TURN, P_REFILL, P_REFORM, P_LEGEND_DISCARD, P_BLOCK = 9, 10, 12, 13, 14, 15, 16
+P_OVER, N_PHASES = 17, 18
 CHANCE_PHASES = (P_LEGENDS, P_START, P_TERRITORIES, P_FIRST_DISCARD, P_DRAW, P_REFILL, P_REFORM)
 AFTER_NOTHING, AFTER_END_TURN, AFTER_FINISH, AFTER_COOP_NEXT = range(4)
-A_TAKE, A_DRAW, A_PLACE, A_REVEAL, A_CLAIM, A_END, A_ARRANGE, A_LDISCARD = 0, 2, 10, 42, 99, 131, 140, 440
+A_TAKE, A_DRAW, A_DRAW2, A_TAKE_DRAW, A_PLACE, A_REVEAL, A_KEEP, A_CLAIM, A_END = 0, 2, 3, 4, 10, 42, 80, 99, 131
+A_ARRANGE, A_BLOCK, A_NOSWAP, A_SWAP, A_LDISCARD = 140, 170, 180, 200, 440
 C_CARD, C_LEGEND = 2000, 2100
 NUM_ACTIONS, KINDS, CELLS, LEGENDS, MAX_LEGAL, MAX_DRAWS = 1456, 10, 16, 15, 72, 64
 CHANCE, TERMINAL = -1, -4
@@ -33,7 +36,9 @@ CENTRE = (5, 6, 9, 10)
 RING = (0, 1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 15)
 LEGEND_POINTS = (0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4)
 PERMS = tuple(itertools.permutations(range(4)))
-ROW_TARGET = ((8, 8, 8, 8, 8), (0, 0, 4, 3, 2))
+ROW_TARGET = ((8, 8, 8, 8, 8), (0, 0, 4, 3, 2), (0, 4, 0, 0, 0))
+SOLO_ROWS = (4, 5, 6)
+BLOCKS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
 UNEXPLORED = 10
 
 
@@ -50,15 +55,19 @@ def layout() -> dict[str, int]:
             "hold_pile": H_HOLD_PILE, "claimed": H_CLAIMED, "after": H_AFTER, "pile_known": H_PILE_KNOWN,
             "wrote": H_WROTE, "rng_lo": H_RNG_LO, "rng_hi": H_RNG_HI, "n_discard": H_NDISC, "PILE": PILE,
             "HIDDEN": HIDDEN, "KINGDOMS": KINGDOMS, "START": START, "ROW": ROW, "DECK": DECK, "HELD": HELD,
-            "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP}
+            "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP, "age": H_AGE, "failed": H_FAILED,
+            "draws": H_DRAWS, "n_pair": H_NPAIR, "PAIR": PAIR, "n_scores": H_NSCORES, "AGE_SCORES": AGE_SCORES,
+            "SROW": SROW, "WRITTEN": WRITTEN}
 
 
 class Rules:
     def __init__(self, config: np.ndarray) -> None:
-        if len(config) != 2 or config[0] not in (BASE, COOP) or not 2 <= config[1] <= 4:
-            raise ValueError("config: expected (mode, players) with mode 0 (base) or 1 (co-op) and 2-4 players, "
-                             f"got {list(config)}")
+        if len(config) != 2 or not ((config[0] in (BASE, COOP) and 2 <= config[1] <= 4)
+                                    or (config[0] == SOLO and config[1] == 1)):
+            raise ValueError("config: expected (mode, players): mode 0 (base) or 1 (co-op) with 2-4 players, or 2 "
+                             f"(solo) with 1, got {list(config)}")
         self.mode, self.players = int(config[0]), int(config[1])
+        self.deck_players = 2 if self.mode == SOLO else self.players
         self.piles = 2 if self.mode == COOP else 1
         self.target = ROW_TARGET[self.mode][self.players]
 
@@ -91,9 +100,19 @@ def legends_met(s: list[int], seat: int) -> tuple[int, int]:
     return scored[7], scored[6]
 
 
-def claimable(s: list[int], seat: int) -> int:
+def claims(s: list[int], r: Rules, n: int) -> bool:
+    if r.mode == SOLO:
+        return s[SROW + n] == s[H_AGE] + 1 and not s[WRITTEN + n]
+    return s[ROW + n] != 0
+
+
+def claimable(s: list[int], r: Rules, seat: int) -> int:
     met = legends_met(s, seat)[0]
-    return sum(1 << (n - 1) for n in range(1, LEGENDS + 1) if s[ROW + n] and met >> (n - 1) & 1)
+    return sum(1 << (n - 1) for n in range(1, LEGENDS + 1) if claims(s, r, n) and met >> (n - 1) & 1)
+
+
+def count_row(s: list[int], age: int) -> int:
+    return sum(1 for n in range(1, LEGENDS + 1) if s[SROW + n] == age + 1)
 
 
 def draw_random(s: list[int], n: int) -> int:
@@ -123,6 +142,13 @@ def list_legal(s: list[int], r: Rules) -> list[int]:
             if key not in seen:
                 seen.add(key)
                 out.append(A_ARRANGE + i)
+    elif phase == P_CHOOSE and r.mode == SOLO:
+        if pile_total(s) >= 2:
+            out.append(A_DRAW2)
+        if s[H_NDISC] > 0 and pile_total(s) >= 1:
+            out.append(A_TAKE_DRAW)
+        if not out and pile_total(s) >= 1:
+            out.append(A_DRAW)
     elif phase == P_CHOOSE:
         out = [A_TAKE + pile for pile in range(r.piles) if s[H_NDISC + pile] > 0]
         if pile_total(s) >= 1:
@@ -138,11 +164,19 @@ def list_legal(s: list[int], r: Rules) -> list[int]:
             out += [A_REVEAL + pile * CELLS + c for pile in range(r.piles) for c in range(CELLS) if hidden >> c & 1]
     elif phase == P_END_TURN:
         if not s[H_CLAIMED]:
-            claims = claimable(s, seat)
-            out = [A_CLAIM + n for n in range(1, LEGENDS + 1) if claims >> (n - 1) & 1]
+            met = claimable(s, r, seat)
+            out = [A_CLAIM + n for n in range(1, LEGENDS + 1) if met >> (n - 1) & 1]
         out.append(A_END)
     elif phase == P_LEGEND_DISCARD:
         out = [A_LDISCARD + n for n in range(1, LEGENDS + 1) if s[ROW + n]]
+    elif phase == P_KEEP:
+        out = sorted({A_KEEP + s[PAIR + 2 * i] for i in range(s[H_NPAIR])})
+    elif phase == P_SWAP:
+        now = [n for n in range(1, LEGENDS + 1) if s[SROW + n] == s[H_AGE] + 1]
+        later = [n for n in range(1, LEGENDS + 1) if s[SROW + n] == s[H_AGE] + 2]
+        out = [A_NOSWAP] + [A_SWAP + (a - 1) * LEGENDS + b - 1 for a in now for b in later]
+    elif phase == P_BLOCK:
+        out = [A_BLOCK + i for i in range(9)]
     return out
 
 
@@ -185,8 +219,33 @@ def coop_next(s: list[int], r: Rules) -> None:
     next_player(s, r)
 
 
+def end_age(s: list[int], r: Rules) -> None:
+    age = s[H_AGE]
+    s[HIDDEN] = 0
+    row = [n for n in range(1, LEGENDS + 1) if s[SROW + n] == age + 1]
+    if any(not s[WRITTEN + n] for n in row):
+        s[H_FAILED], s[H_PHASE] = 1, P_OVER
+        return
+    s[AGE_SCORES + s[H_NSCORES]] = legends_met(s, 0)[1] - sum(LEGEND_POINTS[n] for n in row)
+    s[H_NSCORES] += 1
+    if age == 2:
+        s[H_PHASE] = P_OVER
+        return
+    s[H_AGE] = age + 1
+    s[WRITTEN:WRITTEN + 16] = [0] * 16
+    s[H_TO_MOVE], s[H_CLAIMED] = 0, 0
+    s[H_TURN] += 1
+    s[H_PHASE] = P_SWAP if age + 1 == 1 else P_BLOCK
+
+
 def finish_turn(s: list[int], r: Rules) -> None:
     s[H_PHASE] = P_CHOOSE
+    if r.mode == SOLO:
+        if pile_total(s) == 0:
+            end_age(s, r)
+        else:
+            next_player(s, r)
+        return
     if r.mode == COOP:
         if pile_total(s) == 0 or legends_gone(s):
             game_over(s, r)
@@ -208,7 +267,7 @@ def finish_turn(s: list[int], r: Rules) -> None:
 
 
 def continue_end_turn(s: list[int], r: Rules) -> None:
-    if not s[H_CLAIMED] and claimable(s, s[H_TO_MOVE]):
+    if not s[H_CLAIMED] and claimable(s, r, s[H_TO_MOVE]):
         s[H_PHASE] = P_END_TURN
     else:
         finish_turn(s, r)
@@ -234,7 +293,7 @@ def refill_then(s: list[int], r: Rules, after: int) -> None:
 def enter_end_turn(s: list[int], r: Rules) -> None:
     seat = s[H_TO_MOVE]
     if r.mode == COOP:
-        written = claimable(s, seat)
+        written = claimable(s, r, seat)
         if written:
             for n in range(1, LEGENDS + 1):
                 if written >> (n - 1) & 1:
@@ -259,6 +318,11 @@ def apply_decision(s: list[int], r: Rules, action: int) -> None:
     elif phase == P_CHOOSE:
         if action == A_DRAW:
             s[H_PHASE] = P_DRAW
+        elif action == A_DRAW2:
+            s[H_DRAWS], s[H_PHASE] = 2, P_DRAW
+        elif action == A_TAKE_DRAW:
+            s[PAIR], s[PAIR + 1], s[H_NPAIR] = pop(s, 0), 0, 1
+            s[H_DRAWS], s[H_PHASE] = 1, P_DRAW
         else:
             pile = action - A_TAKE
             s[H_HOLD] = pop(s, pile)
@@ -274,12 +338,16 @@ def apply_decision(s: list[int], r: Rules, action: int) -> None:
         s[HIDDEN + seat] &= ~(1 << cell)
         s[H_HOLD], s[H_HOLD_FROM], s[H_HOLD_PILE] = -1, -1, 0
         if s[HIDDEN + seat] == 0:
-            game_over(s, r)
+            (end_age if r.mode == SOLO else game_over)(s, r)
         else:
             enter_end_turn(s, r)
     elif phase == P_END_TURN:
         if action == A_END:
             finish_turn(s, r)
+        elif r.mode == SOLO:
+            s[H_CLAIMED] = 1
+            s[WRITTEN + action - A_CLAIM] = 1
+            continue_end_turn(s, r)
         else:
             s[H_CLAIMED] = 1
             s[ROW + action - A_CLAIM] = 0
@@ -289,6 +357,32 @@ def apply_decision(s: list[int], r: Rules, action: int) -> None:
         s[ROW + action - A_LDISCARD] = 0
         s[LDISCARD + action - A_LDISCARD] = 1
         refill_then(s, r, AFTER_COOP_NEXT)
+    elif phase == P_KEEP:
+        _keep(s, action - A_KEEP)
+    elif phase == P_SWAP:
+        if action != A_NOSWAP:
+            a, b = divmod(action - A_SWAP, LEGENDS)
+            s[SROW + a + 1], s[SROW + b + 1] = s[H_AGE] + 2, s[H_AGE] + 1
+        s[H_PHASE] = P_CHOOSE if s[H_TURN] == 0 and s[H_AGE] == 0 else P_BLOCK
+    elif phase == P_BLOCK:
+        corner = BLOCKS[action - A_BLOCK]
+        kept = [s[KINGDOMS + c] for c in (corner, corner + 1, corner + 4, corner + 5)]
+        s[PILE:PILE + KINDS] = [2 * r.deck_players] * KINDS
+        s[KINGDOMS:KINGDOMS + CELLS] = [-1] * CELLS
+        for cell, card in zip(CENTRE, kept):
+            s[PILE + card] -= 1
+            s[KINGDOMS + cell] = card
+        s[HIDDEN], s[H_PILE_KNOWN], s[H_NDISC], s[H_PHASE] = 0, 0, 0, P_TERRITORIES
+
+
+def _keep(s: list[int], card: int) -> None:
+    pair = [(s[PAIR + 2 * i], s[PAIR + 2 * i + 1]) for i in range(2)]
+    source = 1 if (card, 1) in pair else 0    # AE-33: a drawn copy keeps its options
+    other = pair[1 - pair.index((card, source))][0]
+    s[H_NPAIR] = 0
+    s[PAIR:PAIR + 4] = [0] * 4
+    push(s, 0, other)
+    s[H_HOLD], s[H_HOLD_FROM], s[H_PHASE] = card, source, P_PLACE
 
 
 def draw_card(s: list[int], excluded: list[int] | None) -> int:
@@ -315,6 +409,12 @@ def draw_legend(s: list[int]) -> int:
 
 def chance(s: list[int], r: Rules) -> int:
     phase = s[H_PHASE]
+    if phase == P_LEGENDS and r.mode == SOLO:
+        legend = draw_legend(s)
+        s[SROW + legend] = 1 + next(i for i in range(3) if count_row(s, i) < SOLO_ROWS[i])
+        if count_row(s, 2) == SOLO_ROWS[2]:
+            s[H_PHASE] = P_START
+        return C_LEGEND + legend
     if phase in (P_LEGENDS, P_REFILL):
         legend = draw_legend(s)
         s[ROW + legend] = 1
@@ -342,10 +442,17 @@ def chance(s: list[int], r: Rules) -> int:
         pile = 0 if s[H_NDISC] == 0 else 1
         push(s, pile, card)
         if pile == r.piles - 1:
-            s[H_TO_MOVE], s[H_PHASE] = 0, P_CHOOSE
+            s[H_TO_MOVE] = 0
+            s[H_PHASE] = P_SWAP if r.mode == SOLO and s[H_AGE] == 0 and s[H_TURN] == 0 else P_CHOOSE
     elif phase == P_REFORM:
         push(s, 0, card)
         next_player(s, r)
+    elif s[H_DRAWS] > 0:
+        s[PAIR + 2 * s[H_NPAIR]], s[PAIR + 2 * s[H_NPAIR] + 1] = card, 1
+        s[H_NPAIR] += 1
+        s[H_DRAWS] -= 1
+        if s[H_DRAWS] == 0:
+            s[H_PHASE] = P_KEEP
     else:
         s[H_HOLD], s[H_HOLD_FROM], s[H_PHASE] = card, 1, P_PLACE
     return C_CARD + card
@@ -360,7 +467,7 @@ def settle(s: list[int], r: Rules) -> list[int]:
 
 def deal_row(r: Rules, seed: int) -> list[int]:
     s = [0] * STATE_LEN
-    s[PILE:PILE + KINDS] = [2 * r.players] * KINDS
+    s[PILE:PILE + KINDS] = [2 * r.deck_players] * KINDS
     s[KINGDOMS:KINGDOMS + 64] = [-1] * 64
     s[DECK + 1:DECK + 16] = [1] * LEGENDS
     s[H_HOLD], s[H_HOLD_FROM], s[H_PHASE] = -1, -1, P_LEGENDS
@@ -465,6 +572,9 @@ def returns(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
         raise ValueError(f"out: expected ({len(states)}, {r.players})")
     for i, row in enumerate(states):
         s = row.tolist()
+        if r.mode == SOLO:
+            out[i, 0] = 0 if s[H_FAILED] else sum(s[AGE_SCORES:AGE_SCORES + s[H_NSCORES]])
+            continue
         boards = [legends_met(s, seat)[1] for seat in range(r.players)]
         if r.mode == BASE:
             out[i] = [boards[q] + sum(LEGEND_POINTS[n] * s[HELD + q * 16 + n] for n in range(1, LEGENDS + 1))
@@ -480,14 +590,18 @@ def _legend_plane(s: list[int], first: int, plane: np.ndarray, i: int, offset: i
 
 
 def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingdoms, discard, pile, unseen, start,
-            hold, phase, to_move, seat, turn, flags, legends, legend_deck, held, box, legend_discard, wrote,
-            mine) -> None:
+            hold, phase, to_move, seat, turn, flags, legends, legend_deck, held, box, legend_discard, wrote, age,
+            age_rows, written, age_scores, failed, pair, draws, mine) -> None:
     r, n = Rules(config), len(states)
-    deck = 20 * r.players
+    deck = 20 * r.deck_players
     check_rows(states)
     check_length(len(observers), n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
-            or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n:
+            or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \
+            or (r.mode == COOP and (box.shape[1], legend_discard.shape[1], wrote.shape[1]) != (LEGENDS, LEGENDS, 1)) \
+            or (r.mode == SOLO and (age.shape[1], age_rows.shape[1], written.shape[1], age_scores.shape[1],
+                                    failed.shape[1], pair.shape[1], draws.shape[1])
+                != (3, 3 * LEGENDS, LEGENDS, 3, 1, 2 * (KINDS + 3), 1)):
         raise ValueError("observe: expected n rows of this mode's and player count's pieces")
     for i, who in enumerate(observers):
         if not 0 <= who < r.players:
@@ -526,8 +640,10 @@ def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingd
             hold[i, KINDS] = 1
             hold[i, KINDS + 3] = 1
         hold[i, KINDS + 4 + s[H_HOLD_PILE]] = 1
+        for k in range(s[H_NPAIR]):
+            seen[s[PAIR + 2 * k]] += 1
         for k in range(KINDS):
-            unseen[i, k] = (2 * r.players - seen[k]) / deck
+            unseen[i, k] = (2 * r.deck_players - seen[k]) / deck
         phase[i, s[H_PHASE]] = 1
         actor = current_player(s)
         to_move[i, actor if actor >= 0 else r.players] = 1
@@ -541,5 +657,24 @@ def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingd
             _legend_plane(s, BOX, box, i, 0)
             _legend_plane(s, LDISCARD, legend_discard, i, 0)
             wrote[i, 0] = s[H_WROTE]
+        if r.mode == SOLO:
+            _observe_solo(s, i, age, age_rows, written, age_scores, failed, pair, draws)
         for k in range(KINDS):
             mine[i, k] = s[START + int(observers[i]) * KINDS + k] * 0.25
+
+
+def _observe_solo(s: list[int], i: int, age, age_rows, written, age_scores, failed, pair, draws) -> None:
+    age[i, s[H_AGE]] = 1
+    for n in range(1, LEGENDS + 1):
+        if s[SROW + n] > 0:
+            age_rows[i, (s[SROW + n] - 1) * LEGENDS + n - 1] = 1
+    _legend_plane(s, WRITTEN, written, i, 0)
+    for k in range(s[H_NSCORES]):
+        age_scores[i, k] = s[AGE_SCORES + k] / 100.0
+    failed[i, 0] = s[H_FAILED]
+    for k in range(s[H_NPAIR]):
+        at = k * (KINDS + 3)
+        pair[i, at + s[PAIR + 2 * k]] = 1
+        pair[i, at + KINDS + s[PAIR + 2 * k + 1]] = 1
+        pair[i, at + KINDS + 2] = 1
+    draws[i, 0] = s[H_DRAWS]

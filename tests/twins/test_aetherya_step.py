@@ -1,7 +1,7 @@
 """The compiled Aetherya step kernel (``aetherya_step``: N games stepped together for the batched environment) and
 its pure-Python twin agree (hypothesis): deals, legal lists, random actions, steps with their chance draws (the
 rows' splitmix64 streams), refusals, legal masks, returns and observations, over whole games of the base game and
-the co-op mode at 2-4 players."""
+the co-op mode at 2-4 players and the solo campaign."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.aetherya.game import AetheryaGame
-from solver.aetherya.openspiel import kernel_config, private_pieces, public_pieces
+from solver.aetherya.openspiel import OPTIONAL_PIECES, kernel_config, private_pieces, public_pieces
 from solver.kernels import aetherya_step as K
 from solver.twins import aetherya_step as T
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MODES = ("base", "coop")
 GAMES = {(mode, players): AetheryaGame(mode=mode, players=players) for mode in MODES for players in (2, 3, 4)}
+GAMES["solo", 1] = AetheryaGame(mode="solo", players=1)
 SETTING = st.sampled_from(sorted(GAMES))
 
 
@@ -35,7 +36,7 @@ def _observations(module, states: np.ndarray, game: AetheryaGame, players: np.nd
     n = len(states)
     planes = {p.name: np.zeros((n, p.size), np.float32) for p in public_pieces(game) + private_pieces(game)}
     names = [p.name for p in public_pieces(game)[:14]]
-    extra = [planes.get(name, np.zeros((n, 0), np.float32)) for name in ("box", "legend_discard", "wrote")]
+    extra = [planes.get(name, np.zeros((n, 0), np.float32)) for name in OPTIONAL_PIECES]
     module.observe(states, kernel_config(game), players, *(planes[name] for name in names), *extra, planes["mine"])
     return planes
 
@@ -44,20 +45,37 @@ def test_sizes_agree():
     assert K.state_len() == T.state_len() and K.max_draws() == T.max_draws() and K.layout() == T.layout()
 
 
+def write_first_age(states: np.ndarray) -> None:
+    """Solo: mark the first Age's Legends written (rows still in it), so that the Age ends well and the campaign
+    goes on to the later Ages (the swap, the 2x2 block kept, new territories), which random play almost never
+    reaches."""
+    layout = K.layout()
+    for row in states:
+        if row[layout["age"]] > 0:
+            continue
+        for n in range(1, 16):
+            if row[layout["SROW"] + n] == 1:
+                row[layout["WRITTEN"] + n] = 1
+
+
 @SETTINGS
-@given(SETTING, st.lists(st.integers(0, 2**63), min_size=1, max_size=3), st.integers(0, 2**31))
-def test_whole_games_agree(setting, seeds, seed):
+@given(SETTING, st.lists(st.integers(0, 2**63), min_size=1, max_size=3), st.integers(0, 2**31), st.booleans())
+def test_whole_games_agree(setting, seeds, seed, written):
     """Both step the same rows with the same uniforms: rows, players, draws, legal lists, returns and observations
-    stay the same to the end of every game."""
+    stay the same to the end of every game (solo: from the start, or with the first Age's Legends written)."""
     game = GAMES[setting]
     config = kernel_config(game)
     x = _dealt(game, seeds)
+    prewrite = setting == ("solo", 1) and written
     y = x.copy()
     n = len(seeds)
     rng = np.random.default_rng(seed)
     px, py = np.zeros(n, np.int32), np.zeros(n, np.int32)
     K.players(x, px)
     for _ in range(3000):
+        if prewrite:
+            write_first_age(x)
+            write_first_age(y)
         live = px >= 0
         if not live.any():
             break
@@ -136,9 +154,11 @@ def test_bad_input_is_rejected(module):
     with pytest.raises(ValueError, match="expected n entries"):
         module.random_legal(states, config, np.zeros(3), out)
     with pytest.raises(ValueError, match="config"):
-        module.legal_mask(states, np.array([2, 2], np.int32), np.zeros((2, 1456), np.uint8))
+        module.legal_mask(states, np.array([3, 2], np.int32), np.zeros((2, 1456), np.uint8))
     with pytest.raises(ValueError, match="config"):
         module.legal_mask(states, np.array([0, 5], np.int32), np.zeros((2, 1456), np.uint8))
+    with pytest.raises(ValueError, match="config"):
+        module.legal_mask(states, np.array([2, 2], np.int32), np.zeros((2, 1456), np.uint8))
     bad = states.copy()
     bad[1, 0] = 99
     with pytest.raises(ValueError, match=r"states\[1\]"):
@@ -149,3 +169,27 @@ def test_bad_input_is_rejected(module):
         module.step(states, config, out, np.ones(2, np.uint8), np.zeros((2, 3), np.int32), out)
     with pytest.raises(ValueError, match=r"observers\[1\]"):
         _observations(module, states, game, np.array([0, 2], np.int32))
+
+
+def test_a_solo_campaign_reaches_its_later_ages_alike():
+    """With the first Age's Legends written the kernel and the twin play the later Ages (swap, block) alike."""
+    game = GAMES["solo", 1]
+    config = kernel_config(game)
+    x = _dealt(game, list(range(6)))
+    y = x.copy()
+    rng = np.random.default_rng(3)
+    players, other = np.zeros(6, np.int32), np.zeros(6, np.int32)
+    picked, drawn = np.zeros(6, np.int32), np.zeros((6, K.max_draws()), np.int32)
+    twin_drawn = drawn.copy()
+    ages, phases = set(), set()
+    K.players(x, players)
+    while (players >= 0).all():
+        write_first_age(x)
+        write_first_age(y)
+        K.random_legal(x, config, rng.random(6), picked)
+        assert K.step(x, config, picked, np.ones(6, np.uint8), drawn, players) == -1
+        assert T.step(y, config, picked, np.ones(6, np.uint8), twin_drawn, other) == -1
+        assert (x == y).all() and (drawn == twin_drawn).all()
+        ages |= set(x[:, K.layout()["age"]].tolist())
+        phases |= set(x[:, K.layout()["phase"]].tolist())
+    assert 1 in ages and {6, 16} <= phases      # Age 2 reached; its swap and block played
