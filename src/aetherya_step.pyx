@@ -237,6 +237,15 @@ cdef inline int draw_random(int32_t* s, int n) noexcept nogil:
     return r
 
 
+cdef inline void start_cards(const int32_t* s, int seat, int* cards) noexcept nogil:
+    """The seat's 4 starting cards, ascending (our ``start[seat]``)."""
+    cdef int card, i, j = 0
+    for card in range(KINDS):
+        for i in range(s[START + seat * KINDS + card]):
+            cards[j] = card
+            j += 1
+
+
 # -- legal actions ------------------------------------------------------------------------------------------------
 cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nogil:
     """The ascending legal action ids of the row's player (0 at a chance node or the end)."""
@@ -245,11 +254,7 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
     cdef int keys[24]
     cdef uint32_t hidden, met
     if phase == P_ARRANGE:
-        j = 0
-        for card in range(KINDS):
-            for i in range(s[START + seat * KINDS + card]):
-                cards[j] = card
-                j += 1
+        start_cards(s, seat, cards)
         for i in range(24):
             keys[i] = ((cards[PERMS[i][0]] * 10 + cards[PERMS[i][1]]) * 10 + cards[PERMS[i][2]]) * 10 \
                 + cards[PERMS[i][3]]
@@ -476,11 +481,8 @@ cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
     cdef int seat = s[H_TO_MOVE], phase = s[H_PHASE], i, j, card, pile, cell, reveal, other, source, corner
     cdef int cards[4]
     if phase == P_ARRANGE:
-        j = 0
+        start_cards(s, seat, cards)
         for card in range(KINDS):
-            for i in range(s[START + seat * KINDS + card]):
-                cards[j] = card
-                j += 1
             s[START + seat * KINDS + card] = 0
         for i in range(4):
             s[KINGDOMS + seat * CELLS + CENTRE[i]] = cards[PERMS[action - A_ARRANGE][i]]

@@ -122,9 +122,13 @@ def test_the_state_rules_serve_a_game_without_vectorised_rules():
     assert np.array_equal(fast.observations(), slow.observations())
 
 
-def test_an_illegal_action_changes_no_slot_of_the_kernel_rules():
-    """Memorinth's step kernel checks every slot before it applies any: a refused step leaves every game as it was."""
-    env = BatchedEnv("memorinth(players=3)", n=5, seed=4)
+@pytest.mark.parametrize("spec", ["memorinth(players=3)", "aetherya(players=3)", "aetherya(mode=coop)",
+                                  "aetherya(players=1)"])
+def test_an_illegal_action_changes_no_slot_of_the_kernel_rules(spec):
+    """A step kernel (Memorinth's, Aetherya's) checks every slot before it applies any: a refused step names the slot
+    and leaves every game as it was."""
+    env = BatchedEnv(spec, n=5, seed=4)
+    assert env.vectorised
     rng = np.random.default_rng(2)
     for _ in range(7):
         env.step(env.random_actions(rng))
