@@ -737,6 +737,14 @@ cdef Rules rules_of(const int32_t[::1] config) except *:
     return r
 
 
+cdef inline bint valid_header(const int32_t* s) noexcept nogil:
+    """The header words that index the kernel's tables are in range."""
+    return 0 <= s[H_PHASE] < N_PHASES and 0 <= s[H_TO_MOVE] < 4 and 0 <= s[H_NDISC] <= DISC_CAP \
+        and 0 <= s[H_NDISC + 1] <= DISC_CAP and -1 <= s[H_HOLD] < KINDS and -1 <= s[H_HOLD_FROM] <= 1 \
+        and 0 <= s[H_HOLD_PILE] <= 1 and 0 <= s[H_AFTER] <= AFTER_COOP_NEXT and 0 <= s[H_AGE] <= 2 \
+        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2
+
+
 cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n) except *:
     cdef Py_ssize_t i
     if states.shape[1] != STATE_LEN:
@@ -744,10 +752,9 @@ cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n) except *:
     if n >= 0 and states.shape[0] != n:
         raise ValueError(f"states: expected {n} rows, got {states.shape[0]}")
     for i in range(states.shape[0]):
-        if not 0 <= states[i, H_PHASE] < N_PHASES or not 0 <= states[i, H_TO_MOVE] < 4 \
-                or not 0 <= states[i, H_NDISC] <= DISC_CAP or not 0 <= states[i, H_NDISC + 1] <= DISC_CAP:
-            raise ValueError(f"states[{i}]: not a row of this kernel (phase {states[i, H_PHASE]}, "
-                             f"to_move {states[i, H_TO_MOVE]})")
+        if not valid_header(&states[i, 0]):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+                             f"{states[i, H_PHASE]}, to_move {states[i, H_TO_MOVE]}, hold {states[i, H_HOLD]})")
 
 
 cdef inline void check_length(Py_ssize_t got, Py_ssize_t n, str name) except *:

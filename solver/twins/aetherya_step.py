@@ -477,13 +477,20 @@ def deal_row(r: Rules, seed: int) -> list[int]:
 
 
 # -- checks and the Python-facing functions ------------------------------------------------------------------------
+def valid_header(s: np.ndarray) -> bool:
+    return 0 <= s[H_PHASE] < N_PHASES and 0 <= s[H_TO_MOVE] < 4 and 0 <= s[H_NDISC] <= DISC_CAP \
+        and 0 <= s[H_NDISC + 1] <= DISC_CAP and -1 <= s[H_HOLD] < KINDS and -1 <= s[H_HOLD_FROM] <= 1 \
+        and 0 <= s[H_HOLD_PILE] <= 1 and 0 <= s[H_AFTER] <= AFTER_COOP_NEXT and 0 <= s[H_AGE] <= 2 \
+        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2
+
+
 def check_rows(states: np.ndarray) -> None:
     if states.shape[1] != STATE_LEN:
         raise ValueError(f"states: expected rows of {STATE_LEN} int32 words, got {states.shape[1]}")
     for i, s in enumerate(states):
-        if not 0 <= s[H_PHASE] < N_PHASES or not 0 <= s[H_TO_MOVE] < 4 or not 0 <= s[H_NDISC] <= DISC_CAP \
-                or not 0 <= s[H_NDISC + 1] <= DISC_CAP:
-            raise ValueError(f"states[{i}]: not a row of this kernel (phase {s[H_PHASE]}, to_move {s[H_TO_MOVE]})")
+        if not valid_header(s):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+                             f"{s[H_PHASE]}, to_move {s[H_TO_MOVE]}, hold {s[H_HOLD]})")
 
 
 def check_length(got: int, n: int, name: str) -> None:

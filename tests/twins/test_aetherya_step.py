@@ -159,10 +159,11 @@ def test_bad_input_is_rejected(module):
         module.legal_mask(states, np.array([0, 5], np.int32), np.zeros((2, 1456), np.uint8))
     with pytest.raises(ValueError, match="config"):
         module.legal_mask(states, np.array([2, 2], np.int32), np.zeros((2, 1456), np.uint8))
-    bad = states.copy()
-    bad[1, 0] = 99
-    with pytest.raises(ValueError, match=r"states\[1\]"):
-        module.players(bad, out)
+    for word, value in ((0, 99), (3, 10), (7, 4), (425, 3)):     # phase, hold, after a refill, solo's pair
+        bad = states.copy()
+        bad[1, word] = value
+        with pytest.raises(ValueError, match=r"states\[1\]"):
+            module.players(bad, out)
     with pytest.raises(ValueError, match=r"slots\[0\]"):
         module.deal(states, config, np.array([5], np.int32), np.array([1], np.uint64))
     with pytest.raises(ValueError, match="drawn"):
