@@ -209,3 +209,15 @@ def test_aetherya_solo_later_ages_are_the_single_games():
             for _, action in env.history(i)[1][done_before[i]:]:
                 state.apply_action(action)
     assert {"swap", "block"} <= phases and max(state.age for state in ours) >= 1
+
+
+@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)"])
+def test_an_aetherya_row_reads_back_as_the_adapters_state(spec):
+    """``AetheryaBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
+    kingdoms, piles in order, Legends held, the box, solo's pair and rows."""
+    env, game = BatchedEnv(spec, n=3, seed=2, record=True), sos.load_game(spec)
+    rng = np.random.default_rng(4)
+    for _ in range(80):
+        for i in range(env.n):
+            assert env.rules.state(i).to_json() == sos.inner_state(_shadow(game, env, i)).to_json()
+        env.step(env.random_actions(rng))
