@@ -17,6 +17,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from solver.buffers import INT32, UINT8, UINT64, matrix, typed, zeros
 from solver.embers.cards import Deck
@@ -58,8 +59,9 @@ def legal_placements(deck: Deck, mind: Sequence[Entry], row: Sequence[int]) -> l
     flat = zeros(UINT64, len(row) * 64)
     x0, y0 = placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, matrix(flat, 64))
     found: list[tuple[int, int, int]] = []
-    for k, bits in enumerate(flat):
+    for k in compress(range(len(flat)), flat):  # the non-zero masks, found in C
         i, r = divmod(k, 64)
+        bits = flat[k]
         while bits:
             low = bits & -bits
             found.append((row[i], x0 + low.bit_length() - 1, y0 + r))
