@@ -13,7 +13,7 @@ that only uses the calls above never loads numpy (issue 24: ``import numpy`` is 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from numbers import Integral
 from typing import Any
@@ -91,6 +91,19 @@ def _generate_state(pool: list[int], n_words: int) -> list[int]:
     return out
 
 
+def _lemire(draw: Callable[[], int], span: int, bits: int) -> int:
+    """A draw in [0, span] from ``bits``-bit draws by Lemire's method (numpy's ``buffered_bounded_lemire_uint32``
+    and ``bounded_lemire_uint64``)."""
+    mask = (1 << bits) - 1
+    excl = span + 1
+    product = draw() * excl
+    if product & mask < excl:
+        threshold = (mask - span) % excl
+        while product & mask < threshold:
+            product = draw() * excl
+    return product >> bits
+
+
 class Stream:
     """numpy's ``Generator(PCG64(seed))``, for the calls listed in the module's docstring; any other attribute
     is numpy's, on the same state."""
@@ -125,28 +138,12 @@ class Stream:
         return value & MASK32
 
     def _bounded(self, span: int) -> int:
-        """A draw in [0, span] (numpy's ``random_bounded_uint64``, Lemire's method, unmasked)."""
+        """A draw in [0, span] (numpy's ``random_bounded_uint64``, unmasked: 32-bit draws when ``span`` fits)."""
         if span == 0:
             return 0
         if span <= MASK32:
-            if span == MASK32:
-                return self._next32()
-            excl = span + 1
-            product = self._next32() * excl
-            if product & MASK32 < excl:
-                threshold = (MASK32 - span) % excl
-                while product & MASK32 < threshold:
-                    product = self._next32() * excl
-            return product >> 32
-        if span == MASK64:
-            return self._next64()
-        excl = span + 1
-        product = self._next64() * excl
-        if product & MASK64 < excl:
-            threshold = (MASK64 - span) % excl
-            while product & MASK64 < threshold:
-                product = self._next64() * excl
-        return product >> 64
+            return self._next32() if span == MASK32 else _lemire(self._next32, span, 32)
+        return self._next64() if span == MASK64 else _lemire(self._next64, span, 64)
 
     def _interval(self, most: int) -> int:
         """A draw in [0, most] by masked rejection (numpy's ``random_interval``, used by ``shuffle``)."""
