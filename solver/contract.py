@@ -20,10 +20,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-import numpy as np
-
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, State, View
+from solver.lazynp import np
 from solver.options import Command, Example, Option
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext

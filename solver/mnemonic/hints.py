@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
+from solver import seeded
 
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.mnemonic import state as S
@@ -78,7 +78,7 @@ def hint_view(game: Any, view: MnemonicView, ctx: SearchContext, *, top: int = 3
         raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
     if view.known.phase == "deal":
         return deal_hint(view, top, bool(fractions))
-    state = view.resample(np.random.default_rng(ctx.seed))
+    state = view.resample(seeded.default_rng(ctx.seed))
     target = None if wanted is None else horizon_of(state, *wanted)
     result = hint(state, ctx, top=EVERY_MOVE, player=view.observer, full_information=False, horizon=target,
                   shape=lambda partial: finish(state, partial, top), fractions=bool(fractions))
