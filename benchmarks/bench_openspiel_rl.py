@@ -52,17 +52,23 @@ class Setting:
     hint_nodes: int
     #: deals of the final comparison (the hint is the slow part)
     deals: int = 100
+    #: Adam's step size (annealed linearly to 0 over the run) and the entropy bonus
+    learning_rate: float = 1e-3
+    entropy_coef: float = 0.01
+    #: deals of each point of the learning curve
+    curve_deals: int = 100
+    #: choose Embers' ``add`` ids factored (card, x, y) instead of one output per id (``FactoredAgent``)
+    factored: bool = False
 
 
 SETTINGS = {
     "forgotten": Setting("forgotten(width=4,height=3,pairs=4,erasure=round)", True, 150, 6, 200),
-    "memorinth": Setting("memorinth", False, 150, 6, 2000),
+    "memorinth": Setting("memorinth", False, 60, 6, 2000, deals=50, curve_deals=50),
     "mnemonic": Setting("mnemonic(players=2)", True, 120, 6, 200),
-    "aetherya": Setting("aetherya", False, 100, 4, 200, deals=40),
-    "embers": Setting("embers(chapter=prologue)", True, 60, 3, 200, deals=40),
+    "aetherya": Setting("aetherya", False, 24, 4, 200, deals=24, curve_deals=20),
+    "embers": Setting("embers(chapter=prologue)", True, 20, 3, 200, deals=40, curve_deals=40, factored=True),
 }
 NUM_ENVS, STEPS_PER_BATCH = 8, 128
-CURVE_DEALS = 100
 
 
 # ---------------------------------------------------------------------- the learner's view of a game
@@ -174,16 +180,28 @@ def interval(results: list[float]) -> str:
 
 
 # ---------------------------------------------------------------------- training
+def agent_fn(setting: Setting, ours):
+    """OpenSpiel's MLP agent (one output per action id), or the factored one (``rl_agents.py``) for Embers."""
+    if not setting.factored:
+        from open_spiel.python.pytorch.ppo import PPOAgent
+        return PPOAgent
+    from rl_agents import embers_agent_fn
+
+    from solver.embers.openspiel import codec
+    return embers_agent_fn(codec(ours))
+
+
 def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
     import torch
     from open_spiel.python import rl_environment
-    from open_spiel.python.pytorch.ppo import PPO, PPOAgent
+    from open_spiel.python.pytorch.ppo import PPO
 
     import solver.api as solver_api
     import solver.openspiel as sos
     from solver.registry import load_game
 
     torch.manual_seed(seed)
+    np.random.seed(seed)        # PPO shuffles its minibatches with numpy's global generator
     game = sos.load_game(setting.spec)
     ours = load_game(setting.spec)
     envs = []
@@ -193,8 +211,8 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
         envs.append(SeatEnv(env, np.random.default_rng(seed * 100 + k), setting.cooperative))
     size = game.observation_tensor_size()
     agent = PPO(input_shape=(size,), num_actions=game.num_distinct_actions(), num_players=game.num_players(),
-                player_id=0, num_envs=NUM_ENVS, steps_per_batch=STEPS_PER_BATCH, agent_fn=PPOAgent,
-                learning_rate=2.5e-4, entropy_coef=0.01)
+                player_id=0, num_envs=NUM_ENVS, steps_per_batch=STEPS_PER_BATCH, agent_fn=agent_fn(setting, ours),
+                learning_rate=setting.learning_rate, entropy_coef=setting.entropy_coef)
     rng = np.random.default_rng(seed)
 
     def random_move(state, player):
@@ -205,12 +223,13 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
 
     updates = setting.quick_updates if quick else setting.updates
     every = max(1, updates // 10)
-    curve_deals = list(range(10_000, 10_000 + (20 if quick else CURVE_DEALS)))
+    curve_deals = list(range(10_000, 10_000 + (20 if quick else setting.curve_deals)))
     steps = [env.reset() for env in envs]
     curve, start, played = [], time.process_time(), 0
     curve.append((0, sum(win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1))
                   / (len(curve_deals) * (1 if setting.cooperative else game.num_players()))))
     for update in range(1, updates + 1):
+        agent.anneal_learning_rate(update - 1, updates)
         for _ in range(STEPS_PER_BATCH):
             outputs = agent.step(steps)
             results = [env.step(out.action) for env, out in zip(envs, outputs)]
@@ -278,8 +297,9 @@ def main(argv: list[str]) -> int:
         import torch  # noqa: F401
         import solver.openspiel  # noqa: F401
     except ImportError as exc:
-        print(f"skipped: {exc} (pip install 'memory-solver[openspiel,rl]')")
-        return 0
+        print(f"bench_openspiel_rl: needs PyTorch and OpenSpiel ({exc}): pip install 'memory-solver[openspiel,rl]' "
+              "(a CPU build of PyTorch is enough: docs/openspiel.md)", file=sys.stderr)
+        return 2
     torch.set_num_threads(1)
     RESULTS.mkdir(exist_ok=True)
     rows = []
