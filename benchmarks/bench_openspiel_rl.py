@@ -57,15 +57,17 @@ class Setting:
     entropy_coef: float = 0.01
     #: deals of each point of the learning curve
     curve_deals: int = 100
+    #: points of the learning curve (besides the untrained policy's)
+    curve_points: int = 10
     #: choose Embers' ``add`` ids factored (card, x, y) instead of one output per id (``FactoredAgent``)
     factored: bool = False
 
 
 SETTINGS = {
     "forgotten": Setting("forgotten(width=4,height=3,pairs=4,erasure=round)", True, 150, 6, 200),
-    "memorinth": Setting("memorinth", False, 60, 6, 2000, deals=50, curve_deals=50),
+    "memorinth": Setting("memorinth", False, 60, 6, 2000, deals=30, curve_deals=30, curve_points=6),
     "mnemonic": Setting("mnemonic(players=2)", True, 120, 6, 200),
-    "aetherya": Setting("aetherya", False, 24, 4, 200, deals=24, curve_deals=20),
+    "aetherya": Setting("aetherya", False, 12, 4, 200, deals=12, curve_deals=16, curve_points=4),
     "embers": Setting("embers(chapter=prologue)", True, 20, 3, 200, deals=40, curve_deals=40, factored=True),
 }
 NUM_ENVS, STEPS_PER_BATCH = 8, 128
@@ -191,7 +193,9 @@ def agent_fn(setting: Setting, ours):
     return embers_agent_fn(codec(ours))
 
 
-def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
+def train(name: str, setting: Setting, quick: bool, seed: int, train_cpu: float | None = None) -> dict:
+    """PPO on ``setting``, then the final comparison; training stops early (after a whole update, the curve
+    measured there) once it has used ``train_cpu`` seconds of CPU, the learning rate annealed as planned."""
     import torch
     from open_spiel.python import rl_environment
     from open_spiel.python.pytorch.ppo import PPO
@@ -222,7 +226,7 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
         return ppo_move(agent.network, torch, state, player)
 
     updates = setting.quick_updates if quick else setting.updates
-    every = max(1, updates // 10)
+    every = max(1, updates // setting.curve_points)
     curve_deals = list(range(10_000, 10_000 + (20 if quick else setting.curve_deals)))
     steps = [env.reset() for env in envs]
     curve, start, played = [], time.process_time(), 0
@@ -237,11 +241,15 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
             agent.post_step([r[1] for r in results], [r[2] for r in results])
             played += sum(r[2] for r in results)
         agent.learn(steps)
-        if update % every == 0 or update == updates:
+        over_budget = train_cpu is not None and time.process_time() - start > train_cpu
+        if update % every == 0 or update == updates or over_budget:
             rate = win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1)
             curve.append((update * NUM_ENVS * STEPS_PER_BATCH, sum(rate) / len(rate)))
             print(f"  {name}: update {update}/{updates}, {played} games, win rate against random "
                   f"{curve[-1][1]:.1%}, {time.process_time() - start:.0f} s CPU", flush=True)
+        if over_budget:
+            print(f"  {name}: stopped after update {update} of {updates}: {train_cpu:.0f} s CPU budget", flush=True)
+            break
     training_seconds = time.process_time() - start
 
     def hinted(state, player):
@@ -258,8 +266,10 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
                  "trained vs our hint": win_rate(game, sos, learned, hinted, deals, False, 2),
                  "our hint vs random": win_rate(game, sos, hinted, random_move, deals, False, 2),
                  "random vs random": win_rate(game, sos, random_move, random_move, deals, False, 2)}
-    return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": updates,
-            "steps": updates * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
+    return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": update, "planned_updates": updates,
+            "learning_rate": setting.learning_rate, "entropy_coef": setting.entropy_coef,
+            "agent": "factored (rl_agents.FactoredAgent)" if setting.factored else "OpenSpiel's PPOAgent",
+            "steps": update * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
             "training_seconds": round(training_seconds, 1), "evaluation_seconds": round(time.process_time() - start, 1),
             "final": final, "deals": len(deals), "curve_deals": len(curve_deals)}
 
@@ -292,6 +302,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games", default=",".join(SETTINGS))
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--train-cpu", type=float, default=None,
+                        help="stop training a game after this many CPU seconds (the final comparison still runs)")
     args = parser.parse_args(argv)
     try:
         import torch  # noqa: F401
@@ -306,7 +318,7 @@ def main(argv: list[str]) -> int:
     for name in args.games.split(","):
         setting = SETTINGS[name]
         print(f"\n### {name}: `{setting.spec}`\n", flush=True)
-        result = train(name, setting, args.quick, args.seed)
+        result = train(name, setting, args.quick, args.seed, args.train_cpu)
         suffix = "-quick" if args.quick else ""
         (RESULTS / f"rl_{name}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
         for label, results in result["final"].items():
