@@ -291,8 +291,10 @@ def draw(name: str, setting: Setting, result: dict) -> Path:
                   "our hint vs random": [(x, final["our hint vs random"]) for x in ends],
                   "random vs random": [(x, final["random vs random"]) for x in ends]}
         dashed = frozenset(("our hint vs random", "random vs random"))
-    note = (f"{result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; each point {result['curve_deals']} deals "
-            "(dashed: the final comparison's levels)")
+    planned = result.get("planned_updates", result["updates"])
+    stopped = f" of {planned} planned (CPU budget)" if planned > result["updates"] else ""
+    note = (f"{result['updates']} updates{stopped}, {result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; "
+            f"each point {result['curve_deals']} deals (dashed: the final comparison's levels)")
     return write(f"rl-{name}", curves(title, series, "training steps", "win rate", y_range=(0.0, 1.0),
                                       dashed=dashed, note=note))
 
@@ -304,7 +306,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--train-cpu", type=float, default=None,
                         help="stop training a game after this many CPU seconds (the final comparison still runs)")
+    parser.add_argument("--redraw", action="store_true",
+                        help="no training: print the tables and draw the curves of the saved results")
     args = parser.parse_args(argv)
+    unknown = [name for name in args.games.split(",") if name not in SETTINGS]
+    if unknown:
+        print(f"bench_openspiel_rl: --games: unknown game {unknown[0]!r} (one of {', '.join(SETTINGS)})",
+              file=sys.stderr)
+        return 2
+    if args.redraw:
+        return report(args.games.split(","), "-quick" if args.quick else "", None)
     try:
         import torch  # noqa: F401
         import solver.openspiel  # noqa: F401
@@ -314,13 +325,25 @@ def main(argv: list[str]) -> int:
         return 2
     torch.set_num_threads(1)
     RESULTS.mkdir(exist_ok=True)
+    return report(args.games.split(","), "-quick" if args.quick else "",
+                  lambda name: train(name, SETTINGS[name], args.quick, args.seed, args.train_cpu))
+
+
+def report(names: list[str], suffix: str, run) -> int:
+    """Per game: ``run(name)``'s result saved (or, ``run`` None, the saved one read), its table and curve."""
     rows = []
-    for name in args.games.split(","):
+    for name in names:
         setting = SETTINGS[name]
         print(f"\n### {name}: `{setting.spec}`\n", flush=True)
-        result = train(name, setting, args.quick, args.seed, args.train_cpu)
-        suffix = "-quick" if args.quick else ""
-        (RESULTS / f"rl_{name}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+        path = RESULTS / f"rl_{name}{suffix}.json"
+        if run is None and not path.exists():
+            print(f"bench_openspiel_rl: --redraw: no saved result {path}", file=sys.stderr)
+            return 2
+        if run is None:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            result = run(name)
+            path.write_text(json.dumps(result, indent=1), encoding="utf-8")
         for label, results in result["final"].items():
             rows.append([name, label, interval(results), len(results)])
         print(table(["policy", "win rate [95% CI]", "games"],

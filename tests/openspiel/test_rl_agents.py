@@ -28,6 +28,11 @@ def test_the_benchmark_stops_clearly_without_torch(monkeypatch, capsys):
     assert "needs PyTorch" in err and "memory-solver[openspiel,rl]" in err
 
 
+def test_an_unknown_game_is_refused_by_name(capsys):
+    assert _bench().main(["--games=forgotten,chess"]) == 2
+    assert "--games: unknown game 'chess'" in capsys.readouterr().err
+
+
 try:
     import open_spiel  # noqa: F401
     import torch
