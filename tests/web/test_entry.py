@@ -33,6 +33,20 @@ TAP_SIZE = """(token) => {
 }"""
 
 
+#: the size of a card offered on screen, as drawn (its own group, not a widened tap area)
+DRAWN_SIZE = """(token) => {
+  const r = document.querySelector(`#board g.offer:not(.tap-area)[data-target="${token}"]`).getBoundingClientRect();
+  return Math.min(r.width, r.height);
+}"""
+#: the smallest text of the picture's key on screen, in px (its font size times the picture's scale)
+KEY_TEXT = """() => {
+  const svg = document.querySelector("#board svg");
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const key = [...svg.querySelectorAll("text")].filter((t) => t.textContent.startsWith("Sun side up"));
+  return Math.min(...key.map((t) => parseFloat(t.getAttribute("font-size")) * scale));
+}"""
+
+
 @pytest.fixture(scope="module")
 def board(table_server):
     """The table server's address (tests/web/conftest.py)."""
@@ -122,6 +136,9 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     assert len(first) == len({deck.cards[k].sides[0] for k in range(1, 25)}) == 23
     if width == 390:  # a phone: each card offered is a tap target of at least 40 px
         assert min(p.evaluate(TAP_SIZE, chip) for chip in first) >= 40
+    else:  # a laptop: each card offered is drawn at least 48 px, the key's text at least 10 px (were 32 and 7)
+        assert min(p.evaluate(DRAWN_SIZE, chip) for chip in first) >= 48
+        assert p.evaluate(KEY_TEXT) >= 10
     screenshot(p, "memorinth-phone-deal.png" if width == 390 else "memorinth-deal.png", "#board g.offer")
     for _ in range(40):
         state = page.state()
