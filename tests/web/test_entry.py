@@ -140,6 +140,7 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
         assert min(p.evaluate(DRAWN_SIZE, chip) for chip in first) >= 48
         assert p.evaluate(KEY_TEXT) >= 10
     screenshot(p, "memorinth-phone-deal.png" if width == 390 else "memorinth-deal.png", "#board g.offer")
+    check_the_list_is_folded_and_opens_by_keyboard(p)
     for _ in range(40):
         state = page.state()
         if state["view"].get("phase") != "setup":
@@ -182,6 +183,25 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     assert "reveal" not in state["view"] and "a1" in state["view"]["seen"][0]
     assert state["record"]["moves"][-1]["move"] == f"reveal {sides[0]}"
     page.close()
+
+
+def check_the_list_is_folded_and_opens_by_keyboard(p):
+    """While the picture offers the cards, the plain list of the outcomes (numbers and looks) is folded: the moves panel is
+    short and no button shows; Tab reaches its summary and Enter opens it, a button then plays as before."""
+    fold = p.locator("#moves-fold")
+    assert fold.count() == 1 and fold.get_attribute("open") is None
+    assert p.locator("#moves button").count() >= 23 and not p.locator("#moves button").first.is_visible()
+    assert p.locator("#moves-panel").bounding_box()["height"] < 160
+    p.locator("#moves-title").click()  # focus starts just before the list
+    for _ in range(5):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement.closest('#moves-fold') !== null"):
+            break
+    assert p.evaluate("document.activeElement.tagName") == "SUMMARY"
+    p.keyboard.press("Enter")
+    assert fold.get_attribute("open") is not None and p.locator("#moves button").first.is_visible()
+    p.keyboard.press("Enter")  # folded again for the clicks on the picture
+    assert fold.get_attribute("open") is None
 
 
 def click_target(page: Page, token: str):
