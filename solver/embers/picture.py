@@ -56,6 +56,7 @@ NARROW_TEXT = 12.0
 NARROW_MARGIN = 12.0
 NARROW_QUARTER = 36.0
 MIN_QUARTER = 26.0  # a card's label (0.46 of a quarter) stays 12
+TAP = 40.0  # a phone's entry buttons and card chips are drawn this tall (a finger's tap, as the web board asks)
 LAYOUTS = ("wide", "narrow")
 
 
@@ -527,28 +528,30 @@ class Picture:
                 "flip": "the Resolve card turned", "reveal": "the Resolve card turned (click its row)"}
         y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move")) + 4  # room for the hint's badges
         per_line, button_w, chars = (2, 158, 22) if self.narrow else (4, 108, 16)  # narrow: wider buttons
+        tall = TAP if self.narrow else 26  # a phone's buttons and chips are drawn a finger's size
         for i, move in enumerate(buttons):
-            px, py = x + (i % per_line) * (button_w + 8), y + (i // per_line) * 36
+            px, py = x + (i % per_line) * (button_w + 8), y + (i // per_line) * (tall + 10)
             with doc.group(target=move, title=move):  # the label is part of the button: a click on it counts
-                doc.rect(px, py, button_w, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
-                doc.text(px + button_w / 2, py + 13, move if len(move) <= chars else move[:chars - 1] + "…", size=12)
+                doc.rect(px, py, button_w, tall, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
+                doc.text(px + button_w / 2, py + tall / 2, move if len(move) <= chars else move[:chars - 1] + "…",
+                         size=12)
             for m in self.marks:
                 if m["move"] == move:
-                    doc.rect(px - 3, py - 3, button_w + 6, 32, fill="none", stroke=m["colour"],
+                    doc.rect(px - 3, py - 3, button_w + 6, tall + 6, fill="none", stroke=m["colour"],
                              stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=8, opacity=m["opacity"],
                              cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {move}")
                     self.value_badge(doc, px + button_w - 4, py - 1, m, anchor="end")  # inside the button's width
-        y += 36 * -(-len(buttons) // per_line)
+        y += (tall + 10) * -(-len(buttons) // per_line)
         per_line = int(self.panel_w + 6) // 46 if self.narrow else 10
         for i, name in enumerate(chips):
-            px, py = x + (i % per_line) * 46, y + (i // per_line) * 34
+            px, py = x + (i % per_line) * 46, y + (i // per_line) * (tall + 8)
             card = self.card(name)
             colour = DEMON if card.is_demon else SUIT_COLOURS.get(name[0].upper(), INK)
             with doc.group(target=name, title=f"{name}: " + (f"demon of {card.suit_name}" if card.is_demon else
                                                              f"{card.suit_name} {card.strength}")):
-                doc.rect(px, py, 40, 26, fill=colour, stroke=INK, stroke_width=1, rx=5)
-                doc.text(px + 20, py + 13, name, size=12, fill=PAPER, weight="bold")
-        return y + 34 * -(-len(chips) // per_line)
+                doc.rect(px, py, 40, tall, fill=colour, stroke=INK, stroke_width=1, rx=5)
+                doc.text(px + 20, py + tall / 2, name, size=12, fill=PAPER, weight="bold")
+        return y + (tall + 8) * -(-len(chips) // per_line)
 
 
 def _entry(text: str) -> tuple[str, int, int]:

@@ -534,12 +534,13 @@ class Picture:
         y += 18 * len(lines)
         if phase == "flip" and not data.get("reveal"):
             x = self.text_x + 2 if self.narrow else self.left + self.grid - 40
+            tall = 40 if self.narrow else 20  # a phone's button is drawn a finger's size
             if self.narrow:  # a row of its own, below the lines
-                y += 20
+                y += tall
             with doc.group(target="pass", title="pass: only when no card may be flipped (MR-20)"):
-                doc.rect(x - 2, y - 28, 50, 20, fill=PAPER, stroke=PALETTE["grey"], rx=4)
-                doc.text(x + 23, y - 18, "pass", size=11)
-            self.pass_spot = (x + 23, y - 18)
+                doc.rect(x - 2, y - 8 - tall, 50, tall, fill=PAPER, stroke=PALETTE["grey"], rx=4)
+                doc.text(x + 23, y - 8 - tall / 2, "pass", size=11)
+            self.pass_spot = (x + 23, y - 8 - tall / 2)
         if "clovers" in data:
             y = self.draw_clovers(y)
         if self.viewer is not None and data.get("reveal"):
