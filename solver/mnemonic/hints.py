@@ -43,6 +43,14 @@ SCENE_PHASES = ("scene-card", "scene-skill", "scene-help", "scene-weave")
 REVIEW_GRADES = (5.0, 10.0, 15.0)
 
 
+def decided(view: MnemonicView) -> str | None:
+    """MN-49: once a Group Scene of the session ends in Victory the session is won for everyone (MN-31), so no
+    later decision can lose it: a review grades none of them (the hint still values the chance of another)."""
+    if view.known.tally.victories > 0:
+        return "the session already has a Victory (MN-31): no move can lose it (MN-49)"
+    return None
+
+
 def horizon_argument(value: Any, field: str = "horizon") -> tuple[int, int] | None:
     """``"1,2"`` or ``(1, 2)`` -> (rounds, Group Scenes); ``None`` keeps the rules' ``planner.*``."""
     if value is None:
