@@ -5,7 +5,9 @@
 
 - training: OpenSpiel's ``open_spiel.python.pytorch.ppo.PPO`` with its MLP agent (``PPOAgent``, two hidden
   layers of 64) on ``rl_environment`` environments of the game (``observation_type=OBSERVATION``: the
-  observation tensor of ``docs/openspiel.md``, which says who observes), 8 environments stepped together.
+  observation tensor of ``docs/openspiel.md``, which says who observes), 8 environments stepped together;
+  Adam's step 1e-3 annealed linearly to 0 (the default 2.5e-4 hardly moved in short runs). On Embers the agent is
+  ``rl_agents.FactoredAgent`` (card, x and y outputs for an ``add`` id instead of one output per id).
   In the cooperative games (Embers, Forgotten, Mnemonic) one network plays every seat; in the competitive ones
   (Aetherya and Memorinth for two) it plays one seat, alternately the first and the second, against uniformly
   random play. Its reward is the game's return (cooperative), or 1 for a win, 0.5 for a tie and 0 for a loss.
@@ -52,17 +54,25 @@ class Setting:
     hint_nodes: int
     #: deals of the final comparison (the hint is the slow part)
     deals: int = 100
+    #: Adam's step size (annealed linearly to 0 over the run) and the entropy bonus
+    learning_rate: float = 1e-3
+    entropy_coef: float = 0.01
+    #: deals of each point of the learning curve
+    curve_deals: int = 100
+    #: points of the learning curve (besides the untrained policy's)
+    curve_points: int = 10
+    #: choose Embers' ``add`` ids factored (card, x, y) instead of one output per id (``FactoredAgent``)
+    factored: bool = False
 
 
 SETTINGS = {
     "forgotten": Setting("forgotten(width=4,height=3,pairs=4,erasure=round)", True, 150, 6, 200),
-    "memorinth": Setting("memorinth", False, 150, 6, 2000),
+    "memorinth": Setting("memorinth", False, 60, 6, 2000, deals=30, curve_deals=30, curve_points=6),
     "mnemonic": Setting("mnemonic(players=2)", True, 120, 6, 200),
-    "aetherya": Setting("aetherya", False, 100, 4, 200, deals=40),
-    "embers": Setting("embers(chapter=prologue)", True, 60, 3, 200, deals=40),
+    "aetherya": Setting("aetherya", False, 12, 4, 200, deals=12, curve_deals=16, curve_points=4),
+    "embers": Setting("embers(chapter=prologue)", True, 20, 3, 200, deals=40, curve_deals=40, factored=True),
 }
 NUM_ENVS, STEPS_PER_BATCH = 8, 128
-CURVE_DEALS = 100
 
 
 # ---------------------------------------------------------------------- the learner's view of a game
@@ -174,16 +184,30 @@ def interval(results: list[float]) -> str:
 
 
 # ---------------------------------------------------------------------- training
-def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
+def agent_fn(setting: Setting, ours):
+    """OpenSpiel's MLP agent (one output per action id), or the factored one (``rl_agents.py``) for Embers."""
+    if not setting.factored:
+        from open_spiel.python.pytorch.ppo import PPOAgent
+        return PPOAgent
+    from rl_agents import embers_agent_fn
+
+    from solver.embers.openspiel import codec
+    return embers_agent_fn(codec(ours))
+
+
+def train(name: str, setting: Setting, quick: bool, seed: int, train_cpu: float | None = None) -> dict:
+    """PPO on ``setting``, then the final comparison; training stops early (after a whole update, the curve
+    measured there) once it has used ``train_cpu`` seconds of CPU, the learning rate annealed as planned."""
     import torch
     from open_spiel.python import rl_environment
-    from open_spiel.python.pytorch.ppo import PPO, PPOAgent
+    from open_spiel.python.pytorch.ppo import PPO
 
     import solver.api as solver_api
     import solver.openspiel as sos
     from solver.registry import load_game
 
     torch.manual_seed(seed)
+    np.random.seed(seed)        # PPO shuffles its minibatches with numpy's global generator
     game = sos.load_game(setting.spec)
     ours = load_game(setting.spec)
     envs = []
@@ -193,8 +217,8 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
         envs.append(SeatEnv(env, np.random.default_rng(seed * 100 + k), setting.cooperative))
     size = game.observation_tensor_size()
     agent = PPO(input_shape=(size,), num_actions=game.num_distinct_actions(), num_players=game.num_players(),
-                player_id=0, num_envs=NUM_ENVS, steps_per_batch=STEPS_PER_BATCH, agent_fn=PPOAgent,
-                learning_rate=2.5e-4, entropy_coef=0.01)
+                player_id=0, num_envs=NUM_ENVS, steps_per_batch=STEPS_PER_BATCH, agent_fn=agent_fn(setting, ours),
+                learning_rate=setting.learning_rate, entropy_coef=setting.entropy_coef)
     rng = np.random.default_rng(seed)
 
     def random_move(state, player):
@@ -204,13 +228,14 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
         return ppo_move(agent.network, torch, state, player)
 
     updates = setting.quick_updates if quick else setting.updates
-    every = max(1, updates // 10)
-    curve_deals = list(range(10_000, 10_000 + (20 if quick else CURVE_DEALS)))
+    every = max(1, updates // setting.curve_points)
+    curve_deals = list(range(10_000, 10_000 + (20 if quick else setting.curve_deals)))
     steps = [env.reset() for env in envs]
     curve, start, played = [], time.process_time(), 0
     curve.append((0, sum(win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1))
                   / (len(curve_deals) * (1 if setting.cooperative else game.num_players()))))
     for update in range(1, updates + 1):
+        agent.anneal_learning_rate(update - 1, updates)
         for _ in range(STEPS_PER_BATCH):
             outputs = agent.step(steps)
             results = [env.step(out.action) for env, out in zip(envs, outputs)]
@@ -218,11 +243,15 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
             agent.post_step([r[1] for r in results], [r[2] for r in results])
             played += sum(r[2] for r in results)
         agent.learn(steps)
-        if update % every == 0 or update == updates:
+        over_budget = train_cpu is not None and time.process_time() - start > train_cpu
+        if update % every == 0 or update == updates or over_budget:
             rate = win_rate(game, sos, learned, random_move, curve_deals, setting.cooperative, 1)
             curve.append((update * NUM_ENVS * STEPS_PER_BATCH, sum(rate) / len(rate)))
             print(f"  {name}: update {update}/{updates}, {played} games, win rate against random "
                   f"{curve[-1][1]:.1%}, {time.process_time() - start:.0f} s CPU", flush=True)
+        if over_budget:
+            print(f"  {name}: stopped after update {update} of {updates}: {train_cpu:.0f} s CPU budget", flush=True)
+            break
     training_seconds = time.process_time() - start
 
     def hinted(state, player):
@@ -239,8 +268,10 @@ def train(name: str, setting: Setting, quick: bool, seed: int) -> dict:
                  "trained vs our hint": win_rate(game, sos, learned, hinted, deals, False, 2),
                  "our hint vs random": win_rate(game, sos, hinted, random_move, deals, False, 2),
                  "random vs random": win_rate(game, sos, random_move, random_move, deals, False, 2)}
-    return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": updates,
-            "steps": updates * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
+    return {"spec": setting.spec, "cooperative": setting.cooperative, "updates": update, "planned_updates": updates,
+            "learning_rate": setting.learning_rate, "entropy_coef": setting.entropy_coef,
+            "agent": "factored (rl_agents.FactoredAgent)" if setting.factored else "OpenSpiel's PPOAgent",
+            "steps": update * NUM_ENVS * STEPS_PER_BATCH, "games": played, "curve": curve,
             "training_seconds": round(training_seconds, 1), "evaluation_seconds": round(time.process_time() - start, 1),
             "final": final, "deals": len(deals), "curve_deals": len(curve_deals)}
 
@@ -262,8 +293,10 @@ def draw(name: str, setting: Setting, result: dict) -> Path:
                   "our hint vs random": [(x, final["our hint vs random"]) for x in ends],
                   "random vs random": [(x, final["random vs random"]) for x in ends]}
         dashed = frozenset(("our hint vs random", "random vs random"))
-    note = (f"{result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; each point {result['curve_deals']} deals "
-            "(dashed: the final comparison's levels)")
+    planned = result.get("planned_updates", result["updates"])
+    stopped = f" of {planned} planned (CPU budget)" if planned > result["updates"] else ""
+    note = (f"{result['updates']} updates{stopped}, {result['steps']:,} steps, {result['training_seconds']:.0f} s CPU; "
+            f"each point {result['curve_deals']} deals (dashed: the final comparison's levels)")
     return write(f"rl-{name}", curves(title, series, "training steps", "win rate", y_range=(0.0, 1.0),
                                       dashed=dashed, note=note))
 
@@ -273,22 +306,46 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games", default=",".join(SETTINGS))
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--train-cpu", type=float, default=None,
+                        help="stop training a game after this many CPU seconds (the final comparison still runs)")
+    parser.add_argument("--redraw", action="store_true",
+                        help="no training: print the tables and draw the curves of the saved results")
     args = parser.parse_args(argv)
+    unknown = [name for name in args.games.split(",") if name not in SETTINGS]
+    if unknown:
+        print(f"bench_openspiel_rl: --games: unknown game {unknown[0]!r} (one of {', '.join(SETTINGS)})",
+              file=sys.stderr)
+        return 2
+    if args.redraw:
+        return report(args.games.split(","), "-quick" if args.quick else "", None)
     try:
         import torch  # noqa: F401
         import solver.openspiel  # noqa: F401
     except ImportError as exc:
-        print(f"skipped: {exc} (pip install 'memory-solver[openspiel,rl]')")
-        return 0
+        print(f"bench_openspiel_rl: needs PyTorch and OpenSpiel ({exc}): pip install 'memory-solver[openspiel,rl]' "
+              "(a CPU build of PyTorch is enough: docs/openspiel.md)", file=sys.stderr)
+        return 2
     torch.set_num_threads(1)
     RESULTS.mkdir(exist_ok=True)
+    return report(args.games.split(","), "-quick" if args.quick else "",
+                  lambda name: train(name, SETTINGS[name], args.quick, args.seed, args.train_cpu))
+
+
+def report(names: list[str], suffix: str, run) -> int:
+    """Per game: ``run(name)``'s result saved (or, ``run`` None, the saved one read), its table and curve."""
     rows = []
-    for name in args.games.split(","):
+    for name in names:
         setting = SETTINGS[name]
         print(f"\n### {name}: `{setting.spec}`\n", flush=True)
-        result = train(name, setting, args.quick, args.seed)
-        suffix = "-quick" if args.quick else ""
-        (RESULTS / f"rl_{name}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+        path = RESULTS / f"rl_{name}{suffix}.json"
+        if run is None and not path.exists():
+            print(f"bench_openspiel_rl: --redraw: no saved result {path}", file=sys.stderr)
+            return 2
+        if run is None:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            result = run(name)
+            path.write_text(json.dumps(result, indent=1), encoding="utf-8")
         for label, results in result["final"].items():
             rows.append([name, label, interval(results), len(results)])
         print(table(["policy", "win rate [95% CI]", "games"],

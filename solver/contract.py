@@ -2,7 +2,7 @@
 
 A game is a package: ``game.py`` holds the rules (:class:`solver.game.Game`), and each capability lives in a
 module of a fixed name that the shared layer finds by convention: ``hints.py`` (``hint_view``, ``hint_full``,
-``REVIEW_GRADES``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
+``REVIEW_GRADES``, ``decided``), ``solve.py`` (``solve``, ``score``), ``puzzles.py`` (``KINDS``, ``GAMES``, ``generate``,
 ``check``, ``describe``, ``answer``, ``position``, ``request``), ``selfplay.py`` (``POLICIES``, ``DEFAULT``,
 ``play``), ``picture.py`` (``svg``, ``puzzle_svg``), ``text.py`` (``describe``, ``render``, ``turn_label``,
 ``player_name``), ``notation.py`` (``START``) and ``commands.py`` (``OPTIONS``, ``NOTES``, ``ALIASES``, ``FLAG_ALIASES``,
@@ -20,10 +20,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-import numpy as np
-
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.game import Game, State, View
+from solver.lazynp import np
 from solver.options import Command, Example, Option
 from solver.results import HintResult, SolveResult
 from solver.search import SearchContext
@@ -275,6 +274,13 @@ def review_grades(game: Game | type[Game]) -> Any:
     if grades is None or isinstance(grades, dict):
         return grades
     return tuple(grades)
+
+
+def decided(game: Game, view: View) -> str | None:
+    """Why no move at ``view`` can change its observer's return any more (a cooperative session already won), or
+    ``None``: ``hints.decided``; always ``None`` for a game without it. A review grades no such decision."""
+    found = _find(game, "hints", "decided")
+    return None if found is None else found(view)
 
 
 # ---------------------------------------------------------------------------------------------- declared extras

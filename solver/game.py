@@ -27,11 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numpy as np
-
 from solver.datafiles import check_data_file
 from solver.errors import (IllegalMoveError, InvalidInputError, InvalidMoveError, NotationError,
                            UnknownGameError, UnsupportedActionError)
+from solver.lazynp import np
 from solver.validate import decode_json
 
 CHANCE_PLAYER = -1
@@ -149,7 +148,8 @@ class State(ABC):
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
         """A chance outcome drawn by ``rng`` with its probability (the same draw for the same generator state)."""
         actions, probs = zip(*self.chance_outcomes())
-        return int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+        total = sum(probs)
+        return int(actions[int(rng.choice(len(actions), p=[p / total for p in probs]))])
 
     # -- end of game ----------------------------------------------------------------
     @abstractmethod

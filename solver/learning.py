@@ -151,6 +151,11 @@ class KernelRules:
     def players(self) -> np.ndarray:
         return self.to_act.copy()
 
+    def legal_mask(self, out: np.ndarray) -> None:
+        """Each slot's legal actions into the zeroed bool ``out[n, num_actions]``: the kernel's
+        ``legal_mask(rows, rule_data, out)`` (a kernel that lists actions instead overrides this)."""
+        self.kernel.legal_mask(self.states, self.rule_data, out.view(np.uint8))
+
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per slot: the one of rank ``floor(u * count)`` for a uniform ``u``."""
         self.kernel.random_legal(self.states, self.rule_data, rng.random(len(self.states)), self.picked)
@@ -160,6 +165,14 @@ class KernelRules:
                       drawn: list[list[int]] | None) -> int:
         """-1 once every slot's action is applied, else the first illegal slot (nothing applied)."""
         raise NotImplementedError
+
+    @staticmethod
+    def record_drawn(outcomes: np.ndarray, drawn: list[list[int]] | None) -> None:
+        """Append each slot's chance outcomes of a step (``outcomes[i]``, the kernel's ``drawn``: -1 after the last)
+        to ``drawn[i]`` when the environment records (``drawn`` given)."""
+        if drawn is not None:
+            for i, row in enumerate(outcomes.tolist()):
+                drawn[i].extend(o for o in row if o >= 0)
 
     def apply(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
               drawn: list[list[int]] | None) -> None:

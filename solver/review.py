@@ -10,7 +10,9 @@ decision is judged by the hint's first move's advantage over the move played:
 * a decision is a mistake only when the loss is significant (its interval excludes 0: a move inside the noise is
   "as good as the best", never a mistake), and it is graded like lichess by the game's thresholds
   (``REVIEW_GRADES`` in the game's ``hints.py``, in the units the hint shows): inaccuracy, mistake or blunder;
-* losses are in the units the hint shows: percentage points where the hint's values are probabilities.
+* losses are in the units the hint shows: percentage points where the hint's values are probabilities;
+* a decision taken when no move can change the player's return any more (``contract.decided``: a cooperative
+  session already won) is shown with its values but not graded: its loss is 0 and ``decided`` says why.
 
 Each decision carries the game's own turn (``gameTurn``, from the game's ``text.turn_label``) beside its index in
 the record, and the answer holds the whole-game evaluation (the value of the player's position after each
@@ -80,8 +82,8 @@ def review(game: Game, record: Record, player: int | None, limits: Limits, seed:
         result = contract.hint(played_game, view, SearchContext(limits=each, seed=seed, cancel=cancel), top=ALL_MOVES)
         if cancel.is_set() or (cut and _passed(deadline)):
             break  # this decision's search was cut short: it is left out rather than judged on too little
-        board.add(judge(index, record.moves[index].move, result, thresholds(grades, result)), result,
-                  contract.turn_label(played_game, position))
+        board.add(judge(index, record.moves[index].move, result, thresholds(grades, result),
+                        contract.decided(played_game, view)), result, contract.turn_label(played_game, position))
         if report is not None:
             report(board.summary())
     out = board.summary()
@@ -186,8 +188,10 @@ def loss_unit(unit: str | None) -> str:
 
 
 def judge(index: int, played: str, result: HintResult,
-          grades: tuple[float, float, float] | None = None) -> dict[str, Any]:
-    """One decision: the move played against the hint's first move (see the module docstring)."""
+          grades: tuple[float, float, float] | None = None, decided: str | None = None) -> dict[str, Any]:
+    """One decision: the move played against the hint's first move (see the module docstring). ``decided`` (why
+    no move could change the player's return any more, ``contract.decided``) leaves the decision ungraded: its
+    values are shown, its loss is 0 and the entry says why (``decided``)."""
     best = result.best
     info = _find(result, played)
     unit = result.root_info.get("valueUnit")
@@ -206,7 +210,9 @@ def judge(index: int, played: str, result: HintResult,
     entry["played"] = info.move
     # a move the hint valued together with the best (e.g. Forgotten's ``sameValueAs``) is as good as the best
     entry["playedBest"] = info.move == best.move or info.move in (best.extra.get("sameValueAs") or ())
-    lost, interval, significant = _loss(best, info, entry["playedBest"])
+    lost, interval, significant = _loss(best, info, entry["playedBest"] or decided is not None)
+    if decided is not None:
+        entry["decided"] = decided
     scale = 100.0 if unit == PROBABILITY else 1.0
     entry.update({"valueLost": round(lost, 6), "valueLostCI": _rounded(interval, 1.0),
                   "loss": round(lost * scale, 6), "lossCI": _rounded(interval, scale),
@@ -290,10 +296,14 @@ def render_review(result: dict[str, Any]) -> str:
         value = "?" if d["playedValue"] is None else _value(d["playedValue"], shown)
         loss = "?" if d["loss"] is None else ("-" if d["playedBest"] else f"{d['loss']:.3g}")
         ci = d.get("lossCI")
-        interval = f"{ci[0]:.3g} to {ci[1]:.3g}" if ci and not d["playedBest"] else ""
-        mark = d["grade"] or ("as good as the best" if d["asGoodAsBest"] and not d["playedBest"] else "")
+        interval = f"{ci[0]:.3g} to {ci[1]:.3g}" if ci and not d["playedBest"] and not d.get("decided") else ""
+        mark = d["grade"] or ("not graded" if d.get("decided") and not d["playedBest"] else
+                              "as good as the best" if d["asGoodAsBest"] and not d["playedBest"] else "")
         lines.append(f"{d['gameTurn']:<{width}}  {d['played']:<22} {d['best'] or '-':<22} {value:>7} {loss:>7}  "
                      f"{interval:<16} {mark}".rstrip())
+    for reason in dict.fromkeys(d["decided"] for d in result["decisions"] if d.get("decided")):
+        turns = ", ".join(d["gameTurn"] for d in result["decisions"] if d.get("decided") == reason)
+        lines.append(f"Not graded ({turns}): {reason}.")
     counts = result.get("grades") or {}
     if any(counts.values()):
         lines.append("Grades: " + ", ".join(f"{n} {name}{'s' if n != 1 else ''}" for name, n in counts.items() if n))

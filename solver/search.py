@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import threading
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from solver.errors import InvalidInputError
 from solver.validate import NODES, SEED, TIME_MS, as_object, check_keys, join
@@ -144,7 +143,7 @@ class Watch:
         self.name = name
         #: control[0]: the stop flag the compiled search polls; the other ``slots - 1`` entries are the kernel's
         #: own (the nodes of the call under way, a published incumbent, ...)
-        self.control = np.zeros(max(1, slots), dtype=np.int64)
+        self.control = array("q", bytes(8 * max(1, slots)))  # int64 zeros (a buffer, as numpy's were)
         self._stoppers: list[Callable[[], Any]] = []
         self._lock = threading.Lock()
         self._done = threading.Event()

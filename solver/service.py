@@ -31,11 +31,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-import numpy as np
-
 from solver import contract
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.game import Game, Position, State
+from solver.lazynp import np
 from solver.record import Record, is_record, record_from_json
 from solver.registry import game_listing, load_game
 from solver.results import HintResult, SolveResult

@@ -6,15 +6,22 @@ splitmix64 random numbers); the packed layout and the greedy policy are
 documented there and in ``docs/rules/aetherya.md`` ("Playouts").
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
 from libc.string cimport memcpy
-from common cimport splitmix64, below_high as below
+from common cimport splitmix64, stream_seed, below_high as below
 from aetherya_board cimport (PLAINS, FOREST, MOUNTAIN, SWAMP, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON, PORTAL,
                              UNEXPLORED, CODES, CELLS, Tally, popcount, lowest_bit, kind_masks, connect_cells,
                              score_cards, tally)
 from aetherya_needs cimport needs_of
 from aetherya_greedy cimport row_legends, best_legend
 from aetherya_packed cimport *
+
+cdef extern from "aetherya_lanes.h" nogil:
+    void aetherya_lanes_score(const uint8_t* kingdoms, int32_t* out, Py_ssize_t n, int level)
+
+cdef enum:
+    LANE_COLUMNS = 8      # aetherya_lanes_score's output: ..., 6 the board total, 7 the Legends met
+    WIDEST = 2            # the widest vector path the CPU has (aetherya_lanes.h caps it)
 
 cdef int LEGEND_POINTS[16]
 LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
@@ -93,15 +100,49 @@ cdef inline void keep_best(int v, int c, int* best_value, int* best_cell, int* t
             best_cell[0] = c
 
 
+cdef int best_place_lanes(const int* s, int seat, int card, const int* k, uint64_t* rng,
+                          int* value_out) noexcept nogil:
+    """:func:`best_place_on` without Accords and Staffs (base and co-op): every trial kingdom scored in one batch
+    (``aetherya_lanes.h``, the rules of ``tally`` on bit planes, bit for bit), then weighed in cell order."""
+    cdef uint8_t trials[16 * 16]
+    cdef uint8_t codes[16]
+    cdef int32_t scored[16 * LANE_COLUMNS]
+    cdef int cells[16]
+    cdef int c, i, v, n = 0, best_cell = -1, best_value = NEG, ties = 0
+    cdef unsigned int hidden = <unsigned int>s[HID + seat]
+    cdef uint32_t row = row_legends(s), met
+    for c in range(16):
+        codes[c] = <uint8_t>k[c]
+    for c in range(16):
+        if not (hidden >> c) & 1 and (k[c] == DRAGON or k[c] == PORTAL or k[c] == card):
+            continue
+        memcpy(&trials[16 * n], codes, 16)
+        trials[16 * n + c] = <uint8_t>card
+        cells[n] = c
+        n += 1
+    if n:
+        aetherya_lanes_score(trials, scored, n, WIDEST)
+    for i in range(n):
+        met = <uint32_t>scored[i * LANE_COLUMNS + 7]
+        v = scored[i * LANE_COLUMNS + 6]
+        v = v + best_legend(met & row) if row else with_legends(s, v, met)
+        keep_best(v, cells[i], &best_value, &best_cell, &ties, rng)
+    value_out[0] = best_value
+    return best_cell
+
+
 cdef int best_place_on(const int* s, int seat, int card, int* k, uint32_t* kinds, const uint32_t* ortho,
                        const uint32_t* conn, uint64_t* rng, int* value_out) noexcept nogil:
     """The best cell for ``card`` by :func:`value_of` (ties at random) and its value, on the board ``k`` of
     ``seat`` with its kind masks and connections (restored on return): each trial changes one cell's bit (a
-    Portal placed changes the connections: those trials are scored whole)."""
+    Portal placed changes the connections: those trials are scored whole). Without Accords and Staffs the
+    trials are scored in one batch (:func:`best_place_lanes`)."""
     cdef Tally tl
     cdef int c, old, v, best_cell = -1, best_value = NEG, ties = 0
     cdef unsigned int hidden = <unsigned int>s[HID + seat], bit
     cdef uint32_t row = row_legends(s)
+    if s[ACC + seat] == 0 and s[STF + seat] == 0:
+        return best_place_lanes(s, seat, card, k, rng, value_out)
     for c in range(16):
         old = k[c]
         if not (hidden >> c) & 1 and (old == DRAGON or old == PORTAL or old == card):
@@ -579,8 +620,19 @@ cdef int rest_of_turn(int* s, uint64_t* rng) noexcept nogil:
     return end_of_turn(s, rng)
 
 
+cdef void discard_cheapest(int* s) noexcept nogil:
+    """AE-38, the greedy policy's choice: the group discards the cheapest Legend of the row (the lowest number
+    among equals)."""
+    cdef int n, cheapest = 0
+    for n in range(1, 16):
+        if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
+            cheapest = n
+    s[ROW + cheapest] = 0
+    s[LD_POINTS] += LEGEND_POINTS[cheapest]
+
+
 cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
-    cdef int seat = s[TO_MOVE], mode = s[MODE], n, cheapest, i
+    cdef int seat = s[TO_MOVE], mode = s[MODE], n, i
     cdef unsigned int mask
     if mode == COOP:
         mask = claimable_mask(s, seat)
@@ -593,12 +645,7 @@ cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
             return 1
         if seat == s[PLAYERS] - 1:
             if not s[WROTE] and row_count(s):
-                cheapest = 0
-                for n in range(1, 16):
-                    if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
-                        cheapest = n
-                s[ROW + cheapest] = 0
-                s[LD_POINTS] += LEGEND_POINTS[cheapest]
+                discard_cheapest(s)
                 refill(s, rng)
                 if legends_gone(s):
                     return 1
@@ -724,6 +771,11 @@ cdef enum:
     STEPPED = 0
     UNPACKED = 1
     ILLEGAL = 2
+    OVER = 3              # the game ends
+    DEAL = 4              # Legends to deal into the row (a chance node), then the end of the turn
+    GROUP_DISCARD = 5     # co-op, AE-38: the group discards a Legend
+    REFORM = 6            # AE-19: the discard pile becomes the draw pile, a card dealt on it (a chance node)
+    CHANCE_STREAM = 1     # the hint's Python path deals with PlayoutRandom(seed, 1) (solver.aetherya.playout)
     TURN_CAP = 1 << 20
 
 
@@ -734,21 +786,25 @@ cdef inline int refill_due(const int* s) noexcept nogil:
     return deck > 0 and row_count(s) < s[ROW_TARGET]
 
 
+cdef inline void next_player(int* s) noexcept nogil:
+    s[TO_MOVE] = (s[TO_MOVE] + 1) % s[PLAYERS]
+    s[TURN] = s[TURN] + 1 if s[TURN] < TURN_CAP else TURN_CAP
+    s[PHASE] = PHASE_START
+
+
 cdef int finish_turn(int* s) noexcept nogil:
-    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start."""
+    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start (STEPPED), or what stops it."""
     cdef int seat = s[TO_MOVE]
     if s[MODE] == COOP:
         if pile_total(s) == 0 or legends_gone(s):
-            return UNPACKED  # the game ends
+            return OVER
         if seat == s[PLAYERS] - 1:
             if not s[WROTE] and row_count(s):
-                return UNPACKED  # AE-38: the group discards a Legend
+                return GROUP_DISCARD
             s[WROTE] = 0
     elif pile_total(s) == 0:
-        return UNPACKED  # AE-19: the discard pile becomes the draw pile, a card dealt on it
-    s[TO_MOVE] = (seat + 1) % s[PLAYERS]
-    s[TURN] = s[TURN] + 1 if s[TURN] < TURN_CAP else TURN_CAP
-    s[PHASE] = PHASE_START
+        return REFORM
+    next_player(s)
     return STEPPED
 
 
@@ -761,7 +817,7 @@ cdef int after_placement(int* s) noexcept nogil:
     s[HOLD_FROM] = 0
     s[PHASE] = PHASE_START
     if s[HID + seat] == 0:
-        return UNPACKED  # the game ends
+        return OVER
     met = claimable_mask(s, seat)
     for n in range(1, 16):
         if s[ROW + n] and (met >> (n - 1)) & 1:
@@ -771,7 +827,7 @@ cdef int after_placement(int* s) noexcept nogil:
             s[ROW + n] = 0
             s[WROTE] = 1
     if refill_due(s):
-        return UNPACKED
+        return DEAL if s[MODE] == COOP else UNPACKED  # (base deals only after a claim)
     return finish_turn(s)
 
 
@@ -826,12 +882,13 @@ cdef int step(int* s, int action) noexcept nogil:
             s[HELD + seat] += LEGEND_POINTS[n]
             s[PHASE] = PHASE_START
             if refill_due(s):
-                return UNPACKED
+                return DEAL
             return finish_turn(s)  # one claim a turn: nothing is left to do
     return ILLEGAL
 
 
 cdef int step_plan(int* s, const int32_t* plan, Py_ssize_t length) noexcept nogil:
+    """Apply the plan's actions: STEPPED, ILLEGAL, UNPACKED, or (after its last action) what :func:`settle` plays."""
     cdef Py_ssize_t i
     cdef int code
     for i in range(length):
@@ -839,8 +896,104 @@ cdef int step_plan(int* s, const int32_t* plan, Py_ssize_t length) noexcept nogi
             break
         code = step(s, plan[i])
         if code != STEPPED:
+            if code > ILLEGAL and i + 1 < length and plan[i + 1] >= 0:
+                return UNPACKED  # actions left after a chance node: not a plan of one turn
             return code
     return STEPPED
+
+
+# ---------------------------------------------------------------------- after a plan: chance nodes, group discard
+# What the hint's Python path (``advance_to_turn_start`` with ``PlayoutRandom(seed, 1)`` for the chance nodes)
+# plays on the full state after a plan that ends at a chance node or the co-op group discard, with the same random
+# numbers: ``PlayoutRandom.choice`` over ``AetheryaState.chance_outcomes`` (the probabilities ``c / n``,
+# normalised by their sum, subtracted one by one from a 53-bit uniform number), so the values are those of the
+# full state's path.
+cdef int chance_pick(uint64_t* stream, const int* weights, int count) noexcept nogil:
+    """The index drawn among ``count`` outcomes of weights ``weights`` (each > 0), as ``PlayoutRandom.choice``.
+    The sum is added left to right, as CPython 3.11's ``sum`` adds floats (3.12's compensated ``sum`` can differ
+    in the last bit, which moves a draw only when the uniform number falls within that bit of a boundary)."""
+    cdef double probs[16]
+    cdef double norm = 0.0, u
+    cdef int i, total = 0
+    for i in range(count):
+        total += weights[i]
+    for i in range(count):
+        probs[i] = <double>weights[i] / <double>total
+        norm += probs[i]
+    u = <double>(splitmix64(stream) >> 11) * (1.0 / 9007199254740992.0)
+    for i in range(count - 1):
+        u -= probs[i] / norm
+        if u < 0:
+            return i
+    return count - 1
+
+
+cdef void deal_legends(int* s, uint64_t* stream) noexcept nogil:
+    """The row refilled from the Legend deck (``AetheryaState._refill_then``): one chance node a Legend."""
+    cdef int numbers[16]
+    cdef int ones[16]
+    cdef int n, count
+    while refill_due(s):
+        count = 0
+        for n in range(1, 16):
+            if s[DECK + n]:
+                numbers[count] = n
+                ones[count] = 1
+                count += 1
+        n = numbers[chance_pick(stream, ones, count)]
+        s[DECK + n] = 0
+        s[ROW + n] = 1
+
+
+cdef int reform(int* s, uint64_t* stream) noexcept nogil:
+    """AE-19: the first discard pile becomes the draw pile and a card is dealt on it; then the next player."""
+    cdef int kinds[10]
+    cdef int counts[10]
+    cdef int i, count = 0, card
+    if s[DLEN] == DISC_CAP:
+        return UNPACKED  # the vector may hold only the pile's last DISC_CAP cards
+    for i in range(s[DLEN]):
+        s[PILE + s[DISC + i]] += 1
+        s[DISC + i] = 0
+    s[DLEN] = 0
+    for i in range(10):
+        if s[PILE + i]:
+            kinds[count] = i
+            counts[count] = s[PILE + i]
+            count += 1
+    if count:
+        card = kinds[chance_pick(stream, counts, count)]
+        s[PILE + card] -= 1
+        push(s, 0, card)
+    next_player(s)
+    return STEPPED
+
+
+cdef int group_discard(int* s, uint64_t* stream) noexcept nogil:
+    """AE-38 (:func:`discard_cheapest`), the row refilled, then the next round."""
+    discard_cheapest(s)
+    deal_legends(s, stream)
+    if legends_gone(s):
+        return OVER
+    s[WROTE] = 0  # the last seat's turn: a new round
+    next_player(s)
+    return STEPPED
+
+
+cdef int settle(int* s, int code, uint64_t seed) noexcept nogil:
+    """Play what follows a plan's ``code`` up to the next turn start (STEPPED) or the game's end (OVER), as the
+    full state's path does; UNPACKED where the vector cannot follow."""
+    cdef uint64_t stream = stream_seed(seed, CHANCE_STREAM)
+    while True:
+        if code == DEAL:
+            deal_legends(s, &stream)
+            code = finish_turn(s)
+        elif code == GROUP_DISCARD:
+            code = group_discard(s, &stream)
+        elif code == REFORM:
+            code = reform(s, &stream)
+        else:
+            return code
 
 
 def playout(const int32_t[::1] state, uint64_t seed, int32_t[::1] out, int stop_age=-1):
@@ -893,17 +1046,22 @@ def advance(int32_t[::1] state, int action):
     if code == STEPPED:
         for i in range(LENGTH):
             state[i] = s[i]
-    return code
+    return code if code <= ILLEGAL else UNPACKED
 
 
 def evaluate_plans(const int32_t[::1] world, const int32_t[:, ::1] plans, uint64_t seed, int32_t[:, ::1] out,
                    int32_t[::1] status, int stop_age=-1):
     """Each row of ``plans`` (actions from the packed ``world``, padded with -1) applied by :func:`advance`,
     then played out by :func:`playout` with ``seed`` (the same random numbers for every plan): ``out[j]`` as
-    ``playout`` writes it and ``status[j]`` 0; or ``status[j]`` the code of the action :func:`advance` stopped at
-    (1 or 2), ``out[j]`` zero. Returns the number of turns played."""
+    ``playout`` writes it and ``status[j]`` 0. A plan that ends at a chance node (a Legend dealt into the row,
+    the discard pile reformed) or at the co-op group discard is played on to the next turn as the hint's Python
+    path plays it on the full state (``advance_to_turn_start`` with ``PlayoutRandom(seed, 1)`` dealing, the
+    group discarding its cheapest Legend), then out; one that ends the game gets the game's returns; both with
+    ``status[j]`` 0. Else ``status[j]`` is 1 (the vector cannot follow: a discard pile longer than it holds,
+    another mode) or 2 (an illegal action), ``out[j]`` zero. Returns the number of turns played."""
     cdef int s[LENGTH]
     cdef Py_ssize_t i, j, m = plans.shape[0]
+    cdef int code
     cdef long total = 0
     if world.shape[0] != LENGTH or out.shape[0] != m or out.shape[1] != 4 or status.shape[0] != m:
         raise ValueError("evaluate_plans: expected world (360,), plans (m, k), out (m, 4) and status (m,) int32")
@@ -915,9 +1073,15 @@ def evaluate_plans(const int32_t[::1] world, const int32_t[:, ::1] plans, uint64
                 s[i] = world[i]
             for i in range(4):
                 out[j, i] = 0
-            status[j] = step_plan(s, &plans[j, 0], plans.shape[1]) if plans.shape[1] else STEPPED
-            if status[j] == STEPPED:
+            code = step_plan(s, &plans[j, 0], plans.shape[1]) if plans.shape[1] else STEPPED
+            if code > ILLEGAL:
+                code = settle(s, code, seed)
+            if code == OVER:
+                returns(s, &out[j, 0])
+                code = STEPPED
+            elif code == STEPPED:
                 total += play_in_place(s, seed, &out[j, 0], stop_age)
+            status[j] = code
     return total
 
 

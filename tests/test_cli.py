@@ -114,7 +114,7 @@ NOT_FOR_A_HINT = ("solver.puzzles", "solver.selfplay", "solver.review", "solver.
                   "solver.scale", "solver.stats", "solver.engine", "solver.protocol", "solver.scheduler", "solver.web",
                   "solver.fuzz", "solver.learning", "solver.openspiel", "solver.testing", "solver.api", "ortools",
                   "starlette", "uvicorn", "tqdm", "ray", "shutil", "bz2", "lzma", "zipfile", "tempfile",
-                  "importlib.resources")
+                  "importlib.resources", "numpy")
 #: a game's modules that its hint does not need
 GAME_PARTS_NOT_FOR_A_HINT = ("puzzles", "selfplay", "picture", "openspiel", "puzzle_play")
 

@@ -101,3 +101,23 @@ def test_the_layout_on_the_command_line_and_in_the_engine(capsys):
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert 'viewBox="0 0 356 ' in first["svg"]
     assert second["field"] == "options.layout" and "tiny" in second["error"]
+
+
+#: buttons a phone's picture draws a finger's size (40 tall), rather than only widening their tap area on the page
+PHONE_BUTTONS = {"embers": {"draw", "stop"}, "forgotten": {"give up"}, "memorinth": {"pass"}}
+
+
+@pytest.mark.parametrize("name", sorted(PHONE_BUTTONS))
+def test_the_narrow_pictures_buttons_are_drawn_40_tall(name):
+    """On a phone these buttons were drawn 20 to 26 tall and reached 40 px only through the web board's invisible
+    tap areas; the narrow picture (drawn about 1:1 on a phone) now draws them 40 tall."""
+    game = load_game(name)
+    found = set()
+    for position in positions(game, count=40):
+        picture = svg(game, position, layout="narrow")
+        for token, height in re.findall(r'<g data-target="([^"]+)" class="target"[^>]*>(?:<title>[^<]*</title>)?'
+                                        r'<rect [^>]*height="([0-9.]+)"', picture):
+            if token in PHONE_BUTTONS[name]:
+                found.add(token)
+                assert float(height) * 359 / view_box(picture)[2] >= 40, (token, height)
+    assert found

@@ -74,8 +74,9 @@ which vary. `tests/mnemonic/test_session_doc.py` replays them; `python docs/sess
 this page.
 
 The hint's value is the chance that a Group Scene still to come ends in Victory within the planning horizon
-(MN-33). After the Victory the table ends the session, which the review counts as giving up the Victories
-another round could bring: a table playing on for more of the story would choose `round`.
+(MN-33). After the Victory the table ends the session: the hint prefers `round` (the chance of another
+Victory, for a table playing on for more of the story), but the session is already won (MN-31), so the review
+does not grade the decision (MN-49).
 """
 
 

@@ -27,9 +27,9 @@ import numpy as np
 from solver.aetherya.cards import CARD_NAMES, CATEGORIES, CELL_NAMES, deck_counts
 from solver.aetherya.knowledge import canonicalize
 from solver.aetherya.planner import PLANNER_NODES, kingdom_potential
-from solver.aetherya.playout import (PLAN_MODES, PlayoutRandom, advance_to_turn_start, current_value,
-                                     greedy_action, legend_needs, pack, packable, placements, plan_array, plan_values,
-                                     playout_values, solo_avail, solo_left, solo_moves, solo_options, unseen_stones)
+from solver.aetherya.playout import (PLAN_MODES, current_value, greedy_action, legend_needs, pack, packable,
+                                     placements, plan_array, plan_values, play_plan, playout_values, solo_avail,
+                                     solo_left, solo_moves, solo_options, unseen_stones)
 from solver.aetherya.scoring import legend_card
 from solver.aetherya.state import (A_CLAIM, A_CLAIM_SWORD, A_DRAW, A_DRAW2, A_END, A_GRIFFIN, A_HAMMER, A_PEEK,
                                    A_PLACE, A_REVEAL, A_TAKE, A_TAKE2, A_TAKE_DRAW, A_TILE_TAKE, AetheryaState)
@@ -423,9 +423,10 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
     candidate's values are appended in world order (as worlds of round ``round_no``), so that candidates can be
     compared world by world.
 
-    In base and co-op each world is packed once and the kernel applies every plan to it and plays it out, in one
-    call; a plan it leaves (one that ends at a chance node, the co-op group discard or the game's end) is played
-    on a copy of the full state: its rest of the turn and chance nodes up to the next turn, then packed.
+    In base and co-op each world is packed once and the kernel applies every plan to it, plays its chance nodes
+    and the co-op group discard up to the next turn and plays it out, in one call; a plan it leaves (a discard
+    pile longer than the packed vector holds), and every plan in solo and Objects, is played on a copy of the full
+    state (:func:`play_plan`), then packed.
 
     ``stop()`` is asked after each such candidate's set-up and after each world; once it is true the evaluation
     ends and nothing is appended, unless
@@ -453,13 +454,8 @@ def _evaluate_paired(live: list[Candidate], worlds: list[AetheryaState], seeds: 
             if not rest and stop is not None and i < len(worlds) - 1 and stop():
                 stopped = True
                 break
-        for j in rest:  # on the full state: plans that end at a chance node, the group discard, the game's end
-            cand = live[j]
-            w = world if consume and j == rest[-1] else world.clone()
-            for action in cand.plan:
-                w.apply_action(action)
-            if not packable(w):         # else the kernel plays the rest of the turn (base, co-op)
-                advance_to_turn_start(w, PlayoutRandom(seed, 2), PlayoutRandom(seed, 1))
+        for j in rest:  # on the full state: solo and Objects, a discard pile longer than the packed vector holds
+            w = play_plan(world if consume and j == rest[-1] else world.clone(), live[j].plan, seed)
             if w.is_terminal():
                 results[i, j] = (float(w.returns()[player]), float(solo_progress(w)) if solo else 0.0)
             else:

@@ -49,7 +49,8 @@ from solver.aetherya.cards import CARD_TYPES, deck_counts
 from solver.aetherya.state import A_TRAFFIC, C_TILE, PHASES, SOLO_DECK_PLAYERS, AetheryaState
 from solver.aetherya.tiles import FAMILY_SIZE, TILE_SLUGS, tile_family, tile_kind
 from solver.game import Game, Utility
-from solver.learning import ActionCodec, Piece
+from solver.kernels import aetherya_step as kernel
+from solver.learning import ActionCodec, KernelRules, Piece
 
 MAX_MOVES = 4000
 CELLS, LEGEND_COUNT = 16, 15
@@ -274,3 +275,112 @@ def fill_private(game: Game, state: AetheryaState, player: int, planes: dict[str
             tile = state.territory_tiles[q][c]
             if tile >= 0:
                 peeked[q, c, _tile(tile)] = 1
+
+
+# -- the batched environment: N rows of the step kernel ----------------------------------------------------------
+#: the modes the step kernel plays (``src/aetherya_step.pyx``: base and co-op at 2-4 players, the solo campaign), by
+#: its mode number; Objects stays on the batched environment's state rules (our states stepped one by one)
+KERNEL_MODES = ("base", "coop", "solo")
+#: the kernel's optional pieces (``observe``): co-op's, then solo's; a mode without them passes ``[n, 0]`` arrays
+OPTIONAL_PIECES = ("box", "legend_discard", "wrote", "age", "age_rows", "written", "age_scores", "failed", "pair",
+                   "draws")
+_L = kernel.layout()
+
+
+def kernel_config(game: Game) -> np.ndarray:
+    """The step kernel's ``config``: ``(mode, players)``, mode 0 base, 1 co-op, 2 solo."""
+    return np.array([KERNEL_MODES.index(game.mode), game.num_players], dtype=np.int32)
+
+
+def _flags(row: np.ndarray, first: int) -> list[int]:
+    """The numbers ``n`` (1..15) set in ``row[first + n]``."""
+    return [n for n in range(1, LEGEND_COUNT + 1) if row[first + n]]
+
+
+def state_of_row(game: Game, row: np.ndarray) -> AetheryaState:
+    """Our state of a step-kernel row (the layout of ``src/aetherya_step.pyx``)."""
+    players = game.num_players
+    state = game.new_root_state()
+    state.pile = row[_L["PILE"]:_L["PILE"] + CARD_TYPES].tolist()
+    state.pile_known = bool(row[_L["pile_known"]])
+    state.kingdoms = [row[_L["KINGDOMS"] + 16 * q:_L["KINGDOMS"] + 16 * (q + 1)].tolist() for q in range(players)]
+    state.hidden = row[_L["HIDDEN"]:_L["HIDDEN"] + players].tolist()
+    cap = _L["DISC_CAP"]
+    state.discards = [row[_L["DISC"] + cap * d:_L["DISC"] + cap * d + int(row[_L["n_discard"] + d])].tolist()
+                      for d in range(len(state.discards))]
+    state.start = [[k for k in range(CARD_TYPES) for _ in range(int(row[_L["START"] + q * CARD_TYPES + k]))]
+                   for q in range(players)]
+    state.row, state.legend_deck = _flags(row, _L["ROW"]), _flags(row, _L["DECK"])
+    state.held = [_flags(row, _L["HELD"] + 16 * q) for q in range(players)]
+    if game.mode == "coop":
+        state.box, state.legend_discard = _flags(row, _L["BOX"]), _flags(row, _L["LDISCARD"])
+        state.wrote_this_round = bool(row[_L["wrote"]])
+    state.phase, state.to_move, state.turn = PHASES[int(row[_L["phase"]])], int(row[_L["to_move"]]), int(row[_L["turn"]])
+    state.hold = int(row[_L["hold"]])
+    state.hold_from = HOLD_FROM[int(row[_L["hold_from"]])] if row[_L["hold_from"]] >= 0 else ""
+    state.hold_pile, state.claimed = int(row[_L["hold_pile"]]), bool(row[_L["claimed"]])
+    state.after_refill = AFTER_REFILL[int(row[_L["after"]])]
+    if game.mode == "solo":
+        _solo_of_row(state, row)
+    return state
+
+
+def _solo_of_row(state: AetheryaState, row: np.ndarray) -> None:
+    state.age, state.failed = int(row[_L["age"]]), bool(row[_L["failed"]])
+    state.rows = [[n for n in range(1, LEGEND_COUNT + 1) if row[_L["SROW"] + n] == age + 1] for age in range(3)]
+    state.written = _flags(row, _L["WRITTEN"])
+    state.age_scores = row[_L["AGE_SCORES"]:_L["AGE_SCORES"] + int(row[_L["n_scores"]])].tolist()
+    pair = row[_L["PAIR"]:_L["PAIR"] + 2 * int(row[_L["n_pair"]])].tolist()
+    state.pair = [(pair[k], HOLD_FROM[pair[k + 1]]) for k in range(0, len(pair), 2)]
+    state.draws_needed = int(row[_L["draws"]])
+
+
+class AetheryaBatch(KernelRules):
+    """N Aetherya games (base, co-op or solo) as rows of the step kernel (``src/aetherya_step.pyx``,
+    ``solver/openspiel/batched.py``): the deal of each seed, random legal actions, checks, steps and every chance
+    event (the row's own splitmix64 stream), legal masks, returns and observations by the kernel, one call each."""
+
+    def __init__(self, game: Game, n: int) -> None:
+        self.game = game
+        super().__init__(kernel, kernel_config(game), np.zeros((n, kernel.state_len()), dtype=np.int32))
+        self.drawn = np.zeros((n, kernel.max_draws()), dtype=np.int32)
+        self.optional = np.zeros((n, 0), dtype=np.float32)
+
+    def deal(self, slots: np.ndarray, seeds: np.ndarray, rng: np.random.Generator) -> None:
+        """A new game in each slot, its set-up (Legends, starting cards) drawn from the seed's stream to the first
+        decision (no deal is decided before it: ``redeal`` changes nothing)."""
+        kernel.deal(self.states, self.rule_data, np.asarray(slots, dtype=np.int32),
+                    np.asarray(seeds, dtype=np.uint64))
+        kernel.players(self.states, self.to_act)
+
+    def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
+                      drawn: list[list[int]] | None) -> int:
+        """Check and apply every slot's action, then draw its chance events, in one kernel call: -1, or the first
+        illegal slot (nothing applied)."""
+        bad = kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32),
+                          np.ascontiguousarray(settle, dtype=np.uint8), self.drawn, self.to_act)
+        if bad < 0:
+            self.record_drawn(self.drawn, drawn)
+        return bad
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros((len(self.states), self.game.num_players), dtype=np.float64)
+        kernel.returns(self.states, self.rule_data, out)
+        return out
+
+    def observe(self, players: np.ndarray, planes: dict[str, np.ndarray]) -> None:
+        rows = len(self.states)
+        flat = {name: plane.reshape(rows, -1) for name, plane in planes.items()}
+        names = [p.name for p in public_pieces(self.game)[:14]]
+        extra = [flat.get(name, self.optional) for name in OPTIONAL_PIECES]
+        kernel.observe(self.states, self.rule_data, np.ascontiguousarray(players, dtype=np.int32),
+                       *(flat[name] for name in names), *extra, flat["mine"])
+
+    def state(self, slot: int) -> AetheryaState:
+        return state_of_row(self.game, self.states[slot])
+
+
+def batch_rules(game: Game, n: int, redeal: bool = True) -> AetheryaBatch | None:
+    """The batched environment's rules: the step kernel's rows in base, co-op and solo; None (our states, one by
+    one) with Objects, which the kernel does not play."""
+    return AetheryaBatch(game, n) if game.mode in KERNEL_MODES else None

@@ -116,9 +116,9 @@ def plan_array(plans: list[list[int]]) -> np.ndarray:
 def plan_values(world: AetheryaState, plans: np.ndarray, seed: int, stop_age: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """``(values (m, 4), status (m,))``: each plan of :func:`plan_array` applied to ``world`` packed once (the
     kernel's ``advance``) and played out greedily with ``seed``, in one compiled call; the values are those of
-    the playout of ``pack`` of the state after the plan. ``status[j]`` is 0 where plan j was played; else the
-    state after it is one the packed vector does not follow (a chance node, the co-op group discard, the game's
-    end): the caller plays that plan on the full state."""
+    :func:`play_plan` on the full state, then the game's returns or the playout of its ``pack``. ``status[j]`` is
+    0 where plan j was played; else the packed vector cannot follow it (a discard pile longer than the vector
+    holds): the caller plays that plan on the full state."""
     values = np.zeros((len(plans), 4), dtype=np.int32)
     status = np.zeros(len(plans), dtype=np.int32)
     kernel.evaluate_plans(pack(world), plans, seed, values, status, stop_age)
@@ -443,6 +443,18 @@ def sample_chance(state: AetheryaState, rng: np.random.Generator) -> int:
     """A chance outcome drawn with its probability."""
     actions, probs = zip(*state.chance_outcomes())
     return int(actions[int(rng.choice(len(actions), p=np.asarray(probs) / sum(probs)))])
+
+
+def play_plan(world: AetheryaState, plan: list[int], seed: int) -> AetheryaState:
+    """``world`` (changed in place) after ``plan`` and, unless the playout kernel takes it there (:func:`packable`),
+    up to the next turn start or the game's end: the chance nodes drawn by ``PlayoutRandom(seed, 1)``, the greedy
+    policy's tie-breaks by ``PlayoutRandom(seed, 2)``. The hint's evaluation of a plan on the full state; the
+    kernel's ``evaluate_plans`` plays the same on the packed state, with the same random numbers."""
+    for action in plan:
+        world.apply_action(action)
+    if not packable(world):
+        advance_to_turn_start(world, PlayoutRandom(seed, 2), PlayoutRandom(seed, 1))
+    return world
 
 
 def advance_to_turn_start(state: AetheryaState, rng: np.random.Generator,

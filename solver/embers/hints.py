@@ -21,7 +21,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
+from solver import seeded
+from solver.lazynp import np
 
 from solver.embers.policy import FenrysSettings, FullInformationPolicy, HintPolicy, Scored
 from solver.embers.state import AELIN, FENRYS, EmbersState, as_state
@@ -90,7 +91,7 @@ def hint_view(game: Game, view: EmbersView, ctx: SearchContext, *, top: int = 3,
     if mover != view.observer:
         raise InvalidInputError("player", view.observer, f"player {mover} ({table.role(mover)}) is the one to move; "
                                                          f"this is player {view.observer}'s view")
-    rng = np.random.default_rng(ctx.seed)
+    rng = seeded.default_rng(ctx.seed)
     state = view.resample(rng)
     return _ranked(state, mover, ctx, top, HintPolicy, rng, full_information=False)
 
@@ -110,7 +111,7 @@ def hint_full(game: Game, position: State, ctx: SearchContext, *, top: int = 3, 
     if state.guessed:
         raise InvalidInputError("state.resolve", "?", "a full-information analysis needs Aelin's real Resolve "
                                                       "cards; this state gives them as '?'")
-    return _ranked(state, mover, ctx, top, FullInformationPolicy, np.random.default_rng(ctx.seed),
+    return _ranked(state, mover, ctx, top, FullInformationPolicy, seeded.default_rng(ctx.seed),
                    full_information=True)
 
 

@@ -25,11 +25,11 @@ from collections import Counter
 from functools import lru_cache
 from math import comb, perm
 
-import numpy as np
-
+from solver import seeded
 from solver.embers.cards import SUITS
 from solver.embers.state import AELIN, TARGET, EmbersState
 from solver.errors import ImpossibleStateError
+from solver.lazynp import np
 
 
 def hidden_slots(state: EmbersState, player: int) -> list[int]:
@@ -104,7 +104,7 @@ def assign_resolve(state: EmbersState, slots: list[int], pool: list[int], rng: n
         raise ImpossibleStateError(field, [state.rows[i].resolve for i in slots],
                                    "no unseen cards fit the face-down Resolve cards' strength rows")
     total = sum(weights)
-    pick = vectors[int(rng.choice(len(vectors), p=np.array(weights, dtype=float) / total))]
+    pick = vectors[int(rng.choice(len(vectors), p=[w / total for w in weights]))]
     free = [c for c in pool if not cards[c].is_demon]
     chosen: list[int] = []
     for strength in pick:
@@ -119,7 +119,7 @@ def assign_resolve(state: EmbersState, slots: list[int], pool: list[int], rng: n
 def fill_unknown_resolve(state: EmbersState, slots: list[int], field: str) -> None:
     """Fill Resolve cards given as ``"?"`` by a seeded draw consistent with the table (marks the state ``guessed``)."""
     pool = sorted(state.pile)
-    assign_resolve(state, slots, pool, np.random.default_rng(0), f"{field}.resolve")
+    assign_resolve(state, slots, pool, seeded.default_rng(0), f"{field}.resolve")
     state.guessed = True
 
 

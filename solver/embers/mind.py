@@ -14,11 +14,12 @@ graph, split sections, same-suit groups). Rules: ``docs/rules/embers-of-memory.m
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
-import numpy as np
-
+from solver.buffers import INT32, UINT8, UINT64, matrix, typed, zeros
 from solver.embers.cards import Deck
 from solver.kernels import embers_mind as mind_kernel
 from solver.kernels import embers_placement as placement_kernel
@@ -31,22 +32,21 @@ RELIVE_STRENGTH = 7
 class MindArrays:
     """The Mind as the typed arrays the kernels take."""
 
-    xs: np.ndarray
-    ys: np.ndarray
-    blocked: np.ndarray
-    suits: np.ndarray
-    strengths: np.ndarray
+    xs: array
+    ys: array
+    blocked: array
+    suits: array
+    strengths: array
 
 
 def arrays(deck: Deck, mind: Sequence[Entry]) -> MindArrays:
     """Kernel arrays (int32 positions, uint8 masks, suits and strengths) of ``mind``."""
     cards = deck.cards
-    n = len(mind)
-    xs = np.fromiter((e[1] for e in mind), dtype=np.int32, count=n)
-    ys = np.fromiter((e[2] for e in mind), dtype=np.int32, count=n)
-    blocked = np.fromiter((cards[e[0]].blocked for e in mind), dtype=np.uint8, count=n)
-    suits = np.fromiter((cards[e[0]].suit for e in mind), dtype=np.uint8, count=n)
-    strengths = np.fromiter((cards[e[0]].strength for e in mind), dtype=np.uint8, count=n)
+    xs = typed(INT32, [e[1] for e in mind])
+    ys = typed(INT32, [e[2] for e in mind])
+    blocked = typed(UINT8, [cards[e[0]].blocked for e in mind])
+    suits = typed(UINT8, [cards[e[0]].suit for e in mind])
+    strengths = typed(UINT8, [cards[e[0]].strength for e in mind])
     return MindArrays(xs, ys, blocked, suits, strengths)
 
 
@@ -55,13 +55,13 @@ def legal_placements(deck: Deck, mind: Sequence[Entry], row: Sequence[int]) -> l
     if not row or not mind:
         return []
     a = arrays(deck, mind)
-    row_blocked = np.fromiter((deck.cards[c].blocked for c in row), dtype=np.uint8, count=len(row))
-    masks = np.empty((len(row), 64), dtype=np.uint64)
-    x0, y0 = placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)
+    row_blocked = typed(UINT8, [deck.cards[c].blocked for c in row])
+    flat = zeros(UINT64, len(row) * 64)
+    x0, y0 = placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, matrix(flat, 64))
     found: list[tuple[int, int, int]] = []
-    rows_hit, cols_hit = np.nonzero(masks)
-    for i, r in zip(rows_hit.tolist(), cols_hit.tolist()):
-        bits = int(masks[i, r])
+    for k in compress(range(len(flat)), flat):  # the non-zero masks, found in C
+        i, r = divmod(k, 64)
+        bits = flat[k]
         while bits:
             low = bits & -bits
             found.append((row[i], x0 + low.bit_length() - 1, y0 + r))
@@ -79,9 +79,7 @@ def visible_mask(mind: Sequence[Entry]) -> int:
     """Bit ``k`` set when the ``k``-th card of the Mind (stack order) is visible."""
     if not mind:
         return 0
-    xs = np.fromiter((e[1] for e in mind), dtype=np.int32, count=len(mind))
-    ys = np.fromiter((e[2] for e in mind), dtype=np.int32, count=len(mind))
-    return int(mind_kernel.visible_mask(xs, ys))
+    return int(mind_kernel.visible_mask(typed(INT32, [e[1] for e in mind]), typed(INT32, [e[2] for e in mind])))
 
 
 def visible_cards(mind: Sequence[Entry]) -> list[int]:
@@ -94,12 +92,12 @@ def sections(mind: Sequence[Entry]) -> list[list[int]]:
     """The sections of the visible Mind (deck indices, stack order); more than one means it is split."""
     if not mind:
         return []
-    xs = np.fromiter((e[1] for e in mind), dtype=np.int32, count=len(mind))
-    ys = np.fromiter((e[2] for e in mind), dtype=np.int32, count=len(mind))
-    labels = np.empty(len(mind), dtype=np.int32)
+    xs = typed(INT32, [e[1] for e in mind])
+    ys = typed(INT32, [e[2] for e in mind])
+    labels = zeros(INT32, len(mind))
     count = mind_kernel.section_labels(xs, ys, mind_kernel.visible_mask(xs, ys), labels)
     out: list[list[int]] = [[] for _ in range(count)]
-    for k, label in enumerate(labels.tolist()):
+    for k, label in enumerate(labels):
         if label >= 0:
             out[label].append(mind[k][0])
     return out

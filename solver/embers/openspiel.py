@@ -267,9 +267,6 @@ class EmbersBatch(KernelRules):
                 return
             slots, seeds = slots[lost], rng.integers(2**32, 2**62, size=int(lost.sum()))
 
-    def legal_mask(self, out: np.ndarray) -> None:
-        kernel.legal_mask(self.states, self.rule_data, out.view(np.uint8))
-
     def apply_checked(self, actions: np.ndarray, settle: np.ndarray, rng: np.random.Generator,
                       drawn: list[list[int]] | None) -> int:
         """Check and apply every slot's action, then draw its chance events, in one kernel call: -1, or the first
@@ -277,9 +274,8 @@ class EmbersBatch(KernelRules):
         bad = kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32),
                           np.ascontiguousarray(settle, dtype=np.uint8), rng.random(self.drawn.shape), self.drawn,
                           self.to_act)
-        if bad < 0 and drawn is not None:
-            for i, outcomes in enumerate(self.drawn.tolist()):
-                drawn[i].extend(o for o in outcomes if o >= 0)
+        if bad < 0:
+            self.record_drawn(self.drawn, drawn)
         return bad
 
     def returns(self) -> np.ndarray:

@@ -24,7 +24,9 @@ segments) and the position's legal moves (for the entry panel), so equal views g
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
@@ -54,6 +56,7 @@ NARROW_TEXT = 12.0
 NARROW_MARGIN = 12.0
 NARROW_QUARTER = 36.0
 MIN_QUARTER = 26.0  # a card's label (0.46 of a quarter) stays 12
+TAP = 40.0  # a phone's entry buttons and card chips are drawn this tall (a finger's tap, as the web board asks)
 LAYOUTS = ("wide", "narrow")
 
 
@@ -88,8 +91,10 @@ class Picture:
 
     def draw_card(self, doc: Svg, x: float, y: float, q: float, name: str, visible: tuple[bool, ...] = (True,) * 4,
                   target: str | None = None, label_at: int | None = None, shadow: bool = False,
-                  opacity: float | None = None, dashed: bool = False) -> None:
-        """A memory card (2x2 quarters) or a demon at ``(x, y)``; ``visible`` says which quarters show."""
+                  opacity: float | None = None, dashed: bool = False,
+                  rings: Sequence[tuple[float, float]] = ()) -> None:
+        """A memory card (2x2 quarters) or a demon at ``(x, y)``; ``visible`` says which quarters show; its label
+        keeps clear of the Mind's spot ``rings`` (their centres, see :func:`label_place`)."""
         card = self.card(name)
         letter = name[0].upper()
         colour = SUIT_COLOURS.get(letter, INK)
@@ -117,12 +122,12 @@ class Picture:
                      dash="5 3" if dashed else None)
             doc.line(x + q, y + 1.5, x + q, y + 2 * q - 1.5, stroke=colour, width=0.6, opacity=0.6)
             doc.line(x + 1.5, y + q, x + 2 * q - 1.5, y + q, stroke=colour, width=0.6, opacity=0.6)
-            spot = label_at if label_at is not None else next((s for s in range(4) if visible[s]), None)
-            if spot is not None:
-                dx, dy = spot % 2, spot // 2
+            spots = [label_at] if label_at is not None else [s for s in range(4) if visible[s]]
+            if spots:
+                label = f"{letter}{card.strength}"
+                spot, lx, ly, size = label_place(x, y, q, spots, label, q * 0.46, max(doc.min_text, LABEL_MIN), rings)
                 dark = bool(card.blocked >> spot & 1)
-                doc.text(x + dx * q + q / 2, y + dy * q + q / 2, f"{letter}{card.strength}", size=q * 0.46,
-                         fill=PAPER if dark else INK, weight="bold")
+                doc.text(lx, ly, label, size=size, fill=PAPER if dark else INK, weight="bold")
 
     def back(self, doc: Svg, x: float, y: float, q: float, label: str | None = None,
              target: str | None = None) -> None:
@@ -256,6 +261,8 @@ class Picture:
         for qy in range(y0 + 1, y0 + h // self.q):
             doc.text(ox + 9, at(x0, qy)[1] + self.q / 2, qy, size=9, fill=COORDINATES)
 
+        # the spots' rings (drawn last, over the cards): each card's label keeps clear of them
+        rings = [(px + self.q, py + self.q) for px, py in (at(x, y) for x, y in self.spots())]
         cards = self.mind + [(c, x, y) for c, x, y in self.extra]
         covered = []
         for k, (name, x, y) in enumerate(cards):
@@ -266,7 +273,8 @@ class Picture:
             shows = any(visible)
             if not shows:
                 covered.append((name, px, py))
-            self.draw_card(doc, px, py, self.q, name, visible, target=name if shows else None, shadow=k > 0)
+            self.draw_card(doc, px, py, self.q, name, visible, target=name if shows else None, shadow=k > 0,
+                           rings=rings)
         for name, px, py in covered:  # a card covered completely: its outline, dashed, on top
             doc.rect(px + 2, py + 2, 2 * self.q - 4, 2 * self.q - 4, fill="none",
                      stroke=SUIT_COLOURS.get(name[0].upper(), INK), stroke_width=1.5, dash="4 3", opacity=0.9)
@@ -276,7 +284,7 @@ class Picture:
                 name, x, y = _entry(move.split()[1])
                 px, py = at(x, y)
                 if mark["rank"] == 0:  # the best add as a ghost card where it would lie
-                    self.draw_card(doc, px, py, self.q, name, opacity=0.6, dashed=True)
+                    self.draw_card(doc, px, py, self.q, name, opacity=0.6, dashed=True, label_at=0, rings=rings)
                 doc.rect(px - 3, py - 3, 2 * self.q + 6, 2 * self.q + 6, fill="none", stroke=mark["colour"],
                          stroke_width=4 if mark["rank"] == 0 else 2.5, rx=5, opacity=mark["opacity"],
                          dash=None if mark["rank"] == 0 else "6 4",
@@ -520,28 +528,30 @@ class Picture:
                 "flip": "the Resolve card turned", "reveal": "the Resolve card turned (click its row)"}
         y = self.section(doc, x, y, "Enter: " + text.get(phase, "a move")) + 4  # room for the hint's badges
         per_line, button_w, chars = (2, 158, 22) if self.narrow else (4, 108, 16)  # narrow: wider buttons
+        tall = TAP if self.narrow else 26  # a phone's buttons and chips are drawn a finger's size
         for i, move in enumerate(buttons):
-            px, py = x + (i % per_line) * (button_w + 8), y + (i // per_line) * 36
+            px, py = x + (i % per_line) * (button_w + 8), y + (i // per_line) * (tall + 10)
             with doc.group(target=move, title=move):  # the label is part of the button: a click on it counts
-                doc.rect(px, py, button_w, 26, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
-                doc.text(px + button_w / 2, py + 13, move if len(move) <= chars else move[:chars - 1] + "…", size=12)
+                doc.rect(px, py, button_w, tall, fill="#F2F2F2", stroke=INK, stroke_width=1, rx=6)
+                doc.text(px + button_w / 2, py + tall / 2, move if len(move) <= chars else move[:chars - 1] + "…",
+                         size=12)
             for m in self.marks:
                 if m["move"] == move:
-                    doc.rect(px - 3, py - 3, button_w + 6, 32, fill="none", stroke=m["colour"],
+                    doc.rect(px - 3, py - 3, button_w + 6, tall + 6, fill="none", stroke=m["colour"],
                              stroke_width=3.5 if m["rank"] == 0 else 2.5, rx=8, opacity=m["opacity"],
                              cls=f"hint hint-{m['rank'] + 1}", title=f"hint {m['rank'] + 1}: {move}")
                     self.value_badge(doc, px + button_w - 4, py - 1, m, anchor="end")  # inside the button's width
-        y += 36 * -(-len(buttons) // per_line)
+        y += (tall + 10) * -(-len(buttons) // per_line)
         per_line = int(self.panel_w + 6) // 46 if self.narrow else 10
         for i, name in enumerate(chips):
-            px, py = x + (i % per_line) * 46, y + (i // per_line) * 34
+            px, py = x + (i % per_line) * 46, y + (i // per_line) * (tall + 8)
             card = self.card(name)
             colour = DEMON if card.is_demon else SUIT_COLOURS.get(name[0].upper(), INK)
             with doc.group(target=name, title=f"{name}: " + (f"demon of {card.suit_name}" if card.is_demon else
                                                              f"{card.suit_name} {card.strength}")):
-                doc.rect(px, py, 40, 26, fill=colour, stroke=INK, stroke_width=1, rx=5)
-                doc.text(px + 20, py + 13, name, size=12, fill=PAPER, weight="bold")
-        return y + 34 * -(-len(chips) // per_line)
+                doc.rect(px, py, 40, tall, fill=colour, stroke=INK, stroke_width=1, rx=5)
+                doc.text(px + 20, py + tall / 2, name, size=12, fill=PAPER, weight="bold")
+        return y + (tall + 8) * -(-len(chips) // per_line)
 
 
 def _entry(text: str) -> tuple[str, int, int]:
@@ -565,6 +575,48 @@ def svg(game: Game, position: State | View, hint: dict[str, Any] | None = None, 
         key = sorted(options)[0] if options else "layout"
         raise InvalidInputError(f"options.{key}", options.get(key, layout), "Embers pictures take only a layout")
     return position_svg(game, position, hint, narrow=layout == "narrow")
+
+
+#: a bold label's glyph width and half its height, in ems (DejaVu Sans Bold's capitals and digits, rounded up)
+LABEL_EM_WIDTH = 0.72
+LABEL_EM_HALF_HEIGHT = 0.38
+#: a Mind card's label is made smaller to clear a spot's ring, never under this (or the layout's least text)
+LABEL_MIN = 12.0
+
+
+def label_place(x: float, y: float, q: float, spots: Sequence[int], label: str, size: float, min_size: float,
+                rings: Sequence[tuple[float, float]]) -> tuple[int, float, float, float]:
+    """Where a Mind card's label goes (its quarter, centre and font size) so that no spot ring covers it: centred
+    in the first of ``spots`` (the card's visible quarters) when that is clear, else moved within a quarter, else
+    a size smaller (never under ``min_size``); where nothing is clear, the place the rings cover least. A ring (side
+    ``q - 4``, stroke 2, round) is centred on the corner its spot's card would share: its outer edge lies
+    ``q / 2 - 1`` from ``rings``' points, and the label keeps 1 more from it."""
+    reach = q / 2
+    near = [(cx, cy) for cx, cy in rings if abs(cx - x - q) <= 2 * q and abs(cy - y - q) <= 2 * q]
+    sizes = [size] + [s for s in range(int(size), int(math.ceil(min_size)) - 1, -1) if s < size]
+    nearest: tuple[float, tuple[int, float, float, float]] | None = None
+    for font in sizes:
+        half_w, half_h = LABEL_EM_WIDTH * font * len(label) / 2, LABEL_EM_HALF_HEIGHT * font
+        room_x, room_y = int(reach - 2 - half_w), int(reach - 2 - half_h)
+        shifts = sorted(((dx, dy) for dx in range(-room_x, room_x + 1) for dy in range(-room_y, room_y + 1)),
+                        key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[0]), d))
+        for spot in spots:
+            cx, cy = x + spot % 2 * q + reach, y + spot // 2 * q + reach
+            for dx, dy in shifts or [(0, 0)]:
+                gap = min((_box_distance(cx + dx, cy + dy, half_w, half_h, rx, ry) for rx, ry in near),
+                          default=reach)
+                if gap >= reach:
+                    return spot, cx + dx, cy + dy, font
+                if nearest is None or gap > nearest[0]:
+                    nearest = gap, (spot, cx + dx, cy + dy, font)
+    # no place is clear (a visible quarter with rings on several corners): the one the rings cover least
+    return nearest[1] if nearest is not None else (spots[0], x + spots[0] % 2 * q + reach,
+                                                   y + spots[0] // 2 * q + reach, size)
+
+
+def _box_distance(cx: float, cy: float, half_w: float, half_h: float, px: float, py: float) -> float:
+    """The distance from point ``(px, py)`` to the box of half sides ``half_w``, ``half_h`` centred at ``(cx, cy)``."""
+    return math.hypot(max(0.0, abs(px - cx) - half_w), max(0.0, abs(py - cy) - half_h))
 
 
 def position_svg(game: Any, position: Any, hint: dict[str, Any] | None = None, narrow: bool = False) -> str:

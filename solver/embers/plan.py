@@ -33,8 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from solver.buffers import INT32, INT64, UINT8, matrix, typed, zeros
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, Deck
 from solver.embers.knowledge import expected_reveals, need_distribution
@@ -311,7 +310,7 @@ def search(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed: Sequence
         return SearchOutcome(False, None, [], 0, False)
     args = search_arguments(problem, max_nodes, allowed, first)
     found, value, length, nodes, complete = kernel.search_plans(*args, control)
-    adds = [(problem.row[int(i)], int(x), int(y)) for i, x, y in args[-1][:length].tolist()]
+    adds = [(problem.row[int(i)], int(x), int(y)) for i, x, y in args[-1].tolist()[:length]]
     return SearchOutcome(bool(found), int(value) if found else None, adds, int(nodes), bool(complete))
 
 
@@ -329,19 +328,19 @@ def search_arguments(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed
     first_card, first_x, first_y = (-1, 0, 0) if first is None else (index[first[0]], first[1], first[2])
     width = max(len(t) for t in problem.reveal_value)
     return (
-        np.array([e[1] for e in mind], dtype=np.int32), np.array([e[2] for e in mind], dtype=np.int32),
-        np.array([cards[e[0]].blocked for e in mind], dtype=np.uint8),
-        np.array([cards[e[0]].suit for e in mind], dtype=np.uint8),
-        np.array([cards[e[0]].strength for e in mind], dtype=np.uint8),
-        np.array([problem.value_of(e[0]) for e in mind], dtype=np.int64),
-        np.array([cards[c].blocked for c in row], dtype=np.uint8), np.array([cards[c].suit for c in row], dtype=np.uint8),
-        np.array([cards[c].strength for c in row], dtype=np.uint8),
-        np.array([problem.value_of(c) for c in row], dtype=np.int64),
-        np.array([list(t) + [t[-1]] * (width - len(t)) for t in problem.reveal_value], dtype=np.int64),
+        typed(INT32, [e[1] for e in mind]), typed(INT32, [e[2] for e in mind]),
+        typed(UINT8, [cards[e[0]].blocked for e in mind]),
+        typed(UINT8, [cards[e[0]].suit for e in mind]),
+        typed(UINT8, [cards[e[0]].strength for e in mind]),
+        typed(INT64, [problem.value_of(e[0]) for e in mind]),
+        typed(UINT8, [cards[c].blocked for c in row]), typed(UINT8, [cards[c].suit for c in row]),
+        typed(UINT8, [cards[c].strength for c in row]),
+        typed(INT64, [problem.value_of(c) for c in row]),
+        matrix(typed(INT64, [v for t in problem.reveal_value for v in list(t) + [t[-1]] * (width - len(t))]), width),
         sum(1 << s for s in problem.demon_suits),
-        np.array([problem.rescue.get(s, 0) for s in range(len(SUITS))], dtype=np.int64),
+        typed(INT64, [problem.rescue.get(s, 0) for s in range(len(SUITS))]),
         problem.units.demon, problem.units.taint, mask, problem.must_add or first is not None,
-        first_card, first_x, first_y, max_nodes, np.zeros((max(len(row), 1), 3), dtype=np.int32))
+        first_card, first_x, first_y, max_nodes, matrix(zeros(INT32, max(len(row), 1) * 3), 3))
 
 
 def search_anytime(problem: BlinkProblem, max_nodes: int = 50_000_000, watch: Any = None,

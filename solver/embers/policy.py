@@ -33,8 +33,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import numpy as np
-
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
 from solver.embers.cards import SUITS
@@ -42,6 +40,7 @@ from solver.embers.knowledge import deck_composition, need_distribution
 from solver.embers.state import (ADD, AELIN, DISCARD, DRAW, FENRYS, KEEP, PASS, REVEAL, STOP,
                                  TARGET, EmbersState, arrangements, decode, decode_add, encode,
                                  encode_add)
+from solver.lazynp import np
 
 
 class Policy(Protocol):

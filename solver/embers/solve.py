@@ -11,8 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
-
+from solver import seeded
 from solver.embers import mind as mindlib
 from solver.embers import plan as planlib
 from solver.embers.cards import SUITS
@@ -55,7 +54,7 @@ def solve(game: Game, payload: Any, ctx: SearchContext, method: str | None = Non
         if full and position.masked():
             raise InvalidInputError("fullInformation", True, "a full-information plan needs Aelin's real "
                                                              "Resolve cards: give the full state, not Fenrys's view")
-        position = position.resample(np.random.default_rng(ctx.seed))  # Fenrys's plan reads only his view
+        position = position.resample(seeded.default_rng(ctx.seed))  # Fenrys's plan reads only his view
     return solve_blink(as_state(position), ctx, method=chosen, full_information=full)
 
 
@@ -70,7 +69,7 @@ def solve_blink(state: EmbersState, ctx: SearchContext, method: str = "cpsat",
     if full_information and state.guessed:
         raise InvalidInputError("state.resolve", "?", "a full-information plan needs Aelin's real Resolve cards; "
                                                       "this state gives them as '?'")
-    view = FullInformationPolicy().view(state, np.random.default_rng(ctx.seed)) if full_information else state
+    view = FullInformationPolicy().view(state, seeded.default_rng(ctx.seed)) if full_information else state
     problem = planlib.problem_from_state(view, player=FENRYS)
     best = _Best(state, problem, method, full_information)
     remaining = ctx.remaining()

@@ -16,12 +16,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from solver.embers import mind as mindlib
 from solver.embers.cards import SUIT_LETTERS, SUITS, Deck
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
+from solver.lazynp import np
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame

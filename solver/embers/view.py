@@ -31,14 +31,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from solver import seeded
 from solver.embers.cards import SUITS
 from solver.embers.knowledge import assign_resolve, strength_vectors, hidden_slots, resolve_options
 from solver.embers.state import (AELIN, ARRANGE, CHANCE_PLAYER, FENRYS, PASS, REVEAL, TARGET, VIEW_PHASES,
                                  EmbersState, decode, encode)
 from solver.errors import IllegalMoveError, ImpossibleStateError, InvalidInputError, InvalidMoveError
 from solver.game import View, join_view_notation
+from solver.lazynp import np
 
 if TYPE_CHECKING:
     from solver.embers.game import EmbersGame
@@ -148,7 +148,7 @@ def normalise(table: EmbersState, field: str = "state") -> None:
         return
     pool = sorted(_unseen(table, slots))
     try:
-        assign_resolve(table, slots, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
+        assign_resolve(table, slots, pool, seeded.default_rng(FILL_SEED), f"{field}.resolve")
     except ImpossibleStateError:
         raise ImpossibleStateError(f"{field}.resolve", UNKNOWN, "no cards this player has not seen fit the "
                                                                 "face-down Resolve cards' strength rows") from None
@@ -181,7 +181,7 @@ def _place(table: Table, fixed: dict[int, int], field: str) -> None:
         for i in rest:
             table.rows[i].resolve = -1
         pool = sorted(table.pile)
-        assign_resolve(table, rest, pool, np.random.default_rng(FILL_SEED), f"{field}.resolve")
+        assign_resolve(table, rest, pool, seeded.default_rng(FILL_SEED), f"{field}.resolve")
     table._legal = None
 
 
@@ -525,7 +525,7 @@ class EmbersView(View):
             for i in slots:
                 t.rows[i].resolve = -1
             t.pile = unseen - {card}
-            assign_resolve(t, slots, sorted(t.pile), np.random.default_rng(FILL_SEED), f"{field}.resolve")
+            assign_resolve(t, slots, sorted(t.pile), seeded.default_rng(FILL_SEED), f"{field}.resolve")
             t.pile.add(card)
         t._legal = None
         t.apply_action(card)

@@ -370,10 +370,11 @@ def _legend(doc: Svg, y: float, data: dict[str, Any], right: float | None = None
         doc.text(x + size + 5, row_y + size / 2, label, size=11, anchor="start")
         x += size + 12 + (6.2 if right is None else 7.2) * len(label)
     if data["phase"] in ("first", "second") and not data.get("flipped"):
+        tall = 20 if right is None else 40  # a phone's button is drawn a finger's size (40 px)
         with doc.group(target="give up", title="give up (the game ends as a loss)"):
-            doc.rect(16, row_y + 34, 70, 20, fill=PAPER, stroke=INK, stroke_width=1.0, rx=10)
-            doc.text(51, row_y + 44, "give up", size=11)
-        return row_y + 54
+            doc.rect(16, row_y + 34, 70, tall, fill=PAPER, stroke=INK, stroke_width=1.0, rx=10)
+            doc.text(51, row_y + 34 + tall / 2, "give up", size=11)
+        return row_y + 34 + tall
     return row_y + size
 
 

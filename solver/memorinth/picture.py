@@ -51,8 +51,14 @@ PLAYER_TEXT = (INK, PAPER, PAPER, PAPER)
 CHARACTER_COLOURS = (PALETTE["vermillion"], PALETTE["green"], PALETTE["orange"], PALETTE["purple"],
                      PALETTE["sky"], PALETTE["blue"], PALETTE["black"], PALETTE["grey"])
 OFFSETS = ((0, -1), (1, 0), (0, 1), (-1, 0))          # N, E, S, W as (dx, dy)
-CHIP = 44.0                # a card offered for entry (dealt, or turned over), drawn small as it shows
+CHIP = 44.0                # a card offered for entry (dealt, or turned over), drawn small as it shows (phone)
 CHIP_STEP = CHIP + 8
+#: the laptop's picture (wide) offers its cards larger, OFFER_COLUMNS a row in a panel right of the forest (the
+#: picture grows wider, not taller, so a page fitting it to the window's height keeps them large), with its key
+#: in OFFER_KEY_TEXT
+WIDE_CHIP = 60.0
+OFFER_COLUMNS = 4
+OFFER_KEY_TEXT = 12.0
 SUN_POINTS = tuple((r * math.cos(k * math.pi / 8), r * math.sin(k * math.pi / 8))
                    for k, r in zip(range(16), (8.0, 4.6) * 8))
 
@@ -125,13 +131,25 @@ class Picture:
         self.viewer = data.get("view")
         self.master = data.get("variant") == "master"
         self.hint = hint
-        self.width = NARROW_WIDTH if narrow else self.left + self.grid + 100 + (200 if self.master else 0)
-        #: where the status and the key start on the left
-        self.text_x = 10.0 if narrow else self.left - 8
-        self.legend = self.legend_lines()
         self.offers = self.offered_sides()
+        #: the cards offered: their side, step and whether they lie in a panel right of the forest (wide)
+        self.panel = bool(self.offers) and not narrow
+        self.chip = WIDE_CHIP if self.panel else CHIP
+        self.chip_step = self.chip + 8
+        #: the forest's part of the picture, and the panel's left edge
+        self.forest_width = self.left + self.grid + 100 + (200 if self.master else 0)
+        self.width = NARROW_WIDTH if narrow else self.forest_width + (
+            OFFER_COLUMNS * self.chip_step + 16 if self.panel else 0)
+        #: where the status and the key start on the left; the key's text size and line pitch
+        self.text_x = 10.0 if narrow else self.left - 8
+        self.key_size, self.key_pitch = (OFFER_KEY_TEXT, 17) if self.panel else (9.5, 16 if narrow else 14)
+        self.legend = self.legend_lines()
+        below = self.status_top() + 18 * self.status_count() + 30 + self.key_pitch * len(self.legend)
+        if self.panel and data.get("phase") == "setup":  # the deal's status is its panel: the key under the forest
+            below = self.top + self.grid + 40 + self.key_pitch * len(self.legend)
         self.height = height if height is not None else (
-            self.status_top() + 18 * self.status_count() + 30 + 14 * len(self.legend) + CHIP_STEP * self.chip_rows())
+            max(below, self.top + 32 + self.chip_step * self.chip_rows()) if self.panel
+            else below + CHIP_STEP * self.chip_rows())
         self.doc = Svg(self.width, self.height, title=title or self._title())
         self.doc.min_text = NARROW_TEXT if narrow else 0.0
         #: where the narrow picture's last line ends (its height)
@@ -412,7 +430,7 @@ class Picture:
 
     # -- the cards offered for entry, by what they show ---------------------------------------------------------
     def chips_per_row(self) -> int:
-        return int((self.width - self.left) // CHIP_STEP)
+        return OFFER_COLUMNS if self.panel else int((self.width - self.left) // CHIP_STEP)
 
     def chip_rows(self) -> int:
         return -(-len(self.offers) // self.chips_per_row()) if self.offers else 0
@@ -444,37 +462,42 @@ class Picture:
         """The cards offered for entry as small cards, each a click target (``deal card sun-NES-B``,
         ``reveal moon-NE-R``; ``deal card 7`` in a full state)."""
         doc = self.doc
-        doc.text(self.text_x, y, label, size=11, anchor="start")
+        x0 = self.text_x
+        if self.panel:  # beside the forest, from its top
+            x0, y = self.forest_width, self.top
+        doc.text(x0, y, label, size=OFFER_KEY_TEXT if self.panel else 11, anchor="start",
+                 weight="bold" if self.panel else None)
         per_row = self.chips_per_row()
         for i, (face, side, target) in enumerate(self.offers):
-            x = self.text_x + CHIP_STEP * (i % per_row)
-            top = y + 12 + CHIP_STEP * (i // per_row)
+            x = x0 + self.chip_step * (i % per_row)
+            top = y + 12 + self.chip_step * (i // per_row)
             look = looks.spell(self.deck, side, face)
             with doc.group(target=target, title=f"it shows {look}", cls="offer"):
                 self.small_card(x, top, side, face == 1)
 
     def small_card(self, x: float, y: float, side: Side, moon: bool) -> None:
-        """A side as it shows, drawn small: paths, goblins, characters, Sun or Moon."""
-        doc = self.doc
-        doc.rect(x, y, CHIP, CHIP, fill=MOON_FILL if moon else SUN_FILL, stroke=INK, stroke_width=1.0, rx=4)
-        cx, cy = x + CHIP / 2, y + CHIP / 2
+        """A side as it shows, drawn small (``self.chip`` wide): paths, goblins, characters, Sun or Moon."""
+        doc, chip = self.doc, self.chip
+        k = chip / CHIP  # everything drawn in proportion to the phone's chip
+        doc.rect(x, y, chip, chip, fill=MOON_FILL if moon else SUN_FILL, stroke=INK, stroke_width=1.0, rx=4)
+        cx, cy = x + chip / 2, y + chip / 2
         for d, (dx, dy) in enumerate(OFFSETS):
             if side.paths >> d & 1:
-                doc.line(cx, cy, cx + dx * CHIP / 2, cy + dy * CHIP / 2, stroke=PATH, width=6, cap="butt")
+                doc.line(cx, cy, cx + dx * chip / 2, cy + dy * chip / 2, stroke=PATH, width=6 * k, cap="butt")
             if side.goblins >> d & 1:
-                gx, gy = cx + dx * CHIP * 0.3, cy + dy * CHIP * 0.3
-                doc.polygon([(gx, gy - 5), (gx + 4.5, gy + 3.5), (gx - 4.5, gy + 3.5)], fill=PALETTE["green"],
-                            stroke=INK, stroke_width=0.6)
+                gx, gy = cx + dx * chip * 0.3, cy + dy * chip * 0.3
+                doc.polygon([(gx, gy - 5 * k), (gx + 4.5 * k, gy + 3.5 * k), (gx - 4.5 * k, gy + 3.5 * k)],
+                            fill=PALETTE["green"], stroke=INK, stroke_width=0.6)
         if side.paths:
-            doc.circle(cx, cy, 4, fill=PATH)
+            doc.circle(cx, cy, 4 * k, fill=PATH)
         chars = [c for i, c in enumerate(self.deck.codes) if side.characters >> i & 1]
         for i, code in enumerate(chars):
-            self.character_disc(x + CHIP - 9 - 15 * i, y + 9, code, 7.5, 10)
+            self.character_disc(x + chip - 9 * k - 15 * k * i, y + 9 * k, code, 7.5 * k, 10 * k)
         if moon:
-            doc.circle(x + 8, y + CHIP - 8, 4.5, fill=PALETTE["blue"])
-            doc.circle(x + 10, y + CHIP - 9.5, 3.8, fill=MOON_FILL)
+            doc.circle(x + 8 * k, y + chip - 8 * k, 4.5 * k, fill=PALETTE["blue"])
+            doc.circle(x + 10 * k, y + chip - 9.5 * k, 3.8 * k, fill=MOON_FILL)
         else:
-            doc.polygon([(x + 8 + dx * 0.6, y + CHIP - 8 + dy * 0.6) for dx, dy in SUN_POINTS],
+            doc.polygon([(x + 8 * k + dx * 0.6 * k, y + chip - 8 * k + dy * 0.6 * k) for dx, dy in SUN_POINTS],
                         fill=PALETTE["orange"])
 
     def draw_status(self) -> None:
@@ -511,17 +534,19 @@ class Picture:
         y += 18 * len(lines)
         if phase == "flip" and not data.get("reveal"):
             x = self.text_x + 2 if self.narrow else self.left + self.grid - 40
+            tall = 40 if self.narrow else 20  # a phone's button is drawn a finger's size
             if self.narrow:  # a row of its own, below the lines
-                y += 20
+                y += tall
             with doc.group(target="pass", title="pass: only when no card may be flipped (MR-20)"):
-                doc.rect(x - 2, y - 28, 50, 20, fill=PAPER, stroke=PALETTE["grey"], rx=4)
-                doc.text(x + 23, y - 18, "pass", size=11)
-            self.pass_spot = (x + 23, y - 18)
+                doc.rect(x - 2, y - 8 - tall, 50, tall, fill=PAPER, stroke=PALETTE["grey"], rx=4)
+                doc.text(x + 23, y - 8 - tall / 2, "pass", size=11)
+            self.pass_spot = (x + 23, y - 8 - tall / 2)
         if "clovers" in data:
             y = self.draw_clovers(y)
         if self.viewer is not None and data.get("reveal"):
             self.draw_offers(y, "it showed (click the side you saw):")
-            y += 12 + CHIP_STEP * self.chip_rows()
+            if not self.panel:
+                y += 12 + CHIP_STEP * self.chip_rows()
         self.cursor = y
         self.draw_legend()
 
@@ -568,14 +593,16 @@ class Picture:
                      "green arrow: a way out of the forest."]
         words += [f"{c} {n}," for c, n in zip(self.deck.codes, self.deck.names)]
         words[-1] = words[-1].rstrip(",")
-        return wrap_words(words, 48 if self.narrow else int((self.width - self.left) / 5.4))
+        if self.narrow:
+            return wrap_words(words, 48)
+        return wrap_words(words, int((self.forest_width - self.left) / (5.4 * self.key_size / 9.5)))
 
     def draw_legend(self) -> None:
         doc = self.doc
-        pitch = 16 if self.narrow else 14
-        y = self.cursor + 14 if self.narrow else self.height - 14 * len(self.legend) - 2
+        pitch = self.key_pitch
+        y = self.cursor + 14 if self.narrow else self.height - pitch * len(self.legend) - 2
         for i, line in enumerate(self.legend):
-            doc.text(self.text_x, y + pitch * i, line, size=9.5, anchor="start", fill="#444444")
+            doc.text(self.text_x, y + pitch * i, line, size=self.key_size, anchor="start", fill="#444444")
         self.bottom = y + pitch * len(self.legend)
 
     def draw_setup(self) -> None:
@@ -606,7 +633,7 @@ class Picture:
         if self.offers:
             cell = FOREST_CELLS[len(dealt)]
             self.draw_offers(y, f"the card on {COLUMNS[cell % 5]}{cell // 5 + 1} shows (click it):")
-            self.cursor = y + 12 + CHIP_STEP * self.chip_rows()
+            self.cursor = y + 12 + self.chip_step * self.chip_rows()
         else:
             placed = data.get("dealtCharacters", "")
             doc.text(self.text_x, y, f"deal character (placed so far: {placed or 'none'}):", size=11,

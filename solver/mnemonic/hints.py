@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
+from solver import seeded
 
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.mnemonic import state as S
@@ -41,6 +41,14 @@ SCENE_PHASES = ("scene-card", "scene-skill", "scene-help", "scene-weave")
 #: a review's grades (inaccuracy, mistake, blunder): the least significant loss of the chance of a Victory, in
 #: percentage points (lichess's 10, 20 and 30 points of winning chances on its -1..1 scale)
 REVIEW_GRADES = (5.0, 10.0, 15.0)
+
+
+def decided(view: MnemonicView) -> str | None:
+    """MN-49: once a Group Scene of the session ends in Victory the session is won for everyone (MN-31), so no
+    later decision can lose it: a review grades none of them (the hint still values the chance of another)."""
+    if view.known.tally.victories > 0:
+        return "the session already has a Victory (MN-31): no move can lose it (MN-49)"
+    return None
 
 
 def horizon_argument(value: Any, field: str = "horizon") -> tuple[int, int] | None:
@@ -78,7 +86,7 @@ def hint_view(game: Any, view: MnemonicView, ctx: SearchContext, *, top: int = 3
         raise UnsupportedActionError("state.phase", "over", "the session is over: there is nothing to advise")
     if view.known.phase == "deal":
         return deal_hint(view, top, bool(fractions))
-    state = view.resample(np.random.default_rng(ctx.seed))
+    state = view.resample(seeded.default_rng(ctx.seed))
     target = None if wanted is None else horizon_of(state, *wanted)
     result = hint(state, ctx, top=EVERY_MOVE, player=view.observer, full_information=False, horizon=target,
                   shape=lambda partial: finish(state, partial, top), fractions=bool(fractions))

@@ -27,8 +27,7 @@ from functools import lru_cache
 from math import comb, factorial
 from typing import Iterator
 
-import numpy as np
-
+from solver.lazynp import np
 from solver.mnemonic.cards import card_class, category
 
 DECK = -1

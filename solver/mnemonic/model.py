@@ -8,10 +8,11 @@ and the other hands) as one pool of category counts. With
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
-
+from solver.buffers import INT32, matrix, typed, zeros
 from solver.mnemonic.cards import DECK_SIZE, category
 from solver.mnemonic.parts import PHASES
 from solver.mnemonic.state import MnemonicState
@@ -26,8 +27,8 @@ EFFECT = {"unusable": spec.UNUSABLE, "minus-one-die": spec.MINUS_ONE, "none": sp
 class Layout:
     """The model's static part for one root state: config, skill slots and where each player's slots start."""
 
-    config: np.ndarray
-    skills: np.ndarray
+    config: array
+    skills: Any  # a (slots, 2) int32 matrix
     first_slot: list[int]
     slot_count: list[int]
     observer: int | None
@@ -54,7 +55,7 @@ def session_rounds_left(state: MnemonicState) -> int:
     return max(0, total - state.round)
 
 
-def config_of(state: MnemonicState, slots: int, horizon_rounds: int = 0, tail: bool | None = None) -> np.ndarray:
+def config_of(state: MnemonicState, slots: int, horizon_rounds: int = 0, tail: bool | None = None) -> array:
     """The ``CFG_*`` array of the state's rules; ``tail`` (default: rule ``planner.continuation``) turns the
     continuation estimate on beyond a horizon of ``horizon_rounds`` rounds."""
     r = state.rules
@@ -79,7 +80,7 @@ def config_of(state: MnemonicState, slots: int, horizon_rounds: int = 0, tail: b
         spec.CFG_TAIL: int(tail),
         spec.CFG_TAIL_ROUNDS: max(0, session_rounds_left(state) - horizon_rounds) if tail else 0,
     }
-    out = np.zeros(spec.CONFIG_LENGTH, dtype=np.int32)
+    out = zeros(INT32, spec.CONFIG_LENGTH)
     for key, value in values.items():
         out[key] = value
     return out
@@ -100,14 +101,14 @@ def layout_of(state: MnemonicState, rounds: int, observer: int | None, tail: boo
         room = max(0, min(learnable, state.rules["skills.maxPerCharacter"] - len(p.skills)))
         rows += [(q, state.rules["learning.rating"])] * room
         counts.append(len(rows) - first[-1])
-    skills = np.asarray(rows if rows else np.zeros((0, 2)), dtype=np.int32).reshape(-1, 2)
+    skills = matrix(typed(INT32, [v for row in rows for v in row]), 2)
     return Layout(config_of(state, len(rows), rounds, tail), skills, first, counts, observer)
 
 
-def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_left: int) -> np.ndarray:
+def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_left: int) -> array:
     """One position row for ``state`` (a descendant of the layout's root) with the given horizon."""
     k = layout.players
-    pos = np.full(layout.length, -1, dtype=np.int32)
+    pos = [-1] * layout.length
     pos[spec.POS_PHASE] = PHASES.index(state.phase)
     pos[spec.POS_FOCUS] = state.focus
     pos[spec.POS_FIRST] = state.first
@@ -126,7 +127,7 @@ def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_l
     pos[spec.POS_POOL:spec.POS_POOL + spec.CATEGORIES] = pool
     scene = state.scene
     base = layout.first_slot
-    pos[spec.POS_CAT:spec.POS_TURN] = -1
+    pos[spec.POS_CAT:spec.POS_TURN] = [-1] * (spec.POS_TURN - spec.POS_CAT)
     if scene is not None:
         if scene.card is not None:
             pos[spec.POS_CAT] = category(scene.card)
@@ -172,4 +173,4 @@ def position_of(state: MnemonicState, layout: Layout, rounds_left: int, groups_l
                 pos[at + spec.SL_STATUS] = spec.ABSENT
     assert sum(pool) + sum(pos[spec.HEADER + spec.PLAYER_STRIDE * q + spec.PL_HAND_SIZE] for q in range(k)
                            if known[q]) + len(state.discard) == DECK_SIZE
-    return pos
+    return typed(INT32, pos)

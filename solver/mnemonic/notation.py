@@ -18,8 +18,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from solver import seeded
 from solver.errors import ImpossibleStateError, InvalidInputError, NotationError
 from solver.game import split_view_notation
 from solver.mnemonic.cards import (DECK_SIZE, SUIT_LETTERS, SUITS, card_class, card_code, category, check_name,
@@ -748,7 +747,7 @@ def view_from_json(game: MnemonicGame, obj: Any, field: str = "state") -> Mnemon
         raise ImpossibleStateError(field, "...", "no deal of the cards you have not seen fits this view (a player "
                                                  "who brought nothing to the Group Scene must hold no card of their "
                                                  "skills' suits; the player choosing must hold one)")
-    state = game.state_from_json(known.full_state(facts.sample(np.random.default_rng(0))).to_json(), field)
+    state = game.state_from_json(known.full_state(facts.sample(seeded.default_rng(0))).to_json(), field)
     view = state.view(observer)
     derived = view.to_json()
     for key in ("deckSize", "adversaryPool", "firstPlayer"):

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Integral
 from typing import Any
 
-import numpy as np
-
+from solver.buffers import INT64, typed
 from solver.errors import InvalidInputError
 from solver.kernels import mnemonic_odds as kernel
 
@@ -77,7 +77,7 @@ class GroupOdds:
 
 
 def _check_dice(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise InvalidInputError(field, value, "expected a whole number of dice")
     if value < 0:
         raise InvalidInputError(field, value, "a pool cannot hold fewer than 0 dice")
@@ -95,7 +95,7 @@ def _group_counts(pools: tuple[int, ...], adversary: int, nobody: int) -> tuple[
     """``(victory, defeat, draw, total)`` counts; past the kernel's range the same sums in exact integers."""
     players = sum(pools)
     if players + adversary <= MAX_EXACT_DICE:
-        return kernel.group_counts(np.asarray(pools, dtype=np.int64), adversary, nobody)
+        return kernel.group_counts(typed(INT64, pools), adversary, nobody)
     # players' highest exactly v and every Adversary die below v (Victory), and symmetrically (Defeat)
     victory = sum((v ** players - (v - 1) ** players) * (v - 1) ** adversary for v in range(1, 7)) if players else 0
     defeat = sum((v ** adversary - (v - 1) ** adversary) * (v - 1) ** players for v in range(1, 7)) if adversary else 0

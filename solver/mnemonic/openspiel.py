@@ -202,9 +202,8 @@ class MnemonicBatch(KernelRules):
         bad = kernel.step(self.states, self.rule_data, np.ascontiguousarray(actions, dtype=np.int32),
                           np.ascontiguousarray(settle, dtype=np.uint8), rng.random((n, MAX_CHANCE)), self.to_act,
                           self.drawn)
-        if bad < 0 and drawn is not None:
-            for i in range(n):
-                drawn[i].extend(int(x) for x in self.drawn[i] if x >= 0)
+        if bad < 0:
+            self.record_drawn(self.drawn, drawn)
         return bad
 
     def returns(self) -> np.ndarray:

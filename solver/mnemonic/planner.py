@@ -26,10 +26,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
-import numpy as np
-
 from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.kernels import mnemonic_plan as kernel
+from solver.lazynp import np
+from solver.buffers import INT32, stacked, zeros
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import CATEGORIES, DECK_SIZE, category
 from solver.mnemonic.model import Layout, layout_of, position_of, session_rounds_left
@@ -247,7 +247,7 @@ def evaluate(state: MnemonicState, observer: int | None, target: Horizon, max_st
     # the kernel stops at its own deadline (what is left of ``seconds`` at each horizon); the watcher raises the
     # stop flag on ``cancel``, and at the deadline plus the smallest horizon's moment as a backstop
     hard_end = None if seconds is None else start + seconds + MIN_SECONDS
-    stop = np.zeros(1, dtype=np.int32)  # the kernel's flag (int32): raised with the watch's own
+    stop = zeros(INT32, 1)  # the kernel's flag (int32): raised with the watch's own
     with Watch(cancel, hard_end, tick if progress is not None else None, name="mnemonic-plan") as watch:
         watch.on_stop(lambda: stop.__setitem__(0, 1))
         watch.stopped()  # a search terminated before it began stops at once
@@ -289,7 +289,7 @@ def _deepen(state: MnemonicState, observer: int | None, steps: list[Horizon], re
                 result.stopped_by = "time"
                 return False
         began = time.perf_counter()
-        values, states, complete, estimates = kernel.plan_values(layout.config, layout.skills, np.vstack(rows),
+        values, states, complete, estimates = kernel.plan_values(layout.config, layout.skills, stacked(rows),
                                                                  max_states, left, stop)
         result.states = max(result.states, states)
         if not complete:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from solver.errors import InvalidInputError
+from solver.lazynp import np
 from solver.mnemonic.cards import DECK_SIZE, SUIT_LETTERS, SUITS, card_class
 from solver.mnemonic.parts import MODES, Player, Skill
 from solver.mnemonic.rules_file import MnemonicRules

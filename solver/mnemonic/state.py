@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidMoveError
 from solver.game import CHANCE_PLAYER, TERMINAL_PLAYER, State
+from solver.lazynp import np
 from solver.mnemonic.cards import DECK_SIZE, JOKER, SUITS, card_class, card_code, category, grey_class_dealt
 from solver.mnemonic.cards import grey_deal_classes  # noqa: F401  (tests/twins import it from here)
 from solver.mnemonic.notation import state_to_json, state_to_notation
@@ -329,7 +329,7 @@ class MnemonicState(State):
 
     # -- applying -------------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if isinstance(action, bool) or not isinstance(action, Integral):
             raise InvalidMoveError("action", action, "expected an integer action id")
         action = int(action)
         if action not in self.legal_actions():

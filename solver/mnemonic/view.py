@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from solver.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
 from solver.game import View, join_view_notation
+from solver.lazynp import np
 from solver.mnemonic import state as S
 from solver.mnemonic.cards import DECK_SIZE, JOKER, card_class, card_code, category, grey_deal_classes, parse_card
 from solver.mnemonic.knowledge import DECK, HiddenCards
@@ -251,7 +251,7 @@ class MnemonicView(View):
     @staticmethod
     def of(state: MnemonicState, player: Any) -> MnemonicView:
         """``player``'s view of a full state."""
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < state.n:
+        if isinstance(player, bool) or not isinstance(player, Integral) or not 0 <= player < state.n:
             raise InvalidInputError("player", player, f"expected a player index 0..{state.n - 1}")
         return MnemonicView(state.game, int(player), ViewState.of(state, int(player)))
 

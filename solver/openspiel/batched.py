@@ -13,9 +13,9 @@ adapter's ids and tensor layout (``docs/openspiel.md``), the ``max_moves`` cap i
 one runs on the other.
 
 The rules come from the game's ``solver/<game>/openspiel.py``: a game whose ``batch_rules(game, n)`` gives
-vectorised rules (Forgotten: numpy and the path kernel; Memorinth, Mnemonic, Embers: their step kernels) runs on
-them; the others run on :class:`StateRules`, N of our states stepped one by one (the same results, at the
-single-game path's speed). ``tests/openspiel/test_batched.py`` checks both against the single-game path.
+vectorised rules (Forgotten: numpy and the path kernel; Memorinth, Mnemonic, Embers, Aetherya: their step
+kernels) runs on them; the others (Aetherya's Objects mode) run on :class:`StateRules`, N of our states stepped one
+by one (the same results, at the single-game path's speed). ``tests/openspiel/test_batched.py`` checks both against the single-game path.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.twins.aetherya_opt import _connect
-from solver.twins.common import SplitMix64
+from solver.twins.common import SplitMix64, stream_seed
 
 # layout of the packed state (int32)
 MODE, PLAYERS, TO_MOVE, TURN, AGE, AGE_SUM, WROTE, LD_POINTS, ROW_TARGET, FAILED = range(10)
@@ -636,6 +636,17 @@ def _age_end(s: list[int], rng: list[int]) -> int:
     return 0
 
 
+def _discard_cheapest(s: list[int]) -> None:
+    """AE-38, the greedy policy's choice: the group discards the cheapest Legend of the row (the lowest number
+    among equals)."""
+    cheapest = 0
+    for n in range(1, 16):
+        if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
+            cheapest = n
+    s[ROW + cheapest] = 0
+    s[LD_POINTS] += LEGEND_POINTS[cheapest]
+
+
 def _end_of_turn(s: list[int], rng: list[int]) -> int:
     """Claims, refills, piles and the end conditions after a turn; returns 1 when the game is over."""
     seat = s[TO_MOVE]
@@ -651,12 +662,7 @@ def _end_of_turn(s: list[int], rng: list[int]) -> int:
             return 1
         if seat == s[PLAYERS] - 1:
             if not s[WROTE] and sum(s[ROW + 1:ROW + 16]):
-                cheapest = 0
-                for n in range(1, 16):
-                    if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
-                        cheapest = n
-                s[ROW + cheapest] = 0
-                s[LD_POINTS] += LEGEND_POINTS[cheapest]
+                _discard_cheapest(s)
                 _refill(s, rng)
                 if _legends_gone(s):
                     return 1
@@ -765,6 +771,12 @@ def _checked(state: np.ndarray) -> bool:
 A_TAKE, A_DRAW, A_PLACE, A_REVEAL, A_CLAIM, A_END = 0, 2, 10, 42, 99, 131
 #: what :func:`advance` answers: done; the state after the action is not one the packed vector follows; illegal
 STEPPED, UNPACKED, ILLEGAL = 0, 1, 2
+#: what :func:`_step` answers besides (``advance`` answers UNPACKED for them; ``evaluate_plans`` plays them with
+#: :func:`_settle`): the game ends; Legends to deal, then the end of the turn; the co-op group discard (AE-38);
+#: the discard pile reformed (AE-19)
+OVER, DEAL, GROUP_DISCARD, REFORM = 3, 4, 5, 6
+#: the hint's Python path deals with ``PlayoutRandom(seed, 1)`` (``solver.aetherya.playout``)
+CHANCE_STREAM = 1
 TURN_CAP = 1 << 20
 
 
@@ -772,21 +784,25 @@ def _refill_due(s: list[int]) -> bool:
     return sum(s[DECK + 1:DECK + 16]) > 0 and sum(s[ROW + 1:ROW + 16]) < s[ROW_TARGET]
 
 
+def _next_player(s: list[int]) -> None:
+    s[TO_MOVE] = (s[TO_MOVE] + 1) % s[PLAYERS]
+    s[TURN] = min(s[TURN] + 1, TURN_CAP)
+    s[PHASE] = PHASE_START
+
+
 def _finish_turn(s: list[int]) -> int:
-    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start."""
+    """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start (STEPPED), or what stops it."""
     seat = s[TO_MOVE]
     if s[MODE] == COOP:
         if _pile_total(s) == 0 or _legends_gone(s):
-            return UNPACKED  # the game ends
+            return OVER
         if seat == s[PLAYERS] - 1:
             if not s[WROTE] and sum(s[ROW + 1:ROW + 16]):
-                return UNPACKED  # AE-38: the group discards a Legend
+                return GROUP_DISCARD
             s[WROTE] = 0
     elif _pile_total(s) == 0:
-        return UNPACKED  # AE-19: the discard pile becomes the draw pile, a card dealt on it
-    s[TO_MOVE] = (seat + 1) % s[PLAYERS]
-    s[TURN] = min(s[TURN] + 1, TURN_CAP)
-    s[PHASE] = PHASE_START
+        return REFORM
+    _next_player(s)
     return STEPPED
 
 
@@ -797,7 +813,7 @@ def _after_placement(s: list[int]) -> int:
     s[HOLD] = s[HOLD_FROM] = 0
     s[PHASE] = PHASE_START
     if s[HID + seat] == 0:
-        return UNPACKED  # the game ends
+        return OVER
     met = _claimable_mask(s, seat)
     for n in range(1, 16):
         if s[ROW + n] and met >> (n - 1) & 1:
@@ -807,7 +823,7 @@ def _after_placement(s: list[int]) -> int:
             s[ROW + n] = 0
             s[WROTE] = 1
     if _refill_due(s):
-        return UNPACKED
+        return DEAL if s[MODE] == COOP else UNPACKED  # (base deals only after a claim)
     return _finish_turn(s)
 
 
@@ -862,19 +878,98 @@ def _step(s: list[int], action: int) -> int:
             s[HELD + seat] += LEGEND_POINTS[n]
             s[PHASE] = PHASE_START
             if _refill_due(s):
-                return UNPACKED
+                return DEAL
             return _finish_turn(s)  # one claim a turn: nothing is left to do
     return ILLEGAL
 
 
 def _step_plan(s: list[int], plan) -> int:
-    for action in plan:
+    """Apply the plan's actions: STEPPED, ILLEGAL, UNPACKED, or (after its last action) what :func:`_settle`
+    plays."""
+    actions = [int(a) for a in plan]
+    for i, action in enumerate(actions):
         if action < 0:
             break
-        code = _step(s, int(action))
+        code = _step(s, action)
         if code != STEPPED:
+            if code > ILLEGAL and i + 1 < len(actions) and actions[i + 1] >= 0:
+                return UNPACKED  # actions left after a chance node: not a plan of one turn
             return code
     return STEPPED
+
+
+# ---------------------------------------------------------------------- after a plan: chance nodes, group discard
+# What the hint's Python path (``advance_to_turn_start`` with ``PlayoutRandom(seed, 1)`` for the chance nodes)
+# plays on the full state after a plan that ends at a chance node or the co-op group discard, with the same random
+# numbers (see the kernel).
+def _chance_pick(stream: SplitMix64, weights: list[int]) -> int:
+    """The index drawn among outcomes of weights ``weights`` (each > 0), as ``PlayoutRandom.choice`` draws it over
+    ``AetheryaState.chance_outcomes``: the probabilities ``c / n`` normalised by their sum (added one by one),
+    subtracted from a 53-bit uniform number."""
+    total = sum(weights)
+    probs = [w / total for w in weights]
+    norm = 0.0
+    for p in probs:
+        norm += p
+    u = (stream.next() >> 11) * (1.0 / (1 << 53))
+    for i in range(len(probs) - 1):
+        u -= probs[i] / norm
+        if u < 0:
+            return i
+    return len(probs) - 1
+
+
+def _deal_legends(s: list[int], stream: SplitMix64) -> None:
+    """The row refilled from the Legend deck: one chance node a Legend."""
+    while _refill_due(s):
+        numbers = [n for n in range(1, 16) if s[DECK + n]]
+        n = numbers[_chance_pick(stream, [1] * len(numbers))]
+        s[DECK + n] = 0
+        s[ROW + n] = 1
+
+
+def _reform(s: list[int], stream: SplitMix64) -> int:
+    """AE-19: the first discard pile becomes the draw pile and a card is dealt on it; then the next player."""
+    if s[DLEN] == DISC_CAP:
+        return UNPACKED  # the vector may hold only the pile's last DISC_CAP cards
+    for i in range(s[DLEN]):
+        s[PILE + s[DISC + i]] += 1
+        s[DISC + i] = 0
+    s[DLEN] = 0
+    kinds = [k for k in range(10) if s[PILE + k]]
+    if kinds:
+        card = kinds[_chance_pick(stream, [s[PILE + k] for k in kinds])]
+        s[PILE + card] -= 1
+        _push(s, 0, card)
+    _next_player(s)
+    return STEPPED
+
+
+def _group_discard(s: list[int], stream: SplitMix64) -> int:
+    """AE-38 (:func:`_discard_cheapest`), the row refilled, the next round."""
+    _discard_cheapest(s)
+    _deal_legends(s, stream)
+    if _legends_gone(s):
+        return OVER
+    s[WROTE] = 0
+    _next_player(s)
+    return STEPPED
+
+
+def _settle(s: list[int], code: int, seed: int) -> int:
+    """Play what follows a plan's ``code`` up to the next turn start (STEPPED) or the game's end (OVER);
+    UNPACKED where the vector cannot follow."""
+    stream = SplitMix64(stream_seed(seed, CHANCE_STREAM))
+    while True:
+        if code == DEAL:
+            _deal_legends(s, stream)
+            code = _finish_turn(s)
+        elif code == GROUP_DISCARD:
+            code = _group_discard(s, stream)
+        elif code == REFORM:
+            code = _reform(s, stream)
+        else:
+            return code
 
 
 def advance(state: np.ndarray, action: int) -> int:
@@ -889,7 +984,7 @@ def advance(state: np.ndarray, action: int) -> int:
     code = _step(s, int(action))
     if code == STEPPED:
         state[:] = s
-    return code
+    return code if code <= ILLEGAL else UNPACKED
 
 
 def evaluate_plans(world: np.ndarray, plans: np.ndarray, seed: int, out: np.ndarray, status: np.ndarray,
@@ -905,12 +1000,18 @@ def evaluate_plans(world: np.ndarray, plans: np.ndarray, seed: int, out: np.ndar
     for j in range(m):
         s = [int(x) for x in world]
         out[j] = 0
-        status[j] = _step_plan(s, plans[j])
-        if status[j] == STEPPED:
+        code = _step_plan(s, plans[j])
+        if code > ILLEGAL:
+            code = _settle(s, code, int(seed) & MASK64)
+        if code == OVER:
+            _returns(s, out[j])
+            code = STEPPED
+        elif code == STEPPED:
             rng = [0] * 4
             _seed_streams(rng, int(seed) & MASK64, 0)
             total += _run(s, rng, stop_age)
             _returns(s, out[j])
+        status[j] = code
     return total
 
 

@@ -113,8 +113,9 @@ class Model:
         self.c = [int(x) for x in config]
         self.k = self.c[CFG_PLAYERS]
         self.s = self.c[CFG_SLOTS]
-        self.owner = [int(row[0]) for row in skills]
-        self.rating = [int(row[1]) for row in skills]
+        rows = skills.tolist() if hasattr(skills, "tolist") else skills  # a 2-D memoryview has no row iteration
+        self.owner = [int(row[0]) for row in rows]
+        self.rating = [int(row[1]) for row in rows]
         self.slots_of = [[i for i in range(self.s) if self.owner[i] == q] for q in range(self.k)]
 
     # -- layout helpers --------------------------------------------------------------------------

@@ -174,3 +174,21 @@ if __name__ == "__main__":
             print(f"wrote docs/pictures/{file_name}")
     else:
         print(__doc__)
+
+
+def test_the_laptops_look_pictures_lie_beside_the_forest_large_and_its_key_readable():
+    """MR-30's look pictures on a laptop: a page fits the picture to the window's height, so the cards offered lie
+    in a panel beside the forest (the picture grows wider, not taller) drawn 60 wide, and the key is 12; the
+    phone's picture keeps its one column (tests/test_picture_layouts.py)."""
+    game = MemorinthGame()
+    table = game.parse_position("view:0 2p base SN | setup - | -")
+    picture = contract.svg(game, table)
+    width, height = (float(v) for v in re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', picture).groups())
+    chips = re.findall(r'<g data-target="[^"]+" class="offer target"><title>[^<]*</title><rect x="([0-9.]+)" '
+                       r'y="([0-9.]+)" width="([0-9.]+)"', picture)
+    assert len(chips) == 23 and {float(w) for _, _, w in chips} == {60.0}
+    forest_right = max(float(x) for x in re.findall(r'<rect x="([0-9.]+)"[^>]*stroke-dasharray="4 4"', picture))
+    assert min(float(x) for x, _, _ in chips) > forest_right   # beside the forest, not under it
+    assert width > height                                        # wider than tall: the window's height limits less
+    key = re.findall(r'font-size="([0-9.]+)"[^>]*>Sun side up', picture)
+    assert key == ["12"]

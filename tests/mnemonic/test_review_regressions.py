@@ -6,7 +6,11 @@ import pytest
 
 from solver.cli import main
 from solver.errors import ImpossibleStateError
+from solver.mnemonic.commands import demo_record
 from solver.mnemonic.game import MnemonicGame
+from solver.record import Record, record_from_json
+from solver.review import render_review, review
+from solver.search import Limits
 
 HEAD = "mnemonic deck-burner r1 {phase} f0 a{attempts} t{tally} last={last} | discard - | "
 PLAYERS = "P Ash w1 b0 hand=- skills=A=H2,B=S1c | P Bo w1 b0 hand=- skills=C=D2"
@@ -87,3 +91,28 @@ def test_a_missing_state_file_without_an_extension_is_named_as_a_missing_file(ca
     assert main(["mnemonic", command[0], missing]) == 1
     err = capsys.readouterr().err
     assert "STATE: no such file" in err and "header" not in err and err.count("\n") == 1
+
+
+def _review(record: Record, nodes: int = 30000) -> dict:
+    return review(MnemonicGame(), record, 0, Limits(nodes=nodes), seed=0)
+
+
+def test_mn49_ending_a_session_already_won_is_not_graded():
+    """MN-49: the demo's review graded 'end' after the won Group Scene a 100-point blunder (the hint's measure is
+    another Victory, MN-33), although the session was already won (MN-31). It is now shown but not graded."""
+    result = _review(record_from_json(json.loads(demo_record())))
+    last = result["decisions"][-1]
+    assert last["played"] == "end" and last["best"] == "round" and last["playedValue"] == 0
+    assert last["grade"] is None and last["loss"] == 0 and "MN-49" in last["decided"]
+    assert result["grades"] == {"inaccuracy": 0, "mistake": 0, "blunder": 0} and result["mistakes"] == []
+    assert all("decided" not in d for d in result["decisions"][:-1])   # before the Victory: graded as before
+    assert "Not graded (round 1): the session already has a Victory" in render_review(result)
+
+
+def test_mn49_ending_before_any_victory_is_still_a_blunder():
+    """MN-49 leaves a session not yet won alone: ending at the table with no Victory gives up the chance."""
+    view = MnemonicGame().state_from_notation(HEAD.format(phase="table", attempts=0, tally="0/0/0", last="-")
+                                              + PLAYERS).view(0)
+    result = _review(Record.start_of(view).extended(["end"], stamp=False))
+    (decision,) = result["decisions"]
+    assert decision["grade"] == "blunder" and "decided" not in decision

@@ -26,11 +26,16 @@ CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("forgotten(width=5,height=4,goal=clear,erasure=round,max_moves=40)", 8, 60),
          ("memorinth", 8, 150), ("memorinth(players=3,variant=master,action_side=special,max_moves=30)", 6, 40),
          ("embers(chapter=prologue)", 6, 80), ("embers(chapter=one)", 6, 120),
-         ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40)]
+         ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40),
+         ("aetherya(mode=objects,max_moves=30)", 2, 32), ("aetherya(players=1,max_moves=30)", 2, 32)]
+#: Aetherya on its step kernel: the base game and co-op at every player count, the solo campaign, whole games and
+#: capped ones (Objects runs on the state rules)
+CASES += [(f"aetherya(players={players},mode={mode})", 2, 400) for players in (2, 3, 4) for mode in ("base", "coop")]
+CASES += [("aetherya(players=3,mode=coop,max_moves=45)", 3, 50), ("aetherya(players=1)", 3, 400)]
 #: Mnemonic on its step kernel: every player count and both modes (one with the max_moves cap)
 CASES += [(f"mnemonic(players={players},mode={mode}{',max_moves=12' if players == 4 else ''})", 3, 40)
           for players in range(1, 7) for mode in ("deck-burner", "into-the-grey")]
-VECTORISED = ("forgotten", "memorinth", "mnemonic", "embers")
+VECTORISED = ("forgotten", "memorinth", "mnemonic", "embers", "aetherya")
 
 
 @pytest.mark.parametrize("spec,slots,steps", CASES)
@@ -57,7 +62,9 @@ def test_the_batched_games_are_the_single_games(spec, slots, steps):
             assert replayed.is_terminal() and replayed.returns() == returns == rewards[slot].tolist()
         assert not rewards[~done].any()
     assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
-    assert env.vectorised == (spec.split("(")[0] in VECTORISED)
+    name = spec.split("(")[0]
+    expected = "mode=objects" not in spec if name == "aetherya" else name in VECTORISED
+    assert env.vectorised == expected
 
 
 @pytest.mark.parametrize("mode", ["deck-burner", "into-the-grey"])
@@ -115,9 +122,13 @@ def test_the_state_rules_serve_a_game_without_vectorised_rules():
     assert np.array_equal(fast.observations(), slow.observations())
 
 
-def test_an_illegal_action_changes_no_slot_of_the_kernel_rules():
-    """Memorinth's step kernel checks every slot before it applies any: a refused step leaves every game as it was."""
-    env = BatchedEnv("memorinth(players=3)", n=5, seed=4)
+@pytest.mark.parametrize("spec", ["memorinth(players=3)", "aetherya(players=3)", "aetherya(mode=coop)",
+                                  "aetherya(players=1)"])
+def test_an_illegal_action_changes_no_slot_of_the_kernel_rules(spec):
+    """A step kernel (Memorinth's, Aetherya's) checks every slot before it applies any: a refused step names the slot
+    and leaves every game as it was."""
+    env = BatchedEnv(spec, n=5, seed=4)
+    assert env.vectorised
     rng = np.random.default_rng(2)
     for _ in range(7):
         env.step(env.random_actions(rng))
@@ -159,6 +170,54 @@ def test_an_embers_row_reads_back_as_the_adapters_state(chapter):
     env, game = BatchedEnv(spec, n=4, seed=6, record=True), sos.load_game(spec)
     rng = np.random.default_rng(8)
     for _ in range(60):
+        for i in range(env.n):
+            assert env.rules.state(i).to_json() == sos.inner_state(_shadow(game, env, i)).to_json()
+        env.step(env.random_actions(rng))
+
+
+def test_aetherya_solo_later_ages_are_the_single_games():
+    """Random play almost never ends the solo campaign's first Age well; with its Legends marked written (on the
+    kernel's rows and on our states alike) the campaign reaches the later Ages, and the kernel's rows stay our
+    states stepped with the same actions and chance outcomes: the same state, legal actions, observation tensor
+    (against the state rules' tensor) and returns, through the swap, the 2x2 block kept and the new territories."""
+    from solver.kernels import aetherya_step
+    layout = aetherya_step.layout()
+    spec, n = "aetherya(players=1)", 4
+    env = BatchedEnv(spec, n=n, seed=6, record=True)
+    reference = BatchedEnv(spec, n=n, seed=6, fast=False)
+    ours = [env.rules.state(i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    phases = set()
+    for _ in range(400):
+        for i, state in enumerate(ours):
+            if state.age == 0:
+                state.written = list(state.rows[0])
+                env.rules.states[i, layout["WRITTEN"]:layout["WRITTEN"] + 16] = \
+                    [int(k in state.rows[0]) for k in range(16)]
+        reference.rules.states, reference.moves[:] = ours, env.moves
+        assert np.array_equal(env.observations(), reference.observations(env.current_player))
+        for i, state in enumerate(ours):
+            assert env.rules.state(i).to_json() == state.to_json()
+            assert np.flatnonzero(env.legal_mask[i]).tolist() == state.legal_actions()
+        assert env.rules.returns().tolist() == [state.returns() for state in ours]
+        phases |= {state.phase for state in ours}
+        done_before = [len(env.history(i)[1]) for i in range(n)]
+        rewards, done = env.step(env.random_actions(rng))
+        if done.any():
+            break
+        for i, state in enumerate(ours):
+            for _, action in env.history(i)[1][done_before[i]:]:
+                state.apply_action(action)
+    assert {"swap", "block"} <= phases and max(state.age for state in ours) >= 1
+
+
+@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)"])
+def test_an_aetherya_row_reads_back_as_the_adapters_state(spec):
+    """``AetheryaBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
+    kingdoms, piles in order, Legends held, the box, solo's pair and rows."""
+    env, game = BatchedEnv(spec, n=3, seed=2, record=True), sos.load_game(spec)
+    rng = np.random.default_rng(4)
+    for _ in range(80):
         for i in range(env.n):
             assert env.rules.state(i).to_json() == sos.inner_state(_shadow(game, env, i)).to_json()
         env.step(env.random_actions(rng))

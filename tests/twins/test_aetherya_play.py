@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements, plan_array,
-                                     placements_one_by_one)
+                                     placements_one_by_one, play_plan)
 from solver.aetherya.scoring import score_board
 from solver.kernels import aetherya_play as kernel
 from solver.registry import load_game
@@ -360,12 +360,48 @@ def test_evaluate_plans_plays_out_the_packed_state_after_each_plan(spec, seed, t
         twin.evaluate_plans(pack(state), rows, play_seed, out_t, status_t)
     assert out_k.tolist() == out_t.tolist() and status_k.tolist() == status_t.tolist()
     for j, plan in enumerate(plans):
-        after = state.clone()
-        for action in plan:
-            after.apply_action(action)
         if status_k[j]:
             assert status_k[j] == 1 and not out_k[j].any()
             continue
-        single = np.zeros(4, np.int32)
-        kernel.playout(pack(after), play_seed, single)
-        assert single.tolist() == out_k[j].tolist()
+        assert out_k[j].tolist() == full_state_values(state, plan, play_seed)
+
+
+def full_state_values(state, plan: list[int], seed: int) -> list[int]:
+    """The hint's evaluation of ``plan`` on the full state: :func:`play_plan` (its chance nodes and the co-op group
+    discard played in Python), then the game's returns or the kernel's playout of the packed state."""
+    after = play_plan(state.clone(), plan, seed)
+    if after.is_terminal():
+        return [int(v) for v in after.returns()] + [0] * (4 - after.players)
+    single = np.zeros(4, np.int32)
+    kernel.playout(pack(after), seed, single)
+    return single.tolist()
+
+
+def test_plans_ending_at_chance_nodes_are_played_in_the_kernel_as_on_the_full_state():
+    """A plan that ends at a Legend dealt (a claim, a co-op write), the discard pile reformed, the co-op group
+    discard or the game's end: ``evaluate_plans`` plays it on in the kernel (status 0) to the values of the full
+    state's path with the same seed, every kind of ending met in these seeded games."""
+    seen = set()
+    for spec, seed in [("aetherya", 11), ("aetherya(players=3)", 12), ("aetherya(mode=coop)", 13),
+                       ("aetherya(mode=coop,players=4)", 14), ("aetherya", 15), ("aetherya(mode=coop)", 16)]:
+        game, rng = load_game(spec), np.random.default_rng(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng))
+                continue
+            if packable(state) and state.phase != "draw":
+                plans = [[a] for a in state.legal_actions()]
+                out, status = np.zeros((len(plans), 4), np.int32), np.zeros(len(plans), np.int32)
+                kernel.evaluate_plans(pack(state), plan_array(plans), seed, out, status)
+                for j, plan in enumerate(plans):
+                    after = state.child(plan[0])
+                    ending = "over" if after.is_terminal() else after.phase
+                    if ending in ("refill", "reform", "legend-discard", "over"):
+                        seen.add((after.mode, ending))
+                        assert status[j] == 0, (spec, ending)
+                    if status[j] == 0:
+                        assert out[j].tolist() == full_state_values(state, plan, seed), (spec, ending, plan)
+            state.apply_action(greedy_action(state, rng))
+    assert {("base", "refill"), ("base", "reform"), ("base", "over"), ("coop", "refill"),
+            ("coop", "legend-discard"), ("coop", "over")} <= seen, seen

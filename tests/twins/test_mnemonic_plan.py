@@ -83,7 +83,7 @@ def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed, tail):
         return
     observer = (seed % state.n) if observed else None
     layout = layout_of(state, max(rounds, 0), observer, tail=tail)
-    pos = position_of(state, layout, rounds, groups)
+    pos = np.asarray(position_of(state, layout, rounds, groups))
     kv, kn, kok, ke = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 3000, 0.0)
     tv, tn, tok, te = twin.plan_values(layout.config, layout.skills, [pos], 3000, 0)
     assert kok == tok
@@ -97,7 +97,7 @@ def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed, tail):
 def test_state_limit_stops_both_the_same_way():
     state = MnemonicGame(players=3).new_initial_state(4)
     layout = layout_of(state, 0, 0)
-    pos = position_of(state, layout, 0, 2)
+    pos = np.asarray(position_of(state, layout, 0, 2))
     kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 50, 0.0)
     tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 50, 0)
     assert not kok and not tok and kv == [0.0]
@@ -107,7 +107,7 @@ def big_search():
     """A search far too large to finish: 4 players, one round and two Group Scenes from the first scene."""
     state = MnemonicGame(players=4).new_initial_state(4)
     layout = layout_of(state, 1, 0)
-    return layout, position_of(state, layout, 1, 2).reshape(1, -1)
+    return layout, np.asarray(position_of(state, layout, 1, 2)).reshape(1, -1)
 
 
 def test_kernel_time_limit():
@@ -135,9 +135,9 @@ def test_kernel_and_twin_stop_when_the_flag_is_set():
 def test_kernel_rejects_bad_layouts():
     state = MnemonicGame(players=2).new_initial_state(1)
     layout = layout_of(state, 0, None)
-    pos = position_of(state, layout, 0, 1)
+    pos = np.asarray(position_of(state, layout, 0, 1))
     with pytest.raises(ValueError):
-        kernel.plan_values(layout.config[:5].copy(), layout.skills, pos.reshape(1, -1), 10, 0.0)
+        kernel.plan_values(np.asarray(layout.config)[:5].copy(), layout.skills, pos.reshape(1, -1), 10, 0.0)
     bad = pos.copy()
     bad[0] = 99
     with pytest.raises(ValueError):

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from solver.cli import main
@@ -21,7 +22,7 @@ def test_extra_dice_near_the_layout_limit_agree_with_the_twin(bonus):
     state = MnemonicGame().state_from_notation(WEAVE.format(bonus=bonus))
     for rounds, groups, tail in ((0, 1, False), (0, 1, True)):
         layout = layout_of(state, rounds, None, tail=tail)
-        pos = position_of(state, layout, rounds, groups)
+        pos = np.asarray(position_of(state, layout, rounds, groups))
         kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 200_000, 0.0)
         tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 200_000, 0)
         assert kok and tok and kn == tn
@@ -38,7 +39,7 @@ def test_a_hint_with_63_extra_dice_is_answered(capsys):
 def test_more_extra_dice_than_the_layout_holds_are_refused_by_the_kernel():
     state = MnemonicGame().state_from_notation(WEAVE.format(bonus=63))
     layout = layout_of(state, 0, None)
-    pos = position_of(state, layout, 0, 1)
+    pos = np.asarray(position_of(state, layout, 0, 1))
     pos[pos == 63] = 85
     with pytest.raises(ValueError, match="extra dice"):
         kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 1000, 0.0)

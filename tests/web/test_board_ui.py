@@ -464,6 +464,8 @@ def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(bo
             page.build()
             clicks.append(page.state()["record"]["moves"][before]["move"])
             continue
+        if p.locator("#moves-fold:not([open])").count():  # the list the picture's cards stand for: opened
+            p.locator("#moves-fold summary").click()
         offered = p.eval_on_selector_all("#moves button", "bs => bs.map(b => b.dataset.move)")
         if not offered:
             break

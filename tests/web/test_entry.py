@@ -33,6 +33,20 @@ TAP_SIZE = """(token) => {
 }"""
 
 
+#: the size of a card offered on screen, as drawn (its own group, not a widened tap area)
+DRAWN_SIZE = """(token) => {
+  const r = document.querySelector(`#board g.offer:not(.tap-area)[data-target="${token}"]`).getBoundingClientRect();
+  return Math.min(r.width, r.height);
+}"""
+#: the smallest text of the picture's key on screen, in px (its font size times the picture's scale)
+KEY_TEXT = """() => {
+  const svg = document.querySelector("#board svg");
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const key = [...svg.querySelectorAll("text")].filter((t) => t.textContent.startsWith("Sun side up"));
+  return Math.min(...key.map((t) => parseFloat(t.getAttribute("font-size")) * scale));
+}"""
+
+
 @pytest.fixture(scope="module")
 def board(table_server):
     """The table server's address (tests/web/conftest.py)."""
@@ -122,7 +136,11 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     assert len(first) == len({deck.cards[k].sides[0] for k in range(1, 25)}) == 23
     if width == 390:  # a phone: each card offered is a tap target of at least 40 px
         assert min(p.evaluate(TAP_SIZE, chip) for chip in first) >= 40
+    else:  # a laptop: each card offered is drawn at least 48 px, the key's text at least 10 px (were 32 and 7)
+        assert min(p.evaluate(DRAWN_SIZE, chip) for chip in first) >= 48
+        assert p.evaluate(KEY_TEXT) >= 10
     screenshot(p, "memorinth-phone-deal.png" if width == 390 else "memorinth-deal.png", "#board g.offer")
+    check_the_list_is_folded_and_opens_by_keyboard(p)
     for _ in range(40):
         state = page.state()
         if state["view"].get("phase") != "setup":
@@ -165,6 +183,25 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     assert "reveal" not in state["view"] and "a1" in state["view"]["seen"][0]
     assert state["record"]["moves"][-1]["move"] == f"reveal {sides[0]}"
     page.close()
+
+
+def check_the_list_is_folded_and_opens_by_keyboard(p):
+    """While the picture offers the cards, the plain list of the outcomes (numbers and looks) is folded: the moves panel is
+    short and no button shows; Tab reaches its summary and Enter opens it, a button then plays as before."""
+    fold = p.locator("#moves-fold")
+    assert fold.count() == 1 and fold.get_attribute("open") is None
+    assert p.locator("#moves button").count() >= 23 and not p.locator("#moves button").first.is_visible()
+    assert p.locator("#moves-panel").bounding_box()["height"] < 160
+    p.locator("#moves-title").click()  # focus starts just before the list
+    for _ in range(5):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement.closest('#moves-fold') !== null"):
+            break
+    assert p.evaluate("document.activeElement.tagName") == "SUMMARY"
+    p.keyboard.press("Enter")
+    assert fold.get_attribute("open") is not None and p.locator("#moves button").first.is_visible()
+    p.keyboard.press("Enter")  # folded again for the clicks on the picture
+    assert fold.get_attribute("open") is None
 
 
 def click_target(page: Page, token: str):

@@ -36,6 +36,7 @@ const S = {
   line: null,         // a side line tried on this page (navigation.js newLine), or null
   shown: null,        // the engine's apply answer for a shown past position or side line (its legalMoves)
   build: null,        // a move entered piece by piece (board.js sequenceOf): {key, picks, slot}
+  listOpen: false,    // the folded list of moves (while the picture offers them as cards) was opened
 };
 
 // ---------------------------------------------------------------------- busy
@@ -293,6 +294,8 @@ async function render() {
   renderMoveList();
   renderStatus();
   await drawPosition();
+  if (pictureOffers() !== Boolean($("moves-fold"))) renderMoves();  // the new picture offers (or stopped)
+  if (!pictureOffers()) S.listOpen = false;
   const seat = S.role === "seat";
   $("undo").disabled = !seat || !answer.canUndo;
   $("redo").disabled = !seat || !answer.canRedo;
@@ -464,6 +467,7 @@ function renderMoves() {
   const sequence = sequenceOf(playable());
   if (sequence) return renderBuilder(box, sequence);
   S.build = null;
+  const list = pictureOffers() ? foldedList(box, playable().length) : box;
   for (const move of playable()) {
     const button = document.createElement("button");
     button.type = "button";
@@ -471,8 +475,30 @@ function renderMoves() {
     button.dataset.move = move;
     if (move === best) button.classList.add("best");
     button.addEventListener("click", () => boardMove(move));
-    box.append(button);
+    list.append(button);
   }
+}
+
+/** Whether the picture offers the moves as cards to click (Memorinth's look pictures while the table is dealt or
+ * a card turned over, MR-30): the plain list is then folded, so that it does not push the page down. */
+function pictureOffers() {
+  return Boolean($("board").querySelector("g.offer"));
+}
+
+/** A folded list of ``count`` moves in ``box`` (a <details>, opened by a click or the keyboard); its buttons go
+ * in the returned element. It stays open once opened, until the picture stops offering. */
+function foldedList(box, count) {
+  const fold = document.createElement("details");
+  fold.id = "moves-fold";
+  fold.open = S.listOpen;
+  const title = document.createElement("summary");
+  title.textContent = `or pick from the list (${count} ${S.answer.toMove === -1 ? "outcomes" : "moves"})`;
+  const list = document.createElement("div");
+  list.className = "move-buttons";
+  fold.append(title, list);
+  fold.addEventListener("toggle", () => { S.listOpen = fold.open; });
+  box.append(fold);
+  return list;
 }
 
 /** The move builder's state for these legal moves (a new list of moves starts it afresh). */

@@ -29,6 +29,7 @@ export function formatLoss(loss, unit) {
 export function verdict(decision) {
   if (decision.grade) return { kind: decision.grade, text: `${GRADE_WORDS[decision.grade]} ${GRADE_MARKS[decision.grade]}` };
   if (decision.playedBest || decision.played === decision.best) return { kind: "best", text: "best" };
+  if (decision.decided) return { kind: "good", text: `not graded: ${decision.decided}` };
   if (decision.asGoodAsBest) return { kind: "good", text: "as good as the best" };
   return { kind: "good", text: "no grade (a small loss)" };
 }

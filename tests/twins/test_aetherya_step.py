@@ -1,0 +1,196 @@
+"""The compiled Aetherya step kernel (``aetherya_step``: N games stepped together for the batched environment) and
+its pure-Python twin agree (hypothesis): deals, legal lists, random actions, steps with their chance draws (the
+rows' splitmix64 streams), refusals, legal masks, returns and observations, over whole games of the base game and
+the co-op mode at 2-4 players and the solo campaign."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.aetherya.game import AetheryaGame
+from solver.aetherya.openspiel import OPTIONAL_PIECES, kernel_config, private_pieces, public_pieces
+from solver.kernels import aetherya_step as K
+from solver.twins import aetherya_step as T
+
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MODES = ("base", "coop")
+GAMES = {(mode, players): AetheryaGame(mode=mode, players=players) for mode in MODES for players in (2, 3, 4)}
+GAMES["solo", 1] = AetheryaGame(mode="solo", players=1)
+SETTING = st.sampled_from(sorted(GAMES))
+
+
+def _dealt(game: AetheryaGame, seeds: list[int]) -> np.ndarray:
+    states = np.zeros((len(seeds), K.state_len()), np.int32)
+    slots, words = np.arange(len(seeds), dtype=np.int32), np.array(seeds, dtype=np.uint64)
+    K.deal(states, kernel_config(game), slots, words)
+    twin = np.zeros_like(states)
+    T.deal(twin, kernel_config(game), slots, words)
+    assert (states == twin).all()
+    return states
+
+
+def _observations(module, states: np.ndarray, game: AetheryaGame, players: np.ndarray) -> dict[str, np.ndarray]:
+    n = len(states)
+    planes = {p.name: np.zeros((n, p.size), np.float32) for p in public_pieces(game) + private_pieces(game)}
+    names = [p.name for p in public_pieces(game)[:14]]
+    extra = [planes.get(name, np.zeros((n, 0), np.float32)) for name in OPTIONAL_PIECES]
+    module.observe(states, kernel_config(game), players, *(planes[name] for name in names), *extra, planes["mine"])
+    return planes
+
+
+def test_sizes_agree():
+    assert K.state_len() == T.state_len() and K.max_draws() == T.max_draws() and K.layout() == T.layout()
+
+
+def write_first_age(states: np.ndarray) -> None:
+    """Solo: mark the first Age's Legends written (rows still in it), so that the Age ends well and the campaign
+    goes on to the later Ages (the swap, the 2x2 block kept, new territories), which random play almost never
+    reaches."""
+    layout = K.layout()
+    for row in states:
+        if row[layout["age"]] > 0:
+            continue
+        for n in range(1, 16):
+            if row[layout["SROW"] + n] == 1:
+                row[layout["WRITTEN"] + n] = 1
+
+
+@SETTINGS
+@given(SETTING, st.lists(st.integers(0, 2**63), min_size=1, max_size=3), st.integers(0, 2**31), st.booleans())
+def test_whole_games_agree(setting, seeds, seed, written):
+    """Both step the same rows with the same uniforms: rows, players, draws, legal lists, returns and observations
+    stay the same to the end of every game (solo: from the start, or with the first Age's Legends written)."""
+    game = GAMES[setting]
+    config = kernel_config(game)
+    x = _dealt(game, seeds)
+    prewrite = setting == ("solo", 1) and written
+    y = x.copy()
+    n = len(seeds)
+    rng = np.random.default_rng(seed)
+    px, py = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    K.players(x, px)
+    for _ in range(3000):
+        if prewrite:
+            write_first_age(x)
+            write_first_age(y)
+        live = px >= 0
+        if not live.any():
+            break
+        lists = [np.zeros((n, 80), np.int32) for _ in range(2)]
+        counts = [np.zeros(n, np.int32) for _ in range(2)]
+        K.legal_actions(x, config, lists[0], counts[0])
+        T.legal_actions(y, config, lists[1], counts[1])
+        assert (counts[0] == counts[1]).all() and (lists[0] == lists[1]).all()
+        assert ((counts[0] > 0) == live).all()
+        uniforms = rng.random(n)
+        picked = [np.zeros(n, np.int32) for _ in range(2)]
+        K.random_legal(x, config, uniforms, picked[0])
+        T.random_legal(y, config, uniforms, picked[1])
+        assert (picked[0] == picked[1]).all()
+        observers = np.where(live, px, rng.integers(0, game.num_players, n)).astype(np.int32)
+        seen = _observations(T, y, game, observers)
+        for key, planes in _observations(K, x, game, observers).items():
+            assert np.array_equal(planes, seen[key]), key
+        gains = [np.zeros((n, game.num_players)) for _ in range(2)]
+        K.returns(x, config, gains[0])
+        T.returns(y, config, gains[1])
+        assert (gains[0] == gains[1]).all()
+        if not live.all():       # a finished game takes no action: the others have been checked to its end
+            break
+        settle = (rng.random(n) < 0.98).astype(np.uint8)
+        drawn = [np.zeros((n, K.max_draws()), np.int32) for _ in range(2)]
+        assert K.step(x, config, picked[0], settle, drawn[0], px) == -1
+        assert T.step(y, config, picked[1], settle, drawn[1], py) == -1
+        assert (x == y).all() and (px == py).all() and (drawn[0] == drawn[1]).all()
+        if not settle.all():
+            break
+
+
+@SETTINGS
+@given(SETTING, st.lists(st.integers(0, 2**63), min_size=2, max_size=3), st.integers(0, 2**31),
+       st.integers(0, 1455))
+def test_masks_and_refusals_agree(setting, seeds, seed, probe):
+    game = GAMES[setting]
+    config = kernel_config(game)
+    x = _dealt(game, seeds)
+    n = len(seeds)
+    rng = np.random.default_rng(seed)
+    picked, players = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    drawn = np.zeros((n, K.max_draws()), np.int32)
+    for _ in range(int(rng.integers(0, 150))):
+        K.players(x, players)
+        if (players < 0).any():
+            break
+        K.random_legal(x, config, rng.random(n), picked)
+        K.step(x, config, picked, np.ones(n, np.uint8), drawn, players)
+    masks = [np.zeros((n, 1456), np.uint8) for _ in range(2)]
+    K.legal_mask(x, config, masks[0])
+    T.legal_mask(x, config, masks[1])
+    assert (masks[0] == masks[1]).all()
+    K.random_legal(x, config, rng.random(n), picked)
+    picked[-1] = probe
+    y, before = x.copy(), x.copy()
+    K.players(x, players)
+    illegal = [i for i in range(n) if players[i] < 0 or not masks[0][i, picked[i]]]
+    refused = K.step(x, config, picked, np.ones(n, np.uint8), drawn, players)
+    assert refused == T.step(y, config, picked, np.ones(n, np.uint8), drawn.copy(), players.copy()) \
+        == (illegal[0] if illegal else -1)
+    assert (x == y).all()
+    if illegal:
+        assert (x == before).all()
+
+
+@pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
+def test_bad_input_is_rejected(module):
+    game = GAMES["base", 2]
+    config = kernel_config(game)
+    states = _dealt(game, [1, 2])
+    out = np.zeros(2, np.int32)
+    with pytest.raises(ValueError, match="uniforms"):
+        module.random_legal(states, config, np.array([0.5, 1.0]), out)
+    with pytest.raises(ValueError, match="expected n entries"):
+        module.random_legal(states, config, np.zeros(3), out)
+    with pytest.raises(ValueError, match="config"):
+        module.legal_mask(states, np.array([3, 2], np.int32), np.zeros((2, 1456), np.uint8))
+    with pytest.raises(ValueError, match="config"):
+        module.legal_mask(states, np.array([0, 5], np.int32), np.zeros((2, 1456), np.uint8))
+    with pytest.raises(ValueError, match="config"):
+        module.legal_mask(states, np.array([2, 2], np.int32), np.zeros((2, 1456), np.uint8))
+    for word, value in ((0, 99), (3, 10), (7, 4), (425, 3)):     # phase, hold, after a refill, solo's pair
+        bad = states.copy()
+        bad[1, word] = value
+        with pytest.raises(ValueError, match=r"states\[1\]"):
+            module.players(bad, out)
+    with pytest.raises(ValueError, match=r"slots\[0\]"):
+        module.deal(states, config, np.array([5], np.int32), np.array([1], np.uint64))
+    with pytest.raises(ValueError, match="drawn"):
+        module.step(states, config, out, np.ones(2, np.uint8), np.zeros((2, 3), np.int32), out)
+    with pytest.raises(ValueError, match=r"observers\[1\]"):
+        _observations(module, states, game, np.array([0, 2], np.int32))
+
+
+def test_a_solo_campaign_reaches_its_later_ages_alike():
+    """With the first Age's Legends written the kernel and the twin play the later Ages (swap, block) alike."""
+    game = GAMES["solo", 1]
+    config = kernel_config(game)
+    x = _dealt(game, list(range(6)))
+    y = x.copy()
+    rng = np.random.default_rng(3)
+    players, other = np.zeros(6, np.int32), np.zeros(6, np.int32)
+    picked, drawn = np.zeros(6, np.int32), np.zeros((6, K.max_draws()), np.int32)
+    twin_drawn = drawn.copy()
+    ages, phases = set(), set()
+    K.players(x, players)
+    while (players >= 0).all():
+        write_first_age(x)
+        write_first_age(y)
+        K.random_legal(x, config, rng.random(6), picked)
+        assert K.step(x, config, picked, np.ones(6, np.uint8), drawn, players) == -1
+        assert T.step(y, config, picked, np.ones(6, np.uint8), twin_drawn, other) == -1
+        assert (x == y).all() and (drawn == twin_drawn).all()
+        ages |= set(x[:, K.layout()["age"]].tolist())
+        phases |= set(x[:, K.layout()["phase"]].tolist())
+    assert 1 in ages and {6, 16} <= phases      # Age 2 reached; its swap and block played
