@@ -4,6 +4,7 @@
 Twin: the solo policy of ``solver/twins/aetherya_play.py``.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t
 from aetherya_board cimport DRAGON, PORTAL, UNEXPLORED, popcount
 from aetherya_needs cimport needs_of
@@ -100,6 +101,7 @@ cdef inline int place_value(int* k, unsigned int hidden, int c, int card, int ot
     return v
 
 
+@cython.cdivision(True)  # as aetherya_play.pyx's directives: no zero check (total > 0 here)
 cdef inline int reveal_value(int* k, int c, int kept, int other, const int* base, unsigned int left) noexcept nogil:
     """The expected solo value of discarding ``kept`` and revealing cell ``c`` (``k`` is restored): the card found
     is any of the unseen cards (the copies still to come but the discard top, which is ``kept``), each kind with
