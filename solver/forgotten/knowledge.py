@@ -778,6 +778,10 @@ def _dead_world(state: ForgottenState, pool: Pool) -> list[int] | None:
         if budget in tried:
             continue
         tried.add(budget)
+        # Fewer cells can only need a smaller cut: if no cut is left with every single on a route gone,
+        # none is left with a few of them gone.
+        if _unseen_cut(board, avail & ~sum(1 << c for c in on_route), unseen, budget[1]) is None:
+            continue
         for chosen in combinations(on_route, min(split.singles, len(on_route))):
             killed = sum(1 << c for c in chosen)
             cut = _unseen_cut(board, avail & ~killed, unseen, budget[1])
