@@ -1,7 +1,7 @@
 """The compiled Aetherya step kernel (``aetherya_step``: N games stepped together for the batched environment) and
 its pure-Python twin agree (hypothesis): deals, legal lists, random actions, steps with their chance draws (the
 rows' splitmix64 streams), refusals, legal masks, returns and observations, over whole games of the base game and
-the co-op mode at 2-4 players and the solo campaign."""
+the Objects and Characters mode and the co-op mode at 2-4 players and the solo campaign."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from solver.kernels import aetherya_step as K
 from solver.twins import aetherya_step as T
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-MODES = ("base", "coop")
+MODES = ("base", "coop", "objects")
 GAMES = {(mode, players): AetheryaGame(mode=mode, players=players) for mode in MODES for players in (2, 3, 4)}
 GAMES["solo", 1] = AetheryaGame(mode="solo", players=1)
 SETTING = st.sampled_from(sorted(GAMES))
@@ -37,7 +37,8 @@ def _observations(module, states: np.ndarray, game: AetheryaGame, players: np.nd
     planes = {p.name: np.zeros((n, p.size), np.float32) for p in public_pieces(game) + private_pieces(game)}
     names = [p.name for p in public_pieces(game)[:14]]
     extra = [planes.get(name, np.zeros((n, 0), np.float32)) for name in OPTIONAL_PIECES]
-    module.observe(states, kernel_config(game), players, *(planes[name] for name in names), *extra, planes["mine"])
+    module.observe(states, kernel_config(game), players, *(planes[name] for name in names), *extra, planes["mine"],
+                   planes.get("peeked", np.zeros((n, 0), np.float32)))
     return planes
 
 
@@ -79,7 +80,7 @@ def test_whole_games_agree(setting, seeds, seed, written):
         live = px >= 0
         if not live.any():
             break
-        lists = [np.zeros((n, 80), np.int32) for _ in range(2)]
+        lists = [np.zeros((n, 512), np.int32) for _ in range(2)]
         counts = [np.zeros(n, np.int32) for _ in range(2)]
         K.legal_actions(x, config, lists[0], counts[0])
         T.legal_actions(y, config, lists[1], counts[1])
