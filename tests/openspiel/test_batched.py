@@ -123,7 +123,7 @@ def test_the_state_rules_serve_a_game_without_vectorised_rules():
 
 
 @pytest.mark.parametrize("spec", ["memorinth(players=3)", "aetherya(players=3)", "aetherya(mode=coop)",
-                                  "aetherya(players=1)"])
+                                  "aetherya(players=1)", "aetherya(players=3,mode=objects)"])
 def test_an_illegal_action_changes_no_slot_of_the_kernel_rules(spec):
     """A step kernel (Memorinth's, Aetherya's) checks every slot before it applies any: a refused step names the slot
     and leaves every game as it was."""
@@ -211,7 +211,8 @@ def test_aetherya_solo_later_ages_are_the_single_games():
     assert {"swap", "block"} <= phases and max(state.age for state in ours) >= 1
 
 
-@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)"])
+@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)",
+                                  "aetherya(players=4,mode=objects)"])
 def test_an_aetherya_row_reads_back_as_the_adapters_state(spec):
     """``AetheryaBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
     kingdoms, piles in order, Legends held, the box, solo's pair and rows."""
