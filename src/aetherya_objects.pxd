@@ -57,13 +57,9 @@ cdef inline uint32_t tile_cells(const int32_t* cells) noexcept nogil:
 
 
 cdef inline void board_of(const int32_t* s, int seat, int* k, uint32_t* kinds, uint32_t* conn) noexcept nogil:
-    """The seat's board codes (face-down and empty cells unexplored), their kind masks and connections."""
+    """The seat's board codes (``board_codes``), their kind masks and connections."""
     cdef uint32_t ortho[CELLS]
-    cdef int c, card
-    cdef uint32_t hidden = <uint32_t>s[HIDDEN + seat]
-    for c in range(CELLS):
-        card = s[KINGDOMS + seat * CELLS + c]
-        k[c] = UNEXPLORED if card < 0 or (hidden >> c) & 1 else card
+    board_codes(s, seat, k)
     kind_masks(k, kinds)
     connect_cells(kinds[PORTAL], ortho, conn)
 
@@ -79,12 +75,8 @@ cdef inline int stones(const int32_t* s, int seat) noexcept nogil:
 cdef inline int board_total(const int32_t* s, int seat) noexcept nogil:
     """The seat's board total with its Accords and Staffs (``score_board``)."""
     cdef int k[CELLS]
-    cdef int c, card
-    cdef uint32_t hidden = <uint32_t>s[HIDDEN + seat]
     cdef Tally t
-    for c in range(CELLS):
-        card = s[KINGDOMS + seat * CELLS + c]
-        k[c] = UNEXPLORED if card < 0 or (hidden >> c) & 1 else card
+    board_codes(s, seat, k)
     score_cards(k, tile_cells(s + ACCORDS + seat * CELLS), tile_cells(s + STAFFS + seat * CELLS), False, &t)
     return t.total
 

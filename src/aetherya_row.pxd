@@ -172,15 +172,20 @@ cdef inline int current_player(const int32_t* s) noexcept nogil:
     return s[H_TO_MOVE]
 
 
-cdef inline uint32_t legends_met(const int32_t* s, int seat, int* board_total) noexcept nogil:
-    """Bit n - 1: the seat's kingdom (face-down cards unexplored) meets Legend n; ``board_total``: its total."""
-    cdef int k[16]
+cdef inline void board_codes(const int32_t* s, int seat, int* k) noexcept nogil:
+    """The seat's 16 board codes: face-down and empty cells unexplored (``board_array``)."""
     cdef int c, card
     cdef uint32_t hidden = <uint32_t>s[HIDDEN + seat]
-    cdef Tally t
     for c in range(CELLS):
         card = s[KINGDOMS + seat * CELLS + c]
         k[c] = UNEXPLORED if card < 0 or (hidden >> c) & 1 else card
+
+
+cdef inline uint32_t legends_met(const int32_t* s, int seat, int* board_total) noexcept nogil:
+    """Bit n - 1: the seat's kingdom (face-down cards unexplored) meets Legend n; ``board_total``: its total."""
+    cdef int k[16]
+    cdef Tally t
+    board_codes(s, seat, k)
     score_cards(k, 0, 0, True, &t)
     board_total[0] = t.total
     return t.legends

@@ -109,12 +109,16 @@ def current_player(s: list[int]) -> int:
     return CHANCE if s[H_PHASE] in CHANCE_PHASES else s[H_TO_MOVE]
 
 
+def board_codes(s: list[int], seat: int) -> list[int]:
+    """The seat's 16 board codes: face-down and empty cells unexplored."""
+    hidden = s[HIDDEN + seat]
+    return [UNEXPLORED if s[KINGDOMS + seat * CELLS + c] < 0 or hidden >> c & 1 else s[KINGDOMS + seat * CELLS + c]
+            for c in range(CELLS)]
+
+
 def legends_met(s: list[int], seat: int) -> tuple[int, int]:
     """(bit n - 1 set when the seat's kingdom meets Legend n, its board total)."""
-    hidden = s[HIDDEN + seat]
-    cards = [UNEXPLORED if s[KINGDOMS + seat * CELLS + c] < 0 or hidden >> c & 1 else s[KINGDOMS + seat * CELLS + c]
-             for c in range(CELLS)]
-    scored = score_one(cards)
+    scored = score_one(board_codes(s, seat))
     return scored[7], scored[6]
 
 
@@ -175,12 +179,6 @@ def clear_slot(s: list[int], r: Rules, seat: int, cell: int) -> None:
 
 def tile_cells(s: list[int], first: int) -> int:
     return sum(1 << c for c in range(CELLS) if s[first + c] >= 0)
-
-
-def board_codes(s: list[int], seat: int) -> list[int]:
-    hidden = s[HIDDEN + seat]
-    return [UNEXPLORED if s[KINGDOMS + seat * CELLS + c] < 0 or hidden >> c & 1 else s[KINGDOMS + seat * CELLS + c]
-            for c in range(CELLS)]
 
 
 def stones(s: list[int], seat: int) -> int:
