@@ -630,6 +630,15 @@ cdef Rules rules_of(const int32_t[::1] config) except *:
     return r
 
 
+cdef inline bint valid_tiles(const int32_t* s) noexcept nogil:
+    """Objects: the words that hold a tile (an index into the tile blocks) hold -1 or a tile 0..63."""
+    cdef int i
+    for i in range(64):
+        if not (-1 <= s[TERR + i] < 64 and -1 <= s[ACCORDS + i] < 64 and -1 <= s[STAFFS + i] < 64):
+            return False
+    return True
+
+
 cdef inline bint valid_header(const int32_t* s) noexcept nogil:
     """The header words that index the kernel's tables are in range."""
     return 0 <= s[H_PHASE] < N_PHASES and 0 <= s[H_TO_MOVE] < 4 and 0 <= s[H_NDISC] <= DISC_CAP \
@@ -638,15 +647,16 @@ cdef inline bint valid_header(const int32_t* s) noexcept nogil:
         and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2 and -1 <= s[H_PENDING] < 64
 
 
-cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n) except *:
+cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n, bint tiles=False) except *:
+    """Each row's header words (and with ``tiles``, Objects' tile words) are in range."""
     cdef Py_ssize_t i
     if states.shape[1] != STATE_LEN:
         raise ValueError(f"states: expected rows of {STATE_LEN} int32 words, got {states.shape[1]}")
     if n >= 0 and states.shape[0] != n:
         raise ValueError(f"states: expected {n} rows, got {states.shape[0]}")
     for i in range(states.shape[0]):
-        if not valid_header(&states[i, 0]):
-            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+        if not valid_header(&states[i, 0]) or (tiles and not valid_tiles(&states[i, 0])):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header or tile word out of range: phase "
                              f"{states[i, H_PHASE]}, to_move {states[i, H_TO_MOVE]}, hold {states[i, H_HOLD]})")
 
 
@@ -684,7 +694,7 @@ def legal_actions(const int32_t[:, ::1] states, const int32_t[::1] config, int32
     """``out[i, :counts[i]]``: the ascending legal actions of row ``i`` (``out`` at least ``MAX_LEGAL`` wide)."""
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(counts.shape[0], n, "counts")
     if out.shape[0] != n or out.shape[1] < MAX_LEGAL:
         raise ValueError(f"out: expected ({n}, >= {MAX_LEGAL})")
@@ -699,7 +709,7 @@ def legal_mask(const int32_t[:, ::1] states, const int32_t[::1] config, uint8_t[
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int k, count
     cdef int32_t listed[MAX_LEGAL]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     if out.shape[0] != n or out.shape[1] != NUM_ACTIONS:
         raise ValueError(f"out: expected ({n}, {NUM_ACTIONS})")
     with nogil:
@@ -716,7 +726,7 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] config, const 
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int count
     cdef int32_t listed[MAX_LEGAL]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(uniforms.shape[0], n, "uniforms")
     check_length(out.shape[0], n, "out")
     for i in range(n):
@@ -745,7 +755,7 @@ def step(int32_t[:, ::1] states, const int32_t[::1] config, const int32_t[::1] a
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int bad = -1, k
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(actions.shape[0], n, "actions")
     check_length(settled.shape[0], n, "settled")
     check_length(out_players.shape[0], n, "out_players")
@@ -775,7 +785,7 @@ def returns(const int32_t[:, ::1] states, const int32_t[::1] config, double[:, :
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int seat, legend, board, lowest, lost
     cdef const int32_t* s
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     if out.shape[0] != n or out.shape[1] != r.players:
         raise ValueError(f"out: expected ({n}, {r.players})")
     with nogil:
@@ -831,7 +841,7 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
     cdef int q, c, card, k, d, depth, actor, deck = 20 * r.deck_players, length
     cdef double seen[10]
     cdef const int32_t* s
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(observers.shape[0], n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
             or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \

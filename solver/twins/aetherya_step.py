@@ -734,12 +734,16 @@ def valid_header(s: np.ndarray) -> bool:
         and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2 and -1 <= s[H_PENDING] < 64
 
 
-def check_rows(states: np.ndarray) -> None:
+def valid_tiles(s: np.ndarray) -> bool:
+    return all(-1 <= s[first + i] < 64 for first in (TERR, ACCORDS, STAFFS) for i in range(64))
+
+
+def check_rows(states: np.ndarray, tiles: bool = False) -> None:
     if states.shape[1] != STATE_LEN:
         raise ValueError(f"states: expected rows of {STATE_LEN} int32 words, got {states.shape[1]}")
     for i, s in enumerate(states):
-        if not valid_header(s):
-            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+        if not valid_header(s) or (tiles and not valid_tiles(s)):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header or tile word out of range: phase "
                              f"{s[H_PHASE]}, to_move {s[H_TO_MOVE]}, hold {s[H_HOLD]})")
 
 
@@ -769,7 +773,7 @@ def players(states: np.ndarray, out: np.ndarray) -> None:
 
 def legal_actions(states: np.ndarray, config: np.ndarray, out: np.ndarray, counts: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(counts), len(states), "counts")
     if out.shape[0] != len(states) or out.shape[1] < MAX_LEGAL:
         raise ValueError(f"out: expected ({len(states)}, >= {MAX_LEGAL})")
@@ -781,7 +785,7 @@ def legal_actions(states: np.ndarray, config: np.ndarray, out: np.ndarray, count
 
 def legal_mask(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     if out.shape != (len(states), NUM_ACTIONS):
         raise ValueError(f"out: expected ({len(states)}, {NUM_ACTIONS})")
     for i, s in enumerate(states):
@@ -790,7 +794,7 @@ def legal_mask(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 
 def random_legal(states: np.ndarray, config: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(uniforms), len(states), "uniforms")
     check_length(len(out), len(states), "out")
     for i, u in enumerate(uniforms):
@@ -804,7 +808,7 @@ def random_legal(states: np.ndarray, config: np.ndarray, uniforms: np.ndarray, o
 def step(states: np.ndarray, config: np.ndarray, actions: np.ndarray, settled: np.ndarray, drawn: np.ndarray,
          out_players: np.ndarray) -> int:
     r, n = Rules(config), len(states)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     for got, name in ((len(actions), "actions"), (len(settled), "settled"), (len(out_players), "out_players")):
         check_length(got, n, name)
     if drawn.shape != (n, MAX_DRAWS):
@@ -824,7 +828,7 @@ def step(states: np.ndarray, config: np.ndarray, actions: np.ndarray, settled: n
 
 def returns(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     if out.shape != (len(states), r.players):
         raise ValueError(f"out: expected ({len(states)}, {r.players})")
     for i, row in enumerate(states):
@@ -854,7 +858,7 @@ def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingd
     r, n = Rules(config), len(states)
     p, t = r.players, TILE_KINDS * r.players
     deck = 20 * r.deck_players
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(observers), n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
             or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \

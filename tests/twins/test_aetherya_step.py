@@ -293,10 +293,11 @@ def test_objects_bad_input_is_named(module):
         module.legal_mask(states, bad, np.zeros((2, 1456), np.uint8))
     with pytest.raises(ValueError, match="config"):
         module.legal_mask(states, config[:2].copy(), np.zeros((2, 1456), np.uint8))
-    broken = states.copy()
-    broken[1, K.layout()["pending"]] = 64
-    with pytest.raises(ValueError, match=r"states\[1\]"):
-        module.players(broken, np.zeros(2, np.int32))
+    for word, value in (("pending", 64), ("TERR", 64), ("ACCORDS", -2)):    # a tile word indexes the tile blocks
+        broken = states.copy()
+        broken[1, K.layout()[word] + (word != "pending") * 3] = value
+        with pytest.raises(ValueError, match=r"states\[1\]: not a row of this kernel"):
+            module.legal_mask(broken, config, np.zeros((2, 1456), np.uint8))
     picked, players = np.zeros(2, np.int32), np.zeros(2, np.int32)
     module.random_legal(states, config, np.array([0.2, 0.7]), picked)
     picked[1] = 900                               # a Griffin nobody owns
