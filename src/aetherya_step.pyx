@@ -13,7 +13,8 @@ copies among the seat's undealt tiles (the distribution of ``new_initial_state(s
 are the adapter's chance ids (``C_CARD + kind``, ``C_LEGEND + number``, ``C_TILE + kind``).
 
 A row is ``STATE_LEN`` int32 words (the layout below, ``layout()``); ``config`` is ``(mode, players)`` (mode 0
-base, 1 co-op, 2 solo), and with Objects (mode 3) the 12 tile kinds of each of the 4 seats' families after them. Twin: ``solver/twins/aetherya_step.py`` (same functions, same parameters, same results).
+base, 1 co-op, 2 solo), and with Objects (mode 3) the 12 tile kinds of each of the 4 seats' families after them.
+Twin: ``solver/twins/aetherya_step.py`` (same functions, same parameters, same results).
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t

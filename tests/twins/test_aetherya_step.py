@@ -5,6 +5,8 @@ the Objects and Characters mode and the co-op mode at 2-4 players and the solo c
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -239,7 +241,24 @@ def test_objects_games_are_the_state_games(players):
     owned, Accords, Staffs, discarded, unrevealed, peeks, the pending tile), every player's observation (public
     and private pieces) and the returns; every tile play (Accord, Staff, Hammer, Griffin, Palantir, Thief,
     Trafficker, the Sword's claims, a tile taken or refused) is played at least once."""
-    game = GAMES["objects", players]
+    played = _replay_against_states(GAMES["objects", players], players)
+    assert played == {name for _, _, name in TILE_PLAYS}, played
+
+
+def test_objects_with_a_family_of_repeated_tiles_are_the_state_games(tmp_path):
+    """The same with a tile file whose family repeats kinds (3 Griffins, 3 Thieves, 2 Palantirs, the Stones 1 and 4
+    twice): the kernel counts copies of a tile where the state lists them."""
+    kinds = ["griffin"] * 3 + ["thief"] * 3 + ["palantir"] * 2 + ["stone1", "stone4"] * 2
+    path = tmp_path / "family.json"
+    path.write_text(json.dumps({"format": "aetherya-tiles/1", "tiles": kinds}))
+    game = AetheryaGame(mode="objects", players=3, tiles=str(path))
+    assert kernel_config(game)[2:14].tolist() == sorted([3] * 3 + [11] * 3 + [5] * 2 + [6, 9] * 2)
+    assert {"thief", "griffin", "peek"} <= _replay_against_states(game, 3)
+
+
+def _replay_against_states(game: AetheryaGame, players: int) -> set[str]:
+    """Play random Objects games on the kernel, each replayed through our state, checking them at every step until
+    the first game ends; the tile plays played."""
     config = kernel_config(game)
     n = 5
     x = _dealt(game, [1000 * players + i for i in range(n)])
@@ -278,7 +297,7 @@ def test_objects_games_are_the_state_games(players):
     for i in finished:
         assert ours[i].is_terminal() and gains[i].tolist() == ours[i].returns()
         assert ours[i].unrevealed or ours[i].tile_discard        # the end discards the territories' tiles
-    assert played == {name for _, _, name in TILE_PLAYS}, played
+    return played
 
 
 @pytest.mark.parametrize("module", [K, T], ids=["kernel", "twin"])
