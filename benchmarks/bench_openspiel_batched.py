@@ -1,7 +1,8 @@
 """The batched environment against the OpenSpiel adapter: random games per CPU second, in the same run.
 
 ``python benchmarks/run.py openspiel_batched [--quick] [--games=a,b]`` (needs ``memory-solver[openspiel]``). Per
-game (every game, or those ``--games`` names) at its default parameters:
+game (every game, or those ``--games`` names, each a spec: ``aetherya(players=4,mode=objects)``; the commas inside
+its parentheses do not split) at its default parameters:
 
 - the adapter: seeded random games through ``pyspiel`` (``sos.deal``, then uniformly random legal actions and
   chance outcomes by their probabilities), as in ``benchmarks/bench_openspiel.py``;
@@ -14,6 +15,7 @@ game (every game, or those ``--games`` names) at its default parameters:
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -72,7 +74,7 @@ def main(argv: list[str]) -> int:
         return 0
     quick = "--quick" in argv
     seconds = 2.0 if quick else 10.0
-    chosen = [a.split("=", 1)[1].split(",") for a in argv if a.startswith("--games=")]
+    chosen = [re.split(r",(?![^(]*\))", a.split("=", 1)[1]) for a in argv if a.startswith("--games=")]
     rows = []
     for name in chosen[-1] if chosen else game_names():
         fast = sos.load_game(name).context.facts.batch_rules(sos.load_game(name).context.game, 1, True) is not None

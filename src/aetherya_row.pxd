@@ -43,22 +43,37 @@ cdef enum:
     AGE_SCORES = 431
     SROW = 434            # solo: SROW + n = 1 + the Age whose row holds Legend n (16)
     WRITTEN = 450         # solo: Legend n written this Age (16)
-    STATE_LEN = 466
+    # Objects and Characters (a tile is the int family * 16 + kind of tiles.py; blocks indexed by tile hold counts)
+    H_PENDING = 466       # the tile under the cell just revealed, to take or refuse; -1 none
+    H_PEEKS_USED = 467    # Palantir peeks used this turn
+    TERR = 468            # seat * 16 + cell: the tile on the territory, -1 none (64)
+    FACE_UP = 532         # each seat's territories whose tile lies face up (a Griffin; bitmask, 4)
+    ACCORDS = 536         # seat * 16 + cell: the Accord tile on the card, -1 none (64)
+    STAFFS = 600          # ... the Staff tile (64)
+    OWNED = 664           # seat * 64 + tile: copies owned (256)
+    TDISC = 920           # tile: copies in the tile discard (64)
+    UNREV = 984           # tile: copies discarded unrevealed at the end (64)
+    UNDEALT = 1048        # tile: copies not dealt yet (64; a seat's are of its own family)
+    KNOWN = 1112          # seat * 64 + other seat * 16 + cell: peeked at with the Palantir (256)
+    STATE_LEN = 1368
     # modes (config[0])
     BASE = 0
     COOP = 1
     SOLO = 2
+    OBJECTS = 3
     # phases: the index in PHASES of solver/aetherya/state.py
     P_LEGENDS = 0
     P_START = 1
     P_ARRANGE = 2
     P_TERRITORIES = 3
+    P_TILES = 4
     P_FIRST_DISCARD = 5
     P_SWAP = 6
     P_CHOOSE = 7
     P_DRAW = 8
     P_KEEP = 9
     P_PLACE = 10
+    P_TILE = 11
     P_END_TURN = 12
     P_REFILL = 13
     P_REFORM = 14
@@ -80,21 +95,44 @@ cdef enum:
     A_PLACE = 10
     A_REVEAL = 42
     A_KEEP = 80
+    A_TILE_TAKE = 90
+    A_TILE_REFUSE = 91
     A_CLAIM = 99
+    A_CLAIM_SWORD = 114
     A_END = 131
     A_ARRANGE = 140
     A_BLOCK = 170
     A_NOSWAP = 180
     A_SWAP = 200
     A_LDISCARD = 440
+    A_ACCORD = 500        # + cell
+    A_STAFF = 520         # + cell
+    A_HAMMER = 600        # + a * 16 + b, a < b
+    A_GRIFFIN = 900       # + seat * 16 + cell
+    A_PEEK = 1000         # + seat * 16 + cell
+    A_THIEF = 1100        # + seat * 16 + tile kind
+    A_TRAFFIC = 1200      # + seat * 64 + stone * 16 + tile kind
     C_CARD = 2000
     C_LEGEND = 2100
+    C_TILE = 2200
+    # tile kinds (TILE_SLUGS of tiles.py)
+    T_ACCORD = 0
+    T_STAFF = 1
+    T_SWORD = 2
+    T_GRIFFIN = 3
+    T_HAMMER = 4
+    T_PALANTIR = 5
+    T_STONE1 = 6
+    T_STONE4 = 9
+    T_TRAFFICKER = 10
+    T_THIEF = 11
+    TILE_KINDS = 12
     NUM_ACTIONS = 1456    # the codec's num_distinct_actions
     KINDS = 10
     CELLS = 16
     LEGENDS = 15
-    MAX_LEGAL = 72
-    MAX_DRAWS = 64        # the last arrangement deals 12 territories a seat and the first discards
+    MAX_LEGAL = 512       # Objects' end of turn: claims, then every tile play (Hammer pairs, Griffins, peeks...)
+    MAX_DRAWS = 128       # the last arrangement deals 12 territories (and 12 tiles) a seat and the first discards
     CHANCE = -1
     TERMINAL = -4
 
@@ -106,6 +144,7 @@ cdef struct Rules:
     int piles
     int target           # the Legend row's size
     int deck_players     # the deck is 2 copies of each kind a player (solo: the 2-player deck)
+    int family[4][12]    # Objects: the tile kinds of each seat's family
 
 
 cdef inline int total(const int32_t* counts, int n) noexcept nogil:
@@ -127,21 +166,26 @@ cdef inline int current_player(const int32_t* s) noexcept nogil:
     cdef int phase = s[H_PHASE]
     if phase == P_OVER:
         return TERMINAL
-    if phase == P_LEGENDS or phase == P_START or phase == P_TERRITORIES or phase == P_FIRST_DISCARD \
-            or phase == P_DRAW or phase == P_REFILL or phase == P_REFORM:
+    if phase == P_LEGENDS or phase == P_START or phase == P_TERRITORIES or phase == P_TILES \
+            or phase == P_FIRST_DISCARD or phase == P_DRAW or phase == P_REFILL or phase == P_REFORM:
         return CHANCE
     return s[H_TO_MOVE]
+
+
+cdef inline void board_codes(const int32_t* s, int seat, int* k) noexcept nogil:
+    """The seat's 16 board codes: face-down and empty cells unexplored (``board_array``)."""
+    cdef int c, card
+    cdef uint32_t hidden = <uint32_t>s[HIDDEN + seat]
+    for c in range(CELLS):
+        card = s[KINGDOMS + seat * CELLS + c]
+        k[c] = UNEXPLORED if card < 0 or (hidden >> c) & 1 else card
 
 
 cdef inline uint32_t legends_met(const int32_t* s, int seat, int* board_total) noexcept nogil:
     """Bit n - 1: the seat's kingdom (face-down cards unexplored) meets Legend n; ``board_total``: its total."""
     cdef int k[16]
-    cdef int c, card
-    cdef uint32_t hidden = <uint32_t>s[HIDDEN + seat]
     cdef Tally t
-    for c in range(CELLS):
-        card = s[KINGDOMS + seat * CELLS + c]
-        k[c] = UNEXPLORED if card < 0 or (hidden >> c) & 1 else card
+    board_codes(s, seat, k)
     score_cards(k, 0, 0, True, &t)
     board_total[0] = t.total
     return t.legends

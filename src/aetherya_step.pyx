@@ -2,17 +2,19 @@
 """N Aetherya games stepped together (compiled kernel), for the batched environment of ``solver/openspiel/``.
 
 The rules are those of ``solver/aetherya/state.py`` (rule ids ``AE-n`` of ``docs/rules/aetherya.md``), function
-for function, for the base game and the Cooperative mode at 2-4 players (the Objects and Characters tiles and the
-solo campaign stay on the single-game path: ``docs/openspiel.md``). Kingdoms are scored, and the Legends they meet
-found, by the shared inline scoring of ``aetherya_board.pxd``. Actions are the OpenSpiel adapter's ids (our action
+for function, for the base game, the Objects and Characters mode (its tiles: ``aetherya_objects.pxd``) and the
+Cooperative mode at 2-4 players, and the solo campaign. Kingdoms are scored, and the Legends they meet found, by
+the shared inline scoring of ``aetherya_board.pxd``. Actions are the OpenSpiel adapter's ids (our action
 ids: ``A_*`` of ``state.py``), legal lists ascending as the adapter's. Chance events are drawn inside the kernel
 from each row's own splitmix64 stream (``common.pxd``; seeded by the deal's seed with ``stream_seed``, drawn with
 ``below_high``): a card kind with probability proportional to its copies in the pile (the start cards: the kinds
-the seat does not hold yet), a Legend uniformly from the deck. Outcomes are the adapter's chance ids (``C_CARD +
-kind``, ``C_LEGEND + number``).
+the seat does not hold yet), a Legend uniformly from the deck, a tile kind with probability proportional to its
+copies among the seat's undealt tiles (the distribution of ``new_initial_state(seed)``'s chance nodes). Outcomes
+are the adapter's chance ids (``C_CARD + kind``, ``C_LEGEND + number``, ``C_TILE + kind``).
 
 A row is ``STATE_LEN`` int32 words (the layout below, ``layout()``); ``config`` is ``(mode, players)`` (mode 0
-base, 1 co-op). Twin: ``solver/twins/aetherya_step.py`` (same functions, same parameters, same results).
+base, 1 co-op, 2 solo), and with Objects (mode 3) the 12 tile kinds of each of the 4 seats' families after them.
+Twin: ``solver/twins/aetherya_step.py`` (same functions, same parameters, same results).
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
@@ -20,6 +22,8 @@ from common cimport stream_seed, below_high
 from aetherya_board cimport UNEXPLORED, Tally, score_cards
 
 from aetherya_row cimport *
+from aetherya_objects cimport tile_options, play_tile, clear_slot, deal_tile, undealt_of_next, discard_territories, \
+    deal_objects, observe_objects, owned_kind, take_owned, sword_battles, board_total, stones
 
 cdef int CENTRE[4]
 CENTRE[:] = [5, 6, 9, 10]
@@ -36,10 +40,11 @@ for _a in range(4):
                 if _a != _b and _a != _c and _a != _d and _b != _c and _b != _d and _c != _d:
                     PERMS[_p][:] = [_a, _b, _c, _d]
                     _p += 1
-cdef int ROW_TARGET[3][5]
+cdef int ROW_TARGET[4][5]
 ROW_TARGET[0][:] = [8, 8, 8, 8, 8]
 ROW_TARGET[1][:] = [0, 0, 4, 3, 2]     # co-op, errata: 4 at 2 players
 ROW_TARGET[2][:] = [0, 4, 0, 0, 0]     # solo: the first Age's row (the Legends fill the three rows in turn)
+ROW_TARGET[3][:] = [8, 8, 8, 8, 8]
 cdef int SOLO_ROWS[3]
 SOLO_ROWS[:] = [4, 5, 6]               # errata: the solo Age rows hold 4, 5 and 6 Legends
 cdef int BLOCKS[9]
@@ -64,10 +69,33 @@ def layout():
             "HIDDEN": HIDDEN, "KINGDOMS": KINGDOMS, "START": START, "ROW": ROW, "DECK": DECK, "HELD": HELD,
             "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP, "age": H_AGE, "failed": H_FAILED,
             "draws": H_DRAWS, "n_pair": H_NPAIR, "PAIR": PAIR, "n_scores": H_NSCORES, "AGE_SCORES": AGE_SCORES,
-            "SROW": SROW, "WRITTEN": WRITTEN}
+            "SROW": SROW, "WRITTEN": WRITTEN, "pending": H_PENDING, "peeks_used": H_PEEKS_USED, "TERR": TERR,
+            "FACE_UP": FACE_UP, "ACCORDS": ACCORDS, "STAFFS": STAFFS, "OWNED": OWNED, "TDISC": TDISC, "UNREV": UNREV,
+            "UNDEALT": UNDEALT, "KNOWN": KNOWN}
 
 
 # -- legal actions ------------------------------------------------------------------------------------------------
+cdef int claim_options(const int32_t* s, const Rules* r, int seat, int32_t* out) noexcept nogil:
+    """The claims open at the end of the seat's turn, ascending: the Legends its kingdom meets, then (Objects, with a
+    Magic Sword) the battles of the row it may win with the Sword (AE-26)."""
+    cdef int n = 0, legend
+    cdef uint32_t met, battles
+    if s[H_CLAIMED]:
+        return 0
+    met = claimable(s, r, seat)
+    for legend in range(1, LEGENDS + 1):
+        if (met >> (legend - 1)) & 1:
+            out[n] = A_CLAIM + legend
+            n += 1
+    if r.mode == OBJECTS and owned_kind(s, seat, T_SWORD):
+        battles = sword_battles(s, seat) & ~met
+        for legend in range(8, 12):
+            if (battles >> (legend - 1)) & 1 and s[ROW + legend]:
+                out[n] = A_CLAIM_SWORD + legend
+                n += 1
+    return n
+
+
 cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nogil:
     """The ascending legal action ids of the row's player (0 at a chance node or the end)."""
     cdef int n = 0, seat = s[H_TO_MOVE], phase = s[H_PHASE], c, pile, i, j, key, legend, card, current
@@ -121,14 +149,15 @@ cdef int list_legal(const int32_t* s, const Rules* r, int32_t* out) noexcept nog
                         out[n] = A_REVEAL + pile * CELLS + c
                         n += 1
     elif phase == P_END_TURN:
-        if not s[H_CLAIMED]:
-            met = claimable(s, r, seat)
-            for legend in range(1, LEGENDS + 1):
-                if (met >> (legend - 1)) & 1:
-                    out[n] = A_CLAIM + legend
-                    n += 1
+        n = claim_options(s, r, seat, out)
         out[n] = A_END
         n += 1
+        if r.mode == OBJECTS:
+            n += tile_options(s, r, seat, out + n)
+    elif phase == P_TILE:
+        out[0] = A_TILE_TAKE
+        out[1] = A_TILE_REFUSE
+        n = 2
     elif phase == P_LEGEND_DISCARD:
         for legend in range(1, LEGENDS + 1):
             if s[ROW + legend]:
@@ -175,6 +204,8 @@ cdef void game_over(int32_t* s, const Rules* r) noexcept nogil:
     cdef int seat
     for seat in range(r.players):
         s[HIDDEN + seat] = 0
+    if r.mode == OBJECTS:
+        discard_territories(s, r)              # "all tiles that have not been revealed are discarded"
     s[H_PHASE] = P_OVER
 
 
@@ -182,6 +213,7 @@ cdef void next_player(int32_t* s, const Rules* r) noexcept nogil:
     s[H_TO_MOVE] = (s[H_TO_MOVE] + 1) % r.players
     s[H_TURN] += 1
     s[H_CLAIMED] = 0
+    s[H_PEEKS_USED] = 0
     s[H_PHASE] = P_CHOOSE
 
 
@@ -256,7 +288,8 @@ cdef void finish_turn(int32_t* s, const Rules* r) noexcept nogil:
 
 
 cdef void continue_end_turn(int32_t* s, const Rules* r) noexcept nogil:
-    if not s[H_CLAIMED] and claimable(s, r, s[H_TO_MOVE]):
+    cdef int32_t options[MAX_LEGAL]
+    if claim_options(s, r, s[H_TO_MOVE], options) or (r.mode == OBJECTS and tile_options(s, r, s[H_TO_MOVE], options)):
         s[H_PHASE] = P_END_TURN
     else:
         finish_turn(s, r)
@@ -297,9 +330,20 @@ cdef void enter_end_turn(int32_t* s, const Rules* r) noexcept nogil:
     continue_end_turn(s, r)
 
 
+cdef void after_placement(int32_t* s, const Rules* r) noexcept nogil:
+    if s[HIDDEN + s[H_TO_MOVE]] == 0:
+        if r.mode == SOLO:
+            end_age(s, r)
+        else:
+            game_over(s, r)
+    else:
+        enter_end_turn(s, r)
+
+
 cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
     """Play the legal ``action`` of the row's player (``_do_*`` of state.py)."""
     cdef int seat = s[H_TO_MOVE], phase = s[H_PHASE], i, j, card, pile, cell, reveal, other, source, corner
+    cdef int was_hidden
     cdef int cards[4]
     if phase == P_ARRANGE:
         start_cards(s, seat, cards)
@@ -334,25 +378,44 @@ cdef void apply_decision(int32_t* s, const Rules* r, int action) noexcept nogil:
         reveal = action >= A_REVEAL
         pile = (action - (A_REVEAL if reveal else A_PLACE)) // CELLS
         cell = (action - (A_REVEAL if reveal else A_PLACE)) % CELLS
+        was_hidden = (s[HIDDEN + seat] >> cell) & 1
         if reveal:
             push(s, pile, s[H_HOLD])
         else:
             push(s, pile, s[KINGDOMS + seat * CELLS + cell])
             s[KINGDOMS + seat * CELLS + cell] = s[H_HOLD]
+            if r.mode == OBJECTS and s[ACCORDS + seat * CELLS + cell] >= 0:   # AE-24: the Accord leaves with its Tribe
+                s[TDISC + s[ACCORDS + seat * CELLS + cell]] += 1
+                s[ACCORDS + seat * CELLS + cell] = -1
         s[HIDDEN + seat] &= ~(1 << cell)
         s[H_HOLD] = -1
         s[H_HOLD_FROM] = -1
         s[H_HOLD_PILE] = 0
-        if s[HIDDEN + seat] == 0:
-            if r.mode == SOLO:
-                end_age(s, r)
-            else:
-                game_over(s, r)
+        if r.mode == OBJECTS and was_hidden and s[TERR + seat * CELLS + cell] >= 0:
+            s[H_PENDING] = s[TERR + seat * CELLS + cell]
+            clear_slot(s, r, seat, cell)
+            s[H_PHASE] = P_TILE
         else:
-            enter_end_turn(s, r)
+            after_placement(s, r)
+    elif phase == P_TILE:
+        if action == A_TILE_TAKE:
+            s[OWNED + seat * 64 + s[H_PENDING]] += 1
+        else:
+            s[TDISC + s[H_PENDING]] += 1
+        s[H_PENDING] = -1
+        after_placement(s, r)
     elif phase == P_END_TURN:
         if action == A_END:
             finish_turn(s, r)
+        elif action > A_END:                     # Objects: a tile play
+            play_tile(s, r, seat, action)
+            continue_end_turn(s, r)
+        elif action > A_CLAIM_SWORD:             # Objects: a battle won with the Magic Sword
+            s[TDISC + take_owned(s, seat, T_SWORD)] += 1
+            s[H_CLAIMED] = 1
+            s[ROW + action - A_CLAIM_SWORD] = 0
+            s[HELD + seat * 16 + action - A_CLAIM_SWORD] = 1
+            refill_then(s, r, AFTER_END_TURN)
         elif r.mode == SOLO:
             s[H_CLAIMED] = 1
             s[WRITTEN + action - A_CLAIM] = 1
@@ -473,6 +536,8 @@ cdef int chance(int32_t* s, const Rules* r) noexcept nogil:
             s[H_PHASE] = P_ARRANGE
             s[H_TO_MOVE] = 0
         return C_CARD + card
+    if phase == P_TILES:
+        return C_TILE + deal_tile(s, r, draw_random(s, undealt_of_next(s)))
     card = draw_card(s, NULL)
     if phase == P_TERRITORIES:
         done = 1
@@ -486,7 +551,7 @@ cdef int chance(int32_t* s, const Rules* r) noexcept nogil:
                         done = 0
                     else:
                         return C_CARD + card
-        s[H_PHASE] = P_FIRST_DISCARD
+        s[H_PHASE] = P_TILES if r.mode == OBJECTS else P_FIRST_DISCARD
     elif phase == P_FIRST_DISCARD:
         pile = 0 if s[H_NDISC] == 0 else 1
         push(s, pile, card)
@@ -539,6 +604,8 @@ cdef void deal_row(int32_t* s, const Rules* r, uint64_t seed) noexcept nogil:
     s[H_HOLD] = -1
     s[H_HOLD_FROM] = -1
     s[H_PHASE] = P_LEGENDS
+    if r.mode == OBJECTS:
+        deal_objects(s, r)
     store_rng(s, stream_seed(seed, 0))
     settle(s, r, NULL)
 
@@ -546,10 +613,16 @@ cdef void deal_row(int32_t* s, const Rules* r, uint64_t seed) noexcept nogil:
 # -- checks of the Python-facing functions ------------------------------------------------------------------------
 cdef Rules rules_of(const int32_t[::1] config) except *:
     cdef Rules r
-    if config.shape[0] != 2 or not ((config[0] in (BASE, COOP) and 2 <= config[1] <= 4)
-                                    or (config[0] == SOLO and config[1] == 1)):
-        raise ValueError("config: expected (mode, players): mode 0 (base) or 1 (co-op) with 2-4 players, or 2 (solo) "
-                         f"with 1, got {list(config)}")
+    cdef int seat, i
+    if config.shape[0] < 2 or config.shape[0] != (50 if config[0] == OBJECTS else 2) \
+            or not ((config[0] in (BASE, COOP, OBJECTS) and 2 <= config[1] <= 4)
+                    or (config[0] == SOLO and config[1] == 1)):
+        raise ValueError("config: expected (mode, players): mode 0 (base), 1 (co-op) or 3 (Objects, then the 12 tile "
+                         f"kinds of each of 4 families) with 2-4 players, or 2 (solo) with 1, got {list(config)}")
+    for i in range(2, config.shape[0]):
+        if not 0 <= config[i] < TILE_KINDS:
+            raise ValueError(f"config[{i}]: expected a tile kind 0..{TILE_KINDS - 1}, got {config[i]}")
+        r.family[(i - 2) // TILE_KINDS][(i - 2) % TILE_KINDS] = config[i]
     r.mode = config[0]
     r.players = config[1]
     r.deck_players = 2 if r.mode == SOLO else r.players
@@ -558,23 +631,33 @@ cdef Rules rules_of(const int32_t[::1] config) except *:
     return r
 
 
+cdef inline bint valid_tiles(const int32_t* s) noexcept nogil:
+    """Objects: the words that hold a tile (an index into the tile blocks) hold -1 or a tile 0..63."""
+    cdef int i
+    for i in range(64):
+        if not (-1 <= s[TERR + i] < 64 and -1 <= s[ACCORDS + i] < 64 and -1 <= s[STAFFS + i] < 64):
+            return False
+    return True
+
+
 cdef inline bint valid_header(const int32_t* s) noexcept nogil:
     """The header words that index the kernel's tables are in range."""
     return 0 <= s[H_PHASE] < N_PHASES and 0 <= s[H_TO_MOVE] < 4 and 0 <= s[H_NDISC] <= DISC_CAP \
         and 0 <= s[H_NDISC + 1] <= DISC_CAP and -1 <= s[H_HOLD] < KINDS and -1 <= s[H_HOLD_FROM] <= 1 \
         and 0 <= s[H_HOLD_PILE] <= 1 and 0 <= s[H_AFTER] <= AFTER_COOP_NEXT and 0 <= s[H_AGE] <= 2 \
-        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2
+        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2 and -1 <= s[H_PENDING] < 64
 
 
-cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n) except *:
+cdef void check_rows(const int32_t[:, ::1] states, Py_ssize_t n, bint tiles=False) except *:
+    """Each row's header words (and with ``tiles``, Objects' tile words) are in range."""
     cdef Py_ssize_t i
     if states.shape[1] != STATE_LEN:
         raise ValueError(f"states: expected rows of {STATE_LEN} int32 words, got {states.shape[1]}")
     if n >= 0 and states.shape[0] != n:
         raise ValueError(f"states: expected {n} rows, got {states.shape[0]}")
     for i in range(states.shape[0]):
-        if not valid_header(&states[i, 0]):
-            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+        if not valid_header(&states[i, 0]) or (tiles and not valid_tiles(&states[i, 0])):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header or tile word out of range: phase "
                              f"{states[i, H_PHASE]}, to_move {states[i, H_TO_MOVE]}, hold {states[i, H_HOLD]})")
 
 
@@ -612,7 +695,7 @@ def legal_actions(const int32_t[:, ::1] states, const int32_t[::1] config, int32
     """``out[i, :counts[i]]``: the ascending legal actions of row ``i`` (``out`` at least ``MAX_LEGAL`` wide)."""
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(counts.shape[0], n, "counts")
     if out.shape[0] != n or out.shape[1] < MAX_LEGAL:
         raise ValueError(f"out: expected ({n}, >= {MAX_LEGAL})")
@@ -627,7 +710,7 @@ def legal_mask(const int32_t[:, ::1] states, const int32_t[::1] config, uint8_t[
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int k, count
     cdef int32_t listed[MAX_LEGAL]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     if out.shape[0] != n or out.shape[1] != NUM_ACTIONS:
         raise ValueError(f"out: expected ({n}, {NUM_ACTIONS})")
     with nogil:
@@ -644,7 +727,7 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] config, const 
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int count
     cdef int32_t listed[MAX_LEGAL]
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(uniforms.shape[0], n, "uniforms")
     check_length(out.shape[0], n, "out")
     for i in range(n):
@@ -673,7 +756,7 @@ def step(int32_t[:, ::1] states, const int32_t[::1] config, const int32_t[::1] a
     cdef Rules r = rules_of(config)
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int bad = -1, k
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(actions.shape[0], n, "actions")
     check_length(settled.shape[0], n, "settled")
     check_length(out_players.shape[0], n, "out_players")
@@ -703,7 +786,7 @@ def returns(const int32_t[:, ::1] states, const int32_t[::1] config, double[:, :
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int seat, legend, board, lowest, lost
     cdef const int32_t* s
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     if out.shape[0] != n or out.shape[1] != r.players:
         raise ValueError(f"out: expected ({n}, {r.players})")
     with nogil:
@@ -714,8 +797,11 @@ def returns(const int32_t[:, ::1] states, const int32_t[::1] config, double[:, :
                 continue
             lowest = 1 << 30
             for seat in range(r.players):
-                legends_met(s, seat, &board)
-                if r.mode == BASE:
+                if r.mode == OBJECTS:              # with its Accords and Staffs, Legends and Power Stones (AE-30)
+                    board = board_total(s, seat) + stones(s, seat)
+                else:
+                    legends_met(s, seat, &board)
+                if r.mode == BASE or r.mode == OBJECTS:
                     for legend in range(1, LEGENDS + 1):
                         board += LEGEND_POINTS[legend] * s[HELD + seat * 16 + legend]
                     out[i, seat] = board
@@ -742,16 +828,21 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
             float[:, :] hold, float[:, :] phase, float[:, :] to_move, float[:, :] seat, float[:, :] turn,
             float[:, :] flags, float[:, :] legends, float[:, :] legend_deck, float[:, :] held, float[:, :] box,
             float[:, :] legend_discard, float[:, :] wrote, float[:, :] age, float[:, :] age_rows, float[:, :] written,
-            float[:, :] age_scores, float[:, :] failed, float[:, :] pair, float[:, :] draws, float[:, :] mine):
+            float[:, :] age_scores, float[:, :] failed, float[:, :] pair, float[:, :] draws, float[:, :] territory,
+            float[:, :] accords, float[:, :] staffs, float[:, :] owned, float[:, :] tile_discard,
+            float[:, :] unrevealed, float[:, :] undealt, float[:, :] pending, float[:, :] peeks,
+            float[:, :] peeks_used, float[:, :] mine, float[:, :] peeked):
     """Fill each row's zeroed pieces (flattened per row: ``[n, size]``) of the observation by ``observers[i]``: the
     public pieces and that player's ``mine`` (``box``, ``legend_discard`` and ``wrote`` are written in co-op only,
-    ``age`` to ``draws`` in solo only: other modes may pass ``[n, 0]`` arrays)."""
+    ``age`` to ``draws`` in solo only, ``territory`` to ``peeks_used`` and the private ``peeked`` with Objects only:
+    other modes may pass ``[n, 0]`` arrays)."""
     cdef Rules r = rules_of(config)
+    cdef int t = TILE_KINDS * r.players, p = r.players
     cdef Py_ssize_t i, n = states.shape[0]
     cdef int q, c, card, k, d, depth, actor, deck = 20 * r.deck_players, length
     cdef double seen[10]
     cdef const int32_t* s
-    check_rows(states, -1)
+    check_rows(states, -1, r.mode == OBJECTS)
     check_length(observers.shape[0], n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
             or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \
@@ -760,7 +851,13 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
             or (r.mode == SOLO and (age.shape[1] != 3 or age_rows.shape[1] != 3 * LEGENDS
                                     or written.shape[1] != LEGENDS or age_scores.shape[1] != 3
                                     or failed.shape[1] != 1 or pair.shape[1] != 2 * (KINDS + 3)
-                                    or draws.shape[1] != 1)):
+                                    or draws.shape[1] != 1)) \
+            or (r.mode == OBJECTS and (territory.shape[1] != p * CELLS * (1 + t) or accords.shape[1] != p * CELLS * p
+                                       or staffs.shape[1] != p * CELLS * p or owned.shape[1] != p * t
+                                       or tile_discard.shape[1] != t or unrevealed.shape[1] != p
+                                       or undealt.shape[1] != p or pending.shape[1] != t + 1
+                                       or peeks.shape[1] != p * p * CELLS or peeks_used.shape[1] != 1
+                                       or peeked.shape[1] != p * CELLS * t)):
         raise ValueError("observe: expected n rows of this mode's and player count's pieces")
     for i in range(n):
         if not 0 <= observers[i] < r.players:
@@ -833,5 +930,8 @@ def observe(const int32_t[:, ::1] states, const int32_t[::1] config, const int32
                     pair[i, k * (KINDS + 3) + KINDS + s[PAIR + 2 * k + 1]] = 1
                     pair[i, k * (KINDS + 3) + KINDS + 2] = 1
                 draws[i, 0] = s[H_DRAWS]
+            if r.mode == OBJECTS:
+                observe_objects(s, &r, observers[i], i, territory, accords, staffs, owned, tile_discard, unrevealed,
+                                undealt, pending, peeks, peeks_used, peeked)
             for k in range(KINDS):
                 mine[i, k] = <float>(s[START + observers[i] * KINDS + k] * 0.25)

@@ -47,7 +47,7 @@ import numpy as np
 
 from solver.aetherya.cards import CARD_TYPES, deck_counts
 from solver.aetherya.state import A_TRAFFIC, C_TILE, PHASES, SOLO_DECK_PLAYERS, AetheryaState
-from solver.aetherya.tiles import FAMILY_SIZE, TILE_SLUGS, tile_family, tile_kind
+from solver.aetherya.tiles import FAMILY_SIZE, TILE_SLUGS, family_tiles, tile_family, tile_kind
 from solver.game import Game, Utility
 from solver.kernels import aetherya_step as kernel
 from solver.learning import ActionCodec, KernelRules, Piece
@@ -278,18 +278,24 @@ def fill_private(game: Game, state: AetheryaState, player: int, planes: dict[str
 
 
 # -- the batched environment: N rows of the step kernel ----------------------------------------------------------
-#: the modes the step kernel plays (``src/aetherya_step.pyx``: base and co-op at 2-4 players, the solo campaign), by
-#: its mode number; Objects stays on the batched environment's state rules (our states stepped one by one)
-KERNEL_MODES = ("base", "coop", "solo")
-#: the kernel's optional pieces (``observe``): co-op's, then solo's; a mode without them passes ``[n, 0]`` arrays
+#: the modes the step kernel plays (``src/aetherya_step.pyx``: base, co-op and Objects at 2-4 players, the solo
+#: campaign), by its mode number
+KERNEL_MODES = ("base", "coop", "solo", "objects")
+#: the kernel's optional pieces (``observe``): co-op's, solo's, then Objects'; a mode without them passes ``[n, 0]``
+#: arrays
 OPTIONAL_PIECES = ("box", "legend_discard", "wrote", "age", "age_rows", "written", "age_scores", "failed", "pair",
-                   "draws")
+                   "draws", "territory", "accords", "staffs", "owned", "tile_discard", "unrevealed", "undealt",
+                   "pending", "peeks", "peeks_used")
 _L = kernel.layout()
 
 
 def kernel_config(game: Game) -> np.ndarray:
-    """The step kernel's ``config``: ``(mode, players)``, mode 0 base, 1 co-op, 2 solo."""
-    return np.array([KERNEL_MODES.index(game.mode), game.num_players], dtype=np.int32)
+    """The step kernel's ``config``: ``(mode, players)``, mode 0 base, 1 co-op, 2 solo, 3 Objects; with Objects, the
+    12 tile kinds of each seat's family follow (4 seats; ``family_tiles``: seats beyond the file reuse its last)."""
+    config = [KERNEL_MODES.index(game.mode), game.num_players]
+    if game.mode == "objects":
+        config += [tile_kind(t) for seat in range(4) for t in family_tiles(game.families, seat)]
+    return np.array(config, dtype=np.int32)
 
 
 def _flags(row: np.ndarray, first: int) -> list[int]:
@@ -322,7 +328,27 @@ def state_of_row(game: Game, row: np.ndarray) -> AetheryaState:
     state.after_refill = AFTER_REFILL[int(row[_L["after"]])]
     if game.mode == "solo":
         _solo_of_row(state, row)
+    if game.mode == "objects":
+        _objects_of_row(state, row)
     return state
+
+
+def _tiles_of(row: np.ndarray, first: int) -> list[int]:
+    """The tiles (sorted, with their copies) of a block of 64 tile counts."""
+    return [tile for tile in range(64) for _ in range(int(row[first + tile]))]
+
+
+def _objects_of_row(state: AetheryaState, row: np.ndarray) -> None:
+    players = state.players
+    undealt = _tiles_of(row, _L["UNDEALT"])
+    state.undealt = [[t for t in undealt if t >> 4 == q] for q in range(players)]
+    state.owned = [_tiles_of(row, _L["OWNED"] + 64 * q) for q in range(players)]
+    for name, first in (("territory_tiles", "TERR"), ("accords", "ACCORDS"), ("staffs", "STAFFS")):
+        setattr(state, name, [row[_L[first] + 16 * q:_L[first] + 16 * (q + 1)].tolist() for q in range(players)])
+    state.face_up_tiles = row[_L["FACE_UP"]:_L["FACE_UP"] + players].tolist()
+    state.tile_discard, state.unrevealed = _tiles_of(row, _L["TDISC"]), _tiles_of(row, _L["UNREV"])
+    state.known = [[slot for slot in range(64) if row[_L["KNOWN"] + 64 * q + slot]] for q in range(players)]
+    state.pending_tile, state.peeks_used = int(row[_L["pending"]]), int(row[_L["peeks_used"]])
 
 
 def _solo_of_row(state: AetheryaState, row: np.ndarray) -> None:
@@ -336,7 +362,7 @@ def _solo_of_row(state: AetheryaState, row: np.ndarray) -> None:
 
 
 class AetheryaBatch(KernelRules):
-    """N Aetherya games (base, co-op or solo) as rows of the step kernel (``src/aetherya_step.pyx``,
+    """N Aetherya games (base, Objects, co-op or solo) as rows of the step kernel (``src/aetherya_step.pyx``,
     ``solver/openspiel/batched.py``): the deal of each seed, random legal actions, checks, steps and every chance
     event (the row's own splitmix64 stream), legal masks, returns and observations by the kernel, one call each."""
 
@@ -374,13 +400,12 @@ class AetheryaBatch(KernelRules):
         names = [p.name for p in public_pieces(self.game)[:14]]
         extra = [flat.get(name, self.optional) for name in OPTIONAL_PIECES]
         kernel.observe(self.states, self.rule_data, np.ascontiguousarray(players, dtype=np.int32),
-                       *(flat[name] for name in names), *extra, flat["mine"])
+                       *(flat[name] for name in names), *extra, flat["mine"], flat.get("peeked", self.optional))
 
     def state(self, slot: int) -> AetheryaState:
         return state_of_row(self.game, self.states[slot])
 
 
-def batch_rules(game: Game, n: int, redeal: bool = True) -> AetheryaBatch | None:
-    """The batched environment's rules: the step kernel's rows in base, co-op and solo; None (our states, one by
-    one) with Objects, which the kernel does not play."""
-    return AetheryaBatch(game, n) if game.mode in KERNEL_MODES else None
+def batch_rules(game: Game, n: int, redeal: bool = True) -> AetheryaBatch:
+    """The batched environment's rules: the step kernel's rows, in every mode."""
+    return AetheryaBatch(game, n)

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/aetherya_step.pyx``: N Aetherya games (base and co-op) stepped together.
+"""Pure-Python twin of ``src/aetherya_step.pyx`` (and ``aetherya_objects.pxd``): N Aetherya games stepped together.
 
 Same functions, same parameters, same results as the kernel (``tests/twins/test_aetherya_step.py`` checks it):
 the rules of ``solver/aetherya/state.py`` on int32 rows of ``STATE_LEN`` words, chance events drawn from each
@@ -12,7 +12,8 @@ import itertools
 
 import numpy as np
 
-from solver.twins.aetherya_score import score_one
+from solver.twins.aetherya_play import board_value
+from solver.twins.aetherya_score import connections, score_one
 from solver.twins.common import MASK64, SplitMix64, stream_seed
 
 # header words and blocks (the kernel's enum)
@@ -20,26 +21,35 @@ H_PHASE, H_TO_MOVE, H_TURN, H_HOLD, H_HOLD_FROM, H_HOLD_PILE, H_CLAIMED, H_AFTER
 H_PILE_KNOWN, H_WROTE, H_RNG_LO, H_RNG_HI, H_NDISC, H_AGE, H_FAILED = 8, 9, 10, 11, 12, 14, 15
 PILE, HIDDEN, KINGDOMS, START, ROW, DECK, HELD, BOX, LDISCARD, DISC = 16, 26, 30, 94, 134, 150, 166, 230, 246, 262
 DISC_CAP = 80
-H_DRAWS, H_NPAIR, PAIR, H_NSCORES, AGE_SCORES, SROW, WRITTEN, STATE_LEN = 424, 425, 426, 430, 431, 434, 450, 466
-BASE, COOP, SOLO = 0, 1, 2
-P_LEGENDS, P_START, P_ARRANGE, P_TERRITORIES, P_FIRST_DISCARD, P_SWAP, P_CHOOSE, P_DRAW = 0, 1, 2, 3, 5, 6, 7, 8
-P_KEEP, P_PLACE, P_END_TURN, P_REFILL, P_REFORM, P_LEGEND_DISCARD, P_BLOCK = 9, 10, 12, 13, 14, 15, 16
-P_OVER, N_PHASES = 17, 18
-CHANCE_PHASES = (P_LEGENDS, P_START, P_TERRITORIES, P_FIRST_DISCARD, P_DRAW, P_REFILL, P_REFORM)
+H_DRAWS, H_NPAIR, PAIR, H_NSCORES, AGE_SCORES, SROW, WRITTEN = 424, 425, 426, 430, 431, 434, 450
+# Objects and Characters: a tile is family * 16 + kind; blocks indexed by tile hold counts
+H_PENDING, H_PEEKS_USED, TERR, FACE_UP, ACCORDS, STAFFS, OWNED = 466, 467, 468, 532, 536, 600, 664
+TDISC, UNREV, UNDEALT, KNOWN, STATE_LEN = 920, 984, 1048, 1112, 1368
+BASE, COOP, SOLO, OBJECTS = 0, 1, 2, 3
+P_LEGENDS, P_START, P_ARRANGE, P_TERRITORIES, P_TILES, P_FIRST_DISCARD, P_SWAP, P_CHOOSE = 0, 1, 2, 3, 4, 5, 6, 7
+P_DRAW, P_KEEP, P_PLACE, P_TILE, P_END_TURN, P_REFILL, P_REFORM, P_LEGEND_DISCARD = 8, 9, 10, 11, 12, 13, 14, 15
+P_BLOCK, P_OVER, N_PHASES = 16, 17, 18
+CHANCE_PHASES = (P_LEGENDS, P_START, P_TERRITORIES, P_TILES, P_FIRST_DISCARD, P_DRAW, P_REFILL, P_REFORM)
 AFTER_NOTHING, AFTER_END_TURN, AFTER_FINISH, AFTER_COOP_NEXT = range(4)
 A_TAKE, A_DRAW, A_DRAW2, A_TAKE_DRAW, A_PLACE, A_REVEAL, A_KEEP, A_CLAIM, A_END = 0, 2, 3, 4, 10, 42, 80, 99, 131
+A_TILE_TAKE, A_TILE_REFUSE, A_CLAIM_SWORD = 90, 91, 114
 A_ARRANGE, A_BLOCK, A_NOSWAP, A_SWAP, A_LDISCARD = 140, 170, 180, 200, 440
-C_CARD, C_LEGEND = 2000, 2100
-NUM_ACTIONS, KINDS, CELLS, LEGENDS, MAX_LEGAL, MAX_DRAWS = 1456, 10, 16, 15, 72, 64
+A_ACCORD, A_STAFF, A_HAMMER, A_GRIFFIN, A_PEEK, A_THIEF, A_TRAFFIC = 500, 520, 600, 900, 1000, 1100, 1200
+C_CARD, C_LEGEND, C_TILE = 2000, 2100, 2200
+T_ACCORD, T_STAFF, T_SWORD, T_GRIFFIN, T_HAMMER, T_PALANTIR, T_STONE1 = range(7)
+T_STONE4, T_TRAFFICKER, T_THIEF, TILE_KINDS = 9, 10, 11, 12
+STONE_KINDS = range(T_STONE1, T_STONE4 + 1)
+NUM_ACTIONS, KINDS, CELLS, LEGENDS, MAX_LEGAL, MAX_DRAWS = 1456, 10, 16, 15, 512, 128
 CHANCE, TERMINAL = -1, -4
 CENTRE = (5, 6, 9, 10)
 RING = (0, 1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 15)
 LEGEND_POINTS = (0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4)
 PERMS = tuple(itertools.permutations(range(4)))
-ROW_TARGET = ((8, 8, 8, 8, 8), (0, 0, 4, 3, 2), (0, 4, 0, 0, 0))
+ROW_TARGET = ((8, 8, 8, 8, 8), (0, 0, 4, 3, 2), (0, 4, 0, 0, 0), (8, 8, 8, 8, 8))
 SOLO_ROWS = (4, 5, 6)
 BLOCKS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
-UNEXPLORED = 10
+UNEXPLORED, HUMANS, ELVES, DWARVES, GOBLINS, DRAGON = 10, 4, 5, 6, 7, 8
+BATTLES = {8: (GOBLINS, HUMANS), 9: (GOBLINS, ELVES), 10: (GOBLINS, DWARVES), 11: (ELVES, DWARVES)}
 
 
 def state_len() -> int:
@@ -57,15 +67,23 @@ def layout() -> dict[str, int]:
             "HIDDEN": HIDDEN, "KINGDOMS": KINGDOMS, "START": START, "ROW": ROW, "DECK": DECK, "HELD": HELD,
             "BOX": BOX, "LDISCARD": LDISCARD, "DISC": DISC, "DISC_CAP": DISC_CAP, "age": H_AGE, "failed": H_FAILED,
             "draws": H_DRAWS, "n_pair": H_NPAIR, "PAIR": PAIR, "n_scores": H_NSCORES, "AGE_SCORES": AGE_SCORES,
-            "SROW": SROW, "WRITTEN": WRITTEN}
+            "SROW": SROW, "WRITTEN": WRITTEN, "pending": H_PENDING, "peeks_used": H_PEEKS_USED, "TERR": TERR,
+            "FACE_UP": FACE_UP, "ACCORDS": ACCORDS, "STAFFS": STAFFS, "OWNED": OWNED, "TDISC": TDISC, "UNREV": UNREV,
+            "UNDEALT": UNDEALT, "KNOWN": KNOWN}
 
 
 class Rules:
     def __init__(self, config: np.ndarray) -> None:
-        if len(config) != 2 or not ((config[0] in (BASE, COOP) and 2 <= config[1] <= 4)
-                                    or (config[0] == SOLO and config[1] == 1)):
-            raise ValueError("config: expected (mode, players): mode 0 (base) or 1 (co-op) with 2-4 players, or 2 "
-                             f"(solo) with 1, got {list(config)}")
+        if len(config) < 2 or len(config) != (50 if config[0] == OBJECTS else 2) \
+                or not ((config[0] in (BASE, COOP, OBJECTS) and 2 <= config[1] <= 4)
+                        or (config[0] == SOLO and config[1] == 1)):
+            raise ValueError("config: expected (mode, players): mode 0 (base), 1 (co-op) or 3 (Objects, then the 12 "
+                             "tile kinds of each of 4 families) with 2-4 players, or 2 (solo) with 1, got "
+                             f"{list(config)}")
+        for i in range(2, len(config)):
+            if not 0 <= config[i] < TILE_KINDS:
+                raise ValueError(f"config[{i}]: expected a tile kind 0..{TILE_KINDS - 1}, got {config[i]}")
+        self.family = [[int(k) for k in config[2 + 12 * f:14 + 12 * f]] for f in range(4)]
         self.mode, self.players = int(config[0]), int(config[1])
         self.deck_players = 2 if self.mode == SOLO else self.players
         self.piles = 2 if self.mode == COOP else 1
@@ -91,12 +109,16 @@ def current_player(s: list[int]) -> int:
     return CHANCE if s[H_PHASE] in CHANCE_PHASES else s[H_TO_MOVE]
 
 
+def board_codes(s: list[int], seat: int) -> list[int]:
+    """The seat's 16 board codes: face-down and empty cells unexplored."""
+    hidden = s[HIDDEN + seat]
+    return [UNEXPLORED if s[KINGDOMS + seat * CELLS + c] < 0 or hidden >> c & 1 else s[KINGDOMS + seat * CELLS + c]
+            for c in range(CELLS)]
+
+
 def legends_met(s: list[int], seat: int) -> tuple[int, int]:
     """(bit n - 1 set when the seat's kingdom meets Legend n, its board total)."""
-    hidden = s[HIDDEN + seat]
-    cards = [UNEXPLORED if s[KINGDOMS + seat * CELLS + c] < 0 or hidden >> c & 1 else s[KINGDOMS + seat * CELLS + c]
-             for c in range(CELLS)]
-    scored = score_one(cards)
+    scored = score_one(board_codes(s, seat))
     return scored[7], scored[6]
 
 
@@ -132,7 +154,201 @@ def _start_cards(s: list[int], seat: int) -> list[int]:
     return [k for k in range(KINDS) for _ in range(s[START + seat * KINDS + k])]
 
 
+# -- Objects and Characters (aetherya_objects.pxd) ----------------------------------------------------------------
+def tile_index(tile: int) -> int:
+    return (tile >> 4) * TILE_KINDS + (tile & 15)
+
+
+def owned_kind(s: list[int], seat: int, kind: int) -> int:
+    return sum(s[OWNED + seat * 64 + family * 16 + kind] for family in range(4))
+
+
+def take_owned(s: list[int], seat: int, kind: int) -> int:
+    """Remove and return the seat's tile of ``kind``, the lowest family first."""
+    family = next(f for f in range(4) if s[OWNED + seat * 64 + f * 16 + kind] > 0)
+    s[OWNED + seat * 64 + family * 16 + kind] -= 1
+    return family * 16 + kind
+
+
+def clear_slot(s: list[int], r: Rules, seat: int, cell: int) -> None:
+    s[TERR + seat * CELLS + cell] = -1
+    s[FACE_UP + seat] &= ~(1 << cell)
+    for p in range(r.players):
+        s[KNOWN + p * 64 + seat * CELLS + cell] = 0
+
+
+def tile_cells(s: list[int], first: int) -> int:
+    return sum(1 << c for c in range(CELLS) if s[first + c] >= 0)
+
+
+def stones(s: list[int], seat: int) -> int:
+    return sum((kind - T_STONE1 + 1) * owned_kind(s, seat, kind) for kind in STONE_KINDS) % 10
+
+
+def board_total(s: list[int], seat: int) -> int:
+    return board_value(np.array(board_codes(s, seat)), tile_cells(s, ACCORDS + seat * CELLS),
+                       tile_cells(s, STAFFS + seat * CELLS))
+
+
+def sword_battles(s: list[int], seat: int) -> int:
+    """Bit n - 1: battle Legend n is winnable with the Magic Sword (AE-26)."""
+    k = board_codes(s, seat)
+    conn = connections(k)
+    return sum(1 << (n - 1) for n, (a, b) in BATTLES.items()
+               if any(k[c] == a and any(conn[c] >> x & 1 and k[x] == b for x in range(CELLS)) for c in range(CELLS)))
+
+
+def open_slot(s: list[int], q: int, c: int) -> bool:
+    return s[TERR + q * CELLS + c] >= 0 and not s[FACE_UP + q] >> c & 1
+
+
+def tile_options(s: list[int], r: Rules, seat: int) -> list[int]:
+    """The tile plays open at the end of the seat's turn, ascending."""
+    k, hidden, out = board_codes(s, seat), s[HIDDEN + seat], []
+    conn = connections(k)
+    slots = [(q, c) for q in range(r.players) for c in range(CELLS) if open_slot(s, q, c)]
+    if owned_kind(s, seat, T_ACCORD):
+        out += [A_ACCORD + c for c in range(CELLS) if HUMANS <= k[c] <= GOBLINS and s[ACCORDS + seat * CELLS + c] < 0]
+    if owned_kind(s, seat, T_STAFF):
+        staffs = tile_cells(s, STAFFS + seat * CELLS)
+        out += [A_STAFF + c for c in range(CELLS) if k[c] == DRAGON and not staffs >> c & 1
+                and all(sum(1 for x in range(CELLS) if conn[c] >> x & 1 and k[x] == tribe) < 2
+                        for tribe in (HUMANS, ELVES, DWARVES))]
+    if owned_kind(s, seat, T_HAMMER):
+        cards = s[KINGDOMS + seat * CELLS:KINGDOMS + (seat + 1) * CELLS]
+        out += [A_HAMMER + a * CELLS + b for a in range(CELLS) for b in range(a + 1, CELLS)
+                if not (hidden >> a & 1 or hidden >> b & 1) and cards[a] != cards[b]]
+    if owned_kind(s, seat, T_GRIFFIN):
+        out += [A_GRIFFIN + q * CELLS + c for q, c in slots]
+    if owned_kind(s, seat, T_PALANTIR) > s[H_PEEKS_USED]:
+        out += [A_PEEK + q * CELLS + c for q, c in slots if not s[KNOWN + seat * 64 + q * CELLS + c]]
+    others = [q for q in range(r.players) if q != seat]
+    if owned_kind(s, seat, T_THIEF):
+        out += [A_THIEF + q * CELLS + kind for q in others for kind in range(TILE_KINDS)
+                if kind not in (T_GRIFFIN, T_TRAFFICKER, T_THIEF) and owned_kind(s, q, kind)]
+    if owned_kind(s, seat, T_TRAFFICKER):
+        mine = [stone for stone in range(4) if owned_kind(s, seat, T_STONE1 + stone)]
+        out += [A_TRAFFIC + q * 64 + stone * CELLS + kind for q in others for stone in mine
+                for kind in range(TILE_KINDS) if kind not in STONE_KINDS and owned_kind(s, q, kind)]
+    return out
+
+
+def play_tile(s: list[int], r: Rules, seat: int, action: int) -> None:
+    if action < A_STAFF:
+        s[ACCORDS + seat * CELLS + action - A_ACCORD] = take_owned(s, seat, T_ACCORD)
+    elif action < A_HAMMER:
+        s[STAFFS + seat * CELLS + action - A_STAFF] = take_owned(s, seat, T_STAFF)
+    elif action < A_GRIFFIN:
+        a, b = divmod(action - A_HAMMER, CELLS)
+        s[TDISC + take_owned(s, seat, T_HAMMER)] += 1
+        for first in (KINGDOMS, ACCORDS, STAFFS):  # AE-28: tiles on the cards move with them
+            at = first + seat * CELLS
+            s[at + a], s[at + b] = s[at + b], s[at + a]
+    elif action < A_PEEK:
+        q, cell = divmod(action - A_GRIFFIN, CELLS)
+        taken = s[TERR + q * CELLS + cell]
+        griffin = take_owned(s, seat, T_GRIFFIN)
+        clear_slot(s, r, q, cell)
+        s[TERR + q * CELLS + cell] = griffin
+        s[FACE_UP + q] |= 1 << cell
+        s[OWNED + seat * 64 + taken] += 1
+    elif action < A_THIEF:
+        s[KNOWN + seat * 64 + action - A_PEEK] = 1
+        s[H_PEEKS_USED] += 1
+    elif action < A_TRAFFIC:
+        q, kind = divmod(action - A_THIEF, CELLS)
+        s[TDISC + take_owned(s, seat, T_THIEF)] += 1
+        s[OWNED + seat * 64 + take_owned(s, q, kind)] += 1
+    else:
+        q, rest = divmod(action - A_TRAFFIC, 64)
+        stone, kind = divmod(rest, CELLS)
+        s[TDISC + take_owned(s, seat, T_TRAFFICKER)] += 1
+        given = take_owned(s, seat, T_STONE1 + stone)
+        s[OWNED + seat * 64 + take_owned(s, q, kind)] += 1
+        s[OWNED + q * 64 + given] += 1
+
+
+def undealt_of(s: list[int], seat: int) -> int:
+    return sum(s[UNDEALT + seat * 16:UNDEALT + seat * 16 + TILE_KINDS])
+
+
+def deal_tile(s: list[int], r: Rules, x: int) -> int:
+    """Deal the next tile (``x`` below the seat's undealt tiles) onto the seat's first ring territory without one."""
+    seat = next(q for q in range(4) if undealt_of(s, q))
+    for kind in range(TILE_KINDS):
+        if x < s[UNDEALT + seat * 16 + kind]:
+            break
+        x -= s[UNDEALT + seat * 16 + kind]
+    s[UNDEALT + seat * 16 + kind] -= 1
+    cell = next(c for c in RING if s[TERR + seat * CELLS + c] < 0)
+    s[TERR + seat * CELLS + cell] = seat * 16 + kind
+    if not any(s[UNDEALT:UNDEALT + 64]):
+        s[H_PHASE] = P_FIRST_DISCARD
+    return kind
+
+
+def discard_territories(s: list[int], r: Rules) -> None:
+    for seat in range(r.players):
+        for cell in range(CELLS):
+            tile = s[TERR + seat * CELLS + cell]
+            if tile >= 0:
+                s[(TDISC if s[FACE_UP + seat] >> cell & 1 else UNREV) + tile] += 1
+                clear_slot(s, r, seat, cell)
+
+
+def deal_objects(s: list[int], r: Rules) -> None:
+    s[H_PENDING] = -1
+    for first in (TERR, ACCORDS, STAFFS):
+        s[first:first + 64] = [-1] * 64
+    for seat in range(r.players):
+        for kind in r.family[seat]:
+            s[UNDEALT + seat * 16 + kind] += 1
+
+
+def observe_objects(s: list[int], r: Rules, observer: int, i: int, territory, accords, staffs, owned, tile_discard,
+                    unrevealed, undealt, pending, peeks, peeks_used, peeked) -> None:
+    p, t = r.players, TILE_KINDS * r.players
+    for q in range(p):
+        for c in range(CELLS):
+            tile, at = s[TERR + q * CELLS + c], q * CELLS + c
+            if tile >= 0:
+                territory[i, at * (1 + t) + (1 + tile_index(tile) if s[FACE_UP + q] >> c & 1 else 0)] = 1
+            if s[ACCORDS + at] >= 0:
+                accords[i, at * p + (s[ACCORDS + at] >> 4)] = 1
+            if s[STAFFS + at] >= 0:
+                staffs[i, at * p + (s[STAFFS + at] >> 4)] = 1
+        for tile in range(64):
+            if s[OWNED + q * 64 + tile]:
+                owned[i, q * t + tile_index(tile)] = 1
+        undealt[i, q] = undealt_of(s, q) / 12.0
+        for slot in range(64):
+            if s[KNOWN + q * 64 + slot]:
+                peeks[i, q * p * CELLS + slot] = 1
+    for tile in range(64):
+        if s[TDISC + tile]:
+            tile_discard[i, tile_index(tile)] = 1
+        for _ in range(s[UNREV + tile]):
+            unrevealed[i, tile >> 4] += 1 / 12
+    pending[i, tile_index(s[H_PENDING]) if s[H_PENDING] >= 0 else t] = 1
+    peeks_used[i, 0] = s[H_PEEKS_USED]
+    for slot in range(64):
+        if s[KNOWN + observer * 64 + slot] and s[TERR + slot] >= 0:
+            peeked[i, slot * t + tile_index(s[TERR + slot])] = 1
+
+
 # -- legal actions ------------------------------------------------------------------------------------------------
+def claim_options(s: list[int], r: Rules, seat: int) -> list[int]:
+    """The claims open at the end of the seat's turn: the Legends met, then (Objects) the battles won with a Sword."""
+    if s[H_CLAIMED]:
+        return []
+    met = claimable(s, r, seat)
+    out = [A_CLAIM + n for n in range(1, LEGENDS + 1) if met >> (n - 1) & 1]
+    if r.mode == OBJECTS and owned_kind(s, seat, T_SWORD):
+        battles = sword_battles(s, seat) & ~met
+        out += [A_CLAIM_SWORD + n for n in range(8, 12) if battles >> (n - 1) & 1 and s[ROW + n]]
+    return out
+
+
 def list_legal(s: list[int], r: Rules) -> list[int]:
     seat, phase, out = s[H_TO_MOVE], s[H_PHASE], []
     if phase == P_ARRANGE:
@@ -163,10 +379,9 @@ def list_legal(s: list[int], r: Rules) -> list[int]:
         if s[H_HOLD_FROM] == 1:
             out += [A_REVEAL + pile * CELLS + c for pile in range(r.piles) for c in range(CELLS) if hidden >> c & 1]
     elif phase == P_END_TURN:
-        if not s[H_CLAIMED]:
-            met = claimable(s, r, seat)
-            out = [A_CLAIM + n for n in range(1, LEGENDS + 1) if met >> (n - 1) & 1]
-        out.append(A_END)
+        out = claim_options(s, r, seat) + [A_END] + (tile_options(s, r, seat) if r.mode == OBJECTS else [])
+    elif phase == P_TILE:
+        out = [A_TILE_TAKE, A_TILE_REFUSE]
     elif phase == P_LEGEND_DISCARD:
         out = [A_LDISCARD + n for n in range(1, LEGENDS + 1) if s[ROW + n]]
     elif phase == P_KEEP:
@@ -196,6 +411,8 @@ def pop(s: list[int], pile: int) -> int:
 def game_over(s: list[int], r: Rules) -> None:
     for seat in range(r.players):
         s[HIDDEN + seat] = 0
+    if r.mode == OBJECTS:
+        discard_territories(s, r)
     s[H_PHASE] = P_OVER
 
 
@@ -203,6 +420,7 @@ def next_player(s: list[int], r: Rules) -> None:
     s[H_TO_MOVE] = (s[H_TO_MOVE] + 1) % r.players
     s[H_TURN] += 1
     s[H_CLAIMED] = 0
+    s[H_PEEKS_USED] = 0
     s[H_PHASE] = P_CHOOSE
 
 
@@ -267,7 +485,8 @@ def finish_turn(s: list[int], r: Rules) -> None:
 
 
 def continue_end_turn(s: list[int], r: Rules) -> None:
-    if not s[H_CLAIMED] and claimable(s, r, s[H_TO_MOVE]):
+    seat = s[H_TO_MOVE]
+    if claim_options(s, r, seat) or (r.mode == OBJECTS and tile_options(s, r, seat)):
         s[H_PHASE] = P_END_TURN
     else:
         finish_turn(s, r)
@@ -304,6 +523,13 @@ def enter_end_turn(s: list[int], r: Rules) -> None:
     continue_end_turn(s, r)
 
 
+def after_placement(s: list[int], r: Rules) -> None:
+    if s[HIDDEN + s[H_TO_MOVE]] == 0:
+        (end_age if r.mode == SOLO else game_over)(s, r)
+    else:
+        enter_end_turn(s, r)
+
+
 def apply_decision(s: list[int], r: Rules, action: int) -> None:
     seat, phase = s[H_TO_MOVE], s[H_PHASE]
     if phase == P_ARRANGE:
@@ -330,20 +556,39 @@ def apply_decision(s: list[int], r: Rules, action: int) -> None:
     elif phase == P_PLACE:
         reveal = action >= A_REVEAL
         pile, cell = divmod(action - (A_REVEAL if reveal else A_PLACE), CELLS)
+        was_hidden = s[HIDDEN + seat] >> cell & 1
         if reveal:
             push(s, pile, s[H_HOLD])
         else:
             push(s, pile, s[KINGDOMS + seat * CELLS + cell])
             s[KINGDOMS + seat * CELLS + cell] = s[H_HOLD]
+            if r.mode == OBJECTS and s[ACCORDS + seat * CELLS + cell] >= 0:  # AE-24: the Accord leaves with its Tribe
+                s[TDISC + s[ACCORDS + seat * CELLS + cell]] += 1
+                s[ACCORDS + seat * CELLS + cell] = -1
         s[HIDDEN + seat] &= ~(1 << cell)
         s[H_HOLD], s[H_HOLD_FROM], s[H_HOLD_PILE] = -1, -1, 0
-        if s[HIDDEN + seat] == 0:
-            (end_age if r.mode == SOLO else game_over)(s, r)
+        if r.mode == OBJECTS and was_hidden and s[TERR + seat * CELLS + cell] >= 0:
+            s[H_PENDING] = s[TERR + seat * CELLS + cell]
+            clear_slot(s, r, seat, cell)
+            s[H_PHASE] = P_TILE
         else:
-            enter_end_turn(s, r)
+            after_placement(s, r)
+    elif phase == P_TILE:
+        s[(OWNED + seat * 64 if action == A_TILE_TAKE else TDISC) + s[H_PENDING]] += 1
+        s[H_PENDING] = -1
+        after_placement(s, r)
     elif phase == P_END_TURN:
         if action == A_END:
             finish_turn(s, r)
+        elif action > A_END:
+            play_tile(s, r, seat, action)
+            continue_end_turn(s, r)
+        elif action > A_CLAIM_SWORD:
+            s[TDISC + take_owned(s, seat, T_SWORD)] += 1
+            s[H_CLAIMED] = 1
+            s[ROW + action - A_CLAIM_SWORD] = 0
+            s[HELD + seat * 16 + action - A_CLAIM_SWORD] = 1
+            refill_then(s, r, AFTER_END_TURN)
         elif r.mode == SOLO:
             s[H_CLAIMED] = 1
             s[WRITTEN + action - A_CLAIM] = 1
@@ -430,6 +675,9 @@ def chance(s: list[int], r: Rules) -> int:
         if seat == r.players - 1 and sum(s[START + seat * KINDS:START + (seat + 1) * KINDS]) == 4:
             s[H_PHASE], s[H_TO_MOVE] = P_ARRANGE, 0
         return C_CARD + card
+    if phase == P_TILES:
+        seat = next(q for q in range(4) if undealt_of(s, q))
+        return C_TILE + deal_tile(s, r, draw_random(s, undealt_of(s, seat)))
     card = draw_card(s, None)
     if phase == P_TERRITORIES:
         empty = [(q, c) for q in range(r.players) for c in RING if s[KINGDOMS + q * CELLS + c] < 0]
@@ -437,7 +685,7 @@ def chance(s: list[int], r: Rules) -> int:
         s[KINGDOMS + q * CELLS + c] = card
         s[HIDDEN + q] |= 1 << c
         if len(empty) == 1:
-            s[H_PHASE] = P_FIRST_DISCARD
+            s[H_PHASE] = P_TILES if r.mode == OBJECTS else P_FIRST_DISCARD
     elif phase == P_FIRST_DISCARD:
         pile = 0 if s[H_NDISC] == 0 else 1
         push(s, pile, card)
@@ -471,6 +719,8 @@ def deal_row(r: Rules, seed: int) -> list[int]:
     s[KINGDOMS:KINGDOMS + 64] = [-1] * 64
     s[DECK + 1:DECK + 16] = [1] * LEGENDS
     s[H_HOLD], s[H_HOLD_FROM], s[H_PHASE] = -1, -1, P_LEGENDS
+    if r.mode == OBJECTS:
+        deal_objects(s, r)
     store_rng(s, stream_seed(int(seed) & MASK64, 0))
     settle(s, r)
     return s
@@ -481,15 +731,19 @@ def valid_header(s: np.ndarray) -> bool:
     return 0 <= s[H_PHASE] < N_PHASES and 0 <= s[H_TO_MOVE] < 4 and 0 <= s[H_NDISC] <= DISC_CAP \
         and 0 <= s[H_NDISC + 1] <= DISC_CAP and -1 <= s[H_HOLD] < KINDS and -1 <= s[H_HOLD_FROM] <= 1 \
         and 0 <= s[H_HOLD_PILE] <= 1 and 0 <= s[H_AFTER] <= AFTER_COOP_NEXT and 0 <= s[H_AGE] <= 2 \
-        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2
+        and 0 <= s[H_NPAIR] <= 2 and 0 <= s[H_NSCORES] <= 3 and 0 <= s[H_DRAWS] <= 2 and -1 <= s[H_PENDING] < 64
 
 
-def check_rows(states: np.ndarray) -> None:
+def valid_tiles(s: np.ndarray) -> bool:
+    return all(-1 <= s[first + i] < 64 for first in (TERR, ACCORDS, STAFFS) for i in range(64))
+
+
+def check_rows(states: np.ndarray, tiles: bool = False) -> None:
     if states.shape[1] != STATE_LEN:
         raise ValueError(f"states: expected rows of {STATE_LEN} int32 words, got {states.shape[1]}")
     for i, s in enumerate(states):
-        if not valid_header(s):
-            raise ValueError(f"states[{i}]: not a row of this kernel (a header word out of range: phase "
+        if not valid_header(s) or (tiles and not valid_tiles(s)):
+            raise ValueError(f"states[{i}]: not a row of this kernel (a header or tile word out of range: phase "
                              f"{s[H_PHASE]}, to_move {s[H_TO_MOVE]}, hold {s[H_HOLD]})")
 
 
@@ -519,7 +773,7 @@ def players(states: np.ndarray, out: np.ndarray) -> None:
 
 def legal_actions(states: np.ndarray, config: np.ndarray, out: np.ndarray, counts: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(counts), len(states), "counts")
     if out.shape[0] != len(states) or out.shape[1] < MAX_LEGAL:
         raise ValueError(f"out: expected ({len(states)}, >= {MAX_LEGAL})")
@@ -531,7 +785,7 @@ def legal_actions(states: np.ndarray, config: np.ndarray, out: np.ndarray, count
 
 def legal_mask(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     if out.shape != (len(states), NUM_ACTIONS):
         raise ValueError(f"out: expected ({len(states)}, {NUM_ACTIONS})")
     for i, s in enumerate(states):
@@ -540,7 +794,7 @@ def legal_mask(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
 
 def random_legal(states: np.ndarray, config: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(uniforms), len(states), "uniforms")
     check_length(len(out), len(states), "out")
     for i, u in enumerate(uniforms):
@@ -554,7 +808,7 @@ def random_legal(states: np.ndarray, config: np.ndarray, uniforms: np.ndarray, o
 def step(states: np.ndarray, config: np.ndarray, actions: np.ndarray, settled: np.ndarray, drawn: np.ndarray,
          out_players: np.ndarray) -> int:
     r, n = Rules(config), len(states)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     for got, name in ((len(actions), "actions"), (len(settled), "settled"), (len(out_players), "out_players")):
         check_length(got, n, name)
     if drawn.shape != (n, MAX_DRAWS):
@@ -574,7 +828,7 @@ def step(states: np.ndarray, config: np.ndarray, actions: np.ndarray, settled: n
 
 def returns(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
     r = Rules(config)
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     if out.shape != (len(states), r.players):
         raise ValueError(f"out: expected ({len(states)}, {r.players})")
     for i, row in enumerate(states):
@@ -582,8 +836,9 @@ def returns(states: np.ndarray, config: np.ndarray, out: np.ndarray) -> None:
         if r.mode == SOLO:
             out[i, 0] = 0 if s[H_FAILED] else sum(s[AGE_SCORES:AGE_SCORES + s[H_NSCORES]])
             continue
-        boards = [legends_met(s, seat)[1] for seat in range(r.players)]
-        if r.mode == BASE:
+        boards = [board_total(s, seat) + stones(s, seat) if r.mode == OBJECTS else legends_met(s, seat)[1]
+                  for seat in range(r.players)]
+        if r.mode in (BASE, OBJECTS):
             out[i] = [boards[q] + sum(LEGEND_POINTS[n] * s[HELD + q * 16 + n] for n in range(1, LEGENDS + 1))
                       for q in range(r.players)]
         else:
@@ -598,17 +853,24 @@ def _legend_plane(s: list[int], first: int, plane: np.ndarray, i: int, offset: i
 
 def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingdoms, discard, pile, unseen, start,
             hold, phase, to_move, seat, turn, flags, legends, legend_deck, held, box, legend_discard, wrote, age,
-            age_rows, written, age_scores, failed, pair, draws, mine) -> None:
+            age_rows, written, age_scores, failed, pair, draws, territory, accords, staffs, owned, tile_discard,
+            unrevealed, undealt, pending, peeks, peeks_used, mine, peeked) -> None:
     r, n = Rules(config), len(states)
+    p, t = r.players, TILE_KINDS * r.players
     deck = 20 * r.deck_players
-    check_rows(states)
+    check_rows(states, r.mode == OBJECTS)
     check_length(len(observers), n, "observers")
     if kingdoms.shape[0] != n or kingdoms.shape[1] != r.players * CELLS * (KINDS + 2) \
             or discard.shape[1] != r.piles * deck * KINDS or mine.shape[0] != n \
             or (r.mode == COOP and (box.shape[1], legend_discard.shape[1], wrote.shape[1]) != (LEGENDS, LEGENDS, 1)) \
             or (r.mode == SOLO and (age.shape[1], age_rows.shape[1], written.shape[1], age_scores.shape[1],
                                     failed.shape[1], pair.shape[1], draws.shape[1])
-                != (3, 3 * LEGENDS, LEGENDS, 3, 1, 2 * (KINDS + 3), 1)):
+                != (3, 3 * LEGENDS, LEGENDS, 3, 1, 2 * (KINDS + 3), 1)) \
+            or (r.mode == OBJECTS and (territory.shape[1], accords.shape[1], staffs.shape[1], owned.shape[1],
+                                       tile_discard.shape[1], unrevealed.shape[1], undealt.shape[1], pending.shape[1],
+                                       peeks.shape[1], peeks_used.shape[1], peeked.shape[1])
+                != (p * CELLS * (1 + t), p * CELLS * p, p * CELLS * p, p * t, t, p, p, t + 1, p * p * CELLS, 1,
+                    p * CELLS * t)):
         raise ValueError("observe: expected n rows of this mode's and player count's pieces")
     for i, who in enumerate(observers):
         if not 0 <= who < r.players:
@@ -666,6 +928,9 @@ def observe(states: np.ndarray, config: np.ndarray, observers: np.ndarray, kingd
             wrote[i, 0] = s[H_WROTE]
         if r.mode == SOLO:
             _observe_solo(s, i, age, age_rows, written, age_scores, failed, pair, draws)
+        if r.mode == OBJECTS:
+            observe_objects(s, r, int(observers[i]), i, territory, accords, staffs, owned, tile_discard, unrevealed,
+                            undealt, pending, peeks, peeks_used, peeked)
         for k in range(KINDS):
             mine[i, k] = s[START + int(observers[i]) * KINDS + k] * 0.25
 

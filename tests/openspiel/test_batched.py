@@ -28,9 +28,10 @@ CASES = [("forgotten(width=4,height=3,pairs=4,erasure=turn)", 16, 60),
          ("embers(chapter=prologue)", 6, 80), ("embers(chapter=one)", 6, 120),
          ("embers(chapter=prologue,max_moves=15)", 4, 40), ("aetherya(max_moves=30)", 3, 40),
          ("aetherya(mode=objects,max_moves=30)", 2, 32), ("aetherya(players=1,max_moves=30)", 2, 32)]
-#: Aetherya on its step kernel: the base game and co-op at every player count, the solo campaign, whole games and
-#: capped ones (Objects runs on the state rules)
-CASES += [(f"aetherya(players={players},mode={mode})", 2, 400) for players in (2, 3, 4) for mode in ("base", "coop")]
+#: Aetherya on its step kernel: the base game, Objects and co-op at every player count, the solo campaign, whole
+#: games and capped ones
+CASES += [(f"aetherya(players={players},mode={mode})", 2, 400) for players in (2, 3, 4)
+          for mode in ("base", "coop", "objects")]
 CASES += [("aetherya(players=3,mode=coop,max_moves=45)", 3, 50), ("aetherya(players=1)", 3, 400)]
 #: Mnemonic on its step kernel: every player count and both modes (one with the max_moves cap)
 CASES += [(f"mnemonic(players={players},mode={mode}{',max_moves=12' if players == 4 else ''})", 3, 40)
@@ -63,8 +64,7 @@ def test_the_batched_games_are_the_single_games(spec, slots, steps):
         assert not rewards[~done].any()
     assert len(env.completed) >= 1, f"no game of {spec} finished within {steps} steps"
     name = spec.split("(")[0]
-    expected = "mode=objects" not in spec if name == "aetherya" else name in VECTORISED
-    assert env.vectorised == expected
+    assert env.vectorised == (name in VECTORISED)
 
 
 @pytest.mark.parametrize("mode", ["deck-burner", "into-the-grey"])
@@ -123,7 +123,7 @@ def test_the_state_rules_serve_a_game_without_vectorised_rules():
 
 
 @pytest.mark.parametrize("spec", ["memorinth(players=3)", "aetherya(players=3)", "aetherya(mode=coop)",
-                                  "aetherya(players=1)"])
+                                  "aetherya(players=1)", "aetherya(players=3,mode=objects)"])
 def test_an_illegal_action_changes_no_slot_of_the_kernel_rules(spec):
     """A step kernel (Memorinth's, Aetherya's) checks every slot before it applies any: a refused step names the slot
     and leaves every game as it was."""
@@ -211,7 +211,8 @@ def test_aetherya_solo_later_ages_are_the_single_games():
     assert {"swap", "block"} <= phases and max(state.age for state in ours) >= 1
 
 
-@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)"])
+@pytest.mark.parametrize("spec", ["aetherya(players=3)", "aetherya(players=4,mode=coop)", "aetherya(players=1)",
+                                  "aetherya(players=4,mode=objects)"])
 def test_an_aetherya_row_reads_back_as_the_adapters_state(spec):
     """``AetheryaBatch.state`` (a kernel row as our state) is the adapter's state after the same steps, mid-game too:
     kingdoms, piles in order, Legends held, the box, solo's pair and rows."""
