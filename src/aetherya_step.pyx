@@ -18,7 +18,7 @@ Twin: ``solver/twins/aetherya_step.py`` (same functions, same parameters, same r
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from common cimport stream_seed, below_high
+from common cimport below_high, check_unit_interval, stream_seed
 from aetherya_board cimport UNEXPLORED, Tally, score_cards
 
 from aetherya_row cimport *
@@ -730,9 +730,8 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] config, const 
     check_rows(states, -1, r.mode == OBJECTS)
     check_length(uniforms.shape[0], n, "uniforms")
     check_length(out.shape[0], n, "out")
-    for i in range(n):
-        if not 0.0 <= uniforms[i] < 1.0:
-            raise ValueError(f"uniforms[{i}]: expected a number in [0, 1), got {uniforms[i]}")
+    if n > 0:
+        check_unit_interval(&uniforms[0], n, 0)
     with nogil:
         for i in range(n):
             count = list_legal(&states[i, 0], &r, listed)

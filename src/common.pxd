@@ -53,6 +53,17 @@ cdef inline int index_in_sorted(const int32_t* values, int count, int value) noe
     return -1
 
 
+cdef inline void check_unit_interval(const double* values, Py_ssize_t count, Py_ssize_t width) except *:
+    """The batch entry points' check of their uniforms: every one of ``values[0:count]`` in [0, 1), else a
+    ValueError naming the first outside, ``uniforms[i]`` (``width`` 0: a vector) or ``uniforms[i, j]`` (rows of
+    ``width``)."""
+    cdef Py_ssize_t k
+    for k in range(count):
+        if not 0.0 <= values[k] < 1.0:
+            name = f"uniforms[{k}]" if width == 0 else f"uniforms[{k // width}, {k % width}]"
+            raise ValueError(f"{name}: expected a number in [0, 1), got {values[k]}")
+
+
 # -- random numbers -------------------------------------------------------------------------------
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     """SplitMix64's finaliser (also a good 64-bit hash of one word)."""

@@ -17,7 +17,7 @@ Twin: ``solver/twins/embers_step.py`` (same functions, same parameters, same res
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
-from common cimport index_in_sorted
+from common cimport check_unit_interval, index_in_sorted
 from embers_row cimport *
 from embers_core cimport (MAX_SIDE, bit, lowest, lowest_bit, bounding_box, lay_card, row_legal, overlap_graph,
                           visible_cards, closure, suit_group, total_strength)
@@ -840,9 +840,8 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[:, ::1] deck, const
     check_rows(states, deck, &d)
     if uniforms.shape[0] != states.shape[0] or out.shape[0] != states.shape[0]:
         raise ValueError("uniforms and out: expected n entries")
-    for i in range(uniforms.shape[0]):
-        if not 0.0 <= uniforms[i] < 1.0:
-            raise ValueError(f"uniforms[{i}]: expected a number in [0, 1), got {uniforms[i]}")
+    if uniforms.shape[0] > 0:
+        check_unit_interval(&uniforms[0], uniforms.shape[0], 0)
     listed = list_buffer(&d)
     with nogil:
         for i in range(states.shape[0]):
@@ -869,10 +868,8 @@ def step(int32_t[:, ::1] states, const int32_t[:, ::1] deck, const int32_t[::1] 
     if uniforms.shape[0] != n or drawn.shape[0] != n or uniforms.shape[1] != MAX_DRAWS \
             or drawn.shape[1] != MAX_DRAWS:
         raise ValueError(f"uniforms and drawn: expected (n, {MAX_DRAWS})")
-    for i in range(n):
-        for k in range(MAX_DRAWS):
-            if not 0.0 <= uniforms[i, k] < 1.0:
-                raise ValueError(f"uniforms[{i}, {k}]: expected a number in [0, 1)")
+    if n > 0:
+        check_unit_interval(&uniforms[0, 0], n * MAX_DRAWS, MAX_DRAWS)
     listed = list_buffer(&d)
     with nogil:
         for i in range(n):

@@ -12,7 +12,7 @@ Twin: ``solver/twins/memorinth_step.py`` (same functions, same parameters, same 
 """
 
 from libc.stdint cimport int32_t
-from common cimport index_in_sorted
+from common cimport check_unit_interval, index_in_sorted
 from memorinth_rules cimport N_ACTIONS, PHASE, PH_OVER, TOMOVE, Stuck, apply, check_rows, legal
 
 cdef enum:
@@ -68,9 +68,8 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] deck, const do
     check_rows(states, deck)
     if uniforms.shape[0] != n or out.shape[0] != n:
         raise ValueError("uniforms and out: expected n entries")
-    for i in range(n):
-        if not 0.0 <= uniforms[i] < 1.0:
-            raise ValueError(f"uniforms[{i}]: expected a number in [0, 1), got {uniforms[i]}")
+    if n > 0:
+        check_unit_interval(&uniforms[0], n, 0)
     with nogil:
         for i in range(n):
             count = 0 if states[i, PHASE] == PH_OVER else legal(&states[i, 0], &deck[0], listed)

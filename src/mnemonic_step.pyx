@@ -15,6 +15,7 @@ Twin: ``solver/twins/mnemonic_step.py`` (same functions, same parameters, same r
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t
+from common cimport check_unit_interval
 from mnemonic_model cimport (CFG_PLAYERS, CFG_GREY, CFG_JOKER_WILD, CFG_HELP_ONLY, CFG_HELP_DICE, CFG_HELPER_SHARES,
                              CFG_LEARN, CFG_LEARN_ONLY, CFG_WEAVINGS, CFG_REFRESH, CFG_AVOID_HELPER, CFG_REPAIR,
                              CFG_INJURY_SKILL, CFG_INJURY_EFFECT, CFG_NOBODY, CFG_DRAW_AS_VICTORY, CFG_MAX_ATTEMPTS,
@@ -754,13 +755,10 @@ cdef inline void check_length(Py_ssize_t got, Py_ssize_t n, str names) except *:
 
 
 cdef inline void check_uniforms(const double[:, ::1] uniforms, Py_ssize_t n, int width) except *:
-    cdef Py_ssize_t i, j
     if uniforms.shape[0] != n or uniforms.shape[1] != width:
         raise ValueError(f"uniforms: expected (n, {width})")
-    for i in range(n):
-        for j in range(width):
-            if not 0.0 <= uniforms[i, j] < 1.0:
-                raise ValueError(f"uniforms[{i}, {j}]: expected a number in [0, 1), got {uniforms[i, j]}")
+    if n > 0:
+        check_unit_interval(&uniforms[0, 0], n * width, width)
 
 
 # -- the batch entry points ------------------------------------------------------------------------------------
@@ -816,9 +814,8 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] config, const 
     check_rows(states, config)
     check_length(uniforms.shape[0], n, "uniforms")
     check_length(out.shape[0], n, "out")
-    for i in range(n):
-        if not 0.0 <= uniforms[i] < 1.0:
-            raise ValueError(f"uniforms[{i}]: expected a number in [0, 1), got {uniforms[i]}")
+    if n > 0:
+        check_unit_interval(&uniforms[0], n, 0)
     with nogil:
         for i in range(n):
             count = decisions(&states[i, 0], &config[0], listed)

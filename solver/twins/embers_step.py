@@ -571,7 +571,8 @@ def step(states: Any, deck: Any, actions: Any, settle: Any, uniforms: Any, drawn
         raise ValueError(f"uniforms and drawn: expected (n, {MAX_DRAWS})")
     if not ((np.asarray(uniforms) >= 0.0) & (np.asarray(uniforms) < 1.0)).all():
         bad = np.argwhere(~((np.asarray(uniforms) >= 0.0) & (np.asarray(uniforms) < 1.0)))[0]
-        raise ValueError(f"uniforms[{bad[0]}, {bad[1]}]: expected a number in [0, 1)")
+        raise ValueError(f"uniforms[{bad[0]}, {bad[1]}]: expected a number in [0, 1), "
+                         f"got {np.asarray(uniforms)[bad[0], bad[1]]}")
     for i, g in enumerate(games):
         if g.player() < 0 or int(actions[i]) not in g.legal():
             return i

@@ -112,7 +112,7 @@ def test_masks_and_refusals_agree(chapter, seeds, seed, probe):
 def test_bad_input_is_rejected(module):
     states = _dealt(0, [1, 2])
     out = np.zeros(2, np.int32)
-    with pytest.raises(ValueError, match="uniforms"):
+    with pytest.raises(ValueError, match=r"uniforms\[1\]: expected a number in \[0, 1\), got 1.0"):
         module.random_legal(states, DECK, np.array([0.5, 1.0]), out)
     with pytest.raises(ValueError, match="expected n entries"):
         module.legal_counts(states, DECK, np.zeros(3, np.int32))
@@ -126,3 +126,7 @@ def test_bad_input_is_rejected(module):
         module.deal(states, DECK, np.array([0], np.int32), 0, np.full((1, 35), 36, np.int32))
     with pytest.raises(ValueError, match="uniforms and drawn"):
         module.step(states, DECK, out, np.ones(2, np.uint8), np.zeros((2, 3)), np.zeros((2, 16), np.int32), out)
+    uniforms = np.zeros((2, T.MAX_DRAWS))
+    uniforms[1, 2] = -0.25
+    with pytest.raises(ValueError, match=r"uniforms\[1, 2\]: expected a number in \[0, 1\), got -0.25"):
+        module.step(states, DECK, out, np.ones(2, np.uint8), uniforms, np.zeros((2, T.MAX_DRAWS), np.int32), out)

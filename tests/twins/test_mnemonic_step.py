@@ -138,8 +138,10 @@ def test_bad_input_is_rejected(module):
     out = np.zeros(2, np.int32)
     with pytest.raises(ValueError, match="config"):
         module.players(x, config[:-1], out)
-    with pytest.raises(ValueError, match="uniforms"):
+    with pytest.raises(ValueError, match=r"uniforms\[1\]: expected a number in \[0, 1\), got 1.0"):
         module.random_legal(x, config, np.array([0.5, 1.0]), out)
+    with pytest.raises(ValueError, match=r"uniforms\[0, 3\]: expected a number in \[0, 1\), got 1.5"):
+        module.deal(x, config, np.arange(1, dtype=np.int64), np.where(np.arange(DEAL_UNIFORMS) == 3, 1.5, 0.5)[None])
     with pytest.raises(ValueError, match="uniforms"):
         module.deal(x, config, np.arange(1, dtype=np.int64), np.full((1, 3), 0.5))
     with pytest.raises(ValueError, match="expected n entries"):
