@@ -67,25 +67,27 @@ def kernels_loaded():
 
 
 def record_of(name, seed=5, moves=12):
-    """A record of a seeded random game, and the player with the most decisions in it."""
+    """A record of a seeded random game, the player with the most decisions in it (moves with a choice), and the
+    number of that player's moves, forced ones included: the decisions its review goes through (solver/review.py)."""
     game = load_game(name)
     rng = np.random.default_rng(seed)
     state = game.new_game(seed)
     start = state.to_json()
-    played, counts = [], {}
+    played, counts, reviewed = [], {}, {}
     while len(played) < moves and not state.is_terminal():
         if state.is_chance_node():
             action = state.sample_chance_outcome(rng)
         else:
             legal = state.legal_actions()
             action = int(legal[rng.integers(len(legal))])
+            reviewed[state.current_player()] = reviewed.get(state.current_player(), 0) + 1
             if len(legal) > 1:
                 counts[state.current_player()] = counts.get(state.current_player(), 0) + 1
         played.append({"move": state.action_to_string(action)})
         state.apply_action(action)
     player = max(counts, key=counts.get)
     return {"format": "memory-solver-record", "version": 1, "game": game.spec(), "start": start,
-            "moves": played}, player, counts[player]
+            "moves": played}, player, reviewed[player]
 
 
 def problem(name, action):
