@@ -14,6 +14,7 @@ import pytest
 from solver import cli, contract
 from solver.registry import game_names, load_game
 from solver.scale import run_items
+from solver.testing import command_line
 
 CLI = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]
 
@@ -67,23 +68,16 @@ def test_a_local_ray_cluster_gives_the_same_items_in_the_same_order(ray_cluster)
     assert list(run_items(task, 3, 9, jobs=2, executor="ray")) == [7**i for i in range(3, 12)]
 
 
-def run_here(args, capfd):
-    """The command line in this process (a process of its own costs a second of imports): its exit status, and
-    what it wrote to the standard output and error (the file descriptors: a kernel's output too)."""
-    status = cli.main(args)
-    out, err = capfd.readouterr()
-    return subprocess.CompletedProcess(args, status, out, err)
-
-
 @pytest.mark.parametrize("game", game_names())
 def test_every_games_generate_and_selfplay_write_one_json_line_per_item(game, capfd):
     g = load_game(game)
     assert contract.puzzle_kinds(g) and contract.selfplay_policies(g), f"{game} has no puzzles or no self-play"
-    puzzles = run_here([game, "generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"], capfd)
+    puzzles = command_line(cli.main, [game, "generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"],
+                           capfd)
     assert puzzles.returncode == 0, puzzles.stderr
     items = [json.loads(line) for line in puzzles.stdout.splitlines()]
     assert [p["index"] for p in items] == [0, 1] and all(p["id"].startswith(game) for p in items)
-    games = run_here([game, "selfplay", "--count", "2", "--seed", "1", "--json"], capfd)
+    games = command_line(cli.main, [game, "selfplay", "--count", "2", "--seed", "1", "--json"], capfd)
     assert games.returncode == 0, games.stderr
     lines = [json.loads(line) for line in games.stdout.splitlines()]
     assert [item["index"] for item in lines[:-1]] == [0, 1] and "summary" in lines[-1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
 
 import numpy as np
 import pytest
@@ -18,6 +17,7 @@ from solver.aetherya.scoring import score_board
 from solver.cli import main
 from solver.errors import InvalidInputError
 from solver.puzzles import generate as generate_run
+from solver.testing import command_line
 
 
 def generate(kind, count, seed, difficulty):
@@ -117,14 +117,8 @@ def test_race_rules_follow_the_base_game():
 
 
 def cli(capfd, *args):
-    """``memory-solver aetherya ARGS`` in this process (a process of its own costs a second of imports, issue 24):
-    its exit status and what it wrote to the standard output and error (the file descriptors)."""
-    try:
-        status = main(["aetherya", *args])
-    except SystemExit as exc:  # argparse's usage errors
-        status = exc.code
-    out, err = capfd.readouterr()
-    return subprocess.CompletedProcess(args, status, out, err)
+    """``memory-solver aetherya ARGS`` in this process: its exit status and output."""
+    return command_line(main, ["aetherya", *args], capfd)
 
 
 def test_cli_generate_and_check(tmp_path, capfd):

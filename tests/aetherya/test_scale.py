@@ -11,15 +11,14 @@ from solver.aetherya.game import AetheryaGame
 from solver.cli import main
 from solver.puzzles import generate, parse_puzzle_id
 from solver.selfplay import selfplay, summarize
+from solver.testing import command_line
 
 
 def cli(capfd, *args):
-    """``memory-solver aetherya ARGS`` in this process (a process of its own costs a second of imports, issue 24):
-    what it wrote to the standard output (the file descriptor: a worker's or a kernel's output too)."""
-    status = main(["aetherya", *args])
-    out, err = capfd.readouterr()
-    assert status == 0, err
-    return out
+    """``memory-solver aetherya ARGS`` in this process: its standard output."""
+    run = command_line(main, ["aetherya", *args], capfd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
 def test_generate_json_lines_are_the_same_with_two_processes_and_ids_regenerate(capfd):

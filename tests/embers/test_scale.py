@@ -9,15 +9,14 @@ from solver.cli import main
 from solver.puzzles import generate
 from solver.registry import load_game
 from solver.selfplay import selfplay, summarize
+from solver.testing import command_line
 
 
 def cli(capfd, *args):
-    """``memory-solver embers ARGS`` in this process (a process of its own costs a second of imports, issue 24): what
-    it wrote to the standard output (the file descriptor: a worker's or a kernel's output too)."""
-    status = main(["embers", *args])
-    out, err = capfd.readouterr()
-    assert status == 0, err
-    return out
+    """``memory-solver embers ARGS`` in this process: its standard output."""
+    run = command_line(main, ["embers", *args], capfd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
 @pytest.mark.parametrize("command", [
