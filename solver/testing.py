@@ -18,6 +18,7 @@ import json
 import math
 import re
 import socket
+import subprocess
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -138,6 +139,19 @@ class TimedLines:
     def of(self, qid: object, interim: bool = False) -> list[tuple[float, dict]]:
         """(time, answer) of query ``qid``: its final answers, or with ``interim`` its reports during search."""
         return [(t, r) for t, r in self.lines if r.get("id") == qid and bool(r.get("isDuringSearch")) == interim]
+
+
+def command_line(main: Callable[[list[str]], int], argv: list[str], capfd: Any) -> subprocess.CompletedProcess:
+    """A command line run in the test's process: ``main(argv)`` (``solver.cli.main``), its exit status (argparse's
+    ``SystemExit`` too) and what it wrote to the standard output and error, read by pytest's ``capfd`` at the file
+    descriptors (a kernel's or a worker's output too), as a process of its own would give them; without the second
+    of imports a process costs (issue 24)."""
+    try:
+        status = main(argv)
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(argv, status, out, err)
 
 
 def first_decision(game: Game, seed: int) -> State:

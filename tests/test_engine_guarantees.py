@@ -87,9 +87,15 @@ def cases(known=()):
     return out
 
 
+#: the time limit of test_a_time_limit_is_honoured and when test_terminate_stops_... sends its terminate (after the
+#: first report at the earliest): short, since their size is not what is checked (400 ms and 0.5 s before issue 24)
+LIMIT_MS = 150
+TERMINATE_AFTER_S = 0.2
+
+
 @pytest.mark.parametrize("name, action", cases())
 def test_a_time_limit_is_honoured(name, action):
-    line = json.dumps({"id": "q", **query(name, action, {"time_ms": 400})})  # the position is dealt before the clock
+    line = json.dumps({"id": "q", **query(name, action, {"time_ms": LIMIT_MS})})  # dealt before the clock
     out = TimedLines()
     engine = Engine(out)
     sent = time.perf_counter()
@@ -98,13 +104,13 @@ def test_a_time_limit_is_honoured(name, action):
     [(answered, response)] = out.of("q")
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
-    assert answered - sent < 0.4 * 1.1 + 0.1 + SLACK_S, (name, action, answered - sent)
+    assert answered - sent < LIMIT_MS / 1000 * 1.1 + 0.1 + SLACK_S, (name, action, answered - sent)
 
 
 @pytest.mark.parametrize("name, action", cases(known=KNOWN))
 def test_terminate_stops_a_search_promptly_with_its_best_so_far(name, action):
     run = probe({"reportDuringSearchEvery": 0.1, **query(name, action, {"time_ms": 30000})},
-                terminate_after=0.5, wait_for_report=True)
+                terminate_after=TERMINATE_AFTER_S, wait_for_report=True)
     response = run.answer
     if "error" in response:
         pytest.skip(f"{name} {action} on a dealt position: {response['error'][:80]}")
@@ -112,7 +118,7 @@ def test_terminate_stops_a_search_promptly_with_its_best_so_far(name, action):
         return  # the search had already finished: nothing to stop
     assert response.get("terminated") is True, response
     assert run.seconds < 0.2 + SLACK_S, (name, action, run.seconds)
-    assert run.interim, f"{name} {action} ran {run.seconds + 0.5:.1f} s without an interim report"
+    assert run.interim, f"{name} {action} ran {run.seconds + TERMINATE_AFTER_S:.1f} s without an interim report"
 
 
 def _rss_kib():

@@ -1,6 +1,8 @@
 """Runs at scale (issue 14): one format everywhere, interrupted runs keep valid lines and resume, Ray gives the
-same bytes as local processes. The per-game checks are in tests/<game>/; these use real games end to end."""
+same bytes as local processes (one cluster for the file). The per-game checks are in tests/<game>/; these use real
+games end to end."""
 
+import functools
 import json
 import signal
 import subprocess
@@ -9,8 +11,10 @@ import time
 
 import pytest
 
-from solver import contract
+from solver import cli, contract
 from solver.registry import game_names, load_game
+from solver.scale import run_items
+from solver.testing import command_line
 
 CLI = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]
 
@@ -37,25 +41,43 @@ def test_an_interrupted_run_keeps_whole_lines_and_start_resumes_it(tmp_path):
     assert "%" in err or "games" in err or proc.returncode == 0  # the progress bar goes to stderr, never stdout
 
 
-def test_a_local_ray_cluster_writes_the_same_puzzles_as_one_process(tmp_path):
-    pytest.importorskip("ray", reason="pip install 'memory-solver[ray]' to run the Ray executor")
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """One local Ray cluster for this file's Ray tests (starting one takes seconds): the executor uses a cluster
+    already running in the process and leaves it running (solver/scale.py)."""
+    ray = pytest.importorskip("ray", reason="pip install 'memory-solver[ray]' to run the Ray executor")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_a_local_ray_cluster_writes_the_same_puzzles_as_one_process(ray_cluster, capsys):
     args = ["forgotten", "generate", "--kind", "forced-connection", "--difficulty", "easy", "--seed", "4",
             "--count", "4", "--json"]
-    one = run(args, tmp_path)
-    ray = run(args + ["--executor", "ray", "--jobs", "2"], tmp_path)
-    assert one.returncode == 0 and ray.returncode == 0, ray.stderr
-    assert ray.stdout == one.stdout and len(one.stdout.splitlines()) == 4
+    assert cli.main(args) == 0
+    one = capsys.readouterr().out
+    assert cli.main(args + ["--executor", "ray", "--jobs", "2"]) == 0
+    ray = capsys.readouterr()
+    assert ray.out == one and len(one.splitlines()) == 4, ray.err
+    assert ray_cluster.is_initialized()  # the cluster of the fixture served it
+
+
+def test_a_local_ray_cluster_gives_the_same_items_in_the_same_order(ray_cluster):
+    """Moved here from tests/test_shared_layer.py (issue 24) to share the cluster."""
+    task = functools.partial(pow, 7)
+    assert list(run_items(task, 3, 9, jobs=2, executor="ray")) == [7**i for i in range(3, 12)]
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_every_games_generate_and_selfplay_write_one_json_line_per_item(game, tmp_path):
+def test_every_games_generate_and_selfplay_write_one_json_line_per_item(game, capfd):
     g = load_game(game)
     assert contract.puzzle_kinds(g) and contract.selfplay_policies(g), f"{game} has no puzzles or no self-play"
-    puzzles = run([game, "generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"], tmp_path)
+    puzzles = command_line(cli.main, [game, "generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"],
+                           capfd)
     assert puzzles.returncode == 0, puzzles.stderr
     items = [json.loads(line) for line in puzzles.stdout.splitlines()]
     assert [p["index"] for p in items] == [0, 1] and all(p["id"].startswith(game) for p in items)
-    games = run([game, "selfplay", "--count", "2", "--seed", "1", "--json"], tmp_path)
+    games = command_line(cli.main, [game, "selfplay", "--count", "2", "--seed", "1", "--json"], capfd)
     assert games.returncode == 0, games.stderr
     lines = [json.loads(line) for line in games.stdout.splitlines()]
     assert [item["index"] for item in lines[:-1]] == [0, 1] and "summary" in lines[-1]

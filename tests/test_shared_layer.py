@@ -217,9 +217,3 @@ def test_strict_json_names_the_problem():
         decode_json('{"a": NaN}', "state")
     with pytest.raises(InvalidInputError, match="nested too deeply"):
         decode_json("[" * 100000 + "]" * 100000, "state")
-
-
-def test_a_local_ray_cluster_gives_the_same_items_in_the_same_order():
-    pytest.importorskip("ray", reason="pip install 'memory-solver[ray]' to run the Ray executor")
-    task = functools.partial(pow, 7)
-    assert list(run_items(task, 3, 9, jobs=2, executor="ray")) == [7**i for i in range(3, 12)]

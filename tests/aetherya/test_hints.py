@@ -15,8 +15,10 @@ from solver.aetherya import hints
 from solver.aetherya.hints import candidate_plans, power_stones
 from solver.aetherya.planner import local_search
 from solver.aetherya.playout import advance_to_turn_start, greedy_action
+from solver.cli import main
 from solver.errors import InvalidInputError, SolverError, UnsupportedActionError
 from solver.search import Limits, SearchContext
+from solver.testing import command_line
 
 from .test_modes import objects_state
 from .test_state import base_state
@@ -152,17 +154,15 @@ def test_local_search_planner_reaches_the_exhaustive_optimum_on_small_cases():
         assert found == best
 
 
-def test_cli_hint_and_engine(tmp_path):
+def test_cli_hint_and_engine(tmp_path, capfd):
     state = base_state()
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state.to_json()))
-    out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", str(path), "--nodes", "60", "--json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = command_line(main, ["aetherya", "hint", str(path), "--nodes", "60", "--json"], capfd)
     assert out.returncode == 0, out.stderr
     body = json.loads(out.stdout)
     assert body["moveInfos"][0]["move"] in ("take", "draw")
-    bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", '{"mode": "base"}'],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    bad = command_line(main, ["aetherya", "hint", '{"mode": "base"}'], capfd)
     assert bad.returncode == 1 and "state" in bad.stderr.lower() and "Traceback" not in bad.stderr
     query = {"id": 7, "game": "aetherya", "action": "hint", "state": state.to_notation(), "limits": {"nodes": 60}}
     eng = subprocess.run([sys.executable, "-m", "solver", "engine"], input=json.dumps(query) + "\n",

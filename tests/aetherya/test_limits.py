@@ -5,7 +5,8 @@ limit (issue 23): every long action (hint, solve, generate, selfplay, review) st
 budget it is given, and at ``terminate``; a limit that is not reached changes no output.
 
 The bounds carry slack for a loaded 2-core machine (the figures are in docs/benchmarks.md, measured by
-``benchmarks/bench_engine.py``)."""
+``benchmarks/bench_engine.py``). The hints' and self-play's caps are short (100 ms; terminates after 0.15-0.2 s):
+their size is not what is checked (300 ms and 0.3-0.4 s before issue 24)."""
 
 from __future__ import annotations
 
@@ -71,11 +72,12 @@ def test_a_hint_keeps_its_time_limit_and_stops_at_terminate_in_every_mode(spec):
     # solo: a decision whose screen fails (deal 4, three decisions in: a card to keep), so the search runs on and
     # reports; where the policy's move passes the screen a solo hint answers in a few tens of milliseconds
     game, state = position(spec, seed=4, greedy_moves=3) if "solo" in spec else position(spec)
-    ctx = SearchContext(limits=Limits(time_ms=300))
+    ctx = SearchContext(limits=Limits(time_ms=100))
     contract.hint(game, state, ctx)
-    assert ctx.elapsed() < 0.4 + SLACK_S
+    assert ctx.elapsed() < 0.2 + SLACK_S
     early, latency, final, interim = run_and_terminate({"game": game.spec(), "action": "hint",
-                                                        "state": state.to_json(), "limits": {"time_ms": 30000}})
+                                                        "state": state.to_json(), "limits": {"time_ms": 30000}},
+                                                       after_s=0.2)
     assert not early and final["terminated"] is True and final["moveInfos"], final
     assert latency < 0.2 + SLACK_S
     assert interim and all(r["moveInfos"] for r in interim)
@@ -179,16 +181,16 @@ def terminated_after(ctx, seconds):
                                   "aetherya(mode=solo)"])
 def test_a_hint_stops_at_its_time_limit_whatever_its_node_budget(spec):
     game, state = position(spec, seed=2, greedy_moves=0) if "solo" in spec else position(spec)
-    ctx = SearchContext(limits=Limits(time_ms=300, nodes=HUGE_NODES))
-    result, seconds = run_capped(lambda: contract.hint(game, state, ctx), 0.3 + 5 * SLACK_S)
-    assert seconds < 0.3 + SLACK_S and result.move_infos
+    ctx = SearchContext(limits=Limits(time_ms=100, nodes=HUGE_NODES))
+    result, seconds = run_capped(lambda: contract.hint(game, state, ctx), 0.1 + 5 * SLACK_S)
+    assert seconds < 0.1 + SLACK_S and result.move_infos
 
 
 def test_a_hint_with_a_huge_node_budget_stops_at_terminate():
     game, state = position("aetherya")
-    ctx = terminated_after(SearchContext(limits=Limits(nodes=HUGE_NODES)), 0.3)
-    result, seconds = run_capped(lambda: contract.hint(game, state, ctx), 0.5 + 5 * SLACK_S)
-    assert seconds < 0.3 + 0.2 + SLACK_S and result.move_infos
+    ctx = terminated_after(SearchContext(limits=Limits(nodes=HUGE_NODES)), 0.15)
+    result, seconds = run_capped(lambda: contract.hint(game, state, ctx), 0.35 + 5 * SLACK_S)
+    assert seconds < 0.15 + 0.2 + SLACK_S and result.move_infos
 
 
 @pytest.mark.parametrize("prover", ["search", "cp-sat"])
@@ -243,18 +245,18 @@ def test_a_limit_not_reached_changes_no_puzzle():
 @pytest.mark.parametrize("spec", ["aetherya", "aetherya(mode=solo)"])
 def test_selfplay_stops_at_its_time_limit_whatever_its_hint_budget(spec):
     game = load_game(spec)
-    ctx = SearchContext(limits=Limits(time_ms=300, nodes=HUGE_NODES))
+    ctx = SearchContext(limits=Limits(time_ms=100, nodes=HUGE_NODES))
     raised, seconds = run_capped(lambda: selfplay.play(game, ("hint", "greedy"), np.random.default_rng(1), ctx,
-                                                       hintNodes=10**7), 0.3 + 5 * SLACK_S)
-    assert isinstance(raised, Stopped) and seconds < 0.3 + SLACK_S
+                                                       hintNodes=10**7), 0.1 + 5 * SLACK_S)
+    assert isinstance(raised, Stopped) and seconds < 0.1 + SLACK_S
 
 
 def test_selfplay_stops_at_terminate():
     game = load_game("aetherya")
-    ctx = terminated_after(SearchContext(), 0.3)
+    ctx = terminated_after(SearchContext(), 0.15)
     raised, seconds = run_capped(lambda: selfplay.play(game, ("hint", "greedy"), np.random.default_rng(1), ctx,
-                                                       hintNodes=10**7), 0.5 + 5 * SLACK_S)
-    assert isinstance(raised, Stopped) and seconds < 0.3 + 0.2 + SLACK_S
+                                                       hintNodes=10**7), 0.35 + 5 * SLACK_S)
+    assert isinstance(raised, Stopped) and seconds < 0.15 + 0.2 + SLACK_S
 
 
 def test_a_time_limit_not_reached_changes_no_selfplay_game():
@@ -278,7 +280,7 @@ def test_a_review_with_a_huge_node_budget_stops_at_terminate():
     record = record_from_json(DEMO_RECORD)
     game = load_game("aetherya")
     cancel = threading.Event()
-    threading.Timer(0.3, cancel.set).start()
+    threading.Timer(0.15, cancel.set).start()
     result, seconds = run_capped(lambda: review(game, record, 0, Limits(nodes=HUGE_NODES), cancel=cancel),
-                                 0.5 + 5 * SLACK_S)
-    assert result["terminated"] is True and seconds < 0.3 + 0.2 + SLACK_S
+                                 0.35 + 5 * SLACK_S)
+    assert result["terminated"] is True and seconds < 0.15 + 0.2 + SLACK_S

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -16,8 +14,10 @@ from solver.aetherya.puzzles import check_answer as check
 from solver.aetherya.race import RacePosition, race_moves, solve_race
 from solver.aetherya.race import legend_met as _met
 from solver.aetherya.scoring import score_board
+from solver.cli import main
 from solver.errors import InvalidInputError
 from solver.puzzles import generate as generate_run
+from solver.testing import command_line
 
 
 def generate(kind, count, seed, difficulty):
@@ -116,24 +116,25 @@ def test_race_rules_follow_the_base_game():
     assert "take, place b2" in moves and "draw, reveal a4" in moves and "take, reveal a4" not in moves
 
 
-def test_cli_generate_and_check(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "best-kingdom",
-                          "--count", "2", "--seed", "1", "--difficulty", "easy", "--json"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300)
+def cli(capfd, *args):
+    """``memory-solver aetherya ARGS`` in this process: its exit status and output."""
+    return command_line(main, ["aetherya", *args], capfd)
+
+
+def test_cli_generate_and_check(tmp_path, capfd):
+    out = cli(capfd, "generate", "--kind", "best-kingdom", "--count", "2", "--seed", "1", "--difficulty", "easy",
+              "--json")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert len(lines) == 2
     puzzle = json.loads(lines[0])
     path = tmp_path / "p.json"
     path.write_text(lines[0])
-    ok = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), puzzle["solution"]["kingdom"]],
-                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    ok = cli(capfd, "check", str(path), puzzle["solution"]["kingdom"])
     assert ok.returncode == 0 and "correct" in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), "PPPP/PPPP"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    bad = cli(capfd, "check", str(path), "PPPP/PPPP")
     assert bad.returncode == 1 and "ANSWER" in bad.stderr
-    bad = subprocess.run([sys.executable, "-m", "solver", "aetherya", "generate", "--kind", "maze"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    bad = cli(capfd, "generate", "--kind", "maze")
     assert bad.returncode == 2
 
 
@@ -204,12 +205,11 @@ def test_race_check_proves_the_optimum_itself(race_puzzle):
     assert not longer["correct"] and longer["message"] == "1 turn(s) longer than the optimum"
 
 
-def test_cli_check_exits_4_for_rule_breaks(tmp_path, kingdom_puzzle, race_puzzle):
+def test_cli_check_exits_4_for_rule_breaks(tmp_path, capfd, kingdom_puzzle, race_puzzle):
     for puzzle, answer in ((kingdom_puzzle, "PPPP/PPPP/PPPP/PPPP"), (race_puzzle, "TAKE, REVEAL A1")):
         path = tmp_path / "p.json"
         path.write_text(json.dumps(puzzle))
-        out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "check", str(path), answer],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        out = cli(capfd, "check", str(path), answer)
         assert out.returncode == 4 and out.stdout.startswith("not correct: ") and not out.stderr, out
 
 

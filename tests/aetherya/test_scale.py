@@ -3,38 +3,38 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from solver import contract
 from solver.aetherya.game import AetheryaGame
+from solver.cli import main
 from solver.puzzles import generate, parse_puzzle_id
 from solver.selfplay import selfplay, summarize
+from solver.testing import command_line
 
 
-def cli(tmp_path, *args):
-    out = subprocess.run([sys.executable, "-m", "solver", "aetherya", *args], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
+def cli(capfd, *args):
+    """``memory-solver aetherya ARGS`` in this process: its standard output."""
+    run = command_line(main, ["aetherya", *args], capfd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
-def test_generate_json_lines_are_the_same_with_two_processes_and_ids_regenerate(tmp_path):
-    one = cli(tmp_path, "generate", "--kind", "legend-race", "--difficulty", "easy", "--count", "3", "--seed", "5",
+def test_generate_json_lines_are_the_same_with_two_processes_and_ids_regenerate(capfd):
+    one = cli(capfd, "generate", "--kind", "legend-race", "--difficulty", "easy", "--count", "3", "--seed", "5",
               "--json")
-    two = cli(tmp_path, "generate", "--kind", "legend-race", "--difficulty", "easy", "--count", "3", "--seed", "5",
+    two = cli(capfd, "generate", "--kind", "legend-race", "--difficulty", "easy", "--count", "3", "--seed", "5",
               "--json", "--jobs", "2")
     assert one == two and len(one.splitlines()) == 3
     puzzles = [json.loads(line) for line in one.splitlines()]
     assert [p["id"] for p in puzzles] == [f"aetherya-legend-race-easy-5-{i}" for i in range(3)]
-    again = cli(tmp_path, "generate", "--id", puzzles[2]["id"], "--json")
+    again = cli(capfd, "generate", "--id", puzzles[2]["id"], "--json")
     assert again.splitlines() == [one.splitlines()[2]]
-    resumed = cli(tmp_path, "generate", "--kind", "legend-race", "--difficulty", "easy", "--start", "1", "--count",
+    resumed = cli(capfd, "generate", "--kind", "legend-race", "--difficulty", "easy", "--start", "1", "--count",
                   "2", "--seed", "5", "--json")
     assert resumed.splitlines() == one.splitlines()[1:]
-    text = cli(tmp_path, "generate", "--kind", "legend-race", "--difficulty", "easy", "--seed", "5")
+    text = cli(capfd, "generate", "--kind", "legend-race", "--difficulty", "easy", "--seed", "5")
     assert text.startswith("aetherya-legend-race-easy-5-0\nlegend-race (easy)") and "{" not in text
 
 
@@ -46,13 +46,13 @@ def test_puzzle_ids_name_the_difficulty_and_the_kinds_are_kept():
     assert parse_puzzle_id("aetherya-best-kingdom-hard-11-0") == ("aetherya", "best-kingdom", "hard", 11, 0)
 
 
-def test_selfplay_json_lines_are_the_same_with_two_processes_and_resume(tmp_path):
+def test_selfplay_json_lines_are_the_same_with_two_processes_and_resume(capfd):
     args = ["selfplay", "--policies", "greedy,random", "--count", "3", "--seed", "2", "--json"]
-    one = cli(tmp_path, *args)
-    assert cli(tmp_path, *args, "--jobs", "2") == one
+    one = cli(capfd, *args)
+    assert cli(capfd, *args, "--jobs", "2") == one
     lines = [json.loads(line) for line in one.splitlines()]
     assert [item.get("index") for item in lines[:3]] == [0, 1, 2] and "summary" in lines[3]
-    resumed = cli(tmp_path, "selfplay", "--policies", "greedy,random", "--start", "1", "--count", "2", "--seed", "2",
+    resumed = cli(capfd, "selfplay", "--policies", "greedy,random", "--start", "1", "--count", "2", "--seed", "2",
                   "--json")
     assert resumed.splitlines()[:2] == one.splitlines()[1:3]
 

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 from solver import contract
 from solver.aetherya.cards import LEGENDS, deck_counts, legend
 from solver.aetherya.scoring import KingdomScore, format_kingdom, parse_kingdom, score_kingdom
+from solver.cli import main
 from solver.errors import InvalidInputError, NotationError, UnknownCardError
+from solver.testing import command_line
 
 
 def cats(kingdom, legends=()):
@@ -222,17 +224,14 @@ def test_legend_table_totals_44_points():
     assert len(LEGENDS) == 15 and sum(l.points for l in LEGENDS) == 44
 
 
-def test_bad_legends_name_their_field_in_the_engine_and_the_cli(tmp_path):
+def test_bad_legends_name_their_field_in_the_engine_and_the_cli(tmp_path, capfd, monkeypatch):
     """A bad Legend in a score request is reported under the field the user typed (it was 'legends[1]')."""
-    import subprocess
-    import sys
     from solver.aetherya.game import AetheryaGame
     with pytest.raises(InvalidInputError) as err:
         contract.score(AetheryaGame(), {"kingdom": "FEFP/MDMH/PHFS/SSGS", "legends": ["plains-3", "plains-3"]})
     assert err.value.field == "state.legends[1]"
-    out = subprocess.run([sys.executable, "-m", "solver", "aetherya", "score", "FEFP/MDMH/PHFS/SSGS",
-                          "--legends", "plains-3,0"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    out = command_line(main, ["aetherya", "score", "FEFP/MDMH/PHFS/SSGS", "--legends", "plains-3,0"], capfd)
     assert out.returncode == 1 and out.stderr.startswith("memory-solver: error: --legends[1]:"), out.stderr
-    missing = subprocess.run([sys.executable, "-m", "solver", "aetherya", "hint", "no/such/state.json"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    monkeypatch.chdir(tmp_path)
+    missing = command_line(main, ["aetherya", "hint", "no/such/state.json"], capfd)
     assert missing.returncode == 1 and "no such file" in missing.stderr and "Traceback" not in missing.stderr

@@ -2,43 +2,43 @@
 processes, --id and --start."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from solver.cli import main
 from solver.puzzles import generate
 from solver.registry import load_game
 from solver.selfplay import selfplay, summarize
+from solver.testing import command_line
 
 
-def cli(tmp_path, *args):
-    proc = subprocess.run([sys.executable, "-m", "solver", "embers", *args], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
+def cli(capfd, *args):
+    """``memory-solver embers ARGS`` in this process: its standard output."""
+    run = command_line(main, ["embers", *args], capfd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
 @pytest.mark.parametrize("command", [
     ("generate", "--difficulty", "easy", "--seed", "4", "--count", "3", "--json"),
     ("selfplay", "--policies", "greedy,random", "--seed", "4", "--count", "3", "--json"),
 ])
-def test_same_seed_same_lines_on_one_or_two_processes(tmp_path, command):
-    one = cli(tmp_path, *command, "--jobs", "1")
-    two = cli(tmp_path, *command, "--jobs", "2")
+def test_same_seed_same_lines_on_one_or_two_processes(capfd, command):
+    one = cli(capfd, *command, "--jobs", "1")
+    two = cli(capfd, *command, "--jobs", "2")
     assert one == two and len(one.splitlines()) >= 3
 
 
-def test_generate_lines_follow_the_one_format_and_regenerate_from_their_id(tmp_path):
+def test_generate_lines_follow_the_one_format_and_regenerate_from_their_id(capfd):
     game = load_game("embers")
     run = list(generate(game, "blink", "easy", seed=6, count=3))
     for i, puzzle in enumerate(run):
         assert list(puzzle)[:6] == ["id", "game", "kind", "difficulty", "seed", "index"]
         assert (puzzle["id"], puzzle["kind"], puzzle["index"]) == (f"embers-blink-easy-6-{i}", "blink", i)
-    line = cli(tmp_path, "generate", "--id", run[2]["id"], "--json")
+    line = cli(capfd, "generate", "--id", run[2]["id"], "--json")
     assert json.loads(line) == run[2]
     assert list(generate(game, "blink", "easy", seed=6, start=1, count=2)) == run[1:]
-    text = cli(tmp_path, "generate", "--id", run[0]["id"])
+    text = cli(capfd, "generate", "--id", run[0]["id"])
     assert text.startswith(run[0]["id"]) and "Row:" in text and run[0]["solution"][0] not in text
 
 

@@ -28,6 +28,8 @@ HUGE = 2**31
 TIME_MS = 100
 SLACK = 1.5  # seconds on top of the limit
 TERMINATE_WITHIN = 0.2 + SLACK  # the guarantee, plus the slack of a loaded machine
+#: when a test terminates its action (0.4 s before issue 24: when is not what is checked; each runs for minutes)
+CANCEL_AFTER_S = 0.2
 
 #: 4 players, the first scene at a Joker: every other player may be asked for help (the full horizon takes minutes)
 BIG_SCENE = ("mnemonic deck-burner r1 scene-skill f0 a0 t0/0/0 last=- | discard RJ@0 | scene card=RJ | "
@@ -100,7 +102,7 @@ def test_a_huge_node_budget_stops_at_the_time_limit(game, action):
 
 @pytest.mark.parametrize("action", [hint, solve], ids=["hint", "solve"])
 def test_terminate_stops_a_huge_node_budget(game, action):
-    seconds, result = timed(action(game), huge_budget(time_ms=None), TERMINATE_WITHIN, cancel_after=0.4)
+    seconds, result = timed(action(game), huge_budget(time_ms=None), TERMINATE_WITHIN, cancel_after=CANCEL_AFTER_S)
     assert not isinstance(result, Exception), result
     info = result.root_info if hasattr(result, "root_info") else result.solution
     assert info["stoppedBy"] == "terminate" and seconds < TERMINATE_WITHIN
@@ -143,7 +145,7 @@ def test_a_long_action_stops_at_the_time_limit_with_no_answer(game, action):
 
 @pytest.mark.parametrize("action", [generate, planned_decision], ids=["generate", "selfplay-decision"])
 def test_terminate_stops_a_long_action(game, action):
-    seconds, result = timed(action(game), huge_budget(time_ms=None), TERMINATE_WITHIN, cancel_after=0.4)
+    seconds, result = timed(action(game), huge_budget(time_ms=None), TERMINATE_WITHIN, cancel_after=CANCEL_AFTER_S)
     assert isinstance(result, Stopped), result
     assert seconds < TERMINATE_WITHIN
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements, plan_array,
                                      placements_one_by_one, play_plan)
@@ -39,7 +39,7 @@ def assert_playouts_agree(state, play_seed: int) -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS)  # every mode and player count, a few whole games each (the twin is slow)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)  # issue 24: 2 a spec (3 before); whole solo campaigns are tested below
 @given(seed=st.integers(0, 2**32), turns=st.integers(0, 12), play_seed=st.integers(0, 2**64 - 1))
 def test_playout_kernel_matches_twin(spec, seed, turns, play_seed):
     state = position(spec, seed, turns)
@@ -103,7 +103,10 @@ def test_a_turn_under_way_is_packed_in_the_phases_the_kernel_plays():
     assert phases >= {"draw", "place"}
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=4, deadline=None)  # issue 24: 4 random cases (12 before) besides one pinned in each Age
+@example(seed=1, turns=10, play_seed=7)   # Age I
+@example(seed=1, turns=22, play_seed=8)   # Age II
+@example(seed=1, turns=34, play_seed=9)   # Age III
 @given(seed=st.integers(0, 2**32), turns=st.integers(0, 40), play_seed=st.integers(0, 2**64 - 1))
 def test_solo_playout_stopped_at_the_age_end_matches_twin(seed, turns, play_seed):
     """``stop_age``: the kernel and the twin stop after the same Age with the same values; the stopped playout
@@ -243,9 +246,10 @@ def test_legend_needs_see_through_portals():
 
 def test_solo_playouts_kernel_matches_twin_over_whole_campaigns():
     """The compiled solo policy (Legend needs, last territory kept, next Age's 2x2) equals its twin move for
-    move over whole campaigns."""
+    move over a whole campaign (one since issue 24: two took 6.6 s; test_playout_kernel_matches_twin plays parts of
+    others)."""
     game = load_game("aetherya(mode=solo)")
-    for seed in (1, 2):
+    for seed in (1,):
         state = pack(advance_to_turn_start(game.new_initial_state(seed), np.random.default_rng(seed)))
         out_k, out_t = np.zeros(4, np.int32), np.zeros(4, np.int32)
         assert kernel.playout(state, 1000 + seed, out_k) == twin.playout(state, 1000 + seed, out_t)

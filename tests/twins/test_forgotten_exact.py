@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from solver.forgotten.knowledge import UNK, Model, info_from_state, world_arrays
@@ -38,7 +38,29 @@ def solvers(game, policy):
     return kernel.Solver(*args), twin.Solver(*args)
 
 
-@settings(max_examples=25, deadline=None)
+#: one pinned position of each spec, both policies and both phases among them (seeds found cheap for the twin:
+#: a position of a few turns; a seed of hypothesis's may be the deal itself, which the twin solves in seconds)
+PINNED = [(SPECS[0], 14, -1), (SPECS[1], 21, 2), (SPECS[2], 23, -1), (SPECS[3], 30, 2),  # first, second, first, second
+          (SPECS[4], 11, -1), (SPECS[5], 24, 2), (SPECS[6], 6, -1), (SPECS[7], 6, 2)]    # first, second, second, first
+
+
+def pinned(cases):
+    """Hypothesis ``@example`` for each case."""
+    def decorate(test):
+        for case in reversed(cases):
+            test = example(*case)(test)
+        return test
+    return decorate
+
+
+def test_the_pinned_cases_cover_every_spec_policy_and_phase():
+    phases = {random_position(load_game(spec), seed, steps=16, decided=True).phase for spec, seed, _ in PINNED}
+    assert [spec for spec, _, _ in PINNED] == SPECS and {p for _, _, p in PINNED} == {-1, 2}
+    assert phases == {"first", "second"}
+
+
+@settings(max_examples=8, deadline=None)  # issue 24: 8 random cases (25 before) besides the 8 pinned ones
+@pinned(PINNED)
 @given(st.sampled_from(SPECS), st.integers(0, 2**32), st.sampled_from([-1, 2]))
 def test_values_agree(spec, seed, policy):
     game = load_game(spec)

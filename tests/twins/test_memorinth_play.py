@@ -148,12 +148,13 @@ def test_batch_functions_agree(vecs, pick):
 @pytest.mark.parametrize("config", [4, 5, 6, 7])
 def test_greedy_shift_and_swap_choices_agree(config):
     """The greedy policy's shift and card-swap choices (weighed by the piece's distance after the move) agree
-    between kernel and twin in many act phases."""
+    between kernel and twin in many act phases (15 seeded games a rule set since issue 24, 60 before: still over 160
+    act phases each, every shift direction and the card swap among them)."""
     game = GAMES[config]
     rng = np.random.default_rng(config)
     buf = np.empty(396, dtype=np.int32)
     checked = 0
-    for seed in range(60):
+    for seed in range(15):
         vec = game.deal(seed).vec.copy()
         for _ in range(200):
             if vec[T.PHASE] == T.PH_ACT and (vec[T.PENDING] < 4 or vec[T.PENDING] == T.ACT_SWAPCARDS):

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from solver.kernels import mnemonic_plan as kernel
@@ -72,7 +72,15 @@ def position(seed: int, mode: str):
     return None if state.is_terminal() else state
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=14, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # issue 24: 40 before
+# besides: each mode with a round past the horizon, the horizon's edge, no continuation estimate, an observer and
+# none; each search completes, and with ``tail`` uses the estimate
+@example(165, "deck-burner", -1, 1, True, True)
+@example(269, "deck-burner", 1, 0, False, True)
+@example(1, "deck-burner", 0, 2, True, False)
+@example(58, "into-the-grey", -1, 2, False, True)
+@example(58, "into-the-grey", 1, 0, True, True)
+@example(3, "into-the-grey", 1, 1, False, False)
 @given(st.integers(0, 10**6), st.sampled_from(["deck-burner", "into-the-grey"]), st.integers(-1, 1),
        st.integers(0, 2), st.booleans(), st.booleans())
 def test_kernel_and_twin_agree(seed, mode, rounds, groups, observed, tail):
@@ -98,8 +106,8 @@ def test_state_limit_stops_both_the_same_way():
     state = MnemonicGame(players=3).new_initial_state(4)
     layout = layout_of(state, 0, 0)
     pos = np.asarray(position_of(state, layout, 0, 2))
-    kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 50, 0.0)
-    tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 50, 0)
+    kv, kn, kok, _ = kernel.plan_values(layout.config, layout.skills, pos.reshape(1, -1), 10, 0.0)  # 50 before
+    tv, tn, tok, _ = twin.plan_values(layout.config, layout.skills, [pos], 10, 0)  # issue 24: the twin's 0.85 s
     assert not kok and not tok and kv == [0.0]
 
 
