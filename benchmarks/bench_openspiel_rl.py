@@ -4,15 +4,27 @@
 (``pip install 'memory-solver[openspiel,rl]'``: PyTorch, CPU is enough). Per game:
 
 - training: OpenSpiel's ``open_spiel.python.pytorch.ppo.PPO`` with its MLP agent (``PPOAgent``, two hidden
-  layers of 64) on ``rl_environment`` environments of the game (``observation_type=OBSERVATION``: the
-  observation tensor of ``docs/openspiel.md``, which says who observes), 8 environments stepped together;
-  Adam's step 1e-3 annealed linearly to 0 (the default 2.5e-4 hardly moved in short runs). On Embers the agent is
-  ``rl_agents.FactoredAgent`` (card, x and y outputs for an ``add`` id instead of one output per id).
+  layers of 64), observation tensors (``observation_type=OBSERVATION``: the tensor of ``docs/openspiel.md``, which
+  says who observes); Adam's step 1e-3 annealed linearly to 0 (the default 2.5e-4 hardly moved in short runs). On
+  Embers the agent is ``rl_agents.FactoredAgent`` (card, x and y outputs for an ``add`` id instead of one output
+  per id). Rollouts come from one of two places (``Setting.batched``):
+  - OpenSpiel's ``rl_environment`` (``SeatEnv``), 8 environments x 128 steps an update (Forgotten, Mnemonic; any
+    game with ``--rl-environment``);
+  - the batched environment (``solver.openspiel.batched.BatchedEnv``, kernel-stepped; ``BatchedRollouts``): N games
+    stepped together, the learner's decisions sampled in one network call and written straight into PPO's
+    buffers (one column per game slot), PPO's own ``learn`` then run on them (Memorinth, Aetherya, Embers;
+    collecting costs 6-12x less CPU a learner decision than ``rl_environment`` in Memorinth and Aetherya, and no
+    less in Embers, whose 201,791-wide legal masks dominate).
   In the cooperative games (Embers, Forgotten, Mnemonic) one network plays every seat; in the competitive ones
   (Aetherya and Memorinth for two) it plays one seat, alternately the first and the second, against uniformly
-  random play. Its reward is the game's return (cooperative), or 1 for a win, 0.5 for a tie and 0 for a loss.
-- the learning curve: every few updates, the win rate of the current policy (sampling its moves) on 100 fresh
-  deals against random play, drawn into ``docs/plots/rl-<game>.svg``;
+  random play. Its reward is the game's return (cooperative), or 1 for a win, 0.5 for a tie and 0 for a loss;
+  a setting may add to it in training (declared in the output, the saved result and the curve's title):
+  ``shaping`` x the progress of the learner's own step (Embers: Resolve cards turned face up, then strength rows
+  completed) or ``margin`` x the learner's return minus the best other (Aetherya's score margin). The reported
+  metric is always the win rate.
+- the learning curve: every few updates, the win rate of the current policy (sampling its moves) on fresh deals
+  against random play (in the batched environment where the rollouts come from it, one game a slot), drawn into
+  ``docs/plots/rl-<game>.svg``;
 - at the end, on the same seeded deals: the trained policy, random play and our hint (``solver.hint``, top
   move, a fixed node budget) in every seat (cooperative), or the trained policy against random play and
   against our hint in both seats (competitive), with 95% Wilson intervals.
@@ -79,12 +91,12 @@ class Setting:
 
 SETTINGS = {
     "forgotten": Setting("forgotten(width=4,height=3,pairs=4,erasure=round)", True, 150, 6, 200),
-    "memorinth": Setting("memorinth", False, 300, 6, 2000, deals=30, curve_deals=200, curve_points=10, envs=64,
+    "memorinth": Setting("memorinth", False, 100, 6, 2000, deals=30, curve_deals=200, curve_points=10, envs=64,
                          steps=32, batched=True),
     "mnemonic": Setting("mnemonic(players=2)", True, 120, 6, 200),
-    "aetherya": Setting("aetherya", False, 200, 4, 200, deals=12, curve_deals=200, curve_points=10, envs=64,
+    "aetherya": Setting("aetherya", False, 80, 4, 200, deals=8, curve_deals=200, curve_points=8, envs=64,
                         steps=32, margin=0.05, batched=True),
-    "embers": Setting("embers(chapter=prologue)", True, 150, 3, 200, deals=40, curve_deals=100, curve_points=10,
+    "embers": Setting("embers(chapter=prologue)", True, 120, 3, 200, deals=100, curve_deals=100, curve_points=8,
                       factored=True, envs=16, steps=64, shaping=0.1, batched=True),
 }
 
@@ -470,9 +482,9 @@ def draw(name: str, setting: Setting, result: dict) -> Path:
         dashed = frozenset(("our hint vs random", "random vs random"))
     planned = result.get("planned_updates", result["updates"])
     stopped = f" of {planned} planned (CPU budget)" if planned > result["updates"] else ""
-    where = "batched environment, " if result.get("environment", "").startswith("BatchedEnv") else ""
+    where = " in the batched environment" if result.get("environment", "").startswith("BatchedEnv") else ""
     note = (f"{result['updates']} updates{stopped}, {result['steps']:,} learner steps, {result['training_seconds']:.0f} s "
-            f"CPU; each point {result['curve_deals']} {where}games (dashed: the final comparison's levels)")
+            f"CPU; each point {result['curve_deals']} games{where} (dashed: the final comparison's levels)")
     return write(f"rl-{name}", curves(title, series, "training steps", "win rate", y_range=(0.0, 1.0),
                                       dashed=dashed, note=note))
 
