@@ -117,3 +117,51 @@ def test_bad_shapes_and_empty_masks_are_refused_by_name():
     mask[0, 2] = True
     with pytest.raises(ValueError, match="no legal action"):
         _agent().get_action_and_value(torch.randn(2, 6), legal_actions_mask=mask)
+
+
+def _rollouts(spec: str, name: str, cooperative: bool, envs: int, steps: int, seed: int, shaping=None):
+    sys.path.insert(0, str(BENCHMARKS))
+    from bench_openspiel_rl import BatchedRollouts
+    from open_spiel.python.pytorch.ppo import PPO, PPOAgent
+
+    from solver.openspiel.batched import BatchedEnv
+    torch.manual_seed(seed)
+    env = BatchedEnv(spec, n=envs, seed=seed)
+    agent = PPO(input_shape=(env.observation_size,), num_actions=env.num_actions, num_players=env.num_players,
+                num_envs=envs, steps_per_batch=steps, agent_fn=PPOAgent)
+    rollouts = BatchedRollouts(env, name, cooperative, np.random.default_rng(seed), shaping)
+    return agent, rollouts, rollouts.collect(agent, torch)
+
+
+@needs_torch
+def test_batched_rollouts_keep_the_learners_seat_and_its_games_results():
+    """Memorinth for two: each column holds one slot's learner decisions only (the observer plane names the seat
+    the learner plays in that game), every action legal under its stored mask, and a reward (1 / 0.5 / 0 for the
+    seat) only on a game's last learner decision."""
+    agent, rollouts, nxt = _rollouts("memorinth", "memorinth", False, 6, 40, 5)
+    assert nxt.shape == (6, agent.obs.shape[-1])
+    actions = agent.actions.long()
+    assert bool(agent.legal_actions_mask.gather(2, actions[:, :, None]).all())
+    assert bool(((agent.rewards != 0) <= (agent.dones == 1)).all())
+    assert set(agent.rewards.unique().tolist()) <= {0.0, 0.5, 1.0}
+    assert rollouts.games > 0 and float(agent.dones.sum()) > 0
+    from solver.openspiel.batched import BatchedEnv
+    env = BatchedEnv("memorinth", n=1)
+    observer = [(a, b) for name, a, b, _ in env.layout.spans() if name == "observer"][0]
+    seats = agent.obs[:, :, observer[0]:observer[1]].argmax(-1)       # [steps, envs]
+    for column in range(6):     # the seat changes only after a finished game
+        for t in range(1, 40):
+            if not agent.dones[t - 1, column]:
+                assert seats[t, column] == seats[t - 1, column]
+
+
+@needs_torch
+def test_batched_rollouts_are_the_same_for_the_same_seed_and_shaping_is_added():
+    first, _, _ = _rollouts("embers(chapter=prologue)", "embers", True, 4, 24, 9)
+    again, _, _ = _rollouts("embers(chapter=prologue)", "embers", True, 4, 24, 9)
+    shaped, _, _ = _rollouts("embers(chapter=prologue)", "embers", True, 4, 24, 9, shaping=0.25)
+    for buffer in ("obs", "actions", "logprobs", "rewards", "dones", "values"):
+        assert torch.equal(getattr(first, buffer), getattr(again, buffer)), buffer
+    assert torch.equal(first.actions, shaped.actions)       # the same play, only the rewards differ
+    gained = shaped.rewards - first.rewards
+    assert float(gained.sum()) > 0 and bool(((gained / 0.25).round() == gained / 0.25).all())
