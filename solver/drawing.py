@@ -24,6 +24,7 @@ import math
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -47,10 +48,17 @@ HINT_COLOURS = ("#0072B2", "#0072B2", "#0072B2")
 HINT_OPACITY = (1.0, 0.45, 0.3)
 
 
+@lru_cache(maxsize=4096)
 def _num(value: float) -> str:
     """Fixed, short number formatting (deterministic output)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+#: attribute values as written: colours, classes and targets recur in every picture
+_quoted = lru_cache(maxsize=4096)(quoteattr)
+#: attribute names from keywords: ``stroke_width`` -> ``stroke-width``, ``class_`` -> ``class``
+_ATTR_NAMES: dict[str, str] = {}
 
 
 class Svg:
@@ -72,10 +80,13 @@ class Svg:
         for key, value in attrs.items():
             if value is None or value is False:
                 continue
-            name = key.rstrip("_").replace("_", "-")
+            name = _ATTR_NAMES.get(key)
+            if name is None:
+                name = _ATTR_NAMES[key] = key.rstrip("_").replace("_", "-")
             if isinstance(value, float):
-                value = _num(value)
-            out.append(f"{name}={quoteattr(str(value))}")
+                out.append(f'{name}="{_num(value)}"')      # digits, '-' and '.': nothing to quote
+            else:
+                out.append(f"{name}={_quoted(str(value))}")
         return " ".join(out)
 
     def _element(self, tag: str, title: str | None = None, body: str | None = None, **attrs: Any) -> None:
