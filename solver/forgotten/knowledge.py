@@ -22,7 +22,7 @@ sample.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -40,6 +40,7 @@ from solver.kernels import forgotten_paths
 BLOCK, UNK, UP, DEAD = 0, 1, 2, 3
 LABEL = 4
 SAMPLE_TRIES = 20_000
+EXACT_AFTER = 50        # draws that fail before sample_hidden asks find_world whether any world agrees
 
 
 class Info:
@@ -524,15 +525,24 @@ def useful_moves(info: Info, first: int = -1) -> list[int]:
 
 
 # == worlds behind a position: sampling them, and deciding exactly whether one exists ============================
-def _status_ok(state: ForgottenState, tiles: list[int]) -> bool:
-    """True when a world with ``tiles`` agrees with the position's phase (alive while in play, FG-13)."""
-    probe = ForgottenState(state.game, state.board, tiles, state.status, state.seen, state.turn, state.phase,
-                           state.first)
-    if state.phase == "lost":
-        return not probe.alive()
+def _status_check(state: ForgottenState) -> Callable[[list[int]], bool]:
+    """Whether a world with given tiles agrees with the position's phase (alive while in play, FG-13): the test of
+    :meth:`ForgottenState.alive` with what does not depend on the tiles worked out once."""
     if state.phase == "won":
-        return True
-    return probe.alive()
+        return lambda tiles: True
+    down = [c for c, s in enumerate(state.status) if s == DOWN]
+    down_mask = sum(1 << c for c in down)
+    up = state.mask(ST_UP)
+    clear, connected, want = state.game.goal == "clear", state.board.connected, state.phase != "lost"
+
+    def ok(tiles: list[int]) -> bool:
+        matchable, at = 0, {}
+        for c in down:                        # a face-down tile is matchable when its partner is face down too
+            other = at.setdefault(tiles[c], c)
+            if other != c:
+                matchable |= 1 << c | 1 << other
+        return (matchable == down_mask if clear else connected(up | matchable)) == want
+    return ok
 
 
 def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[int] | None = None) -> list[int]:
@@ -540,21 +550,25 @@ def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[i
 
     Rejection sampling; when fewer than 1 in ``SAMPLE_TRIES`` draws agree with the status, a Metropolis
     walk of swaps from ``start`` (a world known to agree) mixes instead. Raises
-    :class:`ImpossibleStateError` when no agreeing world is found.
+    :class:`ImpossibleStateError` when no agreeing world is found; after ``EXACT_AFTER`` failed draws,
+    :func:`find_world` tells at once when none exists (the draws would not change the answer).
     """
     slots = state.hidden_cells()
-    bag = sorted(state.tiles[c] for c in slots)   # sorted: the draw depends on what is known only
+    bag = np.array(sorted(state.tiles[c] for c in slots))   # sorted: the draw depends on what is known only
+    status_ok = _status_check(state)
     if not slots:
-        if _status_ok(state, state.tiles):
+        if status_ok(state.tiles):
             return list(state.tiles)
         raise ImpossibleStateError("state", state.to_notation(), "the tiles contradict the phase")
-    for _ in range(SAMPLE_TRIES):
+    for attempt in range(SAMPLE_TRIES):
+        if attempt == EXACT_AFTER and find_world(state, alive=state.phase != "lost") is None:
+            break                  # no world agrees at all: the draws left would all fail
         tiles = list(state.tiles)
-        for c, v in zip(slots, rng.permutation(bag)):
-            tiles[c] = int(v)
-        if _status_ok(state, tiles):
+        for c, v in zip(slots, rng.permutation(bag).tolist()):
+            tiles[c] = v
+        if status_ok(tiles):
             return tiles
-    if start is None or not _status_ok(state, start):
+    if start is None or not status_ok(start):
         raise ImpossibleStateError("state", state.to_notation(),
                                    "no arrangement of the unseen tiles agrees with the phase "
                                    f"({state.phase}) in {SAMPLE_TRIES} draws")
@@ -563,7 +577,7 @@ def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[i
         i, j = rng.integers(len(slots), size=2)
         a, b = slots[int(i)], slots[int(j)]
         tiles[a], tiles[b] = tiles[b], tiles[a]
-        if not _status_ok(state, tiles):
+        if not status_ok(tiles):
             tiles[a], tiles[b] = tiles[b], tiles[a]
     return tiles
 
