@@ -20,11 +20,11 @@ the only cue.
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -48,17 +48,17 @@ HINT_COLOURS = ("#0072B2", "#0072B2", "#0072B2")
 HINT_OPACITY = (1.0, 0.45, 0.3)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=4096)
 def _num(value: float) -> str:
     """Fixed, short number formatting (deterministic output)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
-#: an attribute's value quoted (the same few colours, sizes and classes over and over: kept)
-_quoted = functools.lru_cache(maxsize=1 << 14)(quoteattr)
-#: a keyword argument's attribute name (``class_`` -> ``class``, ``stroke_width`` -> ``stroke-width``)
-_NAMES: dict[str, str] = {}
+#: attribute values as written: colours, classes and targets recur in every picture
+_quoted = lru_cache(maxsize=4096)(quoteattr)
+#: attribute names from keywords: ``stroke_width`` -> ``stroke-width``, ``class_`` -> ``class``
+_ATTR_NAMES: dict[str, str] = {}
 
 
 class Svg:
@@ -80,8 +80,13 @@ class Svg:
         for key, value in attrs.items():
             if value is None or value is False:
                 continue
-            name = _NAMES.get(key) or _NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
-            out.append(f"{name}={_quoted(_num(value) if isinstance(value, float) else str(value))}")
+            name = _ATTR_NAMES.get(key)
+            if name is None:
+                name = _ATTR_NAMES[key] = key.rstrip("_").replace("_", "-")
+            if isinstance(value, float):
+                out.append(f'{name}="{_num(value)}"')      # digits, '-' and '.': nothing to quote
+            else:
+                out.append(f"{name}={_quoted(str(value))}")
         return " ".join(out)
 
     def _element(self, tag: str, title: str | None = None, body: str | None = None, **attrs: Any) -> None:

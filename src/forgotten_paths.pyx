@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Forgotten path kernel (compiled): Brain-to-Brain path existence, the fewest missing tiles on a
-route, cheapest weighted routes, and the odds that the next Erasure roll cuts every route.
+route, cheapest weighted routes, the odds that the next Erasure roll cuts every route, and the fewest unseen
+cells whose loss cuts every route (a minimum vertex cut).
 
 Twin: ``solver/twins/forgotten_paths.py`` (same functions, same results).
 Cells are bits of a 64-bit mask: cell ``(x, y)`` is bit ``(y-1)*width + (x-1)``. A path runs
@@ -10,6 +11,7 @@ Cell status codes: 0 no tile (Brain or empty), 1 face down, 2 face up, 3 removed
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int32_t
+from common cimport ctz64
 from forgotten_bits cimport (Geometry, make_geometry, connected, missing_count, best_route, through_costs, bit, spread,
                              FAR)
 
@@ -129,3 +131,110 @@ def erasure_odds(int width, int height, int brain_a, int brain_b, const uint8_t[
             losing += 1
             critical |= bit(c)
     return losing, critical
+
+
+cdef enum:
+    CUT_NODES = 130            # an in-node and an out-node per cell, the source and the sink
+    CUT_EDGES = 1024           # per cell at most 7 links (join, source, sink, 4 steps), each with its reverse
+    CUT_INF = 1 << 20
+
+
+cdef inline int link(int* head, int* cap, int* nxt, int* first, int n, int a, int b, int c) noexcept nogil:
+    """Add the edge ``a -> b`` of capacity ``c`` (index ``n``) and its reverse (``n + 1``); the next free index."""
+    head[n] = b
+    cap[n] = c
+    nxt[n] = first[a]
+    first[a] = n
+    head[n + 1] = a
+    cap[n + 1] = 0
+    nxt[n + 1] = first[b]
+    first[b] = n + 1
+    return n + 2
+
+
+cdef int cut_flow(const Geometry* g, uint64_t avail, uint64_t unseen, int most, uint64_t* cut) noexcept nogil:
+    cdef int head[CUT_EDGES]
+    cdef int cap[CUT_EDGES]
+    cdef int nxt[CUT_EDGES]
+    cdef int first[CUT_NODES]
+    cdef int via[CUT_NODES]
+    cdef int queue[CUT_NODES]
+    cdef int source = 2 * g.cells, sink = 2 * g.cells + 1
+    cdef int n = 0, c, d, v, w, e, qh, qt, push, flow = 0
+    cdef uint64_t steps
+    for v in range(sink + 1):
+        first[v] = -1
+    for c in range(g.cells):
+        if not (avail & bit(c)):
+            continue
+        n = link(head, cap, nxt, first, n, 2 * c, 2 * c + 1, 1 if unseen & bit(c) else CUT_INF)
+        if g.start & bit(c):
+            n = link(head, cap, nxt, first, n, source, 2 * c, CUT_INF)
+        if g.goal & bit(c):
+            n = link(head, cap, nxt, first, n, 2 * c + 1, sink, CUT_INF)
+        steps = spread(g, bit(c)) & avail
+        while steps:
+            d = ctz64(steps)
+            steps &= steps - 1
+            n = link(head, cap, nxt, first, n, 2 * c + 1, 2 * d, CUT_INF)
+    while True:
+        for v in range(sink + 1):
+            via[v] = -1
+        via[source] = -2
+        queue[0] = source
+        qh = 0
+        qt = 1
+        while qh < qt and via[sink] == -1:
+            v = queue[qh]
+            qh += 1
+            e = first[v]
+            while e >= 0:
+                w = head[e]
+                if cap[e] > 0 and via[w] == -1:
+                    via[w] = e
+                    queue[qt] = w
+                    qt += 1
+                e = nxt[e]
+        if via[sink] == -1:
+            break
+        push = CUT_INF
+        w = sink
+        while w != source:
+            e = via[w]
+            if cap[e] < push:
+                push = cap[e]
+            w = head[e ^ 1]
+        if push >= CUT_INF:
+            return -1                # a route through cells that cannot die
+        w = sink
+        while w != source:
+            e = via[w]
+            cap[e] -= push
+            cap[e ^ 1] += push
+            w = head[e ^ 1]
+        flow += push
+        if flow > most:
+            return -1
+    cut[0] = 0
+    for c in range(g.cells):
+        if via[2 * c] != -1 and via[2 * c + 1] == -1 and unseen & bit(c):
+            cut[0] |= bit(c)
+    return flow
+
+
+def unseen_cut(int width, int height, int brain_a, int brain_b, uint64_t avail, uint64_t unseen, int most):
+    """``(size, cut)``: the fewest cells of ``unseen`` whose removal leaves no Brain-to-Brain path through
+    ``avail``, as a mask, and how many they are; ``(-1, 0)`` when that takes more than ``most`` cells or cannot
+    be done (a path through cells of ``avail`` outside ``unseen``). The cut is the one nearest the first Brain
+    (a minimum vertex cut by max flow; of all the fewest, the one whose cells a path from the first Brain
+    reaches while avoiding the others), so it does not depend on how the flow was found."""
+    cdef Geometry g = geometry(width, height, brain_a, brain_b)
+    cdef uint64_t cut = 0
+    cdef int size
+    if most < 0:
+        raise ValueError(f"unseen_cut: most must be 0 or more, not {most}")
+    with nogil:
+        size = cut_flow(&g, avail & g.full & ~g.brains, unseen & g.full & ~g.brains, most, &cut)
+    if size < 0:
+        return -1, 0
+    return size, cut

@@ -22,8 +22,7 @@ sample.
 from __future__ import annotations
 
 import heapq
-from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -36,10 +35,12 @@ from solver.errors import ImpossibleStateError
 from solver.forgotten.board import Board
 from solver.forgotten.state import ForgottenState, partner_cells
 from solver.forgotten.tiles import DOWN, REMOVED, UP as ST_UP
+from solver.kernels import forgotten_paths
 
 BLOCK, UNK, UP, DEAD = 0, 1, 2, 3
 LABEL = 4
 SAMPLE_TRIES = 20_000
+EXACT_AFTER = 50        # draws that fail before sample_hidden asks find_world whether any world agrees
 
 
 class Info:
@@ -524,15 +525,24 @@ def useful_moves(info: Info, first: int = -1) -> list[int]:
 
 
 # == worlds behind a position: sampling them, and deciding exactly whether one exists ============================
-def _status_ok(state: ForgottenState, tiles: list[int]) -> bool:
-    """True when a world with ``tiles`` agrees with the position's phase (alive while in play, FG-13)."""
-    probe = ForgottenState(state.game, state.board, tiles, state.status, state.seen, state.turn, state.phase,
-                           state.first)
-    if state.phase == "lost":
-        return not probe.alive()
+def _status_check(state: ForgottenState) -> Callable[[list[int]], bool]:
+    """Whether a world with given tiles agrees with the position's phase (alive while in play, FG-13): the test of
+    :meth:`ForgottenState.alive` with what does not depend on the tiles worked out once."""
     if state.phase == "won":
-        return True
-    return probe.alive()
+        return lambda tiles: True
+    down = [c for c, s in enumerate(state.status) if s == DOWN]
+    down_mask = sum(1 << c for c in down)
+    up = state.mask(ST_UP)
+    clear, connected, want = state.game.goal == "clear", state.board.connected, state.phase != "lost"
+
+    def ok(tiles: list[int]) -> bool:
+        matchable, at = 0, {}
+        for c in down:                        # a face-down tile is matchable when its partner is face down too
+            other = at.setdefault(tiles[c], c)
+            if other != c:
+                matchable |= 1 << c | 1 << other
+        return (matchable == down_mask if clear else connected(up | matchable)) == want
+    return ok
 
 
 def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[int] | None = None) -> list[int]:
@@ -540,21 +550,25 @@ def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[i
 
     Rejection sampling; when fewer than 1 in ``SAMPLE_TRIES`` draws agree with the status, a Metropolis
     walk of swaps from ``start`` (a world known to agree) mixes instead. Raises
-    :class:`ImpossibleStateError` when no agreeing world is found.
+    :class:`ImpossibleStateError` when no agreeing world is found; after ``EXACT_AFTER`` failed draws,
+    :func:`find_world` tells at once when none exists (the draws would not change the answer).
     """
     slots = state.hidden_cells()
-    bag = sorted(state.tiles[c] for c in slots)   # sorted: the draw depends on what is known only
+    bag = np.array(sorted(state.tiles[c] for c in slots))   # sorted: the draw depends on what is known only
+    status_ok = _status_check(state)
     if not slots:
-        if _status_ok(state, state.tiles):
+        if status_ok(state.tiles):
             return list(state.tiles)
         raise ImpossibleStateError("state", state.to_notation(), "the tiles contradict the phase")
-    for _ in range(SAMPLE_TRIES):
+    for attempt in range(SAMPLE_TRIES):
+        if attempt == EXACT_AFTER and find_world(state, alive=state.phase != "lost") is None:
+            break                  # no world agrees at all: the draws left would all fail
         tiles = list(state.tiles)
-        for c, v in zip(slots, rng.permutation(bag)):
-            tiles[c] = int(v)
-        if _status_ok(state, tiles):
+        for c, v in zip(slots, rng.permutation(bag).tolist()):
+            tiles[c] = v
+        if status_ok(tiles):
             return tiles
-    if start is None or not _status_ok(state, start):
+    if start is None or not status_ok(start):
         raise ImpossibleStateError("state", state.to_notation(),
                                    "no arrangement of the unseen tiles agrees with the phase "
                                    f"({state.phase}) in {SAMPLE_TRIES} draws")
@@ -563,7 +577,7 @@ def sample_hidden(state: ForgottenState, rng: np.random.Generator, start: list[i
         i, j = rng.integers(len(slots), size=2)
         a, b = slots[int(i)], slots[int(j)]
         tiles[a], tiles[b] = tiles[b], tiles[a]
-        if not _status_ok(state, tiles):
+        if not status_ok(tiles):
             tiles[a], tiles[b] = tiles[b], tiles[a]
     return tiles
 
@@ -772,91 +786,71 @@ def _dead_world(state: ForgottenState, pool: Pool) -> list[int] | None:
     avail &= relevant
     on_route = [c for c in sorted(pool.singles) if relevant >> c & 1]
     off_route = [c for c in sorted(pool.singles) if not relevant >> c & 1]
+    network = _Cuts(board, avail, unseen, max(split.dead_unseen(pool) for split in options))
     tried: set[tuple[int, int]] = set()
     for split in sorted(options, key=lambda s: (-s.singles - s.dead_unseen(pool), -s.singles)):
         budget = (split.singles, split.dead_unseen(pool))
         if budget in tried:
             continue
         tried.add(budget)
-        # Fewer cells can only need a smaller cut: if no cut is left with every single on a route gone,
-        # none is left with a few of them gone.
-        if _unseen_cut(board, avail & ~sum(1 << c for c in on_route), unseen, budget[1]) is None:
+        found = _first_cutting(network, on_route, min(split.singles, len(on_route)), budget[1])
+        if found is None:
             continue
-        for chosen in combinations(on_route, min(split.singles, len(on_route))):
-            killed = sum(1 << c for c in chosen)
-            cut = _unseen_cut(board, avail & ~killed, unseen, budget[1])
-            if cut is None:
-                continue
-            dying = list(chosen) + off_route[:split.singles - len(chosen)]
-            dead = sorted(set(cut) | set(c for c in pool.down if c not in cut), key=lambda c: (c not in cut, c))
-            return _assign(state, pool, split, dying, dead[:budget[1]])
+        chosen, cut = found
+        dying = chosen + off_route[:split.singles - len(chosen)]
+        dead = sorted(set(cut) | set(c for c in pool.down if c not in cut), key=lambda c: (c not in cut, c))
+        return _assign(state, pool, split, dying, dead[:budget[1]])
     return None
 
 
-def _unseen_cut(board, avail: int, unseen: int, budget: int) -> list[int] | None:
-    """Unseen cells (at most ``budget``) whose removal leaves no route through ``avail``, or ``None``.
+def _first_cutting(network: _Cuts, cells: list[int], size: int, budget: int) -> tuple[list[int], list[int]] | None:
+    """The first ``size`` of ``cells`` (in :func:`itertools.combinations` order) whose removal leaves an unseen
+    cut of at most ``budget`` cells, and that cut; ``None`` when no choice does.
 
-    A minimum vertex cut by max flow (Edmonds-Karp): each cell is an in-node and an out-node joined by
-    capacity 1 for an unseen cell (it may die) and an unbounded one otherwise.
+    Removing more cells can only shrink the cut, so a choice whose prefix leaves no cut even with every later
+    cell removed too is skipped whole, and so are the prefixes after it (they remove fewer cells still).
     """
-    cells = board.cells
-    source, sink = 2 * cells, 2 * cells + 1
-    heads: list[int] = []
-    caps: list[int] = []
-    out: list[list[int]] = [[] for _ in range(2 * cells + 2)]
+    later = [0] * (len(cells) + 1)
+    for i in range(len(cells) - 1, -1, -1):
+        later[i] = later[i + 1] | 1 << cells[i]
+    if network.cut(later[0], budget) is None:
+        return None
 
-    def edge(a: int, b: int, c: int) -> None:
-        out[a].append(len(heads))
-        heads.append(b)
-        caps.append(c)
-        out[b].append(len(heads))
-        heads.append(a)
-        caps.append(0)
+    def search(start: int, removed: int, left: int) -> tuple[list[int], list[int]] | None:
+        if left == 0:
+            cut = network.cut(removed, budget)
+            return None if cut is None else ([], cut)
+        for i in range(start, len(cells) - left + 1):
+            if left > 1 and i > start and network.cut(removed | later[i], budget) is None:
+                break                 # every choice from here on removes a subset of these cells
+            found = search(i + 1, removed | 1 << cells[i], left - 1)
+            if found is not None:
+                return [cells[i]] + found[0], found[1]
+        return None
 
-    for c in range(cells):
-        if not avail >> c & 1:
-            continue
-        edge(2 * c, 2 * c + 1, 1 if unseen >> c & 1 else INF)
-        if board.start >> c & 1:
-            edge(source, 2 * c, INF)
-        if board.goal >> c & 1:
-            edge(2 * c + 1, sink, INF)
-        spread = board.spread(1 << c) & avail
-        while spread:
-            n = (spread & -spread).bit_length() - 1
-            spread &= spread - 1
-            edge(2 * c + 1, 2 * n, INF)
-    flow = 0
-    while True:
-        via = [-1] * (2 * cells + 2)
-        via[source] = -2
-        queue = deque([source])
-        while queue and via[sink] == -1:
-            v = queue.popleft()
-            for e in out[v]:
-                w = heads[e]
-                if caps[e] > 0 and via[w] == -1:
-                    via[w] = e
-                    queue.append(w)
-        if via[sink] == -1:
-            break
-        push, w = INF, sink
-        while w != source:
-            e = via[w]
-            push = min(push, caps[e])
-            w = heads[e ^ 1]
-        if push >= INF:
-            return None          # a route through cells that cannot die
-        w = sink
-        while w != source:
-            e = via[w]
-            caps[e] -= push
-            caps[e ^ 1] += push
-            w = heads[e ^ 1]
-        flow += push
-        if flow > budget:
-            return None
-    return [c for c in range(cells) if via[2 * c] != -1 and via[2 * c + 1] == -1 and unseen >> c & 1]
+    return search(0, 0, size)
+
+
+class _Cuts:
+    """Unseen cells whose loss leaves no route through ``avail``, for ``avail`` less a few removed cells.
+
+    A minimum vertex cut by max flow (``forgotten_paths.unseen_cut``): the cut nearest the first Brain, the same
+    for every maximum flow. Answers are kept per removed set, found with cuts of up to ``most`` cells (the largest
+    budget asked).
+    """
+
+    def __init__(self, board: Board, avail: int, unseen: int, most: int) -> None:
+        self.board, self.avail, self.unseen, self.most = board, avail, unseen, most
+        self.known: dict[int, tuple[int, int]] = {}
+
+    def cut(self, removed: int, budget: int) -> list[int] | None:
+        """The cut (at most ``budget`` unseen cells) once the cells of the mask ``removed`` are gone, or ``None``."""
+        if removed not in self.known:
+            board = self.board
+            self.known[removed] = forgotten_paths.unseen_cut(board.width, board.height, *board.brains,
+                                                             self.avail & ~removed, self.unseen, self.most)
+        size, cut = self.known[removed]
+        return None if size < 0 or size > budget else [c for c in range(self.board.cells) if cut >> c & 1]
 
 
 # -- building the world -----------------------------------------------------------------------------------------

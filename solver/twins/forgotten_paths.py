@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/forgotten_paths.pyx``: Forgotten paths, routes and Erasure odds.
+"""Pure-Python twin of ``src/forgotten_paths.pyx``: Forgotten paths, routes, Erasure odds and route cuts.
 
 Same functions, same signatures, same results as ``solver.kernels.forgotten_paths``, written
 with coordinates and breadth-first search instead of bitboards so that it doubles as an
@@ -15,6 +15,7 @@ Cells are bits of an integer mask: cell ``(x, y)`` is bit ``(y-1)*width + (x-1)`
 from __future__ import annotations
 
 import heapq
+import math
 from collections import deque
 from collections.abc import Sequence
 
@@ -190,3 +191,61 @@ def erasure_odds(width: int, height: int, brain_a: int, brain_b: int, status: Se
 
     losing = [c for c in range(cells) if lost_after(c)]
     return len(losing), sum(1 << c for c in losing)
+
+
+def unseen_cut(width: int, height: int, brain_a: int, brain_b: int, avail: int, unseen: int,
+               most: int) -> tuple[int, int]:
+    """``(size, cut)``: the fewest cells of ``unseen`` whose removal leaves no Brain-to-Brain path through
+    ``avail``, as a mask, and how many they are; ``(-1, 0)`` when that takes more than ``most`` cells or cannot
+    be done (a path through cells of ``avail`` outside ``unseen``). The cut is the one nearest the first Brain
+    (a minimum vertex cut by max flow; of all the fewest, the one whose cells a path from the first Brain
+    reaches while avoiding the others), so it does not depend on how the flow was found."""
+    _check(width, height, brain_a, brain_b)
+    if most < 0:
+        raise ValueError(f"unseen_cut: most must be 0 or more, not {most}")
+    inside = _cells(int(avail), width, height, brain_a, brain_b)
+    may_die = _cells(int(unseen), width, height, brain_a, brain_b)
+    starts, goals = _ends(width, height, brain_a, brain_b)
+    # Each cell is an in-node ("in", c) and an out-node ("out", c), joined by capacity 1 when it may die and
+    # without bound otherwise; a step goes from a cell's out-node to its neighbour's in-node.
+    residual: dict[object, dict[object, float]] = {}
+
+    def link(a: object, b: object, capacity: float) -> None:
+        residual.setdefault(a, {})[b] = residual.get(a, {}).get(b, 0) + capacity
+        residual.setdefault(b, {}).setdefault(a, 0)
+
+    for c in inside:
+        link(("in", c), ("out", c), 1 if c in may_die else math.inf)
+        if c in starts:
+            link("source", ("in", c), math.inf)
+        if c in goals:
+            link(("out", c), "sink", math.inf)
+        for n in _orthogonal(c, width, height):
+            if n in inside:
+                link(("out", c), ("in", n), math.inf)
+    size = 0
+    while True:
+        came_from: dict[object, object] = {"source": None}
+        queue = deque(["source"])
+        while queue and "sink" not in came_from:
+            node = queue.popleft()
+            for nxt, capacity in residual.get(node, {}).items():
+                if capacity > 0 and nxt not in came_from:
+                    came_from[nxt] = node
+                    queue.append(nxt)
+        if "sink" not in came_from:
+            break
+        path = ["sink"]
+        while came_from[path[-1]] is not None:
+            path.append(came_from[path[-1]])
+        push = min(residual[a][b] for b, a in zip(path, path[1:]))
+        if push == math.inf:
+            return -1, 0
+        for b, a in zip(path, path[1:]):
+            residual[a][b] -= push
+            residual[b][a] += push
+        size += push
+        if size > most:
+            return -1, 0
+    cut = [c for c in may_die if ("in", c) in came_from and ("out", c) not in came_from]
+    return size, sum(1 << c for c in cut)

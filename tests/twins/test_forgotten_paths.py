@@ -87,6 +87,16 @@ def test_route_agrees(case):
     assert kernel.route(*board, *classes) == twin.route(*board, *classes)
 
 
+
+@settings(max_examples=200, deadline=None)
+@given(board_and_masks(2), st.integers(0, 12))
+def test_unseen_cut_agrees(case, most):
+    """The fewest unseen cells cutting every route through ``avail`` (Forgotten's dead-world search): the same
+    size and the same cut (the one nearest the first Brain), or the same refusal."""
+    board, (avail, unseen) = case
+    unseen &= avail
+    assert kernel.unseen_cut(*board, avail, unseen, most) == twin.unseen_cut(*board, avail, unseen, most)
+
 @st.composite
 def positions(draw):
     board = draw(boards())
@@ -126,6 +136,12 @@ def test_known_values():
         assert mod.missing_tiles(4, 4, 0, 15, 0, 1 << 5) == -1
         cost, mask = mod.route(4, 4, 0, 15, 1 << 5, 0, 0, full)
         assert cost == 6 and mask & (1 << 5)
+        assert mod.unseen_cut(4, 4, 0, 15, full, full, 9) == (3, 1 << 1 | 1 << 4 | 1 << 5)  # the cells around (1,1)
+        assert mod.unseen_cut(4, 4, 0, 15, full, full, 2) == (-1, 0)                        # 3 cells needed
+        assert mod.unseen_cut(4, 4, 0, 15, full, full & ~(1 << 4), 9) == (3, 1 << 1 | 1 << 5 | 1 << 8)  # (1,2) lives
+        live = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 7 | 1 << 11                              # (2,1)..(4,1)..(4,3)
+        assert mod.unseen_cut(4, 4, 0, 15, full, full & ~live, 9) == (-1, 0)           # a route nothing cuts
+        assert mod.unseen_cut(4, 4, 0, 15, 1 << 5 | 1 << 6, 0, 0) == (0, 0)                # no route at all
 
 
 def test_bad_arguments_raise_the_same_way():
