@@ -2,7 +2,7 @@
 
 import os
 import shutil
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 
 import pytest
 
@@ -32,133 +32,20 @@ def _launched_chromium():
             instance.close()
 
 
-class Contexts:
-    """The module's headless Chromium, handing out browser contexts that are used again: a context a test closes
-    (or leaves open) is emptied (its pages closed, its cookies, permissions and this browser's local storage
-    cleared) and kept for the next test that asks for one with the same options, its HTTP cache warm. A page then
-    opens in about half the time of a page in a new context (the board's modules are not fetched and compiled
-    again). A context whose storage does not come out empty is closed, not kept: no state passes between tests.
-    Init scripts stay with their context: it is handed out again only to a test that adds the same scripts
-    (``PooledContext.add_init_script`` before its first page)."""
-
-    def __init__(self, chromium):
-        self.chromium = chromium
-        self.spare: dict[tuple, list] = {}   # (options, init scripts) -> contexts ready to be used again
-        self.lent: list[PooledContext] = []  # handed out to the running test
-
-    @staticmethod
-    def _key(options, scripts=()):
-        return repr(sorted(options.items())), tuple(scripts)
-
-    def take(self, options, scripts=()):
-        """A real context with these options and init scripts: a kept one, else a new one (``None`` with scripts
-        when none is kept)."""
-        kept = self.spare.get(self._key(options, scripts))
-        if kept:
-            return kept.pop()
-        return None if scripts else self.chromium.new_context(**options)
-
-    def new_context(self, **options):
-        context = PooledContext(self, options)
-        self.lent.append(context)
-        return context
-
-    def new_page(self, **options):
-        """A page in a context of its own (as ``Browser.new_page``), given back when the test ends."""
-        return self.new_context(**options).new_page()
-
-    @property
-    def contexts(self):
-        return [context.real for context in self.lent]
-
-    def give_back(self, context):
-        """Empty ``context`` (a ``PooledContext``) and keep its real context for the next test, or close it."""
-        if context in self.lent:
-            self.lent.remove(context)
-        real = context.real
-        try:
-            for page in real.pages:
-                with suppress(Exception):  # a page on about:blank has no storage; a crashed page cannot answer
-                    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-                page.close()
-            real.clear_cookies()
-            real.clear_permissions()
-            state = real.storage_state()
-            clean = not state["cookies"] and not any(origin.get("localStorage") for origin in state["origins"])
-        except Exception:  # closed already (``page.context.close()``), or the browser is gone
-            clean = False
-        if clean:
-            self.spare.setdefault(self._key(context.options, context.scripts), []).append(real)
-        else:
-            with suppress(Exception):
-                real.close()
-
-    def give_back_all(self):
-        for context in list(self.lent):
-            context.close()
-
-    def close(self):
-        for kept in self.spare.values():
-            for real in kept:
-                real.close()
-        self.spare.clear()
-
-
-class PooledContext:
-    """A test's browser context (``Browser.new_context``): Playwright's own, with ``close`` giving it back to the
-    module's ``Contexts`` and init scripts that choose a kept context which already runs them."""
-
-    def __init__(self, pool, options):
-        self.pool, self.options, self.scripts = pool, options, []
-        self.real = pool.take(options)
-
-    def add_init_script(self, script=None, **more):
-        assert script is not None and not more, "only a script given as text"
-        if not self.real.pages:  # no page yet: a kept context with the same scripts will do
-            kept = self.pool.take(self.options, [*self.scripts, script])
-            if kept is not None:
-                self.real.close()
-                self.real = kept
-                self.scripts.append(script)
-                return
-        self.real.add_init_script(script)
-        self.scripts.append(script)
-
-    def close(self):
-        self.pool.give_back(self)
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
-
-
 @pytest.fixture
 def browser(chromium):
-    """The module's headless Chromium for one test: each page the test opens is in a context of its own
-    (``new_page``, ``new_context``), given back emptied when the test ends (``Contexts``), so no state passes
-    between tests. They are given back before the test's own server stops (set up before this fixture): a page
-    left open would hold its event stream open and the server would wait for it."""
+    """The module's headless Chromium for one test: each page the test opens is a context of its own
+    (``Browser.new_page``), and every context it opened is closed when it ends, so no state passes between tests
+    (one Chromium a module instead of one a test: about a second of start-up each)."""
     yield chromium
-    chromium.give_back_all()
-
-
-@pytest.fixture(autouse=True)
-def _contexts_given_back(request):
-    """Every context a browser test opened, given back at its end (closed or not, passed or failed): those of a
-    test that uses ``chromium`` itself, with the module's server, which stays up."""
-    yield
-    if "chromium" in request.fixturenames:
-        request.getfixturevalue("chromium").give_back_all()
+    for context in chromium.contexts:
+        context.close()
 
 
 @pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for the whole module (each test opens its own contexts, used again: ``Contexts``)."""
-    for instance in _launched_chromium():
-        pool = Contexts(instance)
-        try:
-            yield pool
-        finally:
-            pool.close()
+    """One headless Chromium for the whole module (each test opens its own contexts)."""
+    yield from _launched_chromium()
 
 
 def _module_server(tmp_path_factory, engine_seat_limits):
@@ -182,7 +69,7 @@ def table_server(tmp_path_factory, engine_seat_limits):
 @pytest.fixture(scope="module")
 def pile_server(pile_game_for_module, tmp_path_factory, engine_seat_limits):
     """``table_server`` with the toy game 'pile' registered beside the five games (``live_server`` for a module:
-    each test deals games of its own on it)."""
+    each test deals games of its own on it; the contexts ``browser`` opened are closed before it stops)."""
     yield from _module_server(tmp_path_factory, engine_seat_limits)
 
 
