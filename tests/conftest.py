@@ -112,6 +112,15 @@ def pile_game(monkeypatch):
     return module.GAME()
 
 
+@pytest.fixture(scope="module")
+def pile_game_for_module():
+    """``pile_game`` for a whole module (a server the module's tests share serves it)."""
+    module = _load_toygame()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.GAMES, "pile", TOYGAME)
+        yield module.GAME()
+
+
 @pytest.fixture
 def engine_answers():
     """``engine_answers(query, ...)``: the queries sent to an in-process engine one after the other, then every

@@ -48,9 +48,7 @@ def chromium():
     yield from _launched_chromium()
 
 
-@pytest.fixture(scope="module")
-def table_server(tmp_path_factory, engine_seat_limits):
-    """``(url, app)``: the table server in this process (tests may read its state), on a database of its own."""
+def _module_server(tmp_path_factory, engine_seat_limits):
     from solver.datafiles import unrestrict
     from solver.web.server import build_app
     app = build_app(threads=2, db=tmp_path_factory.mktemp("tables") / "games.sqlite3",
@@ -60,6 +58,19 @@ def table_server(tmp_path_factory, engine_seat_limits):
             yield url, app
     finally:
         unrestrict()
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory, engine_seat_limits):
+    """``(url, app)``: the table server in this process (tests may read its state), on a database of its own."""
+    yield from _module_server(tmp_path_factory, engine_seat_limits)
+
+
+@pytest.fixture(scope="module")
+def pile_server(pile_game_for_module, tmp_path_factory, engine_seat_limits):
+    """``table_server`` with the toy game 'pile' registered beside the five games (``live_server`` for a module:
+    each test deals games of its own on it; the contexts ``browser`` opened are closed before it stops)."""
+    yield from _module_server(tmp_path_factory, engine_seat_limits)
 
 
 @pytest.fixture

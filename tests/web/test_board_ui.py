@@ -13,6 +13,8 @@ import pytest
 
 from solver.registry import game_names
 
+from .pages import settle
+
 GAMES = list(game_names())
 #: moves clicked (the first move button each time) before the review, the hint or the navigation
 MOVES = 4
@@ -48,8 +50,7 @@ class Page:
             self.posted.append(json.loads(request.post_data or "{}"))
 
     def idle(self):
-        self.page.wait_for_timeout(40)
-        self.page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
+        settle(self.page)
 
     def deal(self, game, seed=3):
         self.page.select_option("#game", game)

@@ -7,6 +7,8 @@ import pytest
 from solver import contract
 from solver.record import record_from_lines
 
+from .pages import settle
+
 GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic", "aetherya"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
 CLICKS = {"pile": 2}
@@ -38,12 +40,7 @@ def deal(page, game, seed=3):
     page.fill("#seed", str(seed))
     page.click("#deal")
     page.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    wait_idle(page)
-
-
-def wait_idle(page):
-    page.wait_for_timeout(50)
-    page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
+    settle(page)
 
 
 def moves_played(page):
@@ -62,7 +59,7 @@ def play_by_clicking(page, count, script=(), two_clicks=False):
             break
         if i < len(script):
             page.click(f'#moves button[data-move="{script[i]}"]')
-            wait_idle(page)
+            settle(page)
             continue
         if page.locator("#moves .build-piece").count():  # a move built card by card (Aetherya's arrangement)
             on_board += enter_built_move(page, on_board=on_board == 0)[1] > 0
@@ -71,7 +68,7 @@ def play_by_clicking(page, count, script=(), two_clicks=False):
             on_board += 1
             continue
         buttons.first.click()
-        wait_idle(page)
+        settle(page)
     return on_board
 
 
@@ -87,7 +84,7 @@ def enter_built_move(page, on_board=False):
         (card.first if on_board and card.count() else page.locator("#moves .build-piece").first).click()
         clicks += 1
         on_the_board += bool(on_board and card.count())
-        wait_idle(page)
+        settle(page)
         assert clicks <= 16, "the move builder never finished"
     return clicks, on_the_board
 
@@ -153,7 +150,7 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
     if second is not None:
         chooser = "#chooser" if board == "#board" else "#puzzle-chooser"
         page.locator(f"{chooser} button", has_text=second).first.click()
-    wait_idle(page)
+    settle(page)
     if played is not None:
         texts = page.eval_on_selector_all("#move-list li", "items => items.map(i => i.textContent)")
         assert len(texts) > played and texts[played].endswith(move), (token, move, texts[played:])
@@ -161,8 +158,8 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_server, browser, game, tmp_path):
-    url, _ = live_server
+def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(pile_server, browser, game, tmp_path):
+    url, _ = pile_server
     nodes = NODES.get(game, 40)
     page, errors = open_page(browser, url, f"?nodes={nodes}")
     seed = SEEDS.get(game, 3)
@@ -179,10 +176,10 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     assert page.locator("#moves button.best").first.text_content() == shown
     assert shown == engine_top_move(page, tmp_path, nodes=nodes, seed=0)  # the page's hints are seeded 0
     page.click("#undo")
-    wait_idle(page)
+    settle(page)
     assert moves_played(page) < before
     page.click("#redo")
-    wait_idle(page)
+    settle(page)
     assert moves_played(page) == before
     with page.expect_download() as download:
         page.click("#save")
@@ -195,21 +192,21 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(live_se
     page.wait_for_selector("body[data-ready=true]")
     page.set_input_files("#load", str(saved))
     page.wait_for_selector("#table:not([hidden])")
-    wait_idle(page)
+    settle(page)
     assert moves_played(page) == before
     page.click("#review")
     page.wait_for_selector("#review-progress[data-running=false]", timeout=60_000)
     page.wait_for_selector("#review-panel:not([hidden]) #review-table tbody tr", timeout=60_000)
-    wait_idle(page)
+    settle(page)
     assert page.locator("#hint-list li").count() == 0       # the hint was for the current position
     row = page.locator("#review-table tbody tr").last
     row.click()
-    wait_idle(page)
+    settle(page)
     turn = int(row.get_attribute("data-turn"))              # the decision's position: before its move
     assert page.get_attribute("body", "data-cursor") == str(turn)
     assert page.text_content("#status").startswith(f"The position after {turn} of ")
     page.click("#review-close")
-    wait_idle(page)
+    settle(page)
     assert page.locator("#moves button").count() > 0 or page.text_content("#status") == "The game is over."
     assert errors == []
 
@@ -271,12 +268,12 @@ SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution
 @pytest.mark.parametrize("game, kind, difficulty, index",
                          [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
                          ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
-def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind, difficulty, index):
+def test_a_puzzle_solved_by_clicking_is_correct(pile_server, browser, game, kind, difficulty, index):
     """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
     else the move buttons), checked by the server: 'correct'; the solution shown on request."""
     from solver.puzzles import make_puzzle
     from solver.registry import game_class, load_game
-    url, _ = live_server
+    url, _ = pile_server
     page, errors = open_page(browser, url)
     page.click(".tab[data-tab=puzzles]")
     page.select_option("#puzzle-game", game)
@@ -285,7 +282,7 @@ def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind
     page.fill("#puzzle-index", str(index))
     page.click("#puzzle-new")
     page.wait_for_selector("#puzzle-board svg", timeout=60_000)
-    wait_idle(page)
+    settle(page)
     # a kind the game's default board cannot have is made on the board the game names (the page does the same)
     puzzle = make_puzzle(load_game(contract.puzzle_games(game_class(game)).get(kind, game)), kind, difficulty, 0, index)
     assert puzzle["id"] in page.text_content("#puzzle-text")
@@ -295,7 +292,7 @@ def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind
             on_board += 1
         else:
             page.click(f'#puzzle-legal button[data-move="{move}"]')
-            wait_idle(page)
+            settle(page)
     assert on_board >= 1
     page.click("#puzzle-check")
     page.wait_for_function("() => /correct/.test(document.querySelector('#puzzle-message').textContent)")
@@ -307,9 +304,9 @@ def test_a_puzzle_solved_by_clicking_is_correct(live_server, browser, game, kind
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g not in TEXT_BOARDS])
-def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(live_server, browser, game):
+def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(pile_server, browser, game):
     """At a phone's width (390 px): no sideways scrolling, a tap on the board plays, the hint sits under the board."""
-    url, _ = live_server
+    url, _ = pile_server
     page, errors = open_page(browser, url, f"?nodes={NODES.get(game, 40)}", width=390)
     deal(page, game, SEEDS.get(game, 3))
     # a target naming one move is tapped; else (an Aetherya opening: its 2x2 entered card by card) the cards
@@ -320,7 +317,7 @@ def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(live_server, bro
         assert click_board_target(page, "#board", "#moves", two_clicks=True)
     page.click("#hint")
     page.wait_for_selector("#hint-list li", timeout=60_000)
-    wait_idle(page)
+    settle(page)
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     top = {name: page.locator(name).bounding_box()["y"] for name in ("#board", "#hint-panel", "#moves-panel")}
     assert top["#board"] < top["#hint-panel"] < top["#moves-panel"]

@@ -179,18 +179,23 @@ def test_4_priority_orders_only_a_clients_own_queries(board):
     url, app = board(threads=1)
     finished = []
 
-    def timed(qid, address, priority):
-        response = post(url, {"id": qid, **LONG, "limits": {"time_ms": 700}, "priority": priority}, address=address)
+    def timed(qid, address, priority, time_ms=700):
+        response = post(url, {"id": qid, **LONG, "limits": {"time_ms": time_ms}, "priority": priority},
+                        address=address)
         finished.append(qid)
         return response
-    busy = in_background(timed, "busy", "127.0.0.2", 0)
+    # the worker is held until both others wait (terminated then, not after a time a loaded machine may outlast)
+    busy = in_background(timed, "busy", "127.0.0.2", 0, 60_000)
     assert wait_until(lambda: app.state.pages.scheduler.stats()["running"] == 1)
     patient = in_background(timed, "patient", "127.0.0.3", 0)
     assert wait_until(lambda: app.state.pages.scheduler.stats()["queued"] == 1)
     pushy = in_background(timed, "pushy", "127.0.0.4", 2**31 - 1)
     assert wait_until(lambda: app.state.pages.scheduler.stats()["queued"] == 2)
-    for thread, _ in (busy, patient, pushy):
+    stop = post(url, {"id": "stop", "action": "terminate", "terminateId": "busy"}, address="127.0.0.2").json()
+    assert stop["terminated"] == 1
+    for thread, box in (busy, patient, pushy):
         thread.join(10)
+        assert box[0].status_code == 200
     assert finished == ["busy", "patient", "pushy"]
 
 
@@ -343,7 +348,7 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), "--threads", "1",
-                               "--db", str(tmp_path / "games.sqlite3")],
+                               "--max-searches-per-client", "1", "--db", str(tmp_path / "games.sqlite3")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
     try:
@@ -354,10 +359,22 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
         state = "2p base SN | 7S,12M,20S,11M,9S/21M,1S,18M,19S,23M/4S,6M,CS,15M,10S/22M,8S,16M,24S,13M/5S,2M,14S," \
                 "17M,3S | c3,c3 | N=GH E=RX S=BT W=FP | r1 p0 flip"
         query = {"game": "memorinth", "action": "hint", "state": state, "limits": {"nodes": 10**9}}
-        running = in_background(post, url, {"id": "run", **query}, address="127.0.0.2")
-        time.sleep(1.0)
-        queued = in_background(post, url, {"id": "queued", **query}, address="127.0.0.3")
-        time.sleep(0.3)
+
+        def admitted(address):
+            """Whether the server holds a query of ``address``: with one query a client, a quick one of its own is
+            refused 429 (else it answers at once on the quick worker, and leaves nothing behind)."""
+            probe = {"id": "probe", "game": "memorinth", "action": "legal_moves", "state": state}
+            return post(url, probe, address=address).status_code == 429
+
+        def sent_until_admitted(body, address):
+            """``body`` posted from ``address``, again while refused 429 (a probe of its own got there first)."""
+            while (answer := post(url, body, address=address)).status_code == 429:
+                time.sleep(0.02)
+            return answer
+        running = in_background(sent_until_admitted, {"id": "run", **query}, "127.0.0.2")
+        assert wait_until(lambda: admitted("127.0.0.2"), timeout=30)  # it runs: the one worker is free
+        queued = in_background(sent_until_admitted, {"id": "queued", **query}, "127.0.0.3")
+        assert wait_until(lambda: admitted("127.0.0.3"), timeout=30)  # it waits behind the running one
         sent = time.perf_counter()
         server.send_signal(signal.SIGINT)
         server.wait(timeout=5)

@@ -23,6 +23,7 @@ from solver.cli import main
 from solver.registry import game_names
 
 from .hidden_cards import secrets_of
+from .pages import settle
 from .test_store import Server, free_port
 
 TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
@@ -71,8 +72,7 @@ class Phone:
             self.received.append(response.text())
 
     def idle(self):
-        self.page.wait_for_timeout(30)
-        self.page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
+        settle(self.page)
 
     def revision(self):
         return int(self.page.get_attribute("body", "data-revision") or -1)
@@ -187,8 +187,7 @@ def click_first_move(page):
             page.locator("#moves button").first.click()
             return started
         pieces.first.click()
-        page.wait_for_timeout(40)
-        page.wait_for_selector("body[data-busy=false]", state="attached", timeout=60_000)
+        settle(page)
         if page.evaluate("() => document.body.dataset.revision") != revision or not pieces.count():
             return started
 

@@ -665,7 +665,7 @@ function renderMoveList() {
     button.className = "list-move";
     button.textContent = m.move;
     button.title = "show the position after this move";
-    button.addEventListener("click", () => goTo(i + 1));
+    button.addEventListener("click", guarded(() => goTo(i + 1)));
     item.append(button);
     if (mistakes.has(i)) item.classList.add("mistake");
     if (at === i + 1) item.classList.add("cursor");

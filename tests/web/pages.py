@@ -1,0 +1,14 @@
+"""What the browser tests share about a page of the board: when it has settled."""
+
+from __future__ import annotations
+
+#: how long a page may stay busy (a review or a hint on a loaded machine)
+BUSY_TIMEOUT_MS = 60_000
+
+
+def settle(page, timeout: int = BUSY_TIMEOUT_MS) -> None:
+    """Wait until the page has no action under way and no engine seat thinking (``body[data-busy=false]``,
+    solver/web/static/app.js ``guarded``). No fixed pause first: every action of the page is wrapped in ``guarded``,
+    which marks the body busy synchronously in the event's handler, and Playwright's click, key press, fill and
+    select return only once the page has handled the event, so a busy action is already marked when this looks."""
+    page.wait_for_selector("body[data-busy=false]", state="attached", timeout=timeout)
