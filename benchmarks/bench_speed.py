@@ -1,21 +1,28 @@
-"""Issue 24's speed goals in one run: ``python benchmarks/run.py speed [--quick] [--hands=N] [--build]``.
+"""Issue 24's speed goals in one run: ``python benchmarks/run.py speed [--quick] [--hands=N] [--build]
+[--build-baseline=REV [--build-rounds=N]]``.
 
 Every row of the issue's table: the goal, the figure measured now, a baseline measured in the same run (the
 pure-Python twin of a kernel, the search or evaluation as it was before, the bare interpreter), the ratio, and
 the CPU time. Rates are per CPU second (``time.process_time``) so that the other engineers' load on the shared
 machine does not enter them; the optimal-kingdom row gives wall and CPU seconds (its search runs on threads).
 ``--build`` also times a clean, non-editable build of the package's wheel (minutes); without it the build row
-gives the size of the C that Cython generated for the installed build. The test-suite row is not measured here
-(the whole suite is the lead's run at merge time).
+gives the size of the C that Cython generated for the installed build. ``--build-baseline=REV`` (implies
+``--build``) also builds the tree of the git revision ``REV`` (``git archive`` into a temporary directory; e.g.
+``5ed1e90^``, the tree before issue 24's work) the same way, alternating with this tree, ``--build-rounds=N``
+wheels of each (default 3), so that the build row's ratio is measured in one run, under one load. The test-suite
+row is not measured here (the whole suite is the lead's run at merge time).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -214,33 +221,84 @@ def ninja_steps(build_dir: Path) -> dict[str, Any]:
             "longest": f"gcc {longest[0]} {longest[1]:.0f} s"}
 
 
-def build(work: Path | None) -> Row:
-    """The build row: with ``work``, a clean non-editable wheel is built there and installed into
-    ``work / "installed"`` (for the start-up rows); without, the size of the installed build's generated C."""
-    if work is None:
-        dirs = sorted((ROOT / "build").glob("*/"))
-        lines, files = generated_c(dirs[0]) if dirs else (0, 0)
-        return ["Build (`pip install .`)", "half of 95 s (73 s CPU)", "not timed (run with --build)",
-                "-", "-", "-", f"{lines:,} lines of generated C in {files} files (installed build)"]
+def clean_wheel(tree: Path, work: Path) -> tuple[float, float]:
+    """Build a clean, non-editable wheel of the source tree ``tree`` in ``work`` (a new directory): (wall, CPU)
+    seconds of the whole ``pip wheel`` (CPU: user + system of it and its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(tree), "--no-deps", "--no-build-isolation",
                            "-q", "-w", str(work / "wheel"), "-C", f"build-dir={work / 'build'}"],
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
-        raise SystemExit(f"the wheel did not build: {proc.stderr[-600:]}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    lines, files = generated_c(work / "build")
-    steps = ninja_steps(work / "build")
-    wheel = next((work / "wheel").glob("*.whl"))
+        raise SystemExit(f"the wheel of {tree} did not build: {proc.stderr[-600:]}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def baseline_commit(rev: str) -> str:
+    """The commit ``rev`` names in this repository; a clear error (SystemExit) when it names none."""
+    proc = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                          capture_output=True, text=True)
+    if proc.returncode or not proc.stdout.strip():
+        raise SystemExit(f"speed: --build-baseline={rev!r}: not a commit of the repository at {ROOT}")
+    return proc.stdout.strip()
+
+
+def checkout_tree(commit: str, into: Path) -> Path:
+    """The files of ``commit`` (``git archive``) written to ``into``, a new directory: a source tree to build."""
+    proc = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit], capture_output=True)
+    if proc.returncode:
+        raise SystemExit(f"git archive {commit} failed: {proc.stderr.decode(errors='replace')[-300:]}")
+    into.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as archive:
+        archive.extractall(into, filter="data")
+    return into
+
+
+def build(work: Path | None, baseline: str | None = None, rounds: int = 3) -> Row:
+    """The build row: with ``work``, a clean non-editable wheel is built there and installed into
+    ``work / "installed"`` (for the start-up rows); without, the size of the installed build's generated C.
+    With ``baseline`` (a commit), its tree is built the same way too, ``rounds`` clean wheels of each, alternating
+    (baseline first), and the row gives the median CPU of each and their ratio."""
+    if work is None:
+        dirs = sorted((ROOT / "build").glob("*/"))
+        lines, files = generated_c(dirs[0]) if dirs else (0, 0)
+        return ["Build (`pip install .`)", "half of 95 s (73 s CPU)", "not timed (run with --build)",
+                "-", "-", "-", f"{lines:,} lines of generated C in {files} files (installed build)"]
+    if baseline is None:
+        wall, cpu = clean_wheel(ROOT, work)
+        ours = [(wall, cpu)]
+    else:
+        base_tree = checkout_tree(baseline, work / "baseline-tree")
+        ours, theirs = [], []
+        for i in range(rounds):
+            theirs.append(clean_wheel(base_tree, work / f"baseline-{i}"))
+            ours.append(clean_wheel(ROOT, work / f"tree-{i}"))
+            shutil.rmtree(work / f"baseline-{i}", ignore_errors=True)
+            if i:
+                shutil.rmtree(work / f"tree-{i}", ignore_errors=True)
+    first = work / "tree-0" if baseline is not None else work  # its wheel is installed, its build dir measured
+    lines, files = generated_c(first / "build")
+    steps = ninja_steps(first / "build")
+    wheel = next((first / "wheel").glob("*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(work / "installed"),
                     str(wheel)], check=True, capture_output=True)
-    return ["Build (`pip wheel .`, clean, no isolation)", "half of 95 s (73 s CPU)", f"{wall:.0f} s ({cpu:.0f} s CPU)",
-            "issue 24: 95 s (73 s CPU), another day's load", f"{73 / cpu:.2f}x (CPU)", f"{cpu:.0f}",
-            verdict(cpu <= 73 / 2) + f"; {lines:,} lines of generated C in {files} files; steps (summed wall s, "
-            f"2 at a time): Cython {steps['cython']:.0f} (one process), gcc {steps['gcc']:.0f} (longest: {steps['longest']})"]
+    sizes = (f"{lines:,} lines of generated C in {files} files; steps of the first build (summed wall s, 2 at a "
+             f"time): Cython {steps['cython']:.0f} (one process), gcc {steps['gcc']:.0f} (longest: {steps['longest']})")
+    if baseline is None:
+        return ["Build (`pip wheel .`, clean, no isolation)", "half of 95 s (73 s CPU)",
+                f"{wall:.0f} s ({cpu:.0f} s CPU)", "issue 24: 95 s (73 s CPU), another day's load",
+                f"{73 / cpu:.2f}x (CPU)", f"{cpu:.0f}", verdict(cpu <= 73 / 2) + "; " + sizes]
+    cpu_ours = statistics.median(c for _, c in ours)
+    cpu_theirs = statistics.median(c for _, c in theirs)
+    listed = ", ".join(f"{c:.1f}" for _, c in ours)
+    listed_theirs = ", ".join(f"{c:.1f}" for _, c in theirs)
+    return ["Build (`pip wheel .`, clean, no isolation)", "half the baseline tree's CPU",
+            f"median {cpu_ours:.1f} s CPU ({listed}; wall {', '.join(f'{w:.0f}' for w, _ in ours)} s)",
+            f"{baseline[:7]} in the same run, alternating: median {cpu_theirs:.1f} s CPU ({listed_theirs})",
+            f"{cpu_theirs / cpu_ours:.2f}x (CPU)", f"{sum(c for _, c in ours + theirs):.0f}",
+            verdict(cpu_ours <= cpu_theirs / 2) + "; " + sizes]
 
 
 def main(argv: list[str]) -> int:
@@ -249,7 +307,19 @@ def main(argv: list[str]) -> int:
     load = os.getloadavg()
     started = time.perf_counter()
     rows: list[Row] = []
-    work = Path(tempfile.mkdtemp(prefix="ms-speed-")) if "--build" in argv else None
+    baseline = next((a.split("=", 1)[1] for a in argv if a.startswith("--build-baseline=")), None)
+    rounds_arg = next((a.split("=", 1)[1] for a in argv if a.startswith("--build-rounds=")), "3")
+    if not rounds_arg.isdigit() or int(rounds_arg) < 1:
+        sys.stderr.write(f"speed: --build-rounds={rounds_arg!r}: a whole number of wheels, at least 1\n")
+        return 2
+    if baseline is not None:
+        try:
+            baseline = baseline_commit(baseline)
+        except SystemExit as exc:
+            sys.stderr.write(f"{exc}\n")
+            return 2
+    building = "--build" in argv or baseline is not None
+    work = Path(tempfile.mkdtemp(prefix="ms-speed-")) if building else None
     try:
         steps: list[tuple[str, Callable[[], Any]]] = [
             ("scoring", lambda: rows.append(aetherya_scoring(quick))),
@@ -258,7 +328,7 @@ def main(argv: list[str]) -> int:
             ("memorinth", lambda: rows.append(memorinth_games(quick))),
             ("embers", lambda: rows.append(embers_placements(quick))),
             ("hint", lambda: rows.append(aetherya_hint(quick))),
-            ("build", lambda: rows.append(build(work))),
+            ("build", lambda: rows.append(build(work, baseline, int(rounds_arg)))),
             ("startup", lambda: rows.extend(startup(quick, None if work is None else work / "installed"))),
         ]
         for name, step in steps:

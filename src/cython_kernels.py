@@ -9,10 +9,16 @@ when it is missing. A kernel's C is written again only when it is older than its
 One process instead of one per kernel (issue 24, build time): every Cython process spends about a second of CPU
 before it reads its file (importing the compiler, building its scanner's tables, declaring the builtins), so 14
 processes spent 21 s of CPU where one spends 9 s. The C is byte-identical to the one-process-per-kernel build's.
+
+Python's cyclic garbage collector is off while Cython runs (issue 24, fourth pass): Cython builds millions of
+small objects (parse trees, scopes, types) that live until their module is written, and the collector scanned
+them again and again, a third of the process's CPU (8.4-11.5 s against 5.8-6.1 s for the 17 kernels). The
+process peaks at about 420 MB instead of 300 MB; the C is byte-identical.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -42,6 +48,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
     output_dir, shared_module, names = Path(argv[0]), argv[1], argv[2:]
+    gc.disable()  # the collector spent a third of the CPU rescanning Cython's live trees (module docstring)
     Options.fast_fail = True
     shared_c = output_dir / f"{shared_module.rpartition('.')[2]}.c"
     if not shared_c.exists():
