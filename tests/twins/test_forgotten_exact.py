@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from solver.forgotten.knowledge import UNK, Model, info_from_state, world_arrays
@@ -44,6 +44,10 @@ PINNED = [(SPECS[0], 14, -1), (SPECS[1], 21, 2), (SPECS[2], 23, -1), (SPECS[3], 
           (SPECS[4], 11, -1), (SPECS[5], 24, 2), (SPECS[6], 6, -1), (SPECS[7], 6, 2)]    # first, second, second, first
 
 
+#: the most unseen cells in a random case of :func:`test_values_agree` (a pinned one has 6)
+MAX_RANDOM_UNSEEN = 5
+
+
 def pinned(cases):
     """Hypothesis ``@example`` for each case."""
     def decorate(test):
@@ -68,6 +72,10 @@ def test_values_agree(spec, seed, policy):
     if state is None:
         return
     info = info_from_state(state)
+    # The twin's exact search grows with the unseen cells: a random case with 6 or more (4x3, 4 pairs, the first flip
+    # of turn 1: 13 s of the twin against 0.2 s for the other cases) is drawn again, so that the test's time does not
+    # swing with the draw (issue 24); the kernel and the twin run the same recursion at every size.
+    assume((spec, seed, policy) in PINNED or sum(code == UNK for code in info.codes) <= MAX_RANDOM_UNSEEN)
     codes = np.asarray(info.codes, np.uint8)
     erase_next = game.erasure_due(state.turn + 1)
     k, t = solvers(game, policy)
