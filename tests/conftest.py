@@ -69,16 +69,15 @@ def _serial_when_marked(request, tmp_path_factory):
             lock.close()
 
 
-#: The test files that take longest, longest first (CPU seconds in the whole suite's run of 2026-12-06 on two
-#: workers at load 10-19, docs/benchmarks.md "Test suite"). Under pytest-xdist's ``--dist loadfile`` a worker takes
-#: the next file as it
+#: The test files that take longest, longest first (summed seconds in the whole suite's run of 2026-12-06 08:00 on
+#: two workers, main 0c673b6, load 2-5). Under pytest-xdist's ``--dist loadfile`` a worker takes the next file as it
 #: frees up, in collection order; started last, a long file would leave the other worker idle at the end, so these
 #: go first (longest processing time first) and the many short files fill in behind them.
 LONGEST_FILES = (
-    "forgotten/test_pictures.py", "web/test_board_ui.py", "twins/test_forgotten_exact.py",  # 98, 73, 72 s
-    "twins/test_mnemonic_plan.py", "web/test_browser.py", "web/test_tables.py",  # 64, 61, 54 s
-    "web/test_table_browser.py", "twins/test_aetherya_play.py", "test_scale.py",  # 30, 28, 25 s
-    "mnemonic/test_planner.py", "test_picture_layouts.py", "embers/test_session.py",  # 22, 19, 18 s
+    "web/test_board_ui.py", "web/test_browser.py", "web/test_table_browser.py",  # 85, 59, 33 s
+    "twins/test_aetherya_step.py", "web/test_server.py", "web/test_entry.py",  # 29, 25, 25 s
+    "test_openspiel.py", "openspiel/test_batched.py", "twins/test_aetherya_play.py",  # 23, 22, 17 s
+    "test_engine_limits.py", "test_scale.py", "web/test_tables.py",  # 15, 14, 14 s
 )
 
 
