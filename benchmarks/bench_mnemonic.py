@@ -92,7 +92,7 @@ def planner_positions(count: int, tail: bool) -> list[tuple[np.ndarray, np.ndarr
         if state is None:
             continue
         layout = layout_of(state, 0, None, tail=tail)
-        pos = position_of(state, layout, 0, 2).reshape(1, -1)
+        pos = np.asarray(position_of(state, layout, 0, 2)).reshape(1, -1)
         _, states, ok, _ = plan_kernel.plan_values(layout.config, layout.skills, pos, 3000, 0.0)
         if ok and 50 <= states <= 3000:
             out.append((layout.config, layout.skills, pos))
@@ -135,7 +135,7 @@ def bench_scaling(quick: bool) -> list[list[object]]:
     for players, rounds, groups in cases:
         state = first_table(players)
         layout = layout_of(state, rounds, 0, tail=True)
-        pos = position_of(state, layout, rounds, groups).reshape(1, -1)
+        pos = np.asarray(position_of(state, layout, rounds, groups)).reshape(1, -1)
         start = time.perf_counter()
         _, states, complete, estimates = plan_kernel.plan_values(layout.config, layout.skills, pos, 20_000_000, 30.0)
         seconds = time.perf_counter() - start

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_speed  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("git") is None or subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"],
+    shutil.which("git") is None or subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], cwd=ROOT,
                                                   capture_output=True).returncode != 0,
     reason="not a git checkout")
 
@@ -35,8 +35,9 @@ def test_a_baseline_commit_is_written_out_as_a_source_tree(tmp_path):
     commit = bench_speed.baseline_commit("HEAD")
     assert len(commit) == 40
     tree = bench_speed.checkout_tree(commit, tmp_path / "tree")
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit], capture_output=True,
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit], cwd=ROOT,
+                            capture_output=True,
                             text=True, check=True).stdout.split()
     assert sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file()) == sorted(listed)
     assert (tree / "CMakeLists.txt").read_bytes() == subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:CMakeLists.txt"], capture_output=True, check=True).stdout
+        ["git", "-C", str(ROOT), "show", f"{commit}:CMakeLists.txt"], cwd=ROOT, capture_output=True, check=True).stdout

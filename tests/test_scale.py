@@ -4,6 +4,7 @@ games end to end."""
 
 import functools
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -42,11 +43,18 @@ def test_an_interrupted_run_keeps_whole_lines_and_start_resumes_it(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def ray_cluster():
+def ray_cluster(tmp_path_factory):
     """One local Ray cluster for this file's Ray tests (starting one takes seconds): the executor uses a cluster
-    already running in the process and leaves it running (solver/scale.py)."""
+    already running in the process and leaves it running (solver/scale.py). It starts from a folder of its own: Ray's
+    workers import from the driver's working folder first, and from the repository's root that is the uncompiled
+    source tree instead of the installed build (which failed CI)."""
     ray = pytest.importorskip("ray", reason="pip install 'memory-solver[ray]' to run the Ray executor")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("ray"))
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    finally:
+        os.chdir(here)
     yield ray
     ray.shutdown()
 
