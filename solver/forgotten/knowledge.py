@@ -33,7 +33,7 @@ import numpy as np
 
 from solver.errors import ImpossibleStateError
 from solver.forgotten.board import Board
-from solver.forgotten.state import ForgottenState, partner_cells
+from solver.forgotten.state import ForgottenState, can_still_win, matchable_among, partner_cells
 from solver.forgotten.tiles import DOWN, REMOVED, UP as ST_UP
 from solver.kernels import forgotten_paths
 
@@ -531,17 +531,11 @@ def _status_check(state: ForgottenState) -> Callable[[list[int]], bool]:
     if state.phase == "won":
         return lambda tiles: True
     down = [c for c, s in enumerate(state.status) if s == DOWN]
-    down_mask = sum(1 << c for c in down)
-    up = state.mask(ST_UP)
-    clear, connected, want = state.game.goal == "clear", state.board.connected, state.phase != "lost"
+    down_mask, up = state.mask(DOWN), state.mask(ST_UP)
+    clear, board, want = state.game.goal == "clear", state.board, state.phase != "lost"
 
     def ok(tiles: list[int]) -> bool:
-        matchable, at = 0, {}
-        for c in down:                        # a face-down tile is matchable when its partner is face down too
-            other = at.setdefault(tiles[c], c)
-            if other != c:
-                matchable |= 1 << c | 1 << other
-        return (matchable == down_mask if clear else connected(up | matchable)) == want
+        return can_still_win(clear, board, up, down_mask, matchable_among(tiles, down)) == want
     return ok
 
 

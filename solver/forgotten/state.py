@@ -62,18 +62,11 @@ class ForgottenState(State):
 
     def matchable(self) -> int:
         """Face-down tiles whose partner is still face down on the board (FG-11)."""
-        other = self.partners()
-        out = 0
-        for c, s in enumerate(self.status):
-            if s == DOWN and other[c] >= 0 and self.status[other[c]] == DOWN:
-                out |= 1 << c
-        return out
+        return matchable_among(self.tiles, [c for c, s in enumerate(self.status) if s == DOWN])
 
     def alive(self) -> bool:
         """The game can still be won: FG-11 (path goal) or FG-14 (clear goal)."""
-        if self.game.goal == "clear":
-            return self.mask(DOWN) == self.matchable()
-        return self.board.connected(self.mask(UP) | self.matchable())
+        return can_still_win(self.game.goal == "clear", self.board, self.mask(UP), self.mask(DOWN), self.matchable())
 
     def won(self) -> bool:
         """The winning condition holds: a face-up path (FG-10), or no face-down tile left (clear goal)."""
@@ -257,6 +250,23 @@ class ForgottenState(State):
     def hidden_cells(self) -> list[int]:
         """Cells whose tile nobody has seen (face down or removed)."""
         return [c for c, t in enumerate(self.tiles) if t >= 0 and not self.seen[c] and self.status[c] in (DOWN, REMOVED)]
+
+
+def matchable_among(tiles: list[int], down: list[int]) -> int:
+    """The cells of ``down`` (the face-down ones) whose tile's partner lies in ``down`` too, as a mask (FG-11)."""
+    out, where = 0, {}
+    for c in down:
+        if tiles[c] >= 0:
+            other = where.setdefault(tiles[c], c)
+            if other != c:
+                out |= 1 << c | 1 << other
+    return out
+
+
+def can_still_win(clear: bool, board: Board, up: int, down: int, matchable: int) -> bool:
+    """Whether the game can still be won with these face-up, face-down and matchable masks: every face-down tile
+    matchable (FG-14, the clear goal), or a route of face-up and matchable cells between the Brains (FG-11)."""
+    return matchable == down if clear else board.connected(up | matchable)
 
 
 def partner_cells(tiles: list[int]) -> list[int]:
