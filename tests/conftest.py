@@ -1,5 +1,6 @@
 """Shared fixtures. (Tests import the installed ``solver``; see ``--import-mode=importlib`` in pyproject.)"""
 
+import fcntl
 import importlib.util
 import json
 import os
@@ -17,56 +18,121 @@ TOYGAME = "memory_solver_tests_toygame"
 
 #: whether the test after this one on this worker is marked ``serial`` too (set by ``pytest_runtest_protocol``)
 NEXT_IS_SERIAL = pytest.StashKey[bool]()
-#: the turnstile and lock files while this worker holds the exclusive lock from one serial test to the next
+#: the locks (``RunLocks``) this worker holds from one serial test to the next
 _held_exclusive: list = []
+
+#: Test files that run on one core and start no process, server, browser or thread pool (paths under tests/; a
+#: folder ends with "/"). A serial test may run beside them: it needs a core of its own, not the whole machine.
+LIGHT_FILES = ("twins/", "openspiel/", "test_openspiel.py")
+#: ... except these (a kernel compiled by gcc in a subprocess)
+NOT_LIGHT_FILES = ("twins/test_portable_build.py",)
+#: Serial tests under these folders need the whole machine, light tests included: a browser and a server beside
+#: the test use more than one core.
+WHOLE_MACHINE_FILES = ("web/",)
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(Path(__file__).parent).as_posix()
+
+
+def _matches(relative: str, patterns: tuple[str, ...]) -> bool:
+    return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in patterns)
+
+
+def is_light_file(path: Path) -> bool:
+    """Whether the tests of ``path`` are light (``LIGHT_FILES``): a serial test may run beside them."""
+    relative = _relative(path)
+    return _matches(relative, LIGHT_FILES) and not _matches(relative, NOT_LIGHT_FILES)
+
+
+def _is_serial(item) -> bool:
+    return item.get_closest_marker("serial") is not None
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Tell ``_serial_when_marked`` whether the worker's next test is serial too (xdist knows it before a test
     starts)."""
-    item.stash[NEXT_IS_SERIAL] = nextitem is not None and nextitem.get_closest_marker("serial") is not None
+    item.stash[NEXT_IS_SERIAL] = nextitem is not None and _is_serial(nextitem)
     yield
+
+
+class RunLocks:
+    """The locks one test holds while it runs under pytest-xdist (``_serial_when_marked``), in ``folder`` (the
+    run's, shared by its workers). Two locks, taken in this order: ``machine.lock``, shared by every test but a
+    serial one that needs the whole machine (exclusive), and ``cores.lock``, shared by every test that is not light
+    and exclusive for a serial one; light tests take no other. A turnstile, held by a serial test while it waits
+    and runs, lets it in before the next test that is not light (a light one needs no turn)."""
+
+    KINDS = ("light", "plain", "serial", "whole machine")
+
+    def __init__(self, folder: Path):
+        self.turnstile, self.machine, self.cores = (
+            open(folder / name, "a") for name in ("serial.turnstile", "machine.lock", "cores.lock"))
+
+    def take(self, kind: str, blocking: bool = True) -> bool:
+        """Take the locks of a test of ``kind`` (one of ``KINDS``); without ``blocking``, whether they were free
+        (when not, nothing is held)."""
+        serial = kind in ("serial", "whole machine")
+        steps = [] if kind == "light" else [(self.turnstile, fcntl.LOCK_EX)]
+        steps.append((self.machine, fcntl.LOCK_EX if kind == "whole machine" else fcntl.LOCK_SH))
+        if kind != "light":
+            steps.append((self.cores, fcntl.LOCK_EX if serial else fcntl.LOCK_SH))
+        taken = []
+        try:
+            for file, mode in steps:
+                fcntl.flock(file, mode if blocking else mode | fcntl.LOCK_NB)
+                taken.append(file)
+        except BlockingIOError:
+            for file in taken:
+                fcntl.flock(file, fcntl.LOCK_UN)
+            return False
+        if not serial and kind != "light":
+            fcntl.flock(self.turnstile, fcntl.LOCK_UN)
+        return True
+
+    def keep_for(self, kind: str) -> None:
+        """Held since the previous serial test of a run of them: hold the machine as the next one, of ``kind``,
+        needs it."""
+        fcntl.flock(self.machine, fcntl.LOCK_EX if kind == "whole machine" else fcntl.LOCK_SH)
+
+    def release(self) -> None:
+        for file in (self.turnstile, self.machine, self.cores):
+            fcntl.flock(file, fcntl.LOCK_UN)
+            file.close()
+
+
+def lock_kind(item) -> str:
+    """``light``, ``plain``, ``serial`` or ``whole machine`` (``RunLocks.KINDS``): what a test may run beside."""
+    if not _is_serial(item):
+        return "light" if is_light_file(item.path) else "plain"
+    return "whole machine" if _matches(_relative(item.path), WHOLE_MACHINE_FILES) else "serial"
 
 
 @pytest.fixture(autouse=True)
 def _serial_when_marked(request, tmp_path_factory):
     """Tests marked ``serial`` (wall-clock caps: a search stops at its time limit, terminate answers within
-    200 ms) run alone when pytest-xdist runs the suite on several workers: a serial test holds an exclusive
-    lock that every other test of the run holds shared, so the other workers wait between two tests; the
-    turnstile lets a waiting serial test in before the next shared holder. A run of serial tests on one worker
-    (a whole serial file) keeps the lock from one to the next, so the other worker waits once for the run, not
-    once a test, and the serial worker does not wait for one of the other worker's tests before each serial
-    test. Without xdist there is no lock."""
+    200 ms) get a core of their own when pytest-xdist runs the suite on several workers (``RunLocks``): beside a
+    serial test the other worker runs light tests only (``LIGHT_FILES``: one core, no process), and beside a
+    serial one of ``WHOLE_MACHINE_FILES`` nothing. A run of serial tests on one worker (a whole serial file) keeps
+    the locks from one to the next, so the other worker waits once for the run. Without xdist there is no lock."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         yield
         return
-    import fcntl  # lazy: xdist runs on the POSIX CI only
-    serial = request.node.get_closest_marker("serial") is not None
-    if serial and _held_exclusive:
-        files = _held_exclusive.pop()             # held since the previous serial test
+    kind = lock_kind(request.node)
+    if kind in ("serial", "whole machine") and _held_exclusive:
+        locks = _held_exclusive.pop()             # held since the previous serial test
+        locks.keep_for(kind)
     else:
-        run = tmp_path_factory.getbasetemp().parent  # this run's folder, shared by its workers
-        files = (open(run / "serial.turnstile", "a"), open(run / "serial.lock", "a"))
-        turnstile, lock = files
-        fcntl.flock(turnstile, fcntl.LOCK_EX)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
-        finally:
-            if not serial:
-                fcntl.flock(turnstile, fcntl.LOCK_UN)
+        locks = RunLocks(tmp_path_factory.getbasetemp().parent)  # this run's folder, shared by its workers
+        locks.take(kind)
     try:
         yield
     finally:
-        if serial and request.node.stash.get(NEXT_IS_SERIAL, False):
-            _held_exclusive.append(files)
+        if kind in ("serial", "whole machine") and request.node.stash.get(NEXT_IS_SERIAL, False):
+            _held_exclusive.append(locks)
         else:
-            turnstile, lock = files
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            if serial:
-                fcntl.flock(turnstile, fcntl.LOCK_UN)
-            turnstile.close()
-            lock.close()
+            locks.release()
 
 
 #: The test files that take longest, longest first (summed seconds in the whole suite's run of 2026-12-06 08:00 on
@@ -81,14 +147,39 @@ LONGEST_FILES = (
 )
 
 
+def pytest_configure(config):
+    """The order of ``pytest_collection_modifyitems`` is the order the files run in: pytest-xdist's ``loadfile``
+    would otherwise start the files with the most tests first (its ``--loadscope-reorder``, on by default)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def _interleaved(first: list, second: list) -> list:
+    """first[0], second[0], first[1], second[1]... then what is left of the longer list."""
+    merged = [x for pair in zip(first, second) for x in pair]
+    shorter = min(len(first), len(second))
+    return merged + first[shorter:] + second[shorter:]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist, the tests of ``LONGEST_FILES`` first, longest file first (every worker collects the same
-    order, as xdist requires); the other files keep pytest's order. Without xdist nothing moves."""
+    """Under pytest-xdist, the order of the files (every worker collects the same order, as xdist requires; the
+    tests of a file keep theirs): first the files with serial tests outside ``WHOLE_MACHINE_FILES``, each
+    followed by a light file, so that the worker beside a serial run has a light file to run; then the rest of
+    the light files and the other files, ``LONGEST_FILES`` first, longest first, and the many short files fill
+    in behind them. Without xdist nothing moves."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
     rank = {name: place for place, name in enumerate(LONGEST_FILES)}
-    root = Path(__file__).parent
-    items.sort(key=lambda item: rank.get(item.path.relative_to(root).as_posix(), len(rank)))
+    by_file: dict[Path, list] = {}
+    for item in items:
+        by_file.setdefault(item.path, []).append(item)
+    files = sorted(by_file, key=lambda path: rank.get(_relative(path), len(rank)))  # stable: pytest's order
+    serial = [f for f in files if any(_is_serial(item) for item in by_file[f])
+              and not _matches(_relative(f), WHOLE_MACHINE_FILES)]
+    light = [f for f in files if is_light_file(f) and f not in serial]
+    paired = _interleaved(serial, light[:len(serial)])
+    order = paired + [f for f in files if f not in paired]
+    items[:] = [item for f in order for item in by_file[f]]
 
 
 def _load_toygame():
