@@ -335,11 +335,13 @@ def test_a_puzzle_statement_holds_no_answer_and_the_solution_shows_with_no_move_
     p.select_option("#puzzle-kind", kind)
     p.select_option("#puzzle-difficulty", difficulty)
     p.fill("#puzzle-index", str(index))
-    p.click("#puzzle-new")
+    with p.expect_response(lambda r: r.url.endswith("/api/engine")
+                           and (r.request.post_data_json or {}).get("action") == "generate",
+                           timeout=120_000) as generated:  # the puzzle the page was sent (not generated again)
+        p.click("#puzzle-new")
     p.wait_for_function("() => document.querySelector('#puzzle-text').textContent.length > 0", timeout=120_000)
     page.idle()
-    generated = [q for q in page.posted if q.get("action") == "generate"][-1]
-    puzzle = engine(board, generated)["puzzle"]
+    puzzle = generated.value.json()["puzzle"]
     verdict = engine(board, {"action": "check", "game": puzzle["game"], "puzzle": puzzle, "answer": []})
     solution = verdict["solution"] if isinstance(verdict["solution"], str) else ", ".join(verdict["solution"])
     statement = p.text_content("#puzzle-text")
