@@ -451,13 +451,7 @@ HAS_UNSEEN_SETUP = {"embers": 5}
 def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(board, tabs, game):
     page = Page(tabs, board, query="?nodes=40")
     p = page.page
-    p.select_option("#game", game)
-    p.fill("#seed", "3")
-    p.select_option("#others", "me")
-    p.click("#table-start")
-    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    page.idle()
+    page.real_table(game)
     clicks = []
     for _ in range(12):
         if p.locator("#moves .build-piece").count():  # an arrangement, entered card by card
