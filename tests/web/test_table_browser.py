@@ -56,8 +56,8 @@ class Phone:
     def __init__(self, tabs, url, width=390):
         self.received: list[str] = []
         self.errors: list[str] = []
-        self.page = tabs.open(width, 844, on={"response": self._keep, "pageerror": lambda e: self.errors.append(str(e))},
-                              init_script=RECORD_EVENTS)
+        self.page = tabs.open(width, 844, init_script=RECORD_EVENTS,
+                              on={"response": self._keep, "pageerror": lambda e: self.errors.append(str(e))})
         self.page.goto(url)
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         self.idle()
