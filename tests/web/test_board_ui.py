@@ -1,19 +1,19 @@
 """The analysis board in a real browser (issue 22): the streamed review with its progress, grades and evaluation
 graph; hints that Stop leaves drawn, that vanish when the position changes, with a budget changed mid-game; the
 clickable move list, the arrow keys, side lines and positions copied and pasted in their notation; a phone's
-text and tap targets. Every test runs on every game of the registry, in one shared headless Chromium."""
+text and tap targets. Every test runs on every game of the registry, in one shared headless Chromium (its pages
+handed from test to test, emptied: tests/web/conftest.py ``Tabs``)."""
 
 from __future__ import annotations
 
 import json
 import re
 
-import httpx
 import pytest
 
 from solver.registry import game_names
 
-from .pages import settle
+from .pages import HTTP, settle
 
 GAMES = list(game_names())
 #: moves clicked (the first move button each time) before the review, the hint or the navigation
@@ -34,14 +34,12 @@ def board(table_server):
 class Page:
     """One page of the board, keeping the engine queries it posts."""
 
-    def __init__(self, browser, url, width=1280, query=""):
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
-        self.page = self.context.new_page()
+    def __init__(self, tabs, url, width=1280, query=""):
         self.url = url
         self.errors: list[str] = []
         self.posted: list[dict] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", self._keep)
+        self.page = tabs.open(width, 900, on={"pageerror": lambda e: self.errors.append(str(e)),
+                                              "request": self._keep})
         self.page.goto(f"{url}/{query}")
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
 
@@ -105,24 +103,24 @@ class Page:
     def state(self):
         """The page's game: its server answer (the seat's own, read back through the seat's link)."""
         path = self.page.evaluate("location.pathname").replace("/play/", "/api/games/")
-        return httpx.get(self.url + path, headers={"Origin": self.url}).json()
+        return HTTP.get(self.url + path, headers={"Origin": self.url}).json()
 
     def close(self):
+        """The end of the test's page: no error on it (the page goes back to ``tabs``, emptied)."""
         assert not self.errors, self.errors
-        self.context.close()
 
 
 def engine(url, query):
-    answer = httpx.post(f"{url}/api/engine", json={"id": 1, **query}, headers={"Origin": url}, timeout=120).json()
+    answer = HTTP.post(f"{url}/api/engine", json={"id": 1, **query}, headers={"Origin": url}).json()
     assert "error" not in answer, answer
     return answer
 
 
 # ---------------------------------------------------------------------------------------------- review
 @pytest.mark.parametrize("game", GAMES)
-def test_the_review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(board, chromium, game):
+def test_the_review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(board, tabs, game):
     nodes = REVIEW_NODES.get(game, DEFAULT_REVIEW_NODES)
-    page = Page(chromium, board, query=f"?nodes={nodes}")
+    page = Page(tabs, board, query=f"?nodes={nodes}")
     page.deal(game)
     page.play(game)
     page.page.click("#review")
@@ -165,8 +163,8 @@ def test_the_review_streams_its_progress_grades_as_the_engine_and_its_graph_open
 # ---------------------------------------------------------------------------------------------- hints
 @pytest.mark.parametrize("game", GAMES)
 def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(
-        board, chromium, game):
-    page = Page(chromium, board)
+        board, tabs, game):
+    page = Page(tabs, board)
     page.deal(game)
     page.play(game, len(SCRIPTS.get(game, [])))
     # the budget, changed during the game: the next hint takes it
@@ -204,8 +202,8 @@ def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the
 
 # ---------------------------------------------------------------------------------------------- navigation
 @pytest.mark.parametrize("game", GAMES)
-def test_move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(board, chromium, game):
-    page = Page(chromium, board, query="?nodes=40")
+def test_move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(board, tabs, game):
+    page = Page(tabs, board, query="?nodes=40")
     page.deal(game)
     page.play(game)
     seat = page.state()
@@ -301,8 +299,8 @@ NARROW_PICTURES = {"mnemonic", "aetherya", "memorinth", "embers", "forgotten"}
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, chromium, game):
-    page = Page(chromium, board, width=390, query="?nodes=40")
+def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, tabs, game):
+    page = Page(tabs, board, width=390, query="?nodes=40")
     page.deal(game)
     page.play(game, 2)
     if game in NARROW_PICTURES:  # the narrow picture fits the frame as it is: no zoom, no sideways panning
@@ -329,19 +327,21 @@ from .test_browser import PUZZLES  # noqa: E402  (each game's kinds, as the puzz
                          [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
                          ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
 def test_a_puzzle_statement_holds_no_answer_and_the_solution_shows_with_no_move_played(
-        board, chromium, game, kind, difficulty, index):
-    page = Page(chromium, board)
+        board, tabs, game, kind, difficulty, index):
+    page = Page(tabs, board)
     p = page.page
     p.click(".tab[data-tab=puzzles]")
     p.select_option("#puzzle-game", game)
     p.select_option("#puzzle-kind", kind)
     p.select_option("#puzzle-difficulty", difficulty)
     p.fill("#puzzle-index", str(index))
-    p.click("#puzzle-new")
+    with p.expect_response(lambda r: r.url.endswith("/api/engine")
+                           and (r.request.post_data_json or {}).get("action") == "generate",
+                           timeout=120_000) as generated:  # the puzzle the page was sent (not generated again)
+        p.click("#puzzle-new")
     p.wait_for_function("() => document.querySelector('#puzzle-text').textContent.length > 0", timeout=120_000)
     page.idle()
-    generated = [q for q in page.posted if q.get("action") == "generate"][-1]
-    puzzle = engine(board, generated)["puzzle"]
+    puzzle = generated.value.json()["puzzle"]
     verdict = engine(board, {"action": "check", "game": puzzle["game"], "puzzle": puzzle, "answer": []})
     solution = verdict["solution"] if isinstance(verdict["solution"], str) else ", ".join(verdict["solution"])
     statement = p.text_content("#puzzle-text")
@@ -367,9 +367,9 @@ def test_a_puzzle_statement_holds_no_answer_and_the_solution_shows_with_no_move_
 
 
 # ---------------------------------------------------------------------------------------------- the start form
-def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_player(board, chromium):
+def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_player(board, tabs):
     games = {g["name"]: g for g in engine(board, {"action": "games"})["games"]}
-    page = Page(chromium, board)
+    page = Page(tabs, board)
     p = page.page
     for name in GAMES:
         g = games[name]
@@ -404,9 +404,9 @@ def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_p
 PLANTED = ("embers", 3, ["draw", "draw", "stop"], 1)
 
 
-def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(board, chromium):
+def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(board, tabs):
     game, seed, moves, index = PLANTED
-    page = Page(chromium, board, query="?nodes=100")
+    page = Page(tabs, board, query="?nodes=100")
     page.deal(game, seed)
     page.play(game, len(moves))
     page.page.click("#review")
@@ -425,8 +425,8 @@ def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(bo
 
 
 # ---------------------------------------------------------------------------------------------- the end of a game
-def test_the_end_of_a_game_shows_the_engines_score_of_the_seats_view(board, chromium):
-    page = Page(chromium, board, query="?nodes=40")
+def test_the_end_of_a_game_shows_the_engines_score_of_the_seats_view(board, tabs):
+    page = Page(tabs, board, query="?nodes=40")
     page.deal("forgotten")
     page.page.click('#moves button[data-move="give up"]')  # the quickest end of a game
     page.page.wait_for_selector("#summary-panel:not([hidden])", timeout=30_000)
@@ -448,16 +448,10 @@ HAS_UNSEEN_SETUP = {"embers": 5}
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(board, chromium, game):
-    page = Page(chromium, board, query="?nodes=40")
+def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(board, tabs, game):
+    page = Page(tabs, board, query="?nodes=40")
     p = page.page
-    p.select_option("#game", game)
-    p.fill("#seed", "3")
-    p.select_option("#others", "me")
-    p.click("#table-start")
-    p.wait_for_selector("#table:not([hidden])", timeout=30_000)
-    p.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    page.idle()
+    page.real_table(game)
     clicks = []
     for _ in range(12):
         if p.locator("#moves .build-piece").count():  # an arrangement, entered card by card
@@ -482,11 +476,11 @@ def test_a_real_table_entered_alone_needs_no_click_for_a_card_nobody_has_seen(bo
     page.close()
 
 
-def test_an_aetherya_arrangement_is_entered_card_by_card_with_one_click_per_card_seen(board, chromium):
+def test_an_aetherya_arrangement_is_entered_card_by_card_with_one_click_per_card_seen(board, tabs):
     """Issue 22: no chooser of 5,040 (or 24) arrangements: the seat's own 2x2 is entered by clicking its cards on
     the board, the other seat's by clicking the cards it shows, at most one click per card (4), the last one
     implied; only the cards still consistent with some legal arrangement are offered."""
-    page = Page(chromium, board, query="?nodes=40")
+    page = Page(tabs, board, query="?nodes=40")
     p = page.page
     page.real_table("aetherya")
     arranged = []

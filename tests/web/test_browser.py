@@ -25,11 +25,10 @@ SCRIPTS = {"embers": ["draw", "draw", "stop"]}
 TWO_CLICKS = {"embers"}
 
 
-def open_page(browser, url, query="", width=1280):
-    page = browser.new_page(viewport={"width": width, "height": 900}, accept_downloads=True)
+def open_page(tabs, url, query="", width=1280):
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page = tabs.open(width, 900, on={"pageerror": lambda e: errors.append(str(e)),
+                                     "console": lambda m: errors.append(m.text) if m.type == "error" else None})
     page.goto(f"{url}/{query}")
     page.wait_for_selector("body[data-ready=true]", timeout=30_000)
     return page, errors
@@ -158,10 +157,10 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(pile_server, browser, game, tmp_path):
+def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(pile_server, tabs, game, tmp_path):
     url, _ = pile_server
     nodes = NODES.get(game, 40)
-    page, errors = open_page(browser, url, f"?nodes={nodes}")
+    page, errors = open_page(tabs, url, f"?nodes={nodes}")
     seed = SEEDS.get(game, 3)
     deal(page, game, seed)
     clicks = CLICKS.get(game, 10)
@@ -268,13 +267,13 @@ SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution
 @pytest.mark.parametrize("game, kind, difficulty, index",
                          [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
                          ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
-def test_a_puzzle_solved_by_clicking_is_correct(pile_server, browser, game, kind, difficulty, index):
+def test_a_puzzle_solved_by_clicking_is_correct(pile_server, tabs, game, kind, difficulty, index):
     """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
     else the move buttons), checked by the server: 'correct'; the solution shown on request."""
     from solver.puzzles import make_puzzle
     from solver.registry import game_class, load_game
     url, _ = pile_server
-    page, errors = open_page(browser, url)
+    page, errors = open_page(tabs, url)
     page.click(".tab[data-tab=puzzles]")
     page.select_option("#puzzle-game", game)
     page.select_option("#puzzle-kind", kind)
@@ -304,10 +303,10 @@ def test_a_puzzle_solved_by_clicking_is_correct(pile_server, browser, game, kind
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g not in TEXT_BOARDS])
-def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(pile_server, browser, game):
+def test_on_a_phone_the_board_takes_taps_and_nothing_sticks_out(pile_server, tabs, game):
     """At a phone's width (390 px): no sideways scrolling, a tap on the board plays, the hint sits under the board."""
     url, _ = pile_server
-    page, errors = open_page(browser, url, f"?nodes={NODES.get(game, 40)}", width=390)
+    page, errors = open_page(tabs, url, f"?nodes={NODES.get(game, 40)}", width=390)
     deal(page, game, SEEDS.get(game, 3))
     # a target naming one move is tapped; else (an Aetherya opening: its 2x2 entered card by card) the cards
     if page.locator("#moves .build-piece").count():

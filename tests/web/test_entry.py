@@ -84,8 +84,8 @@ def click_spot(page: Page, spot: str):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_embers_a_card_is_placed_by_a_click_on_its_place_in_the_mind(board, chromium, width):
-    page = Page(chromium, board, width=width, query="?nodes=40")
+def test_embers_a_card_is_placed_by_a_click_on_its_place_in_the_mind(board, tabs, width):
+    page = Page(tabs, board, width=width, query="?nodes=40")
     p = page.page
     page.deal("embers")
     open_blink(page)
@@ -123,12 +123,12 @@ def offers(p):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board, chromium, width):
+def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board, tabs, width):
     """The whole deal from one page (the other seat entered by me): 24 clicks on cards as they show (each look
     offered once: 23 Sun looks for 24 cards at a1), 8 on characters, no chooser, no number; then a card turned
     over is entered by a click on the side it showed. Clicks = cards seen."""
     deck = load_deck("default")
-    page = Page(chromium, board, width=width, query="?nodes=40")
+    page = Page(tabs, board, width=width, query="?nodes=40")
     p = page.page
     page.real_table("memorinth")
     card_clicks = character_clicks = 0
@@ -209,12 +209,12 @@ def click_target(page: Page, token: str):
     page.idle()
 
 
-def test_embers_a_real_table_takes_one_click_per_card_seen_and_the_card_placed_on_its_place(board, chromium):
+def test_embers_a_real_table_takes_one_click_per_card_seen_and_the_card_placed_on_its_place(board, tabs):
     """Fenrys's page at a real table: one click per card he sees (the Mind's first card, each card drawn) and per
     decision (draw, stop); Aelin's four Resolve cards and her arrangement, which he does not see, take none (the
     server enters them as `?`); the Blink's add takes one click on the Mind (its place), two where several cards
     may go there (the place, then the card)."""
-    page = Page(chromium, board, query="?nodes=40")
+    page = Page(tabs, board, query="?nodes=40")
     p = page.page
     page.real_table("embers")
     clicks = 0

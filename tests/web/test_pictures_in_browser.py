@@ -46,23 +46,20 @@ def pictures(game: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_games_picture_renders_in_chromium_without_errors_and_is_not_blank(browser, game, tmp_path):
-    page = browser.new_page(viewport={"width": 1000, "height": 800})
+def test_each_games_picture_renders_in_chromium_without_errors_and_is_not_blank(tabs, game, tmp_path):
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        for label, svg in pictures(game).items():
-            assert svg.lstrip().startswith(("<?xml", "<svg")), label
-            page.set_content(f"<!doctype html><html><body style='margin:0;background:#fff'>{svg}</body></html>")
-            box = page.locator("svg").first.bounding_box()
-            assert box and box["width"] > 100 and box["height"] > 100, (label, box)
-            shot = tmp_path / f"{game}-{label.replace(' ', '-')}.png"
-            page.locator("svg").first.screenshot(path=str(shot))
-            assert shot.stat().st_size > 2000, (label, shot.stat().st_size)
-            src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
-            measured = page.evaluate(MEASURE, src)
-            assert measured["painted"] > 0.5 and measured["colours"] >= 4, (label, measured)
-        assert errors == [], errors
-    finally:
-        page.close()
+    page = tabs.open(1000, 800, on={"console": lambda message: errors.append(message.text)
+                                    if message.type == "error" else None,
+                                    "pageerror": lambda exc: errors.append(str(exc))})
+    for label, svg in pictures(game).items():
+        assert svg.lstrip().startswith(("<?xml", "<svg")), label
+        page.set_content(f"<!doctype html><html><body style='margin:0;background:#fff'>{svg}</body></html>")
+        box = page.locator("svg").first.bounding_box()
+        assert box and box["width"] > 100 and box["height"] > 100, (label, box)
+        shot = tmp_path / f"{game}-{label.replace(' ', '-')}.png"
+        page.locator("svg").first.screenshot(path=str(shot))
+        assert shot.stat().st_size > 2000, (label, shot.stat().st_size)
+        src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        measured = page.evaluate(MEASURE, src)
+        assert measured["painted"] > 0.5 and measured["colours"] >= 4, (label, measured)
+    assert errors == [], errors

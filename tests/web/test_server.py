@@ -152,6 +152,9 @@ def test_4_a_new_page_id_per_request_does_not_get_around_the_clients_share(board
     assert renamed.json()["id"] == "three" and "already has 2 queries" in renamed.json()["error"]
     other = post(url, {"id": "other", "game": "pile", "action": "score", "state": "4:0"}, address="127.0.0.2")
     assert other.status_code == 200
+    for i in range(2):  # checked: each page stops its own (not waiting out its time limit), answered as before
+        assert post(url, {"id": f"stop{i}", "action": "terminate", "terminateId": f"h{i}"},
+                    page=f"page-{i}").json()["terminated"] == 1
     for thread, box in running:
         thread.join(10)
         assert box[0].status_code == 200
@@ -209,7 +212,8 @@ def test_4_quick_queries_do_not_wait_behind_long_searches(board):
     moves = post(url, {"id": "m", "game": "pile", "action": "legal_moves", "state": "4:0"}, address="127.0.0.9")
     assert quick.status_code == 200 and moves.status_code == 200
     assert time.perf_counter() - started < 1.0  # not behind 3 x 1 s of long searches
-    for thread, _ in long:
+    for i, (thread, _) in enumerate(long):  # checked: stopped by their own clients, not waited out
+        post(url, {"id": f"stop{i}", "action": "terminate", "terminateId": f"long{i}"}, address=f"127.0.0.{2 + i}")
         thread.join(15)
 
 

@@ -19,9 +19,9 @@ def seat_labels(p):
     return p.eval_on_selector_all("#seat option", "os => os.map(o => o.textContent)")
 
 
-def test_the_seats_carry_the_games_own_player_names(board, chromium):
+def test_the_seats_carry_the_games_own_player_names(board, tabs):
     games = {g["name"]: g for g in engine(board, {"action": "games"})["games"]}
-    page = Page(chromium, board)
+    page = Page(tabs, board)
     p = page.page
     p.select_option("#game", "embers")
     assert seat_labels(p) == ["Fenrys (seat 0)", "Aelin (seat 1)"] == \
@@ -41,8 +41,8 @@ def test_the_seats_carry_the_games_own_player_names(board, chromium):
     page.close()
 
 
-def test_mnemonic_players_enter_their_characters_at_a_real_table(board, chromium):
-    page = Page(chromium, board)
+def test_mnemonic_players_enter_their_characters_at_a_real_table(board, tabs):
+    page = Page(tabs, board)
     p = page.page
     p.select_option("#game", "mnemonic")
     p.fill("#players", "3")
@@ -76,8 +76,8 @@ def test_mnemonic_players_enter_their_characters_at_a_real_table(board, chromium
     page.close()
 
 
-def test_a_mistyped_character_is_refused_naming_the_seat(board, chromium):
-    page = Page(chromium, board)
+def test_a_mistyped_character_is_refused_naming_the_seat(board, tabs):
+    page = Page(tabs, board)
     p = page.page
     p.select_option("#game", "mnemonic")
     p.locator('#more-params input[data-seat="1"]').fill("H9")

@@ -23,7 +23,7 @@ from solver.cli import main
 from solver.registry import game_names
 
 from .hidden_cards import secrets_of
-from .pages import settle
+from .pages import HTTP, settle
 from .test_store import Server, free_port
 
 TWO_HUMANS = [{"player": 0, "by": "human"}, {"player": 1, "by": "human"}]
@@ -51,16 +51,13 @@ def board(table_server):
 
 
 class Phone:
-    """One seat's page in a browser context of its own, keeping the text of everything it received."""
+    """One seat's page in a browser context of its own (``tabs``), keeping the text of everything it received."""
 
-    def __init__(self, browser, url, width=390):
-        self.context = browser.new_context(viewport={"width": width, "height": 844})
-        self.context.add_init_script(RECORD_EVENTS)
-        self.page = self.context.new_page()
+    def __init__(self, tabs, url, width=390):
         self.received: list[str] = []
         self.errors: list[str] = []
-        self.page.on("response", self._keep)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page = tabs.open(width, 844, init_script=RECORD_EVENTS,
+                              on={"response": self._keep, "pageerror": lambda e: self.errors.append(str(e))})
         self.page.goto(url)
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         self.idle()
@@ -87,9 +84,6 @@ class Phone:
               .filter(a => !['d', 'points', 'transform', 'style', 'viewBox', 'class'].includes(a.name))
               .map(a => a.value))].join('\\n')""")
         return [dom, *(_visible(text) for text in self.received), *self.streamed()]
-
-    def close(self):
-        self.context.close()
 
 
 def _visible(text):
@@ -161,8 +155,7 @@ class Watch:
 
 
 def create(url, game, seed=3, seats=TWO_HUMANS):
-    import httpx
-    answer = httpx.post(f"{url}/api/games", json={"game": game, "seed": seed, "seats": seats}, timeout=60)
+    answer = HTTP.post(f"{url}/api/games", json={"game": game, "seed": seed, "seats": seats})
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -194,42 +187,38 @@ def click_first_move(page):
 
 @pytest.mark.serial  # a wall-clock cap
 @pytest.mark.parametrize("game", game_names())
-def test_two_phones_see_only_their_own_seat_and_each_others_moves_within_a_second(board, chromium, game):
+def test_two_phones_see_only_their_own_seat_and_each_others_moves_within_a_second(board, tabs, game):
     url, app = board
     created = create(url, game)
     watch = Watch(app, created, [0, 1])
-    phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
-    try:
+    phones = {s["player"]: Phone(tabs, s["url"]) for s in created["seats"]}
+    secrets = watch.update()
+    for seat, phone in phones.items():
+        assert found(secrets[seat], phone.texts()) == [], (game, seat)
+        phone.received.clear()
+    for _ in range(MOVES):
+        playing = mover(phones)
+        if playing is None:
+            break
+        other = next(p for p in phones.values() if p is not playing)
+        before = other.revision()
+        started = click_first_move(playing.page)
+        other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
+                                     timeout=10_000)
+        assert time.monotonic() - started < 1.0, f"{game}: the move took {time.monotonic() - started:.2f} s"
+        for phone in phones.values():
+            phone.idle()
         secrets = watch.update()
         for seat, phone in phones.items():
             assert found(secrets[seat], phone.texts()) == [], (game, seat)
             phone.received.clear()
-        for _ in range(MOVES):
-            playing = mover(phones)
-            if playing is None:
-                break
-            other = next(p for p in phones.values() if p is not playing)
-            before = other.revision()
-            started = click_first_move(playing.page)
-            other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
-                                         timeout=10_000)
-            assert time.monotonic() - started < 1.0, f"{game}: the move took {time.monotonic() - started:.2f} s"
-            for phone in phones.values():
-                phone.idle()
-            secrets = watch.update()
-            for seat, phone in phones.items():
-                assert found(secrets[seat], phone.texts()) == [], (game, seat)
-                phone.received.clear()
-        for seat, phone in phones.items():
-            last = json.loads(phone.streamed()[-1])
-            assert last["player"] == seat and last["view"] == watch.views[seat]
-            assert phone.errors == []
-    finally:
-        for phone in phones.values():
-            phone.close()
+    for seat, phone in phones.items():
+        last = json.loads(phone.streamed()[-1])
+        assert last["player"] == seat and last["view"] == watch.views[seat]
+        assert phone.errors == []
 
 
-def test_the_check_finds_a_planted_card_in_the_dom_and_in_a_response(board, chromium):
+def test_the_check_finds_a_planted_card_in_the_dom_and_in_a_response(board, tabs):
     """Aetherya's start cards: seat 1's are a secret of seat 0. Planted in seat 0's page, or in an answer it
     receives, the check finds them."""
     url, app = board
@@ -238,60 +227,51 @@ def test_the_check_finds_a_planted_card_in_the_dom_and_in_a_response(board, chro
     secrets = watch.update()
     theirs = watch.views[1]["start"][1]
     assert theirs in secrets[0]
-    phone = Phone(chromium, created["seats"][0]["url"])
-    try:
-        assert found(secrets[0], phone.texts()) == []
-        phone.page.evaluate(f"() => {{ const s = document.createElement('span'); s.hidden = true; "
-                            f"s.textContent = 'kingdom {theirs}'; document.body.append(s); }}")
-        assert theirs in found(secrets[0], phone.texts())
-    finally:
-        phone.close()
+    phone = Phone(tabs, created["seats"][0]["url"])
+    assert found(secrets[0], phone.texts()) == []
+    phone.page.evaluate(f"() => {{ const s = document.createElement('span'); s.hidden = true; "
+                        f"s.textContent = 'kingdom {theirs}'; document.body.append(s); }}")
+    assert theirs in found(secrets[0], phone.texts())
     spy = watch.views[1]  # seat 1's view, as if the server had sent it to seat 0
-    phone = Phone(chromium, created["seats"][0]["url"])
-    try:
-        def plant(route):
-            response = route.fetch()
-            route.fulfill(response=response, body=json.dumps({**response.json(), "spy": spy}))
-        phone.page.route(f"**/api/games/{created['id']}/{created['seats'][0]['key']}", plant)
-        phone.page.reload()
-        phone.page.wait_for_selector("body[data-ready=true]")
-        phone.idle()
-        assert theirs in found(secrets[0], phone.texts())
-    finally:
-        phone.close()
+    phone = Phone(tabs, created["seats"][0]["url"])
+
+    def plant(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=json.dumps({**response.json(), "spy": spy}))
+    phone.page.route(f"**/api/games/{created['id']}/{created['seats'][0]['key']}", plant)
+    phone.page.reload()
+    phone.page.wait_for_selector("body[data-ready=true]")
+    phone.idle()
+    assert theirs in found(secrets[0], phone.texts())
 
 
-def test_the_table_link_shows_no_seats_card(board, chromium):
+def test_the_table_link_shows_no_seats_card(board, tabs):
     url, app = board
     created = create(url, "aetherya", seed=5)
     watch = Watch(app, created, [0, 1])
     secrets = watch.update()
     hidden_from_all = secrets[0] | secrets[1]
-    seat = Phone(chromium, created["seats"][0]["url"], width=1280)
-    table = Phone(chromium, created["table"], width=1280)
-    try:
-        assert found(hidden_from_all, table.texts()) == []
-        assert table.page.locator("#moves button").count() == 0
-        before = table.revision()
-        click_first_move(seat.page)
-        table.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
-        table.idle()
-        secrets = watch.update()
-        assert found(secrets[0] | secrets[1], table.texts()) == []
-        assert table.errors == [] and seat.errors == []
-    finally:
-        seat.close()
-        table.close()
+    seat = Phone(tabs, created["seats"][0]["url"], width=1280)
+    table = Phone(tabs, created["table"], width=1280)
+    assert found(hidden_from_all, table.texts()) == []
+    assert table.page.locator("#moves button").count() == 0
+    before = table.revision()
+    click_first_move(seat.page)
+    table.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+    table.idle()
+    secrets = watch.update()
+    assert found(secrets[0] | secrets[1], table.texts()) == []
+    assert table.errors == [] and seat.errors == []
 
 
 @pytest.mark.serial  # a wall-clock cap
-def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconnect(chromium, tmp_path):
+def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconnect(tabs, tmp_path):
     port = free_port()
     db = tmp_path / "games.sqlite3"
     server = Server(db, port)
     try:
         created = create(server.url, "forgotten", seed=2)
-        phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
+        phones = {s["player"]: Phone(tabs, s["url"]) for s in created["seats"]}
         for _ in range(3):
             playing = mover(phones)
             other = next(p for p in phones.values() if p is not playing)
@@ -316,91 +296,76 @@ def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconne
         playing.page.locator("#moves button").first.click()
         other.page.wait_for_function(f"() => Number(document.body.dataset.revision) > {revision}", timeout=10_000)
         assert time.monotonic() - started < 1.0
-        for phone in phones.values():
-            phone.close()
     finally:
         server.kill()
 
 
-def test_at_a_real_table_each_phone_enters_its_own_cards_and_sees_the_others_masked(board, chromium):
+def test_at_a_real_table_each_phone_enters_its_own_cards_and_sees_the_others_masked(board, tabs):
     """Aetherya at a real table, two phones: the legend row entered on either, seat 0's start cards on seat 0's
     phone only (seat 1's phone waits), reaching seat 1's record as ``card ?``."""
-    import httpx
     url, _ = board
-    created = httpx.post(f"{url}/api/games", json={"game": "aetherya", "mode": "table", "seats": TWO_HUMANS},
-                         timeout=60).json()
-    phones = {s["player"]: Phone(chromium, s["url"]) for s in created["seats"]}
-    try:
-        for _ in range(8):  # the legend row: public, entered on seat 1's phone
-            before = phones[0].revision()
-            phones[1].page.locator("#moves button").first.click()
-            phones[0].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
-                                             timeout=10_000)
-            phones[1].idle()
-        phones[0].idle()
-        assert phones[1].page.locator("#moves button").count() == 0
-        assert "Waiting for a seat" in phones[1].page.text_content("#status")
-        card = phones[0].page.locator("#moves button").first.text_content()
-        assert card.startswith("card ") and "?" not in card
-        before = phones[1].revision()
-        phones[0].page.locator("#moves button").first.click()
-        phones[1].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+    created = HTTP.post(f"{url}/api/games", json={"game": "aetherya", "mode": "table", "seats": TWO_HUMANS}).json()
+    phones = {s["player"]: Phone(tabs, s["url"]) for s in created["seats"]}
+    for _ in range(8):  # the legend row: public, entered on seat 1's phone
+        before = phones[0].revision()
+        phones[1].page.locator("#moves button").first.click()
+        phones[0].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}",
+                                         timeout=10_000)
         phones[1].idle()
-        last = lambda phone: phone.page.locator("#move-list li").last.text_content()  # noqa: E731
-        assert last(phones[0]) == card and last(phones[1]) == "card ?"
-        assert all(phone.errors == [] for phone in phones.values())
-    finally:
-        for phone in phones.values():
-            phone.close()
+    phones[0].idle()
+    assert phones[1].page.locator("#moves button").count() == 0
+    assert "Waiting for a seat" in phones[1].page.text_content("#status")
+    card = phones[0].page.locator("#moves button").first.text_content()
+    assert card.startswith("card ") and "?" not in card
+    before = phones[1].revision()
+    phones[0].page.locator("#moves button").first.click()
+    phones[1].page.wait_for_function(f"() => Number(document.body.dataset.revision) > {before}", timeout=10_000)
+    phones[1].idle()
+    last = lambda phone: phone.page.locator("#move-list li").last.text_content()  # noqa: E731
+    assert last(phones[0]) == card and last(phones[1]) == "card ?"
+    assert all(phone.errors == [] for phone in phones.values())
 
 
-def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, chromium):
+def test_the_start_page_lists_this_browsers_games_and_resumes_them(board, tabs):
     """A seat opened in this browser is listed on the start page (the game, the seat, its last move) and a click on
     it resumes the seat where it stands; another browser (context) lists nothing."""
     url, _ = board
     created = create(url, "forgotten", seed=4)
-    phone = Phone(chromium, created["seats"][0]["url"])
-    stranger = Phone(chromium, url)
-    try:
-        phone.page.locator("#moves button").first.click()
-        phone.idle()
-        moves = phone.page.locator("#move-list li").all_text_contents()
-        assert moves
-        phone.page.goto(url)
-        phone.page.wait_for_selector("#saved-panel:not([hidden])", timeout=10_000)
-        listed = phone.page.locator("#saved-games li")
-        assert listed.count() == 1
-        assert "Seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
-        listed.first.locator("a").click()
-        phone.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
-        phone.idle()
-        assert phone.page.url == created["seats"][0]["url"]
-        assert phone.page.locator("#move-list li").all_text_contents() == moves
-        assert stranger.page.is_hidden("#saved-panel") and stranger.page.locator("#saved-games li").count() == 0
-        assert phone.errors == [] and stranger.errors == []
-    finally:
-        phone.close()
-        stranger.close()
+    phone = Phone(tabs, created["seats"][0]["url"])
+    stranger = Phone(tabs, url)
+    phone.page.locator("#moves button").first.click()
+    phone.idle()
+    moves = phone.page.locator("#move-list li").all_text_contents()
+    assert moves
+    phone.page.goto(url)
+    phone.page.wait_for_selector("#saved-panel:not([hidden])", timeout=10_000)
+    listed = phone.page.locator("#saved-games li")
+    assert listed.count() == 1
+    assert "Seat 0" in listed.first.text_content() and "last move" in listed.first.text_content()
+    listed.first.locator("a").click()
+    phone.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    phone.idle()
+    assert phone.page.url == created["seats"][0]["url"]
+    assert phone.page.locator("#move-list li").all_text_contents() == moves
+    assert stranger.page.is_hidden("#saved-panel") and stranger.page.locator("#saved-games li").count() == 0
+    assert phone.errors == [] and stranger.errors == []
 
 
 @pytest.mark.parametrize("game, names", [("embers", ["Fenrys", "Aelin"]), ("forgotten", ["Seat 0", "Seat 1"])])
-def test_the_seat_page_and_the_links_panel_name_the_players_as_the_game_does(board, chromium, game, names):
+def test_the_seat_page_and_the_links_panel_name_the_players_as_the_game_does(board, tabs, game, names):
     """Issue 22, 3: a game dealt from a phone for players on their own phones: the seat page says whose it is and
     the Links panel labels each seat's link with the game's name for that player (Embers: Fenrys and Aelin)."""
     url, _ = board
-    phone = Phone(chromium, url)
-    try:
-        page = phone.page
-        page.select_option("#game", game)
-        page.fill("#seed", "3")
-        page.select_option("#others", "devices")
-        page.click("#deal")
-        page.wait_for_selector("#table:not([hidden])", timeout=60_000)
-        page.wait_for_selector("#links figcaption", timeout=30_000)
-        phone.idle()
-        assert names[0] in page.text_content("#whoami")
-        captions = page.locator("#links figcaption a").all_text_contents()
-        assert captions[:2] == [f"{names[0]} (this page)", names[1]]
-        assert phone.errors == []
-    finally:
-        phone.close()
+    phone = Phone(tabs, url)
+    page = phone.page
+    page.select_option("#game", game)
+    page.fill("#seed", "3")
+    page.select_option("#others", "devices")
+    page.click("#deal")
+    page.wait_for_selector("#table:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#links figcaption", timeout=30_000)
+    phone.idle()
+    assert names[0] in page.text_content("#whoami")
+    captions = page.locator("#links figcaption a").all_text_contents()
+    assert captions[:2] == [f"{names[0]} (this page)", names[1]]
+    assert phone.errors == []
