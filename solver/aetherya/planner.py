@@ -18,7 +18,7 @@ import numpy as np
 
 from solver.aetherya.cards import CELL_NAMES, DRAGON, LETTERS, PORTAL
 from solver.aetherya.solve import optimize_kingdom
-from solver.kernels import aetherya_score as score_kernel
+from solver.kernels import aetherya as score_kernel
 from solver.search import Limits, SearchContext
 
 
