@@ -87,7 +87,7 @@ def policy_value(game, policy: Policy) -> tuple[float, int]:
 def optimal_solver(game, max_entries: int = 60_000_000) -> kernel.Solver:
     """The compiled optimal solver for ``game``."""
     return kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                  game.goal_code, game.board.symmetries, -1, max_entries)
+                         game.goal_code, game.board.symmetries, -1, max_entries)
 
 
 @dataclass

@@ -101,7 +101,7 @@ class Knowledge:
         board = state.board
         out = np.zeros(board.cells, np.int32)
         best = kernel.route_costs(board.width, board.height, *board.brains, up, pairs,
-                                           singles if unk else 0, unk, out)
+                                  singles if unk else 0, unk, out)
         clear = state.game.goal == "clear"
         # under the clear goal the living worlds hold every unseen orphan among the removed tiles (Model.reveal)
         pool = info.unseen_on_board if clear else info.unseen_on_board + info.e
@@ -247,9 +247,9 @@ class Rollouts:
         policy = continuation_policy(game, self.full_information)
         seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
         rejected = kernel.rollouts(board.width, board.height, *board.brains, game.erasure_code,
-                                              game.goal_code, *self.arrays, state.turn, state.phase_code, first,
-                                              action, policy, not self.full_information, seed, wins, turns,
-                                              first_stream)
+                                   game.goal_code, *self.arrays, state.turn, state.phase_code, first,
+                                   action, policy, not self.full_information, seed, wins, turns,
+                                   first_stream)
         self.rejected += rejected
         self.accepted += n
         return wins, int(turns.sum())
@@ -527,7 +527,7 @@ def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, s
             continue
         tiles, status, seen = world_arrays(model, after)
         second = kernel.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
-                                               continuation_policy(state.game, False), 0)
+                                    continuation_policy(state.game, False), 0)
         label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
         plan[label] = f"flip {board.name(second)}"
     return plan

@@ -842,7 +842,7 @@ class _Cuts:
         if removed not in self.known:
             board = self.board
             self.known[removed] = kernel.unseen_cut(board.width, board.height, *board.brains,
-                                                             self.avail & ~removed, self.unseen, self.most)
+                                                    self.avail & ~removed, self.unseen, self.most)
         size, cut = self.known[removed]
         return None if size < 0 or size > budget else [c for c in range(self.board.cells) if cut >> c & 1]
 

@@ -89,8 +89,8 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
                     break
                 end = min(n, start + CHUNK_GAMES)
                 kernel.play_games(game.width, game.height, *result.brains, game.pairs, game.erasure_code,
-                                             game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
-                                             wins[:end - start], turns[:end - start], start)
+                                  game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
+                                  wins[:end - start], turns[:end - start], start)
                 result.add(round_no, wins[:end - start].copy())
                 played = end
             spent += played

@@ -335,7 +335,7 @@ def _best_move_puzzle(state: ForgottenState, difficulty: str, exact: _SharedExac
         return None
     board = state.board
     plan = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), -1,
-                                         continuation_policy(state.game, False), 0)
+                              continuation_policy(state.game, False), 0)
     if (difficulty == "hard" and plan == moves[0].action) or (difficulty == "easy" and plan != moves[0].action):
         return None
     aim = "match every pair" if state.game.goal == "clear" else "link the Brains"

@@ -73,7 +73,7 @@ def _play(game: ForgottenGame, state: ForgottenState, policy: str, dice: np.rand
         else:
             first = state.first if state.phase == "second" else -1
             action = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
-                                                   KERNEL_POLICIES[policy], int(own.integers(2**62)))
+                                        KERNEL_POLICIES[policy], int(own.integers(2**62)))
         moves.append(state.action_to_string(action))
         state.apply_action(action)
     return state, moves
@@ -96,7 +96,7 @@ def _kernel_game(game: ForgottenGame, policies: tuple[str, ...], rng: np.random.
     for name in policies:
         _poll(ctx)
         kernel.play_games(game.width, game.height, *game.board.brains, game.pairs, game.erasure_code,
-                                     game.goal_code, KERNEL_POLICIES[name], seed, wins, turns)
+                          game.goal_code, KERNEL_POLICIES[name], seed, wins, turns)
         out["outcomes"][name] = int(wins[0])
         out["turns"][name] = int(turns[0])
     return out

@@ -66,7 +66,7 @@ class ExactAnalysis:
         self.game = game
         self.model = Model.of(game)
         self.solver = kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                             game.goal_code, game.board.symmetries, policy, max_entries)
+                                    game.goal_code, game.board.symmetries, policy, max_entries)
         self.max_nodes = 0          # for the whole analysis, counted from ``limit`` (0: none)
         self.nodes = 0              # nodes expanded since ``limit``, as one uninterrupted search counts them
         self.ctx: SearchContext | None = None

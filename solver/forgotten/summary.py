@@ -73,7 +73,7 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
     missing = kernel.missing_tiles(board.width, board.height, *board.brains, up, usable)
     costs = np.zeros(cells, np.int32)
     best = kernel.route_costs(board.width, board.height, *board.brains, up, pairs,
-                                       singles if unk else 0, unk, costs)
+                              singles if unk else 0, unk, costs)
     _, route = kernel.route(board.width, board.height, *board.brains, up, pairs, singles if unk else 0, unk)
     out["route"] = {
         "missingTiles": None if missing < 0 else missing,

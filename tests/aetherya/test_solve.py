@@ -163,7 +163,7 @@ def test_the_search_proves_the_optimum_of_a_layout_by_itself():
         stats = np.zeros(4, dtype=np.int64)
         symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
         value = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, -1000, 0, 0.0,
-                                           out, stats)
+                                     out, stats)
         assert value == best_by_layout[layout.portals] == kernel.kingdom_value(out)
         assert stats[1] == 1 and stats[3] == 1
         assert kernel.layout_bound(np.array(layout.codes, dtype=np.uint8), counts) >= value

@@ -48,7 +48,7 @@ def play_out(spec: str, seed: int, policy: int = 0, observer: int = 0):
         else:
             first = state.first if state.phase == "second" else -1
             action = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
-                                                   policy, int(rng.integers(1 << 30)))
+                                        policy, int(rng.integers(1 << 30)))
             text = state.action_to_string(action)
             unseen = not state.seen[action]
             state.apply_action(action)
