@@ -1,12 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Forgotten's compiled kernels: one extension module, ``solver.kernels.forgotten``, made of the parts below.
-
-Each part ``src/forgotten_<part>.pxi`` keeps its own docstring, and its pure-Python twin is
-``solver/twins/forgotten_<part>.py`` (same functions, same results; ``tests/twins/``). One module a game, not one
-a part (issue 24, build time): every extension module costs its own boilerplate to translate and compile,
-and the shared ``.pxd`` files a part cimports are compiled once for the game instead of once a part. The
-parts share one namespace: a name defined at the top level of one part is defined for all of them.
-"""
+"""Forgotten's compiled kernel, ``solver.kernels.forgotten``: the parts included below, one module for the game (see
+``solver/kernels/__init__.py``); the twin of part ``src/forgotten_<part>.pxi`` is ``solver/twins/forgotten_<part>.py``."""
 
 include "forgotten_exact.pxi"
 include "forgotten_paths.pxi"
