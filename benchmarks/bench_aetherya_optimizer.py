@@ -40,7 +40,7 @@ from ortools.sat.python import cp_model  # noqa: E402
 from solver.aetherya.cards import LETTERS  # noqa: E402
 from solver.aetherya.solve import clear_cache, layout_counts, layouts, make_hand, optimize_kingdom  # noqa: E402
 from solver.aetherya.scoring import format_kingdom, score_kingdom  # noqa: E402
-from solver.kernels import aetherya_opt as kernel  # noqa: E402
+from solver.kernels import aetherya as kernel  # noqa: E402
 from solver.twins import aetherya_opt as twin  # noqa: E402
 
 P, F, M, S, H, E, D, G, R, O = range(10)
@@ -251,7 +251,7 @@ def kernel_rows(quick: bool) -> list[list]:
     stats = np.zeros(4, dtype=np.int64)
     nodes = 200 if quick else 1000
     cases = [
-        ("board total of a kingdom", lambda mod: [mod.board_value(b) for b in boards], len(boards)),
+        ("board total of a kingdom", lambda mod: [mod.kingdom_value(b) for b in boards], len(boards)),
         ("layout bound (assignment)", lambda mod: mod.layout_bound(codes, counts), 1),
         (f"branch-and-bound, {nodes} bound evaluations",
          lambda mod: mod.search_layout(codes, counts, sym, -100, nodes, 0.0, out, stats), nodes),

@@ -10,7 +10,7 @@ import time
 import numpy as np
 from common import best_time, table
 
-from solver.kernels import aetherya_score as kernel
+from solver.kernels import aetherya as kernel
 from solver.twins import aetherya_score as twin
 
 

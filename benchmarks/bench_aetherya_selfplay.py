@@ -35,7 +35,7 @@ from solver.aetherya.hints import hint, solo_progress  # noqa: E402
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, random_action,  # noqa: E402
                                      sample_chance)
 from solver.aetherya.state import AetheryaState  # noqa: E402
-from solver.kernels import aetherya_play as kernel  # noqa: E402
+from solver.kernels import aetherya as kernel  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
 from solver.selfplay import selfplay  # noqa: E402
 from solver.twins import aetherya_play as twin  # noqa: E402

@@ -26,9 +26,7 @@ from solver.embers import mind as mindlib  # noqa: E402
 from solver.embers import plan as planlib  # noqa: E402
 from solver.embers.policy import GreedyPolicy  # noqa: E402
 from solver.embers.solve_cpsat import solve_cpsat  # noqa: E402
-from solver.kernels import embers_mind as mind_kernel  # noqa: E402
-from solver.kernels import embers_placement as placement_kernel  # noqa: E402
-from solver.kernels import embers_plan as plan_kernel  # noqa: E402
+from solver.kernels import embers as kernel  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
 from solver.stats import wilson  # noqa: E402
@@ -79,22 +77,22 @@ def bench_kernels(quick: bool) -> None:
     mind, row, a, row_blocked, masks = placement_problem()
     labels = np.zeros(len(mind), dtype=np.int32)
     adj = np.zeros(len(mind), dtype=np.uint64)
-    visible = mind_kernel.visible_mask(a.xs, a.ys)
-    placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)
+    visible = kernel.visible_mask(a.xs, a.ys)
+    kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)
     count = int(sum(bin(int(m)).count("1") for m in masks.ravel()))
     repeat, seconds = (3, 0.05) if quick else (7, 0.3)
     cases = [
         ("legal placements, 6-card row vs 30-card Mind",
-         lambda: placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks),
+         lambda: kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks),
          lambda: placement_twin.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)),
-        ("visibility, 30 cards", lambda: mind_kernel.visible_mask(a.xs, a.ys),
+        ("visibility, 30 cards", lambda: kernel.visible_mask(a.xs, a.ys),
          lambda: mind_twin.visible_mask(a.xs, a.ys)),
-        ("overlap graph, 30 cards", lambda: mind_kernel.overlap_masks(a.xs, a.ys, adj),
+        ("overlap graph, 30 cards", lambda: kernel.overlap_masks(a.xs, a.ys, adj),
          lambda: mind_twin.overlap_masks(a.xs, a.ys, adj)),
-        ("split detection, 30 cards", lambda: mind_kernel.section_labels(a.xs, a.ys, visible, labels),
+        ("split detection, 30 cards", lambda: kernel.section_labels(a.xs, a.ys, visible, labels),
          lambda: mind_twin.section_labels(a.xs, a.ys, visible, labels)),
         ("same-suit group strength, 30 cards",
-         lambda: mind_kernel.group_strength(a.xs, a.ys, a.suits, a.strengths, 29),
+         lambda: kernel.group_strength(a.xs, a.ys, a.suits, a.strengths, 29),
          lambda: mind_twin.group_strength(a.xs, a.ys, a.suits, a.strengths, 29)),
     ]
     rows = []
@@ -106,8 +104,8 @@ def bench_kernels(quick: bool) -> None:
     rows.append(("same, with decoding to (card, x, y) in Python", f"{wrapper * 1e6:.2f}", "", ""))
     problem = _problem(3, seed=11)
     args = planlib.search_arguments(problem)
-    nodes = plan_kernel.search_plans(*args)[3]
-    kernel = best_time(lambda: plan_kernel.search_plans(*args), repeat=repeat, min_seconds=seconds)
+    nodes = kernel.search_plans(*args)[3]
+    kernel = best_time(lambda: kernel.search_plans(*args), repeat=repeat, min_seconds=seconds)
     twin = best_time(lambda: plan_twin.search_plans(*args), repeat=max(2, repeat // 2), min_seconds=seconds)
     rows.append((f"Blink plan search, 3-card row vs {len(problem.mind)}-card Mind ({nodes} nodes)",
                  f"{kernel * 1e6:.1f}", f"{twin * 1e6:.0f}", f"{twin / kernel:.0f}x"))
@@ -151,7 +149,7 @@ def bench_cpsat(quick: bool) -> None:
                  "median vars", "compiled search median / max s", "median nodes", "search = CP-SAT",
                  "Python exhaustive median s"), rows))
     print("\nInstances: mid-game Minds of seeded games, rows drawn from the deck; CP-SAT's time includes building the "
-          "model. The compiled search (src/embers_plan.pyx) is a second, independent proof.\n")
+          "model. The compiled search (src/embers_plan.pxi) is a second, independent proof.\n")
 
 
 def _problem(k: int, seed: int) -> planlib.BlinkProblem:

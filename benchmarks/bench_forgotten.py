@@ -36,7 +36,7 @@ from solver.forgotten import evaluate  # noqa: E402
 from solver.forgotten.exact import clear_expected_turns  # noqa: E402
 from solver.forgotten.knowledge import Model  # noqa: E402
 from solver.forgotten.placement import advise_placement  # noqa: E402
-from solver.kernels import forgotten_paths, forgotten_playout  # noqa: E402
+from solver.kernels import forgotten as kernel  # noqa: E402
 from solver.registry import load_game  # noqa: E402
 from solver.puzzles import generate  # noqa: E402
 from solver.search import Limits, SearchContext  # noqa: E402
@@ -66,14 +66,14 @@ def bench_paths(quick: bool) -> None:
     for c in range(36):
         masks |= bits[:, c].astype(np.uint64) << np.uint64(c)
     out = np.zeros(n, np.uint8)
-    kernel_s = best_time(lambda: forgotten_paths.path_exists_batch(6, 6, a, b, masks, out), repeat=3)
+    kernel_s = best_time(lambda: kernel.path_exists_batch(6, 6, a, b, masks, out), repeat=3)
     twin_n = 2000
     twin_out = np.zeros(twin_n, np.uint8)
     twin_s = best_time(lambda: paths_twin.path_exists_batch(6, 6, a, b, masks[:twin_n], twin_out), repeat=2,
                        min_seconds=0.3)
     up = masks & np.uint64(0x0F0F0F0F0)
     ints = np.zeros(n, np.int32)
-    missing_s = best_time(lambda: forgotten_paths.missing_tiles_batch(6, 6, a, b, up, masks, ints), repeat=3)
+    missing_s = best_time(lambda: kernel.missing_tiles_batch(6, 6, a, b, up, masks, ints), repeat=3)
     twin_missing_s = best_time(lambda: paths_twin.missing_tiles_batch(6, 6, a, b, up[:twin_n], masks[:twin_n],
                                                                       ints[:twin_n]), repeat=2, min_seconds=0.3)
     k_rate, t_rate = n / kernel_s, twin_n / twin_s
@@ -95,7 +95,7 @@ def bench_playouts(quick: bool) -> None:
         n = 20_000 if quick else 200_000
         wins = np.zeros(n, np.uint8)
         turns = np.zeros(n, np.int32)
-        seconds = best_time(lambda: forgotten_playout.play_games(6, 6, a, b, 17, 1, 0, policy, 1, wins, turns),
+        seconds = best_time(lambda: kernel.play_games(6, 6, a, b, 17, 1, 0, policy, 1, wins, turns),
                             repeat=2, min_seconds=0.2)
         tn = 20 if policy == 2 else 50
         tw, tt = np.zeros(tn, np.uint8), np.zeros(tn, np.int32)
@@ -118,7 +118,7 @@ def bench_selfplay(quick: bool) -> None:
         for name, policy in POLICIES.items():
             wins = np.zeros(games, np.uint8)
             turns = np.zeros(games, np.int32)
-            won = forgotten_playout.play_games(6, 6, a, b, 17, game.erasure_code, 0, policy, 2024, wins, turns)
+            won = kernel.play_games(6, 6, a, b, 17, game.erasure_code, 0, policy, 2024, wins, turns)
             lo, hi = wilson(int(won), games)
             rows.append([spec, name, f"{int(won):,}", f"{won / games:.5f}", f"[{lo:.5f}, {hi:.5f}]",
                          f"{turns.mean():.2f}"])
@@ -228,7 +228,7 @@ def bench_anchor(quick: bool) -> None:
         game = load_game(f"forgotten(width={width},height={height},pairs={pairs},erasure=off,goal=clear)")
         wins = np.zeros(games, np.uint8)
         turns = np.zeros(games, np.int32)
-        forgotten_playout.play_games(width, height, *game.board.brains, pairs, 0, 1, 1, 5, wins, turns)
+        kernel.play_games(width, height, *game.board.brains, pairs, 0, 1, 1, 5, wins, turns)
         mean, lo, hi = mean_ci(turns.astype(float).tolist())
         exact = clear_expected_turns(2 * pairs)
         rows.append([pairs, f"{float(exact):.4f}" + (f" = {exact}" if pairs <= 4 else ""), f"{mean:.4f}",

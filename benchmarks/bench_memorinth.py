@@ -23,8 +23,7 @@ from common import best_time, mean_ci, table  # noqa: E402
 import solver  # noqa: E402
 
 from solver import contract  # noqa: E402
-from solver.kernels import memorinth_escape as KE  # noqa: E402
-from solver.kernels import memorinth_play as K  # noqa: E402
+from solver.kernels import memorinth as K  # noqa: E402
 from solver.memorinth.solve import exhaustive_escape, shortest_escape  # noqa: E402
 from solver.memorinth.game import MemorinthGame  # noqa: E402
 from solver.memorinth.puzzles import DIFFICULTIES  # noqa: E402
@@ -133,7 +132,7 @@ def kernel_vs_twin(quick: bool) -> None:
     moves = np.zeros(15, dtype=np.int32)
     stop = np.zeros(1, dtype=np.int32)
     row("shortest_escape (IDA*, depth <= 5)", "solve",
-        lambda: [KE.shortest_escape(s.vec, deck, 0, 5, 0, 0.0, moves, stop) for s in solo],
+        lambda: [K.shortest_escape(s.vec, deck, 0, 5, 0, 0.0, moves, stop) for s in solo],
         lambda: [TE.shortest_escape(s.vec, deck, 0, 5, 0, 0.0, moves, stop) for s in solo], len(solo))
     print("### Kernel against its twin (same inputs, same results)\n")
     print("Single calls pay Python's call and argument overhead (about 0.3 µs); the batch functions show the "
@@ -189,7 +188,7 @@ def solver_vs_baseline(quick: bool) -> None:
             t_bfs += time.perf_counter() - start
             agree += (esc.turns if esc.optimal else None) == truth
             buf = np.zeros(90, dtype=np.int32)
-            upper, _ = KE.greedy_escape(state.vec, state.deck_table, 0, 30, 32, 0, buf)
+            upper, _ = K.greedy_escape(state.vec, state.deck_table, 0, 30, 32, 0, buf)
             full = shortest_escape(state, 0, max_depth=30, ctx=SearchContext(limits=Limits(time_ms=2000)))
             if full.optimal and upper > 0:
                 gaps.append(upper - full.turns)

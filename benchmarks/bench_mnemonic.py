@@ -37,8 +37,7 @@ from common import best_time, table  # noqa: E402
 
 from solver import api, contract  # noqa: E402
 from solver.stats import wilson  # noqa: E402
-from solver.kernels import mnemonic_odds as odds_kernel  # noqa: E402
-from solver.kernels import mnemonic_plan as plan_kernel  # noqa: E402
+from solver.kernels import mnemonic as kernel  # noqa: E402
 from solver.mnemonic.game import MnemonicGame  # noqa: E402
 from solver.mnemonic.model import layout_of, position_of  # noqa: E402
 from solver.mnemonic.planner import Horizon  # noqa: E402
@@ -59,9 +58,9 @@ def bench_odds(quick: bool) -> list[list[object]]:
     cases = [(np.asarray(rng.integers(0, 5, size=int(rng.integers(1, 6))), dtype=np.int64), int(rng.integers(0, 15)))
              for _ in range(200)]
     lists = [(list(map(int, p)), m) for p, m in cases]
-    assert all(odds_kernel.group_counts(p, m, 2) == odds_twin.group_counts(q, m, 2)
+    assert all(kernel.group_counts(p, m, 2) == odds_twin.group_counts(q, m, 2)
                for (p, m), (q, _) in zip(cases, lists))
-    k = best_time(lambda: [odds_kernel.group_counts(p, m, 2) for p, m in cases], repeat=3 if quick else 5)
+    k = best_time(lambda: [kernel.group_counts(p, m, 2) for p, m in cases], repeat=3 if quick else 5)
     t = best_time(lambda: [odds_twin.group_counts(p, m, 2) for p, m in lists], repeat=3 if quick else 5)
     return [["group_counts (200 scenes)", f"{k * 1e6 / 200:.2f}", f"{t * 1e6 / 200:.2f}", f"{t / k:.1f}x"]]
 
@@ -93,7 +92,7 @@ def planner_positions(count: int, tail: bool) -> list[tuple[np.ndarray, np.ndarr
             continue
         layout = layout_of(state, 0, None, tail=tail)
         pos = np.asarray(position_of(state, layout, 0, 2)).reshape(1, -1)
-        _, states, ok, _ = plan_kernel.plan_values(layout.config, layout.skills, pos, 3000, 0.0)
+        _, states, ok, _ = kernel.plan_values(layout.config, layout.skills, pos, 3000, 0.0)
         if ok and 50 <= states <= 3000:
             out.append((layout.config, layout.skills, pos))
     return out
@@ -105,14 +104,14 @@ def bench_planner_kernel(quick: bool) -> list[list[object]]:
         cases = planner_positions(3 if quick else 8, tail)
         estimates = 0
         for config, skills, pos in cases:
-            kv, kn, _, ke = plan_kernel.plan_values(config, skills, pos, 10**6, 0.0)
+            kv, kn, _, ke = kernel.plan_values(config, skills, pos, 10**6, 0.0)
             tv, tn, _, te = plan_twin.plan_values(config, skills, [pos[0]], 10**6, 0)
             assert kn == tn and ke == te and abs(kv[0] - float(tv[0])) < 1e-12
             estimates += ke
-        k = best_time(lambda: [plan_kernel.plan_values(c, s, p, 10**6, 0.0) for c, s, p in cases], repeat=3)
+        k = best_time(lambda: [kernel.plan_values(c, s, p, 10**6, 0.0) for c, s, p in cases], repeat=3)
         t = best_time(lambda: [plan_twin.plan_values(c, s, [p[0]], 10**6, 0) for c, s, p in cases], repeat=1,
                       min_seconds=0.0)
-        states = sum(plan_kernel.plan_values(c, s, p, 10**6, 0.0)[1] for c, s, p in cases)
+        states = sum(kernel.plan_values(c, s, p, 10**6, 0.0)[1] for c, s, p in cases)
         what = (f"with the estimate ({estimates:,} estimates)" if tail else "exact fractions, no estimate")
         rows.append([f"plan_values ({len(cases)} positions, {states:,} states, horizon 0 rounds / 2 Group Scenes, "
                      f"{what})", f"{k * 1e6 / len(cases):.0f}", f"{t * 1e6 / len(cases):.0f}", f"{t / k:.0f}x"])
@@ -137,7 +136,7 @@ def bench_scaling(quick: bool) -> list[list[object]]:
         layout = layout_of(state, rounds, 0, tail=True)
         pos = np.asarray(position_of(state, layout, rounds, groups)).reshape(1, -1)
         start = time.perf_counter()
-        _, states, complete, estimates = plan_kernel.plan_values(layout.config, layout.skills, pos, 20_000_000, 30.0)
+        _, states, complete, estimates = kernel.plan_values(layout.config, layout.skills, pos, 20_000_000, 30.0)
         seconds = time.perf_counter() - start
         rows.append([players, rounds, groups, f"{states:,}", f"{estimates:,}",
                      f"{seconds:.2f}" if complete else "> 30 (stopped)"])

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table  # noqa: E402
 
 from solver.aetherya.cards import CARD_TYPES, LETTERS, PORTAL  # noqa: E402
-from solver.kernels import aetherya_score  # noqa: E402
+from solver.kernels import aetherya as kernel  # noqa: E402
 
 CELLS = 16
 PLAYERS = (2, 3, 4)
@@ -40,7 +40,7 @@ def layout_graph(portals: int) -> tuple[int, list[tuple[int, int, int]]]:
     for c in range(CELLS):
         if portals >> c & 1:
             board[c] = PORTAL
-    conn = aetherya_score.connections(board)
+    conn = kernel.connections(board)
     cells = [c for c in range(CELLS) if not portals >> c & 1]
     edges = []
     for i, u in enumerate(cells):

@@ -54,7 +54,7 @@ def verdict(met: bool) -> str:
 # -- the rows ------------------------------------------------------------------------------------------------------
 def aetherya_scoring(quick: bool) -> Row:
     from bench_aetherya_score import random_kingdoms
-    from solver.kernels import aetherya_score as kernel
+    from solver.kernels import aetherya as kernel
     from solver.twins import aetherya_score as twin
     n, n_twin = (50_000, 300) if quick else (400_000, 2_000)
     kingdoms = random_kingdoms(n, seed=2026)
@@ -100,7 +100,7 @@ def aetherya_optimal(quick: bool, hands: int | None) -> list[Row]:
 
 
 def forgotten_games(quick: bool) -> Row:
-    from solver.kernels import forgotten_playout as kernel
+    from solver.kernels import forgotten as kernel
     from solver.registry import load_game
     from solver.twins import forgotten_playout as twin
     game = load_game("forgotten")
@@ -115,7 +115,7 @@ def forgotten_games(quick: bool) -> Row:
 
 
 def memorinth_games(quick: bool) -> Row:
-    from solver.kernels import memorinth_play as kernel
+    from solver.kernels import memorinth as kernel
     from solver.memorinth.game import MemorinthGame
     from solver.twins import memorinth_play as twin
     random_policy = np.zeros(4, dtype=np.int32)
@@ -146,7 +146,7 @@ def memorinth_games(quick: bool) -> Row:
 
 def embers_placements(quick: bool) -> Row:
     from bench_embers import placement_problem
-    from solver.kernels import embers_placement as kernel
+    from solver.kernels import embers as kernel
     from solver.twins import embers_placement as twin
     _, _, a, row_blocked, masks = placement_problem()
     rate, cpu = cpu_rate(lambda: [kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, masks)

@@ -13,7 +13,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from common cimport below_high as below
 from aetherya_board cimport UNEXPLORED, Tally, score_cards
-from aetherya_packed cimport MODE, ROW, BASE, OBJECTS, SOLO, SROW, AGE, WRIT, HID, CARDS, ACC, STF
+from aetherya_packed cimport MODE, P_ROW, P_BASE, P_OBJECTS, P_SOLO, P_SROW, AGE, WRIT, HID, CARDS, ACC, STF
 
 cdef enum:
     FOUR_POINTS = 0x7840
@@ -25,9 +25,9 @@ cdef inline uint32_t row_legends(const int* s) noexcept nogil:
     """Base and Objects: bit n - 1 for each Legend n in the row (0 in co-op and solo, whose values take none)."""
     cdef uint32_t row = 0
     cdef int n
-    if s[MODE] == BASE or s[MODE] == OBJECTS:
+    if s[MODE] == P_BASE or s[MODE] == P_OBJECTS:
         for n in range(1, 16):
-            if s[ROW + n]:
+            if s[P_ROW + n]:
                 row |= (<uint32_t>1) << (n - 1)
     return row
 
@@ -61,11 +61,11 @@ cdef inline int with_legends(const int* s, int total, unsigned int legends) noex
     """The greedy value of a board total with the Legends it meets: base and Objects, the best Legend of the row
     met; solo, 10 for each Legend of the Age still to write that is met."""
     cdef int mode = s[MODE], n
-    if mode == BASE or mode == OBJECTS:
+    if mode == P_BASE or mode == P_OBJECTS:
         total += best_legend(legends & row_legends(s))
-    elif mode == SOLO:
+    elif mode == P_SOLO:
         for n in range(1, 16):
-            if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
+            if s[P_SROW + n] == s[AGE] + 1 and not s[WRIT + n] and (legends >> (n - 1)) & 1:
                 total += 10
     return total
 

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, boundscheck=False, wraparound=False
 """Aetherya's Objects and Characters tiles on a row of the step kernel ``aetherya_step`` (``aetherya_row.pxd``'s
 Objects block): the tiles dealt onto the territories, the tile plays open at the end of a turn and their effects,
 the tiles discarded at the end, the Power Stones, the kingdom's Objects score and the Objects pieces of the

@@ -9,7 +9,7 @@ from libc.stdint cimport uint64_t
 from aetherya_board cimport DRAGON, PORTAL, UNEXPLORED, popcount
 from aetherya_needs cimport needs_of
 from aetherya_greedy cimport score, keep_best
-from aetherya_packed cimport HID, CARDS, DLEN, DISC, SROW, AGE, WRIT, NEG, BIG
+from aetherya_packed cimport HID, CARDS, DLEN, P_DISC, P_SROW, AGE, WRIT, NEG, P_BIG
 
 # The solo policy values a kingdom by how close it is to each Legend of the Age still to write: the fewest
 # cards to place to meet it ("need"), with only the copies of a kind still to come (public information:
@@ -39,7 +39,7 @@ cdef inline void solo_avail(const int* s, int* avail) noexcept nogil:
         if not (hidden >> c) & 1 and card < 10:
             avail[card] -= 1
     for i in range(s[DLEN] - 1):
-        avail[s[DISC + i]] -= 1
+        avail[s[P_DISC + i]] -= 1
     for kind in range(10):
         if avail[kind] < 0:
             avail[kind] = 0
@@ -50,7 +50,7 @@ cdef inline unsigned int solo_left(const int* s) noexcept nogil:
     cdef unsigned int left = 0
     cdef int n
     for n in range(1, 16):
-        if s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]:
+        if s[P_SROW + n] == s[AGE] + 1 and not s[WRIT + n]:
             left |= (<unsigned int>1) << n
     return left
 
@@ -65,7 +65,7 @@ cdef inline int solo_value(const int* k, const int* avail, unsigned int left) no
         return total
     needs_of(k, avail, left, need)
     for n in range(1, 16):
-        if (left >> n) & 1 and need[n] < BIG:
+        if (left >> n) & 1 and need[n] < P_BIG:
             d = need[n] if need[n] < 5 else 5
             v += NEED_WEIGHT[d]
     return v * NEED_SCALE + total

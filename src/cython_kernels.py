@@ -3,8 +3,9 @@
 ``python src/cython_kernels.py OUTPUT_DIR SHARED_MODULE NAME...`` writes ``OUTPUT_DIR/NAME.c`` from
 ``src/NAME.pyx`` as the module ``solver.kernels.NAME`` (``cython -3 --fast-fail -I src --shared=SHARED_MODULE``),
 and Cython's shared utility code as ``OUTPUT_DIR/<last part of SHARED_MODULE>.c`` (``cython --generate-shared``)
-when it is missing. A kernel's C is written again only when it is older than its ``.pyx``, a shared ``.pxd`` or
-``.h`` of ``src/``, or this script, the rule ninja applied to one Cython process per kernel.
+when it is missing. A kernel (one a game) is ``src/NAME.pyx`` and the parts it includes, ``src/NAME_*.pxi``. Its C
+is written again only when it is older than its ``.pyx``, one of its parts, a shared ``.pxd`` or ``.h`` of
+``src/``, or this script, the rule ninja applied to one Cython process per kernel.
 
 One process instead of one per kernel (issue 24, build time): every Cython process spends about a second of CPU
 before it reads its file (importing the compiler, building its scanner's tables, declaring the builtins), so 14
@@ -34,6 +35,13 @@ def out_of_date(c_file: Path, sources: list[Path]) -> bool:
     return not c_file.exists() or c_file.stat().st_mtime < max(p.stat().st_mtime for p in sources)
 
 
+def sources_of(name: str) -> list[Path]:
+    """What kernel ``name``'s C is written from: ``src/name.pyx``, its parts ``src/name_*.pxi``, every shared
+    ``.pxd`` and ``.h`` of ``src/``, and this script."""
+    return [SRC / f"{name}.pyx", *sorted(SRC.glob(f"{name}_*.pxi")), *sorted(SRC.glob("*.pxd")),
+            *sorted(SRC.glob("*.h")), Path(__file__).resolve()]
+
+
 def translate(name: str, output_dir: Path, shared_module: str) -> bool:
     """``src/name.pyx`` to ``output_dir/name.c``; whether Cython reported no error."""
     module = f"solver.kernels.{name}"
@@ -56,9 +64,8 @@ def main(argv: list[str]) -> int:
         if not shared_c.exists():
             sys.stderr.write(f"cython: the shared utility module {shared_c} was not written\n")
             return 1
-    common = [*SRC.glob("*.pxd"), *SRC.glob("*.h"), Path(__file__).resolve()]
     for name in names:
-        if out_of_date(output_dir / f"{name}.c", [SRC / f"{name}.pyx", *common]) and not translate(
+        if out_of_date(output_dir / f"{name}.c", sources_of(name)) and not translate(
                 name, output_dir, shared_module):
             sys.stderr.write(f"cython: src/{name}.pyx did not compile\n")
             return 1

@@ -108,12 +108,16 @@ def _kernels_named_in(path: Path) -> set[str]:
 
 def test_every_kernel_imported_is_built_from_src_and_has_its_twin():
     """A kernel renamed or split in ``src/`` leaves no import of the old name behind (an editable build keeps the
-    old module's binary, so only a clean install, as CI's, would notice)."""
+    old module's binary, so only a clean install, as CI's, would notice). A kernel is one module a game
+    (``src/<game>.pyx``) made of parts (``src/<game>_<part>.pxi``); every part has its twin
+    ``solver/twins/<game>_<part>.py``, and every kernel has at least one part."""
     built = {p.stem for p in (ROOT / "src").glob("*.pyx")}
+    parts = {p.stem for p in (ROOT / "src").glob("*.pxi")}
     twins = {p.stem for p in (PACKAGE / "twins").glob("*.py")}
     missing = []
     for folder in ("solver", "tests", "benchmarks", "docs"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             missing += [f"{path.relative_to(ROOT)}: {name}" for name in _kernels_named_in(path) - built]
     assert missing == []
-    assert built <= twins, f"kernels without a twin: {sorted(built - twins)}"
+    assert parts <= twins, f"kernel parts without a twin: {sorted(parts - twins)}"
+    assert {p.partition("_")[0] for p in parts} == built, "a part whose game has no kernel, or a kernel without parts"

@@ -49,7 +49,7 @@ from solver.aetherya.cards import CARD_TYPES, deck_counts
 from solver.aetherya.state import A_TRAFFIC, C_TILE, PHASES, SOLO_DECK_PLAYERS, AetheryaState
 from solver.aetherya.tiles import FAMILY_SIZE, TILE_SLUGS, family_tiles, tile_family, tile_kind
 from solver.game import Game, Utility
-from solver.kernels import aetherya_step as kernel
+from solver.kernels import aetherya as kernel
 from solver.learning import ActionCodec, KernelRules, Piece
 
 MAX_MOVES = 4000
@@ -278,7 +278,7 @@ def fill_private(game: Game, state: AetheryaState, player: int, planes: dict[str
 
 
 # -- the batched environment: N rows of the step kernel ----------------------------------------------------------
-#: the modes the step kernel plays (``src/aetherya_step.pyx``: base, co-op and Objects at 2-4 players, the solo
+#: the modes the step kernel plays (``src/aetherya_step.pxi``: base, co-op and Objects at 2-4 players, the solo
 #: campaign), by its mode number
 KERNEL_MODES = ("base", "coop", "solo", "objects")
 #: the kernel's optional pieces (``observe``): co-op's, solo's, then Objects'; a mode without them passes ``[n, 0]``
@@ -304,7 +304,7 @@ def _flags(row: np.ndarray, first: int) -> list[int]:
 
 
 def state_of_row(game: Game, row: np.ndarray) -> AetheryaState:
-    """Our state of a step-kernel row (the layout of ``src/aetherya_step.pyx``)."""
+    """Our state of a step-kernel row (the layout of ``src/aetherya_step.pxi``)."""
     players = game.num_players
     state = game.new_root_state()
     state.pile = row[_L["PILE"]:_L["PILE"] + CARD_TYPES].tolist()
@@ -362,7 +362,7 @@ def _solo_of_row(state: AetheryaState, row: np.ndarray) -> None:
 
 
 class AetheryaBatch(KernelRules):
-    """N Aetherya games (base, Objects, co-op or solo) as rows of the step kernel (``src/aetherya_step.pyx``,
+    """N Aetherya games (base, Objects, co-op or solo) as rows of the step kernel (``src/aetherya_step.pxi``,
     ``solver/openspiel/batched.py``): the deal of each seed, random legal actions, checks, steps and every chance
     event (the row's own splitmix64 stream), legal masks, returns and observations by the kernel, one call each."""
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from solver.aetherya.cards import CELL_NAMES, DRAGON, LETTERS, PORTAL
 from solver.aetherya.solve import optimize_kingdom
-from solver.kernels import aetherya_score as score_kernel
+from solver.kernels import aetherya as kernel
 from solver.search import Limits, SearchContext
 
 
@@ -37,7 +37,7 @@ class Plan:
 
 def _scores(boards: np.ndarray) -> np.ndarray:
     out = np.empty((boards.shape[0], 8), dtype=np.int32)
-    score_kernel.score_batch(np.ascontiguousarray(boards, dtype=np.uint8), out)
+    kernel.score_batch(np.ascontiguousarray(boards, dtype=np.uint8), out)
     return out[:, 6]
 
 

@@ -3,7 +3,7 @@
 The greedy policy (best immediate value, see ``solver/twins/aetherya_play.py``)
 is the benchmark's "greedy" player and finishes the current turn inside the
 hint search; from the next turn on, positions are packed into the int32 vector
-of the compiled playout kernel (``solver.kernels.aetherya_play``), which plays
+of the compiled playout kernel (``solver.kernels.aetherya``), which plays
 the same policy for every player to the end of the game.
 """
 
@@ -18,7 +18,7 @@ from solver.aetherya.state import (A_ACCORD, A_ARRANGE, A_BLOCK, A_CLAIM, A_CLAI
                                    A_TAKE2, A_TAKE_DRAW, A_TILE_REFUSE, A_TILE_TAKE, BLOCKS, CENTRE, PERMS,
                                    AetheryaState)
 from solver.aetherya.tiles import STONES, family_tiles, stone_value, tile_kind, best_stone_value
-from solver.kernels import aetherya_play as kernel
+from solver.kernels import aetherya as kernel
 from solver.twins.common import SplitMix64, stream_seed
 from solver.twins.aetherya_play import (ACC, AGE, AGE_SUM, BIG, CARDS, DECK, DISC, DISC_CAP, DLEN, FAILED, HELD,
                                         HID, HOLD, HOLD_FROM, LD_POINTS, LENGTH, MODE, NEED_SCALE, NEED_WEIGHT, NEG,

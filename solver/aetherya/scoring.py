@@ -2,7 +2,7 @@
 
 The kingdom notation is 4 rows of 4 card letters joined by ``/``, top row
 first (``FEFP/MDMH/PHFS/SSGS``). Scoring runs in the compiled kernel
-``solver.kernels.aetherya_score``; the rules it implements are in
+``solver.kernels.aetherya``; the rules it implements are in
 ``docs/rules/aetherya.md`` and, readably, in its twin
 ``solver/twins/aetherya_score.py``.
 
@@ -24,7 +24,7 @@ import numpy as np
 from solver.aetherya.cards import (CATEGORIES, CELLS, DRAGON, DWARVES, ELVES, GOBLINS, HUMANS, LEGENDS, LETTERS, SIDE,
                                    UNEXPLORED, Legend, legend, legends_from_mask)
 from solver.errors import InvalidInputError, NotationError, UnknownCardError
-from solver.kernels import aetherya_score as kernel
+from solver.kernels import aetherya as kernel
 from solver.validate import as_str
 
 

@@ -12,7 +12,7 @@ How it works (details and measurements in ``docs/rules/aetherya.md``,
 1. The Portals fix who is connected to whom, so the problem splits into one
    fixed-graph problem per *layout* (the set of Portal cells). Layouts are
    enumerated up to the board symmetries that keep the fixed cells in place.
-2. A compiled iterated local search (``solver.kernels.aetherya_opt``) finds a
+2. A compiled iterated local search (``solver.kernels.aetherya``) finds a
    strong kingdom within milliseconds: the incumbent.
 3. A compiled upper bound ranks the layouts; every layout whose bound does not
    beat the incumbent is pruned.
@@ -49,7 +49,7 @@ from solver.aetherya.scoring import (KingdomScore, format_kingdom, legend_points
 from solver.aetherya.state import AetheryaState
 from solver.errors import ImpossibleStateError, InvalidInputError, UnknownCardError
 from solver.game import Game, State, View
-from solver.kernels import aetherya_opt as kernel
+from solver.kernels import aetherya as kernel
 from solver.results import SolveResult
 from solver.search import Limits, SearchContext, Watch
 from solver.validate import as_int, as_list, as_object, check_keys, get

@@ -35,7 +35,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.aetherya.cards import CELLS, DRAGON, DWARVES, ELVES, GOBLINS, HUMANS, PORTAL, SWAMP
-from solver.kernels import aetherya_score
+from solver.kernels import aetherya as kernel
 
 KINDS = 9  # card kinds that can stand on a free cell (every kind but the Portal)
 FREE = 10
@@ -63,7 +63,7 @@ def edges_of(portals: int) -> list[tuple[int, int, bool]]:
     for c in range(CELLS):
         if portals >> c & 1:
             board[c] = PORTAL
-    conn = aetherya_score.connections(board)
+    conn = kernel.connections(board)
     out = []
     for u in range(CELLS):
         if portals >> u & 1:

@@ -7,9 +7,9 @@ slide cards underneath other cards"). ``card`` is the card's index in the deck
 its top-left segment, x to the right and y downwards. Every card lies in the
 same orientation, so a card covers the quarters ``(x..x+1, y..y+1)``.
 
-Kernels: ``solver.kernels.embers_placement`` (legal placements of the whole
-memory row at once) and ``solver.kernels.embers_mind`` (visibility, overlap
-graph, split sections, same-suit groups). Rules: ``docs/rules/embers-of-memory.md``.
+Kernel: ``solver.kernels.embers``, its parts ``src/embers_placement.pxi`` (legal
+placements of the whole memory row at once) and ``src/embers_mind.pxi`` (visibility,
+overlap graph, split sections, same-suit groups). Rules: ``docs/rules/embers-of-memory.md``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from itertools import compress
 
 from solver.buffers import INT32, UINT8, UINT64, matrix, typed, zeros
 from solver.embers.cards import Deck
-from solver.kernels import embers_mind as mind_kernel
-from solver.kernels import embers_placement as placement_kernel
+from solver.kernels import embers as kernel
 
 Entry = tuple[int, int, int]  # (card index, x, y)
 RELIVE_STRENGTH = 7
@@ -57,7 +56,7 @@ def legal_placements(deck: Deck, mind: Sequence[Entry], row: Sequence[int]) -> l
     a = arrays(deck, mind)
     row_blocked = typed(UINT8, [deck.cards[c].blocked for c in row])
     flat = zeros(UINT64, len(row) * 64)
-    x0, y0 = placement_kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, matrix(flat, 64))
+    x0, y0 = kernel.legal_placement_masks(a.xs, a.ys, a.blocked, row_blocked, matrix(flat, 64))
     found: list[tuple[int, int, int]] = []
     for k in compress(range(len(flat)), flat):  # the non-zero masks, found in C
         i, r = divmod(k, 64)
@@ -79,7 +78,7 @@ def visible_mask(mind: Sequence[Entry]) -> int:
     """Bit ``k`` set when the ``k``-th card of the Mind (stack order) is visible."""
     if not mind:
         return 0
-    return int(mind_kernel.visible_mask(typed(INT32, [e[1] for e in mind]), typed(INT32, [e[2] for e in mind])))
+    return int(kernel.visible_mask(typed(INT32, [e[1] for e in mind]), typed(INT32, [e[2] for e in mind])))
 
 
 def visible_cards(mind: Sequence[Entry]) -> list[int]:
@@ -95,7 +94,7 @@ def sections(mind: Sequence[Entry]) -> list[list[int]]:
     xs = typed(INT32, [e[1] for e in mind])
     ys = typed(INT32, [e[2] for e in mind])
     labels = zeros(INT32, len(mind))
-    count = mind_kernel.section_labels(xs, ys, mind_kernel.visible_mask(xs, ys), labels)
+    count = kernel.section_labels(xs, ys, kernel.visible_mask(xs, ys), labels)
     out: list[list[int]] = [[] for _ in range(count)]
     for k, label in enumerate(labels):
         if label >= 0:
@@ -106,14 +105,14 @@ def sections(mind: Sequence[Entry]) -> list[list[int]]:
 def same_suit_group(deck: Deck, mind: Sequence[Entry], position: int) -> list[int]:
     """The deck indices of the same-suit group of the ``position``-th card of the Mind (covered cards count)."""
     a = arrays(deck, mind)
-    mask = int(mind_kernel.same_suit_group(a.xs, a.ys, a.suits, position))
+    mask = int(kernel.same_suit_group(a.xs, a.ys, a.suits, position))
     return [e[0] for k, e in enumerate(mind) if mask >> k & 1]
 
 
 def group_strength(deck: Deck, mind: Sequence[Entry], position: int) -> int:
     """The total strength of the same-suit group of the ``position``-th card of the Mind."""
     a = arrays(deck, mind)
-    return int(mind_kernel.group_strength(a.xs, a.ys, a.suits, a.strengths, position))
+    return int(kernel.group_strength(a.xs, a.ys, a.suits, a.strengths, position))
 
 
 def relives(deck: Deck, mind: Sequence[Entry]) -> bool:

@@ -38,7 +38,7 @@ import numpy as np
 from solver.embers import state as E
 from solver.embers.state import AELIN, CHAPTERS, PHASES, RESULTS, ROWS, TARGET, arrangements
 from solver.game import Game, State
-from solver.kernels import embers_step as kernel
+from solver.kernels import embers as kernel
 from solver.learning import ActionCodec, KernelRules, Piece, in_bound, valid_id
 
 MAX_MOVES = 2000
@@ -239,7 +239,7 @@ def state_of_row(game: Game, row: np.ndarray) -> State:
 
 
 class EmbersBatch(KernelRules):
-    """N Embers games as rows of the step kernel (``src/embers_step.pyx``, ``solver/openspiel/batched.py``): deals
+    """N Embers games as rows of the step kernel (``src/embers_step.pxi``, ``solver/openspiel/batched.py``): deals
     of ``new_initial_state(seed)`` (numpy's shuffle of the seed, set out by the kernel), random legal actions,
     checks, steps and chance draws (uniform over the ascending outcomes) by the kernel, one call a step; legal masks
     and observations too."""

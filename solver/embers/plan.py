@@ -20,7 +20,7 @@ The order of discards does not matter: a card tainted before its demon is
 banished leaves with the demon, exactly as if it had been discarded after (EM-72).
 
 :func:`exhaustive` enumerates every plan with the rules engine; :func:`search` is the compiled
-branch-and-bound (``src/embers_plan.pyx``) over the same plans; :func:`greedy_plan` is a quick plan to start
+branch-and-bound (``src/embers_plan.pxi``) over the same plans; :func:`greedy_plan` is a quick plan to start
 from. The CP-SAT proof of the same optimum is :mod:`solver.embers.solve_cpsat`.
 """
 
@@ -38,7 +38,7 @@ from solver.embers import mind as mindlib
 from solver.embers.cards import SUITS, Deck
 from solver.embers.knowledge import expected_reveals, need_distribution
 from solver.embers.state import FENRYS
-from solver.kernels import embers_plan as kernel
+from solver.kernels import embers as kernel
 
 SEGMENTS = ((0, 0), (1, 0), (0, 1), (1, 1))
 Placement = tuple[int, int, int]  # (card, x, y)
@@ -295,7 +295,7 @@ def searchable(problem: BlinkProblem) -> bool:
 
 def search(problem: BlinkProblem, max_nodes: int = 50_000_000, allowed: Sequence[int] | None = None,
            first: Placement | None = None, control: Any = None) -> SearchOutcome:
-    """The best split-free plan by the compiled branch-and-bound kernel (``src/embers_plan.pyx``).
+    """The best split-free plan by the compiled branch-and-bound kernel (``src/embers_plan.pxi``).
 
     Same objective and plans as :func:`exhaustive` (EM-70..EM-73), searched in C with a bound that cuts
     hopeless subtrees. ``allowed``: the row cards that may be added (the others are discarded); ``first``:

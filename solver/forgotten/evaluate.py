@@ -23,7 +23,7 @@ from solver.forgotten.exact import PolicyEvaluator
 from solver.forgotten.hints import hint
 from solver.forgotten.knowledge import BLOCK, UNK, UP, Info, Model, info_from_state, world_arrays
 from solver.forgotten.state import GIVE_UP, ForgottenState
-from solver.kernels import forgotten_exact, forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.search import Limits, SearchContext
 
 Policy = Callable[[Info, int, bool], int]
@@ -35,7 +35,7 @@ def route_policy(model: Model) -> Policy:
 
     def choose(info: Info, first: int, erase_next: bool) -> int:
         tiles, status, seen = world_arrays(model, info)
-        return forgotten_playout.policy_move(board.width, board.height, *board.brains, tiles, status, seen, first, 2, 0)
+        return kernel.policy_move(board.width, board.height, *board.brains, tiles, status, seen, first, 2, 0)
     return choose
 
 
@@ -84,10 +84,10 @@ def policy_value(game, policy: Policy) -> tuple[float, int]:
     return evaluator.value(info, flag), len(evaluator.memo)
 
 
-def optimal_solver(game, max_entries: int = 60_000_000) -> forgotten_exact.Solver:
+def optimal_solver(game, max_entries: int = 60_000_000) -> kernel.Solver:
     """The compiled optimal solver for ``game``."""
-    return forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                  game.goal_code, game.board.symmetries, -1, max_entries)
+    return kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
+                         game.goal_code, game.board.symmetries, -1, max_entries)
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Regret:
     decisions: int
 
 
-def regret(game, policy: Policy, games: int, seed: int, solver: forgotten_exact.Solver | None = None) -> Regret:
+def regret(game, policy: Policy, games: int, seed: int, solver: kernel.Solver | None = None) -> Regret:
     """Seeded games of the knowledge model; each decision's loss ``V*(s) - Q*(s, move)`` is exact."""
     model = Model.of(game)
     solver = solver or optimal_solver(game)

@@ -36,7 +36,7 @@ from solver.forgotten.knowledge import (DEAD, LABEL, UNK, Info, Model, info_from
                                         world_arrays)
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.forgotten.tiles import letter
-from solver.kernels import forgotten_paths, forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.ranking import (KEEP, PERCENTAGE_POINTS, Arm, Schedule, WinArm, display_order, first_note, loss_to_first,
                             paired, recommend, standing_note, successive_halving)
 from solver.results import HintResult, MoveInfo
@@ -100,8 +100,8 @@ class Knowledge:
         up, unk, pairs, singles, dead = info.masks()
         board = state.board
         out = np.zeros(board.cells, np.int32)
-        best = forgotten_paths.route_costs(board.width, board.height, *board.brains, up, pairs,
-                                           singles if unk else 0, unk, out)
+        best = kernel.route_costs(board.width, board.height, *board.brains, up, pairs,
+                                  singles if unk else 0, unk, out)
         clear = state.game.goal == "clear"
         # under the clear goal the living worlds hold every unseen orphan among the removed tiles (Model.reveal)
         pool = info.unseen_on_board if clear else info.unseen_on_board + info.e
@@ -246,10 +246,10 @@ class Rollouts:
         first = state.first if state.phase == "second" else -1
         policy = continuation_policy(game, self.full_information)
         seed = (self.seed * 1_000_003 + batch * 7919) % (2**63)
-        rejected = forgotten_playout.rollouts(board.width, board.height, *board.brains, game.erasure_code,
-                                              game.goal_code, *self.arrays, state.turn, state.phase_code, first,
-                                              action, policy, not self.full_information, seed, wins, turns,
-                                              first_stream)
+        rejected = kernel.rollouts(board.width, board.height, *board.brains, game.erasure_code,
+                                   game.goal_code, *self.arrays, state.turn, state.phase_code, first,
+                                   action, policy, not self.full_information, seed, wins, turns,
+                                   first_stream)
         self.rejected += rejected
         self.accepted += n
         return wins, int(turns.sum())
@@ -260,7 +260,7 @@ class Rollouts:
         board = state.board
         first = state.first if state.phase == "second" else -1
         policy = continuation_policy(state.game, self.full_information)
-        return forgotten_playout.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
+        return kernel.policy_move(board.width, board.height, *board.brains, *self.arrays, first, policy, 0)
 
 
 class Pacer:
@@ -526,8 +526,8 @@ def _plan(state: ForgottenState, knowledge: Knowledge, cell: int) -> dict[str, s
             plan["if it pairs a seen tile"] = "flip that tile: a sure match"
             continue
         tiles, status, seen = world_arrays(model, after)
-        second = forgotten_playout.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
-                                               continuation_policy(state.game, False), 0)
+        second = kernel.policy_move(board.width, board.height, *board.brains, tiles, status, seen, cell,
+                                    continuation_policy(state.game, False), 0)
         label = "if it shows a new pair" if kind == "fresh" else "if its partner was erased"
         plan[label] = f"flip {board.name(second)}"
     return plan

@@ -35,7 +35,7 @@ from solver.errors import ImpossibleStateError
 from solver.forgotten.board import Board
 from solver.forgotten.state import ForgottenState, can_still_win, matchable_among, partner_cells
 from solver.forgotten.tiles import DOWN, REMOVED, UP as ST_UP
-from solver.kernels import forgotten_paths
+from solver.kernels import forgotten as kernel
 
 BLOCK, UNK, UP, DEAD = 0, 1, 2, 3
 LABEL = 4
@@ -841,8 +841,8 @@ class _Cuts:
         """The cut (at most ``budget`` unseen cells) once the cells of the mask ``removed`` are gone, or ``None``."""
         if removed not in self.known:
             board = self.board
-            self.known[removed] = forgotten_paths.unseen_cut(board.width, board.height, *board.brains,
-                                                             self.avail & ~removed, self.unseen, self.most)
+            self.known[removed] = kernel.unseen_cut(board.width, board.height, *board.brains,
+                                                    self.avail & ~removed, self.unseen, self.most)
         size, cut = self.known[removed]
         return None if size < 0 or size > budget else [c for c in range(self.board.cells) if cut >> c & 1]
 

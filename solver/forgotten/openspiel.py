@@ -28,7 +28,7 @@ from solver.errors import UnsupportedActionError
 from solver.forgotten.tiles import DOWN, NONE, REMOVED, UP
 from solver.forgotten.state import GIVE_UP, PHASES, ForgottenState
 from solver.game import Game, Utility
-from solver.kernels import forgotten_paths
+from solver.kernels import forgotten as kernel
 from solver.learning import ActionCodec, Piece
 
 MAX_MOVES = 2000
@@ -194,7 +194,7 @@ class ForgottenBatch:
 
     def _path(self, masks: np.ndarray) -> np.ndarray:
         out = np.zeros(len(masks), dtype=np.uint8)
-        forgotten_paths.path_exists_batch(*self.geometry, np.ascontiguousarray(masks, dtype=np.uint64), out)
+        kernel.path_exists_batch(*self.geometry, np.ascontiguousarray(masks, dtype=np.uint64), out)
         return out.astype(bool)
 
     def _matchable(self, rows: np.ndarray) -> np.ndarray:

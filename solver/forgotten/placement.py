@@ -16,7 +16,7 @@ import numpy as np
 
 from solver.forgotten.board import Board, all_placements
 from solver.forgotten.hints import GREEDY_POLICY, continuation_policy
-from solver.kernels import forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.ranking import Schedule, WinArm, rank_key, successive_halving
 from solver.search import SearchContext
 
@@ -88,9 +88,9 @@ def advise_placement(game: Any, ctx: SearchContext, top: int = 5) -> dict[str, A
                 if start and (ctx.cancelled or ctx.deadline_passed()):
                     break
                 end = min(n, start + CHUNK_GAMES)
-                forgotten_playout.play_games(game.width, game.height, *result.brains, game.pairs, game.erasure_code,
-                                             game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
-                                             wins[:end - start], turns[:end - start], start)
+                kernel.play_games(game.width, game.height, *result.brains, game.pairs, game.erasure_code,
+                                  game.goal_code, policy, (ctx.seed * 7919 + round_no) % (2**63),
+                                  wins[:end - start], turns[:end - start], start)
                 result.add(round_no, wins[:end - start].copy())
                 played = end
             spent += played

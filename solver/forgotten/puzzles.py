@@ -37,7 +37,7 @@ from solver.forgotten.text import answer_line, render_board
 from solver.forgotten.tiles import REMOVED as REMOVED_STATUS
 from solver.forgotten.tiles import UP as UP_STATUS
 from solver.forgotten.view import ForgottenView
-from solver.kernels import forgotten_exact, forgotten_paths, forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.results import percent
 from solver.search import SearchContext, Stopped
 from solver.validate import as_object, as_str, get
@@ -147,7 +147,7 @@ class _Forced:
             return bin(info.down()).count("1")
         board = self.model.board
         usable = up | unk | pairs | (singles if unk else 0)
-        return forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
+        return kernel.missing_tiles(board.width, board.height, *board.brains, up, usable)
 
     def firsts(self, info: Info) -> list[int]:
         """First flips that surely lead to a match this turn (any other flip can, at worst, match nothing; such
@@ -202,7 +202,7 @@ def _played_positions(game: Any, rng: np.random.Generator) -> list[ForgottenStat
         if state.phase == "first" and state.turn >= 1:
             out.append(state.clone())
         first = state.first if state.phase == "second" else -1
-        move = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), first, 2, 0)
+        move = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), first, 2, 0)
         state.apply_action(move)
     return out
 
@@ -309,7 +309,7 @@ class _SharedExact:
         self.analysis.max_nodes = EXACT_NODES
         try:
             return self.analysis.move_values(state)
-        except forgotten_exact.SearchStopped as exc:
+        except kernel.SearchStopped as exc:
             if str(exc) in ("terminated", "time limit"):
                 raise Stopped(str(exc)) from None
             if str(exc) == "memory limit":
@@ -334,8 +334,8 @@ def _best_move_puzzle(state: ForgottenState, difficulty: str, exact: _SharedExac
     if margin < BEST_MARGINS[difficulty]:
         return None
     board = state.board
-    plan = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), -1,
-                                         continuation_policy(state.game, False), 0)
+    plan = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), -1,
+                              continuation_policy(state.game, False), 0)
     if (difficulty == "hard" and plan == moves[0].action) or (difficulty == "easy" and plan != moves[0].action):
         return None
     aim = "match every pair" if state.game.goal == "clear" else "link the Brains"
@@ -520,7 +520,7 @@ def _check_best(state: ForgottenState, moves: list[int], ctx: SearchContext | No
     analysis.limit(ctx)
     try:
         found = analysis.move_values(state)
-    except forgotten_exact.SearchStopped as exc:  # a puzzle nobody could have made: its proof meets the time limit
+    except kernel.SearchStopped as exc:  # a puzzle nobody could have made: its proof meets the time limit
         if str(exc) in ("terminated", "time limit"):
             raise Stopped(str(exc)) from None
         raise

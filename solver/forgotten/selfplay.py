@@ -17,7 +17,7 @@ import numpy as np
 from solver.errors import InvalidInputError
 from solver.forgotten.hints import hint_view
 from solver.forgotten.state import ForgottenState
-from solver.kernels import forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.search import Limits, SearchContext, Stopped
 
 if TYPE_CHECKING:
@@ -72,8 +72,8 @@ def _play(game: ForgottenGame, state: ForgottenState, policy: str, dice: np.rand
             action = state.parse_move(result.best.move)
         else:
             first = state.first if state.phase == "second" else -1
-            action = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
-                                                   KERNEL_POLICIES[policy], int(own.integers(2**62)))
+            action = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
+                                        KERNEL_POLICIES[policy], int(own.integers(2**62)))
         moves.append(state.action_to_string(action))
         state.apply_action(action)
     return state, moves
@@ -95,8 +95,8 @@ def _kernel_game(game: ForgottenGame, policies: tuple[str, ...], rng: np.random.
     wins, turns = np.zeros(1, np.uint8), np.zeros(1, np.int32)
     for name in policies:
         _poll(ctx)
-        forgotten_playout.play_games(game.width, game.height, *game.board.brains, game.pairs, game.erasure_code,
-                                     game.goal_code, KERNEL_POLICIES[name], seed, wins, turns)
+        kernel.play_games(game.width, game.height, *game.board.brains, game.pairs, game.erasure_code,
+                          game.goal_code, KERNEL_POLICIES[name], seed, wins, turns)
         out["outcomes"][name] = int(wins[0])
         out["turns"][name] = int(turns[0])
     return out

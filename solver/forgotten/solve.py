@@ -1,6 +1,6 @@
 """Exact analysis of a position on a small board: optimal win probability of every move, proven by search.
 
-Uses the compiled solver ``solver.kernels.forgotten_exact`` on the players' knowledge (FG-13). The
+Uses the compiled solver ``solver.kernels.forgotten`` on the players' knowledge (FG-13). The
 solver's values are for the knowledge model; the real game also tells the players that it is not
 over, so every value is divided by the probability that the true board is still alive (FG-11):
 ``P(win | what was seen, game not over)``.
@@ -21,7 +21,7 @@ from solver.errors import InvalidInputError, UnsupportedActionError
 from solver.forgotten.knowledge import Info, Model, alive_probability, info_from_state, useful_moves
 from solver.forgotten.state import GIVE_UP, ForgottenState
 from solver.forgotten.summary import score
-from solver.kernels import forgotten_exact
+from solver.kernels import forgotten as kernel
 from solver.results import SolveResult
 from solver.search import SearchContext
 
@@ -65,8 +65,8 @@ class ExactAnalysis:
                                          f"exact solving takes boards of at most {MAX_CELLS} cells; use 'hint'")
         self.game = game
         self.model = Model.of(game)
-        self.solver = forgotten_exact.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
-                                             game.goal_code, game.board.symmetries, policy, max_entries)
+        self.solver = kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
+                                    game.goal_code, game.board.symmetries, policy, max_entries)
         self.max_nodes = 0          # for the whole analysis, counted from ``limit`` (0: none)
         self.nodes = 0              # nodes expanded since ``limit``, as one uninterrupted search counts them
         self.ctx: SearchContext | None = None
@@ -87,16 +87,16 @@ class ExactAnalysis:
             if self.max_nodes:
                 left = self.max_nodes - self.nodes
                 if left <= 0:
-                    raise forgotten_exact.SearchStopped("node limit")
+                    raise kernel.SearchStopped("node limit")
                 room = min(room, left) if room else left
             seconds = self._look()
             ticks, entries, start = self.solver.nodes(), self.solver.entries(), time.perf_counter()
             try:
                 value = call(unfinished + room if room else 0, seconds)
-            except forgotten_exact.SearchStopped:
+            except kernel.SearchStopped:
                 reason = self.solver.stop_reason()
                 if reason == "memory limit":
-                    raise forgotten_exact.SearchStopped("memory limit") from None
+                    raise kernel.SearchStopped("memory limit") from None
                 ticked = self.solver.nodes() - ticks
                 self._pace(ticked, start)
                 if reason == "node limit":
@@ -116,10 +116,10 @@ class ExactAnalysis:
         if self.ctx is None:
             return 0.0
         if self.ctx.cancelled:
-            raise forgotten_exact.SearchStopped("terminated")
+            raise kernel.SearchStopped("terminated")
         remaining = self.ctx.remaining()
         if remaining is not None and remaining <= 0:
-            raise forgotten_exact.SearchStopped("time limit")
+            raise kernel.SearchStopped("time limit")
         if self.interim is not None:
             self.ctx.maybe_report(self.interim)
         return 0.0 if remaining is None else remaining
@@ -245,7 +245,7 @@ def solve_position(game: Any, state: ForgottenState, ctx: SearchContext) -> Solv
             value = analysis.position_value(state)
         info = info_from_state(state) if not state.is_terminal() else None
         base["aliveProbability"] = analysis.alive(info) if info is not None else None
-    except forgotten_exact.SearchStopped as exc:
+    except kernel.SearchStopped as exc:
         return _best_so_far(state, analysis, base, done, time.perf_counter() - start, limit=str(exc))
     base.update({"winProbability": value, "nodes": analysis.nodes, "knowledgeStates": analysis.solver.entries()})
     return SolveResult(state.game.spec(), value, True, value, "EXHAUSTIVE", time.perf_counter() - start, base)

@@ -15,7 +15,7 @@ from solver.forgotten.board import cheapest_route, route_prices
 from solver.forgotten.knowledge import Model, info_from_state
 from solver.forgotten.state import ForgottenState
 from solver.forgotten.tiles import DOWN, REMOVED, letter
-from solver.kernels import forgotten_paths
+from solver.kernels import forgotten as kernel
 
 if TYPE_CHECKING:
     from solver.forgotten.game import ForgottenGame
@@ -70,11 +70,11 @@ def position_report(state: ForgottenState, player: int = 0) -> dict[str, Any]:
             out["erasure"] = erasure
         return out
     usable = up | unk | pairs | (singles if unk else 0)
-    missing = forgotten_paths.missing_tiles(board.width, board.height, *board.brains, up, usable)
+    missing = kernel.missing_tiles(board.width, board.height, *board.brains, up, usable)
     costs = np.zeros(cells, np.int32)
-    best = forgotten_paths.route_costs(board.width, board.height, *board.brains, up, pairs,
-                                       singles if unk else 0, unk, costs)
-    _, route = forgotten_paths.route(board.width, board.height, *board.brains, up, pairs, singles if unk else 0, unk)
+    best = kernel.route_costs(board.width, board.height, *board.brains, up, pairs,
+                              singles if unk else 0, unk, costs)
+    _, route = kernel.route(board.width, board.height, *board.brains, up, pairs, singles if unk else 0, unk)
     out["route"] = {
         "missingTiles": None if missing < 0 else missing,
         "cost": None if best < 0 else best,

@@ -166,7 +166,7 @@ def fill_private(game: Game, state: State, player: int, planes: dict[str, np.nda
 class MemorinthBatch(KernelRules):
     """N Memorinth games as rows of the kernel's state vector (``solver/openspiel/batched.py``): deals by the
     kernel's ``deal`` (the deal of ``new_initial_state(seed)``), random legal actions, checks and steps by the step
-    kernel (``src/memorinth_step.pyx``: one call a step, each row keeping its memo of the public paths), legal
+    kernel (``src/memorinth_step.pxi``: one call a step, each row keeping its memo of the public paths), legal
     masks by ``legal_actions_batch`` (only when a policy reads them); play has no chance."""
 
     def __init__(self, game: Game, n: int) -> None:

@@ -1,4 +1,4 @@
-"""Exact Mnemonic odds as fractions, from the compiled kernel ``solver.kernels.mnemonic_odds``.
+"""Exact Mnemonic odds as fractions, from the compiled kernel ``solver.kernels.mnemonic``.
 
 * Individual Scene: roll a pool of ``n`` d6 and keep the highest; a 6 is a
   success, anything else complicates the skill (rulebook steps 3-4).
@@ -26,7 +26,7 @@ from typing import Any
 
 from solver.buffers import INT64, typed
 from solver.errors import InvalidInputError
-from solver.kernels import mnemonic_odds as kernel
+from solver.kernels import mnemonic as kernel
 
 MAX_EXACT_DICE: int = kernel.MAX_EXACT_DICE
 #: most dice (players' and Adversary's together) an odds query accepts; 6**1000 has 779 digits

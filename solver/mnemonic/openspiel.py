@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game import Game, State
-from solver.kernels import mnemonic_step as kernel
+from solver.kernels import mnemonic as kernel
 from solver.learning import ActionCodec, KernelRules, Piece, mark_listed
 from solver.mnemonic import rows
 from solver.mnemonic.cards import DECK_SIZE, card_class
@@ -163,7 +163,7 @@ MAX_LEGAL, MAX_CHANCE, DEAL_UNIFORMS = kernel.sizes()
 
 
 class MnemonicBatch(KernelRules):
-    """N Mnemonic sessions as rows of the step kernel (``src/mnemonic_step.pyx``, layout in
+    """N Mnemonic sessions as rows of the step kernel (``src/mnemonic_step.pxi``, layout in
     ``solver/mnemonic/rows.py``) for the batched environment (``solver/openspiel/batched.py``): deals, random legal
     actions, checked steps with their chance events (draws, rolls, Group Scene results, each from one uniform of
     the environment's generator), legal masks and observation tensors are one kernel call each for all rows."""

@@ -1,7 +1,7 @@
 """Advice for a Mnemonic session: expectimax over the planning model, deepened while the limits allow (MN-33..MN-44).
 
 For every legal move of the player being advised, the compiled kernel
-``solver.kernels.mnemonic_plan`` computes the value of the position the move
+``solver.kernels.mnemonic`` computes the value of the position the move
 leads to. With rule ``planner.continuation = estimate`` (the default) the value
 is the estimated chance of a Victory in the rest of the session: exact within
 the horizon (``rounds`` new rounds of Individual Scenes and ``groups`` Group
@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from solver.errors import InvalidInputError, UnsupportedActionError
-from solver.kernels import mnemonic_plan as kernel
+from solver.kernels import mnemonic as kernel
 from solver.lazynp import np
 from solver.buffers import INT32, stacked, zeros
 from solver.mnemonic import state as S

@@ -1,4 +1,4 @@
-"""Mnemonic sessions as flat int32 rows: the layout of the step kernel (``src/mnemonic_step.pyx``) and of its twin.
+"""Mnemonic sessions as flat int32 rows: the layout of the step kernel (``src/mnemonic_step.pxi``) and of its twin.
 
 The batched environment (``solver/openspiel/``) keeps N sessions as the rows of one ``(n, ROW_LEN)`` int32 array
 and the rules' settings as one ``CONFIG_LEN`` int32 vector; :func:`row_of` and :func:`state_of` convert a row to

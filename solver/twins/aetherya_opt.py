@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/aetherya_opt.pyx``: local search, layout bounds, exact branch-and-bound.
+"""Pure-Python twin of ``src/aetherya_opt.pxi``: local search, layout bounds, exact branch-and-bound.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.aetherya_opt``), step for step (the same random numbers,
+(``solver.kernels.aetherya``), step for step (the same random numbers,
 the same tie-breaking, the same node counts), written for reading.
 
 Card codes: 0 P, 1 F, 2 M, 3 S, 4 H, 5 E, 6 D, 7 G, 8 R (Dragon), 9 O (Portal);
@@ -123,7 +123,7 @@ def _check_kingdom(kingdom: Sequence[int], name: str) -> list[int]:
     return codes
 
 
-def board_value(kingdom: Sequence[int]) -> int:
+def kingdom_value(kingdom: Sequence[int]) -> int:
     """The board total of a complete kingdom (16 codes 0..9)."""
     return _board_total(_check_kingdom(kingdom, "kingdom"))
 

@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/aetherya_play.pyx``: greedy Aetherya playouts on a packed state vector.
+"""Pure-Python twin of ``src/aetherya_play.pxi``: greedy Aetherya playouts on a packed state vector.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.aetherya_play``), random numbers included (splitmix64), so
+(``solver.kernels.aetherya``), random numbers included (splitmix64), so
 that the tests can check them against each other move for move.
 
 A position is packed by ``solver.aetherya.playout.pack`` into one int32

@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/aetherya_score.pyx``: Aetherya kingdom scoring.
+"""Pure-Python twin of ``src/aetherya_score.pxi``: Aetherya kingdom scoring.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.aetherya_score``); written for clarity, with sets instead of
+(``solver.kernels.aetherya``); written for clarity, with sets instead of
 bitboards, so that it doubles as an independent statement of the rules in
 ``docs/rules/aetherya.md``.
 

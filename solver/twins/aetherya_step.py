@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/aetherya_step.pyx`` (and ``aetherya_objects.pxd``): N Aetherya games stepped together.
+"""Pure-Python twin of ``src/aetherya_step.pxi`` (and ``aetherya_objects.pxd``): N Aetherya games stepped together.
 
 Same functions, same parameters, same results as the kernel (``tests/twins/test_aetherya_step.py`` checks it):
 the rules of ``solver/aetherya/state.py`` on int32 rows of ``STATE_LEN`` words, chance events drawn from each

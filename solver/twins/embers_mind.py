@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/embers_mind.pyx``: visibility, overlaps, splits and same-suit groups.
+"""Pure-Python twin of ``src/embers_mind.pxi``: visibility, overlaps, splits and same-suit groups.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.embers_mind``), written with sets of quarters and a plain
+(``solver.kernels.embers``), written with sets of quarters and a plain
 graph search so that it doubles as a readable statement of the rules:
 
 * two cards overlap when they share a quarter;

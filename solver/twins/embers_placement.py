@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/embers_placement.pyx``: legal placements of the memory row.
+"""Pure-Python twin of ``src/embers_placement.pxi``: legal placements of the memory row.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.embers_placement``), written for clarity: the Mind's top
+(``solver.kernels.embers``), written for clarity: the Mind's top
 layer is a dictionary from quarter ``(x, y)`` to "top segment blocked", and
 every candidate position is checked segment by segment against the rulebook's
 rules for adding a card ("Adding Memories"):

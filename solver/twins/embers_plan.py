@@ -1,8 +1,8 @@
-"""Pure-Python twin of ``src/embers_plan.pyx``: exact search over Fenrys's Blink plans, branch and bound.
+"""Pure-Python twin of ``src/embers_plan.pxi``: exact search over Fenrys's Blink plans, branch and bound.
 
 Same function, same signature, same results (and the same plan, since it
 visits the same nodes in the same order and cuts the same subtrees) as the
-compiled kernel ``solver.kernels.embers_plan``, written with plain sets so that
+compiled kernel ``solver.kernels.embers``, written with plain sets so that
 it reads as a statement of the search:
 
 * a plan adds row cards one after another, each add legal on the Mind's top

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/embers_step.pyx``: N Embers of Memory games stepped together.
+"""Pure-Python twin of ``src/embers_step.pxi``: N Embers of Memory games stepped together.
 
 Same functions, parameters and results as the kernel, on the same rows (the layout of ``src/embers_row.pxd``),
 with the Mind's rules of the twins ``embers_placement`` and ``embers_mind``. Each rule of

@@ -1,6 +1,6 @@
-"""Pure-Python twin of ``src/forgotten_exact.pyx``: the exact Forgotten solver.
+"""Pure-Python twin of ``src/forgotten_exact.pxi``: the exact Forgotten solver.
 
-Same class, same methods, same values as ``solver.kernels.forgotten_exact.Solver``; the search itself
+Same class, same methods, same values as ``solver.kernels.forgotten.Solver``; the search itself
 is :class:`solver.forgotten.exact.ExactSolver` (optimal play) and
 :class:`solver.forgotten.exact.PolicyEvaluator` (the route policy, through the playout twin), on the
 knowledge model of :mod:`solver.forgotten.knowledge`.

@@ -1,6 +1,6 @@
-"""Pure-Python twin of ``src/forgotten_paths.pyx``: Forgotten paths, routes, Erasure odds and route cuts.
+"""Pure-Python twin of ``src/forgotten_paths.pxi``: Forgotten paths, routes, Erasure odds and route cuts.
 
-Same functions, same signatures, same results as ``solver.kernels.forgotten_paths``, written
+Same functions, same signatures, same results as ``solver.kernels.forgotten``, written
 with coordinates and breadth-first search instead of bitboards so that it doubles as an
 independent statement of the path rule (``docs/rules/forgotten.md``, FG-5):
 

@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/forgotten_playout.pyx``: whole seeded games and rollouts of a policy.
+"""Pure-Python twin of ``src/forgotten_playout.pxi``: whole seeded games and rollouts of a policy.
 
 Same functions, same signatures, same results (and the same random numbers) as
-``solver.kernels.forgotten_playout``. A position is given per cell: ``tiles[c]`` the pair number on
+``solver.kernels.forgotten``. A position is given per cell: ``tiles[c]`` the pair number on
 ``c`` (-1 for no tile), ``status[c]`` 0 no tile, 1 face down, 2 face up, 3 removed, ``seen[c]`` 1 when
 the players have seen that tile. ``phase`` 0 waits for the first flip, 1 for the second (after
 ``first``), 2 for the Erasure roll. ``erasure`` 0 off, 1 after every second turn, 2 after every turn.

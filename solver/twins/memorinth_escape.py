@@ -1,8 +1,8 @@
-"""Pure-Python twin of ``src/memorinth_escape.pyx``: Memorinth shortest escapes (solitaire, full information),
+"""Pure-Python twin of ``src/memorinth_escape.pxi``: Memorinth shortest escapes (solitaire, full information),
 solution counts and the greedy policy's runs.
 
 Same functions, same parameter names and the same results as the compiled kernel
-``solver.kernels.memorinth_escape`` (IDA* with the same admissible bound; the kernel's transposition cache is
+``solver.kernels.memorinth`` (IDA* with the same admissible bound; the kernel's transposition cache is
 lossy where this twin's dictionary is not, which prunes only exact repeats and changes no result).
 """
 

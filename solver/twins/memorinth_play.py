@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/memorinth_play.pyx``: the Memorinth rules one call at a time and in batches, path
+"""Pure-Python twin of ``src/memorinth_play.pxi``: the Memorinth rules one call at a time and in batches, path
 bitboards, dealing, resampling, the policies' moves and playouts.
 
-Same functions, same parameter names and the same results as the compiled kernel ``solver.kernels.memorinth_play``
+Same functions, same parameter names and the same results as the compiled kernel ``solver.kernels.memorinth``
 (same integer arithmetic, same random number stream). The rules are ``memorinth_rules.py``, the policies
 ``memorinth_policy.py``.
 """

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/memorinth_step.pyx``: N Memorinth games stepped together.
+"""Pure-Python twin of ``src/memorinth_step.pxi``: N Memorinth games stepped together.
 
 Same functions, parameters and results as the kernel, on the readable rules of
 ``solver/twins/memorinth_rules.py``. The kernel's memo of the public paths is a cache with no effect on the

@@ -35,7 +35,7 @@ class Tail:
     ``b_v = (v-1)/6``, ``d`` the dice a player brings and ``f`` their new complications. Between two rounds the
     Group Scenes are followed exactly by the number of Defeats so far (a Defeat injures the skills brought, for
     everyone at once; a Draw changes nothing); at the next round the branches are mixed. Computed in floats,
-    like the kernel (``src/mnemonic_plan.pyx``, ``estimate``).
+    like the kernel (``src/mnemonic_plan.pxi``, ``estimate``).
     """
 
     def __init__(self, model: Model, pos: list[int]) -> None:

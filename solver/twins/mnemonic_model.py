@@ -2,7 +2,7 @@
 
 The planner is three twins, as the kernel is three files: this model, the continuation estimate
 (``mnemonic_estimate.py``) and the search (``mnemonic_plan.py``, the functions of the compiled kernel
-``solver.kernels.mnemonic_plan``). The twins compute with :class:`fractions.Fraction` and return exact values;
+``solver.kernels.mnemonic``). The twins compute with :class:`fractions.Fraction` and return exact values;
 the kernel computes the same expectimax in IEEE doubles (tests: they agree to 1e-12).
 
 The planning model

@@ -1,7 +1,7 @@
-"""Pure-Python twin of ``src/mnemonic_odds.pyx``: Mnemonic dice distributions as exact counts.
+"""Pure-Python twin of ``src/mnemonic_odds.pxi``: Mnemonic dice distributions as exact counts.
 
 Same functions, same signatures, same results as the compiled kernel
-(``solver.kernels.mnemonic_odds``), written the slow, obvious way: the counts
+(``solver.kernels.mnemonic``), written the slow, obvious way: the counts
 come from summing over every highest value with Python's unbounded integers,
 and the twin enforces the kernel's exact range (``MAX_EXACT_DICE``) so that
 both behave identically at the boundary.

@@ -1,6 +1,6 @@
-"""Pure-Python twin of ``src/mnemonic_plan.pyx``: the Mnemonic round planner's search, in exact fractions.
+"""Pure-Python twin of ``src/mnemonic_plan.pxi``: the Mnemonic round planner's search, in exact fractions.
 
-Same functions and signatures as the compiled kernel (``solver.kernels.mnemonic_plan``): expectimax with
+Same functions and signatures as the compiled kernel (``solver.kernels.mnemonic``): expectimax with
 memoisation over the planning model of :mod:`solver.twins.mnemonic_model` (whose docstring describes the model,
 the arrays and the continuation), with the continuation estimate of :mod:`solver.twins.mnemonic_estimate` at the
 horizon's edge. The twin computes with :class:`fractions.Fraction` and returns exact values; the kernel computes

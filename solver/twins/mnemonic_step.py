@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``src/mnemonic_step.pyx``: N Mnemonic sessions stepped together.
+"""Pure-Python twin of ``src/mnemonic_step.pxi``: N Mnemonic sessions stepped together.
 
 Same functions, parameters and results as the kernel. Where the kernel restates the rules on its rows, the twin
 turns each row into our :class:`~solver.mnemonic.state.MnemonicState` (``solver/mnemonic/rows.py``), runs the

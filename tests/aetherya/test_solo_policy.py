@@ -9,7 +9,7 @@ from solver.aetherya.game import AetheryaGame
 from solver.aetherya.hints import SOLO_REVEALS, SOLO_SHORTLIST, candidate_plans
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, sample_chance, solo_options)
 from solver.aetherya.state import A_PLACE, A_REVEAL
-from solver.kernels import aetherya_play as kernel
+from solver.kernels import aetherya as kernel
 from solver.search import Limits, SearchContext
 
 from .test_modes import L, solo_state

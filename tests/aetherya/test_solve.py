@@ -19,7 +19,7 @@ from solver.aetherya.solve import (SYMMETRIES, Hand, apply_symmetry, clear_cache
 from solver.aetherya.scoring import board_scores, format_kingdom, parse_kingdom, score_kingdom
 from solver.cli import main as cli_main
 from solver.errors import ImpossibleStateError, InvalidInputError, SolverError, UnknownCardError
-from solver.kernels import aetherya_opt
+from solver.kernels import aetherya as kernel
 from solver.search import Limits, SearchContext
 
 DECK = "PFMSHEDGRO"
@@ -155,18 +155,18 @@ def test_the_search_proves_the_optimum_of_a_layout_by_itself():
     for row in all_arrangements(hand):
         mask = sum(1 << c for c in range(16) if row[c] == 9)
         canonical = min(sum(1 << image[c] for c in range(16) if mask >> c & 1) for image in SYMMETRIES)
-        total = aetherya_opt.board_value(row)
+        total = kernel.kingdom_value(row)
         best_by_layout[canonical] = max(best_by_layout.get(canonical, -99), total)
     counts = np.array([12, 0, 0, 0, 2, 1, 0, 0, 0, 0], dtype=np.int32)
     for layout in layouts(hand):
         out = np.zeros(16, dtype=np.uint8)
         stats = np.zeros(4, dtype=np.int64)
         symmetries = np.array(layout.symmetries, dtype=np.int8).reshape(-1, 16)
-        value = aetherya_opt.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, -1000, 0, 0.0,
-                                           out, stats)
-        assert value == best_by_layout[layout.portals] == aetherya_opt.board_value(out)
+        value = kernel.search_layout(np.array(layout.codes, dtype=np.uint8), counts, symmetries, -1000, 0, 0.0,
+                                     out, stats)
+        assert value == best_by_layout[layout.portals] == kernel.kingdom_value(out)
         assert stats[1] == 1 and stats[3] == 1
-        assert aetherya_opt.layout_bound(np.array(layout.codes, dtype=np.uint8), counts) >= value
+        assert kernel.layout_bound(np.array(layout.codes, dtype=np.uint8), counts) >= value
 
 
 # -- invariants on random hands ---------------------------------------------------------------------

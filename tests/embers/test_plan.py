@@ -124,7 +124,7 @@ def test_greedy_plans_are_valid():
 
 
 def test_EM70_compiled_search_matches_exhaustive_search():
-    """EM-70: the compiled branch-and-bound search (src/embers_plan.pyx) finds the exhaustive optimum on seeded
+    """EM-70: the compiled branch-and-bound search (src/embers_plan.pxi) finds the exhaustive optimum on seeded
     rows of 1 to 4 cards, returns one of the optimal plans, and its restricted searches give the best value of
     the plans starting with each add (by_first) and of the plans never adding a card (without)."""
     import dataclasses

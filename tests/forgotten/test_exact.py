@@ -10,8 +10,7 @@ import pytest
 
 from solver.forgotten.exact import clear_expected_turns
 from solver.forgotten.knowledge import Model, alive_probability, info_from_state
-from solver.kernels import forgotten_exact as exact_kernel
-from solver.kernels import forgotten_playout as playout
+from solver.kernels import forgotten as kernel
 from solver.registry import load_game
 from solver.twins import forgotten_exact as exact_twin
 
@@ -44,7 +43,7 @@ def test_fg14_simulator_perfect_memory_play_reproduces_velleman_warrington(pairs
         tiles[free] = deal
         status = (tiles >= 0).astype(np.uint8)
         wins, turns = np.zeros(1, np.uint8), np.zeros(1, np.int32)
-        playout.rollouts(width, height, *board.brains, 0, 1, tiles, status, np.zeros(board.cells, np.uint8), 0, 0,
+        kernel.rollouts(width, height, *board.brains, 0, 1, tiles, status, np.zeros(board.cells, np.uint8), 0, 0,
                          -1, -1, 1, False, 0, wins, turns)
         assert wins[0] == 1
         total += int(turns[0])
@@ -67,7 +66,7 @@ def test_fg14_python_rules_reproduce_velleman_warrington_for_two_pairs():
         while not state.is_terminal():
             tiles, status, seen = state.arrays()
             first = state.first if state.phase == "second" else -1
-            state.apply_action(playout.policy_move(3, 3, *board.brains, tiles, status, seen, first, 1, 0))
+            state.apply_action(kernel.policy_move(3, 3, *board.brains, tiles, status, seen, first, 1, 0))
         assert state.phase == "won"
         total += state.turn
     assert Fraction(total, len(deals)) == Fraction(8, 3)
@@ -188,7 +187,7 @@ def solver_value(game, state) -> float:
     """The compiled solver's value of the real game: knowledge value over the chance the game is alive."""
     model = Model.of(game)
     info = info_from_state(state)
-    solver = exact_kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
+    solver = kernel.Solver(game.width, game.height, *game.board.brains, game.erasure_code,
                                  game.goal_code, game.board.symmetries, -1, 10**7)
     value = solver.value(np.asarray(info.codes, np.uint8), info.e, info.d, game.erasure_due(state.turn + 1))
     return value / float(alive_probability(model, info))
@@ -254,14 +253,13 @@ def test_solve_stops_at_the_node_limit():
 def _analyse(analysis, states, budget):
     """Each state's move values (or the limit that stopped it) in turn on one analysis, as puzzle generation
     runs its candidates; with the nodes and the knowledge states counted after each."""
-    from solver.kernels import forgotten_exact
     out = []
     for state in states:
         analysis.max_nodes = budget
         analysis.nodes = 0
         try:
             values = [(m.move, m.value) for m in analysis.move_values(state)]
-        except forgotten_exact.SearchStopped as exc:
+        except kernel.SearchStopped as exc:
             values = str(exc)
         out.append((values, analysis.nodes, analysis.solver.entries()))
     return out
@@ -350,7 +348,7 @@ def test_solve_reports_its_best_so_far_during_search():
 
 def test_a_stopped_kernel_call_resumes_where_it_stopped():
     """Chunked calls keep what they completed: resuming gives the value of one unlimited call."""
-    for mod in (exact_kernel, exact_twin):
+    for mod in (kernel, exact_twin):
         game = load_game("forgotten(width=3,height=3,pairs=3,erasure=turn)")
         info = info_from_state(game.new_initial_state(0))
         codes = np.asarray(info.codes, np.uint8)

@@ -13,7 +13,7 @@ from solver.errors import (IllegalMoveError, ImpossibleStateError, InvalidInputE
                            UnknownCardError, UnknownGameError)
 from solver.forgotten.tiles import DOWN, NONE, REMOVED, UP
 from solver.forgotten.state import GIVE_UP
-from solver.kernels import forgotten_playout as playout
+from solver.kernels import forgotten as playout
 from solver.registry import load_game
 from solver.testing import check_state_contract, random_simulation
 from solver import contract

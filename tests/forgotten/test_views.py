@@ -13,7 +13,7 @@ from solver.forgotten.tiles import LETTERS
 from solver.forgotten.view import ForgottenView
 from solver.forgotten.knowledge import find_world
 from solver.game import CHANCE_PLAYER
-from solver.kernels import forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.record import Record, record_from_lines
 from solver.registry import load_game
 from solver.review import review
@@ -47,8 +47,8 @@ def play_out(spec: str, seed: int, policy: int = 0, observer: int = 0):
             typed = [text + " lost" if state.phase == "lost" and not view.child(text).is_terminal() else text]
         else:
             first = state.first if state.phase == "second" else -1
-            action = forgotten_playout.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
-                                                   policy, int(rng.integers(1 << 30)))
+            action = kernel.policy_move(board.width, board.height, *board.brains, *state.arrays(), first,
+                                        policy, int(rng.integers(1 << 30)))
             text = state.action_to_string(action)
             unseen = not state.seen[action]
             state.apply_action(action)

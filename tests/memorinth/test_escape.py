@@ -141,7 +141,7 @@ def test_a_long_search_can_be_cancelled():
     import threading
     import time
 
-    from solver.kernels import memorinth_escape as K
+    from solver.kernels import memorinth as K
     game = MemorinthGame(variant="master", action_side="special")
     state = game.deal(30)                      # IDA* needs far more than a second here
     stopped = K.shortest_escape(state.vec, state.deck_table, 0, 8, 0, 0.0, np.zeros(24, np.int32),

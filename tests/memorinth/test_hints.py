@@ -155,7 +155,7 @@ def test_interim_reports_during_search():
 def test_mr27_the_playout_policy_uses_only_what_the_mover_has_seen():
     """MR-27: the greedy policy weighs an unseen underside by the pool of unseen sides, so two positions with the
     same observation for the player to move get the same decision."""
-    from solver.kernels import memorinth_play as K
+    from solver.kernels import memorinth as K
     state = GAME.deal(12)
     state.apply_action(state.legal_actions()[1])
     other = state.clone()

@@ -180,8 +180,8 @@ def test_aetherya_solo_later_ages_are_the_single_games():
     kernel's rows and on our states alike) the campaign reaches the later Ages, and the kernel's rows stay our
     states stepped with the same actions and chance outcomes: the same state, legal actions, observation tensor
     (against the state rules' tensor) and returns, through the swap, the 2x2 block kept and the new territories."""
-    from solver.kernels import aetherya_step
-    layout = aetherya_step.layout()
+    from solver.kernels import aetherya as kernel
+    layout = kernel.layout()
     spec, n = "aetherya(players=1)", 4
     env = BatchedEnv(spec, n=n, seed=6, record=True)
     reference = BatchedEnv(spec, n=n, seed=6, fast=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from solver.kernels import memorinth_play as K
+from solver.kernels import memorinth as K
 from solver.memorinth.deck import default_deck
 from solver.memorinth.game import MemorinthGame
 from solver.twins import memorinth_rules as R

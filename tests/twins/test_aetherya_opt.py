@@ -8,8 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.aetherya.solve import SYMMETRIES, layout_counts, layouts, make_hand
-from solver.kernels import aetherya_opt as kernel
-from solver.kernels import aetherya_score
+from solver.kernels import aetherya as kernel
 from solver.twins import aetherya_opt as twin
 
 kingdoms = st.lists(st.integers(0, 9), min_size=16, max_size=16).map(lambda v: np.array(v, dtype=np.uint8))
@@ -23,7 +22,7 @@ def slow(examples: int) -> settings:
 @settings(max_examples=300, deadline=None)
 @given(kingdoms)
 def test_board_value_agrees_with_twin_and_scorer(kingdom):
-    assert kernel.board_value(kingdom) == twin.board_value(kingdom) == aetherya_score.score_one(kingdom)[6]
+    assert kernel.kingdom_value(kingdom) == twin.kingdom_value(kingdom) == kernel.score_one(kingdom)[6]
 
 
 @slow(25)
@@ -81,7 +80,7 @@ def test_search_layout_agrees(case, incumbent, node_limit):
     assert list(control_k) == list(control_t)   # nodes, best so far, 2 sequence steps per kingdom found
     assert control_k[1] == stats_k[0] and control_k[2] == max(a, incumbent) and control_k[3] % 2 == 0
     if stats_k[3]:
-        assert (out_k == out_t).all() and kernel.board_value(out_k) == a
+        assert (out_k == out_t).all() and kernel.kingdom_value(out_k) == a
     assert stats_k[2] >= a
 
 
@@ -148,12 +147,12 @@ def test_a_stop_flag_set_by_another_thread_stops_the_compiled_search_promptly():
     assert stopped - seen[-1] < 0.05
     if len(seen) == 2:   # a kingdom was published by then: it scores what the search says
         nodes, best, kingdom = seen[0]
-        assert nodes > 0 and kernel.board_value(kingdom) == best
+        assert nodes > 0 and kernel.kingdom_value(kingdom) == best
 
 
 BAD_CALLS = [
-    ("board_value", lambda m: m.board_value(np.zeros(15, dtype=np.uint8))),
-    ("board_value", lambda m: m.board_value(np.full(16, 10, dtype=np.uint8))),
+    ("kingdom_value", lambda m: m.kingdom_value(np.zeros(15, dtype=np.uint8))),
+    ("kingdom_value", lambda m: m.kingdom_value(np.full(16, 10, dtype=np.uint8))),
     ("local_search", lambda m: m.local_search(np.zeros(16, dtype=np.uint8), np.zeros(16, dtype=np.uint8), 1, -1,
                                               np.zeros(16, dtype=np.uint8))),
     ("layout_bound", lambda m: m.layout_bound(np.full(16, 10, dtype=np.uint8),

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings, strategies as st
 from solver.aetherya.playout import (advance_to_turn_start, greedy_action, pack, packable, placements, plan_array,
                                      placements_one_by_one, play_plan)
 from solver.aetherya.scoring import score_board
-from solver.kernels import aetherya_play as kernel
+from solver.kernels import aetherya as kernel
 from solver.registry import load_game
 from solver.twins import aetherya_play as twin
 
@@ -187,7 +187,6 @@ def _brute_force_needs(cards: list[int], avail: list[int]) -> list[int]:
     """The fewest placements (0, 1, 2, or 3 meaning 'more') of Tribe or Terrain cards, within ``avail``, after
     which the scorer says the kingdom meets each Legend; every single and pair placement is scored."""
     from itertools import combinations
-    from solver.kernels import aetherya_score
     moves = [(c, kind) for c in range(16) for kind in range(8) if cards[c] != kind and cards[c] != 8]
     boards, depth = [list(cards)], [0]
     for c, kind in moves:
@@ -204,7 +203,7 @@ def _brute_force_needs(cards: list[int], avail: list[int]) -> list[int]:
         boards.append(board)
         depth.append(2)
     out = np.empty((len(boards), 8), np.int32)
-    aetherya_score.score_batch(np.asarray(boards, np.uint8), out)
+    kernel.score_batch(np.asarray(boards, np.uint8), out)
     need = [3] * 16
     for mask, d in zip(out[:, 7].tolist(), depth):
         for n in range(1, 16):

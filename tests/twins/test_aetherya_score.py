@@ -1,11 +1,11 @@
-"""The compiled Aetherya scorer (solver.kernels.aetherya_score) agrees with its twin."""
+"""The compiled Aetherya scorer (solver.kernels.aetherya) agrees with its twin."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import aetherya_score as kernel
+from solver.kernels import aetherya as kernel
 from solver.twins import aetherya_score as twin
 
 # kingdoms biased towards Portals and Dragons, where the rules are subtle

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from solver.aetherya.game import AetheryaGame
 from solver.aetherya.openspiel import (OPTIONAL_PIECES, fill_private, fill_public, kernel_config, private_pieces,
                                        public_pieces, state_of_row)
-from solver.kernels import aetherya_step as K
+from solver.kernels import aetherya as K
 from solver.twins import aetherya_step as T
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import embers_mind as kernel
+from solver.kernels import embers as kernel
 from solver.twins import embers_mind as twin
 
 positions = st.integers(-3, 3)

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import embers_placement as kernel
+from solver.kernels import embers as kernel
 from solver.twins import embers_placement as twin
 
 positions = st.integers(-4, 4)

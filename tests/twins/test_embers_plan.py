@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import embers_plan as kernel
+from solver.kernels import embers as kernel
 from solver.twins import embers_plan as twin
 
 positions = st.integers(-2, 2)

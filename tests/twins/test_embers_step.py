@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from solver.embers.game import EmbersGame
 from solver.embers.openspiel import deck_table, public_pieces, private_pieces
-from solver.kernels import embers_step as K
+from solver.kernels import embers as K
 from solver.twins import embers_step as T
 
 GAMES = {chapter: EmbersGame(chapter=name) for chapter, name in enumerate(("one", "prologue"))}

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from solver.forgotten.knowledge import UNK, Model, info_from_state, world_arrays
 from solver.forgotten.state import GIVE_UP
-from solver.kernels import forgotten_exact as kernel
-from solver.kernels import forgotten_playout
+from solver.kernels import forgotten as kernel
 from solver.registry import load_game
 from solver.twins import forgotten_exact as twin
 
@@ -106,8 +105,8 @@ def test_route_policy_on_knowledge_is_the_playout_policy(spec, seed):
     info = info_from_state(state)
     first = first_flip(state)
     k, t = solvers(game, 2) if game.board.cells <= 24 else (None, None)
-    expected = forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *state.arrays(), first, 2, 0)
-    assert forgotten_playout.policy_move(game.width, game.height, *game.board.brains, *world_arrays(model, info),
+    expected = kernel.policy_move(game.width, game.height, *game.board.brains, *state.arrays(), first, 2, 0)
+    assert kernel.policy_move(game.width, game.height, *game.board.brains, *world_arrays(model, info),
                                          first, 2, 0) == expected
     if k is not None:
         codes = np.asarray(info.codes, np.uint8)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.forgotten.board import all_placements
-from solver.kernels import forgotten_paths as kernel
+from solver.kernels import forgotten as kernel
 from solver.twins import forgotten_paths as twin
 
 

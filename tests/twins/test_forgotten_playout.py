@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from solver.forgotten.state import GIVE_UP
 from solver.registry import load_game
-from solver.kernels import forgotten_playout as kernel
+from solver.kernels import forgotten as kernel
 from solver.twins import forgotten_playout as twin
 
 from .forgotten_positions import first_flip, kernel_position, random_position

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import memorinth_escape as K
+from solver.kernels import memorinth as K
 from solver.memorinth.game import MemorinthGame
 from solver.twins import memorinth_escape as T
 

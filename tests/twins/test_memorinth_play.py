@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import memorinth_play as K
+from solver.kernels import memorinth as K
 from solver.twins import memorinth_play as T
 
 from .memorinth_states import CONFIGS, DECK, GAMES, states

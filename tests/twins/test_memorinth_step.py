@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import memorinth_play as P
-from solver.kernels import memorinth_step as K
+from solver.kernels import memorinth as K
 from solver.twins import memorinth_rules as R
 from solver.twins import memorinth_step as T
 
@@ -44,7 +43,7 @@ def test_counts_random_actions_and_ranks_agree(rows):
     listed = np.zeros(396, np.int32)
     for i in range(n):       # the rank-th legal action of the play kernel's own list
         if counts[i]:
-            assert P.legal_actions(vecs[i], DECK, listed) == counts[i]
+            assert K.legal_actions(vecs[i], DECK, listed) == counts[i]
             assert ranks[i] == int(uniforms[i] * counts[i]) and listed[ranks[i]] == picked[i]
         else:
             assert picked[i] == -1 and ranks[i] == -1
@@ -73,7 +72,7 @@ def test_steps_agree_with_the_memo_kept_across_steps(deals, seed):
     picked[-1] = 395         # the last character swap: legal only in a few positions
     listed = np.zeros(396, np.int32)
     illegal = [i for i in range(len(deals)) if x[i, R.PHASE] == R.PH_OVER
-               or picked[i] not in listed[:P.legal_actions(x[i], DECK, listed)]]
+               or picked[i] not in listed[:K.legal_actions(x[i], DECK, listed)]]
     before = x.copy()
     refused = K.step(x, DECK, picked, memos, px)
     assert refused == T.step(y, DECK, picked, twin_memos, py) == (illegal[0] if illegal else -1)

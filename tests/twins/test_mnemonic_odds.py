@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import mnemonic_odds as kernel
+from solver.kernels import mnemonic as kernel
 from solver.twins import mnemonic_odds as twin
 
 

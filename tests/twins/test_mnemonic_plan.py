@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import mnemonic_plan as kernel
+from solver.kernels import mnemonic as kernel
 from solver.mnemonic.cards import card_code
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.model import layout_of, position_of

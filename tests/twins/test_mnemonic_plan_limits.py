@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.cli import main
-from solver.kernels import mnemonic_plan as kernel
+from solver.kernels import mnemonic as kernel
 from solver.mnemonic.game import MnemonicGame
 from solver.mnemonic.model import layout_of, position_of
 from solver.twins import mnemonic_plan as twin

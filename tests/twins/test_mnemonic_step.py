@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.kernels import mnemonic_step as K
+from solver.kernels import mnemonic as K
 from solver.mnemonic import rows as R
 from solver.mnemonic.game import MnemonicGame
 from solver.twins import mnemonic_model as M

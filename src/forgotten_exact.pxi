@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Forgotten exact solver (compiled): expectimax over what the players know, memoised on canonical keys.
 
 Twin: ``solver/twins/forgotten_exact.py`` (same class, same methods, same values), which is also the

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """N Embers of Memory games stepped together (compiled kernel), for the batched environment of ``solver/openspiel/``.
 
 The rules are those of ``solver/embers/state.py`` (rule ids ``EM-n`` of ``docs/rules/embers-of-memory.md``),
@@ -57,7 +56,7 @@ cdef inline int mind_arrays(const int32_t* s, int32_t* xs, int32_t* ys) noexcept
     return n
 
 
-cdef inline uint64_t visible(const int32_t* s) noexcept nogil:
+cdef inline uint64_t row_visible(const int32_t* s) noexcept nogil:
     cdef int32_t xs[MAXC]
     cdef int32_t ys[MAXC]
     cdef int32_t minx, miny, maxx, maxy
@@ -73,7 +72,7 @@ cdef inline int sections(const int32_t* s, uint64_t* parts) noexcept nogil:
     cdef int32_t xs[MAXC]
     cdef int32_t ys[MAXC]
     cdef uint64_t adj[MAXC]
-    cdef uint64_t shown = visible(s), rest
+    cdef uint64_t shown = row_visible(s), rest
     cdef int n = mind_arrays(s, xs, ys), count = 0
     if n == 0:
         return 0
@@ -235,7 +234,7 @@ cdef int legal(const int32_t* s, const Deck* d, int32_t* out) noexcept nogil:
             if not is_demon(d, c) and find(s + ROW, s[H_NROW], c, 1) >= 0:
                 count += placements(s, d, c, out + count, False)
     elif phase == P_ACK:
-        shown = visible(s)
+        shown = row_visible(s)
         for c in range(d.cards):
             k = find(s + MIND, s[H_NMIND], c, 3)
             if k >= 0 and (shown >> k) & 1:

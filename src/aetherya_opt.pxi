@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Optimal Aetherya kingdoms: compiled local search, layout bounds and exact branch-and-bound.
 
 Twin: ``solver/twins/aetherya_opt.py`` (same functions, same results). The
@@ -42,7 +41,7 @@ cdef extern from "<pthread.h>" nogil:
 
 cdef enum:
     FREE = 10
-    KINDS = 10
+    CARD_KINDS = 10
     STAT_NODES = 0
     STAT_COMPLETE = 1
     STAT_BOUND = 2
@@ -59,7 +58,7 @@ cdef enum:
 # (+3, orthogonal only). Conflicts -2: Goblin-Human, Goblin-Elf, Goblin-Dwarf, Elf-Dwarf. Both are read off
 # the shared scorer (``aetherya_board.tally``) on two-card kingdoms, so the bounds use the rules of the board
 # total (``docs/rules/aetherya.md``, AE-4 to AE-6).
-cdef int PAIR[10][10]
+cdef int PAIR_POINTS[10][10]
 cdef int GOBLIN_SWAMP
 
 
@@ -90,10 +89,10 @@ cdef int two_cards(int a, int b, bint orthogonal) noexcept:
 cdef void init_pairs() noexcept:
     global GOBLIN_SWAMP
     cdef int a, b
-    for a in range(KINDS):
-        for b in range(KINDS):
-            PAIR[a][b] = two_cards(a, b, False)
-    GOBLIN_SWAMP = two_cards(GOBLINS, SWAMP, True) - PAIR[GOBLINS][SWAMP]
+    for a in range(CARD_KINDS):
+        for b in range(CARD_KINDS):
+            PAIR_POINTS[a][b] = two_cards(a, b, False)
+    GOBLIN_SWAMP = two_cards(GOBLINS, SWAMP, True) - PAIR_POINTS[GOBLINS][SWAMP]
 
 
 init_pairs()
@@ -104,7 +103,7 @@ TRIBE_ORDER[:] = [HUMANS, ELVES, DWARVES, GOBLINS]
 
 # -- connection and board total ---------------------------------------------------------------
 
-cdef int board_total(const uint8_t* k) noexcept nogil:
+cdef int kingdom_total(const uint8_t* k) noexcept nogil:
     """The board total of a complete kingdom (the rules of ``aetherya_score.score_one``, ``aetherya_board.pxd``)."""
     cdef Tally t
     score_cards(k, 0, 0, False, &t)
@@ -128,7 +127,7 @@ cdef int climb(uint8_t* k, const int* movable, int n_movable, int value) noexcep
                 if k[a] == k[b]:
                     continue
                 tmp = k[a]; k[a] = k[b]; k[b] = tmp
-                v = board_total(k)
+                v = kingdom_total(k)
                 tmp = k[a]; k[a] = k[b]; k[b] = tmp
                 if v > best_value:
                     best_value = v
@@ -154,7 +153,7 @@ cdef int iterated_local_search(const uint8_t* start, const uint8_t* locked, uint
         if not locked[c]:
             movable[n_movable] = c
             n_movable += 1
-    best = board_total(cur)
+    best = kingdom_total(cur)
     value = best
     for r in range(rounds):
         value = climb(cur, movable, n_movable, value)
@@ -175,7 +174,7 @@ cdef int iterated_local_search(const uint8_t* start, const uint8_t* locked, uint
                 if cur[a] != cur[b]:
                     tmp = cur[a]; cur[a] = cur[b]; cur[b] = tmp
                     break
-        value = board_total(cur)
+        value = kingdom_total(cur)
     return best
 
 
@@ -295,9 +294,9 @@ cdef void prepare_potentials(const Search* s, Potentials* pt) noexcept nogil:
         for kind in range(DRAGON + 1):
             pt.avail[t][kind] = s.rem[kind]
             if HUMANS <= kind <= GOBLINS:
-                pt.slot_value[t][kind] = PAIR[tribe][kind] / 2
+                pt.slot_value[t][kind] = PAIR_POINTS[tribe][kind] / 2
             else:
-                pt.slot_value[t][kind] = PAIR[tribe][kind]
+                pt.slot_value[t][kind] = PAIR_POINTS[tribe][kind]
         pt.avail[t][tribe] -= 1
         if tribe != GOBLINS:
             fill_table(pt.avail[t], pt.slot_value[t], 0, pt.fill[t])
@@ -318,9 +317,9 @@ cdef inline int tribe_potential(const Search* s, const Potentials* pt, int tribe
     cdef uint32_t slots = s.conn[cell] & s.undecided & ~((<uint32_t>1) << cell)
     cdef int kind, value = 0, n_slots = popcount(slots), take, t = tribe - HUMANS
     for kind in range(SWAMP + 1):
-        value += PAIR[tribe][kind] * around_counts[kind]
+        value += PAIR_POINTS[tribe][kind] * around_counts[kind]
     for kind in range(HUMANS, DRAGON):
-        value += PAIR[tribe][kind] * around_counts[kind]
+        value += PAIR_POINTS[tribe][kind] * around_counts[kind]
     if tribe != GOBLINS:
         return value + pt.fill[t][n_slots]
     value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[SWAMP])
@@ -348,7 +347,7 @@ cdef int node_problem(Search* s, const Potentials* pt, int* rows, int* cap, int*
             rest &= rest - 1
             around = s.conn[cell]
             for j in range(HUMANS, DRAGON):
-                value += PAIR[j][kind] * popcount(around & s.mask[j])
+                value += PAIR_POINTS[j][kind] * popcount(around & s.mask[j])
             if kind == SWAMP:
                 value += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
     # fixed Dragons, optimistically tamed; at most 3 tamed Dragons count (AE-7)
@@ -377,7 +376,7 @@ cdef int node_problem(Search* s, const Potentials* pt, int* rows, int* cap, int*
         for kind in range(SWAMP + 1):
             t = 0
             for j in range(HUMANS, DRAGON):
-                t += PAIR[j][kind] * counts[j]
+                t += PAIR_POINTS[j][kind] * counts[j]
             profit[n * 16 + kind] = t
         profit[n * 16 + SWAMP] += GOBLIN_SWAMP * popcount(s.orth[cell] & s.mask[GOBLINS])
         for kind in range(HUMANS, DRAGON):
@@ -430,24 +429,24 @@ cdef int root_bound(Search* s, int* prices) noexcept nogil:
     return value + transport_max(n, profit, cap, NULL, prices)
 
 
-cdef void place(Search* s, int tribe, int cell) noexcept nogil:
+cdef void place_tribe(Search* s, int tribe, int cell) noexcept nogil:
     cdef int kind
     for kind in range(HUMANS, DRAGON):
-        s.conflicts += PAIR[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
+        s.conflicts += PAIR_POINTS[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
     s.kind[cell] = tribe
     s.mask[tribe] |= (<uint32_t>1) << cell
     s.undecided &= ~((<uint32_t>1) << cell)
     s.rem[tribe] -= 1
 
 
-cdef void unplace(Search* s, int tribe, int cell) noexcept nogil:
+cdef void unplace_tribe(Search* s, int tribe, int cell) noexcept nogil:
     cdef int kind
     s.rem[tribe] += 1
     s.undecided |= (<uint32_t>1) << cell
     s.mask[tribe] &= ~((<uint32_t>1) << cell)
     s.kind[cell] = -1
     for kind in range(HUMANS, DRAGON):
-        s.conflicts -= PAIR[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
+        s.conflicts -= PAIR_POINTS[tribe][kind] * popcount(s.conn[cell] & s.mask[kind])
 
 
 cdef bint canonical(Search* s, uint32_t m) noexcept nogil:
@@ -563,7 +562,7 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound, const int* 
     while rest:
         cell = lowest_bit(rest)
         rest &= rest - 1
-        place(s, tribe, cell)
+        place_tribe(s, tribe, cell)
         value = node_problem(s, &pt, rows, cap, profit, &n_rows)
         b = value
         if n_rows > 0:
@@ -571,7 +570,7 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound, const int* 
                 b = value + transport_max(n_rows, profit, cap, prices, solved)
             else:
                 b = -BIG                # pruned: its exact bound could not beat the best known either
-        unplace(s, tribe, cell)
+        unplace_tribe(s, tribe, cell)
         check_limits(s)
         if s.stop:
             return 1
@@ -591,13 +590,13 @@ cdef int dfs(Search* s, int order_index, int start, int* open_bound, const int* 
         if not beats(s, child_bound[k]):
             break
         cell = child_cell[k]
-        place(s, tribe, cell)
+        place_tribe(s, tribe, cell)
         if dfs(s, order_index, cell + 1, open_bound, child_prices[k]):
-            unplace(s, tribe, cell)
+            unplace_tribe(s, tribe, cell)
             if child_bound[k] > open_bound[0]:
                 open_bound[0] = child_bound[k]
             return 1
-        unplace(s, tribe, cell)
+        unplace_tribe(s, tribe, cell)
     return 0
 
 
@@ -609,7 +608,7 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
     """Fill ``s`` from a layout and the free cards; returns 0, or the index of a problem in _SETUP_PROBLEMS."""
     cdef int c, kind, j, n_free = 0, n_cards = 0
     cdef uint32_t portals = 0
-    for kind in range(KINDS):
+    for kind in range(CARD_KINDS):
         s.mask[kind] = 0
         if counts[kind] < 0:
             return 1
@@ -638,7 +637,7 @@ cdef int setup(Search* s, const uint8_t* layout, const int32_t* counts) noexcept
     for c in range(CELLS):
         if HUMANS <= s.kind[c] <= GOBLINS:
             for kind in range(HUMANS, DRAGON):
-                s.conflicts += PAIR[s.kind[c]][kind] * popcount(s.conn[c] & s.mask[kind])
+                s.conflicts += PAIR_POINTS[s.kind[c]][kind] * popcount(s.conn[c] & s.mask[kind])
     s.conflicts //= 2
     s.n_dragons = counts[DRAGON] + popcount(s.mask[DRAGON])
     s.dragon_value = dragon_value(s.n_dragons)
@@ -674,17 +673,17 @@ cdef int check_kingdom(const uint8_t[::1] kingdom, str name) except -1:
     if kingdom.shape[0] != CELLS:
         raise ValueError(f"{name}: expected 16 card codes")
     for c in range(CELLS):
-        if kingdom[c] >= KINDS:
+        if kingdom[c] >= CARD_KINDS:
             raise ValueError(f"{name}: expected card codes 0..9")
     return 0
 
 
 # -- public functions ---------------------------------------------------------------------------
 
-def board_value(const uint8_t[::1] kingdom):
+def kingdom_value(const uint8_t[::1] kingdom):
     """The board total of a complete kingdom (16 codes 0..9)."""
     check_kingdom(kingdom, "kingdom")
-    return board_total(&kingdom[0])
+    return kingdom_total(&kingdom[0])
 
 
 def local_search(const uint8_t[::1] kingdom, const uint8_t[::1] locked, uint64_t seed, int64_t rounds,
@@ -711,7 +710,7 @@ def layout_bound(const uint8_t[::1] layout, const int32_t[::1] counts):
     cdef int columns[16]
     cdef int assign[16]
     cdef int problem
-    if layout.shape[0] != CELLS or counts.shape[0] != KINDS:
+    if layout.shape[0] != CELLS or counts.shape[0] != CARD_KINDS:
         raise ValueError("layout_bound: expected 16 layout codes and 10 counts")
     problem = setup(&s, &layout[0], &counts[0])
     if problem:
@@ -744,7 +743,7 @@ def search_layout(const uint8_t[::1] layout, const int32_t[::1] counts, const in
     cdef int assign[16]
     cdef int prices[COLUMN_KINDS]
     cdef int root, open_bound, c, g, problem
-    if layout.shape[0] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS or stats.shape[0] != 4:
+    if layout.shape[0] != CELLS or counts.shape[0] != CARD_KINDS or out.shape[0] != CELLS or stats.shape[0] != 4:
         raise ValueError("search_layout: expected 16 layout codes, 10 counts, 16 out cells and 4 stats")
     if symmetries.shape[0] > 8 or (symmetries.shape[0] > 0 and symmetries.shape[1] != CELLS):
         raise ValueError("search_layout: expected at most 8 symmetries of 16 cells")
@@ -871,7 +870,7 @@ def search_layouts(const uint8_t[:, ::1] layouts, const int32_t[::1] counts, con
     cdef Search check
     cdef pthread_t workers[MAX_THREADS]
     cdef int started = 0, i, g, c, problem, n = layouts.shape[0]
-    if layouts.shape[1] != CELLS or counts.shape[0] != KINDS or out.shape[0] != CELLS:
+    if layouts.shape[1] != CELLS or counts.shape[0] != CARD_KINDS or out.shape[0] != CELLS:
         raise ValueError("search_layouts: expected layouts (n, 16), 10 counts and 16 out cells")
     if symmetries.shape[0] != n or symmetries.shape[1] != 8 or symmetries.shape[2] != CELLS \
             or n_symmetries.shape[0] != n or stats.shape[0] != n or stats.shape[1] != 4:

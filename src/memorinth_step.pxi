@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """N Memorinth games stepped together (compiled kernel), for the batched environment of ``solver/openspiel/``.
 
 The rules are ``memorinth_rules.pxd`` (nothing is restated here): a random legal action is the one of a random rank

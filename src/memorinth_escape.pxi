@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Memorinth shortest escapes (compiled kernel): the fewest own turns for one player to leave the forest when
 every card is known (solitaire: the other players' turns change nothing), by IDA* with an admissible bound and a
 transposition cache; solution counts for puzzles; the greedy policy's runs as an upper bound.

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Embers of Memory: visibility, the overlap graph, splits and same-suit groups of the Mind (compiled kernel).
 
 Twin: ``solver/twins/embers_mind.py`` (same functions, same results). The rules themselves

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Memorinth play (compiled kernel): the rules one call at a time and in batches, path bitboards, dealing,
 resampling what a player has not seen, the policies' moves and whole playouts.
 

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """N Mnemonic sessions stepped together (compiled kernel), for the batched environment of ``solver/openspiel/``.
 
 The rules of ``solver/mnemonic/state.py`` (``docs/rules/mnemonic.md``, MN-*) on the rows of
@@ -30,13 +29,13 @@ cdef enum:
     PHASE = 0, ROUND = 1, FOCUS = 2, ATTEMPTS = 3, VICTORIES = 4, DEFEATS = 5, DRAWS = 6, LAST = 7, NDISCARD = 8
     NDECK = 9, SC_ACTIVE = 10, SC_CARD = 11, SC_SKILL = 12, SC_LEARNED = 13, SC_HELPER = 14, SC_HSKILL = 15
     SC_ROLL = 16, SC_PASSED = 17, GR_ACTIVE = 18, GR_TURN = 19, GR_CARD = 20, GR_SKILL = 26, PLAYER_AT = 32
-    P_WEAVINGS = 0, P_BONUS = 1, P_SKILLS = 2, P_HAND = 3, P_SKILL = 4, PLAYER_STRIDE = 28
-    S_SUIT = 0, S_RATING = 1, S_FLAGS = 2, SKILL_STRIDE = 3, COMPLICATED = 1, INJURED = 2
+    P_WEAVINGS = 0, P_BONUS = 1, P_SKILLS = 2, P_HAND = 3, P_SKILL = 4, ROW_PLAYER_STRIDE = 28
+    S_SUIT = 0, S_RATING = 1, S_FLAGS = 2, SKILL_STRIDE = 3, ROW_COMPLICATED = 1, ROW_INJURED = 2
     WHERE = 200, DISCARD = 254, DISCARD_BY = 308, ROW_LEN = 362, IN_DECK = 6, DISCARDED = 7
     X_MAX_SKILLS = 25, X_LEARN_RATING = 26, X_HAND_SIZE = 27, X_RATING_MIN = 28, X_RATING_MAX = 29, X_PER_SUIT = 30
     CONFIG_LEN = 31
     # actions (solver/mnemonic/state.py)
-    DRAW = 60, USE = 100, LEARN = 150, PASS = 160, ASK = 200, NO_WEAVE = 300, WEAVE_AVOID = 301, WEAVE_GIVE = 310
+    ROW_DRAW = 60, USE = 100, LEARN = 150, PASS = 160, ASK = 200, NO_WEAVE = 300, WEAVE_AVOID = 301, WEAVE_GIVE = 310
     WEAVE_REPAIR = 320, GROUP = 400, NEW_ROUND = 401, END = 402, TRY_AGAIN = 403, REGROUP = 404, RETREAT = 405
     REVEAL = 500, ROLL = 600, RESULT = 700, GROUP_CARD = 1000, N_ACTIONS = 1540
     MAX_LEGAL = 440         # Into the Grey alone: a Group Scene skill with any of 54 cards (8 skills)
@@ -44,7 +43,7 @@ cdef enum:
     DEAL_UNIFORMS = 104     # ratings (at most 6 x 4 x 2), then a shuffle of the 54 cards
     CHANCE_PLAYER = -1, TERMINAL = -4, OBS_PIECES = 28
 
-if CONFIG_LEN != CONFIG_LENGTH + 6 or PLAYER_AT + PLAYER_STRIDE * MAX_PLAYERS != WHERE:
+if CONFIG_LEN != CONFIG_LENGTH + 6 or PLAYER_AT + ROW_PLAYER_STRIDE * MAX_PLAYERS != WHERE:
     raise ImportError("mnemonic_step: the row layout does not fit the planning model's config or players")
 
 
@@ -56,9 +55,10 @@ def layout():
                 SC_HELPER=SC_HELPER, SC_HSKILL=SC_HSKILL, SC_ROLL=SC_ROLL, SC_PASSED=SC_PASSED, GR_ACTIVE=GR_ACTIVE,
                 GR_TURN=GR_TURN, GR_CARD=GR_CARD, GR_SKILL=GR_SKILL, PLAYER_AT=PLAYER_AT, P_WEAVINGS=P_WEAVINGS,
                 P_BONUS=P_BONUS, P_SKILLS=P_SKILLS, P_HAND=P_HAND, P_SKILL=P_SKILL, S_SUIT=S_SUIT, S_RATING=S_RATING,
-                S_FLAGS=S_FLAGS, SKILL_STRIDE=SKILL_STRIDE, PLAYER_STRIDE=PLAYER_STRIDE, WHERE=WHERE,
+                S_FLAGS=S_FLAGS, SKILL_STRIDE=SKILL_STRIDE, PLAYER_STRIDE=ROW_PLAYER_STRIDE, WHERE=WHERE,
                 DISCARD=DISCARD, DISCARD_BY=DISCARD_BY, ROW_LEN=ROW_LEN, IN_DECK=IN_DECK, DISCARDED=DISCARDED,
-                COMPLICATED=COMPLICATED, INJURED=INJURED, X_MAX_SKILLS=X_MAX_SKILLS, X_LEARN_RATING=X_LEARN_RATING,
+                COMPLICATED=ROW_COMPLICATED, INJURED=ROW_INJURED, X_MAX_SKILLS=X_MAX_SKILLS,
+                X_LEARN_RATING=X_LEARN_RATING,
                 X_HAND_SIZE=X_HAND_SIZE, X_RATING_MIN=X_RATING_MIN, X_RATING_MAX=X_RATING_MAX, X_PER_SUIT=X_PER_SUIT,
                 CONFIG_LEN=CONFIG_LEN)
 
@@ -70,11 +70,11 @@ def sizes():
 
 # -- facts of a row --------------------------------------------------------------------------------------------
 cdef inline int P(int q) noexcept nogil:
-    return PLAYER_AT + PLAYER_STRIDE * q
+    return PLAYER_AT + ROW_PLAYER_STRIDE * q
 
 
 cdef inline int SK(int q, int i) noexcept nogil:
-    return PLAYER_AT + PLAYER_STRIDE * q + P_SKILL + SKILL_STRIDE * i
+    return PLAYER_AT + ROW_PLAYER_STRIDE * q + P_SKILL + SKILL_STRIDE * i
 
 
 cdef inline int category(int card) noexcept nogil:
@@ -98,28 +98,28 @@ cdef inline int seat(const int32_t* s, const int32_t* cfg, int index) noexcept n
     return (first_player(s, cfg) + index) % cfg[CFG_PLAYERS]
 
 
-cdef inline bint usable(const int32_t* s, const int32_t* cfg, int q, int i) noexcept nogil:
+cdef inline bint row_usable(const int32_t* s, const int32_t* cfg, int q, int i) noexcept nogil:
     """MN-14: available unless complicated, or injured while injuries make skills unusable."""
     cdef int flags = s[SK(q, i) + S_FLAGS]
-    return not (flags & COMPLICATED) and not ((flags & INJURED) and cfg[CFG_INJURY_EFFECT] == UNUSABLE)
+    return not (flags & ROW_COMPLICATED) and not ((flags & ROW_INJURED) and cfg[CFG_INJURY_EFFECT] == UNUSABLE)
 
 
-cdef inline int available(const int32_t* s, const int32_t* cfg, int q) noexcept nogil:
+cdef inline int row_available(const int32_t* s, const int32_t* cfg, int q) noexcept nogil:
     """The player's available skills, as a bit mask of skill indices."""
     cdef int i, mask = 0
     for i in range(s[P(q) + P_SKILLS]):
-        if usable(s, cfg, q, i):
+        if row_usable(s, cfg, q, i):
             mask |= 1 << i
     return mask
 
 
-cdef inline int matching(const int32_t* s, const int32_t* cfg, int q, int cat) noexcept nogil:
+cdef inline int row_matching(const int32_t* s, const int32_t* cfg, int q, int cat) noexcept nogil:
     """Available skills matching a card of category ``cat`` (a Joker: none, or all when wild), as a bit mask."""
     cdef int i, mask = 0
     if cat == JOKER:
-        return available(s, cfg, q) if cfg[CFG_JOKER_WILD] else 0
+        return row_available(s, cfg, q) if cfg[CFG_JOKER_WILD] else 0
     for i in range(s[P(q) + P_SKILLS]):
-        if s[SK(q, i) + S_SUIT] == cat and usable(s, cfg, q, i):
+        if s[SK(q, i) + S_SUIT] == cat and row_usable(s, cfg, q, i):
             mask |= 1 << i
     return mask
 
@@ -129,14 +129,14 @@ cdef inline int adversary(const int32_t* s, const int32_t* cfg) noexcept nogil:
     cdef int q, i, n = 0
     for q in range(cfg[CFG_PLAYERS]):
         for i in range(s[P(q) + P_SKILLS]):
-            n += s[SK(q, i) + S_FLAGS] & COMPLICATED
+            n += s[SK(q, i) + S_FLAGS] & ROW_COMPLICATED
     return n
 
 
-cdef inline int dice(const int32_t* s, const int32_t* cfg, int q, int i, bint helped) noexcept nogil:
+cdef inline int row_dice(const int32_t* s, const int32_t* cfg, int q, int i, bint helped) noexcept nogil:
     """Rating, pending extra dice, help dice, injury penalty (MN-18)."""
     cdef int n = s[SK(q, i) + S_RATING] + s[P(q) + P_BONUS] + (cfg[CFG_HELP_DICE] if helped else 0)
-    if (s[SK(q, i) + S_FLAGS] & INJURED) and cfg[CFG_INJURY_EFFECT] == MINUS_ONE:
+    if (s[SK(q, i) + S_FLAGS] & ROW_INJURED) and cfg[CFG_INJURY_EFFECT] == MINUS_ONE:
         n -= 1
     return n if n > 0 else 0
 
@@ -177,14 +177,14 @@ cdef inline int hand_matching(const int32_t* s, const int32_t* cfg, int q) noexc
             cats |= 1 << category(c)
     for c in range(5):
         if (cats >> c) & 1:
-            mask |= matching(s, cfg, q, c)
+            mask |= row_matching(s, cfg, q, c)
     return mask
 
 
 cdef inline bint someone_can_bring(const int32_t* s, const int32_t* cfg) noexcept nogil:
     cdef int q
     for q in range(cfg[CFG_PLAYERS]):
-        if (hand_matching(s, cfg, q) if grey_cards(cfg) else available(s, cfg, q)) != 0:
+        if (hand_matching(s, cfg, q) if grey_cards(cfg) else row_available(s, cfg, q)) != 0:
             return True
     return False
 
@@ -196,13 +196,13 @@ cdef inline bint try_again_allowed(const int32_t* s, const int32_t* cfg) noexcep
     return s[ATTEMPTS] < cfg[CFG_MAX_ATTEMPTS]
 
 
-cdef inline int group_options(const int32_t* s, const int32_t* cfg, int q) noexcept nogil:
+cdef inline int row_group_options(const int32_t* s, const int32_t* cfg, int q) noexcept nogil:
     """Skills a player may bring to the Group Scene (MN-23), as a bit mask."""
     if not cfg[CFG_GREY]:
-        return 0 if s[GR_CARD + q] < 0 else matching(s, cfg, q, category(s[GR_CARD + q]))
+        return 0 if s[GR_CARD + q] < 0 else row_matching(s, cfg, q, category(s[GR_CARD + q]))
     if cfg[CFG_GREY_CARD]:
         return hand_matching(s, cfg, q)
-    return available(s, cfg, q)
+    return row_available(s, cfg, q)
 
 
 cdef inline int current(const int32_t* s, const int32_t* cfg) noexcept nogil:
@@ -248,12 +248,12 @@ cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexce
                 out[n] = c
                 n += 1
         if s[NDECK] > 0:
-            out[n] = DRAW
+            out[n] = ROW_DRAW
             n += 1
     elif phase == SCENE_SKILL:
         p = s[FOCUS]
         cat = category(s[SC_CARD])
-        match = matching(s, cfg, p, cat)
+        match = row_matching(s, cfg, p, cat)
         n = bits_to(match, USE, out, 0)
         if (cfg[CFG_LEARN] and s[P(p) + P_SKILLS] < cfg[X_MAX_SKILLS]
                 and not (cfg[CFG_LEARN_ONLY] and match != 0)):
@@ -265,20 +265,20 @@ cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexce
                     out[n] = LEARN + c
                     n += 1
         asks = False
-        avail = available(s, cfg, p)
+        avail = row_available(s, cfg, p)
         if not (cfg[CFG_HELP_ONLY] and match != 0) and avail != 0:
             for q in range(k):
-                if q != p and available(s, cfg, q) != 0:
+                if q != p and row_available(s, cfg, q) != 0:
                     asks = True
         if (n == 0 and not asks) or (match == 0 and cfg[CFG_PASS]):
             out[n] = PASS      # MN-17: asking and learning are optional, and a helper may decline
             n += 1
         if asks:
             for q in range(k):
-                if q != p and available(s, cfg, q) != 0:
+                if q != p and row_available(s, cfg, q) != 0:
                     n = bits_to(avail, ASK + 10 * q, out, n)
     elif phase == SCENE_HELP:
-        n = bits_to(available(s, cfg, s[SC_HELPER]), USE, out, 0)
+        n = bits_to(row_available(s, cfg, s[SC_HELPER]), USE, out, 0)
     elif phase == SCENE_WEAVE:
         p = s[FOCUS]
         out[0] = NO_WEAVE
@@ -292,7 +292,7 @@ cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexce
                 n += 1
         if cfg[CFG_REPAIR]:
             for c in range(s[P(p) + P_SKILLS]):
-                if s[SK(p, c) + S_FLAGS] & COMPLICATED:
+                if s[SK(p, c) + S_FLAGS] & ROW_COMPLICATED:
                     out[n] = WEAVE_REPAIR + c
                     n += 1
     elif phase == TABLE:
@@ -311,9 +311,9 @@ cdef inline int legal(const int32_t* s, const int32_t* cfg, int32_t* out) noexce
         if grey_cards(cfg):
             for c in range(DECK):
                 if s[WHERE + c] == q:
-                    n = bits_to(matching(s, cfg, q, category(c)), GROUP_CARD + 10 * c, out, n)
+                    n = bits_to(row_matching(s, cfg, q, category(c)), GROUP_CARD + 10 * c, out, n)
         else:
-            n = bits_to(group_options(s, cfg, q), USE, out, 0)
+            n = bits_to(row_group_options(s, cfg, q), USE, out, 0)
     return n
 
 
@@ -343,7 +343,7 @@ cdef inline void card_played(int32_t* s, int card) noexcept nogil:
     s[PHASE] = SCENE_SKILL
 
 
-cdef inline void begin_scene(int32_t* s, const int32_t* cfg, int index) noexcept nogil:
+cdef inline void row_begin_scene(int32_t* s, const int32_t* cfg, int index) noexcept nogil:
     """Focus on the next player of the round who can lead a scene, or go to the table (MN-13)."""
     cdef int k = cfg[CFG_PLAYERS]
     while index < k and not can_play_scene(s, seat(s, cfg, index)):
@@ -357,44 +357,44 @@ cdef inline void begin_scene(int32_t* s, const int32_t* cfg, int index) noexcept
         s[FOCUS] = seat(s, cfg, index)
 
 
-cdef inline void finish_scene(int32_t* s, const int32_t* cfg, int weave) noexcept nogil:
+cdef inline void row_finish_scene(int32_t* s, const int32_t* cfg, int weave) noexcept nogil:
     cdef int p = s[FOCUS], k = cfg[CFG_PLAYERS]
     cdef bint avoided = weave == WEAVE_AVOID
     if not s[SC_PASSED] and 0 <= s[SC_ROLL] < 6:      # failed
         if not avoided:
-            s[SK(p, s[SC_SKILL]) + S_FLAGS] |= COMPLICATED
+            s[SK(p, s[SC_SKILL]) + S_FLAGS] |= ROW_COMPLICATED
         if s[SC_HELPER] >= 0 and cfg[CFG_HELPER_SHARES] and not (avoided and cfg[CFG_AVOID_HELPER]):
-            s[SK(s[SC_HELPER], s[SC_HSKILL]) + S_FLAGS] |= COMPLICATED
+            s[SK(s[SC_HELPER], s[SC_HSKILL]) + S_FLAGS] |= ROW_COMPLICATED
     if weave != NO_WEAVE:
         s[P(p) + P_WEAVINGS] -= 1
         if WEAVE_GIVE <= weave < WEAVE_REPAIR:
             s[P(weave - WEAVE_GIVE) + P_BONUS] += 1
         elif weave >= WEAVE_REPAIR:
-            s[SK(p, weave - WEAVE_REPAIR) + S_FLAGS] &= ~COMPLICATED
-    begin_scene(s, cfg, (p - first_player(s, cfg) + k) % k + 1)
+            s[SK(p, weave - WEAVE_REPAIR) + S_FLAGS] &= ~ROW_COMPLICATED
+    row_begin_scene(s, cfg, (p - first_player(s, cfg) + k) % k + 1)
 
 
-cdef inline void to_weave(int32_t* s, const int32_t* cfg) noexcept nogil:
+cdef inline void row_to_weave(int32_t* s, const int32_t* cfg) noexcept nogil:
     if s[P(s[FOCUS]) + P_WEAVINGS] > 0:
         s[PHASE] = SCENE_WEAVE
     else:
-        finish_scene(s, cfg, NO_WEAVE)
+        row_finish_scene(s, cfg, NO_WEAVE)
 
 
-cdef inline void roll(int32_t* s, const int32_t* cfg, int highest) noexcept nogil:
+cdef inline void row_roll(int32_t* s, const int32_t* cfg, int highest) noexcept nogil:
     s[SC_ROLL] = highest
     s[P(s[FOCUS]) + P_BONUS] = 0      # extra dice are spent on this roll (MN-20)
-    to_weave(s, cfg)
+    row_to_weave(s, cfg)
 
 
-cdef inline void to_roll(int32_t* s, const int32_t* cfg) noexcept nogil:
-    if dice(s, cfg, s[FOCUS], s[SC_SKILL], s[SC_HELPER] >= 0) == 0:
-        roll(s, cfg, 0)               # no dice, no 6: the skill is complicated (MN-2)
+cdef inline void row_to_roll(int32_t* s, const int32_t* cfg) noexcept nogil:
+    if row_dice(s, cfg, s[FOCUS], s[SC_SKILL], s[SC_HELPER] >= 0) == 0:
+        row_roll(s, cfg, 0)               # no dice, no 6: the skill is complicated (MN-2)
     else:
         s[PHASE] = SCENE_ROLL
 
 
-cdef inline void advance_group(int32_t* s, const int32_t* cfg) noexcept nogil:
+cdef inline void row_advance_group(int32_t* s, const int32_t* cfg) noexcept nogil:
     cdef int k = cfg[CFG_PLAYERS], q
     if draws_first(cfg):
         for q in range(k):
@@ -406,14 +406,14 @@ cdef inline void advance_group(int32_t* s, const int32_t* cfg) noexcept nogil:
         if not cfg[CFG_GREY] and s[GR_CARD + q] < 0:
             s[PHASE] = GROUP_DRAW
             return
-        if group_options(s, cfg, q) != 0:
+        if row_group_options(s, cfg, q) != 0:
             s[PHASE] = GROUP_SKILL
             return
         s[GR_TURN] += 1               # no skill available: they hope for the best (MN-23)
     s[PHASE] = GROUP_ROLL
 
 
-cdef inline void start_round(int32_t* s, const int32_t* cfg) noexcept nogil:
+cdef inline void row_start_round(int32_t* s, const int32_t* cfg) noexcept nogil:
     cdef int q
     s[ROUND] += 1
     s[ATTEMPTS] = 0
@@ -421,7 +421,7 @@ cdef inline void start_round(int32_t* s, const int32_t* cfg) noexcept nogil:
     if cfg[CFG_REFRESH] == REFRESH_ROUND:
         for q in range(cfg[CFG_PLAYERS]):
             s[P(q) + P_WEAVINGS] = cfg[CFG_WEAVINGS]
-    begin_scene(s, cfg, 0)
+    row_begin_scene(s, cfg, 0)
 
 
 cdef inline void clear_group(int32_t* s) noexcept nogil:
@@ -436,7 +436,7 @@ cdef inline void clear_group(int32_t* s) noexcept nogil:
 cdef inline void apply_decision(int32_t* s, const int32_t* cfg, int a) noexcept nogil:
     cdef int phase = s[PHASE], p = s[FOCUS], q, i
     if phase == SCENE_CARD:
-        if a == DRAW:
+        if a == ROW_DRAW:
             s[PHASE] = SCENE_DRAW
         else:
             s[P(p) + P_HAND] -= 1
@@ -444,10 +444,10 @@ cdef inline void apply_decision(int32_t* s, const int32_t* cfg, int a) noexcept 
     elif phase == SCENE_SKILL:
         if a == PASS:
             s[SC_PASSED] = 1
-            to_weave(s, cfg)
+            row_to_weave(s, cfg)
         elif a < LEARN:
             s[SC_SKILL] = a - USE
-            to_roll(s, cfg)
+            row_to_roll(s, cfg)
         elif a < PASS:
             i = s[P(p) + P_SKILLS]
             s[SK(p, i) + S_SUIT] = a - LEARN
@@ -456,16 +456,16 @@ cdef inline void apply_decision(int32_t* s, const int32_t* cfg, int a) noexcept 
             s[P(p) + P_SKILLS] = i + 1
             s[SC_SKILL] = i
             s[SC_LEARNED] = 1
-            to_roll(s, cfg)
+            row_to_roll(s, cfg)
         else:
             s[SC_HELPER] = (a - ASK) // 10
             s[SC_SKILL] = (a - ASK) % 10
             s[PHASE] = SCENE_HELP
     elif phase == SCENE_HELP:
         s[SC_HSKILL] = a - USE
-        to_roll(s, cfg)
+        row_to_roll(s, cfg)
     elif phase == SCENE_WEAVE:
-        finish_scene(s, cfg, a)
+        row_finish_scene(s, cfg, a)
     elif phase == GROUP_SKILL:
         q = seat(s, cfg, s[GR_TURN])
         if a >= GROUP_CARD:
@@ -477,21 +477,21 @@ cdef inline void apply_decision(int32_t* s, const int32_t* cfg, int a) noexcept 
         else:
             s[GR_SKILL + q] = a - USE
         s[GR_TURN] += 1
-        advance_group(s, cfg)
+        row_advance_group(s, cfg)
     elif a == END or a == RETREAT:
         s[PHASE] = OVER
         clear_group(s)
     elif a == NEW_ROUND or a == REGROUP:
-        start_round(s, cfg)
+        row_start_round(s, cfg)
     else:                             # GROUP or TRY_AGAIN
         s[ATTEMPTS] += 1
         clear_group(s)
         s[GR_ACTIVE] = 1
-        advance_group(s, cfg)
+        row_advance_group(s, cfg)
 
 
 # -- chance ----------------------------------------------------------------------------------------------------
-cdef inline double power(double base, int exponent) noexcept nogil:
+cdef inline double row_power(double base, int exponent) noexcept nogil:
     """``base ** exponent`` by repeated products (the twin multiplies in the same order)."""
     cdef double out = 1.0
     cdef int i
@@ -510,7 +510,7 @@ cdef inline void resolve_group(int32_t* s, const int32_t* cfg, int outcome) noex
         s[VICTORIES] += 1
         for q in range(k):            # MN-25: clear all complications
             for i in range(s[P(q) + P_SKILLS]):
-                s[SK(q, i) + S_FLAGS] &= ~COMPLICATED
+                s[SK(q, i) + S_FLAGS] &= ~ROW_COMPLICATED
             if cfg[CFG_REFRESH] == 2:
                 s[P(q) + P_WEAVINGS] = cfg[CFG_WEAVINGS]
         s[PHASE] = AFTER_VICTORY
@@ -523,7 +523,7 @@ cdef inline void resolve_group(int32_t* s, const int32_t* cfg, int outcome) noex
             suit = s[SK(q, used) + S_SUIT]
             for i in range(s[P(q) + P_SKILLS]):
                 if i == used or (not cfg[CFG_INJURY_SKILL] and s[SK(q, i) + S_SUIT] == suit):
-                    s[SK(q, i) + S_FLAGS] |= INJURED
+                    s[SK(q, i) + S_FLAGS] |= ROW_INJURED
         s[PHASE] = AFTER_DEFEAT
     else:
         s[DRAWS] += 1
@@ -537,15 +537,15 @@ cdef inline int group_result(const int32_t* s, const int32_t* cfg, double u) noe
     cdef double victory = 0.0, defeat = 0.0, total, t
     for q in range(k):
         if s[GR_SKILL + q] >= 0:
-            N += dice(s, cfg, q, s[GR_SKILL + q], False)
+            N += row_dice(s, cfg, q, s[GR_SKILL + q], False)
     if N == 0 and M == 0:
         return cfg[CFG_NOBODY]
     for v in range(1, 7):
         if N > 0:
-            victory += (power(v, N) - power(v - 1, N)) * power(v - 1, M)
+            victory += (row_power(v, N) - row_power(v - 1, N)) * row_power(v - 1, M)
         if M > 0:
-            defeat += (power(v, M) - power(v - 1, M)) * power(v - 1, N)
-    total = power(6, N + M)
+            defeat += (row_power(v, M) - row_power(v - 1, M)) * row_power(v - 1, N)
+    total = row_power(6, N + M)
     t = u * total
     if N > 0 and t < victory:
         return 0
@@ -556,7 +556,7 @@ cdef inline int group_result(const int32_t* s, const int32_t* cfg, double u) noe
     return 2
 
 
-cdef inline int chance(int32_t* s, const int32_t* cfg, double u) noexcept nogil:
+cdef inline int row_chance(int32_t* s, const int32_t* cfg, double u) noexcept nogil:
     """Resolve the chance event of ``s`` with uniform ``u``; the outcome's action id."""
     cdef int phase = s[PHASE], c, rank, n, v, q, out
     cdef double t
@@ -580,15 +580,15 @@ cdef inline int chance(int32_t* s, const int32_t* cfg, double u) noexcept nogil:
                 q = seat(s, cfg, s[GR_TURN])
             s[GR_CARD + q] = c
             discard(s, c, q)
-            advance_group(s, cfg)
+            row_advance_group(s, cfg)
         return REVEAL + c
     if phase == SCENE_ROLL:
-        n = dice(s, cfg, s[FOCUS], s[SC_SKILL], s[SC_HELPER] >= 0)
-        t = u * power(6, n)
+        n = row_dice(s, cfg, s[FOCUS], s[SC_SKILL], s[SC_HELPER] >= 0)
+        t = u * row_power(6, n)
         v = 1
-        while v < 6 and not t < power(v, n):
+        while v < 6 and not t < row_power(v, n):
             v += 1
-        roll(s, cfg, v)
+        row_roll(s, cfg, v)
         return ROLL + v
     out = group_result(s, cfg, u)
     resolve_group(s, cfg, out)
@@ -664,7 +664,7 @@ cdef inline void deal_row(int32_t* s, const int32_t* cfg, const double* u) noexc
             s[WHERE + pile[i]] = IN_DECK
     s[NDECK] = DECK - dealt
     clear_group(s)
-    begin_scene(s, cfg, 0)
+    row_begin_scene(s, cfg, 0)
 
 
 # -- validation (raises ValueError; the twin checks the same) ----------------------------------------------------
@@ -798,10 +798,10 @@ def legal_actions(const int32_t[:, ::1] states, const int32_t[::1] config, int32
         raise ValueError(f"actions: expected (n, {MAX_LEGAL})")
     with nogil:
         for i in range(n):
-            counts[i] = decisions(&states[i, 0], &config[0], &actions[i, 0])
+            counts[i] = row_decisions(&states[i, 0], &config[0], &actions[i, 0])
 
 
-cdef inline int decisions(const int32_t* s, const int32_t* cfg, int32_t* out) noexcept nogil:
+cdef inline int row_decisions(const int32_t* s, const int32_t* cfg, int32_t* out) noexcept nogil:
     return legal(s, cfg, out) if current(s, cfg) >= 0 else 0
 
 
@@ -818,7 +818,7 @@ def random_legal(const int32_t[:, ::1] states, const int32_t[::1] config, const 
         check_unit_interval(&uniforms[0], n, 0)
     with nogil:
         for i in range(n):
-            count = decisions(&states[i, 0], &config[0], listed)
+            count = row_decisions(&states[i, 0], &config[0], listed)
             out[i] = listed[<int>(uniforms[i] * count)] if count > 0 else -1
 
 
@@ -827,7 +827,7 @@ cdef inline bint is_legal(const int32_t* s, const int32_t* cfg, int action) noex
     cdef int i, count
     if not 0 <= action < N_ACTIONS:
         return False
-    count = decisions(s, cfg, listed)
+    count = row_decisions(s, cfg, listed)
     for i in range(count):
         if listed[i] == action:
             return True
@@ -860,7 +860,7 @@ def step(int32_t[:, ::1] states, const int32_t[::1] config, const int32_t[::1] a
                 k = 0
                 if settle[i]:
                     while current(&states[i, 0], &config[0]) == CHANCE_PLAYER and k < MAX_CHANCE:
-                        drawn[i, k] = chance(&states[i, 0], &config[0], uniforms[i, k])
+                        drawn[i, k] = row_chance(&states[i, 0], &config[0], uniforms[i, k])
                         k += 1
                 while k < MAX_CHANCE:
                     drawn[i, k] = -1
@@ -920,8 +920,8 @@ cdef inline void observe_row(const int32_t* s, const int32_t* cfg, int player, f
             row[0] = 1
             row[1 + s[at + S_SUIT]] = 1
             row[5] = s[at + S_RATING] / 6.0
-            row[6] = s[at + S_FLAGS] & COMPLICATED
-            row[7] = (s[at + S_FLAGS] & INJURED) >> 1
+            row[6] = s[at + S_FLAGS] & ROW_COMPLICATED
+            row[7] = (s[at + S_FLAGS] & ROW_INJURED) >> 1
         x[9][q] = s[P(q) + P_WEAVINGS]
         x[10][q] = s[P(q) + P_BONUS]
         x[11][q] = s[P(q) + P_HAND] / 10.0

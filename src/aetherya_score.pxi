@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Aetherya kingdom scoring on 16-cell bitboards (compiled kernel).
 
 Twin: ``solver/twins/aetherya_score.py`` (same functions, same results).

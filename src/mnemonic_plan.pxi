@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Mnemonic round planner: exact expectimax over the planning model (compiled kernel).
 
 The model (layout and transitions) is ``mnemonic_model.pxd``, the continuation estimate ``mnemonic_estimate.pxd``;

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Embers of Memory: exact search over Fenrys's Blink plans, branch and bound (compiled kernel).
 
 Twin: ``solver/twins/embers_plan.py`` (same function, same results, same plan). The Mind's rules (legal
@@ -31,11 +30,11 @@ The first plan found with the best value is returned.
 from libc.stdint cimport uint8_t, uint64_t, int32_t, int64_t
 from embers_core cimport (MAX_CARDS, MAX_SIDE, popcount, lowest_bit, bounding_box, row_legal, lay_card,
                           link_card, unlink_card, visible_cards, one_section, suit_group, total_strength)
+from embers_row cimport TARGET
 
 cdef enum:
     MAX_ROW = 16
     SUITS = 5
-    TARGET = 7
 
 
 cdef struct Search:

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Mnemonic dice distributions as exact integer counts (compiled kernel).
 
 Twin: ``solver/twins/mnemonic_odds.py`` (same functions, same results).

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Greedy Aetherya playouts on a packed state vector (compiled kernel).
 
 Twin: ``solver/twins/aetherya_play.py`` (same functions, same results, same
@@ -17,6 +16,7 @@ from aetherya_greedy cimport row_legends, best_legend, score, board, with_legend
 from aetherya_solo cimport (REVEAL_COST, REVEAL_COST_AFTER, solo_avail, solo_left, solo_value, place_value,
                             reveal_value, may_turn, solo_best_place, solo_best_reveal)
 from aetherya_packed cimport *
+from aetherya_row cimport A_TAKE, A_DRAW, A_PLACE, A_REVEAL, A_CLAIM, A_END
 
 cdef extern from "aetherya_lanes.h" nogil:
     void aetherya_lanes_score(const uint8_t* kingdoms, int32_t* out, Py_ssize_t n, int level)
@@ -133,7 +133,7 @@ cdef int best_place(const int* s, int seat, int card, uint64_t* rng, int* value_
 cdef inline int pile_total(const int* s) noexcept nogil:
     cdef int kind, total = 0
     for kind in range(10):
-        total += s[PILE + kind]
+        total += s[P_PILE + kind]
     return total
 
 
@@ -141,27 +141,27 @@ cdef int draw(int* s, uint64_t* rng) noexcept nogil:
     """A card from the pile (never called on an empty pile), from the card stream."""
     cdef int kind, r = below(rng + CARD_STREAM, pile_total(s))
     for kind in range(10):
-        if r < s[PILE + kind]:
-            s[PILE + kind] -= 1
+        if r < s[P_PILE + kind]:
+            s[P_PILE + kind] -= 1
             return kind
-        r -= s[PILE + kind]
+        r -= s[P_PILE + kind]
     return 0
 
 
-cdef inline void push(int* s, int pile, int card) noexcept nogil:
+cdef inline void play_push(int* s, int pile, int card) noexcept nogil:
     cdef int n = s[DLEN + pile]
-    if n < DISC_CAP:
-        s[DISC + pile * DISC_CAP + n] = card
+    if n < P_DISC_CAP:
+        s[P_DISC + pile * P_DISC_CAP + n] = card
         s[DLEN + pile] = n + 1
 
 
 cdef inline int pop_discard(int* s, int pile) noexcept nogil:
     s[DLEN + pile] -= 1
-    return s[DISC + pile * DISC_CAP + s[DLEN + pile]]
+    return s[P_DISC + pile * P_DISC_CAP + s[DLEN + pile]]
 
 
 cdef inline void place(int* s, int seat, int cell, int card) noexcept nogil:
-    push(s, 0, s[CARDS + seat * 16 + cell])
+    play_push(s, 0, s[CARDS + seat * 16 + cell])
     s[CARDS + seat * 16 + cell] = card
     s[HID + seat] &= ~(1 << cell)
     s[ACC + seat] &= ~(1 << cell)
@@ -184,16 +184,16 @@ cdef void refill(int* s, uint64_t* rng) noexcept nogil:
         visible = 0
         deck = 0
         for n in range(1, 16):
-            visible += s[ROW + n]
-            deck += s[DECK + n]
-        if visible >= s[ROW_TARGET] or deck == 0:
+            visible += s[P_ROW + n]
+            deck += s[P_DECK + n]
+        if visible >= s[P_ROW_TARGET] or deck == 0:
             return
         r = below(rng + LEGEND_STREAM, deck)
         for n in range(1, 16):
-            if s[DECK + n]:
+            if s[P_DECK + n]:
                 if r == 0:
-                    s[DECK + n] = 0
-                    s[ROW + n] = 1
+                    s[P_DECK + n] = 0
+                    s[P_ROW + n] = 1
                     break
                 r -= 1
 
@@ -220,10 +220,10 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
     connect_cells(kinds[PORTAL], ortho, conn)
     tally(kinds, ortho, conn, <uint32_t>s[ACC + seat], <uint32_t>s[STF + seat], True, &now)
     cur = with_legends(s, now.total, now.legends)
-    piles = 2 if s[MODE] == COOP else 1
+    piles = 2 if s[MODE] == P_COOP else 1
     for pile in range(piles):
         if s[DLEN + pile] > 0:
-            top = s[DISC + pile * DISC_CAP + s[DLEN + pile] - 1]
+            top = s[P_DISC + pile * P_DISC_CAP + s[DLEN + pile] - 1]
             cell = best_place_on(s, seat, top, k, kinds, ortho, conn, rng, &v)
             if v > best_v:
                 best_pile = pile
@@ -238,7 +238,7 @@ cdef int turn(int* s, uint64_t* rng) noexcept nogil:
         if v > cur:
             place(s, seat, cell, card)
         else:
-            push(s, 0, card)
+            play_push(s, 0, card)
             reveal_random(s, seat, rng)
     return 1 if s[HID + seat] == 0 else 0
 
@@ -300,11 +300,11 @@ cdef int solo_turn(int* s, uint64_t* rng) noexcept nogil:
         other = a
         cell = lowest_bit(hidden)
     if other >= 0:
-        push(s, 0, other)
+        play_push(s, 0, other)
     if cell >= 0:
         place(s, 0, cell, card)
     else:
-        push(s, 0, card)
+        play_push(s, 0, card)
         s[HID] &= ~(1 << reveal_cell)
     return 1 if s[HID] == 0 else 0
 
@@ -315,19 +315,19 @@ cdef void claim_best(int* s, int seat) noexcept nogil:
     for n in range(1, 16):
         if not (mask >> (n - 1)) & 1:
             continue
-        if s[MODE] == SOLO:
-            ok = s[SROW + n] == s[AGE] + 1 and not s[WRIT + n]
+        if s[MODE] == P_SOLO:
+            ok = s[P_SROW + n] == s[AGE] + 1 and not s[WRIT + n]
         else:
-            ok = s[ROW + n] == 1
+            ok = s[P_ROW + n] == 1
         if ok and (best == 0 or LEGEND_POINTS[n] > LEGEND_POINTS[best]):
             best = n
     if best == 0:
         return
-    if s[MODE] == SOLO:
+    if s[MODE] == P_SOLO:
         s[WRIT + best] = 1
     else:
-        s[ROW + best] = 0
-        s[HELD + seat] += LEGEND_POINTS[best]
+        s[P_ROW + best] = 0
+        s[P_HELD + seat] += LEGEND_POINTS[best]
 
 
 cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
@@ -339,7 +339,7 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     cdef int age = s[AGE], objective = 0, n, c, i, corner, v, best_corner = 0, best_v = NEG, ties = 0, kind
     s[HID] = 0
     for n in range(1, 16):
-        if s[SROW + n] == age + 1:
+        if s[P_SROW + n] == age + 1:
             if not s[WRIT + n]:
                 s[FAILED] = 1
                 return 1
@@ -372,9 +372,9 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
     kept[2] = k[best_corner + 4]
     kept[3] = k[best_corner + 5]
     for kind in range(10):
-        s[PILE + kind] = 4
+        s[P_PILE + kind] = 4
     for i in range(4):
-        s[PILE + kept[i]] -= 1
+        s[P_PILE + kept[i]] -= 1
     s[DLEN] = 0
     for c in range(16):
         s[CARDS + c] = UNEXPLORED
@@ -384,22 +384,22 @@ cdef int age_end(int* s, uint64_t* rng) noexcept nogil:
         if (RING_MASK >> c) & 1:
             s[CARDS + c] = draw(s, rng)
     s[HID] = RING_MASK
-    push(s, 0, draw(s, rng))
+    play_push(s, 0, draw(s, rng))
     return 0
 
 
-cdef inline int legends_gone(const int* s) noexcept nogil:
+cdef inline int play_legends_gone(const int* s) noexcept nogil:
     cdef int n
     for n in range(1, 16):
-        if s[ROW + n] or s[DECK + n]:
+        if s[P_ROW + n] or s[P_DECK + n]:
             return 0
     return 1
 
 
-cdef int row_count(const int* s) noexcept nogil:
+cdef int play_row_count(const int* s) noexcept nogil:
     cdef int n, total = 0
     for n in range(1, 16):
-        total += s[ROW + n]
+        total += s[P_ROW + n]
     return total
 
 
@@ -417,7 +417,7 @@ cdef int rest_of_turn(int* s, uint64_t* rng) noexcept nogil:
         if (phase == PHASE_PLACE and s[HOLD_FROM] == 0) or v > cur:
             place(s, seat, cell, card)
         else:
-            push(s, 0, card)
+            play_push(s, 0, card)
             reveal_random(s, seat, rng)
         if s[HID + seat] == 0:
             return 1
@@ -429,32 +429,32 @@ cdef void discard_cheapest(int* s) noexcept nogil:
     among equals)."""
     cdef int n, cheapest = 0
     for n in range(1, 16):
-        if s[ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
+        if s[P_ROW + n] and (cheapest == 0 or LEGEND_POINTS[n] < LEGEND_POINTS[cheapest]):
             cheapest = n
-    s[ROW + cheapest] = 0
+    s[P_ROW + cheapest] = 0
     s[LD_POINTS] += LEGEND_POINTS[cheapest]
 
 
 cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
     cdef int seat = s[TO_MOVE], mode = s[MODE], n, i
     cdef unsigned int mask
-    if mode == COOP:
+    if mode == P_COOP:
         mask = claimable_mask(s, seat)
         for n in range(1, 16):
-            if s[ROW + n] and (mask >> (n - 1)) & 1:
-                s[ROW + n] = 0
+            if s[P_ROW + n] and (mask >> (n - 1)) & 1:
+                s[P_ROW + n] = 0
                 s[WROTE] = 1
         refill(s, rng)
-        if pile_total(s) == 0 or legends_gone(s):
+        if pile_total(s) == 0 or play_legends_gone(s):
             return 1
         if seat == s[PLAYERS] - 1:
-            if not s[WROTE] and row_count(s):
+            if not s[WROTE] and play_row_count(s):
                 discard_cheapest(s)
                 refill(s, rng)
-                if legends_gone(s):
+                if play_legends_gone(s):
                     return 1
             s[WROTE] = 0
-    elif mode == SOLO:
+    elif mode == P_SOLO:
         claim_best(s, 0)
         if pile_total(s) == 0:
             return age_end(s, rng)
@@ -463,10 +463,10 @@ cdef int end_of_turn(int* s, uint64_t* rng) noexcept nogil:
         refill(s, rng)
         if pile_total(s) == 0:
             for i in range(s[DLEN]):
-                s[PILE + s[DISC + i]] += 1
+                s[P_PILE + s[P_DISC + i]] += 1
             s[DLEN] = 0
             if pile_total(s) > 0:
-                push(s, 0, draw(s, rng))
+                play_push(s, 0, draw(s, rng))
     s[TO_MOVE] = (seat + 1) % s[PLAYERS]
     s[TURN] += 1
     return 0
@@ -482,7 +482,7 @@ cdef int run(int* s, uint64_t* rng, int stop_age) noexcept nogil:
         if stop_age >= 0 and s[AGE] > stop_age:  # solo: the Age asked for is over (its score is in AGE_SUM)
             return turns
         turns += 1
-        if s[MODE] == SOLO:
+        if s[MODE] == P_SOLO:
             if solo_turn(s, rng):
                 if age_end(s, rng):
                     return turns
@@ -497,19 +497,19 @@ cdef int run(int* s, uint64_t* rng, int stop_age) noexcept nogil:
 cdef int solo_progress(const int* s) noexcept nogil:
     cdef int n, done = 0
     for n in range(1, 16):
-        if s[SROW + n] and (s[SROW + n] <= s[AGE] and not (s[FAILED] and s[SROW + n] == s[AGE] + 1)):
+        if s[P_SROW + n] and (s[P_SROW + n] <= s[AGE] and not (s[FAILED] and s[P_SROW + n] == s[AGE] + 1)):
             done += 1
-        elif s[SROW + n] == s[AGE] + 1 and s[WRIT + n]:
+        elif s[P_SROW + n] == s[AGE] + 1 and s[WRIT + n]:
             done += 1
     return done
 
 
-cdef void returns(int* s, int32_t* out) noexcept nogil:
+cdef void play_returns(int* s, int32_t* out) noexcept nogil:
     cdef int k[16]
     cdef int totals[4]
     cdef unsigned int legends
     cdef int p, players = s[PLAYERS], mode = s[MODE], low
-    if mode == SOLO:
+    if mode == P_SOLO:
         out[0] = 0 if s[FAILED] else s[AGE_SUM]
         out[1] = solo_progress(s)
         return
@@ -517,13 +517,13 @@ cdef void returns(int* s, int32_t* out) noexcept nogil:
         s[HID + p] = 0
         board(s, p, k)
         totals[p] = score(k, <unsigned int>s[ACC + p], <unsigned int>s[STF + p], &legends) + \
-            (0 if mode == COOP else s[HELD + p])
+            (0 if mode == P_COOP else s[P_HELD + p])
     low = totals[0]
     for p in range(players):
         if totals[p] < low:
             low = totals[p]
     for p in range(players):
-        out[p] = low - s[LD_POINTS] if mode == COOP else totals[p]
+        out[p] = low - s[LD_POINTS] if mode == P_COOP else totals[p]
 
 
 cdef int checked(const int32_t* state) noexcept nogil:
@@ -533,13 +533,13 @@ cdef int checked(const int32_t* state) noexcept nogil:
     for i in range(CARDS, CARDS + 64):
         if state[i] < 0 or state[i] > 10:
             return 0
-    for i in range(DISC, DISC + 2 * DISC_CAP):
+    for i in range(P_DISC, P_DISC + 2 * P_DISC_CAP):
         if state[i] < 0 or state[i] > 9:
             return 0
-    if state[DLEN] < 0 or state[DLEN] > DISC_CAP or state[DLEN + 1] < 0 or state[DLEN + 1] > DISC_CAP:
+    if state[DLEN] < 0 or state[DLEN] > P_DISC_CAP or state[DLEN + 1] < 0 or state[DLEN + 1] > P_DISC_CAP:
         return 0
     if state[PHASE] < PHASE_START or state[PHASE] > PHASE_END or (state[PHASE] != PHASE_START and (
-            state[MODE] == SOLO or state[MODE] == OBJECTS or not 0 <= state[HOLD] <= 9
+            state[MODE] == P_SOLO or state[MODE] == P_OBJECTS or not 0 <= state[HOLD] <= 9
             or not 0 <= state[HOLD_FROM] <= 1)):
         return 0
     return 1
@@ -550,7 +550,7 @@ cdef int play_in_place(int* s, uint64_t seed, int32_t* out, int stop_age) noexce
     cdef uint64_t rng[STREAMS]
     seed_streams(rng, seed, 0)
     turns = run(s, rng, stop_age)
-    returns(s, out)
+    play_returns(s, out)
     return turns
 
 
@@ -563,15 +563,9 @@ cdef int play_one(const int32_t* state, uint64_t seed, int32_t* out, int stop_ag
 
 
 # ---------------------------------------------------------------------- the player's own actions, packed
-# A hint packs each sampled world once and applies every candidate plan to it: ``step`` leaves the vector ``pack``
+# A hint packs each sampled world once and applies every candidate plan to it: ``play_step`` leaves the vector ``pack``
 # gives of the state after the action, or answers UNPACKED (see ``advance``): the caller uses the full state.
-cdef enum:
-    A_TAKE = 0
-    A_DRAW = 2
-    A_PLACE = 10
-    A_REVEAL = 42
-    A_CLAIM = 99
-    A_END = 131
+cdef enum:                 # the action ids (A_TAKE, A_DRAW, ...) are aetherya_row.pxd's, the adapter's
     STEPPED = 0
     UNPACKED = 1
     ILLEGAL = 2
@@ -586,33 +580,33 @@ cdef enum:
 cdef inline int refill_due(const int* s) noexcept nogil:
     cdef int n, deck = 0
     for n in range(1, 16):
-        deck += s[DECK + n]
-    return deck > 0 and row_count(s) < s[ROW_TARGET]
+        deck += s[P_DECK + n]
+    return deck > 0 and play_row_count(s) < s[P_ROW_TARGET]
 
 
-cdef inline void next_player(int* s) noexcept nogil:
+cdef inline void play_next_player(int* s) noexcept nogil:
     s[TO_MOVE] = (s[TO_MOVE] + 1) % s[PLAYERS]
     s[TURN] = s[TURN] + 1 if s[TURN] < TURN_CAP else TURN_CAP
     s[PHASE] = PHASE_START
 
 
-cdef int finish_turn(int* s) noexcept nogil:
+cdef int play_finish_turn(int* s) noexcept nogil:
     """``AetheryaState._finish_turn`` (base and co-op) up to the next turn start (STEPPED), or what stops it."""
     cdef int seat = s[TO_MOVE]
-    if s[MODE] == COOP:
-        if pile_total(s) == 0 or legends_gone(s):
+    if s[MODE] == P_COOP:
+        if pile_total(s) == 0 or play_legends_gone(s):
             return OVER
         if seat == s[PLAYERS] - 1:
-            if not s[WROTE] and row_count(s):
+            if not s[WROTE] and play_row_count(s):
                 return GROUP_DISCARD
             s[WROTE] = 0
     elif pile_total(s) == 0:
         return REFORM
-    next_player(s)
+    play_next_player(s)
     return STEPPED
 
 
-cdef int after_placement(int* s) noexcept nogil:
+cdef int play_after_placement(int* s) noexcept nogil:
     """The end of the turn after a card is placed or discarded: co-op writes every Legend met (AE-37), base
     stops at the end of the turn when a Legend can be claimed."""
     cdef int seat = s[TO_MOVE], n
@@ -624,30 +618,30 @@ cdef int after_placement(int* s) noexcept nogil:
         return OVER
     met = claimable_mask(s, seat)
     for n in range(1, 16):
-        if s[ROW + n] and (met >> (n - 1)) & 1:
-            if s[MODE] != COOP:
+        if s[P_ROW + n] and (met >> (n - 1)) & 1:
+            if s[MODE] != P_COOP:
                 s[PHASE] = PHASE_END
                 return STEPPED
-            s[ROW + n] = 0
+            s[P_ROW + n] = 0
             s[WROTE] = 1
     if refill_due(s):
-        return DEAL if s[MODE] == COOP else UNPACKED  # (base deals only after a claim)
-    return finish_turn(s)
+        return DEAL if s[MODE] == P_COOP else UNPACKED  # (base deals only after a claim)
+    return play_finish_turn(s)
 
 
-cdef int step(int* s, int action) noexcept nogil:
+cdef int play_step(int* s, int action) noexcept nogil:
     """Apply the action of the player to move (``solver.aetherya.state`` action codes) to the packed state."""
-    cdef int mode = s[MODE], seat = s[TO_MOVE], piles = 2 if s[MODE] == COOP else 1, pile, cell, card, n
+    cdef int mode = s[MODE], seat = s[TO_MOVE], piles = 2 if s[MODE] == P_COOP else 1, pile, cell, card, n
     cdef int reveal = action >= A_REVEAL
     cdef unsigned int hidden = <unsigned int>s[HID + s[TO_MOVE]]
-    if mode != BASE and mode != COOP:
+    if mode != P_BASE and mode != P_COOP:
         return UNPACKED
     if s[PHASE] == PHASE_START:
         if A_TAKE <= action < A_TAKE + piles and s[DLEN + action] > 0:
-            if s[DLEN + action] == DISC_CAP:
+            if s[DLEN + action] == P_DISC_CAP:
                 return UNPACKED  # the vector holds the pile's last DISC_CAP cards only
             s[HOLD] = pop_discard(s, action)
-            s[DISC + action * DISC_CAP + s[DLEN + action]] = 0
+            s[P_DISC + action * P_DISC_CAP + s[DLEN + action]] = 0
             s[HOLD_FROM] = 0
             s[PHASE] = PHASE_PLACE
             return STEPPED
@@ -666,28 +660,28 @@ cdef int step(int* s, int action) noexcept nogil:
             return ILLEGAL
         if not reveal and not (hidden >> cell) & 1 and (card == DRAGON or card == PORTAL or card == s[HOLD]):
             return ILLEGAL
-        if s[DLEN + pile] == DISC_CAP:
+        if s[DLEN + pile] == P_DISC_CAP:
             return UNPACKED
         if reveal:
-            push(s, pile, s[HOLD])
+            play_push(s, pile, s[HOLD])
         else:
-            push(s, pile, card)
+            play_push(s, pile, card)
             s[CARDS + seat * 16 + cell] = s[HOLD]
             s[ACC + seat] &= ~(1 << cell)
         s[HID + seat] &= ~(1 << cell)
-        return after_placement(s)
-    if s[PHASE] == PHASE_END and mode == BASE:
+        return play_after_placement(s)
+    if s[PHASE] == PHASE_END and mode == P_BASE:
         n = action - A_CLAIM
         if action == A_END:
             s[PHASE] = PHASE_START
-            return finish_turn(s)
-        if 1 <= n <= 15 and s[ROW + n] and (claimable_mask(s, seat) >> (n - 1)) & 1:
-            s[ROW + n] = 0
-            s[HELD + seat] += LEGEND_POINTS[n]
+            return play_finish_turn(s)
+        if 1 <= n <= 15 and s[P_ROW + n] and (claimable_mask(s, seat) >> (n - 1)) & 1:
+            s[P_ROW + n] = 0
+            s[P_HELD + seat] += LEGEND_POINTS[n]
             s[PHASE] = PHASE_START
             if refill_due(s):
                 return DEAL
-            return finish_turn(s)  # one claim a turn: nothing is left to do
+            return play_finish_turn(s)  # one claim a turn: nothing is left to do
     return ILLEGAL
 
 
@@ -698,7 +692,7 @@ cdef int step_plan(int* s, const int32_t* plan, Py_ssize_t length) noexcept nogi
     for i in range(length):
         if plan[i] < 0:
             break
-        code = step(s, plan[i])
+        code = play_step(s, plan[i])
         if code != STEPPED:
             if code > ILLEGAL and i + 1 < length and plan[i + 1] >= 0:
                 return UNPACKED  # actions left after a chance node: not a plan of one turn
@@ -740,13 +734,13 @@ cdef void deal_legends(int* s, uint64_t* stream) noexcept nogil:
     while refill_due(s):
         count = 0
         for n in range(1, 16):
-            if s[DECK + n]:
+            if s[P_DECK + n]:
                 numbers[count] = n
                 ones[count] = 1
                 count += 1
         n = numbers[chance_pick(stream, ones, count)]
-        s[DECK + n] = 0
-        s[ROW + n] = 1
+        s[P_DECK + n] = 0
+        s[P_ROW + n] = 1
 
 
 cdef int reform(int* s, uint64_t* stream) noexcept nogil:
@@ -754,22 +748,22 @@ cdef int reform(int* s, uint64_t* stream) noexcept nogil:
     cdef int kinds[10]
     cdef int counts[10]
     cdef int i, count = 0, card
-    if s[DLEN] == DISC_CAP:
+    if s[DLEN] == P_DISC_CAP:
         return UNPACKED  # the vector may hold only the pile's last DISC_CAP cards
     for i in range(s[DLEN]):
-        s[PILE + s[DISC + i]] += 1
-        s[DISC + i] = 0
+        s[P_PILE + s[P_DISC + i]] += 1
+        s[P_DISC + i] = 0
     s[DLEN] = 0
     for i in range(10):
-        if s[PILE + i]:
+        if s[P_PILE + i]:
             kinds[count] = i
-            counts[count] = s[PILE + i]
+            counts[count] = s[P_PILE + i]
             count += 1
     if count:
         card = kinds[chance_pick(stream, counts, count)]
-        s[PILE + card] -= 1
-        push(s, 0, card)
-    next_player(s)
+        s[P_PILE + card] -= 1
+        play_push(s, 0, card)
+    play_next_player(s)
     return STEPPED
 
 
@@ -777,21 +771,21 @@ cdef int group_discard(int* s, uint64_t* stream) noexcept nogil:
     """AE-38 (:func:`discard_cheapest`), the row refilled, then the next round."""
     discard_cheapest(s)
     deal_legends(s, stream)
-    if legends_gone(s):
+    if play_legends_gone(s):
         return OVER
     s[WROTE] = 0  # the last seat's turn: a new round
-    next_player(s)
+    play_next_player(s)
     return STEPPED
 
 
-cdef int settle(int* s, int code, uint64_t seed) noexcept nogil:
+cdef int play_settle(int* s, int code, uint64_t seed) noexcept nogil:
     """Play what follows a plan's ``code`` up to the next turn start (STEPPED) or the game's end (OVER), as the
     full state's path does; UNPACKED where the vector cannot follow."""
     cdef uint64_t stream = stream_seed(seed, CHANCE_STREAM)
     while True:
         if code == DEAL:
             deal_legends(s, &stream)
-            code = finish_turn(s)
+            code = play_finish_turn(s)
         elif code == GROUP_DISCARD:
             code = group_discard(s, &stream)
         elif code == REFORM:
@@ -846,7 +840,7 @@ def advance(int32_t[::1] state, int action):
         raise ValueError("advance: the packed state holds an out-of-range value")
     for i in range(LENGTH):
         s[i] = state[i]
-    code = step(s, action)
+    code = play_step(s, action)
     if code == STEPPED:
         for i in range(LENGTH):
             state[i] = s[i]
@@ -879,9 +873,9 @@ def evaluate_plans(const int32_t[::1] world, const int32_t[:, ::1] plans, uint64
                 out[j, i] = 0
             code = step_plan(s, &plans[j, 0], plans.shape[1]) if plans.shape[1] else STEPPED
             if code > ILLEGAL:
-                code = settle(s, code, seed)
+                code = play_settle(s, code, seed)
             if code == OVER:
-                returns(s, &out[j, 0])
+                play_returns(s, &out[j, 0])
                 code = STEPPED
             elif code == STEPPED:
                 total += play_in_place(s, seed, &out[j, 0], stop_age)

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """N Aetherya games stepped together (compiled kernel), for the batched environment of ``solver/openspiel/``.
 
 The rules are those of ``solver/aetherya/state.py`` (rule ids ``AE-n`` of ``docs/rules/aetherya.md``), function
@@ -25,12 +24,9 @@ from aetherya_row cimport *
 from aetherya_objects cimport tile_options, play_tile, clear_slot, deal_tile, undealt_of_next, discard_territories, \
     deal_objects, observe_objects, owned_kind, take_owned, sword_battles, board_total, stones
 
-cdef int CENTRE[4]
-CENTRE[:] = [5, 6, 9, 10]
+# CENTRE and LEGEND_POINTS: aetherya_play.pxi's (one module, one table)
 cdef int RING[12]
 RING[:] = [0, 1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 15]
-cdef int LEGEND_POINTS[16]
-LEGEND_POINTS[:] = [0, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 4, 4, 4, 4]
 cdef int PERMS[24][4]
 cdef int _p = 0, _a, _b, _c, _d
 for _a in range(4):

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Embers of Memory: legal placements of every card of the memory row at once (compiled kernel).
 
 Twin: ``solver/twins/embers_placement.py`` (same functions, same results). The rules themselves

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Forgotten path kernel (compiled): Brain-to-Brain path existence, the fewest missing tiles on a
 route, cheapest weighted routes, the odds that the next Erasure roll cuts every route, and the fewest unseen
 cells whose loss cuts every route (a minimum vertex cut).

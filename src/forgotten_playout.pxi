@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Forgotten playout kernel (compiled): whole seeded games of a policy, and rollouts from a position
 with the unseen tiles re-drawn from what the players have seen.
 
@@ -32,9 +31,7 @@ cdef enum:
     PHASE_ERASE = 2
     ERASE_OFF = 0
     ERASE_ROUND = 1
-    ERASE_TURN = 2
-    GOAL_PATH = 0
-    GOAL_CLEAR = 1
+    ERASE_TURN = 2        # GOAL_PATH, GOAL_CLEAR: forgotten_exact.pxi's
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_ROUTE = 2
@@ -57,7 +54,7 @@ ctypedef struct World:
 
 
 # -- rules ------------------------------------------------------------------------------
-cdef inline bint alive(const Geometry* g, const World* w, int goal) noexcept nogil:
+cdef inline bint world_alive(const Geometry* g, const World* w, int goal) noexcept nogil:
     if goal == GOAL_CLEAR:
         return (w.down & w.dead) == 0
     return connected(g, w.up | (w.down & ~w.dead))
@@ -91,7 +88,7 @@ cdef inline int end_turn(const Geometry* g, World* w, int second, int erasure, i
     return 0
 
 
-cdef inline void erase(World* w, int cell) noexcept nogil:
+cdef inline void world_erase(World* w, int cell) noexcept nogil:
     cdef uint64_t b = bit(cell)
     cdef int p
     if w.down & b:
@@ -248,8 +245,8 @@ cdef int play(const Geometry* g, World* w, int erasure, int goal, int policy, in
     rf.cls[3] = 0
     while True:
         if w.phase == PHASE_ERASE:
-            erase(w, below(rng, g.cells))
-            if not alive(g, w, goal):
+            world_erase(w, below(rng, g.cells))
+            if not world_alive(g, w, goal):
                 return 0
         elif w.phase == PHASE_FIRST:
             if w.turn >= MAX_TURNS:
@@ -345,11 +342,7 @@ cdef void deal(const Geometry* g, World* w, int pairs, uint64_t* rng) noexcept n
     w.first = -1
 
 
-cdef Geometry geometry(int width, int height, int brain_a, int brain_b) except *:
-    cdef Geometry g
-    if make_geometry(&g, width, height, brain_a, brain_b) != 0:
-        raise ValueError(f"bad board: {width}x{height} with Brains at cells {brain_a} and {brain_b}")
-    return g
+# geometry(width, height, brain_a, brain_b): forgotten_paths.pxi's
 
 
 cdef check_rules(int erasure, int goal, int policy):
@@ -415,7 +408,7 @@ def play_games(int width, int height, int brain_a, int brain_b, int pairs, int e
         for i in range(n):
             rng = stream_seed(seed, first_stream + <uint64_t>i)
             deal(&g, &w, pairs, &rng)
-            if not alive(&g, &w, goal):
+            if not world_alive(&g, &w, goal):
                 wins[i] = 0
             else:
                 wins[i] = <uint8_t>play(&g, &w, erasure, goal, policy, -1, &rng)
@@ -444,7 +437,7 @@ cdef bint shuffle_unseen(const Geometry* g, World* w, const int8_t* tiles, const
         world[slots[i]] = bag[i]
     link_pairs(w, world, g.cells)
     mark_dead(w, g.cells)
-    return alive(g, w, goal)
+    return world_alive(g, w, goal)
 
 
 def rollouts(int width, int height, int brain_a, int brain_b, int erasure, int goal, const int8_t[::1] tiles,
@@ -471,7 +464,7 @@ def rollouts(int width, int height, int brain_a, int brain_b, int erasure, int g
     check_rules(erasure, goal, policy)
     if turns.shape[0] != n:
         raise ValueError("wins and turns need the same length")
-    if not alive(&g, &base, goal):
+    if not world_alive(&g, &base, goal):
         raise ValueError("the position is already lost")
     if forced >= 0:
         if forced >= g.cells or not (base.down & bit(forced)) or (phase == PHASE_SECOND and forced == first) \
