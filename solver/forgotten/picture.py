@@ -141,7 +141,7 @@ def draw_narrow(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = N
     """A phone's picture of ``data``: the caption, the status and the hint wrapped, the board, the letter buttons
     and the legend, in one column NARROW_WIDTH wide (a first pass measures its height)."""
     height = 10.0
-    for _ in range(2):
+    for measuring in (True, False):
         board = Board(data["board"], narrow=True)
         doc = Svg(max(NARROW_WIDTH, board.size[0]), height, title=_caption(data))
         doc.min_text = NARROW_TEXT
@@ -153,8 +153,9 @@ def draw_narrow(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = N
             doc.text(16, y, line, size=size, anchor="start", fill=colour, weight=weight)
             y += size + 6
         board.top = y + 24  # the x axis above the board
-        _draw_board(doc, board, game, data)
-        _draw_hint(doc, board, hint)
+        if not measuring:   # the board and the hint change no height: the first pass leaves them out
+            _draw_board(doc, board, game, data)
+            _draw_hint(doc, board, hint)
         y = board.size[1] + 26  # below the y axis' name
         if data.get("flipped"):
             y = _letter_buttons(doc, data, y, per_line=8, size=36.0)
