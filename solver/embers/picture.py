@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
@@ -597,12 +598,10 @@ def label_place(x: float, y: float, q: float, spots: Sequence[int], label: str, 
     nearest: tuple[float, tuple[int, float, float, float]] | None = None
     for font in sizes:
         half_w, half_h = LABEL_EM_WIDTH * font * len(label) / 2, LABEL_EM_HALF_HEIGHT * font
-        room_x, room_y = int(reach - 2 - half_w), int(reach - 2 - half_h)
-        shifts = sorted(((dx, dy) for dx in range(-room_x, room_x + 1) for dy in range(-room_y, room_y + 1)),
-                        key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[0]), d))
+        shifts = _shifts(int(reach - 2 - half_w), int(reach - 2 - half_h))
         for spot in spots:
             cx, cy = x + spot % 2 * q + reach, y + spot // 2 * q + reach
-            for dx, dy in shifts or [(0, 0)]:
+            for dx, dy in shifts:
                 gap = min((_box_distance(cx + dx, cy + dy, half_w, half_h, rx, ry) for rx, ry in near),
                           default=reach)
                 if gap >= reach:
@@ -612,6 +611,14 @@ def label_place(x: float, y: float, q: float, spots: Sequence[int], label: str, 
     # no place is clear (a visible quarter with rings on several corners): the one the rings cover least
     return nearest[1] if nearest is not None else (spots[0], x + spots[0] % 2 * q + reach,
                                                    y + spots[0] // 2 * q + reach, size)
+
+
+@lru_cache(maxsize=1024)
+def _shifts(room_x: int, room_y: int) -> tuple[tuple[int, int], ...]:
+    """A label's moves within ``room_x``, ``room_y`` of a quarter's centre, nearest first (none: only the centre)."""
+    shifts = sorted(((dx, dy) for dx in range(-room_x, room_x + 1) for dy in range(-room_y, room_y + 1)),
+                    key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[0]), d))
+    return tuple(shifts) or ((0, 0),)
 
 
 def _box_distance(cx: float, cy: float, half_w: float, half_h: float, px: float, py: float) -> float:
