@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Measure, Svg, _wrap, difficulty_badge, format_value, hint_marks
 from solver.embers.puzzles import puzzle_state
 from solver.embers.text import PHASE_WORDS
 from solver.embers.view import EmbersView
@@ -97,6 +97,8 @@ class Picture:
         """A memory card (2x2 quarters) or a demon at ``(x, y)``; ``visible`` says which quarters show; its label
         keeps clear of the Mind's spot ``rings`` (their centres, see :func:`label_place`)."""
         card = self.card(name)
+        if doc.measuring:  # a measure needs nothing of a card (drawn within its place): no label to place
+            return
         letter = name[0].upper()
         colour = SUIT_COLOURS.get(letter, INK)
         title = (f"{card.id}: demon of {card.suit_name}" if card.is_demon else
@@ -144,7 +146,7 @@ class Picture:
         left_w = mind_w + MARGIN
         panel_x = left_w + 2 * MARGIN
         width = panel_x + self.panel_w + MARGIN
-        scratch = Svg(width, 10)  # a first pass measures the height
+        scratch = Measure(width, 10)  # a first pass measures the height
         bottom = max(self.draw_mind(scratch, MARGIN, 104, bounds), self.draw_panel(scratch, panel_x, 76))
         doc = Svg(width, bottom + MARGIN, title=self.title or self.caption())
         self.header(doc, width)
@@ -158,8 +160,8 @@ class Picture:
         mind_w = max(8, bounds[2] - bounds[0] + 1) * self.q
         width = max(NARROW_WIDTH, mind_w + 2 * NARROW_MARGIN)
         height = 10.0
-        for _ in range(2):  # a first pass measures the height
-            doc = Svg(width, height, title=self.title or self.caption())
+        for kind in (Measure, Svg):  # a first pass measures the height
+            doc = kind(width, height, title=self.title or self.caption())
             doc.min_text = NARROW_TEXT
             y = self.header_narrow(doc) + 34
             y = self.draw_mind(doc, NARROW_MARGIN, y, bounds) + 12
@@ -655,7 +657,7 @@ def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> st
                       title=f"Embers of Memory puzzle {puzzle.get('id', '')}" + (": solution" if solution else ""))
     bounds = picture.mind_bounds()
     width = max(max(8, bounds[2] - bounds[0] + 1) * QUARTER + 2 * MARGIN, 600)
-    scratch = Svg(width, 10)
+    scratch = Measure(width, 10)
     doc = Svg(width, _puzzle_sheet(scratch, picture, puzzle, solution, bounds) + MARGIN, title=picture.title)
     _puzzle_sheet(doc, picture, puzzle, solution, bounds)
     return doc.render()
