@@ -64,6 +64,9 @@ _ATTR_NAMES: dict[str, str] = {}
 class Svg:
     """A standalone SVG document built element by element."""
 
+    #: a :class:`Measure` draws nothing (drawing code may skip work that only shows)
+    measuring = False
+
     def __init__(self, width: float, height: float, title: str | None = None, background: str = PAPER) -> None:
         self.width, self.height = width, height
         #: no text is drawn smaller than this (a phone's narrow picture sets it so its text stays legible)
@@ -215,6 +218,24 @@ class Svg:
                 f'width="{_num(self.width)}" height="{_num(self.height)}" font-family={quoteattr(FONT)}>')
         title = f"<title>{escape(self._title)}</title>" if self._title else ""
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + head + title + "".join(self._parts) + "</svg>\n"
+
+
+class Measure(Svg):
+    """The first pass of a picture laid out twice: the same calls as the drawing, but no element is written; only
+    where the drawing code ends is of use (the height of the picture the second pass draws)."""
+
+    measuring = True
+
+    def _element(self, tag: str, title: str | None = None, body: str | None = None, **attrs: Any) -> None:
+        return
+
+    def raw(self, markup: str) -> None:
+        return
+
+    @contextmanager
+    def group(self, target: str | None = None, title: str | None = None, opacity: float | None = None,
+              transform: str | None = None, cls: str | None = None, slots: str | None = None) -> Iterator[None]:
+        yield
 
 
 # ---------------------------------------------------------------------- hints on pictures

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -104,26 +104,29 @@ class Deck:
     cards: tuple[Card, ...]
     characters: tuple[Character, ...]
 
-    @property
+    # worked out once a deck (kept in the instance: a frozen dataclass's hash walks every card, so caching these
+    # by the deck, as an lru_cache did, cost a hash of the whole deck at each look-up)
+    @cached_property
     def memory(self) -> tuple[Card, ...]:
         """The memory cards, in file order."""
-        return _split(self)[0]
+        return tuple(c for c in self.cards if not c.is_demon)
 
-    @property
+    @cached_property
     def demons(self) -> tuple[Card, ...]:
         """The demon cards (one per suit)."""
-        return _split(self)[1]
+        return tuple(c for c in self.cards if c.is_demon)
 
     def card(self, card_id: Any, field: str) -> Card:
         """The card named ``card_id``; unknown names raise :class:`UnknownCardError`."""
-        found = self._by_id().get(card_id) if isinstance(card_id, str) else None
+        found = self._by_id.get(card_id) if isinstance(card_id, str) else None
         if found is None:
             raise UnknownCardError(field, card_id, f"unknown card in deck '{self.name}' "
                                                    f"(memory cards look like C1a, C4, S5; demons like Cd)")
         return found
 
+    @cached_property
     def _by_id(self) -> dict[str, Card]:
-        return _index(self)
+        return {c.id: c for c in self.cards}
 
     def demon_of(self, suit: int) -> Card | None:
         """The demon of ``suit``, if the deck has one."""
@@ -131,16 +134,6 @@ class Deck:
             if card.suit == suit:
                 return card
         return None
-
-
-@lru_cache(maxsize=64)
-def _split(deck: Deck) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    return tuple(c for c in deck.cards if not c.is_demon), tuple(c for c in deck.cards if c.is_demon)
-
-
-@lru_cache(maxsize=64)
-def _index(deck: Deck) -> dict[str, Card]:
-    return {c.id: c for c in deck.cards}
 
 
 def parse_deck(obj: Any, source: str = "deck", field: str = "deck") -> Deck:

@@ -27,9 +27,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Measure, Svg, _wrap, difficulty_badge, format_value, hint_marks
 from solver.embers.puzzles import puzzle_state
 from solver.embers.text import PHASE_WORDS
 from solver.embers.view import EmbersView
@@ -96,6 +97,8 @@ class Picture:
         """A memory card (2x2 quarters) or a demon at ``(x, y)``; ``visible`` says which quarters show; its label
         keeps clear of the Mind's spot ``rings`` (their centres, see :func:`label_place`)."""
         card = self.card(name)
+        if doc.measuring:  # a measure needs nothing of a card (drawn within its place): no label to place
+            return
         letter = name[0].upper()
         colour = SUIT_COLOURS.get(letter, INK)
         title = (f"{card.id}: demon of {card.suit_name}" if card.is_demon else
@@ -143,7 +146,7 @@ class Picture:
         left_w = mind_w + MARGIN
         panel_x = left_w + 2 * MARGIN
         width = panel_x + self.panel_w + MARGIN
-        scratch = Svg(width, 10)  # a first pass measures the height
+        scratch = Measure(width, 10)  # a first pass measures the height
         bottom = max(self.draw_mind(scratch, MARGIN, 104, bounds), self.draw_panel(scratch, panel_x, 76))
         doc = Svg(width, bottom + MARGIN, title=self.title or self.caption())
         self.header(doc, width)
@@ -157,8 +160,8 @@ class Picture:
         mind_w = max(8, bounds[2] - bounds[0] + 1) * self.q
         width = max(NARROW_WIDTH, mind_w + 2 * NARROW_MARGIN)
         height = 10.0
-        for _ in range(2):  # a first pass measures the height
-            doc = Svg(width, height, title=self.title or self.caption())
+        for kind in (Measure, Svg):  # a first pass measures the height
+            doc = kind(width, height, title=self.title or self.caption())
             doc.min_text = NARROW_TEXT
             y = self.header_narrow(doc) + 34
             y = self.draw_mind(doc, NARROW_MARGIN, y, bounds) + 12
@@ -597,12 +600,10 @@ def label_place(x: float, y: float, q: float, spots: Sequence[int], label: str, 
     nearest: tuple[float, tuple[int, float, float, float]] | None = None
     for font in sizes:
         half_w, half_h = LABEL_EM_WIDTH * font * len(label) / 2, LABEL_EM_HALF_HEIGHT * font
-        room_x, room_y = int(reach - 2 - half_w), int(reach - 2 - half_h)
-        shifts = sorted(((dx, dy) for dx in range(-room_x, room_x + 1) for dy in range(-room_y, room_y + 1)),
-                        key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[0]), d))
+        shifts = _shifts(int(reach - 2 - half_w), int(reach - 2 - half_h))
         for spot in spots:
             cx, cy = x + spot % 2 * q + reach, y + spot // 2 * q + reach
-            for dx, dy in shifts or [(0, 0)]:
+            for dx, dy in shifts:
                 gap = min((_box_distance(cx + dx, cy + dy, half_w, half_h, rx, ry) for rx, ry in near),
                           default=reach)
                 if gap >= reach:
@@ -612,6 +613,14 @@ def label_place(x: float, y: float, q: float, spots: Sequence[int], label: str, 
     # no place is clear (a visible quarter with rings on several corners): the one the rings cover least
     return nearest[1] if nearest is not None else (spots[0], x + spots[0] % 2 * q + reach,
                                                    y + spots[0] // 2 * q + reach, size)
+
+
+@lru_cache(maxsize=1024)
+def _shifts(room_x: int, room_y: int) -> tuple[tuple[int, int], ...]:
+    """A label's moves within ``room_x``, ``room_y`` of a quarter's centre, nearest first (none: only the centre)."""
+    shifts = sorted(((dx, dy) for dx in range(-room_x, room_x + 1) for dy in range(-room_y, room_y + 1)),
+                    key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[0]), d))
+    return tuple(shifts) or ((0, 0),)
 
 
 def _box_distance(cx: float, cy: float, half_w: float, half_h: float, px: float, py: float) -> float:
@@ -648,7 +657,7 @@ def puzzle_svg(game: Game, puzzle: dict[str, Any], solution: bool = False) -> st
                       title=f"Embers of Memory puzzle {puzzle.get('id', '')}" + (": solution" if solution else ""))
     bounds = picture.mind_bounds()
     width = max(max(8, bounds[2] - bounds[0] + 1) * QUARTER + 2 * MARGIN, 600)
-    scratch = Svg(width, 10)
+    scratch = Measure(width, 10)
     doc = Svg(width, _puzzle_sheet(scratch, picture, puzzle, solution, bounds) + MARGIN, title=picture.title)
     _puzzle_sheet(doc, picture, puzzle, solution, bounds)
     return doc.render()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.drawing import INK, PALETTE, PAPER, Svg, _wrap, difficulty_badge, format_value, hint_marks
+from solver.drawing import INK, PALETTE, PAPER, Measure, Svg, _wrap, difficulty_badge, format_value, hint_marks
 from solver.errors import InvalidInputError
 from solver.forgotten.summary import score
 from solver.forgotten.text import answer_line
@@ -141,9 +141,9 @@ def draw_narrow(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = N
     """A phone's picture of ``data``: the caption, the status and the hint wrapped, the board, the letter buttons
     and the legend, in one column NARROW_WIDTH wide (a first pass measures its height)."""
     height = 10.0
-    for _ in range(2):
+    for kind in (Measure, Svg):
         board = Board(data["board"], narrow=True)
-        doc = Svg(max(NARROW_WIDTH, board.size[0]), height, title=_caption(data))
+        doc = kind(max(NARROW_WIDTH, board.size[0]), height, title=_caption(data))
         doc.min_text = NARROW_TEXT
         y = 18.0
         lines = [(line, 14, INK, "bold") for line in _wrap(_caption(data), 40)]
@@ -153,8 +153,9 @@ def draw_narrow(game: Any, data: dict[str, Any], hint: dict[str, Any] | None = N
             doc.text(16, y, line, size=size, anchor="start", fill=colour, weight=weight)
             y += size + 6
         board.top = y + 24  # the x axis above the board
-        _draw_board(doc, board, game, data)
-        _draw_hint(doc, board, hint)
+        if not doc.measuring:   # the board and the hint change no height: the first pass leaves them out
+            _draw_board(doc, board, game, data)
+            _draw_hint(doc, board, hint)
         y = board.size[1] + 26  # below the y axis' name
         if data.get("flipped"):
             y = _letter_buttons(doc, data, y, per_line=8, size=36.0)

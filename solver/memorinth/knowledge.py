@@ -25,7 +25,12 @@ REVEAL = "reveal"
 
 def knows_underside(vec: np.ndarray, cell: int, player: int) -> bool:
     """MR-21: ``player`` knows the underside on ``cell``: they have seen it, or the card is the clearing."""
-    return bool(int(vec[SEEN + cell]) >> player & 1) or int(vec[UP + cell]) < 2
+    return _knows(int(vec[SEEN + cell]), int(vec[UP + cell]), player)
+
+
+def _knows(seen: int, up: int, player: int) -> bool:
+    """MR-21 on a cell's ``seen`` bits and face-up side."""
+    return bool(seen >> player & 1) or up < 2
 
 
 def possible_undersides(vec: np.ndarray, cell: int, player: int) -> list[int]:
@@ -47,11 +52,11 @@ def put_underside(vec: np.ndarray, cell: int, side: int) -> None:
 def fill_unknown_undersides(vec: np.ndarray, observer: int) -> None:
     """Give the cells whose underside ``observer`` does not know the sides nobody has placed for them: per colour,
     in ascending side order over the cells in order (a canonical filling: equal views, equal vectors)."""
-    placed = {int(vec[UP + c]) for c in range(25)}
-    placed |= {int(vec[DOWN + c]) for c in range(25)
-               if knows_underside(vec, c, observer) and int(vec[DOWN + c]) >= 0}
+    up, down = vec[UP:UP + 25].tolist(), vec[DOWN:DOWN + 25].tolist()   # Python ints: no numpy scalar a cell
+    known = [_knows(seen, side, observer) for seen, side in zip(vec[SEEN:SEEN + 25].tolist(), up)]
+    placed = set(up) | {down[c] for c in range(25) if known[c] and down[c] >= 0}
     for face in (0, 1):
-        cells = [c for c in range(25) if int(vec[UP + c]) & 1 == face and not knows_underside(vec, c, observer)]
+        cells = [c for c in range(25) if up[c] & 1 == face and not known[c]]
         sides = [s for s in range(50) if s & 1 != face and s not in placed]
         if len(sides) != len(cells):  # cannot happen: every token's underside has the other colour
             raise ImpossibleStateError("state.board", None, "the undersides do not add up")

@@ -66,9 +66,9 @@ def test_every_picture_is_svg_and_every_legal_move_has_a_click_target(spec, layo
             for move in game.legal_moves(position):
                 assert reachable(move, names), (move, position.to_notation())
         view = state.view(0)
-        unseen = [m for m in view.legal_moves() if m.startswith("flip") and view.child(m).is_chance_node()]
+        unseen = next((m for m in view.legal_moves() if m.startswith("flip") and view.child(m).is_chance_node()), None)
         if unseen:                                        # the tile a flip shows is entered by clicking its letter
-            waiting = view.child(unseen[0])
+            waiting = view.child(unseen)
             names = targets(parse(picture(game, waiting, layout)))
             assert all(reachable(m, names) for m in waiting.legal_moves())
 
