@@ -7,6 +7,7 @@ import itertools
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'memory-solver[openspiel]')")
@@ -95,6 +96,11 @@ def test_sampling_cfr_runs_on_a_capped_memorinth():
     """External-sampling MCCFR recursed past Python's limit on the 2,000-move default; a small cap is a small tree."""
     game = sos.load_game("memorinth(variant=master,deal=fixed,deal_seed=1,max_moves=4)")
     solver = external_sampling_mccfr.ExternalSamplingSolver(game)
-    for _ in range(10):
-        solver.iteration()
+    saved = np.random.get_state()
+    np.random.seed(1)  # OpenSpiel's MCCFR samples from numpy's global generator: seeded, the run is one run
+    try:
+        for _ in range(10):
+            solver.iteration()
+    finally:
+        np.random.set_state(saved)
     assert exploitability.exploitability(game, solver.average_policy()) < 0.05
