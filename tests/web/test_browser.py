@@ -80,9 +80,10 @@ def enter_built_move(page, on_board=False):
     while page.locator("#moves .build-piece").count() and page.get_attribute("body", "data-revision") == revision:
         letter = page.locator("#moves .build-piece").first.get_attribute("data-piece")
         card = page.locator(f'#board [data-target="arrange {letter}"]:not(.tap-area)')
-        (card.first if on_board and card.count() else page.locator("#moves .build-piece").first).click()
+        tapped_on_board = bool(on_board and card.count())  # counted before the click re-draws the board
+        (card.first if tapped_on_board else page.locator("#moves .build-piece").first).click()
         clicks += 1
-        on_the_board += bool(on_board and card.count())
+        on_the_board += tapped_on_board
         settle(page)
         assert clicks <= 16, "the move builder never finished"
     return clicks, on_the_board
