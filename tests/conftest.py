@@ -8,12 +8,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from solver import registry
 from solver.testing import TimedLines, serving
 
 
 TOYGAME = "memory_solver_tests_toygame"
+
+#: Property tests draw the same examples in every run (Hypothesis's ``derandomize``: a seed from each test), so the
+#: suite's outcome and time are the same from one run to the next; ``HYPOTHESIS_PROFILE=explore pytest ...`` draws
+#: new examples each run, to look for cases the fixed ones miss.
+settings.register_profile("suite", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 #: whether the test after this one on this worker is marked ``serial`` too (set by ``pytest_runtest_protocol``)
