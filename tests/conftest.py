@@ -73,6 +73,8 @@ class RunLocks:
     and runs, lets it in before the next test that is not light (a light one needs no turn)."""
 
     KINDS = ("light", "plain", "serial", "whole machine")
+    #: the kinds of a test marked ``serial``
+    SERIAL = ("serial", "whole machine")
 
     def __init__(self, folder: Path):
         self.turnstile, self.machine, self.cores = (
@@ -81,7 +83,7 @@ class RunLocks:
     def take(self, kind: str, blocking: bool = True) -> bool:
         """Take the locks of a test of ``kind`` (one of ``KINDS``); without ``blocking``, whether they were free
         (when not, nothing is held)."""
-        serial = kind in ("serial", "whole machine")
+        serial = kind in RunLocks.SERIAL
         steps = [] if kind == "light" else [(self.turnstile, fcntl.LOCK_EX)]
         steps.append((self.machine, fcntl.LOCK_EX if kind == "whole machine" else fcntl.LOCK_SH))
         if kind != "light":
@@ -128,7 +130,7 @@ def _serial_when_marked(request, tmp_path_factory):
         yield
         return
     kind = lock_kind(request.node)
-    if kind in ("serial", "whole machine") and _held_exclusive:
+    if kind in RunLocks.SERIAL and _held_exclusive:
         locks = _held_exclusive.pop()             # held since the previous serial test
         locks.keep_for(kind)
     else:
@@ -137,7 +139,7 @@ def _serial_when_marked(request, tmp_path_factory):
     try:
         yield
     finally:
-        if kind in ("serial", "whole machine") and request.node.stash.get(NEXT_IS_SERIAL, False):
+        if kind in RunLocks.SERIAL and request.node.stash.get(NEXT_IS_SERIAL, False):
             _held_exclusive.append(locks)
         else:
             locks.release()
