@@ -15,7 +15,7 @@ import pytest
 from .conftest import RunLocks, _interleaved, is_light_file
 
 HERE = Path(__file__).parent
-SLEEP_S = 0.25
+SLEEP_S = 0.1
 
 TEST_FILE = '''
 import json, os, time
