@@ -70,9 +70,10 @@ class Page:
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         self.idle()
 
-    def play(self, game, count=MOVES):
+    def play(self, game, count=MOVES, start=0):
+        """Play ``count`` moves, the ``start``-th move of the game's script first (where the page's moves began)."""
         script = SCRIPTS.get(game, [])
-        for i in range(count):
+        for i in range(start, start + count):
             buttons = self.page.locator("#moves button")
             if buttons.count() == 0:
                 break
@@ -118,16 +119,26 @@ def engine(url, query):
     return answer
 
 
-# ---------------------------------------------------------------------------------------------- review, navigation
+# ---------------------------------------------------------------------------------------------- hints, review, navigation
 @pytest.mark.parametrize("game", GAMES)
-def test_the_review_streams_grades_and_opens_a_decision_then_the_move_list_keys_side_line_and_paste(board, tabs, game):
-    """One game dealt and played (``MOVES`` moves), checked on one page in two parts: its review (the streamed
-    progress, the engine's grades, the graph opening a decision; in Embers, the planted blunder in red), then, back
-    at the game now (End), the move list, the arrow keys, a side line and a position copied, pasted and linked to."""
-    nodes = REVIEW_NODES.get(game, DEFAULT_REVIEW_NODES)
-    page = Page(tabs, board, query=f"?nodes={nodes}")
+def test_hints_and_stop_then_the_review_and_the_move_list_keys_side_line_and_paste_of_one_game(board, tabs, game):
+    """One game dealt, checked on its seat's page in three parts. At its first position (after the script's moves):
+    the hint budget changed mid-game, Stop keeping the best so far drawn, the marks gone with the next move (the
+    first of the moves played after it). Then, the page opened again with a sample budget (``?nodes=N``, which the
+    hint part must not have) and ``MOVES`` moves played in all: its review (the streamed progress, the engine's
+    grades, the graph opening a decision; in Embers, the planted blunder in red); back at the game now (End), the
+    move list, the arrow keys, a side line and a position copied, pasted and linked to."""
+    page = Page(tabs, board)
     page.deal(game)
-    page.play(game)
+    played = len(SCRIPTS.get(game, []))
+    page.play(game, played)
+    stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(page)
+    played += 1  # the move that took the hint's marks away: the one ``play`` would have played there
+    nodes = REVIEW_NODES.get(game, DEFAULT_REVIEW_NODES)
+    page.page.goto(page.page.url.split("?")[0] + f"?nodes={nodes}")
+    page.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.idle()
+    page.play(game, MOVES - played, start=played)
     review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(page, board, nodes)
     if game == PLANTED[0]:  # its review holds the planted blunder
         a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(page)
@@ -175,12 +186,8 @@ def review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decis
 
 
 # ---------------------------------------------------------------------------------------------- hints
-@pytest.mark.parametrize("game", GAMES)
-def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(
-        board, tabs, game):
-    page = Page(tabs, board)
-    page.deal(game)
-    page.play(game, len(SCRIPTS.get(game, [])))
+def stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(page):
+    """On a page with no ``?nodes`` (the budget is the page's own choice); it plays one move, as ``play`` does."""
     # the budget, changed during the game: the next hint takes it
     page.page.select_option("#play-budget", "nodes:300")
     page.page.click("#hint")
@@ -211,7 +218,6 @@ def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the
     assert page.page.locator("#hint-list li").count() == 0 and page.page.locator("#moves button.best").count() == 0
     shows = [q for q in page.posted if q.get("action") == "show"]
     assert "hint" not in shows[-1]
-    page.close()
 
 
 # ---------------------------------------------------------------------------------------------- navigation
