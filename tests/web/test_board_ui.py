@@ -119,7 +119,7 @@ def engine(url, query):
     return answer
 
 
-# ---------------------------------------------------------------------------------------------- hints, review, navigation
+# ------------------------------------------------------------------------------------------ hints, review, navigation
 @pytest.mark.parametrize("game", GAMES)
 def test_hints_and_stop_then_the_review_and_the_move_list_keys_side_line_and_paste_of_one_game(board, tabs, game):
     """One game dealt, checked on its seat's page in three parts. At its first position (after the script's moves):
