@@ -18,6 +18,8 @@ from .pages import HTTP, settle
 GAMES = list(game_names())
 #: moves clicked (the first move button each time) before the review, the hint or the navigation
 MOVES = 4
+#: the seed a game is dealt on
+DEAL_SEED = 3
 #: moves clicked by name first (Embers' Fenrys draws twice and stops, so later moves are the Mind's)
 SCRIPTS = {"embers": ["draw", "draw", "stop"]}
 #: each review decision's sample budget (Aetherya's playouts are whole games: fewer)
@@ -50,7 +52,7 @@ class Page:
     def idle(self):
         settle(self.page)
 
-    def deal(self, game, seed=3):
+    def deal(self, game, seed=DEAL_SEED):
         self.page.select_option("#game", game)
         self.page.fill("#seed", str(seed))
         self.page.click("#deal")
@@ -68,9 +70,10 @@ class Page:
         self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
         self.idle()
 
-    def play(self, game, count=MOVES):
+    def play(self, game, count=MOVES, start=0):
+        """Play ``count`` moves, the ``start``-th move of the game's script first (where the page's moves began)."""
         script = SCRIPTS.get(game, [])
-        for i in range(count):
+        for i in range(start, start + count):
             buttons = self.page.locator("#moves button")
             if buttons.count() == 0:
                 break
@@ -116,13 +119,36 @@ def engine(url, query):
     return answer
 
 
-# ---------------------------------------------------------------------------------------------- review
+# ------------------------------------------------------------------------------------------ hints, review, navigation
 @pytest.mark.parametrize("game", GAMES)
-def test_the_review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(board, tabs, game):
-    nodes = REVIEW_NODES.get(game, DEFAULT_REVIEW_NODES)
-    page = Page(tabs, board, query=f"?nodes={nodes}")
+def test_hints_and_stop_then_the_review_and_the_move_list_keys_side_line_and_paste_of_one_game(board, tabs, game):
+    """One game dealt, checked on its seat's page in three parts. At its first position (after the script's moves):
+    the hint budget changed mid-game, Stop keeping the best so far drawn, the marks gone with the next move (the
+    first of the moves played after it). Then, the page opened again with a sample budget (``?nodes=N``, which the
+    hint part must not have) and ``MOVES`` moves played in all: its review (the streamed progress, the engine's
+    grades, the graph opening a decision; in Embers, the planted blunder in red); back at the game now (End), the
+    move list, the arrow keys, a side line and a position copied, pasted and linked to."""
+    page = Page(tabs, board)
     page.deal(game)
-    page.play(game)
+    played = len(SCRIPTS.get(game, []))
+    page.play(game, played)
+    stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(page)
+    played += 1  # the move that took the hint's marks away: the one ``play`` would have played there
+    nodes = REVIEW_NODES.get(game, DEFAULT_REVIEW_NODES)
+    page.page.goto(page.page.url.split("?")[0] + f"?nodes={nodes}")
+    page.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.idle()
+    page.play(game, MOVES - played, start=played)
+    review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(page, board, nodes)
+    if game == PLANTED[0]:  # its review holds the planted blunder
+        a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(page)
+    page.page.keyboard.press("End")  # back to the game now, as after the moves played
+    page.idle()
+    move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(page, board)
+    page.close()
+
+
+def review_streams_its_progress_grades_as_the_engine_and_its_graph_opens_a_decision(page, board, nodes):
     page.page.click("#review")
     page.page.wait_for_selector("#review-progress[data-running=false]", timeout=120_000)
     page.idle()
@@ -157,16 +183,11 @@ def test_the_review_streams_its_progress_grades_as_the_engine_and_its_graph_open
     page.idle()
     assert page.page.get_attribute("body", "data-cursor") == target
     assert page.page.locator(f'#review-table tr.cursor[data-turn="{target}"]').count() == 1
-    page.close()
 
 
 # ---------------------------------------------------------------------------------------------- hints
-@pytest.mark.parametrize("game", GAMES)
-def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(
-        board, tabs, game):
-    page = Page(tabs, board)
-    page.deal(game)
-    page.play(game, len(SCRIPTS.get(game, [])))
+def stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the_budget_changes_mid_game(page):
+    """On a page with no ``?nodes`` (the budget is the page's own choice); it plays one move, as ``play`` does."""
     # the budget, changed during the game: the next hint takes it
     page.page.select_option("#play-budget", "nodes:300")
     page.page.click("#hint")
@@ -197,15 +218,10 @@ def test_stop_keeps_the_best_so_far_drawn_the_marks_go_with_the_position_and_the
     assert page.page.locator("#hint-list li").count() == 0 and page.page.locator("#moves button.best").count() == 0
     shows = [q for q in page.posted if q.get("action") == "show"]
     assert "hint" not in shows[-1]
-    page.close()
 
 
 # ---------------------------------------------------------------------------------------------- navigation
-@pytest.mark.parametrize("game", GAMES)
-def test_move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(board, tabs, game):
-    page = Page(tabs, board, query="?nodes=40")
-    page.deal(game)
-    page.play(game)
+def move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(page, board):
     seat = page.state()
     length = len(seat["record"]["moves"])
     revision = seat["revision"]
@@ -263,7 +279,6 @@ def test_move_list_arrow_keys_side_line_and_a_position_copied_and_pasted(board, 
     p.click("#paste-position")
     page.idle()
     assert "refused" in p.inner_text("#message")
-    page.close()
 
 
 # ---------------------------------------------------------------------------------------------- a phone
@@ -323,12 +338,50 @@ def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, tabs,
 from .test_browser import PUZZLES  # noqa: E402  (each game's kinds, as the puzzle-solving test makes them)
 
 
+class OwnTab:
+    """``tabs.open`` for a page a module keeps from test to test: one context of its own, closed by :meth:`close`."""
+
+    def __init__(self, chromium):
+        self.context = chromium.new_context()
+
+    def open(self, width, height, on):
+        page = self.context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        for event, handler in on.items():
+            page.on(event, handler)
+        return page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def _puzzles_page(chromium, board):
+    tab = OwnTab(chromium)
+    yield Page(tab, board)
+    tab.close()
+
+
+@pytest.fixture
+def puzzles_page(_puzzles_page, request):
+    """One page of the board for every puzzle test (a load and an emptying a test before): each test sets every
+    field of the puzzle form and reads only the puzzle it was sent, after the page has settled. Its errors are
+    each test's own; after a failed test the page is loaded again."""
+    failed = request.session.testsfailed
+    _puzzles_page.errors.clear()
+    yield _puzzles_page
+    if request.session.testsfailed != failed:
+        _puzzles_page.errors.clear()
+        _puzzles_page.page.goto(_puzzles_page.url)
+        _puzzles_page.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+
+
 @pytest.mark.parametrize("game, kind, difficulty, index",
                          [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
                          ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
 def test_a_puzzle_statement_holds_no_answer_and_the_solution_shows_with_no_move_played(
-        board, tabs, game, kind, difficulty, index):
-    page = Page(tabs, board)
+        board, puzzles_page, game, kind, difficulty, index):
+    page = puzzles_page
     p = page.page
     p.click(".tab[data-tab=puzzles]")
     p.select_option("#puzzle-game", game)
@@ -400,19 +453,16 @@ def test_the_start_form_offers_exactly_each_games_parameters_and_solo_sets_one_p
 
 # ---------------------------------------------------------------------------------------------- a planted blunder
 #: a game, seed and moves whose review holds a blunder: Embers' values are exact, and on seed 3 Fenrys's second draw
-#: (instead of stopping) loses more than the blunder threshold
+#: (instead of stopping) loses more than the blunder threshold (checked in the review test's game of Embers)
 PLANTED = ("embers", 3, ["draw", "draw", "stop"], 1)
 
 
-def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(board, tabs):
+def a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(page):
+    """On the page of the review test's game of ``PLANTED``'s game (dealt on its seed, its moves played first)."""
     game, seed, moves, index = PLANTED
-    page = Page(tabs, board, query="?nodes=100")
-    page.deal(game, seed)
-    page.play(game, len(moves))
-    page.page.click("#review")
-    page.page.wait_for_selector("#review-progress[data-running=false]", timeout=120_000)
-    page.idle()
+    assert seed == DEAL_SEED and SCRIPTS[game][:len(moves)] == moves
     seat = page.state()
+    assert seat["game"] == game, seat
     played = [m["move"] for m in seat["record"]["moves"]]
     turn = played.index(moves[index], played.index(moves[0]) + 1)  # the second draw
     row = page.page.locator(f'#review-table tr[data-turn="{turn}"]')
@@ -421,7 +471,6 @@ def test_a_planted_blunder_is_marked_in_red_in_the_review_graph_and_move_list(bo
         == "rgb(213, 94, 0)"
     assert page.page.locator(f'#review-graph [data-index="{turn}"].grade-blunder').count() == 1
     assert "mistake" in page.page.locator("#move-list li").nth(turn).get_attribute("class")
-    page.close()
 
 
 # ---------------------------------------------------------------------------------------------- the end of a game
