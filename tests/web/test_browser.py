@@ -173,24 +173,21 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(pile_se
         (0 if game in TEXT_BOARDS else 1)
     before = moves_played(page)
     assert before >= clicks
-    page.click("#hint")
-    page.wait_for_selector("#hint-list li", timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
-    shown = page.locator("#hint-list li").first.get_attribute("data-move")
-    assert page.locator("#moves button.best").first.text_content() == shown
-    assert shown == engine_top_move(page, tmp_path, nodes=nodes, seed=0)  # the page's hints are seeded 0
     page.click("#undo")
     settle(page)
     assert moves_played(page) < before
     page.click("#redo")
     settle(page)
     assert moves_played(page) == before
-    with page.expect_download() as download:
-        page.click("#save")
+    page.click("#hint")
+    page.wait_for_selector("#hint-list li", timeout=60_000)
+    page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
+    shown = page.locator("#hint-list li").first.get_attribute("data-move")
+    assert page.locator("#moves button.best").first.text_content() == shown
     saved = tmp_path / "record.jsonl"
-    download.value.save_as(saved)
-    rec = record_from_lines(saved.read_text())
+    rec = saved_record(page, tmp_path, saved.name)  # one save: the hint's position, and the record loaded below
     assert len(rec.moves) == before
+    assert shown == engine_top_move(rec, nodes=nodes, seed=0)  # the page's hints are seeded 0
     page.click("#again")
     page.wait_for_selector("#start:not([hidden])")
     page.wait_for_selector("body[data-ready=true]")
@@ -223,11 +220,10 @@ def saved_record(page, tmp_path, name="record.jsonl"):
     return record_from_lines(path.read_text())
 
 
-def engine_top_move(page, tmp_path, nodes, seed):
+def engine_top_move(record, nodes, seed):
     """The engine's own best move for the page's position (the seat's view: the final position of the seat's saved
-    record) with the same budget and seed."""
+    ``record``) with the same budget and seed."""
     import solver
-    record = saved_record(page, tmp_path, "for-hint.jsonl")
     assert record.observer is not None
     return solver.hint(record.game, record.final_position(), top=5, nodes=nodes, seed=seed).best.move
 
