@@ -16,6 +16,7 @@ import io
 import json
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -297,10 +298,14 @@ def test_a_server_killed_mid_game_restarts_with_every_move_and_the_pages_reconne
         moves = {seat: phone.page.locator("#move-list li").count() for seat, phone in phones.items()}
         revision = phones[0].revision()
         server.kill()
-        for phone in phones.values():
-            phone.page.wait_for_function("() => /reconnecting/.test(document.querySelector('#status').textContent)",
-                                         timeout=10_000)
-        server = Server(db, port)
+        with ThreadPoolExecutor(1) as restart:
+            # the new server starts (a Python process: about half a second) while the pages are seen reconnecting
+            # (each page's stream broke at the kill; it tries again a second later, the server's `retry`)
+            started_again = restart.submit(Server, db, port)
+            for phone in phones.values():
+                phone.page.wait_for_function("() => /reconnecting/.test(document.querySelector('#status').textContent)",
+                                             timeout=10_000)
+            server = started_again.result()
         for phone in phones.values():
             phone.page.wait_for_function("() => !/reconnecting/.test(document.querySelector('#status').textContent)",
                                          timeout=15_000)
