@@ -10,7 +10,8 @@ from solver.record import record_from_lines
 from .pages import settle
 
 GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic", "aetherya"]
-#: moves the user clicks before the hint (the toy game is short); at least one of them on a board target
+#: moves the user clicks before the hint (the toy game is short); at least one of them on a board target (the
+#: first move that can be, in every game: the first click, or Embers' fourth after its script)
 CLICKS = {"pile": 2}
 #: the deal's seed (one in which clicking the first legal move does not lose before the hint)
 SEEDS = {"memorinth": 12}
@@ -123,8 +124,12 @@ def board_target_offering(page, board, legal, wanted=None):
     return None, None
 
 
-#: whether a tap at the middle of a target lands on it (not in a gap between its parts)
-CENTRE_HITS = """e => { const r = e.getBoundingClientRect();
+#: whether a tap at the middle of a target lands on it (not in a gap between its parts), once scrolled into view
+#: (one round trip: Playwright's scroll_into_view_if_needed and then this cost two)
+CENTRE_HITS = """e => { const box = e.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth)
+    e.scrollIntoView({block: "center", inline: "center"});
+  const r = e.getBoundingClientRect();
   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return !!hit && e.contains(hit); }"""
 
 
@@ -141,7 +146,6 @@ def click_board_target(page, board, buttons, wanted=None, two_clicks=False):
         return False
     played = page.eval_on_selector_all("#move-list li", "items => items.length") if board == "#board" else None
     target = page.locator(f'{board} [data-target="{token}"]:not(.tap-area)').first  # the picture's own, not a tap area
-    target.scroll_into_view_if_needed()
     if target.evaluate(CENTRE_HITS):
         target.click()
     else:  # a target of several cards (an Aetherya 2x2 to arrange) has gaps between them: tap its first card
@@ -164,29 +168,26 @@ def test_a_game_played_by_clicking_with_a_hint_undo_save_load_and_review(pile_se
     page, errors = open_page(tabs, url, f"?nodes={nodes}")
     seed = SEEDS.get(game, 3)
     deal(page, game, seed)
-    clicks = CLICKS.get(game, 10)
+    clicks = CLICKS.get(game, 4)
     assert play_by_clicking(page, clicks, SCRIPTS.get(game, ()), game in TWO_CLICKS) == \
         (0 if game in TEXT_BOARDS else 1)
     before = moves_played(page)
     assert before >= clicks
-    page.click("#hint")
-    page.wait_for_selector("#hint-list li", timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
-    shown = page.locator("#hint-list li").first.get_attribute("data-move")
-    assert page.locator("#moves button.best").first.text_content() == shown
-    assert shown == engine_top_move(page, tmp_path, nodes=nodes, seed=0)  # the page's hints are seeded 0
     page.click("#undo")
     settle(page)
     assert moves_played(page) < before
     page.click("#redo")
     settle(page)
     assert moves_played(page) == before
-    with page.expect_download() as download:
-        page.click("#save")
+    page.click("#hint")
+    page.wait_for_selector("#hint-list li", timeout=60_000)
+    page.wait_for_function("() => !document.querySelector('#hint-meaning').textContent.includes('searching')")
+    shown = page.locator("#hint-list li").first.get_attribute("data-move")
+    assert page.locator("#moves button.best").first.text_content() == shown
     saved = tmp_path / "record.jsonl"
-    download.value.save_as(saved)
-    rec = record_from_lines(saved.read_text())
+    rec = saved_record(page, tmp_path, saved.name)  # one save: the hint's position, and the record loaded below
     assert len(rec.moves) == before
+    assert shown == engine_top_move(rec, nodes=nodes, seed=0)  # the page's hints are seeded 0
     page.click("#again")
     page.wait_for_selector("#start:not([hidden])")
     page.wait_for_selector("body[data-ready=true]")
@@ -219,11 +220,10 @@ def saved_record(page, tmp_path, name="record.jsonl"):
     return record_from_lines(path.read_text())
 
 
-def engine_top_move(page, tmp_path, nodes, seed):
+def engine_top_move(record, nodes, seed):
     """The engine's own best move for the page's position (the seat's view: the final position of the seat's saved
-    record) with the same budget and seed."""
+    ``record``) with the same budget and seed."""
     import solver
-    record = saved_record(page, tmp_path, "for-hint.jsonl")
     assert record.observer is not None
     return solver.hint(record.game, record.final_position(), top=5, nodes=nodes, seed=seed).best.move
 
@@ -271,7 +271,7 @@ SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution
 def test_a_puzzle_solved_by_clicking_is_correct(pile_server, tabs, game, kind, difficulty, index):
     """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
     else the move buttons), checked by the server: 'correct'; the solution shown on request."""
-    from solver.puzzles import make_puzzle
+    from solver.puzzles import puzzle_id
     from solver.registry import game_class, load_game
     url, _ = pile_server
     page, errors = open_page(tabs, url)
@@ -280,11 +280,16 @@ def test_a_puzzle_solved_by_clicking_is_correct(pile_server, tabs, game, kind, d
     page.select_option("#puzzle-kind", kind)
     page.select_option("#puzzle-difficulty", difficulty)
     page.fill("#puzzle-index", str(index))
-    page.click("#puzzle-new")
+    with page.expect_response(lambda r: r.url.endswith("/api/engine")
+                              and (r.request.post_data_json or {}).get("action") == "generate",
+                              timeout=60_000) as generated:  # the puzzle the page was sent (not generated again)
+        page.click("#puzzle-new")
     page.wait_for_selector("#puzzle-board svg", timeout=60_000)
     settle(page)
+    puzzle = generated.value.json()["puzzle"]
     # a kind the game's default board cannot have is made on the board the game names (the page does the same)
-    puzzle = make_puzzle(load_game(contract.puzzle_games(game_class(game)).get(kind, game)), kind, difficulty, 0, index)
+    assert puzzle["id"] == puzzle_id(load_game(contract.puzzle_games(game_class(game)).get(kind, game)).spec(),
+                                     kind, difficulty, 0, index)
     assert puzzle["id"] in page.text_content("#puzzle-text")
     on_board = 0
     for move in SOLUTION_MOVES[game](puzzle):

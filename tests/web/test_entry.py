@@ -122,6 +122,16 @@ def offers(p):
     return p.eval_on_selector_all("#board g.offer:not(.tap-area)", "gs => gs.map(g => g.dataset.target)")
 
 
+#: in one round trip: the cards offered (their targets and titles), the chooser's buttons, the board's last target
+OFFERED = """() => {
+  const chips = [...document.querySelectorAll("#board g.offer:not(.tap-area)")];
+  const targets = [...document.querySelectorAll("#board [data-target]:not(.tap-area)")];
+  return {chips: chips.map((g) => g.dataset.target), chooser: document.querySelectorAll("#chooser button").length,
+          titles: [...document.querySelectorAll("#board g.offer:not(.tap-area) > title")].map((t) => t.textContent),
+          last: targets.length ? targets[targets.length - 1].getAttribute("data-target") : null};
+}"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board, tabs, width):
     """The whole deal from one page (the other seat entered by me): 24 clicks on cards as they show (each look
@@ -143,26 +153,26 @@ def test_memorinth_a_real_table_is_dealt_by_clicking_each_card_as_it_shows(board
     check_the_list_is_folded_and_opens_by_keyboard(p)
     for _ in range(40):
         state = page.state()
+        shown = p.evaluate(OFFERED)
+        assert shown["chooser"] == 0, "a click asked which card"  # (the click before)
         if state["view"].get("phase") != "setup":
             break
         dealt = state["view"].get("dealt", [])
-        chips = offers(p)
+        chips = shown["chips"]
         if chips:
             assert len(dealt) < 24
             face = looks.cell_face(looks.FOREST_CELLS[len(dealt)])
             assert len(set(chips)) == len(chips), "a look offered twice"
             assert all(looks.parse(deck, chip, "chip")[0] == face for chip in chips)  # the face the cell shows
-            titles = p.eval_on_selector_all("#board g.offer:not(.tap-area) > title", "ts => ts.map(t => t.textContent)")
-            assert titles == [f"it shows {look}" for look in chips]
+            assert shown["titles"] == [f"it shows {look}" for look in chips]
             p.locator("#board g.offer:not(.tap-area)").nth(len(dealt) * 5 % len(chips)).click()
             card_clicks += 1
         else:
-            code = p.locator("#board [data-target]:not(.tap-area)").last.get_attribute("data-target")
+            code = shown["last"]
             assert code in deck.codes, code  # a character still to be laid out
             p.locator(f'#board [data-target="{code}"]:not(.tap-area)').first.click()
             character_clicks += 1
         page.idle()
-        assert p.locator("#chooser button").count() == 0, "a click asked which card"
     state = page.state()
     assert state["view"].get("phase") == "flip", state["view"]
     assert card_clicks == 24 and character_clicks <= 8, (card_clicks, character_clicks)
