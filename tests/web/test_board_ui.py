@@ -13,7 +13,7 @@ import pytest
 
 from solver.registry import game_names
 
-from .pages import HTTP, settle
+from .pages import HTTP, OwnTab, lent_for_a_test, settle
 
 GAMES = list(game_names())
 #: moves clicked (the first move button each time) before the review, the hint or the navigation
@@ -338,23 +338,6 @@ def test_on_a_phone_no_text_under_12px_and_no_tap_target_under_40px(board, tabs,
 from .test_browser import PUZZLES  # noqa: E402  (each game's kinds, as the puzzle-solving test makes them)
 
 
-class OwnTab:
-    """``tabs.open`` for a page a module keeps from test to test: one context of its own, closed by :meth:`close`."""
-
-    def __init__(self, chromium):
-        self.context = chromium.new_context()
-
-    def open(self, width, height, on):
-        page = self.context.new_page()
-        page.set_viewport_size({"width": width, "height": height})
-        for event, handler in on.items():
-            page.on(event, handler)
-        return page
-
-    def close(self):
-        self.context.close()
-
-
 @pytest.fixture(scope="module")
 def _puzzles_page(chromium, board):
     tab = OwnTab(chromium)
@@ -367,13 +350,9 @@ def puzzles_page(_puzzles_page, request):
     """One page of the board for every puzzle test (a load and an emptying a test before): each test sets every
     field of the puzzle form and reads only the puzzle it was sent, after the page has settled. Its errors are
     each test's own; after a failed test the page is loaded again."""
-    failed = request.session.testsfailed
-    _puzzles_page.errors.clear()
-    yield _puzzles_page
-    if request.session.testsfailed != failed:
-        _puzzles_page.errors.clear()
-        _puzzles_page.page.goto(_puzzles_page.url)
-        _puzzles_page.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    kept = _puzzles_page
+    with lent_for_a_test(kept.page, kept.errors, kept.url, request):
+        yield kept
 
 
 @pytest.mark.parametrize("game, kind, difficulty, index",

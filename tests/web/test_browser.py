@@ -7,7 +7,7 @@ import pytest
 from solver import contract
 from solver.record import record_from_lines
 
-from .pages import settle
+from .pages import OwnTab, lent_for_a_test, settle
 
 GAMES = ["pile", "memorinth", "forgotten", "embers", "mnemonic", "aetherya"]
 #: moves the user clicks before the hint (the toy game is short); at least one of them on a board target (the
@@ -265,16 +265,32 @@ SOLUTION_MOVES = {"memorinth": lambda puzzle: [move for turn in puzzle["solution
                   "aetherya": aetherya_solution_moves}
 
 
+@pytest.fixture(scope="module")
+def _puzzle_page(chromium, pile_server):
+    tab = OwnTab(chromium)
+    yield open_page(tab, pile_server[0])
+    tab.close()
+
+
+@pytest.fixture
+def puzzle_page(_puzzle_page, pile_server, request):
+    """(page, its errors): one page of the board for every puzzle test; after a failed test it is loaded again."""
+    page, errors = _puzzle_page
+    with lent_for_a_test(page, errors, pile_server[0], request):
+        yield _puzzle_page
+
+
 @pytest.mark.parametrize("game, kind, difficulty, index",
                          [(g, *p) for g, kinds in PUZZLES.items() for p in kinds],
                          ids=[f"{g}-{p[0]}" for g, kinds in PUZZLES.items() for p in kinds])
-def test_a_puzzle_solved_by_clicking_is_correct(pile_server, tabs, game, kind, difficulty, index):
+def test_a_puzzle_solved_by_clicking_is_correct(puzzle_page, game, kind, difficulty, index):
     """The puzzle drawn on the board, its proven solution clicked (on the board where a target names the move,
-    else the move buttons), checked by the server: 'correct'; the solution shown on request."""
+    else the move buttons), checked by the server: 'correct'; the solution shown on request. One page serves the
+    puzzles in turn (``puzzle_page``): each test sets every field of the form and reads only the puzzle it was
+    sent."""
     from solver.puzzles import puzzle_id
     from solver.registry import game_class, load_game
-    url, _ = pile_server
-    page, errors = open_page(tabs, url)
+    page, errors = puzzle_page
     page.click(".tab[data-tab=puzzles]")
     page.select_option("#puzzle-game", game)
     page.select_option("#puzzle-kind", kind)
@@ -299,6 +315,7 @@ def test_a_puzzle_solved_by_clicking_is_correct(pile_server, tabs, game, kind, d
             page.click(f'#puzzle-legal button[data-move="{move}"]')
             settle(page)
     assert on_board >= 1
+    assert "correct" not in page.text_content("#puzzle-message")   # no verdict of the page's previous puzzle
     page.click("#puzzle-check")
     page.wait_for_function("() => /correct/.test(document.querySelector('#puzzle-message').textContent)")
     assert page.text_content("#puzzle-message").startswith("correct:")
