@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -27,12 +26,13 @@ def run(args, tmp_path, **kw):
 def test_an_interrupted_run_keeps_whole_lines_and_start_resumes_it(tmp_path):
     args = ["forgotten", "selfplay", "--fast", "--seed", "9", "--json"]
     whole = run(args + ["--count", "3000"], tmp_path).stdout.splitlines()[:-1]  # without the summary line
+    # unbuffered: reading the first line leaves the lines after it in the pipe for communicate()
     proc = subprocess.Popen(CLI + args + ["--count", "3000", "--progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(2.5)
+                            stderr=subprocess.PIPE, bufsize=0, cwd=tmp_path)
+    first = proc.stdout.readline()    # a game written: interrupt the run there (3,000 games take about 1 s alone)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    lines = out.splitlines()
+    out, err = (stream.decode() for stream in proc.communicate(timeout=60))
+    lines = (first.decode() + out).splitlines()
     assert proc.returncode in (0, 130)
     kept = [json.loads(line) for line in lines if not line.startswith('{"summary"')]  # every line is whole JSON
     assert kept and [item["index"] for item in kept] == list(range(len(kept)))

@@ -18,6 +18,7 @@ same samples and the same hints.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -172,16 +173,7 @@ class ForgottenView(View):
 
     def _roll_may_end(self, cell: int) -> str:
         """Whether a roll on ``cell`` ends the game: ``yes`` (whatever the unseen tiles), ``no`` or ``maybe``."""
-        world = self.known.clone()
-        world._erase(cell)
-        world.phase = "first"
-        if world.status == self.known.status:
-            return "no"                      # nothing removed: the game was alive and stays so
-        alive = world.alive() or find_world(world, alive=True) is not None
-        if not alive:
-            return "yes"
-        dead = not world.alive() or _sampled_dead(world) or find_world(world, alive=False) is not None
-        return "maybe" if dead else "no"
+        return _roll_ending(_Position(self.known), cell)
 
     # -- the end ---------------------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -224,6 +216,41 @@ class ForgottenView(View):
         if self.flipped >= 0:
             body += f" flipped {self.board.name(self.flipped)}"
         return join_view_notation(self.observer, body)
+
+
+class _Position:
+    """A position as a key of :func:`_roll_ending`'s memo: its game and everything on its board."""
+
+    __slots__ = ("state", "key", "hash")
+
+    def __init__(self, state: ForgottenState) -> None:
+        self.state = state
+        self.key = (state.game.spec(), tuple(state.tiles), tuple(state.status), tuple(state.seen), state.turn,
+                    state.phase)
+        self.hash = hash(self.key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Position) and self.key == other.key
+
+
+@lru_cache(maxsize=4096)
+def _roll_ending(position: _Position, cell: int) -> str:
+    """:meth:`ForgottenView._roll_may_end`, kept for the positions asked again (a table server asks every seat's
+    legal moves at every request, and each roll's answer may take exact searches: issue 24)."""
+    known = position.state
+    world = known.clone()
+    world._erase(cell)
+    world.phase = "first"
+    if world.status == known.status:
+        return "no"                      # nothing removed: the game was alive and stays so
+    alive = world.alive() or find_world(world, alive=True) is not None
+    if not alive:
+        return "yes"
+    dead = not world.alive() or _sampled_dead(world) or find_world(world, alive=False) is not None
+    return "maybe" if dead else "no"
 
 
 def _sampled_dead(world: ForgottenState, draws: int = 8) -> bool:

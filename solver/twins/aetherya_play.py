@@ -353,30 +353,36 @@ def _cell_cost(k: list[int], c: int, kind: int) -> int:
     return 1
 
 
-def _two_cheapest(k: list[int], cells: int, kind: int) -> tuple[int, int]:
-    costs = sorted(_cell_cost(k, c, kind) for c in range(16) if cells >> c & 1) + [BIG, BIG]
-    return costs[0], costs[1]
+def _two_cheapest(zero: int, one: int, cells: int) -> tuple[int, int]:
+    """The two smallest :func:`_cell_cost` over the cells of the mask ``cells`` (BIG for none), from the masks of the
+    cells that cost 0 and 1 (every other cell costs BIG)."""
+    z, o = cells & zero, cells & one
+    first = 0 if z else 1 if o else BIG
+    second = 0 if z & (z - 1) else 1 if (z and o) or o & (o - 1) else BIG
+    return first, second
 
 
 def _needs_of(k: list[int], avail: list[int]) -> list[int]:
-    """``out[n]`` (n = 1..15): the fewest cards to place in ``k`` to meet Legend n with the copies in ``avail``."""
+    """``out[n]`` (n = 1..15): the fewest cards to place in ``k`` to meet Legend n with the copies in ``avail``.
+
+    A Legend's second card (or pair of cards) is the cheapest the first card's cell reaches: a cheaper one never
+    breaks the copies' bound that a dearer one keeps."""
     ortho, conn = _connections(k)
+    costs = [[_cell_cost(k, c, kind) for c in range(16)] for kind in range(PORTAL)]   # every kind a Legend names
+    zero = [sum(1 << c for c in range(16) if cost[c] == 0) for cost in costs]
+    one = [sum(1 << c for c in range(16) if cost[c] == 1) for cost in costs]
     out = [BIG] * 16
     for n, (a, b, orthogonal) in PAIRS.items():
         best = BIG
         for c in range(16):
-            ca = _cell_cost(k, c, a)
+            ca = costs[a][c]
             if ca >= BIG:
                 continue
-            for m in range(16):
-                if not (ortho[c] if orthogonal else conn[c]) >> m & 1:
-                    continue
-                cb = _cell_cost(k, m, b)
-                if cb >= BIG:
-                    continue
-                if (ca + cb > avail[a]) if a == b else (ca > avail[a] or cb > avail[b]):
-                    continue
-                best = min(best, ca + cb)
+            cb = _two_cheapest(zero[b], one[b], ortho[c] if orthogonal else conn[c])[0]
+            if cb >= BIG or ((ca + cb > avail[a]) if a == b else (ca > avail[a] or cb > avail[b])):
+                continue
+            if ca + cb < best:
+                best = ca + cb
         out[n] = best
     missing = 0
     for kind in (HUMANS, ELVES, DWARVES, GOBLINS):
@@ -390,24 +396,26 @@ def _needs_of(k: list[int], avail: list[int]) -> list[int]:
         best = BIG
         for mid, side in ((x, y), (y, x)):
             for c in range(16):
-                ca = _cell_cost(k, c, mid)
+                ca = costs[mid][c]
                 if ca >= BIG:
                     continue
-                first, second = _two_cheapest(k, ortho[c] if mid == GOBLINS else conn[c], side)
+                first, second = _two_cheapest(zero[side], one[side], ortho[c] if mid == GOBLINS else conn[c])
                 if second >= BIG or ca > avail[mid] or first + second > avail[side]:
                     continue
-                best = min(best, ca + first + second)
+                if ca + first + second < best:
+                    best = ca + first + second
         out[n] = best
     for n, kind in CHAINS.items():
         best = BIG
         for c in range(16):
-            ca = _cell_cost(k, c, kind)
+            ca = costs[kind][c]
             if ca >= BIG:
                 continue
-            first, second = _two_cheapest(k, conn[c], kind)
+            first, second = _two_cheapest(zero[kind], one[kind], conn[c])
             if second >= BIG or ca + first + second > avail[kind]:
                 continue
-            best = min(best, ca + first + second)
+            if ca + first + second < best:
+                best = ca + first + second
         out[n] = best
     return out
 

@@ -157,6 +157,18 @@ def test_fg16_a_roll_ends_the_game_when_no_route_is_left_whatever_the_unseen_til
     assert view.is_terminal() and view.to_notation() == "view:0 ?-??/@-?@/?.? 2 lost" and view.returns() == [0, 0]
 
 
+def test_fg14_fg16_a_rolls_ending_is_judged_by_the_views_own_game_whatever_was_asked_before():
+    """A roll's ending is kept for positions asked again (a table server asks at every request): the same view
+    under goal=path and goal=clear has different rolls that may end the game, asked in turn."""
+    lost = {"path": ["4,1", "3,2", "1,3", "2,3"], "clear": ["2,3"]}
+    for goal in ("path", "clear", "path", "clear"):
+        game = load_game(f"forgotten(width=4,height=3,erasure=turn,goal={goal})")
+        view = game.parse_position("view:0 AA?B/@-??@/D+C-?-C 4 erase")
+        moves = view.legal_moves()
+        assert [m.split()[1] for m in moves if m.endswith(" lost")] == lost[goal]
+        assert len(moves) == 12 + len(lost[goal])
+
+
 def test_fg11_fg16_a_loss_only_the_game_could_see_is_entered_with_lost():
     start, moves, entries, steps = play_out(SMALL, 5)
     assert any(e.endswith(" lost") for e in entries)           # this game ended on a roll the view could not judge

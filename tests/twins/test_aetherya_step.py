@@ -191,6 +191,14 @@ def test_bad_input_is_rejected(module):
         module.step(states, config, out, np.ones(2, np.uint8), np.zeros((2, 3), np.int32), out)
     with pytest.raises(ValueError, match=r"observers\[1\]"):
         _observations(module, states, game, np.array([0, 2], np.int32))
+    objects = GAMES["objects", 2]
+    dealt, layout = _dealt(objects, [1, 2]), K.layout()
+    for word, value in ((layout["TERR"], 64), (layout["ACCORDS"] + 63, -2), (layout["STAFFS"] + 5, 64)):
+        bad = dealt.copy()      # a tile word of a territory, an accord, a staff out of range (Objects mode only)
+        bad[1, word] = value
+        with pytest.raises(ValueError, match=r"states\[1\]: not a row"):
+            module.returns(bad, kernel_config(objects), np.zeros((2, 2)))
+        module.returns(bad, kernel_config(GAMES["base", 2]), np.zeros((2, 2)))
 
 
 def test_a_solo_campaign_reaches_its_later_ages_alike():

@@ -168,14 +168,21 @@ def test_4_the_queue_is_bounded_and_a_full_queue_answers_503_with_retry_after(bo
     assert wait_until(lambda: app.state.pages.scheduler.stats()["running"] == 1)
     second = in_background(post, url, {"id": "wait", **LONG, "limits": {"time_ms": 1000}}, address="127.0.0.3")
     assert wait_until(lambda: app.state.pages.scheduler.stats()["queued"] == 1)
+    queued = time.perf_counter()
     full = secured(post(url, {"id": "full", **LONG, "limits": {"time_ms": 1000}}, address="127.0.0.4"))
     assert full.status_code == 503 and 1 <= int(full.headers["retry-after"]) <= 2 and full.json()["id"] == "full"
     quick = post(url, {"id": "moves", "game": "pile", "action": "legal_moves", "state": "4:0"}, address="127.0.0.5")
     assert quick.status_code == 200  # the quick lane has a queue of its own: a click still gets through
+    # checked: the searches are stopped by their own clients, not waited out; the second waited at least from when
+    # it was seen queued to when the first was stopped
+    stopped = time.perf_counter()
+    post(url, {"id": "stop1", "action": "terminate", "terminateId": "run"}, address="127.0.0.2")
+    assert wait_until(lambda: app.state.pages.scheduler.stats()["queued"] == 0)
+    post(url, {"id": "stop2", "action": "terminate", "terminateId": "wait"}, address="127.0.0.3")
     for thread, box in (first, second):
         thread.join(10)
         assert box[0].status_code == 200
-    assert int(second[1][0].headers["x-queue-wait-ms"]) >= 300
+    assert int(second[1][0].headers["x-queue-wait-ms"]) >= int((stopped - queued) * 1000) > 0
 
 
 def test_4_priority_orders_only_a_clients_own_queries(board):
@@ -397,13 +404,19 @@ def test_3_one_sigint_stops_the_server_within_two_seconds_answering_everything(t
 def test_other_routes_run_their_work_on_the_same_workers_with_the_same_limits(board):
     from starlette.responses import JSONResponse
     url, app = board(threads=1, max_per_client=1)
-    ran = []
+    ran, checked = [], threading.Event()
 
     def slow(cancel):
+        """2 s of work that watches its cancel event; the first call is done as soon as the test has checked the
+        calls made while it runs (not waited out)."""
+        first = not ran
+        ran.append("running")
         for _ in range(100):
             if cancel.wait(0.02):
                 ran.append("stopped")
                 return "stopped"
+            if first and checked.is_set():
+                break
         ran.append("done")
         return "done"
 
@@ -417,6 +430,7 @@ def test_other_routes_run_their_work_on_the_same_workers_with_the_same_limits(bo
                                                                                                   "field"}
     foreign = post(url, {}, path="/api/tables", headers={"Origin": "http://evil.example"})
     assert foreign.status_code == 403  # the middleware guards the new route too
+    checked.set()
     first[0].join(10)
     assert first[1][0].json() == {"result": "done"} and secured(first[1][0])
     with pytest.raises(httpx.ReadTimeout):
