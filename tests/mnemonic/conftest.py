@@ -146,6 +146,10 @@ def small_position(game, rng, max_players: int = 3, mode: str = "deck-burner", s
     return state
 
 
+#: the attributes of a state that ``exhaustive`` never changes (left out of its memo keys)
+SEARCH_KEEPS = ("game", "rules", "mode")
+
+
 def exhaustive(state, rounds: int, groups: int, memo: dict | None = None, base: int | None = None):
     """Exact chance of a new Victory within the horizon, by expectimax over the real session state.
 
@@ -157,9 +161,9 @@ def exhaustive(state, rounds: int, groups: int, memo: dict | None = None, base: 
     from solver.mnemonic.cards import category
     memo = {} if memo is None else memo
     base = state.tally.victories if base is None else base
-    # every attribute but the game, rules and mode (one search keeps them): pickled, 3x cheaper than the notation
-    key = (pickle.dumps((state.players, state.deck, state.discard, state.round, state.phase, state.focus,
-                         state.attempts, state.scene, state.group, state.tally, state.last)), rounds, groups)
+    # every attribute but those one search keeps, pickled: 3x cheaper than the notation
+    key = (pickle.dumps([value for name, value in sorted(vars(state).items()) if name not in SEARCH_KEEPS]),
+           rounds, groups)
     if key in memo:
         return memo[key]
     if state.tally.victories > base:
