@@ -64,10 +64,10 @@ class ForgottenView(View):
         known = self.known
         if known.phase != "erase":
             return [known.action_to_string(a) for a in known.legal_actions()]
-        moves = []
+        moves, position = [], _Position(known)
         for cell in range(known.board.cells):
             moves.append(f"erase {known.board.name(cell)}")
-            if self._roll_may_end(cell) == "maybe":
+            if _roll_ending(position, cell) == "maybe":
                 moves.append(f"erase {known.board.name(cell)} lost")
         return moves
 
