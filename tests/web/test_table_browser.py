@@ -132,9 +132,10 @@ def found(secrets, texts):
     hits = []
     for secret in secrets:
         holding = [text for text in texts if secret in text]
-        pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])") if holding else None
-        if any(pattern.search(text) for text in holding):
-            hits.append(secret)
+        if holding:
+            pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])")
+            if any(pattern.search(text) for text in holding):
+                hits.append(secret)
     return sorted(hits)
 
 
